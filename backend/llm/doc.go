@@ -1,0 +1,7 @@
+// Package llm is Foya's shared vocabulary: the canonical messages of a
+// conversation, tool calls and their results, usage, the stream items a model
+// provider yields, and the events clients see.
+//
+// It imports the standard library only, so every other package may depend on
+// it. Values are plain data; nothing here does I/O or holds locks.
+package llm

@@ -1,0 +1,89 @@
+package llm
+
+import "encoding/json"
+
+// Role is the author of a message in the canonical history.
+type Role string
+
+const (
+	RoleSystem    Role = "system"
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	RoleTool      Role = "tool"
+)
+
+// Message is one entry of the canonical history, exactly as it is fed back to
+// the model (after the context compiler's projection, see engine).
+//
+// An assistant message carries the text and the tool calls of one model step.
+// A tool message answers one call (ToolCallID) with text and parts; IsError
+// marks a business failure the model should read and correct (spec T4).
+type Message struct {
+	Role       Role       `json:"role"`
+	Content    string     `json:"content,omitempty"`
+	Reasoning  string     `json:"reasoning,omitempty"`
+	ToolCalls  []ToolCall `json:"toolCalls,omitempty"`
+	ToolCallID string     `json:"toolCallId,omitempty"`
+	ToolName   string     `json:"toolName,omitempty"`
+	IsError    bool       `json:"isError,omitempty"`
+	Parts      []Part     `json:"parts,omitempty"`
+}
+
+// PartType names the kind of a non-text part of a message.
+type PartType string
+
+const (
+	PartImage PartType = "image"
+)
+
+// Part is a non-text piece of a message. Images are kept as artifact
+// references, never as bytes, so the history and the event log stay small
+// (spec I1, I2).
+type Part struct {
+	Type       PartType `json:"type"`
+	ArtifactID string   `json:"artifactId,omitempty"`
+	MIME       string   `json:"mime,omitempty"`
+}
+
+// ToolCall is one call proposed by the model: a stable ID, the tool's name
+// and the raw JSON arguments as the model sent them (spec T2).
+type ToolCall struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// ToolSchema is one function offered to the model: its name, description and
+// the JSON Schema of its arguments.
+type ToolSchema struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// Request is one model step: the model name, the projected history and the
+// tools visible in this step (sorted by name, spec R2).
+type Request struct {
+	Model    string       `json:"model"`
+	Messages []Message    `json:"messages"`
+	Tools    []ToolSchema `json:"tools,omitempty"`
+	// Images holds the bytes of image parts referenced by Messages, keyed by
+	// artifact ID, for providers that send images inline (spec I3).
+	Images map[string][]byte `json:"-"`
+}
+
+// Usage counts the tokens of one model step, as the provider reported them.
+type Usage struct {
+	PromptTokens     int `json:"promptTokens"`
+	CompletionTokens int `json:"completionTokens"`
+	TotalTokens      int `json:"totalTokens"`
+}
+
+// Add returns the sum of u and v.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{
+		PromptTokens:     u.PromptTokens + v.PromptTokens,
+		CompletionTokens: u.CompletionTokens + v.CompletionTokens,
+		TotalTokens:      u.TotalTokens + v.TotalTokens,
+	}
+}

@@ -1,0 +1,36 @@
+package llm
+
+// DeltaKind tells what a Delta carries.
+type DeltaKind int
+
+const (
+	// DeltaText carries a piece of the assistant's text in Text.
+	DeltaText DeltaKind = iota + 1
+	// DeltaReasoning carries a piece of the model's reasoning in Text.
+	DeltaReasoning
+	// DeltaToolCall carries a piece of a tool call: Index always, and any of
+	// ID, Name and Args (a fragment to append to the call's arguments). The
+	// first delta for an Index that has a Name opens the call.
+	DeltaToolCall
+	// DeltaUsage carries the step's token counts in Usage.
+	DeltaUsage
+	// DeltaDone ends a complete stream; FinishReason says why the model
+	// stopped. A stream that ends without DeltaDone ended early and must be
+	// treated as failed: no tool of it may run.
+	DeltaDone
+)
+
+// Delta is one item of a model's streamed answer, normalised across servers.
+// Providers guarantee: tool-call deltas carry a stable Index, the ID of a call
+// is set on its first delta (assigned by the provider when the server sent
+// none), and DeltaDone comes last and only after a complete stream.
+type Delta struct {
+	Kind         DeltaKind
+	Text         string
+	Index        int
+	ID           string
+	Name         string
+	Args         string
+	Usage        Usage
+	FinishReason string
+}
