@@ -1,0 +1,157 @@
+package llm
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Session is one conversation with the agent in one working directory.
+type Session struct {
+	ID           string `json:"id"`
+	Title        string `json:"title"`
+	ProjectID    string `json:"projectId"`
+	Workdir      string `json:"workdir"`
+	ApprovalMode string `json:"approvalMode"`
+	Provider     string `json:"provider"`
+	Model        string `json:"model"`
+	// Tools is the session's tool allowlist; nil allows every registered tool.
+	Tools     []string  `json:"tools,omitempty"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+	// Runs and LastSeq are filled in by the store when listing.
+	Runs    int   `json:"runs"`
+	LastSeq int64 `json:"lastSeq"`
+}
+
+// RunStatus is the state of a run.
+type RunStatus string
+
+const (
+	RunRunning     RunStatus = "running"
+	RunCompleted   RunStatus = "completed"
+	RunFailed      RunStatus = "failed"
+	RunCancelled   RunStatus = "cancelled"
+	RunInterrupted RunStatus = "interrupted"
+)
+
+// Terminal reports whether the run has ended.
+func (s RunStatus) Terminal() bool { return s != RunRunning }
+
+// Run is one turn: a user prompt and every model step and tool call that
+// answered it.
+type Run struct {
+	ID        string    `json:"id"`
+	SessionID string    `json:"sessionId"`
+	Status    RunStatus `json:"status"`
+	Prompt    string    `json:"prompt"`
+	Error     string    `json:"error,omitempty"`
+	Steps     int       `json:"steps"`
+	Usage     Usage     `json:"usage"`
+	// Owner identifies the process that drives the run, so that recovery
+	// after a crash touches only runs whose process is gone (spec X2).
+	Owner     string    `json:"owner,omitempty"`
+	StartedAt time.Time `json:"startedAt"`
+	EndedAt   time.Time `json:"endedAt,omitzero"`
+}
+
+// CallState is the state of one tool call.
+type CallState string
+
+const (
+	CallQueued      CallState = "queued"
+	CallRunning     CallState = "running"
+	CallDone        CallState = "done"
+	CallError       CallState = "error"
+	CallCancelled   CallState = "cancelled"
+	CallInterrupted CallState = "interrupted"
+)
+
+// Terminal reports whether the call has ended.
+func (s CallState) Terminal() bool {
+	return s != CallQueued && s != CallRunning
+}
+
+// CallRecord is the stored row of one tool call.
+type CallRecord struct {
+	SessionID string    `json:"sessionId"`
+	RunID     string    `json:"runId"`
+	ID        string    `json:"id"`
+	Step      int       `json:"step"`
+	Index     int       `json:"index"`
+	Name      string    `json:"name"`
+	Arguments string    `json:"arguments"`
+	State     CallState `json:"state"`
+	// Result is the stored outcome once the call has ended.
+	Result    *ToolResult `json:"result,omitempty"`
+	StartedAt time.Time   `json:"startedAt,omitzero"`
+	EndedAt   time.Time   `json:"endedAt,omitzero"`
+}
+
+// ToolResult is a tool's outcome as stored and fed back (spec T3). Images are
+// artifact references by now; the bytes live in the artifact store.
+type ToolResult struct {
+	Text        string       `json:"text"`
+	IsError     bool         `json:"isError,omitempty"`
+	Parts       []Part       `json:"parts,omitempty"`
+	Artifacts   []string     `json:"artifacts,omitempty"`
+	StopBatch   bool         `json:"stopBatch,omitempty"`
+	FileChanges []FileChange `json:"fileChanges,omitempty"`
+	DisplayDiff string       `json:"displayDiff,omitempty"`
+}
+
+// FileChange records one change a tool made to a file (spec F1).
+type FileChange struct {
+	ID            string `json:"id"`
+	Path          string `json:"path"`
+	Op            string `json:"op"`
+	ExistedBefore bool   `json:"existedBefore"`
+	ExistsAfter   bool   `json:"existsAfter"`
+	ModeBefore    uint32 `json:"modeBefore,omitempty"`
+	ModeAfter     uint32 `json:"modeAfter,omitempty"`
+	SHABefore     string `json:"shaBefore,omitempty"`
+	SHAAfter      string `json:"shaAfter,omitempty"`
+	Diff          string `json:"diff,omitempty"`
+}
+
+// Artifact is a binary a tool produced (an image), kept in the session's
+// artifact store and referred to by ID everywhere else (spec I1).
+type Artifact struct {
+	ID        string `json:"id"`
+	SessionID string `json:"sessionId"`
+	MIME      string `json:"mime"`
+	Width     int    `json:"width,omitempty"`
+	Height    int    `json:"height,omitempty"`
+	Size      int64  `json:"size"`
+	SHA256    string `json:"sha256"`
+	// Data is set when the artifact is written; reads leave it nil.
+	Data []byte `json:"-"`
+}
+
+// StoredMessage is a message of the canonical history with its place.
+type StoredMessage struct {
+	SessionID string  `json:"sessionId"`
+	RunID     string  `json:"runId"`
+	Message   Message `json:"message"`
+}
+
+// Commit is everything one step of the engine writes, applied by the store
+// in a single transaction: run and call rows, artifacts, messages and the
+// events that announce them. Events get their Seq from the store, and the
+// store returns them so the engine can publish exactly what was persisted.
+type Commit struct {
+	Run       *Run
+	Calls     []CallRecord
+	Artifacts []Artifact
+	Messages  []StoredMessage
+	Events    []Event
+}
+
+// Data marshals v as an event payload. It panics if v cannot be marshalled,
+// which is a programmer error: payloads are plain structs and maps.
+func Data(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("llm: event payload: " + err.Error())
+	}
+	return b
+}

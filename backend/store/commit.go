@@ -1,0 +1,174 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"foya/backend/llm"
+)
+
+// Apply writes everything in c in one transaction and returns c's events
+// with the Seq and Time the store gave them. Either all of c is stored or
+// none of it.
+func (s *Store) Apply(ctx context.Context, c llm.Commit) ([]llm.Event, error) {
+	events := make([]llm.Event, len(c.Events))
+	copy(events, c.Events)
+	now := time.Now()
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		if c.Run != nil {
+			if err := putRun(ctx, tx, c.Run); err != nil {
+				return err
+			}
+		}
+		for i := range c.Calls {
+			if err := putCall(ctx, tx, &c.Calls[i]); err != nil {
+				return err
+			}
+		}
+		for i := range c.Artifacts {
+			if err := putArtifact(ctx, tx, &c.Artifacts[i], now); err != nil {
+				return err
+			}
+		}
+		for _, m := range c.Messages {
+			body, err := json.Marshal(m.Message)
+			if err != nil {
+				return fmt.Errorf("message: %w", err)
+			}
+			var idx int64
+			err = tx.QueryRowContext(ctx, `UPDATE sessions SET last_msg = last_msg + 1, updated_at = ?
+				WHERE id = ? RETURNING last_msg`, now.UnixNano(), m.SessionID).Scan(&idx)
+			if err != nil {
+				return noSession(m.SessionID, err)
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO messages (session_id, idx, run_id, role, body)
+				VALUES (?, ?, ?, ?, ?)`, m.SessionID, idx, m.RunID, string(m.Message.Role), string(body)); err != nil {
+				return err
+			}
+		}
+		for i := range events {
+			ev := &events[i]
+			if ev.Time.IsZero() {
+				ev.Time = now
+			}
+			err := tx.QueryRowContext(ctx, `UPDATE sessions SET last_seq = last_seq + 1, updated_at = ?
+				WHERE id = ? RETURNING last_seq`, now.UnixNano(), ev.SessionID).Scan(&ev.Seq)
+			if err != nil {
+				return noSession(ev.SessionID, err)
+			}
+			var data any
+			if len(ev.Data) > 0 {
+				data = string(ev.Data)
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO events (session_id, seq, run_id, type, time, data)
+				VALUES (?, ?, ?, ?, ?, ?)`, ev.SessionID, ev.Seq, ev.RunID, ev.Type, nanos(ev.Time), data); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return events, nil
+}
+
+func noSession(id string, err error) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("session %s: %w", id, ErrNotFound)
+	}
+	return err
+}
+
+func putRun(ctx context.Context, tx *sql.Tx, r *llm.Run) error {
+	usage, err := json.Marshal(r.Usage)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO runs (id, session_id, status, prompt, error, steps, usage, owner, started_at, ended_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET status = excluded.status, error = excluded.error, steps = excluded.steps,
+			usage = excluded.usage, owner = excluded.owner, ended_at = excluded.ended_at`,
+		r.ID, r.SessionID, string(r.Status), r.Prompt, r.Error, r.Steps, string(usage), r.Owner,
+		nanos(r.StartedAt), nanos(r.EndedAt))
+	if err != nil {
+		return fmt.Errorf("run %s: %w", r.ID, err)
+	}
+	return nil
+}
+
+func putCall(ctx context.Context, tx *sql.Tx, c *llm.CallRecord) error {
+	var result any
+	if c.Result != nil {
+		b, err := json.Marshal(c.Result)
+		if err != nil {
+			return err
+		}
+		result = string(b)
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO tool_calls (session_id, run_id, step, idx, id, name, arguments, state, result, started_at, ended_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (run_id, step, idx) DO UPDATE SET id = excluded.id, name = excluded.name,
+			arguments = excluded.arguments, state = excluded.state, result = excluded.result,
+			started_at = excluded.started_at, ended_at = excluded.ended_at`,
+		c.SessionID, c.RunID, c.Step, c.Index, c.ID, c.Name, c.Arguments, string(c.State), result,
+		nanos(c.StartedAt), nanos(c.EndedAt))
+	if err != nil {
+		return fmt.Errorf("tool call %s: %w", c.ID, err)
+	}
+	return nil
+}
+
+func putArtifact(ctx context.Context, tx *sql.Tx, a *llm.Artifact, now time.Time) error {
+	if a.ID == "" || a.SessionID == "" || a.MIME == "" {
+		return errors.New("artifact: id, session and MIME type are required")
+	}
+	sum := sha256.Sum256(a.Data)
+	a.SHA256 = hex.EncodeToString(sum[:])
+	a.Size = int64(len(a.Data))
+	if err := putBlob(ctx, tx, a.SHA256, a.Data); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO artifacts (id, session_id, sha256, mime, width, height, size, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, a.ID, a.SessionID, a.SHA256, a.MIME, a.Width, a.Height, a.Size, now.UnixNano())
+	if err != nil {
+		return fmt.Errorf("artifact %s: %w", a.ID, err)
+	}
+	return nil
+}
+
+func putBlob(ctx context.Context, tx *sql.Tx, sum string, data []byte) error {
+	if data == nil {
+		data = []byte{}
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO blobs (sha256, size, data) VALUES (?, ?, ?) ON CONFLICT (sha256) DO NOTHING`,
+		sum, len(data), data)
+	if err != nil {
+		return fmt.Errorf("blob %s: %w", sum, err)
+	}
+	return nil
+}
+
+// PutBlob stores data under its sha256 (hex) and returns it. Storing the same
+// bytes twice keeps one copy.
+func (s *Store) PutBlob(ctx context.Context, data []byte) (string, error) {
+	sum := sha256.Sum256(data)
+	key := hex.EncodeToString(sum[:])
+	return key, s.inTx(ctx, func(tx *sql.Tx) error { return putBlob(ctx, tx, key, data) })
+}
+
+// Blob returns the bytes stored under sum.
+func (s *Store) Blob(ctx context.Context, sum string) ([]byte, error) {
+	var data []byte
+	err := s.r.QueryRowContext(ctx, `SELECT data FROM blobs WHERE sha256 = ?`, sum).Scan(&data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("blob %s: %w", sum, ErrNotFound)
+	}
+	return data, s.wrapRead(err)
+}

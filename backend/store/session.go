@@ -1,0 +1,160 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"foya/backend/llm"
+)
+
+// CreateSession stores a new session. CreatedAt and UpdatedAt default to now.
+func (s *Store) CreateSession(ctx context.Context, sess llm.Session) (llm.Session, error) {
+	if sess.ID == "" || sess.Workdir == "" || sess.ApprovalMode == "" {
+		return sess, errors.New("create session: id, workdir and approval mode are required")
+	}
+	now := time.Now()
+	if sess.CreatedAt.IsZero() {
+		sess.CreatedAt = now
+	}
+	sess.UpdatedAt = sess.CreatedAt
+	tools, err := toolsJSON(sess.Tools)
+	if err != nil {
+		return sess, err
+	}
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO sessions
+			(id, title, project_id, workdir, approval_mode, provider, model, tools, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			sess.ID, sess.Title, sess.ProjectID, sess.Workdir, sess.ApprovalMode, sess.Provider, sess.Model,
+			tools, nanos(sess.CreatedAt), nanos(sess.UpdatedAt))
+		return err
+	})
+	if err != nil {
+		return sess, fmt.Errorf("create session: %w", err)
+	}
+	return sess, nil
+}
+
+// UpdateSession changes a session's title, approval mode, provider, model and
+// tool allowlist.
+func (s *Store) UpdateSession(ctx context.Context, sess llm.Session) error {
+	tools, err := toolsJSON(sess.Tools)
+	if err != nil {
+		return err
+	}
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE sessions SET title = ?, approval_mode = ?, provider = ?, model = ?,
+			tools = ?, updated_at = ? WHERE id = ?`,
+			sess.Title, sess.ApprovalMode, sess.Provider, sess.Model, tools, time.Now().UnixNano(), sess.ID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("session %s: %w", sess.ID, ErrNotFound)
+		}
+		return nil
+	})
+}
+
+// DeleteSession removes a session and everything it owns.
+func (s *Store) DeleteSession(ctx context.Context, id string) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("session %s: %w", id, ErrNotFound)
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM blobs WHERE sha256 NOT IN (SELECT sha256 FROM artifacts)`)
+		return err
+	})
+}
+
+const sessionCols = `s.id, s.title, s.project_id, s.workdir, s.approval_mode, s.provider, s.model, s.tools,
+	s.created_at, s.updated_at, s.last_seq, (SELECT count(*) FROM runs r WHERE r.session_id = s.id)`
+
+func scanSession(sc interface{ Scan(...any) error }) (llm.Session, error) {
+	var sess llm.Session
+	var tools sql.NullString
+	var created, updated int64
+	err := sc.Scan(&sess.ID, &sess.Title, &sess.ProjectID, &sess.Workdir, &sess.ApprovalMode, &sess.Provider,
+		&sess.Model, &tools, &created, &updated, &sess.LastSeq, &sess.Runs)
+	if err != nil {
+		return sess, err
+	}
+	sess.CreatedAt, sess.UpdatedAt = fromNanos(created), fromNanos(updated)
+	if tools.Valid {
+		if err := json.Unmarshal([]byte(tools.String), &sess.Tools); err != nil {
+			return sess, fmt.Errorf("session %s: tool allowlist: %w", sess.ID, err)
+		}
+	}
+	return sess, nil
+}
+
+// Session returns one session.
+func (s *Store) Session(ctx context.Context, id string) (llm.Session, error) {
+	sess, err := scanSession(s.r.QueryRowContext(ctx, `SELECT `+sessionCols+` FROM sessions s WHERE s.id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return sess, fmt.Errorf("session %s: %w", id, ErrNotFound)
+	}
+	return sess, s.wrapRead(err)
+}
+
+// Sessions lists every session, most recently updated first.
+func (s *Store) Sessions(ctx context.Context) ([]llm.Session, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT `+sessionCols+` FROM sessions s ORDER BY s.updated_at DESC, s.id`)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	defer rows.Close()
+	var out []llm.Session
+	for rows.Next() {
+		sess, err := scanSession(rows)
+		if err != nil {
+			return nil, s.wrap(err)
+		}
+		out = append(out, sess)
+	}
+	return out, s.wrap(rows.Err())
+}
+
+func (s *Store) wrapRead(err error) error {
+	if err == nil {
+		return nil
+	}
+	return s.wrap(err)
+}
+
+func toolsJSON(tools []string) (any, error) {
+	if tools == nil {
+		return nil, nil
+	}
+	b, err := json.Marshal(tools)
+	if err != nil {
+		return nil, err
+	}
+	return string(b), nil
+}
+
+// Setting returns a stored setting; ok is false if it was never set.
+func (s *Store) Setting(ctx context.Context, key string) (value string, ok bool, err error) {
+	err = s.r.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, key).Scan(&value)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	return value, err == nil, s.wrapRead(err)
+}
+
+// SetSetting stores a setting.
+func (s *Store) SetSetting(ctx context.Context, key, value string) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO settings (key, value) VALUES (?, ?)
+			ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
+		return err
+	})
+}

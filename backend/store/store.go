@@ -1,0 +1,170 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// ErrNotFound is returned when a requested row does not exist.
+var ErrNotFound = errors.New("not found")
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Store is an open database.
+type Store struct {
+	path string
+	w    *sql.DB // the one writer
+	r    *sql.DB // readers
+}
+
+// Open opens (creating if needed) the database at path and brings its schema
+// up to date.
+func Open(ctx context.Context, path string) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("open database: no path given")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
+		return nil, fmt.Errorf("open database %s: %w", abs, err)
+	}
+	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("open database %s: is a directory", abs)
+	}
+	s := &Store{path: abs}
+	dsn := func(extra string) string {
+		q := url.Values{}
+		q.Add("_pragma", "busy_timeout(5000)")
+		q.Add("_pragma", "foreign_keys(1)")
+		q.Add("_pragma", "synchronous(NORMAL)")
+		q.Add("_txlock", "immediate")
+		return "file:" + (&url.URL{Path: abs}).EscapedPath() + "?" + q.Encode() + extra
+	}
+	if s.w, err = sql.Open("sqlite", dsn("")); err != nil {
+		return nil, s.wrap(err)
+	}
+	s.w.SetMaxOpenConns(1)
+	s.w.SetConnMaxIdleTime(0)
+	if s.r, err = sql.Open("sqlite", dsn("")); err != nil {
+		s.w.Close()
+		return nil, s.wrap(err)
+	}
+	s.r.SetMaxOpenConns(4)
+	if err := s.init(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Path returns the database file's absolute path.
+func (s *Store) Path() string { return s.path }
+
+// Close closes the database.
+func (s *Store) Close() error {
+	return errors.Join(s.r.Close(), s.w.Close())
+}
+
+// wrap names the database file in an error, and says what to do about a
+// lock held by another process.
+func (s *Store) wrap(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "SQLITE_BUSY") || strings.Contains(msg, "database is locked"):
+		return fmt.Errorf("database %s is locked by another process (try again when it is done): %w", s.path, err)
+	case strings.Contains(msg, "file is not a database") || strings.Contains(msg, "SQLITE_NOTADB"):
+		return fmt.Errorf("database %s is not a Foya database (not SQLite, or corrupt): %w", s.path, err)
+	case strings.Contains(msg, "unable to open") || strings.Contains(msg, "SQLITE_CANTOPEN") || strings.Contains(msg, "SQLITE_READONLY") || strings.Contains(msg, "readonly database"):
+		return fmt.Errorf("database %s cannot be opened for writing (check its permissions): %w", s.path, err)
+	}
+	return fmt.Errorf("database %s: %w", s.path, err)
+}
+
+func (s *Store) init(ctx context.Context) error {
+	if _, err := s.w.ExecContext(ctx, "PRAGMA journal_mode=WAL"); err != nil {
+		return s.wrap(err)
+	}
+	var version int
+	if err := s.w.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return s.wrap(err)
+	}
+	entries, err := migrations.ReadDir("migrations")
+	if err != nil {
+		return err
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	latest := 0
+	for _, e := range entries {
+		n, err := strconv.Atoi(strings.SplitN(e.Name(), "_", 2)[0])
+		if err != nil {
+			return fmt.Errorf("migration %s: bad number", e.Name())
+		}
+		latest = max(latest, n)
+		if n <= version {
+			continue
+		}
+		body, err := migrations.ReadFile("migrations/" + e.Name())
+		if err != nil {
+			return err
+		}
+		err = s.inTx(ctx, func(tx *sql.Tx) error {
+			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+				return fmt.Errorf("migration %s: %w", e.Name(), err)
+			}
+			_, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", n))
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if version > latest {
+		return fmt.Errorf("database %s has schema version %d, newer than this Foya knows (%d): upgrade Foya", s.path, version, latest)
+	}
+	return nil
+}
+
+// inTx runs fn in one write transaction.
+func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return s.wrap(err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return s.wrap(err)
+	}
+	return s.wrap(tx.Commit())
+}
+
+func nanos(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+func fromNanos(n int64) time.Time {
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n)
+}
