@@ -1,0 +1,25 @@
+// Package trash moves files and folders to the operating system's trash and
+// brings them back. It is how Foya keeps its promise that nothing is deleted
+// for good (spec D1): the `delete` tool calls Put, revert calls Restore, and
+// the user's own file manager sees and restores the same items.
+//
+// On Linux and the BSDs it implements the freedesktop.org Trash
+// specification 1.0: the home trash under $XDG_DATA_HOME/Trash, the
+// top-directory trashes $topdir/.Trash/$uid and $topdir/.Trash-$uid for
+// other filesystems, .trashinfo files claimed with O_EXCL and the
+// directorysizes cache. On macOS it asks Finder (so "Put Back" works) and
+// falls back to a plain move into ~/.Trash; on Windows it uses the shell's
+// recycle bin.
+//
+// Nothing here copies across filesystems or deletes: an item moves with
+// rename(2) or not at all, and when no trash can take a path the call fails
+// with an error wrapping ErrUnsupported and leaves the path where it was.
+//
+// The package imports the standard library and golang.org/x/sys only, and no
+// other Foya package.
+//
+// Concurrency: a *Trash holds no mutable state apart from a lock that
+// serialises its own updates of the directorysizes cache; its methods are
+// safe for concurrent use. Two processes trashing files of the same name at
+// once get two distinct trash entries, because names are claimed atomically.
+package trash

@@ -1,0 +1,25 @@
+//go:build unix && !darwin && !linux
+
+package trash
+
+import (
+	"os"
+	"syscall"
+)
+
+// mountID identifies the filesystem a path lives on by its device.
+type mountID struct{ dev uint64 }
+
+func (a mountID) same(b mountID) bool { return a.dev == b.dev }
+
+func mountOf(p string) (mountID, error) {
+	var st syscall.Stat_t
+	if err := syscall.Stat(p, &st); err != nil {
+		return mountID{}, &os.PathError{Op: "stat", Path: p, Err: err}
+	}
+	return mountID{dev: uint64(st.Dev)}, nil
+}
+
+// renameNoReplace renames src to dst and fails with an error matching
+// fs.ErrExist when dst exists.
+func renameNoReplace(src, dst string) error { return renameIfAbsent(src, dst) }

@@ -1,0 +1,87 @@
+//go:build unix && !darwin
+
+package trash
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// fixedNow is the deletion time the tests' trashes record.
+var fixedNow = time.Date(2024, 3, 5, 14, 7, 9, 0, time.Local)
+
+// env is a test's home folder, its trash and a workspace on the same
+// filesystem, all under temporary folders.
+type env struct {
+	home, data, work string
+	tr               *Trash
+}
+
+func newEnv(t testing.TB) *env {
+	t.Helper()
+	home := t.TempDir()
+	e := &env{home: home, data: filepath.Join(home, ".local", "share"), work: t.TempDir()}
+	e.tr = New(Options{Home: home, Now: func() time.Time { return fixedNow }})
+	return e
+}
+
+func (e *env) trashRoot() string { return filepath.Join(e.data, "Trash") }
+
+func writeFile(t testing.TB, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readFile(t testing.TB, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func mustNotExist(t testing.TB, path string) {
+	t.Helper()
+	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("%s still exists (lstat err = %v)", path, err)
+	}
+}
+
+func mustExist(t testing.TB, path string) {
+	t.Helper()
+	if _, err := os.Lstat(path); err != nil {
+		t.Fatalf("%s is missing: %v", path, err)
+	}
+}
+
+// makeReadOnly makes dir refuse new entries for the test's duration: by
+// mode bits for a normal user, by the immutable attribute for root (whom
+// mode bits do not stop). It skips the test when neither is possible.
+func makeReadOnly(t *testing.T, dir string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		if err := os.Chmod(dir, 0o500); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.Chmod(dir, 0o700) })
+		return
+	}
+	if _, err := exec.LookPath("chattr"); err != nil {
+		t.Skip("running as root and chattr is missing: cannot make a folder read-only for root")
+	}
+	if out, err := exec.Command("chattr", "+i", dir).CombinedOutput(); err != nil {
+		t.Skipf("running as root and chattr +i failed (%v: %s): cannot make a folder read-only for root", err, out)
+	}
+	t.Cleanup(func() { exec.Command("chattr", "-i", dir).Run() })
+}

@@ -1,0 +1,21 @@
+package trash
+
+import "golang.org/x/sys/unix"
+
+// mountPoints returns the mounted filesystems' mount points.
+func mountPoints() ([]string, error) {
+	n, err := unix.Getvfsstat(nil, unix.ST_NOWAIT)
+	if err != nil {
+		return nil, err
+	}
+	buf := make([]unix.Statvfs_t, n)
+	n, err = unix.Getvfsstat(buf, unix.ST_NOWAIT)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, n)
+	for _, st := range buf[:n] {
+		out = append(out, unix.ByteSliceToString(st.Mntonname[:]))
+	}
+	return out, nil
+}
