@@ -1,0 +1,323 @@
+package provider
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"foya/backend/llm"
+)
+
+// wireChunk is one streamed chat-completions chunk, or a whole non-streamed
+// response (choices carry "message" instead of "delta"). It is decoded here
+// rather than through go-openai's type because that type drops "reasoning"
+// and expects arguments as a string.
+type wireChunk struct {
+	Choices []wireChoice    `json:"choices"`
+	Usage   *wireUsage      `json:"usage"`
+	Error   json.RawMessage `json:"error"`
+}
+
+type wireChoice struct {
+	Index        int        `json:"index"`
+	Delta        *wireDelta `json:"delta"`
+	Message      *wireDelta `json:"message"`
+	FinishReason *string    `json:"finish_reason"`
+}
+
+type wireDelta struct {
+	Content          flexText       `json:"content"`
+	Refusal          flexText       `json:"refusal"`
+	ReasoningContent flexText       `json:"reasoning_content"`
+	Reasoning        flexText       `json:"reasoning"`
+	ToolCalls        []wireToolCall `json:"tool_calls"`
+	FunctionCall     *wireFunction  `json:"function_call"` // the legacy single-call form
+}
+
+type wireToolCall struct {
+	Index    *int         `json:"index"`
+	ID       string       `json:"id"`
+	Function wireFunction `json:"function"`
+}
+
+type wireFunction struct {
+	Name      string   `json:"name"`
+	Arguments flexArgs `json:"arguments"`
+}
+
+type wireUsage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}
+
+// flexText accepts a string, null, or an array of content parts (whose text
+// parts are joined), since servers differ.
+type flexText string
+
+func (f *flexText) UnmarshalJSON(b []byte) error {
+	switch {
+	case len(b) > 0 && b[0] == '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*f = flexText(s)
+	case len(b) > 0 && b[0] == '[':
+		var parts []struct {
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal(b, &parts); err != nil {
+			return err
+		}
+		var sb strings.Builder
+		for _, p := range parts {
+			sb.WriteString(p.Text)
+		}
+		*f = flexText(sb.String())
+	default:
+		*f = "" // null, or a shape without text
+	}
+	return nil
+}
+
+// flexArgs accepts arguments as a JSON string (the standard) or as a JSON
+// object that some servers send instead; the object is kept as its raw text.
+type flexArgs string
+
+func (f *flexArgs) UnmarshalJSON(b []byte) error {
+	switch {
+	case len(b) > 0 && b[0] == '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*f = flexArgs(s)
+	case string(b) == "null":
+		*f = ""
+	default:
+		*f = flexArgs(b)
+	}
+	return nil
+}
+
+// callState is one tool call being assembled.
+type callState struct {
+	index    int    // our Index: the order in which calls appeared
+	serverID string // the id the server sent, if any
+	id       string // the ID given to the engine, set when the call opens
+	name     string
+	open     bool   // the opening delta (ID, Name) was emitted
+	pending  []byte // arguments received before the name was known
+	args     int    // bytes of arguments so far
+}
+
+// assembler turns decoded chunks into deltas. It does no I/O; deltas are
+// appended to out for the caller to hand on.
+type assembler struct {
+	calls     []*callState
+	byIndex   map[int]*callState    // the server's index -> call
+	byID      map[string]*callState // the server's id -> call
+	cur       *callState            // the call an unindexed fragment continues
+	used      map[string]bool       // IDs given out in this stream
+	finish    string
+	sawFinish bool
+	usage     *llm.Usage
+	chunks    int
+	out       []llm.Delta
+}
+
+func newAssembler() *assembler {
+	return &assembler{
+		byIndex: map[int]*callState{},
+		byID:    map[string]*callState{},
+		used:    map[string]bool{},
+	}
+}
+
+// feed handles one event. done reports the [DONE] sentinel.
+func (a *assembler) feed(ev sseEvent) (done bool, err error) {
+	data := bytes.TrimSpace(ev.Data)
+	if string(data) == "[DONE]" {
+		return true, nil
+	}
+	if len(data) == 0 {
+		return false, nil
+	}
+	a.chunks++
+	var ch wireChunk
+	if err := json.Unmarshal(data, &ch); err != nil {
+		if ev.Name == "error" {
+			return false, &Error{Message: bodyText(data)}
+		}
+		return false, fmt.Errorf("provider: malformed stream chunk %q: %w", bodyText(data), err)
+	}
+	if len(ch.Error) > 0 && string(ch.Error) != "null" {
+		return false, streamError(ch.Error)
+	}
+	if ev.Name == "error" {
+		return false, streamError(data)
+	}
+	for _, c := range ch.Choices {
+		if c.Index != 0 {
+			continue // only one choice is ever asked for
+		}
+		d := c.Delta
+		if d == nil {
+			d = c.Message
+		}
+		if d != nil {
+			a.delta(d)
+		}
+		if c.FinishReason != nil && *c.FinishReason != "" {
+			a.finish, a.sawFinish = *c.FinishReason, true
+		}
+	}
+	if ch.Usage != nil {
+		u := llm.Usage{
+			PromptTokens:     ch.Usage.PromptTokens,
+			CompletionTokens: ch.Usage.CompletionTokens,
+			TotalTokens:      ch.Usage.TotalTokens,
+		}
+		if u.TotalTokens == 0 {
+			u.TotalTokens = u.PromptTokens + u.CompletionTokens
+		}
+		a.usage = &u
+	}
+	return false, nil
+}
+
+func (a *assembler) delta(d *wireDelta) {
+	// Servers that send both fields send the same text twice.
+	if r := d.ReasoningContent; r != "" {
+		a.out = append(a.out, llm.Delta{Kind: llm.DeltaReasoning, Text: string(r)})
+	} else if r := d.Reasoning; r != "" {
+		a.out = append(a.out, llm.Delta{Kind: llm.DeltaReasoning, Text: string(r)})
+	}
+	if d.Content != "" {
+		a.out = append(a.out, llm.Delta{Kind: llm.DeltaText, Text: string(d.Content)})
+	}
+	if d.Refusal != "" {
+		a.out = append(a.out, llm.Delta{Kind: llm.DeltaText, Text: string(d.Refusal)})
+	}
+	for i := range d.ToolCalls {
+		a.toolCall(&d.ToolCalls[i])
+	}
+	if f := d.FunctionCall; f != nil && (f.Name != "" || f.Arguments != "") {
+		a.toolCall(&wireToolCall{Function: *f})
+	}
+}
+
+// toolCall routes one tool-call fragment to its call. With an index, the
+// index names the call, unless a different id or name under the same index
+// shows that the server reused it for the next call. Without an index, a new
+// id, or a name when the current call already has one, starts the next call;
+// anything else continues the current call.
+func (a *assembler) toolCall(tc *wireToolCall) {
+	id, name := tc.ID, tc.Function.Name
+	var c *callState
+	if tc.Index != nil {
+		c = a.byIndex[*tc.Index]
+		if c != nil && ((id != "" && c.serverID != "" && id != c.serverID) ||
+			(name != "" && c.name != "" && name != c.name)) {
+			c = nil
+		}
+		if c == nil {
+			c = a.newCall()
+			a.byIndex[*tc.Index] = c
+		}
+	} else {
+		switch {
+		case id != "" && a.byID[id] != nil:
+			c = a.byID[id]
+		case id != "":
+			c = a.newCall()
+		case a.cur == nil || (name != "" && a.cur.name != ""):
+			c = a.newCall()
+		default:
+			c = a.cur
+		}
+	}
+	a.cur = c
+	if id != "" && c.serverID == "" && !c.open {
+		c.serverID = id
+		if a.byID[id] == nil {
+			a.byID[id] = c
+		}
+	}
+	if c.name == "" && name != "" {
+		c.name = name
+	}
+	args := string(tc.Function.Arguments)
+	c.args += len(args)
+	if !c.open {
+		c.pending = append(c.pending, args...)
+		if c.name == "" {
+			return // the opening delta waits for the name
+		}
+		c.open = true
+		c.id = a.assignID(c.serverID)
+		a.out = append(a.out, llm.Delta{Kind: llm.DeltaToolCall, Index: c.index, ID: c.id, Name: c.name, Args: string(c.pending)})
+		c.pending = nil
+		return
+	}
+	if args != "" {
+		a.out = append(a.out, llm.Delta{Kind: llm.DeltaToolCall, Index: c.index, Args: args})
+	}
+}
+
+func (a *assembler) newCall() *callState {
+	c := &callState{index: len(a.calls)}
+	a.calls = append(a.calls, c)
+	return c
+}
+
+// assignID keeps the server's id unless it is empty or was already given to
+// another call of this stream; then it makes a unique one.
+func (a *assembler) assignID(server string) string {
+	id := server
+	for id == "" || a.used[id] {
+		id = "call_" + strconv.FormatUint(rand.Uint64(), 36)
+	}
+	a.used[id] = true
+	return id
+}
+
+// end appends the deltas of a complete stream: usage, then DeltaDone. A call
+// that never got a name makes the stream fail instead.
+func (a *assembler) end() error {
+	for _, c := range a.calls {
+		if !c.open {
+			return &Error{Message: fmt.Sprintf("tool call %d arrived without a function name", c.index)}
+		}
+	}
+	if a.usage != nil {
+		a.out = append(a.out, llm.Delta{Kind: llm.DeltaUsage, Usage: *a.usage})
+	}
+	reason := a.finish
+	switch {
+	case len(a.calls) > 0 && (reason == "" || reason == "stop" || reason == "function_call"):
+		reason = "tool_calls" // some servers end tool calls with "stop"
+	case reason == "":
+		reason = "stop"
+	}
+	a.out = append(a.out, llm.Delta{Kind: llm.DeltaDone, FinishReason: reason})
+	return nil
+}
+
+// cutError describes a stream that ended before completion; cause is the
+// body's error (io.EOF for a clean end without [DONE]).
+func (a *assembler) cutError(cause error) error {
+	detail := fmt.Sprintf("no finish_reason and no [DONE] after %d chunks", a.chunks)
+	if c := a.cur; c != nil {
+		detail += fmt.Sprintf(", during tool call %d (%s) with %d bytes of arguments", c.index, c.name, c.args)
+	}
+	if cause == nil || cause == io.EOF {
+		return fmt.Errorf("provider: %w: %s", ErrStreamCut, detail)
+	}
+	return fmt.Errorf("provider: %w: %s: %w", ErrStreamCut, detail, cause)
+}

@@ -1,0 +1,22 @@
+// Package provider streams model answers from OpenAI-compatible servers
+// (OpenAI, Ollama, LM Studio, vLLM, llama.cpp, OpenRouter and the like) and
+// normalises them into llm.Delta values.
+//
+// A Client builds chat-completions requests with go-openai's request types and
+// sends them through go-openai's client; the response body is then read by this
+// package's own SSE reader, because servers differ in ways go-openai's stream
+// reader does not cope with: unbounded runs of keep-alive comments, the
+// non-standard "reasoning" field, error objects in the middle of a stream, and
+// telling a stream that ended with [DONE] from one that was cut. Streamed
+// tool-call fragments are assembled here into calls with a stable Index and a
+// non-empty ID (spec L1, T2); a stream that did not complete never ends with
+// llm.DeltaDone (spec L2).
+//
+// The package imports backend/llm and libraries only; it must not import
+// engine, store or kernel. A Client is safe for concurrent use: each Stream
+// call has its own request, response and assembly state. The iterator
+// returned by Stream must be consumed by one goroutine.
+//
+// Sub-package providertest is a scripted OpenAI-compatible HTTP server that
+// streams real SSE, for tests across the repository.
+package provider

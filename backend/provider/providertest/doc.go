@@ -1,0 +1,17 @@
+// Package providertest is a scripted OpenAI-compatible chat-completions
+// server for tests: a real HTTP server that streams real server-sent events,
+// so the code under test runs its real client, SSE reader and tool-call
+// assembly against it.
+//
+// A script is a list of Turns; each POST to /v1/chat/completions answers with
+// the next one, in order. Every request is recorded, decoded, for assertions.
+//
+//	srv := providertest.New(t,
+//		providertest.Calls(providertest.Call{Name: "read", Arguments: `{"path":"a.txt"}`}),
+//		providertest.Say("done"),
+//	)
+//	client, _ := provider.New(provider.Config{BaseURL: srv.URL, Model: "test"})
+//
+// A Server is safe for concurrent requests and concurrent calls of its
+// methods. It imports backend/llm and the standard library only.
+package providertest
