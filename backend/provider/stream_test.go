@@ -191,9 +191,9 @@ func TestStreamToolCalls(t *testing.T) {
 			finish: "tool_calls",
 		},
 		{
-			name: "text then calls in one response",
-			turn: providertest.Turn{Text: "Reading it.", Calls: []providertest.Call{{ID: "c", Name: "read", Arguments: `{}`}}},
-			want: []llm.ToolCall{{ID: "c", Name: "read", Arguments: `{}`}},
+			name:   "text then calls in one response",
+			turn:   providertest.Turn{Text: "Reading it.", Calls: []providertest.Call{{ID: "c", Name: "read", Arguments: `{}`}}},
+			want:   []llm.ToolCall{{ID: "c", Name: "read", Arguments: `{}`}},
 			finish: "tool_calls",
 		},
 	}
