@@ -1,18 +1,149 @@
-// Package cli implements foya's command line: exec, sessions, show, --version.
+// Package cli implements foya's command line: exec (one headless run),
+// sessions and show (stored history), and --version. Flags and exit codes
+// are a contract that docs, tests and benchmarks rely on.
+//
+// It imports kernel, provider and the vocabulary packages; never the Wails
+// runtime.
 package cli
 
 import (
 	"context"
+	"errors"
+	"flag"
+	"fmt"
 	"io"
 	"os"
+	"strings"
+
+	"foya/backend/kernel"
+	"foya/backend/tools"
 )
 
-// Main runs the command line with the process's standard streams and returns the exit code.
+// Exit codes of foya commands.
+const (
+	ExitOK        = 0
+	ExitFailed    = 1
+	ExitUsage     = 2
+	ExitCancelled = 130
+)
+
+// Env is what a command runs with: its standard streams, its environment,
+// and extra tools to register (tests and adapters).
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+	Tools          []tools.Tool
+	// Interrupt, if set, delivers interrupts (SIGINT, SIGTERM) to exec; nil
+	// means the process's signals.
+	Interrupt <-chan os.Signal
+}
+
+// Main runs the command line with the process's standard streams and
+// returns the exit code.
 func Main(args []string) int {
-	return Run(context.Background(), args, os.Stdin, os.Stdout, os.Stderr)
+	return Run(context.Background(), args, Env{})
 }
 
 // Run runs one command; args exclude the program name.
-func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return 2
+func Run(ctx context.Context, args []string, env Env) int {
+	if env.Stdin == nil {
+		env.Stdin = os.Stdin
+	}
+	if env.Stdout == nil {
+		env.Stdout = os.Stdout
+	}
+	if env.Stderr == nil {
+		env.Stderr = os.Stderr
+	}
+	if env.Getenv == nil {
+		env.Getenv = os.Getenv
+	}
+	if len(args) == 0 {
+		usage(env.Stderr)
+		return ExitUsage
+	}
+	switch args[0] {
+	case "exec":
+		return execCmd(ctx, args[1:], env)
+	case "sessions":
+		return sessionsCmd(ctx, args[1:], env)
+	case "show":
+		return showCmd(ctx, args[1:], env)
+	case "version", "--version", "-version", "-v":
+		fmt.Fprintf(env.Stdout, "foya %s\n", kernel.Version)
+		return ExitOK
+	case "help", "--help", "-help", "-h":
+		usage(env.Stdout)
+		return ExitOK
+	}
+	fmt.Fprintf(env.Stderr, "foya: unknown command %q\n\n", args[0])
+	usage(env.Stderr)
+	return ExitUsage
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `Usage:
+  foya                      start the desktop app
+  foya exec [flags] PROMPT  run the agent once, headless (PROMPT "-" reads standard input)
+  foya sessions [--json]    list stored sessions
+  foya show [--json] SESSION
+                            print a session's runs and history
+  foya --version            print the version
+
+Run "foya exec --help" for the flags of exec.
+`)
+}
+
+// parse parses flags and positional arguments in any order.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if rest[0] == "--" {
+			return append(pos, rest[1:]...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// openKernel opens the kernel for a command with a --db flag.
+func openKernel(ctx context.Context, db string, env Env, ts ...tools.Tool) (*kernel.Kernel, error) {
+	if db == "" {
+		db = env.Getenv("FOYA_DB")
+	}
+	return kernel.Open(ctx, kernel.Options{DBPath: db, Tools: append(ts, env.Tools...)})
+}
+
+// errUsage marks a usage error.
+type errUsage struct{ msg string }
+
+func (e errUsage) Error() string { return e.msg }
+
+func fail(env Env, err error) int {
+	fmt.Fprintf(env.Stderr, "foya: %v\n", err)
+	var u errUsage
+	if errors.As(err, &u) || errors.Is(err, flag.ErrHelp) {
+		return ExitUsage
+	}
+	return ExitFailed
+}
+
+func firstLine(s string, max int) string {
+	s = strings.TrimSpace(s)
+	line, _, more := strings.Cut(s, "\n")
+	if r := []rune(line); len(r) > max {
+		return string(r[:max-1]) + "…"
+	}
+	if more {
+		return line + " …"
+	}
+	return line
 }

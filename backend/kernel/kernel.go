@@ -2,7 +2,20 @@ package kernel
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
 	"time"
+
+	"foya/backend/approval"
+	"foya/backend/engine"
+	"foya/backend/llm"
+	"foya/backend/store"
+	"foya/backend/tools"
 )
 
 // Version is the kernel's version, set at build time with
@@ -11,8 +24,13 @@ var Version = "0.1.0-dev"
 
 // Options configure Open.
 type Options struct {
-	// DBPath is the SQLite file; empty means $FOYA_DB, then the data folder's foya.db.
+	// DBPath is the SQLite file; empty means $FOYA_DB, then foya.db in the
+	// data folder.
 	DBPath string
+	// Tools are registered besides the built-in ones (tests, adapters).
+	Tools []tools.Tool
+	// TextFlush overrides how long text deltas are coalesced.
+	TextFlush time.Duration
 }
 
 // Info describes a running kernel for front ends.
@@ -23,32 +41,239 @@ type Info struct {
 }
 
 // Session is a stored session as front ends see it.
-type Session struct {
-	ID           string    `json:"id"`
-	Title        string    `json:"title"`
-	Workdir      string    `json:"workdir"`
-	Model        string    `json:"model"`
-	ApprovalMode string    `json:"approvalMode"`
-	CreatedAt    time.Time `json:"createdAt"`
-	UpdatedAt    time.Time `json:"updatedAt"`
-	Runs         int       `json:"runs"`
-}
+type Session = llm.Session
 
 // Kernel is the facade every front end uses.
 type Kernel struct {
-	info Info
+	info  Info
+	store *store.Store
+	reg   *tools.Registry
+	eng   *engine.Engine
+
+	mu   sync.Mutex
+	subs map[int]func(llm.Event)
+	next int
 }
 
-// Open opens the store and builds the kernel.
+// DataDir returns the folder where Foya keeps its data: $XDG_DATA_HOME/foya
+// (or ~/.local/share/foya) on Linux and BSD, ~/Library/Application
+// Support/Foya on macOS, %AppData%\Foya on Windows.
+func DataDir() (string, error) {
+	switch runtime.GOOS {
+	case "darwin", "windows":
+		dir, err := os.UserConfigDir()
+		if err != nil {
+			return "", fmt.Errorf("find the data folder: %w", err)
+		}
+		return filepath.Join(dir, "Foya"), nil
+	}
+	if x := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(x) {
+		return filepath.Join(x, "foya"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("find the data folder: %w", err)
+	}
+	return filepath.Join(home, ".local", "share", "foya"), nil
+}
+
+// Open opens the store, builds the registry and engine, and marks runs left
+// running by a process that is gone as interrupted (spec X2).
 func Open(ctx context.Context, opts Options) (*Kernel, error) {
-	return &Kernel{info: Info{Version: Version, DBPath: opts.DBPath}}, nil
+	path := opts.DBPath
+	if path == "" {
+		path = os.Getenv("FOYA_DB")
+	}
+	dataDir, err := DataDir()
+	if path == "" {
+		if err != nil {
+			return nil, err
+		}
+		path = filepath.Join(dataDir, "foya.db")
+	}
+	if err != nil || opts.DBPath != "" || os.Getenv("FOYA_DB") != "" {
+		dataDir = filepath.Dir(path)
+	}
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	k := &Kernel{
+		info:  Info{Version: Version, DataDir: dataDir, DBPath: st.Path()},
+		store: st,
+		reg:   tools.NewRegistry(),
+		subs:  map[int]func(llm.Event){},
+	}
+	k.reg.Add(tools.Search{})
+	for _, t := range opts.Tools {
+		if err := k.reg.Put(t); err != nil {
+			st.Close()
+			return nil, err
+		}
+	}
+	k.eng = engine.New(engine.Config{Store: st, Tools: k.reg, Emit: k.publish, Owner: processOwner(), TextFlush: opts.TextFlush})
+	if _, err := k.eng.Recover(ctx, ownerAlive); err != nil {
+		st.Close()
+		return nil, err
+	}
+	return k, nil
 }
 
 // Close releases the kernel's resources.
-func (k *Kernel) Close() error { return nil }
+func (k *Kernel) Close() error { return k.store.Close() }
 
 // Info returns the kernel's version and where it keeps its data.
 func (k *Kernel) Info() Info { return k.info }
 
-// Sessions lists stored sessions, newest first.
-func (k *Kernel) Sessions(ctx context.Context) ([]Session, error) { return nil, nil }
+// Registry returns the tool registry, for front ends that add tools.
+func (k *Kernel) Registry() *tools.Registry { return k.reg }
+
+// Subscribe calls fn with every event after it is stored, until the returned
+// function is called. fn must not block for long.
+func (k *Kernel) Subscribe(fn func(llm.Event)) (unsubscribe func()) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	id := k.next
+	k.next++
+	k.subs[id] = fn
+	return func() {
+		k.mu.Lock()
+		defer k.mu.Unlock()
+		delete(k.subs, id)
+	}
+}
+
+func (k *Kernel) publish(ev llm.Event) {
+	k.mu.Lock()
+	fns := make([]func(llm.Event), 0, len(k.subs))
+	for _, fn := range k.subs {
+		fns = append(fns, fn)
+	}
+	k.mu.Unlock()
+	for _, fn := range fns {
+		fn(ev)
+	}
+}
+
+// NewSession describes a session to create.
+type NewSession struct {
+	Workdir      string
+	ApprovalMode string
+	Provider     string
+	Model        string
+	Title        string
+	Tools        []string
+}
+
+// CreateSession stores a new session for a working directory that exists.
+func (k *Kernel) CreateSession(ctx context.Context, ns NewSession) (Session, error) {
+	dir, err := filepath.Abs(ns.Workdir)
+	if err != nil {
+		return Session{}, fmt.Errorf("working directory %s: %w", ns.Workdir, err)
+	}
+	if fi, err := os.Stat(dir); err != nil {
+		return Session{}, fmt.Errorf("working directory %s: %w", dir, err)
+	} else if !fi.IsDir() {
+		return Session{}, fmt.Errorf("working directory %s is not a directory", dir)
+	}
+	mode, err := approval.ParseMode(ns.ApprovalMode)
+	if err != nil {
+		return Session{}, err
+	}
+	title := ns.Title
+	if title == "" {
+		title = "New session"
+	}
+	return k.store.CreateSession(ctx, llm.Session{
+		ID: engine.NewID("ses"), Title: Title(title), ProjectID: dir, Workdir: dir,
+		ApprovalMode: string(mode), Provider: ns.Provider, Model: ns.Model, Tools: ns.Tools,
+	})
+}
+
+// Title makes a session title from a prompt: its first line, at most 80
+// characters.
+func Title(prompt string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(prompt), "\n")
+	line = strings.TrimSpace(line)
+	if r := []rune(line); len(r) > 80 {
+		line = string(r[:79]) + "…"
+	}
+	return line
+}
+
+// Session returns one session.
+func (k *Kernel) Session(ctx context.Context, id string) (Session, error) {
+	return k.store.Session(ctx, id)
+}
+
+// Sessions lists stored sessions, most recently updated first.
+func (k *Kernel) Sessions(ctx context.Context) ([]Session, error) {
+	list, err := k.store.Sessions(ctx)
+	if list == nil && err == nil {
+		list = []Session{}
+	}
+	return list, err
+}
+
+// UpdateSession changes a session's model, provider or approval mode.
+func (k *Kernel) UpdateSession(ctx context.Context, s Session) error {
+	mode, err := approval.ParseMode(s.ApprovalMode)
+	if err != nil {
+		return err
+	}
+	s.ApprovalMode = string(mode)
+	return k.store.UpdateSession(ctx, s)
+}
+
+// RunOptions ask for one turn.
+type RunOptions struct {
+	SessionID string
+	Prompt    string
+	Model     engine.Model
+	MaxSteps  int
+	// Started, if set, is called with the run's ID once it is stored.
+	Started func(runID string)
+}
+
+// Run runs one turn in a session to its end (see engine.Engine.Run).
+func (k *Kernel) Run(ctx context.Context, o RunOptions) (llm.Run, error) {
+	sess, err := k.store.Session(ctx, o.SessionID)
+	if err != nil {
+		return llm.Run{}, err
+	}
+	return k.eng.Run(ctx, engine.RunRequest{Session: sess, Prompt: o.Prompt, Model: o.Model, MaxSteps: o.MaxSteps, Started: o.Started})
+}
+
+// Cancel cancels a session's running run; it reports whether there was one.
+func (k *Kernel) Cancel(sessionID string) bool { return k.eng.Cancel(sessionID) }
+
+// Runs returns a session's runs, oldest first.
+func (k *Kernel) Runs(ctx context.Context, sessionID string) ([]llm.Run, error) {
+	return k.store.Runs(ctx, sessionID)
+}
+
+// Calls returns a run's tool calls.
+func (k *Kernel) Calls(ctx context.Context, runID string) ([]llm.CallRecord, error) {
+	return k.store.Calls(ctx, runID)
+}
+
+// Messages returns a session's canonical history.
+func (k *Kernel) Messages(ctx context.Context, sessionID string) ([]llm.StoredMessage, error) {
+	return k.store.Messages(ctx, sessionID)
+}
+
+// Events returns a session's events after seq (0 for all).
+func (k *Kernel) Events(ctx context.Context, sessionID string, after int64) ([]llm.Event, error) {
+	return k.store.Events(ctx, sessionID, after, 0)
+}
+
+// Artifact returns an artifact of a session with its bytes and MIME type.
+func (k *Kernel) Artifact(ctx context.Context, sessionID, id string) (llm.Artifact, error) {
+	return k.store.Artifact(ctx, sessionID, id)
+}
+
+// ErrNotFound is returned for sessions, runs and artifacts that do not exist.
+var ErrNotFound = store.ErrNotFound
+
+// IsNotFound reports whether err means something does not exist.
+func IsNotFound(err error) bool { return errors.Is(err, store.ErrNotFound) }

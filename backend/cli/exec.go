@@ -1,0 +1,298 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/mattn/go-isatty"
+
+	"foya/backend/approval"
+	"foya/backend/kernel"
+	"foya/backend/llm"
+	"foya/backend/provider"
+)
+
+type headerFlags map[string]string
+
+func (h headerFlags) String() string { return "" }
+func (h headerFlags) Set(v string) error {
+	k, val, ok := strings.Cut(v, "=")
+	if !ok || strings.TrimSpace(k) == "" {
+		return fmt.Errorf("want NAME=VALUE, got %q", v)
+	}
+	h[strings.TrimSpace(k)] = val
+	return nil
+}
+
+func execCmd(ctx context.Context, args []string, env Env) int {
+	fs := flag.NewFlagSet("foya exec", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	baseURL := fs.String("base-url", env.Getenv("OPENAI_BASE_URL"), "OpenAI-compatible API base URL (default $OPENAI_BASE_URL, else OpenAI's)")
+	apiKey := fs.String("api-key", env.Getenv("OPENAI_API_KEY"), "API key (default $OPENAI_API_KEY)")
+	model := fs.String("model", env.Getenv("FOYA_MODEL"), "model name (default $FOYA_MODEL)")
+	workdir := fs.String("workdir", "", "the project folder the agent works in (default: the current folder)")
+	mode := fs.String("approval", "", "approval mode: manual, auto or full-access (default: the session's, else manual)")
+	db := fs.String("db", "", "the SQLite database (default $FOYA_DB, else foya.db in the data folder)")
+	sessionID := fs.String("session", "", "continue this session instead of starting a new one")
+	maxSteps := fs.Int("max-steps", 0, "most model steps in this run (default 50)")
+	asJSON := fs.Bool("json", false, "print every event as one JSON object per line")
+	headers := headerFlags{}
+	fs.Var(headers, "header", "extra HTTP header NAME=VALUE for the model server (repeatable)")
+	fs.Usage = func() {
+		fmt.Fprintln(env.Stderr, "Usage: foya exec [flags] PROMPT\n\nRuns the agent once on PROMPT (\"-\" reads it from standard input) and prints its events.\nExit codes: 0 completed, 1 failed, 2 usage error, 130 cancelled.\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	pos, err := parse(fs, args)
+	if err != nil {
+		if err == flag.ErrHelp {
+			return ExitOK
+		}
+		return ExitUsage
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(env.Stderr, "foya exec: give exactly one PROMPT (quote it), or \"-\" to read it from standard input")
+		return ExitUsage
+	}
+	prompt := pos[0]
+	if prompt == "-" {
+		b, err := io.ReadAll(io.LimitReader(env.Stdin, 8<<20))
+		if err != nil {
+			return fail(env, fmt.Errorf("read the prompt from standard input: %w", err))
+		}
+		prompt = string(b)
+	}
+	if strings.TrimSpace(prompt) == "" {
+		fmt.Fprintln(env.Stderr, "foya exec: the prompt is empty")
+		return ExitUsage
+	}
+	if *maxSteps < 0 {
+		fmt.Fprintln(env.Stderr, "foya exec: --max-steps must be positive")
+		return ExitUsage
+	}
+	if *mode != "" {
+		if _, err := approval.ParseMode(*mode); err != nil {
+			fmt.Fprintf(env.Stderr, "foya exec: --approval: %v\n", err)
+			return ExitUsage
+		}
+	}
+
+	k, err := openKernel(ctx, *db, env)
+	if err != nil {
+		return fail(env, err)
+	}
+	defer k.Close()
+
+	var sess llm.Session
+	if *sessionID != "" {
+		sess, err = k.Session(ctx, *sessionID)
+		if err != nil {
+			if kernel.IsNotFound(err) {
+				fmt.Fprintf(env.Stderr, "foya exec: no session %s (see foya sessions)\n", *sessionID)
+				return ExitUsage
+			}
+			return fail(env, err)
+		}
+		changed := false
+		switch {
+		case isSet(fs, "model") && *model != sess.Model:
+			sess.Model, changed = *model, true
+		case sess.Model != "":
+			*model = sess.Model
+		case *model != "":
+			sess.Model, changed = *model, true
+		}
+		if *mode != "" {
+			m, _ := approval.ParseMode(*mode)
+			if string(m) != sess.ApprovalMode {
+				sess.ApprovalMode, changed = string(m), true
+			}
+		}
+		if changed {
+			if err := k.UpdateSession(ctx, sess); err != nil {
+				return fail(env, err)
+			}
+		}
+	}
+	if strings.TrimSpace(*model) == "" {
+		fmt.Fprintln(env.Stderr, "foya exec: no model: pass --model or set FOYA_MODEL")
+		return ExitUsage
+	}
+	client, err := provider.New(provider.Config{BaseURL: *baseURL, APIKey: *apiKey, Model: *model, Headers: headers})
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "foya exec: %v\n", err)
+		return ExitUsage
+	}
+	if sess.ID == "" {
+		dir := *workdir
+		if dir == "" {
+			if dir, err = os.Getwd(); err != nil {
+				return fail(env, err)
+			}
+		}
+		m := *mode
+		if m == "" {
+			m = string(approval.Manual)
+		}
+		sess, err = k.CreateSession(ctx, kernel.NewSession{
+			Workdir: dir, ApprovalMode: m, Provider: client.Name(), Model: *model, Title: kernel.Title(prompt),
+		})
+		if err != nil {
+			return fail(env, err)
+		}
+	}
+
+	out := newPrinter(env, *asJSON)
+	unsub := k.Subscribe(func(ev llm.Event) {
+		if ev.SessionID == sess.ID {
+			out.event(ev)
+		}
+	})
+	defer unsub()
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	sig := env.Interrupt
+	if sig == nil {
+		ch := make(chan os.Signal, 2)
+		signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+		defer signal.Stop(ch)
+		sig = ch
+	}
+	go func() {
+		select {
+		case <-sig:
+		case <-ctx.Done():
+			return
+		}
+		fmt.Fprintln(env.Stderr, "\nfoya: cancelling (interrupt again to quit at once)")
+		cancel()
+		select {
+		case <-sig:
+			os.Exit(ExitCancelled)
+		case <-ctx.Done():
+		}
+	}()
+
+	run, err := k.Run(ctx, kernel.RunOptions{SessionID: sess.ID, Prompt: prompt, Model: client, MaxSteps: *maxSteps})
+	out.finish()
+	if err != nil {
+		return fail(env, err)
+	}
+	switch run.Status {
+	case llm.RunCompleted:
+		return ExitOK
+	case llm.RunCancelled:
+		return ExitCancelled
+	}
+	return ExitFailed
+}
+
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == name {
+			set = true
+		}
+	})
+	return set
+}
+
+// printer writes events as JSON lines, or readably: the assistant's text on
+// standard output, tool activity and errors on standard error.
+type printer struct {
+	env     Env
+	json    bool
+	color   bool
+	mu      sync.Mutex
+	enc     *json.Encoder
+	midLine bool // the last text written did not end a line
+}
+
+func newPrinter(env Env, asJSON bool) *printer {
+	p := &printer{env: env, json: asJSON, enc: json.NewEncoder(env.Stdout)}
+	if f, ok := env.Stderr.(*os.File); ok && isatty.IsTerminal(f.Fd()) && env.Getenv("NO_COLOR") == "" {
+		p.color = true
+	}
+	p.enc.SetEscapeHTML(false)
+	return p
+}
+
+func (p *printer) paint(code, s string) string {
+	if !p.color {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
+
+func (p *printer) event(ev llm.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.json {
+		p.enc.Encode(ev)
+		return
+	}
+	var d struct {
+		Text    string   `json:"text"`
+		Name    string   `json:"name"`
+		Status  string   `json:"status"`
+		IsError bool     `json:"isError"`
+		Error   string   `json:"error"`
+		Prompt  string   `json:"prompt"`
+		Workdir string   `json:"workdir"`
+		Model   string   `json:"model"`
+		Mode    string   `json:"approvalMode"`
+		Names   []string `json:"names"`
+	}
+	json.Unmarshal(ev.Data, &d)
+	switch ev.Type {
+	case llm.EventRunStart:
+		fmt.Fprintln(p.env.Stderr, p.paint("2", fmt.Sprintf("foya %s · %s · %s · %s", kernel.Version, d.Model, d.Mode, d.Workdir)))
+	case llm.EventTextDelta:
+		fmt.Fprint(p.env.Stdout, d.Text)
+		p.midLine = !strings.HasSuffix(d.Text, "\n")
+	case llm.EventToolBegin:
+		p.endLine()
+		fmt.Fprintln(p.env.Stderr, p.paint("36", "→ "+d.Name))
+	case llm.EventToolEnd:
+		p.endLine()
+		if d.IsError {
+			fmt.Fprintln(p.env.Stderr, p.paint("31", fmt.Sprintf("  ✗ %s (%s): %s", d.Name, d.Status, firstLine(d.Text, 200))))
+		} else {
+			fmt.Fprintln(p.env.Stderr, p.paint("32", fmt.Sprintf("  ✓ %s: %s", d.Name, firstLine(d.Text, 200))))
+		}
+	case llm.EventToolsActivated:
+		fmt.Fprintln(p.env.Stderr, p.paint("2", "  tools activated: "+strings.Join(d.Names, ", ")))
+	case llm.EventRunEnd:
+		p.endLine()
+		switch d.Status {
+		case string(llm.RunCompleted):
+		case string(llm.RunCancelled):
+			fmt.Fprintln(p.env.Stderr, p.paint("33", "run cancelled"))
+		default:
+			fmt.Fprintln(p.env.Stderr, p.paint("31", fmt.Sprintf("run %s: %s", d.Status, d.Error)))
+		}
+	}
+}
+
+func (p *printer) endLine() {
+	if p.midLine {
+		fmt.Fprintln(p.env.Stdout)
+		p.midLine = false
+	}
+}
+
+func (p *printer) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.json {
+		p.endLine()
+	}
+}

@@ -1,0 +1,157 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"foya/backend/kernel"
+	"foya/backend/llm"
+)
+
+func sessionsCmd(ctx context.Context, args []string, env Env) int {
+	fs := flag.NewFlagSet("foya sessions", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	db := fs.String("db", "", "the SQLite database (default $FOYA_DB, else foya.db in the data folder)")
+	asJSON := fs.Bool("json", false, "print a JSON array")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return ExitUsage
+	}
+	if len(pos) > 0 {
+		fmt.Fprintf(env.Stderr, "foya sessions: unexpected argument %q\n", pos[0])
+		return ExitUsage
+	}
+	k, err := openKernel(ctx, *db, env)
+	if err != nil {
+		return fail(env, err)
+	}
+	defer k.Close()
+	list, err := k.Sessions(ctx)
+	if err != nil {
+		return fail(env, err)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(list)
+		return ExitOK
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(env.Stdout, "No sessions yet. Start one with: foya exec \"PROMPT\"")
+		return ExitOK
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tUPDATED\tRUNS\tMODE\tMODEL\tTITLE\tWORKDIR")
+	for _, s := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\n", s.ID, s.UpdatedAt.Local().Format(time.DateTime), s.Runs,
+			s.ApprovalMode, s.Model, firstLine(s.Title, 50), s.Workdir)
+	}
+	tw.Flush()
+	return ExitOK
+}
+
+// Transcript is what `foya show --json` prints.
+type Transcript struct {
+	Session  kernel.Session      `json:"session"`
+	Runs     []llm.Run           `json:"runs"`
+	Calls    []llm.CallRecord    `json:"calls"`
+	Messages []llm.StoredMessage `json:"messages"`
+	Events   []llm.Event         `json:"events,omitempty"`
+}
+
+func showCmd(ctx context.Context, args []string, env Env) int {
+	fs := flag.NewFlagSet("foya show", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	db := fs.String("db", "", "the SQLite database (default $FOYA_DB, else foya.db in the data folder)")
+	asJSON := fs.Bool("json", false, "print the session, runs, calls and messages as JSON")
+	events := fs.Bool("events", false, "with --json, include the event log")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return ExitUsage
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(env.Stderr, "foya show: give one SESSION id (see foya sessions)")
+		return ExitUsage
+	}
+	k, err := openKernel(ctx, *db, env)
+	if err != nil {
+		return fail(env, err)
+	}
+	defer k.Close()
+	t := Transcript{}
+	if t.Session, err = k.Session(ctx, pos[0]); err != nil {
+		if kernel.IsNotFound(err) {
+			fmt.Fprintf(env.Stderr, "foya show: no session %s (see foya sessions)\n", pos[0])
+			return ExitUsage
+		}
+		return fail(env, err)
+	}
+	if t.Runs, err = k.Runs(ctx, t.Session.ID); err != nil {
+		return fail(env, err)
+	}
+	for _, r := range t.Runs {
+		calls, err := k.Calls(ctx, r.ID)
+		if err != nil {
+			return fail(env, err)
+		}
+		t.Calls = append(t.Calls, calls...)
+	}
+	if t.Messages, err = k.Messages(ctx, t.Session.ID); err != nil {
+		return fail(env, err)
+	}
+	if *asJSON {
+		if *events {
+			if t.Events, err = k.Events(ctx, t.Session.ID, 0); err != nil {
+				return fail(env, err)
+			}
+		}
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(t)
+		return ExitOK
+	}
+	w := env.Stdout
+	s := t.Session
+	fmt.Fprintf(w, "Session %s: %s\n  workdir %s · model %s · approval %s · created %s\n", s.ID, s.Title, s.Workdir, s.Model,
+		s.ApprovalMode, s.CreatedAt.Local().Format(time.DateTime))
+	runs := map[string]llm.Run{}
+	for _, r := range t.Runs {
+		runs[r.ID] = r
+	}
+	last := ""
+	for _, m := range t.Messages {
+		if m.RunID != last {
+			last = m.RunID
+			r := runs[m.RunID]
+			line := fmt.Sprintf("\n── run %s · %s · %d steps", r.ID, r.Status, r.Steps)
+			if r.Error != "" {
+				line += " · " + r.Error
+			}
+			fmt.Fprintln(w, line)
+		}
+		msg := m.Message
+		switch msg.Role {
+		case llm.RoleUser:
+			fmt.Fprintf(w, "user: %s\n", msg.Content)
+		case llm.RoleAssistant:
+			if msg.Content != "" {
+				fmt.Fprintf(w, "assistant: %s\n", msg.Content)
+			}
+			for _, c := range msg.ToolCalls {
+				fmt.Fprintf(w, "  → %s %s\n", c.Name, firstLine(c.Arguments, 160))
+			}
+		case llm.RoleTool:
+			mark := "←"
+			if msg.IsError {
+				mark = "✗"
+			}
+			fmt.Fprintf(w, "  %s %s: %s\n", mark, msg.ToolName, strings.ReplaceAll(firstLine(msg.Content, 300), "\n", " "))
+		}
+	}
+	return ExitOK
+}

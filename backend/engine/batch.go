@@ -1,0 +1,256 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"foya/backend/llm"
+	"foya/backend/tools"
+)
+
+// prepared is a call ready to run, or already answered because it cannot.
+type prepared struct {
+	rec      llm.CallRecord
+	tool     tools.Tool
+	call     tools.Call
+	parallel bool
+	result   *llm.ToolResult // set when the call was refused before running
+}
+
+// batch runs one step's calls. Consecutive calls that their tools declare
+// parallel-safe form a parallel lane of at most MaxParallel at once; every
+// other call runs alone, in the model's order, after everything before it
+// has finished (spec P1, P2, P3, P5). results[i] answers recs[i]; a nil
+// entry means the call never ran. A non-nil error is a runtime failure that
+// ends the run (spec K4).
+func (r *runner) batch(ctx context.Context, step int, f tools.Filter, visible []string, recs []llm.CallRecord) ([]*llm.ToolResult, error) {
+	results := make([]*llm.ToolResult, len(recs))
+	preps := make([]*prepared, len(recs))
+	var refused llm.Commit
+	for i, rec := range recs {
+		p := r.prepare(rec, visible)
+		preps[i] = p
+		if p.result != nil {
+			// spec T4: unknown tools and bad arguments are business errors.
+			p.rec.State, p.rec.Result, p.rec.EndedAt = llm.CallError, p.result, time.Now()
+			results[i] = p.result
+			refused.Calls = append(refused.Calls, p.rec)
+			refused.Events = append(refused.Events, endEvent(p.rec, 0))
+		}
+	}
+	if len(refused.Calls) > 0 {
+		if err := r.rec.commit(ctx, refused); err != nil {
+			return results, err
+		}
+	}
+
+	bctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu      sync.Mutex
+		fatal   error
+		stopped string // the tool that ended the batch
+	)
+	run := func(i int) {
+		res, err := r.runCall(bctx, preps[i])
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil {
+			if fatal == nil {
+				fatal = err
+				cancel()
+			}
+			return
+		}
+		results[i] = res
+		if res.StopBatch && stopped == "" {
+			stopped = preps[i].rec.Name
+		}
+	}
+	halted := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return fatal != nil || stopped != "" || bctx.Err() != nil
+	}
+
+	for i := 0; i < len(preps); {
+		if halted() {
+			break
+		}
+		if preps[i].result != nil {
+			i++
+			continue
+		}
+		if !preps[i].parallel {
+			run(i)
+			i++
+			continue
+		}
+		// A run of consecutive parallel-safe calls.
+		sem := make(chan struct{}, MaxParallel)
+		var wg sync.WaitGroup
+		for ; i < len(preps) && (preps[i].result != nil || preps[i].parallel); i++ {
+			if preps[i].result != nil {
+				continue
+			}
+			sem <- struct{}{}
+			if halted() {
+				<-sem
+				break
+			}
+			j := i
+			wg.Go(func() {
+				defer func() { <-sem }()
+				run(j)
+			})
+		}
+		wg.Wait()
+	}
+
+	if fatal != nil {
+		return results, fatal
+	}
+	if stopped != "" {
+		c := llm.Commit{}
+		for i, p := range preps {
+			if results[i] == nil {
+				res := &llm.ToolResult{Text: fmt.Sprintf("not run: %s ended this batch of calls", stopped), IsError: true}
+				p.rec.State, p.rec.Result, p.rec.EndedAt = llm.CallError, res, time.Now()
+				results[i] = res
+				c.Calls = append(c.Calls, p.rec)
+				c.Events = append(c.Events, endEvent(p.rec, 0))
+			}
+		}
+		if len(c.Calls) > 0 {
+			if err := r.rec.commit(ctx, c); err != nil {
+				return results, err
+			}
+		}
+	}
+	return results, nil
+}
+
+// prepare looks the call's tool up among the tools visible in this step and
+// checks its arguments (spec L2, K1). A hidden, deferred-but-inactive or
+// unknown tool cannot be called even when the model names it (spec A1, E1).
+func (r *runner) prepare(rec llm.CallRecord, visible []string) *prepared {
+	p := &prepared{rec: rec}
+	refuse := func(format string, args ...any) *prepared {
+		p.result = &llm.ToolResult{Text: fmt.Sprintf(format, args...), IsError: true}
+		return p
+	}
+	if rec.Name == "" {
+		return refuse("the call has no tool name; call one of: %s", strings.Join(visible, ", "))
+	}
+	t, _, ok := r.e.cfg.Tools.Lookup(rec.Name)
+	if !ok || !contains(visible, rec.Name) {
+		return refuse("unknown tool %q: it is not available in this step; available tools: %s", rec.Name, strings.Join(visible, ", "))
+	}
+	args, err := validArgs(rec.Arguments)
+	if err != nil {
+		return refuse("%s: %v", rec.Name, err)
+	}
+	if err := r.e.cfg.Tools.Validate(rec.Name, args); err != nil {
+		return refuse("%v", err)
+	}
+	p.tool = t
+	p.call = tools.Call{ID: rec.ID, Name: rec.Name, Arguments: args}
+	if par, ok := t.(tools.Parallel); ok {
+		p.parallel = par.ParallelSafe(p.call)
+	}
+	return p
+}
+
+// runCall runs one prepared call and records its end. It returns a Go error
+// only for a runtime failure (a tool's error, a panic, storage).
+func (r *runner) runCall(ctx context.Context, p *prepared) (*llm.ToolResult, error) {
+	p.rec.State, p.rec.StartedAt = llm.CallRunning, time.Now()
+	if err := r.rec.commit(ctx, llm.Commit{
+		Calls:  []llm.CallRecord{p.rec},
+		Events: []llm.Event{{Type: llm.EventToolUpdate, Data: llm.Data(map[string]any{"step": p.rec.Step, "id": p.rec.ID, "status": llm.CallRunning})}},
+	}); err != nil {
+		return nil, err
+	}
+	rc := &tools.RunContext{
+		SessionID:    r.sess.ID,
+		RunID:        r.run.ID,
+		ProjectID:    r.sess.ProjectID,
+		Workdir:      r.sess.Workdir,
+		ApprovalMode: r.sess.ApprovalMode,
+		Provider:     r.sess.Provider,
+		Model:        r.sess.Model,
+		Exposed:      r.e.cfg.Tools.Visible(r.filter()),
+		Activator:    r,
+		Update: func(v any) {
+			r.rec.commit(ctx, llm.Commit{Events: []llm.Event{{Type: llm.EventToolUpdate, Data: llm.Data(map[string]any{"step": p.rec.Step, "id": p.rec.ID, "progress": v})}}})
+		},
+	}
+	res, err := safeRun(ctx, p.tool, rc, p.call)
+	dur := time.Since(p.rec.StartedAt)
+	p.rec.EndedAt = time.Now()
+	if err != nil {
+		if ctx.Err() == nil {
+			p.rec.State = llm.CallError
+			p.rec.Result = &llm.ToolResult{Text: "internal error: " + err.Error(), IsError: true}
+			r.rec.commit(ctx, llm.Commit{Calls: []llm.CallRecord{p.rec}, Events: []llm.Event{endEvent(p.rec, dur)}})
+			msg, _, _ := strings.Cut(err.Error(), "\n")
+			return nil, &runError{fmt.Sprintf("tool %s failed: %s", p.rec.Name, msg)}
+		}
+		res = tools.Result{Text: "cancelled: the run was cancelled while this call was running; it may have done part of its work", IsError: true}
+	}
+	stored, c := r.keep(p.rec, res)
+	p.rec.State = llm.CallDone
+	if stored.IsError {
+		p.rec.State = llm.CallError
+	}
+	if ctx.Err() != nil && stored.IsError {
+		// The tool gave up because the run was cancelled (spec X1).
+		p.rec.State = llm.CallCancelled
+	}
+	p.rec.Result = stored
+	c.Calls = []llm.CallRecord{p.rec}
+	c.Events = []llm.Event{endEvent(p.rec, dur)}
+	if err := r.rec.commit(ctx, c); err != nil {
+		return nil, err
+	}
+	return stored, nil
+}
+
+// keep turns a tool's result into its stored form: image bytes become
+// artifacts in the session's store, referred to by ID (spec I1, I2).
+func (r *runner) keep(rec llm.CallRecord, res tools.Result) (*llm.ToolResult, llm.Commit) {
+	out := &llm.ToolResult{
+		Text:        res.Text,
+		IsError:     res.IsError,
+		Artifacts:   append([]string(nil), res.Artifacts...),
+		StopBatch:   res.StopBatch,
+		FileChanges: res.FileChanges,
+		DisplayDiff: res.DisplayDiff,
+	}
+	var c llm.Commit
+	for _, img := range res.Images {
+		a := llm.Artifact{ID: NewID("art"), SessionID: r.sess.ID, MIME: img.MIME, Data: img.Data}
+		c.Artifacts = append(c.Artifacts, a)
+		out.Artifacts = append(out.Artifacts, a.ID)
+		out.Parts = append(out.Parts, llm.Part{Type: llm.PartImage, ArtifactID: a.ID, MIME: img.MIME})
+		r.mu.Lock()
+		r.images[a.ID] = img.Data
+		r.mu.Unlock()
+	}
+	return out, c
+}
+
+// safeRun runs a tool, turning a panic into an error: a panicking tool is a
+// broken program and ends the run (spec K4), but never the process.
+func safeRun(ctx context.Context, t tools.Tool, rc *tools.RunContext, call tools.Call) (res tools.Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v\n%s", p, debug.Stack())
+		}
+	}()
+	return t.Run(ctx, rc, call)
+}

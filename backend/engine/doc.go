@@ -1,0 +1,11 @@
+// Package engine runs the agent loop: sessions, runs (turns), steps and
+// batches of tool calls. It streams a model step, announces tool calls as
+// soon as they are known (spec L1), runs only complete calls (L2) in a
+// parallel lane of at most five and a serial lane (P1-P5), feeds results back
+// in the model's order, and stores every event before any client sees it.
+//
+// It declares what it needs as small interfaces (Model, Store) and never
+// imports store, provider or a front end. An Engine runs any number of
+// sessions at once, one run per session; every goroutine it starts ends
+// before the run that started it returns.
+package engine

@@ -1,0 +1,167 @@
+package engine
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"iter"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"foya/backend/llm"
+	"foya/backend/tools"
+)
+
+//go:embed system.md
+var systemPrompt string
+
+// Model is what the engine needs from a model provider: one streamed step.
+type Model interface {
+	Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Delta, error]
+}
+
+// Store is what the engine needs from persistence.
+type Store interface {
+	Apply(ctx context.Context, c llm.Commit) ([]llm.Event, error)
+	Messages(ctx context.Context, sessionID string) ([]llm.StoredMessage, error)
+	Artifact(ctx context.Context, sessionID, id string) (llm.Artifact, error)
+	RunningRuns(ctx context.Context) ([]llm.Run, error)
+	Calls(ctx context.Context, runID string) ([]llm.CallRecord, error)
+}
+
+// DefaultMaxSteps bounds the model steps of one run when the request does
+// not say otherwise.
+const DefaultMaxSteps = 50
+
+// MaxParallel is the most parallel-safe calls of one batch that run at once
+// (spec P3).
+const MaxParallel = 5
+
+// Config builds an Engine.
+type Config struct {
+	Store Store
+	Tools *tools.Registry
+	// Emit receives every event after it was stored, in seq order per
+	// session. It must not block for long.
+	Emit func(llm.Event)
+	// Owner identifies this process in runs it drives (see Recover).
+	Owner string
+	// TextFlush is how long text deltas may be coalesced; 0 means 40ms.
+	TextFlush time.Duration
+}
+
+// Engine runs agent loops.
+type Engine struct {
+	cfg Config
+
+	mu     sync.Mutex
+	active map[string]*runner // by session ID
+}
+
+// New returns an Engine.
+func New(cfg Config) *Engine {
+	if cfg.Emit == nil {
+		cfg.Emit = func(llm.Event) {}
+	}
+	if cfg.TextFlush <= 0 {
+		cfg.TextFlush = 40 * time.Millisecond
+	}
+	return &Engine{cfg: cfg, active: map[string]*runner{}}
+}
+
+// RunRequest asks for one turn in a stored session.
+type RunRequest struct {
+	Session llm.Session
+	Prompt  string
+	Model   Model
+	// MaxSteps bounds the model steps of this run; 0 means DefaultMaxSteps.
+	MaxSteps int
+	// ReadOnly offers only read-only tools.
+	ReadOnly bool
+	// Started, if set, is called with the run's ID once the run is stored.
+	Started func(runID string)
+}
+
+// ErrBusy is returned when a session already has a run going.
+var ErrBusy = errors.New("the session already has a run going")
+
+// Run runs one turn to its end and returns the final run. The run's outcome
+// (completed, failed, cancelled) is in the returned Run; a non-nil error
+// means the run could not be started or its state could not be stored.
+// Cancelling ctx cancels the run (spec X1).
+func (e *Engine) Run(ctx context.Context, req RunRequest) (llm.Run, error) {
+	if strings.TrimSpace(req.Prompt) == "" {
+		return llm.Run{}, errors.New("the prompt is empty")
+	}
+	if req.Model == nil {
+		return llm.Run{}, errors.New("no model given")
+	}
+	if req.MaxSteps <= 0 {
+		req.MaxSteps = DefaultMaxSteps
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	r := &runner{
+		e:      e,
+		req:    req,
+		sess:   req.Session,
+		cancel: cancel,
+		active: map[string]bool{},
+		images: map[string][]byte{},
+		run: llm.Run{
+			ID:        NewID("run"),
+			SessionID: req.Session.ID,
+			Status:    llm.RunRunning,
+			Prompt:    req.Prompt,
+			Owner:     e.cfg.Owner,
+			StartedAt: time.Now(),
+		},
+	}
+	e.mu.Lock()
+	if _, busy := e.active[r.sess.ID]; busy {
+		e.mu.Unlock()
+		return llm.Run{}, fmt.Errorf("session %s: %w", r.sess.ID, ErrBusy)
+	}
+	e.active[r.sess.ID] = r
+	e.mu.Unlock()
+	defer func() {
+		e.mu.Lock()
+		delete(e.active, r.sess.ID)
+		e.mu.Unlock()
+	}()
+	return r.loop(ctx)
+}
+
+// Cancel cancels the running run of a session; it reports whether there was
+// one.
+func (e *Engine) Cancel(sessionID string) bool {
+	e.mu.Lock()
+	r, ok := e.active[sessionID]
+	e.mu.Unlock()
+	if ok {
+		r.cancel()
+	}
+	return ok
+}
+
+// Running reports whether a session has a run going.
+func (e *Engine) Running(sessionID string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	_, ok := e.active[sessionID]
+	return ok
+}
+
+// NewID returns a new time-ordered identifier with a prefix, such as
+// "run_0190f3…".
+func NewID(prefix string) string {
+	id, err := uuid.NewV7()
+	if err != nil {
+		id = uuid.New()
+	}
+	return prefix + "_" + strings.ReplaceAll(id.String(), "-", "")
+}

@@ -1,0 +1,119 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+
+	"foya/backend/llm"
+)
+
+// recorder stores and publishes a run's events in order. Text and argument
+// deltas are coalesced for a short while; any other event first flushes what
+// is pending, so clients see events in the order they happened. Terminal
+// events are never coalesced.
+type recorder struct {
+	store Store
+	emit  func(llm.Event)
+	flush time.Duration
+	sess  string
+	run   string
+
+	mu      sync.Mutex
+	pending []pendingDelta
+	timer   *time.Timer
+	err     error // the first storage error; the run fails with it
+}
+
+type pendingDelta struct {
+	typ  string // text.delta, reasoning.delta, tool.update
+	step int
+	id   string // call ID for tool.update
+	text strings.Builder
+}
+
+// commit stores c with the given events (after flushing pending deltas) and
+// publishes them. Storage uses a context that ignores cancellation: a
+// cancelled run must still record how it ended.
+func (r *recorder) commit(ctx context.Context, c llm.Commit) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.commitLocked(ctx, c)
+}
+
+func (r *recorder) commitLocked(ctx context.Context, c llm.Commit) error {
+	if r.timer != nil {
+		r.timer.Stop()
+		r.timer = nil
+	}
+	if len(r.pending) > 0 {
+		evs := make([]llm.Event, 0, len(r.pending)+len(c.Events))
+		for i := range r.pending {
+			evs = append(evs, r.deltaEvent(&r.pending[i]))
+		}
+		r.pending = r.pending[:0]
+		c.Events = append(evs, c.Events...)
+	}
+	for i := range c.Events {
+		c.Events[i].SessionID, c.Events[i].RunID = r.sess, r.run
+	}
+	stored, err := r.store.Apply(context.WithoutCancel(ctx), c)
+	if err != nil {
+		if r.err == nil {
+			r.err = err
+		}
+		return err
+	}
+	for _, ev := range stored {
+		r.emit(ev)
+	}
+	return nil
+}
+
+func (r *recorder) deltaEvent(p *pendingDelta) llm.Event {
+	if p.typ == llm.EventToolUpdate {
+		return llm.Event{Type: p.typ, Data: llm.Data(map[string]any{"step": p.step, "id": p.id, "argsDelta": p.text.String()})}
+	}
+	return llm.Event{Type: p.typ, Data: llm.Data(map[string]any{"step": p.step, "text": p.text.String()})}
+}
+
+// delta queues a piece of text (or of a call's arguments) for coalescing.
+func (r *recorder) delta(ctx context.Context, typ string, step int, id, text string) {
+	if text == "" {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if n := len(r.pending); n > 0 && r.pending[n-1].typ == typ && r.pending[n-1].id == id && r.pending[n-1].step == step {
+		r.pending[n-1].text.WriteString(text)
+	} else {
+		r.pending = append(r.pending, pendingDelta{typ: typ, step: step, id: id})
+		r.pending[len(r.pending)-1].text.WriteString(text)
+	}
+	if r.timer == nil {
+		r.timer = time.AfterFunc(r.flush, func() {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			if len(r.pending) > 0 {
+				r.commitLocked(ctx, llm.Commit{})
+			}
+		})
+	}
+}
+
+// close flushes pending deltas and stops the timer.
+func (r *recorder) close(ctx context.Context) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.pending) > 0 || r.timer != nil {
+		r.commitLocked(ctx, llm.Commit{})
+	}
+}
+
+// failed returns the first storage error, if any.
+func (r *recorder) failed() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}

@@ -1,0 +1,118 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"foya/backend/llm"
+)
+
+// Interrupted is the result given to a call that was running, or waiting,
+// when the process driving its run died.
+const interruptedText = "interrupted, not replayed: Foya stopped while this call was %s; it may have done part of its work. Check its effects before calling it again."
+
+// Recover marks runs left running by a process that is gone as interrupted
+// (spec X2). alive reports whether a run's owner is still running; runs of
+// live owners are left alone, so two Foya processes can share a database.
+// Unfinished calls get an explicit "interrupted, not replayed" result and are
+// never run again; results that were complete are kept and fed back. It
+// returns the runs it marked.
+func (e *Engine) Recover(ctx context.Context, alive func(owner string) bool) ([]llm.Run, error) {
+	runs, err := e.cfg.Store.RunningRuns(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("recover: %w", err)
+	}
+	var marked []llm.Run
+	for _, run := range runs {
+		if run.Owner != "" && alive(run.Owner) {
+			continue
+		}
+		e.mu.Lock()
+		_, busy := e.active[run.SessionID]
+		e.mu.Unlock()
+		if busy {
+			continue
+		}
+		if err := e.recoverRun(ctx, run); err != nil {
+			return marked, err
+		}
+		marked = append(marked, run)
+	}
+	return marked, nil
+}
+
+func (e *Engine) recoverRun(ctx context.Context, run llm.Run) error {
+	calls, err := e.cfg.Store.Calls(ctx, run.ID)
+	if err != nil {
+		return fmt.Errorf("recover run %s: %w", run.ID, err)
+	}
+	msgs, err := e.cfg.Store.Messages(ctx, run.SessionID)
+	if err != nil {
+		return fmt.Errorf("recover run %s: %w", run.ID, err)
+	}
+	now := time.Now()
+	var c llm.Commit
+	ev := func(typ string, data any) llm.Event {
+		return llm.Event{Type: typ, SessionID: run.SessionID, RunID: run.ID, Data: llm.Data(data)}
+	}
+	byID := map[string]*llm.CallRecord{}
+	for i := range calls {
+		cr := &calls[i]
+		byID[cr.ID] = cr
+		if cr.State.Terminal() {
+			continue
+		}
+		what := "waiting to run"
+		if cr.State == llm.CallRunning {
+			what = "running"
+		}
+		cr.State, cr.EndedAt = llm.CallInterrupted, now
+		cr.Result = &llm.ToolResult{Text: fmt.Sprintf(interruptedText, what), IsError: true}
+		c.Calls = append(c.Calls, *cr)
+		end := endEvent(*cr, 0)
+		end.SessionID, end.RunID = run.SessionID, run.ID
+		c.Events = append(c.Events, end)
+	}
+	// Every call the history shows the model must be answered, or the
+	// conversation cannot go on: answer the unanswered ones from their
+	// stored results.
+	answered := map[string]bool{}
+	for _, m := range msgs {
+		if m.Message.Role == llm.RoleTool {
+			answered[m.Message.ToolCallID] = true
+		}
+	}
+	for _, m := range msgs {
+		if m.RunID != run.ID || m.Message.Role != llm.RoleAssistant {
+			continue
+		}
+		for _, tc := range m.Message.ToolCalls {
+			if answered[tc.ID] {
+				continue
+			}
+			res := &llm.ToolResult{Text: fmt.Sprintf(interruptedText, "waiting to run"), IsError: true}
+			rec := llm.CallRecord{ID: tc.ID, Name: tc.Name}
+			if cr, ok := byID[tc.ID]; ok && cr.Result != nil {
+				res, rec = cr.Result, *cr
+			}
+			c.Messages = append(c.Messages, llm.StoredMessage{SessionID: run.SessionID, RunID: run.ID, Message: toolMessage(rec, res)})
+			answered[tc.ID] = true
+		}
+	}
+	run.Status, run.EndedAt = llm.RunInterrupted, now
+	run.Error = "interrupted: Foya stopped during this run; unfinished tool calls were not replayed"
+	c.Run = &run
+	c.Events = append(c.Events,
+		ev(llm.EventRunInterrupted, map[string]any{"calls": len(c.Calls)}),
+		ev(llm.EventRunEnd, map[string]any{"status": run.Status, "error": run.Error, "steps": run.Steps, "usage": run.Usage}),
+	)
+	stored, err := e.cfg.Store.Apply(ctx, c)
+	if err != nil {
+		return fmt.Errorf("recover run %s: %w", run.ID, err)
+	}
+	for _, s := range stored {
+		e.cfg.Emit(s)
+	}
+	return nil
+}

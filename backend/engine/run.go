@@ -1,0 +1,408 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"foya/backend/llm"
+	"foya/backend/tools"
+)
+
+// runner drives one run. Its fields are touched by the run's goroutine
+// only, except where noted.
+type runner struct {
+	e      *Engine
+	req    RunRequest
+	sess   llm.Session
+	run    llm.Run
+	cancel context.CancelFunc
+	rec    *recorder
+	hist   []llm.Message
+	images map[string][]byte // artifact bytes read back for requests (spec I3)
+
+	mu     sync.Mutex      // guards active and images
+	active map[string]bool // deferred tools activated in this turn (spec E2, K3)
+}
+
+// stepOutcome says how a step ended.
+type stepOutcome int
+
+const (
+	stepContinue stepOutcome = iota // tool results were fed back: step again
+	stepDone                        // the model answered without calls
+)
+
+// runError ends a run as failed with a message for the user.
+type runError struct{ msg string }
+
+func (e *runError) Error() string { return e.msg }
+
+func (r *runner) loop(ctx context.Context) (llm.Run, error) {
+	r.rec = &recorder{store: r.e.cfg.Store, emit: r.e.cfg.Emit, flush: r.e.cfg.TextFlush, sess: r.sess.ID, run: r.run.ID}
+	stored, err := r.e.cfg.Store.Messages(ctx, r.sess.ID)
+	if err != nil {
+		return llm.Run{}, fmt.Errorf("load history: %w", err)
+	}
+	for _, m := range stored {
+		r.hist = append(r.hist, m.Message)
+	}
+	user := llm.Message{Role: llm.RoleUser, Content: r.req.Prompt}
+	r.hist = append(r.hist, user)
+	err = r.rec.commit(ctx, llm.Commit{
+		Run:      &r.run,
+		Messages: []llm.StoredMessage{{SessionID: r.sess.ID, RunID: r.run.ID, Message: user}},
+		Events: []llm.Event{
+			{Type: llm.EventRunStart, Data: llm.Data(map[string]any{
+				"prompt": r.req.Prompt, "workdir": r.sess.Workdir, "model": r.sess.Model,
+				"provider": r.sess.Provider, "approvalMode": r.sess.ApprovalMode,
+			})},
+		},
+	})
+	if err != nil {
+		return llm.Run{}, fmt.Errorf("start run: %w", err)
+	}
+	if r.req.Started != nil {
+		r.req.Started(r.run.ID)
+	}
+
+	var end error
+	for {
+		if ctx.Err() != nil {
+			end = ctx.Err()
+			break
+		}
+		if r.run.Steps >= r.req.MaxSteps {
+			end = &runError{fmt.Sprintf("stopped after %d model steps, the limit for one turn: send another message to continue", r.req.MaxSteps)}
+			break
+		}
+		r.run.Steps++
+		out, err := r.step(ctx, r.run.Steps)
+		if err != nil {
+			end = err
+			break
+		}
+		if out == stepDone {
+			break
+		}
+	}
+	return r.finish(ctx, end)
+}
+
+// finish records the run's end.
+func (r *runner) finish(ctx context.Context, end error) (llm.Run, error) {
+	r.rec.close(ctx)
+	r.run.EndedAt = time.Now()
+	switch {
+	case end == nil:
+		r.run.Status = llm.RunCompleted
+	case errors.Is(end, context.Canceled) || errors.Is(end, context.DeadlineExceeded):
+		r.run.Status = llm.RunCancelled
+		r.run.Error = "cancelled"
+		if errors.Is(end, context.DeadlineExceeded) {
+			r.run.Error = "cancelled: the run's deadline passed"
+		}
+	default:
+		r.run.Status = llm.RunFailed
+		r.run.Error = end.Error()
+	}
+	if err := r.rec.failed(); err != nil && r.run.Status != llm.RunFailed {
+		r.run.Status, r.run.Error = llm.RunFailed, "storage: "+err.Error()
+	}
+	err := r.rec.commit(ctx, llm.Commit{
+		Run: &r.run,
+		Events: []llm.Event{{Type: llm.EventRunEnd, Data: llm.Data(map[string]any{
+			"status": r.run.Status, "error": r.run.Error, "steps": r.run.Steps, "usage": r.run.Usage,
+		})}},
+	})
+	if err != nil {
+		return r.run, fmt.Errorf("record the end of run %s: %w", r.run.ID, err)
+	}
+	return r.run, nil
+}
+
+// filter is the step's tool filter (spec R3).
+func (r *runner) filter() tools.Filter {
+	r.mu.Lock()
+	active := make(map[string]bool, len(r.active))
+	for k, v := range r.active {
+		active[k] = v
+	}
+	r.mu.Unlock()
+	f := tools.Filter{Allow: r.sess.Tools, ReadOnly: r.req.ReadOnly, Active: active}
+	f.State.Deferred = len(r.e.cfg.Tools.Candidates(f))
+	return f
+}
+
+// Activate implements tools.Activator. Activation takes effect at the next
+// step, because each step snapshots its visible tools when it starts.
+func (r *runner) Activate(names ...string) {
+	r.mu.Lock()
+	var added []string
+	for _, n := range names {
+		if !r.active[n] {
+			r.active[n] = true
+			added = append(added, n)
+		}
+	}
+	r.mu.Unlock()
+	if len(added) > 0 {
+		r.rec.commit(context.Background(), llm.Commit{Events: []llm.Event{{Type: llm.EventToolsActivated, Data: llm.Data(map[string]any{"names": added})}}})
+	}
+}
+
+// Candidates implements tools.SearchActivator.
+func (r *runner) Candidates() []tools.Spec {
+	return r.e.cfg.Tools.Candidates(r.filter())
+}
+
+// request compiles the step's provider request from the history.
+func (r *runner) request(ctx context.Context, visible []string) (llm.Request, error) {
+	sys := strings.TrimSpace(systemPrompt) + "\n\nWorking directory: " + r.sess.Workdir
+	msgs := make([]llm.Message, 0, len(r.hist)+1)
+	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: sys})
+	msgs = append(msgs, r.hist...)
+	req := llm.Request{Model: r.sess.Model, Messages: msgs, Tools: r.e.cfg.Tools.Schemas(visible)}
+	for _, m := range r.hist {
+		for _, p := range m.Parts {
+			if p.Type != llm.PartImage || p.ArtifactID == "" {
+				continue
+			}
+			r.mu.Lock()
+			data, ok := r.images[p.ArtifactID]
+			r.mu.Unlock()
+			if !ok {
+				a, err := r.e.cfg.Store.Artifact(ctx, r.sess.ID, p.ArtifactID)
+				if err != nil {
+					return req, fmt.Errorf("read image %s back: %w", p.ArtifactID, err)
+				}
+				data = a.Data
+				r.mu.Lock()
+				r.images[p.ArtifactID] = data
+				r.mu.Unlock()
+			}
+			if req.Images == nil {
+				req.Images = map[string][]byte{}
+			}
+			req.Images[p.ArtifactID] = data
+		}
+	}
+	return req, nil
+}
+
+// streamedCall is a tool call as it arrives from the stream.
+type streamedCall struct {
+	rec  llm.CallRecord
+	args strings.Builder
+}
+
+func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
+	f := r.filter()
+	visible := r.e.cfg.Tools.Visible(f)
+	req, err := r.request(ctx, visible)
+	if err != nil {
+		return 0, err
+	}
+	if err := r.rec.commit(ctx, llm.Commit{Events: []llm.Event{{Type: llm.EventStepStart, Data: llm.Data(map[string]any{"step": n, "tools": visible})}}}); err != nil {
+		return 0, err
+	}
+
+	var text, reasoning strings.Builder
+	var calls []*streamedCall
+	byIndex := map[int]*streamedCall{}
+	var usage llm.Usage
+	finish := ""
+	done := false
+	var streamErr error
+	for d, err := range r.req.Model.Stream(ctx, req) {
+		if err != nil {
+			streamErr = err
+			break
+		}
+		switch d.Kind {
+		case llm.DeltaText:
+			text.WriteString(d.Text)
+			r.rec.delta(ctx, llm.EventTextDelta, n, "", d.Text)
+		case llm.DeltaReasoning:
+			reasoning.WriteString(d.Text)
+			r.rec.delta(ctx, llm.EventReasoningDelta, n, "", d.Text)
+		case llm.DeltaToolCall:
+			c, ok := byIndex[d.Index]
+			if !ok {
+				id := d.ID
+				if id == "" {
+					id = NewID("call")
+				}
+				c = &streamedCall{rec: llm.CallRecord{
+					SessionID: r.sess.ID, RunID: r.run.ID, ID: id, Step: n, Index: len(calls),
+					Name: d.Name, State: llm.CallQueued,
+				}}
+				byIndex[d.Index] = c
+				calls = append(calls, c)
+				// spec L1: clients learn of the call as soon as its name is known.
+				if err := r.rec.commit(ctx, llm.Commit{
+					Calls:  []llm.CallRecord{c.rec},
+					Events: []llm.Event{{Type: llm.EventToolBegin, Data: llm.Data(map[string]any{"step": n, "index": c.rec.Index, "id": c.rec.ID, "name": c.rec.Name})}},
+				}); err != nil {
+					return 0, err
+				}
+			} else if c.rec.Name == "" && d.Name != "" {
+				c.rec.Name = d.Name
+			}
+			c.args.WriteString(d.Args)
+			r.rec.delta(ctx, llm.EventToolUpdate, n, c.rec.ID, d.Args)
+		case llm.DeltaUsage:
+			usage = d.Usage
+		case llm.DeltaDone:
+			finish = d.FinishReason
+			done = true
+		}
+	}
+	if streamErr == nil && !done {
+		streamErr = errors.New("the model's stream ended before it was complete")
+	}
+	r.run.Usage = r.run.Usage.Add(usage)
+
+	if streamErr != nil {
+		// spec L2: nothing of an incomplete stream runs.
+		state, why := llm.CallError, "not run: the model's answer was cut off before this call was complete"
+		var end error = &runError{"model: " + streamErr.Error()}
+		if ctx.Err() != nil {
+			state, why, end = llm.CallCancelled, "not run: the run was cancelled", ctx.Err()
+		}
+		c := llm.Commit{}
+		for _, sc := range calls {
+			sc.rec.Arguments = sc.args.String()
+			sc.rec.State, sc.rec.EndedAt = state, time.Now()
+			sc.rec.Result = &llm.ToolResult{Text: why, IsError: true}
+			c.Calls = append(c.Calls, sc.rec)
+			c.Events = append(c.Events, endEvent(sc.rec, 0))
+		}
+		if ctx.Err() != nil && text.Len() > 0 {
+			// Keep what the user saw of a cancelled answer, without its calls.
+			m := llm.Message{Role: llm.RoleAssistant, Content: text.String()}
+			r.hist = append(r.hist, m)
+			c.Messages = append(c.Messages, llm.StoredMessage{SessionID: r.sess.ID, RunID: r.run.ID, Message: m})
+		}
+		c.Events = append(c.Events, llm.Event{Type: llm.EventStepEnd, Data: llm.Data(map[string]any{"step": n, "error": streamErr.Error(), "usage": usage})})
+		if err := r.rec.commit(ctx, c); err != nil {
+			return 0, err
+		}
+		return 0, end
+	}
+
+	// The stream is complete: store the assistant's message with its calls.
+	asst := llm.Message{Role: llm.RoleAssistant, Content: text.String(), Reasoning: reasoning.String()}
+	c := llm.Commit{}
+	for _, sc := range calls {
+		sc.rec.Arguments = sc.args.String()
+		asst.ToolCalls = append(asst.ToolCalls, llm.ToolCall{ID: sc.rec.ID, Name: sc.rec.Name, Arguments: sc.rec.Arguments})
+		c.Calls = append(c.Calls, sc.rec)
+	}
+	r.hist = append(r.hist, asst)
+	c.Messages = []llm.StoredMessage{{SessionID: r.sess.ID, RunID: r.run.ID, Message: asst}}
+	c.Run = &r.run
+	if len(calls) == 0 {
+		c.Events = []llm.Event{{Type: llm.EventStepEnd, Data: llm.Data(map[string]any{"step": n, "finishReason": finish, "usage": usage, "toolCalls": 0})}}
+	}
+	if err := r.rec.commit(ctx, c); err != nil {
+		return 0, err
+	}
+	if len(calls) == 0 {
+		return stepDone, nil
+	}
+
+	recs := make([]llm.CallRecord, len(calls))
+	for i, sc := range calls {
+		recs[i] = sc.rec
+	}
+	results, batchErr := r.batch(ctx, n, f, visible, recs)
+
+	// Feed results back in the model's call order (spec P4), one Tool
+	// Message per call, even when the batch ended early, so the history
+	// stays a valid conversation.
+	c = llm.Commit{}
+	for i, rec := range recs {
+		res := results[i]
+		if res == nil {
+			why := "not run: the run was cancelled"
+			if batchErr != nil && ctx.Err() == nil {
+				why = "not run: the run failed: " + batchErr.Error()
+			}
+			res = &llm.ToolResult{Text: why, IsError: true}
+			rec.State, rec.Result, rec.EndedAt = llm.CallCancelled, res, time.Now()
+			c.Calls = append(c.Calls, rec)
+			c.Events = append(c.Events, endEvent(rec, 0))
+		}
+		m := toolMessage(rec, res)
+		r.hist = append(r.hist, m)
+		c.Messages = append(c.Messages, llm.StoredMessage{SessionID: r.sess.ID, RunID: r.run.ID, Message: m})
+	}
+	c.Events = append(c.Events, llm.Event{Type: llm.EventStepEnd, Data: llm.Data(map[string]any{"step": n, "finishReason": finish, "usage": usage, "toolCalls": len(recs)})})
+	if err := r.rec.commit(ctx, c); err != nil {
+		return 0, err
+	}
+	if batchErr != nil {
+		return 0, batchErr
+	}
+	if ctx.Err() != nil {
+		return 0, ctx.Err()
+	}
+	return stepContinue, nil
+}
+
+// toolMessage is the Tool Message fed back for a call's result (spec L4).
+func toolMessage(rec llm.CallRecord, res *llm.ToolResult) llm.Message {
+	text := res.Text
+	if text == "" && len(res.Parts) == 0 {
+		text = "(no output)"
+	}
+	return llm.Message{Role: llm.RoleTool, ToolCallID: rec.ID, ToolName: rec.Name, Content: text, IsError: res.IsError, Parts: res.Parts}
+}
+
+// endEvent is the tool.end event of a finished call (spec L4): status,
+// result text, attachments by reference and file changes with their diffs.
+func endEvent(rec llm.CallRecord, dur time.Duration) llm.Event {
+	d := map[string]any{"step": rec.Step, "index": rec.Index, "id": rec.ID, "name": rec.Name, "status": rec.State}
+	if res := rec.Result; res != nil {
+		d["isError"] = res.IsError
+		d["text"] = res.Text
+		if len(res.Artifacts) > 0 {
+			d["artifacts"] = res.Artifacts
+		}
+		if len(res.FileChanges) > 0 {
+			d["fileChanges"] = res.FileChanges
+		}
+		if res.DisplayDiff != "" {
+			d["displayDiff"] = res.DisplayDiff
+		}
+	}
+	if dur > 0 {
+		d["durationMs"] = dur.Milliseconds()
+	}
+	return llm.Event{Type: llm.EventToolEnd, Data: llm.Data(d)}
+}
+
+// validArgs returns the call's arguments as JSON, treating empty arguments
+// as an empty object, or an error worded for the model.
+func validArgs(raw string) (json.RawMessage, error) {
+	if strings.TrimSpace(raw) == "" {
+		return json.RawMessage(`{}`), nil
+	}
+	if !json.Valid([]byte(raw)) {
+		var v any
+		err := json.Unmarshal([]byte(raw), &v)
+		return nil, fmt.Errorf("the arguments are not valid JSON (%v); send one complete JSON object", err)
+	}
+	return json.RawMessage(raw), nil
+}
+
+func contains(sorted []string, s string) bool {
+	_, ok := slices.BinarySearch(sorted, s)
+	return ok
+}

@@ -1,0 +1,45 @@
+package tools
+
+import "fmt"
+
+func sprintf(format string, args ...any) string {
+	if len(args) == 0 {
+		return format
+	}
+	return fmt.Sprintf(format, args...)
+}
+
+// RunContext is what the engine tells a tool about the call's surroundings
+// (spec C1). It is built per step and passed explicitly: there is no global
+// "current session", so sessions run concurrently (spec C2). Tools must not
+// keep it beyond the call.
+type RunContext struct {
+	SessionID    string
+	RunID        string
+	ProjectID    string
+	Workdir      string
+	ApprovalMode string
+	Provider     string
+	Model        string
+	// Exposed is the snapshot of tool names visible to the model in this
+	// step, sorted.
+	Exposed []string
+	// Activator turns deferred tools on for the rest of the turn, from the
+	// next step on (spec E2).
+	Activator Activator
+	// Update reports progress of a running call to clients as a tool.update
+	// event; v is a small JSON-marshallable payload. It may be nil.
+	Update func(v any)
+}
+
+// Activator activates deferred tools for the current turn.
+type Activator interface {
+	Activate(names ...string)
+}
+
+// Report sends a progress update if the context has a sink.
+func (rc *RunContext) Report(v any) {
+	if rc != nil && rc.Update != nil {
+		rc.Update(v)
+	}
+}

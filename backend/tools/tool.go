@@ -1,0 +1,90 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+
+	"foya/backend/llm"
+)
+
+// Exposure controls when a tool's schema is visible to the model (spec E1).
+type Exposure string
+
+const (
+	// Direct tools are in every request from the start of a turn.
+	Direct Exposure = "direct"
+	// Deferred tools are sent only after tool_search activated them, from
+	// the next step on and for the current turn only (spec E2, K3).
+	Deferred Exposure = "deferred"
+	// Hidden tools are never shown to the model and cannot be called by it.
+	Hidden Exposure = "hidden"
+)
+
+// Spec describes a tool to the registry and the model (spec T1).
+type Spec struct {
+	Name        string
+	Description string
+	// Schema is the JSON Schema of the arguments, an object schema.
+	Schema   json.RawMessage
+	Exposure Exposure
+	// ReadOnly tools change nothing; read-only run modes offer only these.
+	ReadOnly bool
+}
+
+// Tool is the plugin contract every tool implements (spec T1).
+//
+// Run returns a Result for everything the model can act on, failures
+// included (Result.IsError, spec T4), and a Go error only when the program
+// itself is broken; such an error ends the run (spec K4).
+type Tool interface {
+	Spec() Spec
+	Run(ctx context.Context, rc *RunContext, call Call) (Result, error)
+}
+
+// Parallel is the optional capability of tools that may run at the same time
+// as other calls of one model response. The tool decides per call; the
+// runtime infers nothing (spec P1, K2).
+type Parallel interface {
+	ParallelSafe(call Call) bool
+}
+
+// Call is one tool call: a stable ID, the tool's name and the raw JSON
+// arguments as the model sent them (spec T2).
+type Call struct {
+	ID        string
+	Name      string
+	Arguments json.RawMessage
+}
+
+// Image is an image a tool returns; the engine moves its bytes to the
+// session's artifact store before anything else sees the result (spec I1).
+type Image struct {
+	MIME string
+	Data []byte
+}
+
+// Result is what a tool returns (spec T3).
+type Result struct {
+	// Text is what the model reads.
+	Text string
+	// Images are returned image bytes.
+	Images []Image
+	// Artifacts are references to artifacts already stored.
+	Artifacts []string
+	// IsError marks a business failure the model should read and correct.
+	IsError bool
+	// StopBatch ends the current batch: calls after this one are not run.
+	StopBatch bool
+	// FileChanges record what the call changed on disk (spec F1).
+	FileChanges []llm.FileChange
+	// DisplayDiff is shown to the user only, never sent to the model (spec F2).
+	DisplayDiff string
+}
+
+// Errorf returns an IsError result with a message for the model.
+func Errorf(format string, args ...any) Result {
+	return Result{Text: sprintf(format, args...), IsError: true}
+}
+
+// Text returns a plain text result.
+func Text(s string) Result { return Result{Text: s} }

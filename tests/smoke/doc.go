@@ -1,0 +1,12 @@
+// Package smoke holds the desktop smoke test: it builds the real desktop
+// binary, starts it under Xvfb with its own temporary home and database,
+// waits until the front end reports what it rendered, and checks a
+// screenshot of the window.
+//
+// The test needs a display server and WebKitGTK, so it runs only when
+// FOYA_SMOKE_TEST=1 (make test sets it); plain `go test ./...` skips it.
+// Screenshots are kept in out/ (ignored by git) for people to look at.
+//
+// It imports nothing of Foya: it drives the binary from the outside, as a
+// person would.
+package smoke
