@@ -65,6 +65,27 @@ func mustExist(t testing.TB, path string) {
 	}
 }
 
+// listUnder lists tr and keeps the items whose trash lies under one of
+// roots, so trashes the machine itself has on its mounts never disturb a
+// test.
+func listUnder(t testing.TB, tr *Trash, roots ...string) []Item {
+	t.Helper()
+	all, err := tr.List()
+	if err != nil {
+		t.Fatalf("List: %v", err)
+	}
+	var out []Item
+	for _, it := range all {
+		for _, r := range roots {
+			if within(it.TrashedPath, r) {
+				out = append(out, it)
+				break
+			}
+		}
+	}
+	return out
+}
+
 // makeReadOnly makes dir refuse new entries for the test's duration: by
 // mode bits for a normal user, by the immutable attribute for root (whom
 // mode bits do not stop). It skips the test when neither is possible.

@@ -97,10 +97,7 @@ func TestPutCollisionsKeepEveryCopy(t *testing.T) {
 			t.Errorf("info of item %d does not name its original path", i)
 		}
 	}
-	listed, err := e.tr.List()
-	if err != nil {
-		t.Fatal(err)
-	}
+	listed := listUnder(t, e.tr, e.trashRoot())
 	if len(listed) != 3 {
 		t.Fatalf("List() = %d items; want 3: %+v", len(listed), listed)
 	}
@@ -426,10 +423,7 @@ func TestListNewestFirst(t *testing.T) {
 	writeFile(t, filepath.Join(e.trashRoot(), "info", "stale.trashinfo"), "[Trash Info]\nPath=/gone\nDeletionDate=2023-01-01T00:00:00\n")
 	writeFile(t, filepath.Join(e.trashRoot(), "files", "bad"), "bad")
 	writeFile(t, filepath.Join(e.trashRoot(), "info", "bad.trashinfo"), "not an info file")
-	items, err := e.tr.List()
-	if err != nil {
-		t.Fatal(err)
-	}
+	items := listUnder(t, e.tr, e.trashRoot())
 	var got []string
 	for _, it := range items {
 		got = append(got, filepath.Base(it.OriginalPath))
@@ -441,9 +435,8 @@ func TestListNewestFirst(t *testing.T) {
 
 func TestListEmptyWithoutTrash(t *testing.T) {
 	e := newEnv(t)
-	items, err := e.tr.List()
-	if err != nil || len(items) != 0 {
-		t.Errorf("List() on a new home = %v, %v; want no items, no error", items, err)
+	if items := listUnder(t, e.tr, e.trashRoot()); len(items) != 0 {
+		t.Errorf("List() on a new home = %v; want no items", items)
 	}
 	mustNotExist(t, e.trashRoot())
 }
