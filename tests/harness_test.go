@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,7 +9,6 @@ import (
 	"image"
 	"image/color"
 	"image/png"
-	"bytes"
 	"path/filepath"
 	"slices"
 	"sync"

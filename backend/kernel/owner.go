@@ -51,8 +51,9 @@ func startTime(pid int) string {
 		return ""
 	}
 	fields := strings.Fields(s[i+1:])
-	// Fields after the name start at field 3; starttime is field 22.
-	if len(fields) < 20 {
+	// Fields after the name start at field 3 (the state); starttime is
+	// field 22. A zombie has ended: it only waits to be reaped.
+	if len(fields) < 20 || fields[0] == "Z" || fields[0] == "X" {
 		return ""
 	}
 	return fields[19]
