@@ -288,8 +288,12 @@ func (a *assembler) assignID(server string) string {
 }
 
 // end appends the deltas of a complete stream: usage, then DeltaDone. A call
-// that never got a name makes the stream fail instead.
+// that never got a name, or a finish_reason of "error" (sent by some servers
+// that fail mid-answer), makes the stream fail instead.
 func (a *assembler) end() error {
+	if a.finish == "error" {
+		return &Error{Message: `the server ended the answer with finish_reason "error"`}
+	}
 	for _, c := range a.calls {
 		if !c.open {
 			return &Error{Message: fmt.Sprintf("tool call %d arrived without a function name", c.index)}

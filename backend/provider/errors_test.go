@@ -42,9 +42,9 @@ func TestHTTPErrors(t *testing.T) {
 			srv := providertest.New(t, tt.turn, tt.turn, tt.turn, providertest.Say("too late"))
 			c := newClient(t, srv.URL, func(cfg *provider.Config) { cfg.MaxRetries = 2 })
 			r := collect(t, c, userReq("hi"))
-			var pe *provider.Error
-			if !errors.As(r.Err, &pe) {
-				t.Fatalf("err = %v (%T); want *provider.Error", r.Err, r.Err)
+			pe, ok := r.Err.(*provider.Error)
+			if !ok {
+				t.Fatalf("err = %v (%T); want *provider.Error, even after retries", r.Err, r.Err)
 			}
 			if !strings.HasPrefix(r.Err.Error(), tt.wantErr) {
 				t.Errorf("Error() = %q; want it to start with %q", r.Err, tt.wantErr)

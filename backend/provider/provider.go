@@ -157,7 +157,9 @@ func (c *Client) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Delt
 				return
 			}
 			if out.yielded || attempt >= c.retries || !retryable(err) || wait > maxRetryAfter {
-				if attempt > 0 && !out.yielded {
+				var pe *Error
+				if attempt > 0 && !errors.As(err, &pe) {
+					// An *Error stays bare for callers that assert its type.
 					err = fmt.Errorf("%w (after %d attempts)", err, attempt+1)
 				}
 				yield(llm.Delta{}, err)

@@ -459,6 +459,7 @@ func TestStreamMalformed(t *testing.T) {
 		want  string
 	}{
 		{"chunk that is not JSON", []string{textLine("a"), "data: {not json", finishLine("stop"), doneLine}, "malformed stream chunk"},
+		{"finish_reason error", []string{textLine("a"), finishLine("error"), doneLine}, `finish_reason "error"`},
 		{"call that never got a name", []string{callLine(0, "c1", "", `{}`), finishLine("tool_calls"), doneLine}, "without a function name"},
 	}
 	for _, tt := range tests {

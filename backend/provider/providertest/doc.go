@@ -12,6 +12,10 @@
 //	)
 //	client, _ := provider.New(provider.Config{BaseURL: srv.URL, Model: "test"})
 //
+// When the script runs out, the server answers 500 with the message
+// "providertest: script exhausted"; a provider client retries 5xx answers,
+// so Requests then shows the retries too.
+//
 // A Server is safe for concurrent requests and concurrent calls of its
 // methods. It imports backend/llm and the standard library only.
 package providertest
