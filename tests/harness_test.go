@@ -44,6 +44,25 @@ func newHarness(t *testing.T, extra []tools.Tool, turns ...providertest.Turn) *h
 	return h
 }
 
+// newBenchHarness is newHarness for benchmarks: t only receives failures,
+// b owns the temp dirs and the server.
+func newBenchHarness(b *testing.B, t *testing.T, extra []tools.Tool, turns ...providertest.Turn) *harness {
+	h := &harness{t: t, dir: b.TempDir()}
+	h.db = filepath.Join(b.TempDir(), "foya.db")
+	h.srv = providertest.New(b, turns...)
+	k, err := kernel.Open(context.Background(), kernel.Options{DBPath: h.db, Tools: extra, TextFlush: time.Millisecond})
+	if err != nil {
+		b.Fatal(err)
+	}
+	h.k = k
+	k.Subscribe(func(ev llm.Event) {
+		h.mu.Lock()
+		h.events = append(h.events, ev)
+		h.mu.Unlock()
+	})
+	return h
+}
+
 func (h *harness) open(extra []tools.Tool) {
 	k, err := kernel.Open(context.Background(), kernel.Options{DBPath: h.db, Tools: extra, TextFlush: time.Millisecond})
 	if err != nil {

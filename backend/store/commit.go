@@ -22,12 +22,12 @@ func (s *Store) Apply(ctx context.Context, c llm.Commit) ([]llm.Event, error) {
 	now := time.Now()
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		if c.Run != nil {
-			if err := putRun(ctx, tx, c.Run); err != nil {
+			if err := putRun(ctx, tx.StmtContext(ctx, s.stmts.putRun), c.Run); err != nil {
 				return err
 			}
 		}
 		for i := range c.Calls {
-			if err := putCall(ctx, tx, &c.Calls[i]); err != nil {
+			if err := putCall(ctx, tx.StmtContext(ctx, s.stmts.putCall), &c.Calls[i]); err != nil {
 				return err
 			}
 		}
@@ -42,13 +42,11 @@ func (s *Store) Apply(ctx context.Context, c llm.Commit) ([]llm.Event, error) {
 				return fmt.Errorf("message: %w", err)
 			}
 			var idx int64
-			err = tx.QueryRowContext(ctx, `UPDATE sessions SET last_msg = last_msg + 1, updated_at = ?
-				WHERE id = ? RETURNING last_msg`, now.UnixNano(), m.SessionID).Scan(&idx)
+			err = tx.StmtContext(ctx, s.stmts.nextMsg).QueryRowContext(ctx, now.UnixNano(), m.SessionID).Scan(&idx)
 			if err != nil {
 				return noSession(m.SessionID, err)
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO messages (session_id, idx, run_id, role, body)
-				VALUES (?, ?, ?, ?, ?)`, m.SessionID, idx, m.RunID, string(m.Message.Role), string(body)); err != nil {
+			if _, err := tx.StmtContext(ctx, s.stmts.insertMsg).ExecContext(ctx, m.SessionID, idx, m.RunID, string(m.Message.Role), string(body)); err != nil {
 				return err
 			}
 		}
@@ -57,8 +55,7 @@ func (s *Store) Apply(ctx context.Context, c llm.Commit) ([]llm.Event, error) {
 			if ev.Time.IsZero() {
 				ev.Time = now
 			}
-			err := tx.QueryRowContext(ctx, `UPDATE sessions SET last_seq = last_seq + 1, updated_at = ?
-				WHERE id = ? RETURNING last_seq`, now.UnixNano(), ev.SessionID).Scan(&ev.Seq)
+			err := tx.StmtContext(ctx, s.stmts.nextSeq).QueryRowContext(ctx, now.UnixNano(), ev.SessionID).Scan(&ev.Seq)
 			if err != nil {
 				return noSession(ev.SessionID, err)
 			}
@@ -66,8 +63,7 @@ func (s *Store) Apply(ctx context.Context, c llm.Commit) ([]llm.Event, error) {
 			if len(ev.Data) > 0 {
 				data = string(ev.Data)
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO events (session_id, seq, run_id, type, time, data)
-				VALUES (?, ?, ?, ?, ?, ?)`, ev.SessionID, ev.Seq, ev.RunID, ev.Type, nanos(ev.Time), data); err != nil {
+			if _, err := tx.StmtContext(ctx, s.stmts.insertEvent).ExecContext(ctx, ev.SessionID, ev.Seq, ev.RunID, ev.Type, nanos(ev.Time), data); err != nil {
 				return err
 			}
 		}
@@ -86,16 +82,50 @@ func noSession(id string, err error) error {
 	return err
 }
 
-func putRun(ctx context.Context, tx *sql.Tx, r *llm.Run) error {
+// Hot statements, prepared once on the writer's connection.
+const (
+	sqlNextMsg     = `UPDATE sessions SET last_msg = last_msg + 1, updated_at = ? WHERE id = ? RETURNING last_msg`
+	sqlInsertMsg   = `INSERT INTO messages (session_id, idx, run_id, role, body) VALUES (?, ?, ?, ?, ?)`
+	sqlNextSeq     = `UPDATE sessions SET last_seq = last_seq + 1, updated_at = ? WHERE id = ? RETURNING last_seq`
+	sqlInsertEvent = `INSERT INTO events (session_id, seq, run_id, type, time, data) VALUES (?, ?, ?, ?, ?, ?)`
+	sqlPutRun      = `INSERT INTO runs (id, session_id, status, prompt, error, steps, usage, owner, started_at, ended_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET status = excluded.status, error = excluded.error, steps = excluded.steps,
+			usage = excluded.usage, owner = excluded.owner, ended_at = excluded.ended_at`
+	sqlPutCall = `INSERT INTO tool_calls (session_id, run_id, step, idx, id, name, arguments, state, result, started_at, ended_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (run_id, step, idx) DO UPDATE SET id = excluded.id, name = excluded.name,
+			arguments = excluded.arguments, state = excluded.state, result = excluded.result,
+			started_at = excluded.started_at, ended_at = excluded.ended_at`
+)
+
+type stmts struct {
+	nextMsg, insertMsg, nextSeq, insertEvent, putRun, putCall *sql.Stmt
+}
+
+func (s *Store) prepare(ctx context.Context) error {
+	for _, p := range []struct {
+		dst **sql.Stmt
+		sql string
+	}{
+		{&s.stmts.nextMsg, sqlNextMsg}, {&s.stmts.insertMsg, sqlInsertMsg}, {&s.stmts.nextSeq, sqlNextSeq},
+		{&s.stmts.insertEvent, sqlInsertEvent}, {&s.stmts.putRun, sqlPutRun}, {&s.stmts.putCall, sqlPutCall},
+	} {
+		st, err := s.w.PrepareContext(ctx, p.sql)
+		if err != nil {
+			return s.wrap(err)
+		}
+		*p.dst = st
+	}
+	return nil
+}
+
+func putRun(ctx context.Context, stmt *sql.Stmt, r *llm.Run) error {
 	usage, err := json.Marshal(r.Usage)
 	if err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO runs (id, session_id, status, prompt, error, steps, usage, owner, started_at, ended_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (id) DO UPDATE SET status = excluded.status, error = excluded.error, steps = excluded.steps,
-			usage = excluded.usage, owner = excluded.owner, ended_at = excluded.ended_at`,
-		r.ID, r.SessionID, string(r.Status), r.Prompt, r.Error, r.Steps, string(usage), r.Owner,
+	_, err = stmt.ExecContext(ctx, r.ID, r.SessionID, string(r.Status), r.Prompt, r.Error, r.Steps, string(usage), r.Owner,
 		nanos(r.StartedAt), nanos(r.EndedAt))
 	if err != nil {
 		return fmt.Errorf("run %s: %w", r.ID, err)
@@ -103,7 +133,7 @@ func putRun(ctx context.Context, tx *sql.Tx, r *llm.Run) error {
 	return nil
 }
 
-func putCall(ctx context.Context, tx *sql.Tx, c *llm.CallRecord) error {
+func putCall(ctx context.Context, stmt *sql.Stmt, c *llm.CallRecord) error {
 	var result any
 	if c.Result != nil {
 		b, err := json.Marshal(c.Result)
@@ -112,12 +142,7 @@ func putCall(ctx context.Context, tx *sql.Tx, c *llm.CallRecord) error {
 		}
 		result = string(b)
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO tool_calls (session_id, run_id, step, idx, id, name, arguments, state, result, started_at, ended_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (run_id, step, idx) DO UPDATE SET id = excluded.id, name = excluded.name,
-			arguments = excluded.arguments, state = excluded.state, result = excluded.result,
-			started_at = excluded.started_at, ended_at = excluded.ended_at`,
-		c.SessionID, c.RunID, c.Step, c.Index, c.ID, c.Name, c.Arguments, string(c.State), result,
+	_, err := stmt.ExecContext(ctx, c.SessionID, c.RunID, c.Step, c.Index, c.ID, c.Name, c.Arguments, string(c.State), result,
 		nanos(c.StartedAt), nanos(c.EndedAt))
 	if err != nil {
 		return fmt.Errorf("tool call %s: %w", c.ID, err)

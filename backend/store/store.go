@@ -28,6 +28,8 @@ type Store struct {
 	path string
 	w    *sql.DB // the one writer
 	r    *sql.DB // readers
+
+	stmts stmts
 }
 
 // Open opens (creating if needed) the database at path and brings its schema
@@ -66,6 +68,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	s.r.SetMaxOpenConns(4)
 	if err := s.init(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if err := s.prepare(ctx); err != nil {
 		s.Close()
 		return nil, err
 	}
