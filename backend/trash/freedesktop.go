@@ -3,8 +3,6 @@
 package trash
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -184,14 +182,6 @@ func moveError(src, dst string, err error) error {
 	return fmt.Errorf("move to the trash: %w", err)
 }
 
-func randomTag() string {
-	var b [4]byte
-	if _, err := io.ReadFull(rand.Reader, b[:]); err != nil {
-		return strconv.FormatInt(time.Now().UnixNano(), 16)
-	}
-	return hex.EncodeToString(b[:])
-}
-
 // ensureHomeTrash creates the home trash and its files/ and info/ folders
 // (mode 0700) when missing.
 func ensureHomeTrash(root string) error {
@@ -294,60 +284,6 @@ func isPrivateTrashName(name string) bool {
 		}
 	}
 	return true
-}
-
-// relUnder returns p relative to dir when p lies inside dir (or is dir).
-func relUnder(p, dir string) (string, bool) {
-	if !within(p, dir) {
-		return "", false
-	}
-	rel, err := filepath.Rel(dir, p)
-	return rel, err == nil
-}
-
-// resolved returns p with symbolic links resolved as far as it exists.
-func resolved(p string) string {
-	existing := nearestExisting(p)
-	r, err := filepath.EvalSymlinks(existing)
-	if err != nil {
-		return p
-	}
-	rest, _ := filepath.Rel(existing, p)
-	return filepath.Join(r, rest)
-}
-
-// nearestExisting returns p or its closest ancestor that exists.
-func nearestExisting(p string) string {
-	for {
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-		parent := filepath.Dir(p)
-		if parent == p {
-			return p
-		}
-		p = parent
-	}
-}
-
-// mountTop walks up from dir (whose mount identity is id) to the top
-// directory of its filesystem: the last ancestor with the same identity.
-func mountTop(dir string, id mountID) (string, error) {
-	cur := dir
-	for {
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return cur, nil
-		}
-		pid, err := mountOf(parent)
-		if err != nil {
-			return "", err
-		}
-		if !pid.same(id) {
-			return cur, nil
-		}
-		cur = parent
-	}
 }
 
 // Restore moves it back to its original path and removes its .trashinfo and

@@ -1,4 +1,4 @@
-//go:build unix && !darwin && !linux
+//go:build unix && !linux
 
 package trash
 
@@ -19,7 +19,3 @@ func mountOf(p string) (mountID, error) {
 	}
 	return mountID{dev: uint64(st.Dev)}, nil
 }
-
-// renameNoReplace renames src to dst and fails with an error matching
-// fs.ErrExist when dst exists.
-func renameNoReplace(src, dst string) error { return renameIfAbsent(src, dst) }

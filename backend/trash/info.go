@@ -3,6 +3,8 @@ package trash
 import (
 	"bufio"
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
@@ -184,4 +186,13 @@ func truncateUTF8(s string, max int) string {
 		cut = max
 	}
 	return s[:cut]
+}
+
+// randomTag returns eight random hex digits for candidateName.
+func randomTag() string {
+	var b [4]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return strconv.FormatInt(time.Now().UnixNano(), 16)
+	}
+	return hex.EncodeToString(b[:])
 }

@@ -64,6 +64,7 @@ type Trash struct {
 	uid      int
 	now      func() time.Time
 	err      error // set when the environment could not be resolved
+	realHome bool  // no Home override: the desktop (Finder) may be asked
 
 	sizesMu sync.Mutex // serialises our own directorysizes rewrites
 }
@@ -79,6 +80,7 @@ func New(opts Options) *Trash {
 		t.now = time.Now
 	}
 	t.home = opts.Home
+	t.realHome = opts.Home == ""
 	if t.home == "" {
 		h, err := os.UserHomeDir()
 		if err != nil {
