@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"foya/backend/provider/providertest"
 )
 
 // Bounds on waiting, so that a broken build fails instead of hanging. They
@@ -37,7 +39,7 @@ const minStdDev = 0.02
 // desktopTags are the build tags of the real desktop binary.
 const desktopTags = "desktop,production,webkit2_41"
 
-func TestDesktopWindowRendersKernelData(t *testing.T) {
+func TestDesktopWindowShowsTheEmptyStore(t *testing.T) {
 	requireSmoke(t)
 	bin, version := buildDesktop(t)
 
@@ -45,13 +47,40 @@ func TestDesktopWindowRendersKernelData(t *testing.T) {
 	app := startDesktop(t, bin, dir, filepath.Join(dir, "data", "foya.db"))
 	line := app.waitReady(t)
 
-	// The front end rendered the kernel's own version (set at link time
-	// above), and the empty store's empty list.
-	want := fmt.Sprintf("foya: ui ready version=%s sessions=0", version)
-	if line != want {
+	// The front end rendered the kernel's own version (set at link time),
+	// and the new store's empty list.
+	if want := fmt.Sprintf("foya: ui ready version=%s sessions=0", version); line != want {
 		t.Fatalf("ready line = %q; want %q", line, want)
 	}
+	app.screenshot(t, "desktop-empty.png")
+	app.quit(t)
+}
 
+func TestDesktopWindowShowsStoredSessions(t *testing.T) {
+	requireSmoke(t)
+	bin, version := buildDesktop(t)
+
+	// Seed one session the way a user would: foya exec against a model,
+	// played here by the scripted OpenAI-compatible server.
+	dir := t.TempDir()
+	db := filepath.Join(dir, "data", "foya.db")
+	project := filepath.Join(dir, "project")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	srv := providertest.New(t, providertest.Say("Hello from the scripted model."))
+	seed := exec.Command(bin, "exec", "--base-url", srv.URL, "--api-key", "smoke", "--model", "smoke-model",
+		"--workdir", project, "--approval", "manual", "Say hello to the smoke test")
+	seed.Env = smokeEnv(t, dir, db)
+	if out, err := seed.CombinedOutput(); err != nil {
+		t.Fatalf("foya exec: %v\n%s", err, out)
+	}
+
+	app := startDesktop(t, bin, dir, db)
+	line := app.waitReady(t)
+	if want := fmt.Sprintf("foya: ui ready version=%s sessions=1", version); line != want {
+		t.Fatalf("ready line = %q; want %q", line, want)
+	}
 	shot := app.screenshot(t, "desktop.png")
 	app.quit(t)
 	t.Logf("screenshot: %s", shot)
@@ -188,13 +217,6 @@ var displayLine = regexp.MustCompile(`^foya-smoke: display=(:\d+)$`)
 // its database at db.
 func startDesktop(t *testing.T, bin, dir, db string) *desktop {
 	t.Helper()
-	home := filepath.Join(dir, "home")
-	runtimeDir := filepath.Join(dir, "run")
-	for _, d := range []string{home, runtimeDir} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			t.Fatal(err)
-		}
-	}
 	d := &desktop{
 		authFile: filepath.Join(dir, "Xauthority"),
 		lines:    make(chan string, 64),
@@ -206,7 +228,7 @@ func startDesktop(t *testing.T, bin, dir, db string) *desktop {
 		"-s", "-screen 0 1280x900x24 -br",
 		"sh", "-c", `echo "foya-smoke: display=$DISPLAY"; exec "$0"`, bin)
 	d.cmd.Dir = dir
-	d.cmd.Env = smokeEnv(home, runtimeDir, db)
+	d.cmd.Env = smokeEnv(t, dir, db)
 	// Own process group, so that cleanup ends Xvfb and WebKit's helpers too.
 	d.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 
@@ -251,7 +273,17 @@ func startDesktop(t *testing.T, bin, dir, db string) *desktop {
 	return d
 }
 
-func smokeEnv(home, runtimeDir, db string) []string {
+// smokeEnv is the environment of a foya started by the test: HOME, the XDG
+// folders and the runtime folder inside dir, the database at db.
+func smokeEnv(t *testing.T, dir, db string) []string {
+	t.Helper()
+	home := filepath.Join(dir, "home")
+	runtimeDir := filepath.Join(dir, "run")
+	for _, d := range []string{home, runtimeDir} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
 	env := []string{
 		"HOME=" + home,
 		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),

@@ -7,6 +7,7 @@
 // FOYA_SMOKE_TEST=1 (make test sets it); plain `go test ./...` skips it.
 // Screenshots are kept in out/ (ignored by git) for people to look at.
 //
-// It imports nothing of Foya: it drives the binary from the outside, as a
-// person would.
+// It drives the binary from the outside, as a person would; the only Foya
+// package it imports is providertest, the scripted model server that
+// `foya exec` talks to when the test seeds a session.
 package smoke

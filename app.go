@@ -1,0 +1,204 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"foya/backend/kernel"
+)
+
+// smokeHold bounds how long a smoke run keeps its window open after the UI
+// reported ready, in case nobody closes its standard input.
+const smokeHold = 2 * time.Minute
+
+// AppOptions configure NewApp.
+type AppOptions struct {
+	// Smoke turns on the desktop smoke mode (FOYA_SMOKE=1): once the front
+	// end has rendered, UIReady writes one report line to Out, and the app
+	// quits when In reaches end of file (or after smokeHold).
+	Smoke bool
+	Out   io.Writer // nil discards
+	In    io.Reader // nil counts as closed
+	// Errs receives start-up and shutdown failures; nil means os.Stderr.
+	Errs io.Writer
+}
+
+// UIReport is what the front end rendered, sent once through UIReady.
+type UIReport struct {
+	Version  string `json:"version"`
+	Sessions int    `json:"sessions"`
+	// Error is the error the window shows instead of the sessions, if any.
+	Error string `json:"error"`
+}
+
+// App is the Wails-bound facade of the desktop window: thin methods over
+// the kernel. It is the only code that imports the Wails runtime.
+//
+// Wails calls startup on its own goroutine while the page loads, and bound
+// methods from others; every bound method waits until startup has finished.
+// When the kernel failed to open, Sessions tries again (the user may have
+// fixed the cause and pressed "Try again"); mu serialises those attempts
+// and keeps shutdown from closing the kernel under a call.
+type App struct {
+	opts AppOptions
+	open func(context.Context) (*kernel.Kernel, error)
+	quit func(context.Context)
+
+	started chan struct{}   // closed at the end of startup
+	ctx     context.Context // set by startup before started is closed
+
+	mu      sync.Mutex
+	kernel  *kernel.Kernel // nil until opened
+	openErr error          // why the last attempt to open failed
+	closed  bool           // set by shutdown; no more attempts after it
+
+	reportOnce sync.Once
+}
+
+// NewApp returns an App that opens the kernel with default options
+// (FOYA_DB, then the data folder) when Wails starts it.
+func NewApp(opts AppOptions) *App {
+	if opts.Out == nil {
+		opts.Out = io.Discard
+	}
+	if opts.Errs == nil {
+		opts.Errs = os.Stderr
+	}
+	return &App{
+		opts: opts,
+		open: func(ctx context.Context) (*kernel.Kernel, error) {
+			return kernel.Open(ctx, kernel.Options{})
+		},
+		quit:    runtime.Quit,
+		started: make(chan struct{}),
+	}
+}
+
+// startup opens the kernel. A failure is kept, not fatal: the window still
+// opens and shows it, because a blank window explains nothing.
+func (a *App) startup(ctx context.Context) {
+	defer close(a.started)
+	a.ctx = ctx
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if _, err := a.openLocked(); err != nil {
+		fmt.Fprintf(a.opts.Errs, "foya: %v\n", err)
+	}
+}
+
+// openLocked returns the open kernel, opening it if an earlier attempt
+// failed. a.mu must be held.
+func (a *App) openLocked() (*kernel.Kernel, error) {
+	if a.kernel != nil {
+		return a.kernel, nil
+	}
+	if a.closed {
+		return nil, errors.New("foya is shutting down")
+	}
+	k, err := a.open(a.ctx)
+	if err != nil {
+		a.openErr = fmt.Errorf("open kernel: %w", err)
+		return nil, a.openErr
+	}
+	a.kernel, a.openErr = k, nil
+	return k, nil
+}
+
+// shutdown closes the kernel.
+func (a *App) shutdown(context.Context) {
+	<-a.started
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.closed = true
+	if a.kernel == nil {
+		return
+	}
+	if err := a.kernel.Close(); err != nil {
+		fmt.Fprintf(a.opts.Errs, "foya: close kernel: %v\n", err)
+	}
+	a.kernel = nil
+}
+
+// Info returns the kernel's version and where it keeps its data. When the
+// kernel is not open, only the version is known.
+func (a *App) Info() kernel.Info {
+	<-a.started
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.kernel == nil {
+		return kernel.Info{Version: kernel.Version}
+	}
+	return a.kernel.Info()
+}
+
+// Sessions lists the stored sessions, newest first; never nil, so the front
+// end receives an empty list rather than null. When the kernel is not open
+// it tries to open it once more, and fails with the reason if it cannot.
+func (a *App) Sessions() ([]kernel.Session, error) {
+	<-a.started
+	// Held through the call, so that shutdown never closes the kernel
+	// under a listing.
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	k, err := a.openLocked()
+	if err != nil {
+		return nil, err
+	}
+	ss, err := k.Sessions(a.ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	if ss == nil {
+		ss = []kernel.Session{}
+	}
+	return ss, nil
+}
+
+// UIReady is called by the front end once it has rendered the kernel's
+// info and the sessions (or the error it shows instead). Outside smoke mode
+// it does nothing. In smoke mode the first call writes
+//
+//	foya: ui ready version=V sessions=N
+//
+// (or "foya: ui error=..." when the window shows an error) and quits the
+// app when the smoke input closes; later calls are ignored.
+func (a *App) UIReady(r UIReport) {
+	if !a.opts.Smoke {
+		return
+	}
+	a.reportOnce.Do(func() {
+		<-a.started
+		if r.Error != "" {
+			fmt.Fprintf(a.opts.Out, "foya: ui error=%q version=%s\n", r.Error, r.Version)
+		} else {
+			fmt.Fprintf(a.opts.Out, "foya: ui ready version=%s sessions=%d\n", r.Version, r.Sessions)
+		}
+		go a.quitWhenInputCloses()
+	})
+}
+
+// quitWhenInputCloses lets a smoke test hold the window open for its
+// screenshot for as long as it needs, then close it, without timing guesses.
+func (a *App) quitWhenInputCloses() {
+	closed := make(chan struct{})
+	if a.opts.In != nil {
+		go func() {
+			_, _ = io.Copy(io.Discard, a.opts.In)
+			close(closed)
+		}()
+	} else {
+		close(closed)
+	}
+	select {
+	case <-closed:
+	case <-time.After(smokeHold):
+	}
+	a.quit(a.ctx)
+}

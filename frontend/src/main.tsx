@@ -1,0 +1,17 @@
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { App } from "./App";
+import { BackendProvider, defaultBackend } from "./backend";
+import "./styles.css";
+
+const root = document.getElementById("root");
+if (root === null) {
+  throw new Error("index.html has no #root element");
+}
+createRoot(root).render(
+  <StrictMode>
+    <BackendProvider backend={defaultBackend()}>
+      <App />
+    </BackendProvider>
+  </StrictMode>,
+);

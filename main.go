@@ -1,0 +1,77 @@
+// Command foya is Foya's single binary: with arguments it runs the command
+// line (exec, sessions, show, --version and the internal sandbox helper);
+// without arguments it opens the desktop app.
+//
+// This file is wiring only. The command line lives in backend/cli, the
+// desktop's bound methods in app.go, everything else in backend/kernel.
+package main
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
+
+	"foya/backend/cli"
+)
+
+// assets is the built front end. In a fresh clone frontend/dist holds only
+// .gitkeep, so the package compiles (and vets) before the front end is built;
+// such a binary shows Wails' placeholder page instead of Foya.
+//
+//go:embed all:frontend/dist
+var assets embed.FS
+
+// icon is the window icon on Linux.
+//
+//go:embed build/appicon.png
+var icon []byte
+
+func main() {
+	if len(os.Args) > 1 {
+		os.Exit(cli.Main(os.Args[1:]))
+	}
+	if err := runDesktop(); err != nil {
+		fmt.Fprintf(os.Stderr, "foya: desktop: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func runDesktop() error {
+	// GTK panics without a display; say so instead. `wails generate module`
+	// also runs this binary, headless and without GTK, to write the bindings;
+	// it marks that run with tsprefix in the environment.
+	_, generating := os.LookupEnv("tsprefix")
+	if runtime.GOOS == "linux" && !generating && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		return errors.New("no display (DISPLAY and WAYLAND_DISPLAY are unset): start foya from a desktop session, or use foya exec without a window")
+	}
+	app := NewApp(AppOptions{
+		Smoke: os.Getenv("FOYA_SMOKE") == "1",
+		Out:   os.Stdout,
+		In:    os.Stdin,
+	})
+	err := wails.Run(&options.App{
+		Title:            "Foya",
+		Width:            1100,
+		Height:           760,
+		MinWidth:         640,
+		MinHeight:        420,
+		AssetServer:      &assetserver.Options{Assets: assets},
+		BackgroundColour: &options.RGBA{R: 246, G: 245, B: 241, A: 255},
+		OnStartup:        app.startup,
+		OnShutdown:       app.shutdown,
+		Bind:             []any{app},
+		Linux:            &linux.Options{ProgramName: "foya", Icon: icon},
+	})
+	if err != nil && strings.Contains(err.Error(), "build tags") {
+		return fmt.Errorf("%w (this binary was built without the desktop; build it with make build, which uses tags desktop,production,webkit2_41)", err)
+	}
+	return err
+}
