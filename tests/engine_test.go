@@ -382,3 +382,40 @@ func TestStepLimit(t *testing.T) {
 		t.Fatalf("run %s %q %v; want a failure naming the limit", run.Status, run.Error, err)
 	}
 }
+
+// halter ends the batch and carries a diff for display only.
+type halter struct{}
+
+func (halter) Spec() tools.Spec { return tools.Spec{Name: "halt", Description: "Stops the batch."} }
+func (halter) Run(context.Context, *tools.RunContext, tools.Call) (tools.Result, error) {
+	return tools.Result{Text: "halted", StopBatch: true, DisplayDiff: "--- a\n+++ b\n@@ -1 +1 @@\n-SECRET-DIFF\n+x\n"}, nil
+}
+
+// spec: T3, F2 — a result's stop-batch signal ends the batch (later calls do
+// not run and say so), and its display diff reaches clients but never the model.
+func TestStopBatchAndDisplayDiff(t *testing.T) {
+	tr := &tracker{}
+	h := newHarness(t, []tools.Tool{halter{}, recorder{tr}},
+		pt.Calls(call("1", "halt", `{}`), call("2", "record", `{"tag":"x"}`)), pt.Say("ok"))
+	run := h.run("go")
+	if run.Status != llm.RunCompleted {
+		t.Fatalf("run %s: %s", run.Status, run.Error)
+	}
+	if len(tr.entries()) != 0 {
+		t.Fatalf("a call after stop-batch ran: %v", tr.entries())
+	}
+	tm := toolMessages(h.srv.Requests()[1])
+	if len(tm) != 2 || tm[0].Content != "halted" || !strings.Contains(tm[1].Content, "halt ended this batch") {
+		t.Fatalf("tool messages = %+v", tm)
+	}
+	if bytes.Contains(h.srv.Requests()[1].Raw, []byte("SECRET-DIFF")) {
+		t.Fatal("the display diff was sent to the model")
+	}
+	var shown bool
+	for _, ev := range h.eventList() {
+		shown = shown || ev.Type == llm.EventToolEnd && strings.Contains(fmt.Sprint(field(ev, "displayDiff")), "SECRET-DIFF")
+	}
+	if !shown {
+		t.Fatal("no tool.end event carried the display diff")
+	}
+}
