@@ -11,6 +11,12 @@
 // falls back to a plain move into ~/.Trash; on Windows it uses the shell's
 // recycle bin.
 //
+// Names in a trash's files/ folder start as the item's own name; when that
+// is taken the next tries are "stem.2.ext", "stem.3.ext" … ("report.2.txt",
+// "Makefile.2"), then a random tag. Names are cut so that NAME.trashinfo
+// fits in 255 bytes. The original location is always read from the info
+// file, never from the name.
+//
 // Nothing here copies across filesystems or deletes: an item moves with
 // rename(2) or not at all, and when no trash can take a path the call fails
 // with an error wrapping ErrUnsupported and leaves the path where it was.
