@@ -30,6 +30,9 @@ type Store struct {
 	r    *sql.DB // readers
 
 	stmts stmts
+
+	stopCheckpoints chan struct{}
+	checkpointsDone chan struct{}
 }
 
 // Open opens (creating if needed) the database at path and brings its schema
@@ -57,7 +60,8 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		q.Add("_txlock", "immediate")
 		return "file:" + (&url.URL{Path: abs}).EscapedPath() + "?" + q.Encode() + extra
 	}
-	if s.w, err = sql.Open("sqlite", dsn("")); err != nil {
+	// The writer leaves checkpoints to the background (see checkpoints).
+	if s.w, err = sql.Open("sqlite", dsn("&_pragma=wal_autocheckpoint(0)")); err != nil {
 		return nil, s.wrap(err)
 	}
 	s.w.SetMaxOpenConns(1)
@@ -75,6 +79,8 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		s.Close()
 		return nil, err
 	}
+	s.stopCheckpoints, s.checkpointsDone = make(chan struct{}), make(chan struct{})
+	go s.checkpoints(time.Second)
 	return s, nil
 }
 
@@ -83,7 +89,31 @@ func (s *Store) Path() string { return s.path }
 
 // Close closes the database.
 func (s *Store) Close() error {
+	if s.stopCheckpoints != nil {
+		close(s.stopCheckpoints)
+		<-s.checkpointsDone
+		s.stopCheckpoints = nil
+	}
 	return errors.Join(s.r.Close(), s.w.Close())
+}
+
+// checkpoints copies the write-ahead log into the database every interval,
+// from a reader connection, so the one writer never stalls on a checkpoint
+// (the writer's automatic checkpoints are off). PASSIVE never blocks
+// writers or readers.
+func (s *Store) checkpoints(every time.Duration) {
+	defer close(s.checkpointsDone)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.stopCheckpoints:
+			s.r.Exec("PRAGMA wal_checkpoint(PASSIVE)")
+			return
+		case <-t.C:
+			s.r.Exec("PRAGMA wal_checkpoint(PASSIVE)")
+		}
+	}
 }
 
 // wrap names the database file in an error, and says what to do about a
