@@ -1,0 +1,102 @@
+package sandbox
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+)
+
+// Messages of refused writes, as programs print strerror(3).
+// EXDEV and EBUSY are how a link or rename across the sandbox's mounts
+// fails; like the others they count only for a path outside Writable.
+var fsDenials = []string{
+	"Permission denied", "Operation not permitted", "Read-only file system",
+	"Invalid cross-device link", "Device or resource busy",
+}
+
+// Messages of network failures; while the network is cut they are the
+// sandbox's doing (the loopback of a network namespace has only the
+// command's own servers).
+var netDenials = []string{
+	"Network is unreachable", "Connection refused", "No route to host",
+	"Temporary failure in name resolution", "Could not resolve host", "Name or service not known",
+	"Address family not supported", "Cannot assign requested address", "getaddrinfo",
+}
+
+// looksDenied is the best-effort reading of Result.Denied: does the output
+// report a write the sandbox refused, or a network failure while the
+// network is cut?
+func looksDenied(out []byte, sp *spec) bool {
+	for line := range bytes.Lines(out) {
+		s := string(line)
+		if !sp.Policy.Network && containsAny(s, netDenials) {
+			return true
+		}
+		if !containsAny(s, fsDenials) {
+			continue
+		}
+		paths := pathsIn(s, sp.Dir)
+		if len(paths) == 0 && strings.Contains(s, "Read-only file system") {
+			return true
+		}
+		for _, p := range paths {
+			p = resolveExisting(p)
+			if (!within(p, sp.writable) || within(p, sp.readOnly)) && writableUnconfined(p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// pathsIn finds the paths a message names: quoted ('…', ‘…’, "…", `…'),
+// or words that start with a slash. Relative quoted ones are taken relative
+// to dir.
+func pathsIn(line, dir string) []string {
+	var out []string
+	add := func(p string) {
+		p = strings.TrimSpace(p)
+		if p == "" || strings.ContainsAny(p, "\n\x00") {
+			return
+		}
+		if !filepath.IsAbs(p) {
+			if dir == "" || strings.Contains(p, " ") {
+				return
+			}
+			p = filepath.Join(dir, p)
+		}
+		out = append(out, filepath.Clean(p))
+	}
+	for _, q := range [][2]string{{"'", "'"}, {"‘", "’"}, {"\"", "\""}, {"`", "'"}} {
+		rest := line
+		for {
+			i := strings.Index(rest, q[0])
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(q[0]):]
+			j := strings.Index(rest, q[1])
+			if j < 0 {
+				break
+			}
+			add(rest[:j])
+			rest = rest[j+len(q[1]):]
+		}
+	}
+	for _, w := range strings.Fields(line) {
+		w = strings.TrimRight(w, ":,;.)")
+		if strings.HasPrefix(w, "/") && !strings.ContainsAny(w, "'\"‘’`") {
+			add(w)
+		}
+	}
+	return out
+}

@@ -1,0 +1,76 @@
+// Package sandbox starts shell commands restricted per policy, ends them as a
+// whole process tree, and keeps their output bounded.
+//
+// It is the third of Foya's three layers (spec A1): the tool registry decides
+// which tools exist, the approval gateway whether one call is allowed, and this
+// package what an allowed process can reach. A restricted command may read the
+// whole filesystem, write only the directories of [Policy.Writable] (minus
+// [Policy.ReadOnly]) and reach no network unless [Policy.Network] is set. An
+// unrestricted command (Full Access, or an approved escalation) runs as a plain
+// child process, still in its own process group with bounded output.
+//
+// # Mechanisms on Linux
+//
+// Confinement is applied by a re-executed copy of the current binary (the
+// helper, see [HelperArg] and [HelperMain]) before the shell starts.
+// [Result.Sandbox] names what confined a command:
+//
+//   - "landlock+netns": the helper runs in new user, mount, PID and network
+//     namespaces. The mount tree is made read-only recursively, the Writable
+//     directories are bind mounts made writable again and the ReadOnly ones
+//     bind mounts made read-only, so that writes, renames, links, chmod and
+//     utimes outside them fail with EROFS. Landlock (the best ABI the kernel
+//     offers) additionally allows writes only below Writable and a few devices,
+//     and forbids any later mount change; all capabilities are dropped before
+//     the shell starts. The network namespace has only its own loopback (up, so
+//     that tests may start local servers): the host's network and its loopback
+//     are unreachable. The helper stays as PID 1 of the PID namespace, so
+//     when it ends, or Foya dies (PR_SET_PDEATHSIG), every process of the
+//     command dies with it, even those that left the process group.
+//   - "landlock+userns": the same with Network set: no network namespace.
+//   - "landlock+seccomp": user namespaces are refused (for example by Ubuntu's
+//     AppArmor restriction). Landlock alone confines files; a ReadOnly directory
+//     inside a Writable one is carved out by granting write access to its
+//     siblings only, so new entries cannot be created directly in the
+//     directories on the path to it (stricter than asked, never looser).
+//     Metadata changes (chmod, utimes) outside Writable are NOT blocked:
+//     Landlock does not cover them. The network is cut by a seccomp filter
+//     refusing socket(2) for every family but AF_UNIX (and io_uring, which could
+//     bypass it), plus Landlock's TCP rules where the ABI has them.
+//   - "landlock": the same without namespaces, with Network set.
+//   - "bubblewrap": no Landlock in the kernel; bwrap builds the same read-only
+//     mount tree in its own namespaces.
+//   - "none": the command was not restricted.
+//
+// [Probe] reports which mechanism works here; when nothing can confine, its
+// Mechanism is empty with a Reason, and [Start] refuses restricted commands
+// with [ErrUnavailable] so that callers ask the user instead of pretending.
+//
+// A fork bomb is bounded in the namespaced mechanisms: the helper sets
+// RLIMIT_NPROC inside the command's own user namespace, where the kernel
+// counts the processes of that namespace only (not the user's other
+// processes). Without namespaces the limit is set to the user's current
+// process count plus the same budget, a best effort that does not bind root.
+// Full Access commands are not bounded.
+//
+// # Other systems
+//
+// macOS runs restricted commands under sandbox-exec with a generated Seatbelt
+// profile ("seatbelt"). Windows cannot restrict a process's files or network
+// without administrator setup: Probe says so, restricted commands are refused,
+// and unrestricted ones run in a Job Object that ends the whole tree.
+//
+// # Processes and output
+//
+// Every command runs in its own session and process group, without a
+// controlling terminal and with stdin at end of file, so a command waiting for
+// a terminal or for input fails at once instead of hanging. Cancelling the
+// context, the timeout and [Process.Kill] send SIGTERM to the group, wait a
+// grace period of two seconds, then send SIGKILL. When the shell ends, what is
+// left of its group is killed too. Combined stdout and stderr go to one ring
+// buffer of fixed size that counts every byte and line, so memory stays flat
+// whatever a command prints (spec O2, O3, O4, B2).
+//
+// This package imports no other foya package. All exported functions and the
+// methods of [Process] are safe for concurrent use.
+package sandbox

@@ -1,0 +1,500 @@
+package sandbox
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
+)
+
+// The helper's file descriptors, set up by the parent.
+const (
+	specFD   = 3 // a memfd holding the helperSpec as JSON
+	statusFD = 4 // a pipe: helperMsg lines to the parent
+)
+
+// Helper modes.
+const (
+	modeNS       = "ns"       // in new user, mount, PID (and network) namespaces
+	modeLandlock = "landlock" // no namespaces: Landlock and seccomp only
+)
+
+// helperSpec is what the parent asks of the helper.
+type helperSpec struct {
+	Mode      string
+	Network   bool
+	Writable  []string
+	ReadOnly  []string
+	Shell     string
+	Script    string
+	Dir       string
+	Env       []string
+	ProcLimit int
+	// DryRun confines and reports, then exits without running a shell
+	// (Probe uses it).
+	DryRun bool
+}
+
+// helperMsg is one line the helper writes on its status pipe: first Ready
+// or Error, then (when the helper stays as PID 1) how the shell ended.
+type helperMsg struct {
+	Ready  bool   `json:"ready,omitempty"`
+	Error  string `json:"error,omitempty"`
+	Exit   *int   `json:"exit,omitempty"`
+	Signal string `json:"signal,omitempty"`
+}
+
+// HelperMain is the entry point of the sandbox helper, to be called by the
+// program when os.Args[1] == HelperArg, with the arguments after it; its
+// result is the exit code. The parent passes the policy on inherited file
+// descriptors; run by hand, HelperMain only prints an error.
+func HelperMain(args []string) int {
+	// Capabilities, no_new_privs and seccomp are per thread: everything
+	// is set up on this one, which is never unlocked, and the shell is
+	// started from it.
+	runtime.LockOSThread()
+	if _, err := unix.FcntlInt(statusFD, unix.F_GETFD, 0); err != nil {
+		fmt.Fprintf(os.Stderr, "%s is internal: it is started by the sandbox runner, not by hand\n", HelperArg)
+		return 2
+	}
+	unix.CloseOnExec(specFD)
+	unix.CloseOnExec(statusFD)
+	status := os.NewFile(statusFD, "status")
+	report := func(m helperMsg) {
+		b, _ := json.Marshal(m)
+		status.Write(append(b, '\n'))
+	}
+	fail := func(err error) int {
+		report(helperMsg{Error: err.Error()})
+		return 125
+	}
+	hs, err := readHelperSpec()
+	if err != nil {
+		return fail(err)
+	}
+	scriptFD := -1
+	if !hs.DryRun && len(hs.Script) > bigScript {
+		if scriptFD, err = scriptMemfd(hs.Script); err != nil {
+			return fail(err)
+		}
+	}
+	var confine func(*helperSpec) error
+	switch hs.Mode {
+	case modeNS:
+		confine = confineNS
+	case modeLandlock:
+		confine = confineLandlock
+	default:
+		return fail(fmt.Errorf("unknown sandbox mode %q", hs.Mode))
+	}
+	if err := confine(hs); err != nil {
+		return fail(err)
+	}
+	report(helperMsg{Ready: true})
+	if hs.DryRun {
+		return 0
+	}
+	argv := []string{hs.Shell, "-c", hs.Script}
+	if scriptFD >= 0 {
+		argv = []string{hs.Shell, "/dev/fd/" + strconv.Itoa(scriptFD)}
+	}
+	if hs.Mode == modeLandlock {
+		// Nothing to stay for: no PID namespace to hold together.
+		if hs.Dir != "" {
+			if err := os.Chdir(hs.Dir); err != nil {
+				return fail(fmt.Errorf("working directory: %w", err))
+			}
+		}
+		status.Close() // close-on-exec anyway; makes the parent's EOF explicit
+		err := syscall.Exec(hs.Shell, argv, hs.Env)
+		fmt.Fprintf(os.Stderr, "sandbox: exec %s: %v\n", hs.Shell, err)
+		return 126
+	}
+	return runInit(hs, argv, scriptFD, report)
+}
+
+func readHelperSpec() (*helperSpec, error) {
+	f := os.NewFile(specFD, "spec")
+	defer f.Close()
+	b, err := io.ReadAll(io.NewSectionReader(f, 0, 1<<40))
+	if err != nil {
+		return nil, fmt.Errorf("read sandbox spec: %w", err)
+	}
+	var hs helperSpec
+	if err := json.Unmarshal(b, &hs); err != nil {
+		return nil, fmt.Errorf("decode sandbox spec: %w", err)
+	}
+	return &hs, nil
+}
+
+// scriptMemfd puts a script too long for one argument into an in-memory
+// file the shell can read through /dev/fd.
+func scriptMemfd(script string) (int, error) {
+	fd, err := unix.MemfdCreate("foya-script", unix.MFD_ALLOW_SEALING)
+	if err != nil {
+		return -1, fmt.Errorf("script memfd: %w", err)
+	}
+	for b := []byte(script); len(b) > 0; {
+		n, err := unix.Write(fd, b)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			return -1, fmt.Errorf("write script: %w", err)
+		}
+		b = b[n:]
+	}
+	seals := unix.F_SEAL_SEAL | unix.F_SEAL_SHRINK | unix.F_SEAL_GROW | unix.F_SEAL_WRITE
+	if _, err := unix.FcntlInt(uintptr(fd), unix.F_ADD_SEALS, seals); err != nil {
+		return -1, fmt.Errorf("seal script: %w", err)
+	}
+	return fd, nil
+}
+
+// runInit starts the shell and stays as PID 1 of the command's PID
+// namespace: it forwards termination signals to every process of the
+// namespace, reaps orphans, and reports how the shell ended. When it exits,
+// the kernel kills whatever is left in the namespace.
+func runInit(hs *helperSpec, argv []string, scriptFD int, report func(helperMsg)) int {
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, unix.SIGTERM, unix.SIGINT, unix.SIGHUP, unix.SIGQUIT)
+	files := []*os.File{os.Stdin, os.Stdout, os.Stderr}
+	if scriptFD >= 0 {
+		unix.CloseOnExec(scriptFD) // the shell gets it as descriptor 3 only
+		files = append(files, os.NewFile(uintptr(scriptFD), "script"))
+		argv[1] = "/dev/fd/3"
+	}
+	shell, err := os.StartProcess(hs.Shell, argv, &os.ProcAttr{
+		Dir:   hs.Dir,
+		Env:   hs.Env,
+		Files: files,
+		Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
+	})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "sandbox: start %s: %v\n", hs.Shell, err)
+		code := 127
+		report(helperMsg{Exit: &code})
+		return code
+	}
+	go func() {
+		for sig := range sigs {
+			unix.Kill(-1, sig.(syscall.Signal)) // every process of the namespace but us
+		}
+	}()
+	for {
+		var ws unix.WaitStatus
+		pid, err := unix.Wait4(-1, &ws, 0, nil)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "sandbox: wait: %v\n", err)
+			return 125
+		}
+		if pid != shell.Pid {
+			continue // an orphan reparented to us
+		}
+		if ws.Signaled() {
+			report(helperMsg{Signal: unix.SignalName(ws.Signal())})
+			return 128 + int(ws.Signal())
+		}
+		code := ws.ExitStatus()
+		report(helperMsg{Exit: &code})
+		return code
+	}
+}
+
+// confineNS builds the command's view of the system inside the namespaces
+// the parent created: a read-only mount tree with writable bind mounts for
+// Writable and read-only ones for ReadOnly, the loopback up in a private
+// network namespace, a process limit, no capabilities, and Landlock on top.
+func confineNS(hs *helperSpec) error {
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("make mounts private: %w", err)
+	}
+	if !hs.Network {
+		if err := loopbackUp(); err != nil {
+			return err
+		}
+	}
+	for _, dir := range append(append([]string{}, hs.Writable...), hs.ReadOnly...) {
+		if err := unix.Mount(dir, dir, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return fmt.Errorf("bind mount %s: %w", dir, err)
+		}
+	}
+	// A procfs of our own PID namespace: the command sees its own processes
+	// only. Best effort: without it, it sees the host's (read-only).
+	_ = unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "")
+	// A private /dev/shm, so that shared memory works without writing a
+	// folder other processes see.
+	shm := false
+	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
+		shm = unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777,size=25%") == nil
+	}
+	if err := setReadOnly("/", true); err != nil {
+		return fmt.Errorf("make the file system read-only: %w", err)
+	}
+	for _, dir := range hs.Writable {
+		if err := setReadOnly(dir, false); err != nil {
+			return fmt.Errorf("make %s writable: %w", dir, err)
+		}
+	}
+	if shm {
+		if err := setReadOnly("/dev/shm", false); err != nil {
+			return fmt.Errorf("make /dev/shm writable: %w", err)
+		}
+	}
+	for _, dir := range hs.ReadOnly {
+		if err := setReadOnly(dir, true); err != nil {
+			return fmt.Errorf("make %s read-only: %w", dir, err)
+		}
+	}
+	if err := unix.Setrlimit(unix.RLIMIT_NPROC, &unix.Rlimit{Cur: uint64(hs.ProcLimit), Max: uint64(hs.ProcLimit)}); err != nil {
+		return fmt.Errorf("limit processes: %w", err)
+	}
+	if err := dropCapabilities(); err != nil {
+		return err
+	}
+	rules := []landlock.Rule{landlock.RWDirs(hs.Writable...).WithRefer()}
+	if shm {
+		rules = append(rules, landlock.RWDirs("/dev/shm"))
+	}
+	return restrictLandlock(true, rules)
+}
+
+// confineLandlock confines without namespaces: Landlock for files (with the
+// ReadOnly directories carved out), seccomp for the network, and a
+// best-effort process limit.
+func confineLandlock(hs *helperSpec) error {
+	rules, err := carveRules(hs.Writable, hs.ReadOnly)
+	if err != nil {
+		return err
+	}
+	if n := userTasks(); n >= 0 {
+		limit := uint64(n + hs.ProcLimit)
+		var cur unix.Rlimit
+		if unix.Getrlimit(unix.RLIMIT_NPROC, &cur) == nil && cur.Max < limit {
+			limit = cur.Max
+		}
+		if err := unix.Setrlimit(unix.RLIMIT_NPROC, &unix.Rlimit{Cur: limit, Max: limit}); err != nil {
+			return fmt.Errorf("limit processes: %w", err)
+		}
+	}
+	if err := restrictLandlock(hs.Network, rules); err != nil {
+		return err
+	}
+	if !hs.Network {
+		return denySockets()
+	}
+	return nil
+}
+
+// restrictLandlock applies the kernel's best Landlock ABI (not in
+// best-effort mode, so that what is reported is what holds): read and
+// execute everywhere, write on the given rules and the harmless devices.
+// The network rules are handled only when there is no other way to cut it.
+func restrictLandlock(networkElsewhere bool, rules []landlock.Rule) error {
+	abi := landlockABI()
+	if abi < 1 {
+		return errors.New("landlock is not available in this kernel")
+	}
+	configs := []landlock.Config{landlock.V1, landlock.V2, landlock.V3, landlock.V4, landlock.V5,
+		landlock.V6, landlock.V7, landlock.V8, landlock.V9, landlock.V10, landlock.V11}
+	cfg := configs[min(abi, len(configs))-1]
+	if networkElsewhere {
+		cfg.HandledAccessNet = 0
+	}
+	all := []landlock.Rule{
+		landlock.RODirs("/"),
+		landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty").
+			WithIoctlDev().IgnoreIfMissing(),
+	}
+	all = append(all, rules...)
+	if err := cfg.Restrict(all...); err != nil {
+		return fmt.Errorf("landlock: %w", err)
+	}
+	return nil
+}
+
+// landlockABI is the Landlock ABI version the kernel offers, downgraded as
+// go-landlock does for kernels missing a known fix (0 without Landlock).
+func landlockABI() int {
+	v, err := llsys.LandlockGetABIVersion()
+	if err != nil || v < 1 {
+		return 0
+	}
+	if v >= 6 {
+		errata, err := llsys.LandlockGetErrata()
+		if err != nil || errata&0x2 == 0 {
+			v = 5
+		}
+	}
+	return v
+}
+
+// carveRules grants write access to the Writable directories except the
+// ReadOnly ones inside them. Landlock rules only add rights to whole
+// hierarchies, so a directory on the way to a read-only one gets no write
+// right itself: its other entries get theirs one by one. Symbolic links are
+// skipped, so that a link cannot extend the grant outside.
+func carveRules(writable, readOnly []string) ([]landlock.Rule, error) {
+	var dirs, files []string
+	var walk func(dir string) error
+	walk = func(dir string) error {
+		if within(dir, readOnly) {
+			return nil
+		}
+		inner := false
+		for _, ro := range readOnly {
+			if within(ro, []string{dir}) && ro != dir {
+				inner = true
+			}
+		}
+		if !inner {
+			dirs = append(dirs, dir)
+			return nil
+		}
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return fmt.Errorf("carve writable %s: %w", dir, err)
+		}
+		for _, e := range entries {
+			p := filepath.Join(dir, e.Name())
+			switch {
+			case e.IsDir():
+				if err := walk(p); err != nil {
+					return err
+				}
+			case e.Type().IsRegular():
+				files = append(files, p)
+			}
+		}
+		return nil
+	}
+	for _, w := range writable {
+		if err := walk(w); err != nil {
+			return nil, err
+		}
+	}
+	var rules []landlock.Rule
+	if len(dirs) > 0 {
+		rules = append(rules, landlock.RWDirs(dirs...).WithRefer())
+	}
+	if len(files) > 0 {
+		rules = append(rules, landlock.RWFiles(files...))
+	}
+	return rules, nil
+}
+
+// setReadOnly sets or clears the read-only flag of the mount at dir and of
+// every mount below it.
+func setReadOnly(dir string, ro bool) error {
+	attr := &unix.MountAttr{}
+	if ro {
+		attr.Attr_set = unix.MOUNT_ATTR_RDONLY
+	} else {
+		attr.Attr_clr = unix.MOUNT_ATTR_RDONLY
+	}
+	err := unix.MountSetattr(unix.AT_FDCWD, dir, unix.AT_RECURSIVE, attr)
+	if err == nil || ro {
+		return err
+	}
+	// A mount below dir that was read-only before us stays so; clear the
+	// flag on dir's own mount only.
+	return unix.MountSetattr(unix.AT_FDCWD, dir, 0, attr)
+}
+
+// loopbackUp brings up the loopback interface of the new network namespace,
+// so that the command can serve and reach its own local servers.
+func loopbackUp() error {
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("loopback: %w", err)
+	}
+	defer unix.Close(fd)
+	ifr, err := unix.NewIfreq("lo")
+	if err != nil {
+		return fmt.Errorf("loopback: %w", err)
+	}
+	if err := unix.IoctlIfreq(fd, unix.SIOCGIFFLAGS, ifr); err != nil {
+		return fmt.Errorf("loopback flags: %w", err)
+	}
+	ifr.SetUint16(ifr.Uint16() | unix.IFF_UP)
+	if err := unix.IoctlIfreq(fd, unix.SIOCSIFFLAGS, ifr); err != nil {
+		return fmt.Errorf("loopback up: %w", err)
+	}
+	return nil
+}
+
+// dropCapabilities empties this thread's capability bounding and ambient
+// sets, so that even root inside the user namespace gets no capability when
+// it executes the shell.
+func dropCapabilities() error {
+	last := unix.CAP_LAST_CAP
+	if b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap"); err == nil {
+		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+			last = n
+		}
+	}
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
+		return fmt.Errorf("clear ambient capabilities: %w", err)
+	}
+	for c := 0; c <= last; c++ {
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
+			return fmt.Errorf("drop capability %d: %w", c, err)
+		}
+	}
+	return nil
+}
+
+// userTasks counts the tasks (threads) of the real user, which
+// RLIMIT_NPROC counts; -1 if /proc cannot tell.
+func userTasks() int {
+	uid := strconv.Itoa(os.Getuid())
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return -1
+	}
+	n := 0
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		f, err := os.Open(filepath.Join("/proc", e.Name(), "status"))
+		if err != nil {
+			continue
+		}
+		var mine bool
+		threads := 1
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			line := sc.Text()
+			if rest, ok := strings.CutPrefix(line, "Uid:"); ok {
+				fields := strings.Fields(rest)
+				mine = len(fields) > 0 && fields[0] == uid
+			}
+			if rest, ok := strings.CutPrefix(line, "Threads:"); ok {
+				if t, err := strconv.Atoi(strings.TrimSpace(rest)); err == nil {
+					threads = t
+				}
+			}
+		}
+		f.Close()
+		if mine {
+			n += threads
+		}
+	}
+	return n
+}

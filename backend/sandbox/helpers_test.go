@@ -1,0 +1,214 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// mode is one way to run a command in the tests.
+type mode struct {
+	name       string
+	restricted bool
+	force      string // forceMode while it runs
+	sandbox    string // the Result.Sandbox it must report
+}
+
+var (
+	plainMode = mode{name: "plain", sandbox: "none"}
+	nsMode    = mode{name: "landlock+netns", restricted: true, force: modeNS, sandbox: "landlock+netns"}
+	llMode    = mode{name: "landlock+seccomp", restricted: true, force: modeLandlock, sandbox: "landlock+seccomp"}
+	bwrapMode = mode{name: "bubblewrap", restricted: true, force: "bwrap", sandbox: "bubblewrap"}
+)
+
+// restrictedModes are the confining mechanisms that work here; the tests run
+// each of them, whatever Probe would choose.
+func restrictedModes(t testing.TB) []mode {
+	t.Helper()
+	c := Probe()
+	var ms []mode
+	if c.NetNS {
+		ms = append(ms, nsMode)
+	}
+	if c.Landlock > 0 {
+		ms = append(ms, llMode)
+	}
+	if c.Bubblewrap {
+		ms = append(ms, bwrapMode)
+	}
+	if len(ms) == 0 {
+		t.Skipf("no sandbox mechanism here: %s", c.Reason)
+	}
+	return ms
+}
+
+// use makes m the mechanism of restricted commands until the test ends.
+// Tests that call it must not run in parallel.
+func (m mode) use(t testing.TB) {
+	t.Helper()
+	old := forceMode
+	forceMode = m.force
+	t.Cleanup(func() { forceMode = old })
+}
+
+// box is a workspace, a session temp folder and a folder outside both.
+type box struct {
+	root, ws, sess, out, foya string
+	shm                       string // a file name in /dev/shm for this run
+}
+
+func newBox(t testing.TB) *box {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &box{
+		root: root,
+		ws:   filepath.Join(root, "ws"),
+		sess: filepath.Join(root, "sess"),
+		out:  filepath.Join(root, "out"),
+	}
+	b.foya = filepath.Join(b.ws, ".foya")
+	for _, d := range []string{b.ws, b.sess, b.out, b.foya} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b
+}
+
+func (b *box) policy(restricted bool) Policy {
+	return Policy{Restricted: restricted, Writable: []string{b.ws, b.sess}, ReadOnly: []string{b.foya}}
+}
+
+func (b *box) env(extra ...string) []string {
+	env := append(os.Environ(), "WS="+b.ws, "SESS="+b.sess, "OUT="+b.out, "TMPDIR="+b.sess)
+	return append(env, extra...)
+}
+
+// run runs script in b's workspace under m and fails the test if it cannot
+// start.
+func (b *box) run(t testing.TB, m mode, script string, extraEnv ...string) Result {
+	t.Helper()
+	return b.runIn(t, m, b.ws, script, extraEnv...)
+}
+
+// runIn is run with another working directory.
+func (b *box) runIn(t testing.TB, m mode, dir, script string, extraEnv ...string) Result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	res, err := Run(ctx, Command{Script: script, Dir: dir, Env: b.env(extraEnv...), Policy: b.policy(m.restricted)})
+	if err != nil {
+		t.Fatalf("Run(%q) under %s: %v", script, m.name, err)
+	}
+	if res.Sandbox != m.sandbox {
+		t.Errorf("Run under %s: Sandbox = %q; want %q", m.name, res.Sandbox, m.sandbox)
+	}
+	return res
+}
+
+func writeFile(t testing.TB, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readFile(path string) string {
+	b, _ := os.ReadFile(path)
+	return string(b)
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+// task is one process as the host's /proc sees it.
+type task struct {
+	pid   int
+	start string // start time, so that a reused PID is not taken for it
+}
+
+// procStat returns the fields of /proc/pid/stat after the command name:
+// state, ppid, pgrp, session, ... (field 3 of proc(5) is index 0).
+func procStat(pid int) []string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return nil
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return nil
+	}
+	return strings.Fields(string(b[i+1:]))
+}
+
+// tasksWhere lists the host's processes for which match is true.
+func tasksWhere(match func(pid int, stat []string, cmdline string) bool) []task {
+	entries, _ := os.ReadDir("/proc")
+	var ts []task
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		st := procStat(pid)
+		if len(st) < 20 {
+			continue
+		}
+		cl, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if match(pid, st, strings.ReplaceAll(string(cl), "\x00", " ")) {
+			ts = append(ts, task{pid: pid, start: st[19]})
+		}
+	}
+	return ts
+}
+
+// groupTasks lists the processes of process group pgid.
+func groupTasks(pgid int) []task {
+	g := strconv.Itoa(pgid)
+	return tasksWhere(func(_ int, st []string, _ string) bool { return st[2] == g })
+}
+
+// cmdlineTasks lists the processes whose command line contains marker.
+func cmdlineTasks(marker string) []task {
+	return tasksWhere(func(_ int, _ []string, cl string) bool { return strings.Contains(cl, marker) })
+}
+
+// alive reports whether the task still runs: it exists, is the same
+// process, and is not a zombie waiting for its reaper.
+func (tk task) alive() bool {
+	st := procStat(tk.pid)
+	return len(st) >= 20 && st[19] == tk.start && st[0] != "Z"
+}
+
+// waitOutput polls p's output until it contains want or p ends.
+func waitOutput(t testing.TB, p *Process, want string) {
+	t.Helper()
+	for {
+		data, _, _ := p.Read(0)
+		if bytes.Contains(data, []byte(want)) {
+			return
+		}
+		select {
+		case <-p.Done():
+			res, _ := p.Result()
+			t.Fatalf("command ended before printing %q: %+v\n%s", want, res, res.Output)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+func haveCommand(name string) bool {
+	_, err := exec.LookPath(name)
+	return err == nil
+}

@@ -1,0 +1,350 @@
+package sandbox
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// procLimit is the number of tasks (processes and threads) a namespaced
+// command may have at once; a variable so that tests can bound a fork bomb
+// more tightly.
+var procLimit = 4096
+
+// forceMode, when set by a test, replaces the mechanism Probe found:
+// modeNS, modeLandlock or "bwrap".
+var forceMode string
+
+// handshakeTimeout bounds the wait for the helper's first word.
+const handshakeTimeout = 30 * time.Second
+
+func start(ctx context.Context, sp *spec) (*Process, error) {
+	if !sp.Policy.Restricted {
+		return startPlain(ctx, sp)
+	}
+	mode := forceMode
+	if mode == "" {
+		c := Probe()
+		switch c.Mechanism {
+		case "landlock+netns":
+			mode = modeNS
+		case "landlock+seccomp":
+			mode = modeLandlock
+		case "bubblewrap":
+			mode = "bwrap"
+		default:
+			return nil, fmt.Errorf("%w: %s", ErrUnavailable, c.Reason)
+		}
+	}
+	if mode == "bwrap" {
+		return startBwrap(ctx, sp)
+	}
+	return startHelper(ctx, sp, mode)
+}
+
+// startPlain runs the shell as a plain child: no sandbox.
+func startPlain(ctx context.Context, sp *spec) (*Process, error) {
+	cmd := exec.Command(sp.shell, "-c", sp.Script)
+	if len(sp.Script) > bigScript {
+		fd, err := scriptMemfd(sp.Script)
+		if err != nil {
+			return nil, err
+		}
+		f := os.NewFile(uintptr(fd), "script")
+		defer f.Close()
+		cmd.ExtraFiles = []*os.File{f}
+		cmd.Args = []string{sp.shell, "/dev/fd/3"}
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
+	return launch(ctx, sp, cmd, "none", nil)
+}
+
+// startBwrap confines with bubblewrap: the same read-only mount tree as the
+// namespaced helper, built by bwrap.
+func startBwrap(ctx context.Context, sp *spec) (*Process, error) {
+	bwrap, err := exec.LookPath("bwrap")
+	if err != nil {
+		return nil, fmt.Errorf("%w: bubblewrap: %v", ErrUnavailable, err)
+	}
+	args := []string{bwrap, "--die-with-parent", "--unshare-user-try", "--unshare-pid", "--unshare-ipc",
+		"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/dev/shm"}
+	if !sp.Policy.Network {
+		args = append(args, "--unshare-net")
+	}
+	for _, w := range sp.writable {
+		args = append(args, "--bind", w, w)
+	}
+	for _, ro := range sp.readOnly {
+		args = append(args, "--ro-bind", ro, ro)
+	}
+	if sp.Dir != "" {
+		args = append(args, "--chdir", sp.Dir)
+	}
+	args = append(args, "--", sp.shell)
+	cmd := exec.Command(bwrap)
+	if len(sp.Script) > bigScript {
+		fd, err := scriptMemfd(sp.Script)
+		if err != nil {
+			return nil, err
+		}
+		f := os.NewFile(uintptr(fd), "script")
+		defer f.Close()
+		cmd.ExtraFiles = []*os.File{f}
+		args = append(args, "/dev/fd/3")
+	} else {
+		args = append(args, "-c", sp.Script)
+	}
+	cmd.Args = args
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
+	return launch(ctx, sp, cmd, "bubblewrap", nil)
+}
+
+// startHelper re-executes the current binary as the helper, which confines
+// itself and then runs the shell.
+func startHelper(ctx context.Context, sp *spec, mode string) (*Process, error) {
+	hs := &helperSpec{
+		Mode:      mode,
+		Network:   sp.Policy.Network,
+		Writable:  sp.writable,
+		ReadOnly:  sp.readOnly,
+		Shell:     sp.shell,
+		Script:    sp.Script,
+		Dir:       sp.Dir,
+		Env:       sp.Env,
+		ProcLimit: procLimit,
+	}
+	cmd, status, err := helperCmd(hs)
+	if err != nil {
+		return nil, err
+	}
+	name := map[string]string{modeNS: "landlock+netns", modeLandlock: "landlock+seccomp"}[mode]
+	if sp.Policy.Network {
+		name = map[string]string{modeNS: "landlock+userns", modeLandlock: "landlock"}[mode]
+	}
+	return launch(ctx, sp, cmd, name, status)
+}
+
+// helperCmd prepares the helper's command: the spec in a memfd on
+// descriptor 3, a status pipe on 4, namespaces per mode. The returned status
+// reader belongs to the caller.
+func helperCmd(hs *helperSpec) (*exec.Cmd, *os.File, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, nil, fmt.Errorf("sandbox helper: %w", err)
+	}
+	b, err := json.Marshal(hs)
+	if err != nil {
+		return nil, nil, fmt.Errorf("encode sandbox spec: %w", err)
+	}
+	specFile, err := memFile("foya-sandbox-spec", b)
+	if err != nil {
+		return nil, nil, err
+	}
+	statusR, statusW, err := os.Pipe()
+	if err != nil {
+		specFile.Close()
+		return nil, nil, fmt.Errorf("sandbox status pipe: %w", err)
+	}
+	cmd := exec.Command(exe, HelperArg)
+	cmd.Dir = "/"
+	cmd.ExtraFiles = []*os.File{specFile, statusW}
+	attr := &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
+	if hs.Mode == modeNS {
+		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC
+		if !hs.Network {
+			attr.Cloneflags |= syscall.CLONE_NEWNET
+		}
+		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}}
+		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}
+		attr.GidMappingsEnableSetgroups = false
+	}
+	cmd.SysProcAttr = attr
+	return cmd, statusR, nil
+}
+
+// memFile returns a sealed in-memory file holding b, read from offset 0.
+func memFile(name string, b []byte) (*os.File, error) {
+	fd, err := unix.MemfdCreate(name, unix.MFD_CLOEXEC|unix.MFD_ALLOW_SEALING)
+	if err != nil {
+		return nil, fmt.Errorf("memfd: %w", err)
+	}
+	f := os.NewFile(uintptr(fd), name)
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("memfd: %w", err)
+	}
+	return f, nil
+}
+
+// launch starts cmd with the common plumbing (combined output into the ring,
+// stdin at end of file), waits for the helper's handshake when there is a
+// status pipe, and hands the process to its supervisor.
+func launch(ctx context.Context, sp *spec, cmd *exec.Cmd, name string, status *os.File) (*Process, error) {
+	p := newProcess(sp, name)
+	cmd.Stdout = p.out
+	cmd.Stderr = p.out
+	cmd.WaitDelay = pipeGrace
+	if cmd.Env == nil {
+		cmd.Env = sp.Env
+	}
+	if cmd.Dir == "" {
+		cmd.Dir = sp.Dir
+	}
+	closeExtra := func() {
+		for _, f := range cmd.ExtraFiles {
+			f.Close()
+		}
+	}
+	started := time.Now()
+	err := onStarterThread(cmd.Start)
+	closeExtra()
+	if err != nil {
+		if status != nil {
+			status.Close()
+		}
+		return nil, fmt.Errorf("start %s: %w", cmd.Path, err)
+	}
+	p.pid = cmd.Process.Pid
+	t := &groupTree{pid: p.pid}
+	if status != nil {
+		msgs := readStatus(status)
+		if err := handshake(ctx, msgs); err != nil {
+			_ = t.signal(false)
+			_ = cmd.Wait()
+			return nil, err
+		}
+		t.msgs = msgs
+	}
+	go p.supervise(ctx, cmd, t, sp, started)
+	return p, nil
+}
+
+// readStatus decodes the helper's status lines until the pipe closes.
+func readStatus(f *os.File) <-chan helperMsg {
+	ch := make(chan helperMsg, 4)
+	go func() {
+		defer close(ch)
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			var m helperMsg
+			if json.Unmarshal(sc.Bytes(), &m) == nil {
+				ch <- m
+			}
+		}
+	}()
+	return ch
+}
+
+// handshake waits for the helper to say that the command is confined.
+func handshake(ctx context.Context, msgs <-chan helperMsg) error {
+	tm := time.NewTimer(handshakeTimeout)
+	defer tm.Stop()
+	select {
+	case m, ok := <-msgs:
+		switch {
+		case !ok:
+			return fmt.Errorf("%w: the sandbox helper exited without a word; the program must call sandbox.HelperMain when its first argument is %s", ErrUnavailable, HelperArg)
+		case m.Error != "":
+			return fmt.Errorf("%w: %s", ErrUnavailable, m.Error)
+		case !m.Ready:
+			return fmt.Errorf("%w: the sandbox helper answered out of turn", ErrUnavailable)
+		}
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("start command: %w", ctx.Err())
+	case <-tm.C:
+		return fmt.Errorf("%w: the sandbox helper did not answer within %v", ErrUnavailable, handshakeTimeout)
+	}
+}
+
+// groupTree is a command in its own session and process group; with a
+// status channel, the leader is the helper that reports how the shell ended.
+type groupTree struct {
+	pid  int
+	msgs <-chan helperMsg
+}
+
+func (g *groupTree) waitExited() {
+	for {
+		var info unix.Siginfo
+		err := unix.Waitid(unix.P_PID, g.pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+		if !errors.Is(err, unix.EINTR) {
+			return
+		}
+	}
+}
+
+func (g *groupTree) signal(term bool) error {
+	sig := unix.SIGKILL
+	if term {
+		sig = unix.SIGTERM
+	}
+	if err := unix.Kill(-g.pid, sig); err != nil && !errors.Is(err, unix.ESRCH) {
+		return fmt.Errorf("signal process group %d: %w", g.pid, err)
+	}
+	return nil
+}
+
+func (g *groupTree) status(cmd *exec.Cmd) (int, string) {
+	code, sig := waitStatus(cmd.ProcessState)
+	if g.msgs == nil {
+		return code, sig
+	}
+	// The helper's own status is the shell's unless the helper itself was
+	// killed; its last word says how the shell ended.
+	for m := range g.msgs {
+		if m.Exit != nil {
+			code, sig = *m.Exit, ""
+		} else if m.Signal != "" {
+			code, sig = -1, m.Signal
+		}
+	}
+	return code, sig
+}
+
+func (g *groupTree) release() {}
+
+func waitStatus(st *os.ProcessState) (int, string) {
+	if st == nil {
+		return -1, ""
+	}
+	ws, ok := st.Sys().(syscall.WaitStatus)
+	if ok && ws.Signaled() {
+		return -1, unix.SignalName(ws.Signal())
+	}
+	return st.ExitCode(), ""
+}
+
+// starter runs functions on one goroutine locked to its OS thread for the
+// life of the program; every command is started from it. The kernel sends
+// PR_SET_PDEATHSIG when the thread that forked a child ends, not the
+// process, and Go may end other threads.
+var (
+	starterOnce sync.Once
+	starter     = make(chan func())
+)
+
+func onStarterThread(f func() error) error {
+	starterOnce.Do(func() {
+		go func() {
+			runtime.LockOSThread() // never unlocked: the thread must live on
+			for fn := range starter {
+				fn()
+			}
+		}()
+	})
+	done := make(chan error, 1)
+	starter <- func() { done <- f() }
+	return <-done
+}

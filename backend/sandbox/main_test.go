@@ -1,0 +1,15 @@
+package sandbox
+
+import (
+	"os"
+	"testing"
+)
+
+// TestMain lets the test binary serve as the sandbox helper, as the foya
+// binary does.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == HelperArg {
+		os.Exit(HelperMain(os.Args[2:]))
+	}
+	os.Exit(m.Run())
+}

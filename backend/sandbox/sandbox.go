@@ -1,0 +1,291 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// HelperArg is the first argument that makes the program run [HelperMain]:
+// confinement is applied in a re-executed copy of the current binary right
+// before the shell starts.
+const HelperArg = "__sandbox"
+
+// DefaultTailBytes is the output kept when [Command.TailBytes] is zero.
+const DefaultTailBytes = 64 << 10
+
+// MaxTailBytes bounds [Command.TailBytes].
+const MaxTailBytes = 256 << 20
+
+// killGrace is the time between SIGTERM and SIGKILL.
+const killGrace = 2 * time.Second
+
+// pipeGrace bounds the wait for output after the shell and its process group
+// have ended (a process that left the group may still hold the pipe).
+const pipeGrace = time.Second
+
+// ErrUnavailable is returned by [Start] and [Run] for a restricted command
+// when nothing on this machine can confine it; the wrapped message gives the
+// reason. Callers then ask the user before running the command unrestricted.
+var ErrUnavailable = errors.New("sandbox unavailable")
+
+// Policy says what a command's processes may reach.
+type Policy struct {
+	// Restricted false means no sandbox at all (Full Access, or an approved
+	// escalation); the other fields are then ignored.
+	Restricted bool
+	// Writable lists the absolute directories the process may write: the
+	// workspace, the session's temp folder, folders the user granted.
+	Writable []string
+	// ReadOnly lists absolute directories under Writable that stay read-only
+	// (such as workspace/.foya). One that does not exist yet is created empty,
+	// so that the command cannot create it with its own content.
+	ReadOnly []string
+	// Network allows the network even when Restricted.
+	Network bool
+}
+
+// Command is one shell command to run.
+type Command struct {
+	// Script runs as `bash -c Script` (sh when there is no bash). Scripts of
+	// more than 100 KiB are passed through a file descriptor instead.
+	Script string
+	// Dir is the working directory; empty means the current one.
+	Dir string
+	// Env is the environment; nil inherits the current one.
+	Env    []string
+	Policy Policy
+	// Timeout ends the command's tree after this long; zero means none.
+	Timeout time.Duration
+	// TailBytes is how many bytes of combined stdout and stderr are kept
+	// (a ring buffer); zero means DefaultTailBytes.
+	TailBytes int
+	// OnOutput, if set, is called at most every 100ms with the current tail
+	// while the command runs, and once more when its output has ended if
+	// anything changed since. Calls come from one goroutine, one at a time; a
+	// slow callback delays the next call, never the command.
+	OnOutput func(tail []byte)
+}
+
+// Result is how a command ended.
+type Result struct {
+	// ExitCode is the shell's exit status, or -1 if it was killed by a signal.
+	ExitCode int
+	// Signal names the signal that killed it ("SIGKILL"), empty otherwise.
+	Signal   string
+	Duration time.Duration
+	// Output is the kept tail of the combined output. When bytes were
+	// dropped it never starts inside a UTF-8 sequence; otherwise it holds
+	// exactly what was printed, valid UTF-8 or not.
+	Output []byte
+	// TotalBytes and TotalLines count everything the command printed (a last
+	// line without a newline counts as a line).
+	TotalBytes, TotalLines int64
+	// DroppedBytes and DroppedLines count exactly what Output leaves out:
+	// DroppedBytes = TotalBytes - len(Output), and DroppedLines the lines that
+	// ended before Output starts (a line cut in two counts as kept).
+	DroppedBytes, DroppedLines int64
+	// TimedOut is set when Timeout ended the command, Cancelled when the
+	// context or Process.Kill did.
+	TimedOut, Cancelled bool
+	// Sandbox names the mechanism that confined the command ("none" when it
+	// was not restricted); see the package documentation.
+	Sandbox string
+	// Denied is a best-effort hint that the sandbox blocked something: the
+	// output reports a write refused on a path outside Writable (or inside
+	// ReadOnly) that the user could otherwise write, a read-only file system,
+	// or a network failure while the network was cut. The model can then ask
+	// to leave the sandbox.
+	Denied bool
+}
+
+// Capability says what can confine commands on this machine.
+type Capability struct {
+	// Mechanism is what restricted commands will use (see the package
+	// documentation); empty when nothing can confine them.
+	Mechanism string
+	// Landlock is the kernel's Landlock ABI version, 0 without Landlock.
+	Landlock int
+	// NetNS is true when unprivileged user and network namespaces work.
+	NetNS bool
+	// Bubblewrap is true when bwrap is installed and works.
+	Bubblewrap bool
+	// Reason explains an empty Mechanism, or the limits of the chosen one.
+	Reason string
+}
+
+// Run runs cmd to its end. The error is only for a command that could not
+// start (bad input, no shell, no sandbox); a command that fails, times out or
+// is cancelled is a Result.
+func Run(ctx context.Context, cmd Command) (Result, error) {
+	p, err := Start(ctx, cmd)
+	if err != nil {
+		return Result{}, err
+	}
+	<-p.Done()
+	res, _ := p.Result()
+	return res, nil
+}
+
+// Start starts cmd and returns at once. Cancelling ctx ends the command's
+// whole tree, as do its Timeout and Process.Kill; background commands pass a
+// context that lives as long as they may.
+func Start(ctx context.Context, cmd Command) (*Process, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("start command: %w", err)
+	}
+	spec, err := prepare(cmd)
+	if err != nil {
+		return nil, err
+	}
+	return start(ctx, spec)
+}
+
+// spec is a validated Command with resolved paths.
+type spec struct {
+	Command
+	shell    string   // absolute path of bash or sh
+	writable []string // canonical
+	readOnly []string // canonical, each inside some writable
+}
+
+const bigScript = 100 << 10
+
+func prepare(cmd Command) (*spec, error) {
+	if strings.TrimSpace(cmd.Script) == "" {
+		return nil, errors.New("empty command: the script has nothing to run")
+	}
+	if strings.IndexByte(cmd.Script, 0) >= 0 {
+		return nil, errors.New("invalid command: the script contains a NUL byte")
+	}
+	if cmd.Timeout < 0 {
+		return nil, fmt.Errorf("invalid timeout %v: must not be negative", cmd.Timeout)
+	}
+	switch {
+	case cmd.TailBytes < 0:
+		return nil, fmt.Errorf("invalid TailBytes %d: must not be negative", cmd.TailBytes)
+	case cmd.TailBytes > MaxTailBytes:
+		return nil, fmt.Errorf("invalid TailBytes %d: at most %d", cmd.TailBytes, MaxTailBytes)
+	case cmd.TailBytes == 0:
+		cmd.TailBytes = DefaultTailBytes
+	}
+	for _, kv := range cmd.Env {
+		if strings.IndexByte(kv, '=') <= 0 || strings.IndexByte(kv, 0) >= 0 {
+			return nil, fmt.Errorf("invalid environment entry %q: want NAME=value", kv)
+		}
+	}
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	if cmd.Dir != "" {
+		fi, err := os.Stat(cmd.Dir)
+		if err != nil {
+			return nil, fmt.Errorf("working directory: %w", err)
+		}
+		if !fi.IsDir() {
+			return nil, fmt.Errorf("working directory %s: not a directory", cmd.Dir)
+		}
+	}
+	sp := &spec{Command: cmd}
+	var err error
+	if sp.shell, err = findShell(); err != nil {
+		return nil, err
+	}
+	if !cmd.Policy.Restricted {
+		return sp, nil
+	}
+	for _, dir := range cmd.Policy.Writable {
+		canon, err := canonicalDir(dir)
+		if err != nil {
+			return nil, fmt.Errorf("writable directory: %w", err)
+		}
+		sp.writable = append(sp.writable, canon)
+	}
+	for _, dir := range cmd.Policy.ReadOnly {
+		if !filepath.IsAbs(dir) {
+			return nil, fmt.Errorf("read-only directory %q: not an absolute path", dir)
+		}
+		dir = filepath.Clean(dir)
+		if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
+			// Only a directory inside a writable one matters: elsewhere
+			// nothing can create it.
+			if !within(resolveExisting(dir), sp.writable) {
+				continue
+			}
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return nil, fmt.Errorf("read-only directory: %w", err)
+			}
+		}
+		canon, err := canonicalDir(dir)
+		if err != nil {
+			return nil, fmt.Errorf("read-only directory: %w", err)
+		}
+		if within(canon, sp.writable) {
+			sp.readOnly = append(sp.readOnly, canon)
+		}
+	}
+	return sp, nil
+}
+
+func findShell() (string, error) {
+	for _, name := range []string{"bash", "sh"} {
+		if p, err := exec.LookPath(name); err == nil {
+			if abs, err := filepath.Abs(p); err == nil {
+				return abs, nil
+			}
+		}
+	}
+	return "", errors.New("no shell: neither bash nor sh is in PATH")
+}
+
+// canonicalDir returns dir with symbolic links resolved, and checks that it
+// is an existing directory.
+func canonicalDir(dir string) (string, error) {
+	if !filepath.IsAbs(dir) {
+		return "", fmt.Errorf("%q: not an absolute path", dir)
+	}
+	canon, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(canon)
+	if err != nil {
+		return "", err
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("%s: not a directory", dir)
+	}
+	return canon, nil
+}
+
+// resolveExisting resolves the symbolic links of the longest existing prefix
+// of an absolute path.
+func resolveExisting(p string) string {
+	rest := ""
+	for cur := p; ; {
+		if r, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(r, rest)
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
+}
+
+// within reports whether p is one of dirs or below one of them.
+func within(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if p == d || strings.HasPrefix(p, strings.TrimSuffix(d, string(filepath.Separator))+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
