@@ -222,16 +222,38 @@ func (r *runner) runCall(ctx context.Context, p *prepared) (*llm.ToolResult, err
 
 // keep turns a tool's result into its stored form: image bytes become
 // artifacts in the session's store, referred to by ID (spec I1, I2).
-func (r *runner) keep(rec llm.CallRecord, res tools.Result) (*llm.ToolResult, llm.Commit) {
+func (r *runner) keep(call llm.CallRecord, res tools.Result) (*llm.ToolResult, llm.Commit) {
 	out := &llm.ToolResult{
 		Text:        res.Text,
 		IsError:     res.IsError,
 		Artifacts:   append([]string(nil), res.Artifacts...),
 		StopBatch:   res.StopBatch,
-		FileChanges: res.FileChanges,
 		DisplayDiff: res.DisplayDiff,
 	}
 	var c llm.Commit
+	// spec F1: file changes and their contents are stored in the same
+	// transaction as the result.
+	for _, fc := range res.FileChanges {
+		rec := fc.FileChange
+		if rec.ID == "" {
+			rec.ID = NewID("chg")
+		}
+		rec.SessionID, rec.RunID = r.sess.ID, r.run.ID
+		if rec.CallID == "" {
+			rec.CallID = call.ID
+		}
+		if rec.Tool == "" {
+			rec.Tool = call.Name
+		}
+		if fc.Before != nil {
+			c.Blobs = append(c.Blobs, fc.Before)
+		}
+		if fc.After != nil {
+			c.Blobs = append(c.Blobs, fc.After)
+		}
+		c.FileChanges = append(c.FileChanges, rec)
+		out.FileChanges = append(out.FileChanges, rec)
+	}
 	for _, img := range res.Images {
 		a := llm.Artifact{ID: NewID("art"), SessionID: r.sess.ID, MIME: img.MIME, Data: img.Data}
 		c.Artifacts = append(c.Artifacts, a)

@@ -99,18 +99,45 @@ type ToolResult struct {
 	DisplayDiff string       `json:"displayDiff,omitempty"`
 }
 
-// FileChange records one change a tool made to a file (spec F1).
+// FileChange records one change to one path (spec F1): what was there
+// before and after, as content-addressed blobs, and a unified diff for the
+// user. The model never sees the diff (spec F2).
 type FileChange struct {
-	ID            string `json:"id"`
-	Path          string `json:"path"`
+	ID        string `json:"id"`
+	SessionID string `json:"sessionId"`
+	RunID     string `json:"runId,omitempty"`
+	// CallID is the tool call that made the change; empty for a revert.
+	CallID string `json:"callId,omitempty"`
+	Tool   string `json:"tool,omitempty"`
+	// Path is absolute.
+	Path string `json:"path"`
+	// Op is "create", "write", "edit", "delete" or "revert".
 	Op            string `json:"op"`
 	ExistedBefore bool   `json:"existedBefore"`
 	ExistsAfter   bool   `json:"existsAfter"`
-	ModeBefore    uint32 `json:"modeBefore,omitempty"`
-	ModeAfter     uint32 `json:"modeAfter,omitempty"`
-	SHABefore     string `json:"shaBefore,omitempty"`
-	SHAAfter      string `json:"shaAfter,omitempty"`
-	Diff          string `json:"diff,omitempty"`
+	// IsDir marks a folder (deleted or restored whole); folders have no
+	// content blobs, their bytes live in the trash.
+	IsDir      bool   `json:"isDir,omitempty"`
+	ModeBefore uint32 `json:"modeBefore,omitempty"`
+	ModeAfter  uint32 `json:"modeAfter,omitempty"`
+	// SHABefore and SHAAfter are the sha256 (hex) of the contents, and the
+	// keys of their blobs; empty where there was no file.
+	SHABefore string `json:"shaBefore,omitempty"`
+	SHAAfter  string `json:"shaAfter,omitempty"`
+	// Binary marks contents that are not text; Diff then says so instead.
+	Binary bool `json:"binary,omitempty"`
+	// Diff is a unified diff from before to after that GNU patch applies.
+	Diff string `json:"diff,omitempty"`
+	// Added and Removed count the diff's lines.
+	Added   int `json:"added,omitempty"`
+	Removed int `json:"removed,omitempty"`
+	// TrashPath and TrashInfo locate a deleted path in the OS trash, for
+	// restoring it.
+	TrashPath string `json:"trashPath,omitempty"`
+	TrashInfo string `json:"trashInfo,omitempty"`
+	// RevertOf is the change this one reverted.
+	RevertOf  string    `json:"revertOf,omitempty"`
+	CreatedAt time.Time `json:"createdAt"`
 }
 
 // Artifact is a binary a tool produced (an image), kept in the session's
@@ -142,8 +169,11 @@ type Commit struct {
 	Run       *Run
 	Calls     []CallRecord
 	Artifacts []Artifact
-	Messages  []StoredMessage
-	Events    []Event
+	// Blobs are stored content-addressed (the contents of file changes).
+	Blobs       [][]byte
+	FileChanges []FileChange
+	Messages    []StoredMessage
+	Events      []Event
 }
 
 // Data marshals v as an event payload. It panics if v cannot be marshalled,

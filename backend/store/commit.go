@@ -36,6 +36,17 @@ func (s *Store) Apply(ctx context.Context, c llm.Commit) ([]llm.Event, error) {
 				return err
 			}
 		}
+		for _, b := range c.Blobs {
+			sum := sha256.Sum256(b)
+			if err := putBlob(ctx, tx, hex.EncodeToString(sum[:]), b); err != nil {
+				return err
+			}
+		}
+		for i := range c.FileChanges {
+			if err := putFileChange(ctx, tx, &c.FileChanges[i], now); err != nil {
+				return err
+			}
+		}
 		for _, m := range c.Messages {
 			body, err := json.Marshal(m.Message)
 			if err != nil {
@@ -73,6 +84,26 @@ func (s *Store) Apply(ctx context.Context, c llm.Commit) ([]llm.Event, error) {
 		return nil, err
 	}
 	return events, nil
+}
+
+func putFileChange(ctx context.Context, tx *sql.Tx, fc *llm.FileChange, now time.Time) error {
+	if fc.ID == "" || fc.SessionID == "" || fc.Path == "" {
+		return errors.New("file change: id, session and path are required")
+	}
+	if fc.CreatedAt.IsZero() {
+		fc.CreatedAt = now
+	}
+	body, err := json.Marshal(fc)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO file_changes (id, session_id, run_id, call_id, seq, path, body, created_at)
+		VALUES (?, ?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM file_changes WHERE session_id = ?), ?, ?, ?)`,
+		fc.ID, fc.SessionID, fc.RunID, fc.CallID, fc.SessionID, fc.Path, string(body), nanos(fc.CreatedAt))
+	if err != nil {
+		return fmt.Errorf("file change %s: %w", fc.ID, err)
+	}
+	return nil
 }
 
 func noSession(id string, err error) error {

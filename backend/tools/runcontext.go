@@ -1,6 +1,11 @@
 package tools
 
-import "fmt"
+import (
+	"context"
+	"fmt"
+
+	"foya/backend/approval"
+)
 
 func sprintf(format string, args ...any) string {
 	if len(args) == 0 {
@@ -30,6 +35,19 @@ type RunContext struct {
 	// Update reports progress of a running call to clients as a tool.update
 	// event; v is a small JSON-marshallable payload. It may be nil.
 	Update func(v any)
+	// Approval asks the approval gateway whether an action may happen; it
+	// blocks while a person decides. Nil allows everything (unit tests of a
+	// tool alone); the engine always sets it.
+	Approval func(ctx context.Context, req approval.Request) (approval.Outcome, error)
+}
+
+// Approve asks for an action. An error means the program is broken (or ctx
+// ended); a refusal is an Outcome with Allowed false.
+func (rc *RunContext) Approve(ctx context.Context, req approval.Request) (approval.Outcome, error) {
+	if rc == nil || rc.Approval == nil {
+		return approval.Outcome{Allowed: true}, nil
+	}
+	return rc.Approval(ctx, req)
 }
 
 // Activator activates deferred tools for the current turn.

@@ -75,10 +75,20 @@ type Result struct {
 	IsError bool
 	// StopBatch ends the current batch: calls after this one are not run.
 	StopBatch bool
-	// FileChanges record what the call changed on disk (spec F1).
-	FileChanges []llm.FileChange
+	// FileChanges record what the call changed on disk (spec F1); the
+	// engine stores them, with their contents, in the same transaction as
+	// the result.
+	FileChanges []FileChange
 	// DisplayDiff is shown to the user only, never sent to the model (spec F2).
 	DisplayDiff string
+}
+
+// FileChange is a change a tool made to one file: the record, and the
+// contents before and after (nil where the file did not exist, or for a
+// folder), which the engine keeps as content-addressed blobs.
+type FileChange struct {
+	llm.FileChange
+	Before, After []byte
 }
 
 // Errorf returns an IsError result with a message for the model.

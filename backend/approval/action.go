@@ -1,0 +1,76 @@
+package approval
+
+// Kind is what a tool call is about to do, as the policy sees it. Every row
+// of the mode table in docs/ARCHITECTURE.md (from DESIGN.md) is one Kind.
+type Kind string
+
+const (
+	// ReadInside reads, lists or searches inside the workspace.
+	ReadInside Kind = "read"
+	// ReadOutside reads outside the workspace.
+	ReadOutside Kind = "read_outside"
+	// WriteInside creates or changes files inside the workspace.
+	WriteInside Kind = "write"
+	// WriteProtected writes .git, .agents or .foya, or outside the workspace.
+	WriteProtected Kind = "write_protected"
+	// DeleteInside moves workspace files to the trash.
+	DeleteInside Kind = "delete"
+	// DeleteProtected deletes the workspace root, a protected folder or an
+	// outside path (always through the trash).
+	DeleteProtected Kind = "delete_protected"
+	// DeleteRoot deletes the filesystem root: never allowed.
+	DeleteRoot Kind = "delete_root"
+	// Shell runs a command in the sandbox (no sandbox in Full Access).
+	Shell Kind = "shell"
+	// ShellEscalate runs a command outside the sandbox (network, outside writes).
+	ShellEscalate Kind = "shell_escalate"
+	// ShellPermanentDelete runs rm, rmdir, unlink, shred, find -delete,
+	// git clean and the like.
+	ShellPermanentDelete Kind = "shell_permanent_delete"
+	// Fetch reaches a host on the network.
+	Fetch Kind = "fetch"
+	// MCP calls a tool of an MCP server; ReadOnly says whether the server
+	// annotates it read-only.
+	MCP Kind = "mcp"
+	// SubAgent starts a sub-agent (its own calls go through the gateway).
+	SubAgent Kind = "subagent"
+)
+
+// Kinds lists every kind, in table order.
+var Kinds = []Kind{ReadInside, ReadOutside, WriteInside, WriteProtected, DeleteInside, DeleteProtected, DeleteRoot,
+	Shell, ShellEscalate, ShellPermanentDelete, Fetch, MCP, SubAgent}
+
+// Action is one thing a call wants to do.
+type Action struct {
+	Kind Kind `json:"kind"`
+	// Tool is the tool's name.
+	Tool string `json:"tool"`
+	// Paths are the absolute paths involved, if any.
+	Paths []string `json:"paths,omitempty"`
+	// Command is the shell command, as the model wrote it.
+	Command string `json:"command,omitempty"`
+	// Host is the network host, for Fetch.
+	Host string `json:"host,omitempty"`
+	// ReadOnly is set for MCP tools their server annotates read-only.
+	ReadOnly bool `json:"readOnly,omitempty"`
+}
+
+// Request is what a tool asks the gateway: the action, a one-line reason
+// the user reads, and a preview (the diff a write would make, the command a
+// shell call would run).
+type Request struct {
+	CallID  string `json:"callId"`
+	Action  Action `json:"action"`
+	Why     string `json:"why"`
+	Preview string `json:"preview,omitempty"`
+}
+
+// Outcome is the gateway's answer to a tool.
+type Outcome struct {
+	// Allowed says the tool may go on.
+	Allowed bool
+	// Message says, when not allowed, why, worded for the model (the
+	// user's message when they denied with one). Tools return it as an
+	// is_error result.
+	Message string
+}

@@ -1,0 +1,73 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"foya/backend/llm"
+)
+
+func (s *Store) queryChanges(ctx context.Context, where string, args ...any) ([]llm.FileChange, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT body FROM file_changes WHERE `+where+` ORDER BY session_id, seq`, args...)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	defer rows.Close()
+	var out []llm.FileChange
+	for rows.Next() {
+		var body string
+		if err := rows.Scan(&body); err != nil {
+			return nil, s.wrap(err)
+		}
+		var fc llm.FileChange
+		if err := json.Unmarshal([]byte(body), &fc); err != nil {
+			return nil, fmt.Errorf("stored file change: %w", err)
+		}
+		out = append(out, fc)
+	}
+	return out, s.wrap(rows.Err())
+}
+
+// FileChanges returns a session's file changes, oldest first.
+func (s *Store) FileChanges(ctx context.Context, sessionID string) ([]llm.FileChange, error) {
+	return s.queryChanges(ctx, `session_id = ?`, sessionID)
+}
+
+// RunFileChanges returns a run's file changes, oldest first.
+func (s *Store) RunFileChanges(ctx context.Context, runID string) ([]llm.FileChange, error) {
+	return s.queryChanges(ctx, `run_id = ?`, runID)
+}
+
+// FileChange returns one file change.
+func (s *Store) FileChange(ctx context.Context, id string) (llm.FileChange, error) {
+	list, err := s.queryChanges(ctx, `id = ?`, id)
+	if err != nil {
+		return llm.FileChange{}, err
+	}
+	if len(list) == 0 {
+		return llm.FileChange{}, fmt.Errorf("file change %s: %w", id, ErrNotFound)
+	}
+	return list[0], nil
+}
+
+// FileChangesAfter returns the changes of a change's session made after it
+// (not including it), newest first: what restoring to that point undoes.
+func (s *Store) FileChangesAfter(ctx context.Context, id string) ([]llm.FileChange, error) {
+	var sess string
+	var seq int64
+	err := s.r.QueryRowContext(ctx, `SELECT session_id, seq FROM file_changes WHERE id = ?`, id).Scan(&sess, &seq)
+	if err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, fmt.Errorf("file change %s: %w", id, ErrNotFound)
+		}
+		return nil, s.wrap(err)
+	}
+	list, err := s.queryChanges(ctx, `session_id = ? AND seq > ?`, sess, seq)
+	for i, j := 0, len(list)-1; i < j; i, j = i+1, j-1 {
+		list[i], list[j] = list[j], list[i]
+	}
+	return list, err
+}
