@@ -27,10 +27,10 @@ FRONTEND_DIST := frontend/dist/index.html
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
 
-run: deps build ## install what is missing, build, start the desktop app
+run: build ## install what is missing, build, start the desktop app
 	./$(BIN)
 
-build: deps-npm $(FRONTEND_DIST) ## build the desktop binary into build/bin/foya
+build: deps $(FRONTEND_DIST) ## install what is missing, build the desktop binary into build/bin/foya
 	$(GO) build -tags $(TAGS) $(if $(LDFLAGS),-ldflags "$(LDFLAGS)") -o $(BIN) .
 
 test: deps frontend ## install what is missing, then run every test: Go, front end, desktop smoke
@@ -77,9 +77,11 @@ frontend: deps-npm $(FRONTEND_DIST) ## build the front end into frontend/dist
 $(FRONTEND_DIST): $(NPM_STAMP) $(FRONTEND_SRC)
 	cd frontend && npm run build
 
+# The modes match what `wails dev` and `wails build` write, so that using
+# either leaves git status clean.
 bindings: ## regenerate frontend/wailsjs from app.go's bound methods
 	$(GO) tool wails generate module
-	chmod -R a-x,a+X frontend/wailsjs
+	chmod -R a-x,a+X frontend/wailsjs/runtime
 
 dev: deps ## live-reloading desktop app for development (Wails dev server)
 	$(GO) tool wails dev -m -tags webkit2_41
