@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
@@ -193,6 +194,9 @@ func runInit(hs *helperSpec, argv []string, scriptFD int, report func(helperMsg)
 			unix.Kill(-1, sig.(syscall.Signal)) // every process of the namespace but us
 		}
 	}()
+	if os.Getuid() == 0 && ownProc {
+		go watchProcesses(hs.ProcLimit)
+	}
 	for {
 		var ws unix.WaitStatus
 		pid, err := unix.Wait4(-1, &ws, 0, nil)
@@ -216,6 +220,37 @@ func runInit(hs *helperSpec, argv []string, scriptFD int, report func(helperMsg)
 	}
 }
 
+// ownProc is true in the helper when /proc is the procfs of the command's
+// own PID namespace.
+var ownProc bool
+
+// watchProcesses bounds a fork bomb where RLIMIT_NPROC cannot: the kernel
+// exempts the host's root user from it, even inside a user namespace. Every
+// 50ms it counts the processes of the namespace, and past the limit it ends
+// them all. A bomb can overshoot the limit by what it forks in 50ms, no more.
+func watchProcesses(limit int) {
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for range tick.C {
+		f, err := os.Open("/proc")
+		if err != nil {
+			return
+		}
+		names, _ := f.Readdirnames(-1)
+		f.Close()
+		n := 0
+		for _, name := range names {
+			if name[0] >= '0' && name[0] <= '9' {
+				n++
+			}
+		}
+		if n > limit {
+			fmt.Fprintf(os.Stderr, "sandbox: more than %d processes (a fork bomb?): the command was ended\n", limit)
+			unix.Kill(-1, unix.SIGKILL)
+		}
+	}
+}
+
 // confineNS builds the command's view of the system inside the namespaces
 // the parent created: a read-only mount tree with writable bind mounts for
 // Writable and read-only ones for ReadOnly, the loopback up in a private
@@ -236,7 +271,7 @@ func confineNS(hs *helperSpec) error {
 	}
 	// A procfs of our own PID namespace: the command sees its own processes
 	// only. Best effort: without it, it sees the host's (read-only).
-	_ = unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "")
+	ownProc = unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "") == nil
 	// A private /dev/shm, so that shared memory works without writing a
 	// folder other processes see.
 	shm := false
@@ -301,10 +336,11 @@ func confineLandlock(hs *helperSpec) error {
 	return nil
 }
 
-// restrictLandlock applies the kernel's best Landlock ABI (not in
-// best-effort mode, so that what is reported is what holds): read and
-// execute everywhere, write on the given rules and the harmless devices.
-// The network rules are handled only when there is no other way to cut it.
+// restrictLandlock applies the kernel's best Landlock ABI to the calling
+// thread (not in best-effort mode, so that what is reported is what holds):
+// read and execute everywhere, write on the given rules and the harmless
+// devices. The network rules are handled only when there is no other way to
+// cut it. The caller must have locked its OS thread for good.
 func restrictLandlock(networkElsewhere bool, rules []landlock.Rule) error {
 	abi := landlockABI()
 	if abi < 1 {
@@ -322,7 +358,19 @@ func restrictLandlock(networkElsewhere bool, rules []landlock.Rule) error {
 			WithIoctlDev().IgnoreIfMissing(),
 	}
 	all = append(all, rules...)
-	if err := cfg.Restrict(all...); err != nil {
+	// Only this thread is restricted, and the shell is started from it.
+	// Restricting every thread (go-landlock's Restrict, before ABI 8) would
+	// give each thread a domain of its own, and Landlock's signal scoping
+	// would then forbid the helper's other threads to signal the shell.
+	fd, flags, err := cfg.NewRulesetFD(all...)
+	if err != nil {
+		return fmt.Errorf("landlock: %w", err)
+	}
+	defer unix.Close(fd)
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("no_new_privs: %w", err)
+	}
+	if err := llsys.LandlockRestrictSelf(fd, flags); err != nil {
 		return fmt.Errorf("landlock: %w", err)
 	}
 	return nil

@@ -179,9 +179,10 @@ func groupTasks(pgid int) []task {
 	return tasksWhere(func(_ int, st []string, _ string) bool { return st[2] == g })
 }
 
-// cmdlineTasks lists the processes whose command line contains marker.
-func cmdlineTasks(marker string) []task {
-	return tasksWhere(func(_ int, _ []string, cl string) bool { return strings.Contains(cl, marker) })
+// cmdlineTasks lists the processes whose command line starts with prefix
+// (arguments separated by spaces).
+func cmdlineTasks(prefix string) []task {
+	return tasksWhere(func(_ int, _ []string, cl string) bool { return strings.HasPrefix(cl, prefix) })
 }
 
 // alive reports whether the task still runs: it exists, is the same

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,8 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -215,7 +218,7 @@ func launch(ctx context.Context, sp *spec, cmd *exec.Cmd, name string, status *o
 		return nil, fmt.Errorf("start %s: %w", cmd.Path, err)
 	}
 	p.pid = cmd.Process.Pid
-	t := &groupTree{pid: p.pid}
+	t := &groupTree{pid: p.pid, pidNS: cmd.SysProcAttr.Cloneflags&syscall.CLONE_NEWPID != 0}
 	if status != nil {
 		msgs := readStatus(status)
 		if err := handshake(ctx, msgs); err != nil {
@@ -273,6 +276,9 @@ func handshake(ctx context.Context, msgs <-chan helperMsg) error {
 type groupTree struct {
 	pid  int
 	msgs <-chan helperMsg
+	// pidNS is true when the leader is PID 1 of a PID namespace holding the
+	// whole tree: once it has exited, every process of the tree is dead.
+	pidNS bool
 }
 
 func (g *groupTree) waitExited() {
@@ -294,6 +300,84 @@ func (g *groupTree) signal(term bool) error {
 		return fmt.Errorf("signal process group %d: %w", g.pid, err)
 	}
 	return nil
+}
+
+// killRest kills what is left of the group once the leader has exited (it
+// is not reaped yet, so the group ID cannot have been reused), and waits
+// until those processes are dead, at most a few seconds.
+func (g *groupTree) killRest() {
+	_ = unix.Kill(-g.pid, unix.SIGKILL)
+	if g.pidNS {
+		return // the kernel ended the namespace before the leader exited
+	}
+	pgid := strconv.Itoa(g.pid)
+	var fds []unix.PollFd
+	defer func() {
+		for _, f := range fds {
+			unix.Close(int(f.Fd))
+		}
+	}()
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == g.pid {
+			continue
+		}
+		if st := procGroup(pid); st.pgrp != pgid || st.state == "Z" {
+			continue
+		}
+		fd, err := unix.PidfdOpen(pid, 0)
+		if err != nil {
+			continue
+		}
+		if procGroup(pid).pgrp != pgid { // the PID was reused meanwhile
+			unix.Close(fd)
+			continue
+		}
+		fds = append(fds, unix.PollFd{Fd: int32(fd), Events: unix.POLLIN})
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for len(fds) > 0 {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return
+		}
+		n, err := unix.Poll(fds, int(left/time.Millisecond)+1)
+		if err != nil && !errors.Is(err, unix.EINTR) {
+			return
+		}
+		if n <= 0 {
+			continue
+		}
+		alive := fds[:0]
+		for _, f := range fds {
+			if f.Revents == 0 {
+				alive = append(alive, f)
+			} else {
+				unix.Close(int(f.Fd))
+			}
+		}
+		fds = alive
+	}
+}
+
+type procState struct{ state, pgrp string }
+
+// procGroup reads a process's state and process group from /proc.
+func procGroup(pid int) procState {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return procState{}
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return procState{}
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 3 {
+		return procState{}
+	}
+	return procState{state: f[0], pgrp: f[2]}
 }
 
 func (g *groupTree) status(cmd *exec.Cmd) (int, string) {

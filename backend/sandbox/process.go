@@ -33,6 +33,9 @@ type tree interface {
 	waitExited()
 	// signal sends SIGTERM (term true) or SIGKILL to the whole tree.
 	signal(term bool) error
+	// killRest kills what is left of the tree once the leader has exited,
+	// before it is reaped, and waits (briefly) for it to die.
+	killRest()
 	// status is how the command ended, from the reaped leader's state.
 	status(cmd *exec.Cmd) (exitCode int, signal string)
 	// release frees what the tree holds, after the leader was reaped.
@@ -133,7 +136,7 @@ wait:
 	duration := time.Since(started)
 	// The leader is a zombie: its group ID cannot be reused yet, so killing
 	// the group reaches only what the command left behind.
-	_ = t.signal(false)
+	t.killRest()
 	waitErr := cmd.Wait()
 	t.release()
 	close(stopOut)

@@ -18,7 +18,8 @@ var auditArch = map[string]uint32{
 	"ppc64le": unix.AUDIT_ARCH_PPC64LE,
 }
 
-// denySockets installs a seccomp filter on every thread that refuses
+// denySockets installs a seccomp filter on the calling thread (which the
+// caller locked for good, and from which the shell starts) that refuses
 // socket(2) for every address family but AF_UNIX with EACCES, refuses
 // io_uring (whose socket operations would not pass through the filter), and
 // refuses every system call of another architecture (such as 32-bit x86 on
@@ -53,8 +54,7 @@ func denySockets() error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("no_new_privs: %w", err)
 	}
-	_, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER,
-		unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(&fprog)))
+	_, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&fprog)))
 	runtime.KeepAlive(prog)
 	if errno != 0 {
 		return fmt.Errorf("seccomp network filter: %w", errno)

@@ -1,0 +1,657 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+// allModes is plain execution followed by every confining mechanism here.
+func allModes(t testing.TB) []mode {
+	return append([]mode{plainMode}, restrictedModes(t)...)
+}
+
+// start starts script in b's workspace under m.
+func (b *box) start(t testing.TB, ctx context.Context, m mode, script string) *Process {
+	t.Helper()
+	p, err := Start(ctx, Command{Script: script, Dir: b.ws, Env: b.env(), Policy: b.policy(m.restricted)})
+	if err != nil {
+		t.Fatalf("Start(%q) under %s: %v", script, m.name, err)
+	}
+	t.Cleanup(func() { p.Kill() })
+	return p
+}
+
+// treeOf lists the processes of p's tree: its process group, and the
+// processes whose command line holds marker (which may have left the group).
+func treeOf(p *Process, marker string) []task {
+	ts := groupTasks(p.PID())
+	seen := map[int]bool{}
+	for _, tk := range ts {
+		seen[tk.pid] = true
+	}
+	for _, tk := range cmdlineTasks(marker) {
+		if !seen[tk.pid] {
+			ts = append(ts, tk)
+		}
+	}
+	return ts
+}
+
+func checkTreeGone(t *testing.T, p *Process, tree []task) {
+	t.Helper()
+	for _, tk := range tree {
+		if tk.alive() {
+			t.Errorf("process %d of the tree is still alive", tk.pid)
+		}
+	}
+	if left := groupTasks(p.PID()); len(left) > 0 {
+		for _, tk := range left {
+			if tk.alive() {
+				t.Errorf("process group %d still has process %d", p.PID(), tk.pid)
+			}
+		}
+	}
+}
+
+// TestCancelKillsTree cancels a command whose shell waits for two
+// grandchildren; afterwards none of their PIDs exists, by PID and by
+// process group.
+//
+// spec: X1
+func TestCancelKillsTree(t *testing.T) {
+	for _, m := range allModes(t) {
+		t.Run(m.name, func(t *testing.T) {
+			m.use(t)
+			b := newBox(t)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			p := b.start(t, ctx, m, `sleep 987001 & sleep 987001 & echo ready; wait`)
+			waitOutput(t, p, "ready")
+			tree := treeOf(p, "sleep 987001")
+			if sleeps := len(cmdlineTasks("sleep 987001")); sleeps != 2 {
+				t.Fatalf("found %d grandchildren; want 2", sleeps)
+			}
+			cancel()
+			<-p.Done()
+			res, _ := p.Result()
+			if !res.Cancelled || res.TimedOut {
+				t.Errorf("Cancelled, TimedOut = %v, %v; want true, false", res.Cancelled, res.TimedOut)
+			}
+			checkTreeGone(t, p, tree)
+		})
+	}
+}
+
+// TestCancelKillsEscapedProcess checks that a process that left the process
+// group (setsid, as daemons do) dies too where a PID namespace holds the
+// tree.
+//
+// spec: X1
+func TestCancelKillsEscapedProcess(t *testing.T) {
+	for _, m := range restrictedModes(t) {
+		if m == llMode {
+			continue // no PID namespace: documented
+		}
+		t.Run(m.name, func(t *testing.T) {
+			m.use(t)
+			b := newBox(t)
+			ctx, cancel := context.WithCancel(context.Background())
+			p := b.start(t, ctx, m, `setsid sleep 987002 > /dev/null 2>&1 & echo ready; wait`)
+			waitOutput(t, p, "ready")
+			var tree []task
+			for len(tree) == 0 { // setsid forks before it execs sleep
+				tree = cmdlineTasks("sleep 987002")
+				runtime.Gosched()
+			}
+			cancel()
+			<-p.Done()
+			checkTreeGone(t, p, tree)
+		})
+	}
+}
+
+// TestKillBackgroundTree kills a background command whose tree ignores
+// SIGTERM: after the grace period SIGKILL ends it.
+//
+// spec: X1
+func TestKillBackgroundTree(t *testing.T) {
+	for _, m := range allModes(t) {
+		t.Run(m.name, func(t *testing.T) {
+			m.use(t)
+			b := newBox(t)
+			p := b.start(t, context.Background(), m,
+				`trap '' TERM; sh -c 'trap "" TERM; sleep 987003' & sleep 987003 & echo ready; wait`)
+			waitOutput(t, p, "ready")
+			tree := treeOf(p, "sleep 987003")
+			if err := p.Kill(); err != nil {
+				t.Fatalf("Kill: %v", err)
+			}
+			select {
+			case <-p.Done():
+			default:
+				t.Fatal("Kill returned before the command was done")
+			}
+			res, ok := p.Result()
+			if !ok || !res.Cancelled {
+				t.Errorf("Result() = %+v, %v; want Cancelled", res, ok)
+			}
+			checkTreeGone(t, p, tree)
+			if err := p.Kill(); err != nil {
+				t.Errorf("second Kill: %v; want nil", err)
+			}
+		})
+	}
+}
+
+// TestLeftoversKilled checks that what a command leaves running in the
+// background dies when its shell ends.
+//
+// spec: X1
+func TestLeftoversKilled(t *testing.T) {
+	for _, m := range allModes(t) {
+		t.Run(m.name, func(t *testing.T) {
+			m.use(t)
+			b := newBox(t)
+			res := b.run(t, m, `sleep 987004 & echo started`)
+			if string(res.Output) != "started\n" || res.ExitCode != 0 {
+				t.Errorf("output %q, exit %d; want %q, 0", res.Output, res.ExitCode, "started\n")
+			}
+			for _, tk := range cmdlineTasks("sleep 987004") {
+				if tk.alive() {
+					t.Errorf("leftover process %d still alive", tk.pid)
+				}
+			}
+		})
+	}
+}
+
+// TestTimeout ends a command that outlives its Timeout.
+//
+// spec: X1
+func TestTimeout(t *testing.T) {
+	for _, m := range allModes(t) {
+		t.Run(m.name, func(t *testing.T) {
+			m.use(t)
+			b := newBox(t)
+			res, err := Run(context.Background(), Command{
+				Script: `echo begin; sleep 987005; echo never`, Dir: b.ws, Env: b.env(),
+				Policy: b.policy(m.restricted), Timeout: 200 * time.Millisecond,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.TimedOut || res.Cancelled {
+				t.Errorf("TimedOut, Cancelled = %v, %v; want true, false", res.TimedOut, res.Cancelled)
+			}
+			if res.ExitCode == 0 || string(res.Output) != "begin\n" {
+				t.Errorf("exit %d, output %q; want non-zero, %q", res.ExitCode, res.Output, "begin\n")
+			}
+			for _, tk := range cmdlineTasks("sleep 987005") {
+				if tk.alive() {
+					t.Errorf("process %d survived the timeout", tk.pid)
+				}
+			}
+		})
+	}
+}
+
+// TestExitStatus pins exit codes and deaths by signal.
+func TestExitStatus(t *testing.T) {
+	cases := []struct {
+		script string
+		code   int
+		signal string
+	}{
+		{"true", 0, ""},
+		{"false", 1, ""},
+		{"exit 3", 3, ""},
+		{"exit 300", 44, ""},
+		{"no-such-command-here", 127, ""},
+		{"kill -KILL $$", -1, "SIGKILL"},
+		{"kill -TERM $$", -1, "SIGTERM"},
+		{"kill -SEGV $$", -1, "SIGSEGV"},
+		{"sh -c 'kill -KILL $$'; echo $?", 0, ""},
+	}
+	for _, m := range allModes(t) {
+		t.Run(m.name, func(t *testing.T) {
+			m.use(t)
+			b := newBox(t)
+			for _, c := range cases {
+				res := b.run(t, m, c.script)
+				code, sig := c.code, c.signal
+				if m == bwrapMode && sig != "" {
+					// bwrap reports a death by signal as 128+N.
+					code, sig = 128+map[string]int{"SIGKILL": 9, "SIGTERM": 15, "SIGSEGV": 11}[sig], ""
+				}
+				if res.ExitCode != code || res.Signal != sig {
+					t.Errorf("%q: exit %d, signal %q; want %d, %q (output %q)", c.script, res.ExitCode, res.Signal, code, sig, res.Output)
+				}
+				if res.TimedOut || res.Cancelled {
+					t.Errorf("%q: TimedOut, Cancelled = %v, %v; want false, false", c.script, res.TimedOut, res.Cancelled)
+				}
+			}
+		})
+	}
+}
+
+// TestStdinClosed checks that a command waiting for input or a terminal
+// gets end of file at once instead of hanging.
+func TestStdinClosed(t *testing.T) {
+	for _, m := range allModes(t) {
+		t.Run(m.name, func(t *testing.T) {
+			m.use(t)
+			b := newBox(t)
+			res, err := Run(context.Background(), Command{
+				Script: `cat; echo "cat=$?"; read -r line; echo "read=$?"; cat /dev/tty >/dev/null 2>&1; echo "tty=$?"`,
+				Dir:    b.ws, Env: b.env(), Policy: b.policy(m.restricted),
+				Timeout: time.Minute, // only so that a hang fails instead of blocking the suite
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := "cat=0\nread=1\ntty=1\n"; string(res.Output) != want || res.TimedOut {
+				t.Errorf("output %q (timed out %v); want %q", res.Output, res.TimedOut, want)
+			}
+		})
+	}
+}
+
+// TestBigScript runs a 1 MB command line, which no single argument can hold.
+func TestBigScript(t *testing.T) {
+	script := "x=" + strings.Repeat("a", 1<<20) + `; echo ${#x} "$0"`
+	for _, m := range allModes(t) {
+		t.Run(m.name, func(t *testing.T) {
+			m.use(t)
+			b := newBox(t)
+			res := b.run(t, m, script)
+			if !strings.HasPrefix(string(res.Output), "1048576 ") || res.ExitCode != 0 {
+				t.Errorf("output %q, exit %d; want 1048576 and 0", res.Output, res.ExitCode)
+			}
+		})
+	}
+}
+
+// TestBadInput checks that bad commands are refused with a clear error and
+// leave nothing behind.
+func TestBadInput(t *testing.T) {
+	b := newBox(t)
+	file := filepath.Join(b.root, "file")
+	writeFile(t, file, "x")
+	ok := Command{Script: "true", Dir: b.ws, Policy: b.policy(true)}
+	cases := []struct {
+		name string
+		edit func(c *Command)
+		want string
+	}{
+		{"empty script", func(c *Command) { c.Script = "" }, "empty command"},
+		{"blank script", func(c *Command) { c.Script = " \n\t" }, "empty command"},
+		{"NUL in script", func(c *Command) { c.Script = "echo a\x00b" }, "NUL"},
+		{"negative timeout", func(c *Command) { c.Timeout = -time.Second }, "invalid timeout"},
+		{"negative tail", func(c *Command) { c.TailBytes = -1 }, "invalid TailBytes"},
+		{"huge tail", func(c *Command) { c.TailBytes = MaxTailBytes + 1 }, "invalid TailBytes"},
+		{"bad env entry", func(c *Command) { c.Env = []string{"NOEQUALS"} }, "invalid environment entry"},
+		{"missing dir", func(c *Command) { c.Dir = filepath.Join(b.root, "missing") }, "working directory"},
+		{"dir is a file", func(c *Command) { c.Dir = file }, "not a directory"},
+		{"relative writable", func(c *Command) { c.Policy.Writable = []string{"ws"} }, "not an absolute path"},
+		{"missing writable", func(c *Command) { c.Policy.Writable = []string{filepath.Join(b.root, "missing")} }, "writable directory"},
+		{"writable is a file", func(c *Command) { c.Policy.Writable = []string{file} }, "not a directory"},
+		{"relative read-only", func(c *Command) { c.Policy.ReadOnly = []string{".foya"} }, "not an absolute path"},
+	}
+	for _, c := range cases {
+		cmd := ok
+		cmd.Policy.Writable = append([]string(nil), ok.Policy.Writable...)
+		c.edit(&cmd)
+		_, err := Run(context.Background(), cmd)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: Run error = %v; want one containing %q", c.name, err, c.want)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Run(ctx, ok); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled context: Run error = %v; want context.Canceled", err)
+	}
+}
+
+// TestUnavailable checks that a helper failure surfaces as ErrUnavailable
+// with the helper's reason.
+func TestUnavailable(t *testing.T) {
+	if Probe().Landlock == 0 {
+		t.Skip("no Landlock here")
+	}
+	old := forceMode
+	forceMode = "bogus"
+	defer func() { forceMode = old }()
+	b := newBox(t)
+	_, err := Run(context.Background(), Command{Script: "true", Dir: b.ws, Policy: b.policy(true)})
+	if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "bogus") {
+		t.Errorf("Run with a broken helper: %v; want ErrUnavailable naming the mode", err)
+	}
+}
+
+// TestReadOnlyCreated checks that a read-only folder that does not exist yet
+// is created, so that the command cannot create it with its own content.
+//
+// spec: A2
+func TestReadOnlyCreated(t *testing.T) {
+	for _, m := range restrictedModes(t) {
+		t.Run(m.name, func(t *testing.T) {
+			m.use(t)
+			b := newBox(t)
+			fresh := filepath.Join(b.ws, "fresh", ".foya")
+			res, err := Run(context.Background(), Command{
+				Script: `mkdir -p fresh/.foya; echo x > fresh/.foya/planted`, Dir: b.ws,
+				Policy: Policy{Restricted: true, Writable: []string{b.ws}, ReadOnly: []string{fresh}},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fi, err := os.Stat(fresh); err != nil || !fi.IsDir() {
+				t.Errorf("read-only folder not created: %v", err)
+			}
+			if exists(filepath.Join(fresh, "planted")) {
+				t.Errorf("the command wrote into the read-only folder: %s", res.Output)
+			}
+		})
+	}
+}
+
+// TestForkBomb checks that a fork bomb is bounded by the process limit and
+// ends with its tree.
+func TestForkBomb(t *testing.T) {
+	old := procLimit
+	procLimit = 64
+	defer func() { procLimit = old }()
+	for _, m := range restrictedModes(t) {
+		if m == llMode && os.Getuid() == 0 {
+			continue // RLIMIT_NPROC does not bind root without a user namespace (documented)
+		}
+		if m == bwrapMode {
+			continue // bwrap sets no process limit (documented)
+		}
+		t.Run(m.name, func(t *testing.T) {
+			m.use(t)
+			b := newBox(t)
+			p, err := Start(context.Background(), Command{
+				Script: `bomb() { bomb | bomb; }; bomb`, Dir: b.ws, Env: b.env(),
+				Policy: b.policy(true), Timeout: 3 * time.Second,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			<-p.Done()
+			res, _ := p.Result()
+			// Unprivileged, RLIMIT_NPROC refuses the forks; as root the
+			// helper ends the command (the kernel exempts root).
+			if !bytes.Contains(res.Output, []byte("Resource temporarily unavailable")) &&
+				!bytes.Contains(res.Output, []byte("more than 64 processes")) {
+				t.Errorf("the bomb never hit the limit: %+v\n%s", res, res.Output)
+			}
+			for _, tk := range groupTasks(p.PID()) {
+				if tk.alive() {
+					t.Errorf("process %d of the bomb survived", tk.pid)
+				}
+			}
+		})
+	}
+}
+
+// TestHugeOutputBounded prints a million numbered lines and keeps the last
+// 1000 bytes: the tail and the dropped counts are exact.
+//
+// spec: O2
+// spec: O3
+func TestHugeOutputBounded(t *testing.T) {
+	var all bytes.Buffer
+	for i := 1; i <= 1000000; i++ {
+		all.WriteString(strconv.Itoa(i))
+		all.WriteByte('\n')
+	}
+	for _, m := range allModes(t) {
+		t.Run(m.name, func(t *testing.T) {
+			m.use(t)
+			b := newBox(t)
+			res, err := Run(context.Background(), Command{
+				Script: `seq 1 1000000`, Dir: b.ws, Policy: b.policy(m.restricted), TailBytes: 1000,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := all.Bytes()[all.Len()-1000:]
+			dropped := all.Bytes()[:all.Len()-1000]
+			if !bytes.Equal(res.Output, want) {
+				t.Errorf("Output = %q...; want the last 1000 bytes %q...", res.Output[:20], want[:20])
+			}
+			if res.TotalBytes != int64(all.Len()) || res.TotalLines != 1000000 {
+				t.Errorf("TotalBytes, TotalLines = %d, %d; want %d, 1000000", res.TotalBytes, res.TotalLines, all.Len())
+			}
+			if res.DroppedBytes != int64(len(dropped)) || res.DroppedLines != int64(bytes.Count(dropped, []byte("\n"))) {
+				t.Errorf("DroppedBytes, DroppedLines = %d, %d; want %d, %d",
+					res.DroppedBytes, res.DroppedLines, len(dropped), bytes.Count(dropped, []byte("\n")))
+			}
+		})
+	}
+}
+
+// TestOutputEdges pins the accounting at its edges: UTF-8 cut at the start
+// of the tail, binary output, a last line without newline, no output.
+//
+// spec: O3
+func TestOutputEdges(t *testing.T) {
+	cases := []struct {
+		name, script                                   string
+		tail                                           int
+		total, lines, keptBytes, droppedBytes, dropped int64
+		utf8                                           bool
+	}{
+		// 1000 two-byte runes, 999 kept bytes: the cut half rune is dropped.
+		{"utf-8 cut", `for i in $(seq 1000); do printf 'é'; done`, 999, 2000, 1, 998, 1002, 0, true},
+		{"no trailing newline", `printf 'a\nb'`, 0, 3, 2, 3, 0, 0, true},
+		{"nothing", `true`, 0, 0, 0, 0, 0, 0, true},
+		{"lines dropped", `printf 'one\ntwo\nthree\n'`, 7, 14, 3, 7, 7, 1, true},
+	}
+	b := newBox(t)
+	for _, c := range cases {
+		res, err := Run(context.Background(), Command{Script: c.script, Dir: b.ws, TailBytes: c.tail})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := []int64{res.TotalBytes, res.TotalLines, int64(len(res.Output)), res.DroppedBytes, res.DroppedLines}
+		want := []int64{c.total, c.lines, c.keptBytes, c.droppedBytes, c.dropped}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: total, lines, kept, dropped bytes, dropped lines = %v; want %v (output %q)", c.name, got, want, res.Output)
+		}
+		if c.utf8 && !utf8.Valid(res.Output) {
+			t.Errorf("%s: Output is not valid UTF-8: %q", c.name, res.Output)
+		}
+	}
+	res, err := Run(context.Background(), Command{Script: `head -c 100000 /dev/urandom; printf '\377\376'`, Dir: b.ws, TailBytes: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.TotalBytes != 100002 || int64(len(res.Output))+res.DroppedBytes != 100002 || len(res.Output) < 997 ||
+		!bytes.HasSuffix(res.Output, []byte{0xff, 0xfe}) {
+		t.Errorf("binary output: total %d, kept %d, dropped %d", res.TotalBytes, len(res.Output), res.DroppedBytes)
+	}
+}
+
+// TestMemoryFlat prints 2 GiB and checks that the runner allocated a tiny,
+// fixed fraction of it.
+//
+// spec: O4
+func TestMemoryFlat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("prints 2 GiB")
+	}
+	b := newBox(t)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	res, err := Run(context.Background(), Command{Script: `head -c 2147483648 /dev/zero`, Dir: b.ws})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.TotalBytes != 2<<30 || len(res.Output) != DefaultTailBytes {
+		t.Fatalf("TotalBytes %d, kept %d; want %d, %d", res.TotalBytes, len(res.Output), int64(2<<30), DefaultTailBytes)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4<<20 {
+		t.Errorf("allocated %d bytes for 2 GiB of output; want under 4 MiB", alloc)
+	}
+}
+
+// TestBackgroundReadBounded follows a command that never stops printing:
+// every Read returns at most the ring's size, offsets follow each other,
+// and what was read plus what was dropped is everything.
+//
+// spec: B2
+// spec: O4
+func TestBackgroundReadBounded(t *testing.T) {
+	for _, m := range allModes(t) {
+		t.Run(m.name, func(t *testing.T) {
+			m.use(t)
+			b := newBox(t)
+			p, err := Start(context.Background(), Command{
+				Script: `i=0; while :; do i=$((i+1)); echo "line $i"; done`, Dir: b.ws,
+				Policy: b.policy(m.restricted), TailBytes: 4096,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var off, read, lost int64
+			for reads := 0; reads < 50 || lost == 0; reads++ {
+				data, next, dropped := p.Read(off)
+				if len(data) > 4096 {
+					t.Fatalf("Read returned %d bytes; want at most 4096", len(data))
+				}
+				if next != off+dropped+int64(len(data)) {
+					t.Fatalf("Read(%d) = %d bytes, next %d, dropped %d: offsets do not add up", off, len(data), next, dropped)
+				}
+				read += int64(len(data))
+				lost += dropped
+				off = next
+				time.Sleep(time.Millisecond)
+			}
+			if err := p.Kill(); err != nil {
+				t.Fatal(err)
+			}
+			res, _ := p.Result()
+			if read+lost != off || res.TotalBytes < off {
+				t.Errorf("read %d + lost %d != offset %d, or total %d < offset", read, lost, off, res.TotalBytes)
+			}
+			if data, next, _ := p.Read(res.TotalBytes + 100); len(data) != 0 || next != res.TotalBytes {
+				t.Errorf("Read beyond the end = %d bytes, next %d; want 0, %d", len(data), next, res.TotalBytes)
+			}
+		})
+	}
+}
+
+// TestOnOutput checks the live tail: bounded, and its last call is the
+// final Output.
+func TestOnOutput(t *testing.T) {
+	b := newBox(t)
+	var mu sync.Mutex
+	var calls [][]byte
+	res, err := Run(context.Background(), Command{
+		Script: `for i in $(seq 1 5); do seq 1 20000; sleep 0.15; done`, Dir: b.ws, TailBytes: 512,
+		OnOutput: func(tail []byte) {
+			mu.Lock()
+			defer mu.Unlock()
+			calls = append(calls, tail)
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	t.Logf("OnOutput called %d times", len(calls))
+	if len(calls) == 0 {
+		t.Fatal("OnOutput never called")
+	}
+	for _, c := range calls {
+		if len(c) > 512 {
+			t.Errorf("OnOutput got %d bytes; want at most 512", len(c))
+		}
+	}
+	if !bytes.Equal(calls[len(calls)-1], res.Output) {
+		t.Errorf("last OnOutput tail %q; want the final Output %q", calls[len(calls)-1], res.Output)
+	}
+}
+
+// TestDenied checks the hint on a few outputs.
+func TestDenied(t *testing.T) {
+	modes := restrictedModes(t)
+	m := modes[0]
+	m.use(t)
+	b := newBox(t)
+	cases := []struct {
+		script     string
+		restricted bool
+		want       bool
+	}{
+		{`echo x > "$OUT/f"`, true, true},
+		{`echo x > "$OUT/f"`, false, false},
+		{`cat missing-file`, true, false},
+		{`echo x > f && echo ok`, true, false},
+		{`mkdir /proc/nope`, true, false}, // not writable without the sandbox either
+		{`exec 3<>/dev/tcp/127.0.0.1/9`, true, true},
+	}
+	for _, c := range cases {
+		res, err := Run(context.Background(), Command{Script: c.script, Dir: b.ws, Env: b.env(), Policy: b.policy(c.restricted)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Denied != c.want {
+			t.Errorf("%q (restricted %v) under %s: Denied = %v; want %v\n%s", c.script, c.restricted, m.name, res.Denied, c.want, res.Output)
+		}
+	}
+}
+
+// TestProbe reports what works here and checks that it is consistent.
+func TestProbe(t *testing.T) {
+	c := Probe()
+	t.Logf("Probe() = %+v", c)
+	if c != Probe() {
+		t.Error("Probe is not stable")
+	}
+	switch c.Mechanism {
+	case "landlock+netns":
+		if c.Landlock < 1 || !c.NetNS {
+			t.Errorf("mechanism %s with Landlock %d, NetNS %v", c.Mechanism, c.Landlock, c.NetNS)
+		}
+	case "landlock+seccomp":
+		if c.Landlock < 1 || c.Reason == "" {
+			t.Errorf("mechanism %s with Landlock %d and no reason", c.Mechanism, c.Landlock)
+		}
+	case "bubblewrap":
+		if !c.Bubblewrap {
+			t.Errorf("mechanism bubblewrap without Bubblewrap")
+		}
+	case "":
+		if !strings.HasPrefix(c.Reason, "sandbox unavailable") {
+			t.Errorf("no mechanism, reason %q", c.Reason)
+		}
+	default:
+		t.Errorf("unknown mechanism %q", c.Mechanism)
+	}
+	b := newBox(t)
+	res, err := Run(context.Background(), Command{Script: "true", Dir: b.ws, Policy: b.policy(true)})
+	switch {
+	case c.Mechanism == "" && !errors.Is(err, ErrUnavailable):
+		t.Errorf("no mechanism: Run error %v; want ErrUnavailable", err)
+	case c.Mechanism != "" && (err != nil || res.Sandbox != c.Mechanism):
+		t.Errorf("Run: %v, Sandbox %q; want %q", err, res.Sandbox, c.Mechanism)
+	}
+}
