@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -194,7 +193,7 @@ func runInit(hs *helperSpec, argv []string, scriptFD int, report func(helperMsg)
 			unix.Kill(-1, sig.(syscall.Signal)) // every process of the namespace but us
 		}
 	}()
-	if os.Getuid() == 0 && ownProc {
+	if os.Getuid() == 0 && ownProc && !pidMaxSet {
 		go watchProcesses(hs.ProcLimit)
 	}
 	for {
@@ -220,14 +219,27 @@ func runInit(hs *helperSpec, argv []string, scriptFD int, report func(helperMsg)
 	}
 }
 
-// ownProc is true in the helper when /proc is the procfs of the command's
-// own PID namespace.
-var ownProc bool
+// In the helper: ownProc is true when /proc is the procfs of the command's
+// own PID namespace, pidMaxSet when that namespace's pid_max bounds it.
+var ownProc, pidMaxSet bool
 
-// watchProcesses bounds a fork bomb where RLIMIT_NPROC cannot: the kernel
-// exempts the host's root user from it, even inside a user namespace. Every
-// 50ms it counts the processes of the namespace, and past the limit it ends
-// them all. A bomb can overshoot the limit by what it forks in 50ms, no more.
+// limitPIDs bounds the tasks of the command's PID namespace by its pid_max
+// (per namespace since Linux 6.14; the kernel's minimum is 301). Unlike
+// RLIMIT_NPROC it binds root too.
+func limitPIDs(limit int) bool {
+	for _, v := range []int{limit + 1, 301} {
+		if os.WriteFile("/proc/sys/kernel/pid_max", []byte(strconv.Itoa(v)), 0) == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// watchProcesses is the last resort against a fork bomb of the host's root
+// user on kernels without a per-namespace pid_max: the kernel exempts root
+// from RLIMIT_NPROC, even inside a user namespace. Every 50ms it counts the
+// processes of the namespace, and past the limit it ends them all. It is
+// best effort: a bomb that starves the helper of CPU can outrun it.
 func watchProcesses(limit int) {
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
@@ -272,6 +284,9 @@ func confineNS(hs *helperSpec) error {
 	// A procfs of our own PID namespace: the command sees its own processes
 	// only. Best effort: without it, it sees the host's (read-only).
 	ownProc = unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "") == nil
+	if ownProc {
+		pidMaxSet = limitPIDs(hs.ProcLimit)
+	}
 	// A private /dev/shm, so that shared memory works without writing a
 	// folder other processes see.
 	shm := false
@@ -508,41 +523,19 @@ func dropCapabilities() error {
 }
 
 // userTasks counts the tasks (threads) of the real user, which
-// RLIMIT_NPROC counts; -1 if /proc cannot tell.
+// RLIMIT_NPROC counts; -1 if /proc cannot tell. A process's /proc directory
+// belongs to its effective user, close enough here.
 func userTasks() int {
-	uid := strconv.Itoa(os.Getuid())
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		return -1
 	}
+	uid := uint32(os.Getuid())
 	n := 0
-	for _, e := range entries {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
-			continue
+	scanProc(func(pid int, st procState) {
+		var fi unix.Stat_t
+		if unix.Stat("/proc/"+strconv.Itoa(pid), &fi) == nil && fi.Uid == uid {
+			n += max(st.threads, 1)
 		}
-		f, err := os.Open(filepath.Join("/proc", e.Name(), "status"))
-		if err != nil {
-			continue
-		}
-		var mine bool
-		threads := 1
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			line := sc.Text()
-			if rest, ok := strings.CutPrefix(line, "Uid:"); ok {
-				fields := strings.Fields(rest)
-				mine = len(fields) > 0 && fields[0] == uid
-			}
-			if rest, ok := strings.CutPrefix(line, "Threads:"); ok {
-				if t, err := strconv.Atoi(strings.TrimSpace(rest)); err == nil {
-					threads = t
-				}
-			}
-		}
-		f.Close()
-		if mine {
-			n += threads
-		}
-	}
+	})
 	return n
 }

@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"runtime"
 	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -310,32 +309,26 @@ func (g *groupTree) killRest() {
 	if g.pidNS {
 		return // the kernel ended the namespace before the leader exited
 	}
-	pgid := strconv.Itoa(g.pid)
 	var fds []unix.PollFd
 	defer func() {
 		for _, f := range fds {
 			unix.Close(int(f.Fd))
 		}
 	}()
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == g.pid {
-			continue
-		}
-		if st := procGroup(pid); st.pgrp != pgid || st.state == "Z" {
-			continue
+	scanProc(func(pid int, st procState) {
+		if pid == g.pid || st.pgrp != g.pid || st.state == 'Z' {
+			return
 		}
 		fd, err := unix.PidfdOpen(pid, 0)
 		if err != nil {
-			continue
+			return
 		}
-		if procGroup(pid).pgrp != pgid { // the PID was reused meanwhile
+		if again, ok := readProcState(pid, make([]byte, 512)); !ok || again.pgrp != g.pid { // reused meanwhile
 			unix.Close(fd)
-			continue
+			return
 		}
 		fds = append(fds, unix.PollFd{Fd: int32(fd), Events: unix.POLLIN})
-	}
+	})
 	deadline := time.Now().Add(5 * time.Second)
 	for len(fds) > 0 {
 		left := time.Until(deadline)
@@ -361,23 +354,72 @@ func (g *groupTree) killRest() {
 	}
 }
 
-type procState struct{ state, pgrp string }
+// procState is what the runner reads of a process in /proc/pid/stat.
+type procState struct {
+	state   byte
+	pgrp    int
+	threads int
+}
 
-// procGroup reads a process's state and process group from /proc.
-func procGroup(pid int) procState {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+// scanProc calls f for every process /proc lists, reading each stat file
+// into one reused buffer: it runs after every command, so it must be cheap.
+func scanProc(f func(pid int, st procState)) {
+	d, err := os.Open("/proc")
 	if err != nil {
-		return procState{}
+		return
 	}
+	defer d.Close()
+	buf := make([]byte, 512)
+	for {
+		names, err := d.Readdirnames(256)
+		for _, name := range names {
+			pid, err := strconv.Atoi(name)
+			if err != nil {
+				continue
+			}
+			if st, ok := readProcState(pid, buf); ok {
+				f(pid, st)
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// readProcState parses /proc/pid/stat: "pid (comm) state ppid pgrp ...".
+func readProcState(pid int, buf []byte) (procState, bool) {
+	path := strconv.AppendInt([]byte("/proc/"), int64(pid), 10)
+	path = append(path, "/stat"...)
+	fd, err := unix.Open(string(path), unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return procState{}, false
+	}
+	n, err := unix.Read(fd, buf)
+	unix.Close(fd)
+	if err != nil || n <= 0 {
+		return procState{}, false
+	}
+	b := buf[:n]
 	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return procState{}
+	if i < 0 || i+2 >= len(b) {
+		return procState{}, false
 	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 3 {
-		return procState{}
+	var st procState
+	field := 0 // 0 is the state, field 3 of proc(5)
+	for _, w := range bytes.Fields(b[i+1:]) {
+		switch field {
+		case 0:
+			st.state = w[0]
+		case 2:
+			st.pgrp, _ = strconv.Atoi(string(w))
+		case 17:
+			st.threads, _ = strconv.Atoi(string(w))
+			return st, true
+		}
+		field++
 	}
-	return procState{state: f[0], pgrp: f[2]}
+	return st, false
 }
 
 func (g *groupTree) status(cmd *exec.Cmd) (int, string) {
