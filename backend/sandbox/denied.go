@@ -16,17 +16,22 @@ var fsDenials = []string{
 
 // Messages of network failures; while the network is cut they are the
 // sandbox's doing (the loopback of a network namespace has only the
-// command's own servers).
+// command's own servers, and without namespaces seccomp refuses sockets
+// with EACCES).
 var netDenials = []string{
 	"Network is unreachable", "Connection refused", "No route to host",
 	"Temporary failure in name resolution", "Could not resolve host", "Name or service not known",
 	"Address family not supported", "Cannot assign requested address", "getaddrinfo",
+	"socket: Permission denied", "Couldn't connect to server", "Failed to connect to",
 }
 
 // looksDenied is the best-effort reading of Result.Denied: does the output
 // report a write the sandbox refused, or a network failure while the
 // network is cut?
-func looksDenied(out []byte, sp *spec) bool {
+// carved is true when the ReadOnly folders were carved out of Landlock rules
+// (no namespaces), so that the folders on the way to them take no new
+// entries.
+func looksDenied(out []byte, sp *spec, carved bool) bool {
 	for line := range bytes.Lines(out) {
 		s := string(line)
 		if !sp.Policy.Network && containsAny(s, netDenials) {
@@ -41,9 +46,21 @@ func looksDenied(out []byte, sp *spec) bool {
 		}
 		for _, p := range paths {
 			p = resolveExisting(p)
-			if (!within(p, sp.writable) || within(p, sp.readOnly)) && writableUnconfined(p) {
+			if (!within(p, sp.writable) || within(p, sp.readOnly) || carved && onTheWay(p, sp.readOnly)) && writableUnconfined(p) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// onTheWay reports whether p's folder is on the path to a read-only folder,
+// where Landlock without namespaces allows no new entries.
+func onTheWay(p string, readOnly []string) bool {
+	dir := filepath.Dir(p)
+	for _, ro := range readOnly {
+		if ro != dir && within(ro, []string{dir}) {
+			return true
 		}
 	}
 	return false
@@ -59,8 +76,8 @@ func containsAny(s string, subs []string) bool {
 }
 
 // pathsIn finds the paths a message names: quoted ('…', ‘…’, "…", `…'),
-// or words that start with a slash. Relative quoted ones are taken relative
-// to dir.
+// the fields of "program: [line N: ]path: error", and words that start with
+// a slash. Relative ones are taken relative to dir.
 func pathsIn(line, dir string) []string {
 	var out []string
 	add := func(p string) {
@@ -92,10 +109,20 @@ func pathsIn(line, dir string) []string {
 			rest = rest[j+len(q[1]):]
 		}
 	}
-	for _, w := range strings.Fields(line) {
-		w = strings.TrimRight(w, ":,;.)")
-		if strings.HasPrefix(w, "/") && !strings.ContainsAny(w, "'\"‘’`") {
-			add(w)
+	fields := strings.Split(strings.TrimSpace(line), ": ")
+	for i, f := range fields {
+		switch {
+		case i == 0 || i == len(fields)-1:
+			// the program's name, and the error
+		case strings.HasPrefix(f, "line ") || strings.ContainsAny(f, "'\"‘’`"):
+		case !strings.Contains(f, " "):
+			add(f)
+		default:
+			for _, w := range strings.Fields(f) {
+				if strings.HasPrefix(w, "/") {
+					add(w)
+				}
+			}
 		}
 	}
 	return out

@@ -26,7 +26,9 @@
 //     that tests may start local servers): the host's network and its loopback
 //     are unreachable. The helper stays as PID 1 of the PID namespace, so
 //     when it ends, or Foya dies (PR_SET_PDEATHSIG), every process of the
-//     command dies with it, even those that left the process group.
+//     command dies with it, even those that left the process group. The
+//     command gets a private /dev/shm and a procfs of its own PID namespace.
+//     Pathname UNIX sockets stay reachable until Landlock ABI 9.
 //   - "landlock+userns": the same with Network set: no network namespace.
 //   - "landlock+seccomp": user namespaces are refused (for example by Ubuntu's
 //     AppArmor restriction). Landlock alone confines files; a ReadOnly directory
@@ -34,42 +36,72 @@
 //     siblings only, so new entries cannot be created directly in the
 //     directories on the path to it (stricter than asked, never looser).
 //     Metadata changes (chmod, utimes) outside Writable are NOT blocked:
-//     Landlock does not cover them. The network is cut by a seccomp filter
-//     refusing socket(2) for every family but AF_UNIX (and io_uring, which could
-//     bypass it), plus Landlock's TCP rules where the ABI has them.
-//   - "landlock": the same without namespaces, with Network set.
-//   - "bubblewrap": no Landlock in the kernel; bwrap builds the same read-only
-//     mount tree in its own namespaces.
+//     Landlock does not cover them. /dev/shm stays the host's, so it is not
+//     writable. The network is cut by a seccomp filter refusing socket(2) for
+//     every family but AF_UNIX (and io_uring, which could bypass it, and
+//     every system call of another architecture), plus Landlock's TCP rules
+//     where the ABI has them. The helper executes the shell in its place.
+//   - "landlock": "landlock+seccomp" with Network set: no seccomp filter.
+//   - "bubblewrap": no Landlock in the kernel (or the helper fails); bwrap
+//     builds the same read-only mount tree in its own user, mount, PID and
+//     (unless Network) network namespaces. bwrap reports a shell killed by
+//     signal N as exit code 128+N, so Result.Signal stays empty.
 //   - "none": the command was not restricted.
 //
 // [Probe] reports which mechanism works here; when nothing can confine, its
 // Mechanism is empty with a Reason, and [Start] refuses restricted commands
 // with [ErrUnavailable] so that callers ask the user instead of pretending.
 //
-// A fork bomb is bounded in the namespaced mechanisms: the helper sets
-// RLIMIT_NPROC inside the command's own user namespace, where the kernel
-// counts the processes of that namespace only (not the user's other
-// processes). Without namespaces the limit is set to the user's current
-// process count plus the same budget, a best effort that does not bind root.
-// Full Access commands are not bounded.
+// Landlock is applied to the helper's one locked thread, from which the
+// shell starts; its other threads (signal forwarding, reaping) stay outside
+// the domain so that Landlock's signal scoping lets them signal the shell.
+//
+// A fork bomb is bounded in the namespaced mechanisms by the command's own
+// PID namespace: its pid_max (per namespace since Linux 6.14) is set to the
+// process budget (4096 tasks; the kernel's minimum is 301), which binds
+// every user, root included. RLIMIT_NPROC is set too: inside the command's
+// user namespace the kernel counts that namespace's tasks only, but it
+// exempts the host's root. On older kernels, for root, the helper counts the
+// namespace's processes every 50ms and ends the command past the budget (best
+// effort: a bomb that starves the helper can outrun it). Without namespaces
+// RLIMIT_NPROC is set to the user's current task count plus the budget,
+// which does not bind root. bubblewrap and Full Access commands are not
+// bounded.
 //
 // # Other systems
 //
 // macOS runs restricted commands under sandbox-exec with a generated Seatbelt
-// profile ("seatbelt"). Windows cannot restrict a process's files or network
+// profile ("seatbelt": writes only below Writable, none below ReadOnly, no
+// network unless Network); processes that leave the group are not followed. Windows cannot restrict a process's files or network
 // without administrator setup: Probe says so, restricted commands are refused,
 // and unrestricted ones run in a Job Object that ends the whole tree.
 //
 // # Processes and output
 //
-// Every command runs in its own session and process group, without a
-// controlling terminal and with stdin at end of file, so a command waiting for
-// a terminal or for input fails at once instead of hanging. Cancelling the
-// context, the timeout and [Process.Kill] send SIGTERM to the group, wait a
-// grace period of two seconds, then send SIGKILL. When the shell ends, what is
-// left of its group is killed too. Combined stdout and stderr go to one ring
-// buffer of fixed size that counts every byte and line, so memory stays flat
-// whatever a command prints (spec O2, O3, O4, B2).
+// Every command runs in its own session (setsid, so also its own process
+// group) without a controlling terminal and with stdin at end of file, so a
+// command waiting for a terminal or for input fails at once instead of
+// hanging. Cancelling the context, the timeout and [Process.Kill] send SIGTERM
+// to the group, wait a grace period of two seconds, then send SIGKILL. When
+// the shell ends, what is left of its group is killed too, and Done waits
+// until those processes are dead (a PID namespace guarantees it; otherwise
+// the runner waits on pidfds for at most five seconds). A process that leaves
+// the group (setsid, as daemons do) escapes this only without a PID
+// namespace: in Full Access, "landlock" and "landlock+seccomp" commands.
+// Processes are started from one locked OS thread so that PR_SET_PDEATHSIG
+// (which follows the forking thread) stays armed: if Foya dies, the helper
+// dies and takes its PID namespace with it; a command without PID namespace
+// loses its shell only.
+//
+// Combined stdout and stderr go to one ring buffer of fixed size that counts
+// every byte and line, so memory stays flat whatever a command prints (spec
+// O2, O3, O4, B2).
+//
+// Result.Denied reads the kept output: a refused write (EACCES, EPERM,
+// EROFS, EXDEV, EBUSY) naming a path outside Writable or inside ReadOnly that
+// the user could write without the sandbox, or a network failure while the
+// network is cut. It is a hint; it misses failures that print nothing (a DNS
+// lookup that just fails, UDP).
 //
 // This package imports no other foya package. All exported functions and the
 // methods of [Process] are safe for concurrent use.

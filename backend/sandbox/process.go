@@ -155,7 +155,7 @@ wait:
 	res.TotalBytes, res.TotalLines = tl.totalBytes, tl.totalLines
 	res.DroppedBytes, res.DroppedLines = tl.droppedBytes, tl.droppedLines
 	if sp.Policy.Restricted {
-		res.Denied = looksDenied(res.Output, sp)
+		res.Denied = looksDenied(res.Output, sp, p.sandbox == "landlock" || p.sandbox == "landlock+seccomp")
 	}
 	p.mu.Lock()
 	p.result = res

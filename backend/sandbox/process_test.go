@@ -622,6 +622,7 @@ func TestDenied(t *testing.T) {
 		{`cat missing-file`, true, false},
 		{`echo x > f && echo ok`, true, false},
 		{`mkdir /proc/nope`, true, false}, // not writable without the sandbox either
+		{`echo 'echo hi' > run.sh && ./run.sh`, true, false},
 		{`exec 3<>/dev/tcp/127.0.0.1/9`, true, true},
 	}
 	for _, c := range cases {

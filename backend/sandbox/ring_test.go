@@ -95,6 +95,8 @@ func TestUTF8Start(t *testing.T) {
 func TestPathsIn(t *testing.T) {
 	cases := []struct{ line, want string }{
 		{"bash: line 1: /a/b: Read-only file system", "/a/b"},
+		{"/usr/bin/bash: line 1: ./run.sh: Permission denied", "/w/run.sh"},
+		{"bash: line 1: .foya/new: Permission denied", "/w/.foya/new"},
 		{"touch: cannot touch '/a/b c': Permission denied", "/a/b c"},
 		{"mkdir: cannot create directory ‘x’: Permission denied", "/w/x"},
 		{"error: could not lock config file /h/.gitconfig: Permission denied", "/h/.gitconfig"},
