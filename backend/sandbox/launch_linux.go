@@ -159,6 +159,7 @@ func helperCmd(hs *helperSpec) (*exec.Cmd, *os.File, error) {
 	}
 	cmd := exec.Command(exe, HelperArg)
 	cmd.Dir = "/"
+	cmd.Env = os.Environ() // the helper's own; the shell's is in the spec
 	cmd.ExtraFiles = []*os.File{specFile, statusW}
 	attr := &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
 	if hs.Mode == modeNS {

@@ -1,3 +1,5 @@
+//go:build linux
+
 package sandbox
 
 import (
@@ -10,6 +12,9 @@ import (
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == HelperArg {
 		os.Exit(HelperMain(os.Args[2:]))
+	}
+	if script := os.Getenv("FOYA_SANDBOX_TEST_PARENT"); script != "" {
+		os.Exit(parentMain(script))
 	}
 	os.Exit(m.Run())
 }
