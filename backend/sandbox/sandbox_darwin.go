@@ -125,13 +125,21 @@ type darwinTree struct{ pid int }
 // waitExited waits for the leader's exit with kqueue, which does not reap.
 func (d *darwinTree) waitExited() {
 	kq, err := unix.Kqueue()
-	if err != nil {
-		return
+	for err != nil { // out of descriptors: returning would end the command
+		time.Sleep(100 * time.Millisecond)
+		kq, err = unix.Kqueue()
 	}
 	defer unix.Close(kq)
 	ev := unix.Kevent_t{Ident: uint64(d.pid), Filter: unix.EVFILT_PROC, Flags: unix.EV_ADD | unix.EV_ONESHOT, Fflags: unix.NOTE_EXIT}
-	if _, err := unix.Kevent(kq, []unix.Kevent_t{ev}, nil, nil); err != nil {
-		return // ESRCH: it has exited already
+	for {
+		_, err := unix.Kevent(kq, []unix.Kevent_t{ev}, nil, nil)
+		if err == nil {
+			break
+		}
+		if errors.Is(err, unix.ESRCH) {
+			return // it has exited already
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	out := make([]unix.Kevent_t, 1)
 	for {

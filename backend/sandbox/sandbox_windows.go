@@ -67,7 +67,13 @@ func start(ctx context.Context, sp *spec) (*Process, error) {
 	h, err := windows.OpenProcess(windows.PROCESS_SET_QUOTA|windows.PROCESS_TERMINATE|windows.SYNCHRONIZE, false, uint32(p.pid))
 	if err == nil {
 		t.proc = h
-		_ = windows.AssignProcessToJobObject(job, h)
+		err = windows.AssignProcessToJobObject(job, h)
+	}
+	if err != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.release()
+		return nil, fmt.Errorf("job object: %w", err)
 	}
 	go p.supervise(ctx, cmd, t, sp, started)
 	return p, nil
@@ -98,9 +104,7 @@ type jobTree struct {
 }
 
 func (j *jobTree) waitExited() {
-	if j.proc != 0 {
-		windows.WaitForSingleObject(j.proc, windows.INFINITE)
-	}
+	windows.WaitForSingleObject(j.proc, windows.INFINITE)
 }
 
 // signal asks the tree to stop with CTRL_BREAK (Windows has no SIGTERM),
