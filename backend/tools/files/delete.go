@@ -1,0 +1,139 @@
+package files
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"foya/backend/approval"
+	"foya/backend/tools"
+	"foya/backend/trash"
+)
+
+//go:embed tool_delete.md
+var deleteDescription string
+
+type deleteTool struct{ e *env }
+
+func (deleteTool) Spec() tools.Spec {
+	return tools.Spec{
+		Name:        DeleteName,
+		Description: strings.TrimSpace(deleteDescription),
+		Exposure:    tools.Direct,
+		Schema: []byte(`{"type":"object","properties":{
+			"path":{"type":"string","description":"The file or folder to move to the trash: relative to the working directory, or absolute."}},
+			"required":["path"],"additionalProperties":false}`),
+	}
+}
+
+// ParallelSafe implements tools.Parallel: deletes are never parallel (spec P5).
+func (deleteTool) ParallelSafe(tools.Call) bool { return false }
+
+func (t deleteTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) (tools.Result, error) {
+	var a struct {
+		Path string `json:"path"`
+	}
+	if err := decode(call, &a); err != nil {
+		return tools.Errorf("delete: %v", err), nil
+	}
+	sid, dir := sessionOf(rc)
+	tg, err := resolve(dir, a.Path, false)
+	if err != nil {
+		return tools.Errorf("delete: %v", err), nil
+	}
+	kind := deleteKind(tg)
+	if tg.FSRoot || kind == approval.DeleteRoot {
+		// spec D4: the filesystem root never goes, whatever the gateway
+		// says; it is still asked, so the attempt is on record.
+		if res, err := ask(ctx, rc, call, approval.DeleteRoot, "move the filesystem root "+tg.Real+" to the trash", "", tg.Real); err != nil {
+			return tools.Result{}, err
+		} else if res != nil {
+			return *res, nil
+		}
+		return tools.Errorf("delete: %s is the root of the filesystem, which is never deleted, in any mode; nothing was deleted", tg.Real), nil
+	}
+	before, err := snapshot(tg.Real, MaxKeep)
+	if err != nil && !errors.Is(err, errTooLarge) && !before.Exists {
+		return tools.Errorf("delete: %s", openError(tg.Show(), err)), nil
+	}
+	if !before.Exists {
+		return tools.Errorf("delete: %s does not exist; nothing was deleted", tg.Show()), nil
+	}
+	what := describe(tg, before)
+	if res, err := ask(ctx, rc, call, kind, "move "+what+" to the trash", "", tg.Real); res != nil || err != nil {
+		return deref(res), err
+	}
+	now, _ := snapshot(tg.Real, MaxKeep)
+	if !sameFile(now, before) {
+		return tools.Errorf("delete: %s changed while this call waited for approval; nothing was deleted: look at it again first", tg.Show()), nil
+	}
+	item, err := t.e.trash.Put(tg.Real)
+	if err != nil {
+		msg := err.Error()
+		if errors.Is(err, trash.ErrUnsupported) {
+			msg = "no trash can take it (" + msg + ")"
+		}
+		return tools.Errorf("delete: could not move %s to the trash: %s; nothing was deleted (Foya never deletes for good)", tg.Show(), msg), nil
+	}
+	change := makeChange("delete", tg.Real, tg.Workdir, before, state{})
+	change.TrashPath, change.TrashInfo = item.TrashedPath, item.InfoPath
+	note := ""
+	if err := record(ctx, t.e.reads, sid, tg.Real, state{}, false); err != nil {
+		note = fmt.Sprintf(" (%v.)", err)
+	}
+	kept := ""
+	if !before.IsDir && before.Data == nil {
+		kept = " It is too large for Foya to keep a copy: the trash holds the only one."
+	}
+	text := fmt.Sprintf("Moved %s to the trash. It can be restored from the trash, or by reverting this change.%s%s", what, kept, note)
+	return tools.Result{Text: text, FileChanges: []tools.FileChange{change}, DisplayDiff: change.Diff}, nil
+}
+
+// describe names what is at tg for messages: "the folder x (3 files, 2 KiB)".
+func describe(tg target, st state) string {
+	switch {
+	case st.IsDir:
+		files, bytes, more := countTree(tg.Real)
+		if more {
+			return fmt.Sprintf("the folder %s (more than %d entries)", tg.Show(), countLimit)
+		}
+		return fmt.Sprintf("the folder %s (%s, %s)", tg.Show(), plural(files, "file", "files"), size(bytes))
+	case st.Link:
+		return fmt.Sprintf("the link %s (to %s)", tg.Show(), st.Data)
+	}
+	return fmt.Sprintf("%s (%s)", tg.Show(), size(st.Size))
+}
+
+// countTree counts the files and bytes below dir, stopping after
+// countLimit entries.
+func countTree(dir string) (files int, bytes int64, more bool) {
+	n := 0
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if n++; n > countLimit {
+			more = true
+			return filepath.SkipAll
+		}
+		if d.Type().IsRegular() {
+			files++
+			if fi, err := d.Info(); err == nil {
+				bytes += fi.Size()
+			}
+		}
+		return nil
+	})
+	return files, bytes, more
+}
+
+const countLimit = 20_000
+
+var (
+	_ tools.Tool     = deleteTool{}
+	_ tools.Parallel = deleteTool{}
+)

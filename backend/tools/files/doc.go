@@ -1,0 +1,33 @@
+// Package files holds the built-in file tools (read, ls, glob, grep, write,
+// edit, delete), the rules they share, and what File Changes need after the
+// fact: unified diffs, the stale-read guard, revert, and a workspace watcher.
+//
+// Paths. A tool's path is relative to the session's working directory or
+// absolute. It is cleaned lexically first (so "a/../b" is "b"), then
+// symbolic links are resolved in every element that exists; the tool works
+// on that resolved path and nothing else, so what the approval gateway is
+// asked about is what is touched. A path whose resolved form lies outside
+// the resolved workdir is an outside path, whatever its spelling. delete
+// resolves links in the parent folders only: it moves a link to the trash,
+// never the link's target.
+//
+// Approval. Every operation asks rc.Approve with an approval.Action (reads
+// inside the workspace included, so the gateway sees them). The policy is
+// the approval package's; this package encodes one rule of its own, as a
+// defence in depth: the filesystem root is never deleted (spec D4).
+//
+// File Changes. write, edit and delete return tools.FileChange records
+// (spec F1): modes are Unix st_mode values (type and permission bits, as
+// git writes them: 0100644, 0120777 for a link, 040755 for a folder),
+// digests are sha256 in hex, and Diff is a unified diff that GNU patch
+// applies to the before content to give exactly the after content. The
+// model reads only the text result (spec F2).
+//
+// It imports tools, approval, trash, llm and libraries; never engine,
+// store or kernel: the stale-read guard's storage and the blobs revert
+// needs come in through small interfaces (Reads, Blobs).
+//
+// Concurrency: the tools hold no per-call state and are safe for concurrent
+// use; read, ls, glob and grep are parallel-safe (spec P1), write, edit and
+// delete are not (spec P5). A Watcher's callback runs on its own goroutine.
+package files

@@ -1,0 +1,155 @@
+package files
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"foya/backend/approval"
+	"foya/backend/tools"
+	"foya/backend/trash"
+)
+
+// Tool names. They and their arguments are a contract with the model.
+const (
+	ReadName   = "read"
+	ListName   = "ls"
+	GlobName   = "glob"
+	GrepName   = "grep"
+	WriteName  = "write"
+	EditName   = "edit"
+	DeleteName = "delete"
+)
+
+// Trash is what delete and revert need from the operating system's trash;
+// *trash.Trash implements it.
+type Trash interface {
+	Put(path string) (trash.Item, error)
+	Restore(it trash.Item) error
+}
+
+// Options configure the file tools. The zero value keeps the stale-read
+// guard's records in memory and uses the user's trash.
+type Options struct {
+	// Reads keeps what each session read, for the stale-read guard.
+	Reads Reads
+	// Trash takes what delete removes.
+	Trash Trash
+}
+
+// env is what the tools share.
+type env struct {
+	reads Reads
+	trash Trash
+}
+
+func newEnv(o Options) *env {
+	e := &env{reads: o.Reads, trash: o.Trash}
+	if e.reads == nil {
+		e.reads = NewMemReads()
+	}
+	if e.trash == nil {
+		e.trash = trash.Default()
+	}
+	return e
+}
+
+// Tools returns the file tools, sharing o: read, ls, glob, grep, write,
+// edit and delete.
+func Tools(o Options) []tools.Tool {
+	e := newEnv(o)
+	return []tools.Tool{readTool{e}, lsTool{e}, globTool{e}, grepTool{e}, writeTool{e}, editTool{e}, deleteTool{e}}
+}
+
+// decode parses a call's arguments into v, strictly: unknown fields,
+// wrong types and trailing data are errors worded for the model (spec K1).
+func decode(call tools.Call, v any) error {
+	args := call.Arguments
+	if len(bytes.TrimSpace(args)) == 0 {
+		args = []byte("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &te) && te.Field != "":
+			return fmt.Errorf("argument %q must be a %s, not a JSON %s", te.Field, jsonType(te.Type.String()), te.Value)
+		case strings.HasPrefix(err.Error(), "json: unknown field "):
+			return fmt.Errorf("unknown argument %s", strings.TrimPrefix(err.Error(), "json: unknown field "))
+		}
+		return fmt.Errorf("arguments are not a valid JSON object: %v", err)
+	}
+	if dec.More() {
+		return errors.New("arguments hold more than one JSON value: send one object")
+	}
+	return nil
+}
+
+func jsonType(goType string) string {
+	switch strings.TrimPrefix(goType, "*") {
+	case "string":
+		return "string"
+	case "int", "int64":
+		return "integer"
+	case "bool":
+		return "boolean"
+	}
+	if strings.HasPrefix(goType, "[]") {
+		return "array"
+	}
+	return "object"
+}
+
+// ask asks the approval gateway for kind on t. A refusal comes back as the
+// is_error result to return; an error means the program is broken.
+func ask(ctx context.Context, rc *tools.RunContext, call tools.Call, kind approval.Kind, why, preview string, paths ...string) (*tools.Result, error) {
+	out, err := rc.Approve(ctx, approval.Request{
+		CallID:  call.ID,
+		Action:  approval.Action{Kind: kind, Tool: call.Name, Paths: paths},
+		Why:     why,
+		Preview: preview,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: approval: %w", call.Name, err)
+	}
+	if !out.Allowed {
+		msg := out.Message
+		if msg == "" {
+			msg = "not approved"
+		}
+		r := tools.Errorf("%s: %s; nothing was changed", call.Name, msg)
+		return &r, nil
+	}
+	return nil, nil
+}
+
+func sessionOf(rc *tools.RunContext) (id, dir string) {
+	if rc == nil {
+		return "", ""
+	}
+	return rc.SessionID, rc.Workdir
+}
+
+// size formats a byte count for people.
+func size(n int64) string {
+	switch {
+	case n < 1<<10:
+		return fmt.Sprintf("%d bytes", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	case n < 1<<30:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

@@ -1,0 +1,141 @@
+package files
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"foya/backend/tools"
+)
+
+//go:embed tool_ls.md
+var lsDescription string
+
+// LsMaxEntries caps how many entries one ls call lists.
+const LsMaxEntries = 1000
+
+type lsTool struct{ e *env }
+
+func (lsTool) Spec() tools.Spec {
+	return tools.Spec{
+		Name:        ListName,
+		Description: strings.TrimSpace(lsDescription),
+		Exposure:    tools.Direct,
+		ReadOnly:    true,
+		Schema: []byte(`{"type":"object","properties":{
+			"path":{"type":"string","description":"The folder to list: relative to the working directory, or absolute (default: the working directory)."}},
+			"additionalProperties":false}`),
+	}
+}
+
+// ParallelSafe implements tools.Parallel: listing changes nothing.
+func (lsTool) ParallelSafe(tools.Call) bool { return true }
+
+func (t lsTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) (tools.Result, error) {
+	var a struct {
+		Path *string `json:"path"`
+	}
+	if err := decode(call, &a); err != nil {
+		return tools.Errorf("ls: %v", err), nil
+	}
+	p := "."
+	if a.Path != nil {
+		p = *a.Path
+	}
+	_, dir := sessionOf(rc)
+	tg, err := resolve(dir, p, true)
+	if err != nil {
+		return tools.Errorf("ls: %v", err), nil
+	}
+	if res, err := ask(ctx, rc, call, readKind(tg), "list "+tg.Show(), "", tg.Real); res != nil || err != nil {
+		return deref(res), err
+	}
+	fi, err := os.Stat(tg.Real)
+	if err != nil {
+		return tools.Errorf("ls: %s", openError(tg.Show(), err)), nil
+	}
+	if !fi.IsDir() {
+		return tools.Text(fmt.Sprintf("%s is a file, not a folder: %s, mode %04o", tg.Show(), size(fi.Size()), unixMode(fi.Mode())&modePermMask)), nil
+	}
+	list, err := os.ReadDir(tg.Real)
+	if err != nil {
+		return tools.Errorf("ls: %s", openError(tg.Show(), err)), nil
+	}
+	rules, comps := rulesFor(tg.Real, tg.Workdir)
+	if slices.ContainsFunc(list, func(d fs.DirEntry) bool { return d.Name() == ".gitignore" }) {
+		rules = &ignoreRules{base: rules.base, pats: append(slices.Clip(rules.pats), readIgnoreFile(filepath.Join(tg.Real, ".gitignore"), comps)...)}
+	}
+	var b strings.Builder
+	var ignored []string
+	shown := 0
+	for _, d := range list {
+		name := d.Name()
+		if name != ".git" && rules.ignored(append(slices.Clip(comps), name), d.IsDir()) {
+			if d.IsDir() {
+				name += "/"
+			}
+			ignored = append(ignored, name)
+			continue
+		}
+		if shown == LsMaxEntries {
+			shown++
+			continue
+		}
+		shown++
+		b.WriteString(describeEntry(filepath.Join(tg.Real, name), d))
+		b.WriteByte('\n')
+	}
+	var notes []string
+	if shown == 0 && len(ignored) == 0 {
+		notes = append(notes, "The folder is empty.")
+	}
+	if shown > LsMaxEntries {
+		notes = append(notes, fmt.Sprintf("Not shown: %d more entries (ls lists at most %d; use glob to find files by name).", shown-LsMaxEntries, LsMaxEntries))
+	}
+	if len(ignored) > 0 {
+		names := ignored
+		if len(names) > 10 {
+			names = names[:10]
+		}
+		more := ""
+		if len(ignored) > len(names) {
+			more = fmt.Sprintf(" and %d more", len(ignored)-len(names))
+		}
+		notes = append(notes, fmt.Sprintf("Ignored by .gitignore and not listed: %s%s.", strings.Join(names, ", "), more))
+	}
+	if len(notes) > 0 {
+		fmt.Fprintf(&b, "[%s]\n", strings.Join(notes, " "))
+	}
+	return tools.Text(fmt.Sprintf("%s:\n%s", tg.Show(), b.String())), nil
+}
+
+// describeEntry renders one ls line: folders end in "/", links show their
+// target, files their size.
+func describeEntry(path string, d fs.DirEntry) string {
+	name := d.Name()
+	switch {
+	case d.IsDir():
+		return name + "/"
+	case d.Type()&fs.ModeSymlink != 0:
+		target, err := os.Readlink(path)
+		if err != nil {
+			return name + " -> ?"
+		}
+		return name + " -> " + target
+	case d.Type().IsRegular():
+		if fi, err := d.Info(); err == nil {
+			return fmt.Sprintf("%s  (%s)", name, size(fi.Size()))
+		}
+	}
+	return name
+}
+
+var (
+	_ tools.Tool     = lsTool{}
+	_ tools.Parallel = lsTool{}
+)

@@ -1,0 +1,194 @@
+package files
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"foya/backend/approval"
+)
+
+// Protected are the folder names that writes and deletes treat as
+// protected wherever they appear inside the workspace (spec D2).
+var Protected = []string{".git", ".agents", ".foya"}
+
+// target is a path a tool works on, resolved against the workspace.
+type target struct {
+	// Arg is the path as the model wrote it.
+	Arg string
+	// Real is the absolute path the tool touches: cleaned, with symbolic
+	// links resolved (in the parent folders only, for delete).
+	Real string
+	// Workdir is the session's working directory, resolved.
+	Workdir string
+	// Rel is Real relative to Workdir, with forward slashes; "." for the
+	// workdir itself; empty when Real is outside.
+	Rel string
+	// Inside says Real is the workdir or lies inside it.
+	Inside bool
+	// Protected says Real is, or lies inside, a .git, .agents or .foya
+	// folder of the workspace.
+	Protected bool
+	// IsWorkdir says Real is the workdir itself.
+	IsWorkdir bool
+	// FSRoot says Real is the root of a filesystem tree ("/", "C:\").
+	FSRoot bool
+}
+
+// Show returns the path as results show it: relative to the workdir when
+// inside, absolute otherwise.
+func (t target) Show() string {
+	if t.Inside {
+		return filepath.FromSlash(t.Rel)
+	}
+	return t.Real
+}
+
+// workdir resolves the session's working directory.
+func workdir(dir string) (string, error) {
+	if dir == "" {
+		return "", errors.New("the session has no working directory")
+	}
+	if !filepath.IsAbs(dir) {
+		return "", fmt.Errorf("the session's working directory %q is not absolute", dir)
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", fmt.Errorf("the session's working directory %s cannot be used: %w", dir, err)
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return "", fmt.Errorf("the session's working directory %s cannot be used: %w", dir, err)
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("the session's working directory %s is not a folder", dir)
+	}
+	return real, nil
+}
+
+// checkPath rejects paths no tool may be given: empty ones and ones with
+// NUL bytes (which the OS would cut short).
+func checkPath(p string) error {
+	if strings.TrimSpace(p) == "" {
+		return errors.New("path is empty: give a path relative to the working directory, or an absolute one")
+	}
+	if strings.ContainsRune(p, 0) {
+		return fmt.Errorf("path %q contains a NUL byte: no file can have such a name", p)
+	}
+	return nil
+}
+
+// resolve turns the model's path into a target. followLast resolves a
+// symbolic link in the last element too (read, write, edit); delete passes
+// false, so a link is deleted itself and never its target.
+func resolve(dir, p string, followLast bool) (target, error) {
+	if err := checkPath(p); err != nil {
+		return target{}, err
+	}
+	wd, err := workdir(dir)
+	if err != nil {
+		return target{}, err
+	}
+	abs := p
+	if !filepath.IsAbs(abs) {
+		// Join against the workdir as given, so that "a/../b" is relative
+		// to what the user sees; links are resolved below.
+		abs = filepath.Join(dir, abs)
+	}
+	abs = filepath.Clean(abs)
+	var real string
+	if followLast {
+		real, err = realPath(abs)
+	} else if parent := filepath.Dir(abs); parent == abs {
+		real = abs
+	} else {
+		var rp string
+		rp, err = realPath(parent)
+		real = filepath.Join(rp, filepath.Base(abs))
+	}
+	if err != nil {
+		return target{}, fmt.Errorf("path %s: %w", p, err)
+	}
+	return classify(p, real, wd), nil
+}
+
+// classify fills in where real lies relative to the resolved workdir wd.
+func classify(arg, real, wd string) target {
+	t := target{Arg: arg, Real: real, Workdir: wd, FSRoot: filepath.Dir(real) == real}
+	if rel, ok := within(wd, real); ok {
+		t.Inside, t.Rel, t.IsWorkdir = true, filepath.ToSlash(rel), rel == "."
+		for _, part := range strings.Split(t.Rel, "/") {
+			for _, name := range Protected {
+				if part == name {
+					t.Protected = true
+				}
+			}
+		}
+	}
+	return t
+}
+
+// within returns p relative to dir when p is dir or lies inside it. Both
+// must be absolute and clean.
+func within(dir, p string) (string, bool) {
+	rel, err := filepath.Rel(dir, p)
+	if err != nil || filepath.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return rel, true
+}
+
+// realPath resolves symbolic links in every element of abs that exists;
+// the elements after the first missing one are kept as written.
+func realPath(abs string) (string, error) {
+	real, err := filepath.EvalSymlinks(abs)
+	if err == nil {
+		return real, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		// A dangling link in the last element, a loop, a permission
+		// problem: fall back to resolving the parent.
+		if _, lerr := os.Lstat(abs); lerr != nil && !errors.Is(lerr, fs.ErrNotExist) {
+			return "", err
+		}
+	}
+	parent := filepath.Dir(abs)
+	if parent == abs {
+		return abs, nil
+	}
+	rp, err := realPath(parent)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(rp, filepath.Base(abs)), nil
+}
+
+// readKind is the approval kind of reading t.
+func readKind(t target) approval.Kind {
+	if t.Inside {
+		return approval.ReadInside
+	}
+	return approval.ReadOutside
+}
+
+// writeKind is the approval kind of writing t.
+func writeKind(t target) approval.Kind {
+	if t.Inside && !t.Protected {
+		return approval.WriteInside
+	}
+	return approval.WriteProtected
+}
+
+// deleteKind is the approval kind of deleting t.
+func deleteKind(t target) approval.Kind {
+	switch {
+	case t.FSRoot:
+		return approval.DeleteRoot
+	case !t.Inside || t.IsWorkdir || t.Protected:
+		return approval.DeleteProtected
+	}
+	return approval.DeleteInside
+}

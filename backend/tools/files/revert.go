@@ -1,0 +1,331 @@
+package files
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"foya/backend/llm"
+	"foya/backend/tools"
+	"foya/backend/trash"
+)
+
+// Blobs gives back the contents File Changes kept, by sha256.
+type Blobs interface {
+	Blob(ctx context.Context, sha string) ([]byte, error)
+}
+
+// Conflict is a change revert will not undo without force, because the
+// path is no longer what the change left there: undoing it would lose
+// what is there now.
+type Conflict struct {
+	ChangeID string `json:"changeId"`
+	Path     string `json:"path"`
+	// Reason says what differs, for people.
+	Reason string `json:"reason"`
+	// Expected is what the change left; Found is what is there now.
+	ExpectedExists bool   `json:"expectedExists"`
+	ExpectedSHA    string `json:"expectedSha,omitempty"`
+	FoundExists    bool   `json:"foundExists"`
+	FoundSHA       string `json:"foundSha,omitempty"`
+	// Diff shows what is there against what was expected, when both are
+	// text.
+	Diff string `json:"diff,omitempty"`
+	// Forceable is false when even force cannot undo the change (a folder
+	// is in the way, or a hunk's lines are gone).
+	Forceable bool `json:"forceable"`
+}
+
+// Reverter undoes File Changes: it restores the exact bytes and mode of
+// the before side, from the trash where the change put the file there,
+// else from its blob; a path that did not exist before goes to the trash.
+// Each undo is itself a File Change (Op "revert", RevertOf set), so a
+// revert can be undone too.
+type Reverter struct {
+	Blobs Blobs
+	Trash Trash
+}
+
+// seen is what a path holds, as far as the conflict check knows.
+type seen struct {
+	exists, dir bool
+	sha         string
+	data        []byte
+}
+
+func seenOf(st state) seen { return seen{st.Exists, st.IsDir, st.SHA, st.Data} }
+
+// Check reports the conflicts reverting changes (newest first) would meet,
+// without changing anything. Each change is checked against the state the
+// undoing of the newer ones leaves, so a file changed twice is expected to
+// hold its newest content first and its older one next.
+func (rv *Reverter) Check(ctx context.Context, workdir string, changes []llm.FileChange) ([]Conflict, error) {
+	virtual := map[string]seen{}
+	var out []Conflict
+	for _, c := range changes {
+		cur, ok := virtual[c.Path]
+		if !ok {
+			st, err := snapshot(c.Path, MaxKeep)
+			if err != nil && !errors.Is(err, errTooLarge) {
+				return nil, fmt.Errorf("revert %s: look at %s: %w", c.ID, c.Path, err)
+			}
+			cur = seenOf(st)
+		}
+		if cf := rv.conflict(ctx, workdir, c, cur); cf != nil {
+			out = append(out, *cf)
+		}
+		virtual[c.Path] = seen{exists: c.ExistedBefore, dir: c.IsDir && c.ExistedBefore, sha: c.SHABefore}
+	}
+	return out, nil
+}
+
+// conflict compares what is at c's path with what c left there.
+func (rv *Reverter) conflict(ctx context.Context, workdir string, c llm.FileChange, cur seen) *Conflict {
+	cf := &Conflict{ChangeID: c.ID, Path: c.Path, ExpectedExists: c.ExistsAfter, ExpectedSHA: c.SHAAfter,
+		FoundExists: cur.exists, FoundSHA: cur.sha, Forceable: true}
+	switch {
+	case c.ExistsAfter && !cur.exists:
+		cf.Reason = "it was deleted since this change"
+	case !c.ExistsAfter && cur.exists:
+		cf.Reason = "something was put there since this change"
+		if c.IsDir && cur.dir {
+			cf.Reason = "a folder was put there since this change"
+		}
+		cf.Forceable = !c.IsDir && !cur.dir
+	case !c.ExistsAfter:
+		return nil
+	case c.IsDir != cur.dir:
+		cf.Reason = "it is a folder now"
+		if c.IsDir {
+			cf.Reason = "it is no longer a folder"
+		}
+		cf.Forceable = false
+	case c.IsDir:
+		return nil
+	case c.SHAAfter != "" && cur.sha != c.SHAAfter:
+		cf.Reason = "its content changed since this change"
+		if expected, err := rv.Blobs.Blob(ctx, c.SHAAfter); err == nil && cur.data != nil {
+			oldName, _ := DiffNames(c.Path, workdir)
+			d := Unified("expected/"+trimAB(oldName), "found/"+trimAB(oldName), expected, cur.data, true, true)
+			cf.Diff = d.Text
+		}
+	default:
+		return nil
+	}
+	return cf
+}
+
+func trimAB(name string) string {
+	if len(name) > 2 && (name[:2] == "a/" || name[:2] == "b/") {
+		return name[2:]
+	}
+	return filepath.Base(name)
+}
+
+// Revert undoes changes, newest first as given. Unless force, it first
+// checks them all and, on any conflict, returns the conflicts and changes
+// nothing. With force, what is there now is overwritten (its content is
+// kept as the revert's before blob) where that loses nothing; conflicts
+// force cannot settle are still returned and stop the revert. It returns
+// the revert changes made, in order; when an undo fails midway, those made
+// before it are returned with the error.
+func (rv *Reverter) Revert(ctx context.Context, workdir string, changes []llm.FileChange, force bool) ([]tools.FileChange, []Conflict, error) {
+	conflicts, err := rv.Check(ctx, workdir, changes)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(conflicts) > 0 && (!force || slices.ContainsFunc(conflicts, func(c Conflict) bool { return !c.Forceable })) {
+		return nil, conflicts, nil
+	}
+	var done []tools.FileChange
+	for _, c := range changes {
+		if err := ctx.Err(); err != nil {
+			return done, nil, err
+		}
+		fc, cf, err := rv.undo(ctx, workdir, c, force)
+		if err != nil {
+			return done, nil, err
+		}
+		if cf != nil {
+			return done, []Conflict{*cf}, nil
+		}
+		if fc != nil {
+			done = append(done, *fc)
+		}
+	}
+	return done, nil, nil
+}
+
+// undo undoes one change. It returns nil, nil, nil when there was nothing
+// left to undo (the path already holds the before state).
+func (rv *Reverter) undo(ctx context.Context, workdir string, c llm.FileChange, force bool) (*tools.FileChange, *Conflict, error) {
+	cur, err := snapshot(c.Path, MaxKeep)
+	if err != nil && !errors.Is(err, errTooLarge) {
+		return nil, nil, fmt.Errorf("revert %s: look at %s: %w", c.ID, c.Path, err)
+	}
+	if cf := rv.conflict(ctx, workdir, c, seenOf(cur)); cf != nil && (!force || !cf.Forceable) {
+		return nil, cf, nil
+	}
+	var item *trash.Item
+	switch {
+	case !c.ExistedBefore:
+		// The change created the path: it goes (empty folders are simply
+		// removed, anything else to the trash).
+		if !cur.Exists {
+			return nil, nil, nil
+		}
+		if cur.IsDir && os.Remove(c.Path) == nil {
+			break
+		}
+		it, err := rv.Trash.Put(c.Path)
+		if err != nil {
+			return nil, nil, fmt.Errorf("revert %s: move %s to the trash: %w", c.ID, c.Path, err)
+		}
+		item = &it
+	case c.IsDir:
+		if cur.Exists {
+			if !cur.IsDir || os.Remove(c.Path) != nil {
+				return nil, &Conflict{ChangeID: c.ID, Path: c.Path, Reason: "something is in the way of the folder", FoundExists: true}, nil
+			}
+		}
+		if err := rv.restoreDir(c); err != nil {
+			return nil, nil, err
+		}
+	case !c.ExistsAfter:
+		// The change removed a file (delete, or a revert that trashed it):
+		// bring it back from the trash, else from its blob.
+		restored := false
+		if !cur.Exists && c.TrashPath != "" {
+			err := rv.Trash.Restore(trash.Item{OriginalPath: c.Path, TrashedPath: c.TrashPath, InfoPath: c.TrashInfo})
+			switch {
+			case err == nil:
+				restored = true
+			case errors.Is(err, trash.ErrNotFound) || errors.Is(err, trash.ErrUnsupported):
+				// gone from the trash: the blob is the copy left
+			default:
+				return nil, nil, fmt.Errorf("revert %s: %w", c.ID, err)
+			}
+		}
+		if !restored {
+			if err := rv.restoreFile(ctx, c); err != nil {
+				return nil, nil, err
+			}
+		}
+	default:
+		if err := rv.restoreFile(ctx, c); err != nil {
+			return nil, nil, err
+		}
+	}
+	after, err := snapshot(c.Path, MaxKeep)
+	if err != nil && !errors.Is(err, errTooLarge) {
+		return nil, nil, fmt.Errorf("revert %s: look at %s: %w", c.ID, c.Path, err)
+	}
+	fc := makeChange("revert", c.Path, workdir, cur, after)
+	fc.RevertOf, fc.Tool = c.ID, "revert"
+	if item != nil {
+		fc.TrashPath, fc.TrashInfo = item.TrashedPath, item.InfoPath
+	}
+	return &fc, nil, nil
+}
+
+// restoreDir brings back a folder the change removed: from the trash when
+// the change put it there, else as an empty folder with its mode (a revert
+// removed it because it was empty).
+func (rv *Reverter) restoreDir(c llm.FileChange) error {
+	if c.TrashPath == "" {
+		if err := os.MkdirAll(filepath.Dir(c.Path), 0o755); err != nil {
+			return fmt.Errorf("revert %s: %w", c.ID, err)
+		}
+		if err := os.Mkdir(c.Path, 0o700); err != nil {
+			return fmt.Errorf("revert %s: %w", c.ID, err)
+		}
+		return os.Chmod(c.Path, goMode(c.ModeBefore))
+	}
+	err := rv.Trash.Restore(trash.Item{OriginalPath: c.Path, TrashedPath: c.TrashPath, InfoPath: c.TrashInfo})
+	if errors.Is(err, trash.ErrNotFound) {
+		return fmt.Errorf("revert %s: the folder %s is no longer in the trash (it was restored or emptied), and Foya keeps no copy of folders: %w", c.ID, c.Path, err)
+	}
+	if err != nil {
+		return fmt.Errorf("revert %s: %w", c.ID, err)
+	}
+	return nil
+}
+
+// restoreFile writes the change's before content and mode at its path.
+func (rv *Reverter) restoreFile(ctx context.Context, c llm.FileChange) error {
+	if c.SHABefore == "" {
+		return fmt.Errorf("revert %s: %s is no longer in the trash, and it was too large for Foya to keep a copy", c.ID, c.Path)
+	}
+	data, err := rv.Blobs.Blob(ctx, c.SHABefore)
+	if err != nil {
+		return fmt.Errorf("revert %s: the content of %s before the change: %w", c.ID, c.Path, err)
+	}
+	if digest(data) != c.SHABefore {
+		return fmt.Errorf("revert %s: the kept content of %s is damaged (its digest does not match)", c.ID, c.Path)
+	}
+	if err := os.MkdirAll(filepath.Dir(c.Path), 0o755); err != nil {
+		return fmt.Errorf("revert %s: %w", c.ID, err)
+	}
+	if c.ModeBefore&modeTypeMask == modeSymlink {
+		if err := os.Remove(c.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("revert %s: %w", c.ID, err)
+		}
+		if err := os.Symlink(string(data), c.Path); err != nil {
+			return fmt.Errorf("revert %s: %w", c.ID, err)
+		}
+		return nil
+	}
+	if fi, err := os.Lstat(c.Path); err == nil && fi.IsDir() {
+		return fmt.Errorf("revert %s: %s is a folder now", c.ID, c.Path)
+	}
+	if err := writeAtomic(c.Path, data, c.ModeBefore); err != nil {
+		return fmt.Errorf("revert %s: %w", c.ID, err)
+	}
+	return nil
+}
+
+// RevertHunks undoes only the hunks numbered in which (1-based, as the
+// change's diff lists them) of one text change. The file must hold the
+// change's after content, or the content a partial revert of the same
+// change left (accept lists those digests); otherwise, unless force, it
+// returns a conflict. A hunk whose lines are no longer in the file is a
+// conflict even with force.
+func (rv *Reverter) RevertHunks(ctx context.Context, workdir string, c llm.FileChange, which []int, accept []string, force bool) (*tools.FileChange, *Conflict, error) {
+	switch {
+	case len(which) == 0:
+		return nil, nil, errors.New("no hunks given")
+	case c.IsDir || c.Binary || c.Diff == "" || !c.ExistsAfter:
+		return nil, nil, fmt.Errorf("change %s has no hunks to revert one by one (it is a folder, binary, a deletion or empty): revert it whole", c.ID)
+	}
+	cur, err := snapshot(c.Path, MaxKeep)
+	if err != nil {
+		return nil, nil, fmt.Errorf("revert %s: look at %s: %w", c.ID, c.Path, err)
+	}
+	if cur.SHA != c.SHAAfter && !slices.Contains(accept, cur.SHA) {
+		if cf := rv.conflict(ctx, workdir, c, seenOf(cur)); cf != nil && (!force || !cf.Forceable || !cur.Exists) {
+			return nil, cf, nil
+		}
+	}
+	data, err := unapply(cur.Data, c.Diff, which)
+	if errors.Is(err, errHunk) {
+		return nil, &Conflict{ChangeID: c.ID, Path: c.Path, Reason: err.Error() + ": its lines are no longer in the file",
+			ExpectedExists: true, ExpectedSHA: c.SHAAfter, FoundExists: true, FoundSHA: cur.SHA}, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("revert %s: %w", c.ID, err)
+	}
+	if err := writeAtomic(c.Path, data, cur.Mode); err != nil {
+		return nil, nil, fmt.Errorf("revert %s: %w", c.ID, err)
+	}
+	after, err := snapshot(c.Path, MaxKeep)
+	if err != nil {
+		return nil, nil, fmt.Errorf("revert %s: look at %s: %w", c.ID, c.Path, err)
+	}
+	fc := makeChange("revert", c.Path, workdir, cur, after)
+	fc.RevertOf, fc.Tool = c.ID, "revert"
+	return &fc, nil, nil
+}

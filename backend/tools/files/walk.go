@@ -1,0 +1,220 @@
+package files
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+)
+
+// ignoreRules are the .gitignore patterns in force in one folder, in
+// increasing priority, with paths relative to base.
+type ignoreRules struct {
+	base string
+	pats []gitignore.Pattern
+}
+
+// ignored reports whether the entry at comps (relative to base) is ignored.
+func (r *ignoreRules) ignored(comps []string, isDir bool) bool {
+	if len(r.pats) == 0 {
+		return false
+	}
+	return gitignore.NewMatcher(r.pats).Match(comps, isDir)
+}
+
+// readIgnoreFile returns the patterns of one ignore file, for paths under
+// domain; a missing file has none.
+func readIgnoreFile(path string, domain []string) []gitignore.Pattern {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var out []gitignore.Pattern
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSuffix(sc.Text(), "\r")
+		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
+			continue
+		}
+		out = append(out, gitignore.ParsePattern(line, domain))
+	}
+	return out
+}
+
+// repoBase returns the folder whose .gitignore files apply to root: the
+// nearest folder holding .git at or above root, else workdir when root is
+// inside it, else root.
+func repoBase(root, workdir string) string {
+	for d := root; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	if _, ok := within(workdir, root); ok && workdir != "" {
+		return workdir
+	}
+	return root
+}
+
+// rulesFor returns the ignore rules in force at root (a folder): the
+// repository's info/exclude and the .gitignore files from the base down to
+// root's parent. Root's own .gitignore is read by the walk. When root
+// itself is ignored (the model asked for it by name), the rules above it
+// are dropped, as ripgrep does with paths it is given.
+func rulesFor(root, workdir string) (*ignoreRules, []string) {
+	base := repoBase(root, workdir)
+	r := &ignoreRules{base: base}
+	rel, ok := within(base, root)
+	if !ok {
+		return &ignoreRules{base: root}, nil
+	}
+	var comps []string
+	if rel != "." {
+		comps = strings.Split(filepath.ToSlash(rel), "/")
+	}
+	r.pats = append(r.pats, readIgnoreFile(filepath.Join(base, ".git", "info", "exclude"), nil)...)
+	for i := 0; i < len(comps); i++ {
+		r.pats = append(r.pats, readIgnoreFile(filepath.Join(base, filepath.Join(comps[:i]...), ".gitignore"), comps[:i])...)
+	}
+	for i := 1; i <= len(comps); i++ {
+		if r.ignored(comps[:i], true) {
+			return &ignoreRules{base: root}, nil
+		}
+	}
+	return r, comps
+}
+
+// entry is one file or folder the walk found.
+type entry struct {
+	// abs is its absolute path; rel is relative to the walk's root, with
+	// forward slashes.
+	abs, rel string
+	typ      fs.FileMode
+}
+
+// walkStats counts what a walk could not enter.
+type walkStats struct {
+	mu         sync.Mutex
+	unreadable []string
+}
+
+func (s *walkStats) failed(rel string) {
+	s.mu.Lock()
+	s.unreadable = append(s.unreadable, rel)
+	s.mu.Unlock()
+}
+
+// dirJob is a folder to read.
+type dirJob struct {
+	abs, rel string
+	comps    []string // relative to the rules' base
+	rules    *ignoreRules
+}
+
+// walk visits every file and folder below root (a folder) in parallel,
+// skipping .git folders and whatever .gitignore files ignore, and never
+// following symbolic links. visit is called from several goroutines at
+// once, in no particular order; it returns false to skip a folder's
+// contents. The walk stops early when ctx ends.
+func walk(ctx context.Context, root, workdir string, visit func(e entry) bool) (*walkStats, error) {
+	rules, comps := rulesFor(root, workdir)
+	stats := &walkStats{}
+	var (
+		mu      sync.Mutex
+		cond    = sync.NewCond(&mu)
+		stack   = []dirJob{{abs: root, rel: "", comps: comps, rules: rules}}
+		pending = 1
+	)
+	workers := max(2, runtime.GOMAXPROCS(0)*2)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				mu.Lock()
+				for len(stack) == 0 && pending > 0 {
+					cond.Wait()
+				}
+				if pending == 0 {
+					mu.Unlock()
+					return
+				}
+				job := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				mu.Unlock()
+
+				var subs []dirJob
+				if ctx.Err() == nil {
+					subs = readDir(job, stats, visit)
+				}
+				mu.Lock()
+				stack = append(stack, subs...)
+				pending += len(subs) - 1
+				cond.Broadcast()
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return stats, ctx.Err()
+}
+
+// readDir lists one folder, visits its entries and returns the folders to
+// walk next.
+func readDir(job dirJob, stats *walkStats, visit func(e entry) bool) []dirJob {
+	f, err := os.Open(job.abs)
+	if err != nil {
+		stats.failed(job.rel)
+		return nil
+	}
+	list, err := f.ReadDir(-1)
+	f.Close()
+	if err != nil && len(list) == 0 {
+		stats.failed(job.rel)
+		return nil
+	}
+	rules := job.rules
+	if slices.ContainsFunc(list, func(d fs.DirEntry) bool { return d.Name() == ".gitignore" }) {
+		if more := readIgnoreFile(filepath.Join(job.abs, ".gitignore"), job.comps); len(more) > 0 {
+			rules = &ignoreRules{base: rules.base, pats: append(slices.Clip(rules.pats), more...)}
+		}
+	}
+	var subs []dirJob
+	for _, d := range list {
+		name := d.Name()
+		isDir := d.IsDir()
+		if isDir && name == ".git" {
+			continue
+		}
+		comps := append(slices.Clip(job.comps), name)
+		if rules.ignored(comps, isDir) {
+			continue
+		}
+		rel := name
+		if job.rel != "" {
+			rel = job.rel + "/" + name
+		}
+		e := entry{abs: filepath.Join(job.abs, name), rel: rel, typ: d.Type()}
+		if !visit(e) || !isDir {
+			continue
+		}
+		subs = append(subs, dirJob{abs: e.abs, rel: rel, comps: comps, rules: rules})
+	}
+	return subs
+}
+
+// errNotDir is returned for a walk root that is not a folder.
+var errNotDir = errors.New("not a folder")

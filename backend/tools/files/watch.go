@@ -1,0 +1,244 @@
+package files
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// WatchOptions configure a Watcher.
+type WatchOptions struct {
+	// MaxWatches bounds how many folders are watched (default 4096). When
+	// it is reached, or the OS refuses more watches, the watcher is
+	// degraded: Degraded says why, OnDegraded is told once, and changes
+	// in the folders not watched go unseen (the stale-read guard still
+	// compares digests before every write).
+	MaxWatches int
+	// OnChange is called with the absolute path of each file or folder
+	// that was created, written, removed, renamed or had its mode changed,
+	// once the path has been quiet for Debounce. It runs on the watcher's
+	// goroutine, one call at a time.
+	OnChange func(path string)
+	// OnDegraded is called once, on the watcher's goroutine or in Watch,
+	// when the watcher stops covering the whole tree.
+	OnDegraded func(reason string)
+	// Debounce defaults to 100 ms.
+	Debounce time.Duration
+}
+
+// Watcher watches a workspace recursively with fsnotify, skipping .git
+// folders and folders .gitignore ignores. Close stops it and waits for its
+// goroutine.
+type Watcher struct {
+	root string
+	opts WatchOptions
+	fsw  *fsnotify.Watcher
+
+	mu       sync.Mutex
+	watched  map[string]bool
+	degraded string
+
+	done chan struct{}
+	wg   sync.WaitGroup
+}
+
+// Watch starts watching root and every folder below it.
+func Watch(root string, opts WatchOptions) (*Watcher, error) {
+	if opts.MaxWatches <= 0 {
+		opts.MaxWatches = 4096
+	}
+	if opts.Debounce <= 0 {
+		opts.Debounce = 100 * time.Millisecond
+	}
+	real, err := workdir(root)
+	if err != nil {
+		return nil, fmt.Errorf("watch: %w", err)
+	}
+	fsw, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, fmt.Errorf("watch %s: %w", real, err)
+	}
+	w := &Watcher{root: real, opts: opts, fsw: fsw, watched: map[string]bool{}, done: make(chan struct{})}
+	w.addTree(real, nil)
+	w.wg.Add(1)
+	go w.loop()
+	return w, nil
+}
+
+// Root returns the watched folder, resolved.
+func (w *Watcher) Root() string { return w.root }
+
+// Watched returns how many folders are watched.
+func (w *Watcher) Watched() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.watched)
+}
+
+// Degraded returns why the watcher does not cover the whole tree, or "".
+func (w *Watcher) Degraded() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.degraded
+}
+
+// Close stops the watcher and waits for its goroutine.
+func (w *Watcher) Close() error {
+	select {
+	case <-w.done:
+		return nil
+	default:
+	}
+	close(w.done)
+	err := w.fsw.Close()
+	w.wg.Wait()
+	return err
+}
+
+// addTree watches dir and the folders below it that are not ignored. Files
+// found are passed to found (for folders that appeared with content).
+func (w *Watcher) addTree(dir string, found func(path string)) {
+	if !w.add(dir) {
+		return
+	}
+	rules, comps := rulesFor(dir, w.root)
+	job := dirJob{abs: dir, comps: comps, rules: rules}
+	var stack []dirJob
+	stack = append(stack, job)
+	for len(stack) > 0 {
+		job := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		subs := readDir(job, &walkStats{}, func(e entry) bool {
+			if !e.typ.IsDir() {
+				if found != nil && !strings.HasPrefix(filepath.Base(e.abs), tempPrefix) {
+					found(e.abs)
+				}
+				return false
+			}
+			return w.add(e.abs)
+		})
+		stack = append(stack, subs...)
+	}
+}
+
+// add watches one folder; it returns false when the folder is not watched
+// (the limit is reached, or the OS refused).
+func (w *Watcher) add(dir string) bool {
+	w.mu.Lock()
+	already, full := w.watched[dir], len(w.watched) >= w.opts.MaxWatches
+	w.mu.Unlock()
+	switch {
+	case already:
+		return true
+	case full:
+		w.degrade(fmt.Sprintf("watching only %d folders (the limit): changes in the others are not seen live", w.opts.MaxWatches))
+		return false
+	}
+	if err := w.fsw.Add(dir); err != nil {
+		switch {
+		case errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EMFILE):
+			w.degrade(fmt.Sprintf("the system refused to watch more than %d folders (%v; on Linux raise fs.inotify.max_user_watches): changes in the others are not seen live", w.Watched(), err))
+		case errors.Is(err, fs.ErrNotExist):
+		default:
+			w.degrade(fmt.Sprintf("could not watch %s (%v): changes in it are not seen live", dir, err))
+		}
+		return false
+	}
+	w.mu.Lock()
+	w.watched[dir] = true
+	w.mu.Unlock()
+	return true
+}
+
+// degrade notes, once, why the tree is not fully covered, and tells
+// OnDegraded.
+func (w *Watcher) degrade(reason string) {
+	w.mu.Lock()
+	first := w.degraded == ""
+	if first {
+		w.degraded = reason
+	}
+	w.mu.Unlock()
+	if first && w.opts.OnDegraded != nil {
+		w.opts.OnDegraded(reason)
+	}
+}
+
+// skip reports whether events for path are of no interest: Foya's own
+// temporary files and anything in a .git folder.
+func (w *Watcher) skip(path string) bool {
+	if strings.HasPrefix(filepath.Base(path), tempPrefix) {
+		return true
+	}
+	rel, ok := within(w.root, path)
+	if !ok {
+		return true
+	}
+	return slices.Contains(strings.Split(filepath.ToSlash(rel), "/"), ".git")
+}
+
+func (w *Watcher) loop() {
+	defer w.wg.Done()
+	pending := map[string]time.Time{}
+	tick := time.NewTicker(w.opts.Debounce / 2)
+	defer tick.Stop()
+	for {
+		select {
+		case <-w.done:
+			return
+		case ev, ok := <-w.fsw.Events:
+			if !ok {
+				return
+			}
+			if w.skip(ev.Name) {
+				continue
+			}
+			pending[ev.Name] = time.Now()
+			if ev.Has(fsnotify.Create) {
+				if fi, err := os.Lstat(ev.Name); err == nil && fi.IsDir() {
+					// A new folder: watch it, and report what is already in it.
+					w.addTree(ev.Name, func(p string) { pending[p] = time.Now() })
+				}
+			}
+			if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+				w.mu.Lock()
+				for d := range w.watched {
+					if d == ev.Name || strings.HasPrefix(d, ev.Name+string(filepath.Separator)) {
+						delete(w.watched, d)
+					}
+				}
+				w.mu.Unlock()
+			}
+		case err, ok := <-w.fsw.Errors:
+			if !ok {
+				return
+			}
+			if errors.Is(err, fsnotify.ErrEventOverflow) {
+				w.degrade("the system dropped change events (too many at once): some changes were not seen live")
+			}
+		case now := <-tick.C:
+			var ready []string
+			for p, t := range pending {
+				if now.Sub(t) >= w.opts.Debounce {
+					ready = append(ready, p)
+					delete(pending, p)
+				}
+			}
+			slices.Sort(ready)
+			for _, p := range ready {
+				if w.opts.OnChange != nil {
+					w.opts.OnChange(p)
+				}
+			}
+		}
+	}
+}

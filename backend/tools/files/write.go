@@ -1,0 +1,184 @@
+package files
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"foya/backend/tools"
+)
+
+//go:embed tool_write.md
+var writeDescription string
+
+// defaultMode is the mode of files write creates.
+const defaultMode = modeRegular | 0o644
+
+type writeTool struct{ e *env }
+
+func (writeTool) Spec() tools.Spec {
+	return tools.Spec{
+		Name:        WriteName,
+		Description: strings.TrimSpace(writeDescription),
+		Exposure:    tools.Direct,
+		Schema: []byte(`{"type":"object","properties":{
+			"path":{"type":"string","description":"The file to create or overwrite: relative to the working directory, or absolute."},
+			"content":{"type":"string","description":"The whole new content of the file."}},
+			"required":["path","content"],"additionalProperties":false}`),
+	}
+}
+
+// ParallelSafe implements tools.Parallel: writes are never parallel (spec P5).
+func (writeTool) ParallelSafe(tools.Call) bool { return false }
+
+func (t writeTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) (tools.Result, error) {
+	var a struct {
+		Path    string  `json:"path"`
+		Content *string `json:"content"`
+	}
+	if err := decode(call, &a); err != nil {
+		return tools.Errorf("write: %v", err), nil
+	}
+	if a.Content == nil {
+		return tools.Errorf(`write: content is missing: give the whole new content of the file ("" for an empty file)`), nil
+	}
+	sid, dir := sessionOf(rc)
+	tg, err := resolve(dir, a.Path, true)
+	if err != nil {
+		return tools.Errorf("write: %v", err), nil
+	}
+	content := []byte(*a.Content)
+	before, err := snapshot(tg.Real, MaxKeep)
+	switch {
+	case errors.Is(err, errTooLarge):
+		return tools.Errorf("write: %s is %s, more than the %s write replaces (Foya keeps a copy of what it overwrites, to revert it); nothing was changed", tg.Show(), size(before.Size), size(MaxKeep)), nil
+	case err != nil:
+		return tools.Errorf("write: %s", openError(tg.Show(), err)), nil
+	case before.IsDir:
+		return tools.Errorf("write: %s is a folder; give the path of a file in it", tg.Show()), nil
+	case before.Link:
+		return tools.Errorf("write: %s is a symbolic link to %s, which does not exist; write to the path it should lead to instead", tg.Show(), before.Data), nil
+	case strings.HasSuffix(a.Path, "/") || strings.HasSuffix(a.Path, string(filepath.Separator)):
+		return tools.Errorf("write: %s ends with a slash, so it names a folder; give the path of a file", a.Path), nil
+	}
+	rec, found, err := t.e.reads.GetRead(ctx, sid, tg.Real)
+	if err != nil {
+		return tools.Result{}, fmt.Errorf("write: %w", err)
+	}
+	if msg := staleness(rec, found, before, tg.Show(), "write"); msg != "" {
+		if found && !before.Exists {
+			// The session now knows the file is gone: a second write creates it.
+			if err := record(ctx, t.e.reads, sid, tg.Real, state{}, false); err != nil {
+				return tools.Result{}, err
+			}
+		}
+		return tools.Errorf("%s", msg), nil
+	}
+	if before.Exists && bytes.Equal(before.Data, content) {
+		return tools.Text(fmt.Sprintf("%s already has exactly this content; nothing was changed.", tg.Show())), nil
+	}
+	mode, op := uint32(defaultMode), "create"
+	if before.Exists {
+		mode, op = before.Mode, "write"
+	}
+	after := state{Exists: true, Mode: mode, Data: content, SHA: digest(content), Size: int64(len(content))}
+	change := makeChange(op, tg.Real, tg.Workdir, before, after)
+	why := fmt.Sprintf("create %s (%s)", tg.Show(), plural(lineCount(content), "line", "lines"))
+	if before.Exists {
+		why = fmt.Sprintf("overwrite %s (+%d -%d lines)", tg.Show(), change.Added, change.Removed)
+	}
+	if res, err := ask(ctx, rc, call, writeKind(tg), why, change.Diff, tg.Real); res != nil || err != nil {
+		return deref(res), err
+	}
+	note := ""
+	res, dirs := t.e.commit(ctx, sid, tg, before, &after, "write")
+	if res != nil {
+		if res.IsError {
+			return *res, nil
+		}
+		note = " " + res.Text
+	}
+	change.ModeAfter = after.Mode
+	text := fmt.Sprintf("Created %s (%s, %s).", tg.Show(), plural(lineCount(content), "line", "lines"), size(int64(len(content))))
+	if before.Exists {
+		text = fmt.Sprintf("Wrote %s (%s, %s; +%d -%d lines).", tg.Show(), plural(lineCount(content), "line", "lines"), size(int64(len(content))), change.Added, change.Removed)
+	}
+	return tools.Result{Text: text + note, FileChanges: append(dirs, change), DisplayDiff: change.Diff}, nil
+}
+
+// commit writes after.Data over tg once more checking that the file is
+// still before (it may have changed while a person decided), then notes
+// the new state as seen by the session. It fills in after's modification
+// time and actual mode, and returns an is_error result when nothing was
+// written. When the write happened but the note could not be kept, it
+// returns a result that is not an error, whose text says so.
+func (e *env) commit(ctx context.Context, sid string, tg target, before state, after *state, verb string) (*tools.Result, []tools.FileChange) {
+	fail := func(format string, args ...any) (*tools.Result, []tools.FileChange) {
+		r := tools.Errorf(format, args...)
+		return &r, nil
+	}
+	now, err := snapshot(tg.Real, MaxKeep)
+	if err != nil && !errors.Is(err, errTooLarge) {
+		return fail("%s: %s", verb, openError(tg.Show(), err))
+	}
+	if !sameFile(now, before) {
+		return fail("%s: %s changed while this call waited (for approval, or for another program); nothing was changed: read it again, then %s again", verb, tg.Show(), verb)
+	}
+	var dirs []tools.FileChange
+	if !before.Exists {
+		var err error
+		if dirs, err = mkdirs(filepath.Dir(tg.Real), tg.Workdir); err != nil {
+			return fail("%s: could not create the folder %s: %s; nothing was changed", verb, filepath.Dir(tg.Show()), openError(filepath.Dir(tg.Show()), err))
+		}
+	}
+	if err := writeAtomic(tg.Real, after.Data, after.Mode); err != nil {
+		// Take back the folders made for it: they are empty.
+		for i := len(dirs) - 1; i >= 0; i-- {
+			os.Remove(dirs[i].Path)
+		}
+		return fail("%s: %v", verb, err)
+	}
+	if fi, err := os.Lstat(tg.Real); err == nil {
+		after.ModTime, after.Mode, after.Size = fi.ModTime(), unixMode(fi.Mode()), fi.Size()
+	}
+	if err := record(ctx, e.reads, sid, tg.Real, *after, true); err != nil {
+		r := tools.Text(fmt.Sprintf("(%v: read the file again before changing it once more.)", err))
+		return &r, dirs
+	}
+	return nil, dirs
+}
+
+// mkdirs creates dir and its missing parents, and returns a File Change
+// for each folder it created, outermost first, so that reverting the
+// write removes them again.
+func mkdirs(dir, workdir string) ([]tools.FileChange, error) {
+	var missing []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil || filepath.Dir(d) == d {
+			break
+		}
+		missing = append(missing, d)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var out []tools.FileChange
+	for i := len(missing) - 1; i >= 0; i-- {
+		st, err := snapshot(missing[i], 0)
+		if err != nil || !st.IsDir {
+			continue
+		}
+		out = append(out, makeChange("create", missing[i], workdir, state{}, st))
+	}
+	return out, nil
+}
+
+var (
+	_ tools.Tool     = writeTool{}
+	_ tools.Parallel = writeTool{}
+)
