@@ -55,32 +55,73 @@ type seen struct {
 	exists, dir bool
 	sha         string
 	data        []byte
+	// from is where a folder's contents will come from once its undo has
+	// run: its trash item.
+	from string
 }
 
-func seenOf(st state) seen { return seen{st.Exists, st.IsDir, st.SHA, st.Data} }
+func seenOf(st state) seen { return seen{exists: st.Exists, dir: st.IsDir, sha: st.SHA, data: st.Data} }
 
 // Check reports the conflicts reverting changes (newest first) would meet,
 // without changing anything. Each change is checked against the state the
 // undoing of the newer ones leaves, so a file changed twice is expected to
-// hold its newest content first and its older one next.
+// hold its newest content first and its older one next, and a file in a
+// deleted folder is looked for in the folder's trash item.
 func (rv *Reverter) Check(ctx context.Context, workdir string, changes []llm.FileChange) ([]Conflict, error) {
 	virtual := map[string]seen{}
 	var out []Conflict
 	for _, c := range changes {
-		cur, ok := virtual[c.Path]
-		if !ok {
-			st, err := snapshot(c.Path, MaxKeep)
-			if err != nil && !errors.Is(err, errTooLarge) {
-				return nil, fmt.Errorf("revert %s: look at %s: %w", c.ID, c.Path, err)
-			}
-			cur = seenOf(st)
+		cur, err := lookup(virtual, c.Path)
+		if err != nil {
+			return nil, fmt.Errorf("revert %s: look at %s: %w", c.ID, c.Path, err)
 		}
 		if cf := rv.conflict(ctx, workdir, c, cur); cf != nil {
 			out = append(out, *cf)
 		}
-		virtual[c.Path] = seen{exists: c.ExistedBefore, dir: c.IsDir && c.ExistedBefore, sha: c.SHABefore}
+		v := seen{exists: c.ExistedBefore, dir: c.IsDir && c.ExistedBefore, sha: c.SHABefore}
+		if v.dir && !c.ExistsAfter {
+			v.from = c.TrashPath
+		}
+		if c.IsDir {
+			// The folder's new state decides what is below it.
+			for p := range virtual {
+				if _, ok := within(c.Path, p); ok {
+					delete(virtual, p)
+				}
+			}
+		}
+		virtual[c.Path] = v
 	}
 	return out, nil
+}
+
+// lookup returns what path will hold once the undos checked so far have
+// run: their own result, else what a folder restored from the trash holds
+// there, else what the disk holds now.
+func lookup(virtual map[string]seen, path string) (seen, error) {
+	if v, ok := virtual[path]; ok {
+		return v, nil
+	}
+	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
+		if v, ok := virtual[dir]; ok {
+			switch {
+			case !v.exists || !v.dir:
+				return seen{}, nil
+			case v.from != "":
+				rel, _ := within(dir, path)
+				path = filepath.Join(v.from, rel)
+			}
+			break
+		}
+		if filepath.Dir(dir) == dir {
+			break
+		}
+	}
+	st, err := snapshot(path, MaxKeep)
+	if err != nil && !errors.Is(err, errTooLarge) {
+		return seen{}, err
+	}
+	return seenOf(st), nil
 }
 
 // conflict compares what is at c's path with what c left there.
