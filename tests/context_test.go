@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 
@@ -63,7 +64,7 @@ func TestRunContextPerSessionConcurrently(t *testing.T) {
 	for i, s := range []kernel.Session{sa, sb} {
 		rc := p.seen[s.ID]
 		if rc.RunID != runs[i].ID || rc.Workdir != s.Workdir || rc.ApprovalMode != s.ApprovalMode || rc.Model != s.Model ||
-			rc.ProjectID == "" || rc.Activator == nil || len(rc.Exposed) == 0 || rc.Exposed[0] != "probe" {
+			rc.ProjectID == "" || rc.Activator == nil || !slices.Contains(rc.Exposed, "probe") || !slices.IsSorted(rc.Exposed) {
 			t.Errorf("session %d saw run context %+v", i, rc)
 		}
 		if runs[i].Status != llm.RunCompleted {

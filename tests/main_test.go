@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"foya/backend/cli"
+	"foya/backend/sandbox"
 	"foya/backend/tools"
 )
 
@@ -19,6 +20,9 @@ import (
 // registered (FOYA_TEST_CHILD=exec), so crash tests can kill a real process
 // in the middle of a tool call.
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperArg {
+		os.Exit(sandbox.HelperMain(os.Args[2:]))
+	}
 	if os.Getenv("FOYA_TEST_CHILD") == "exec" {
 		os.Exit(cli.Run(context.Background(), os.Args[1:], cli.Env{Tools: []tools.Tool{marker{}}}))
 	}

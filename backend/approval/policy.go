@@ -167,3 +167,18 @@ func (m Mode) Title() string {
 	}
 	return "Manual"
 }
+
+// commonDir returns the deepest folder holding every path ("" if none).
+func commonDir(paths []string) string {
+	dir := filepath.Dir(paths[0])
+	for _, p := range paths[1:] {
+		for !within(dir, p) {
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				return ""
+			}
+			dir = parent
+		}
+	}
+	return dir
+}

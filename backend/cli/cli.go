@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"foya/backend/kernel"
+	"foya/backend/sandbox"
 	"foya/backend/tools"
 )
 
@@ -37,6 +38,9 @@ type Env struct {
 	// Interrupt, if set, delivers interrupts (SIGINT, SIGTERM) to exec; nil
 	// means the process's signals.
 	Interrupt <-chan os.Signal
+	// Interactive makes exec ask approval questions on Stdin/Stderr even
+	// when Stdin is not a terminal (tests).
+	Interactive bool
 }
 
 // Main runs the command line with the process's standard streams and
@@ -64,6 +68,9 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return ExitUsage
 	}
 	switch args[0] {
+	case sandbox.HelperArg:
+		// The sandbox runner re-executes foya to confine a command.
+		return sandbox.HelperMain(args[1:])
 	case "exec":
 		return execCmd(ctx, args[1:], env)
 	case "sessions":
@@ -115,11 +122,17 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 // openKernel opens the kernel for a command with a --db flag.
-func openKernel(ctx context.Context, db string, env Env, ts ...tools.Tool) (*kernel.Kernel, error) {
-	if db == "" {
-		db = env.Getenv("FOYA_DB")
+func openKernel(ctx context.Context, db string, env Env) (*kernel.Kernel, error) {
+	return kernel.Open(ctx, kernel.Options{DBPath: dbPath(db, env), Tools: env.Tools, Headless: true})
+}
+
+// dbPath is the --db flag, else $FOYA_DB (kernel.Open falls back to the data
+// folder).
+func dbPath(flagValue string, env Env) string {
+	if flagValue != "" {
+		return flagValue
 	}
-	return kernel.Open(ctx, kernel.Options{DBPath: db, Tools: append(ts, env.Tools...)})
+	return env.Getenv("FOYA_DB")
 }
 
 // errUsage marks a usage error.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"flag"
@@ -84,7 +85,8 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 		}
 	}
 
-	k, err := openKernel(ctx, *db, env)
+	interactive := isTerminal(env.Stdin) || env.Interactive
+	k, err := kernel.Open(ctx, kernel.Options{DBPath: dbPath(*db, env), Tools: env.Tools, Headless: !interactive})
 	if err != nil {
 		return fail(env, err)
 	}
@@ -112,7 +114,10 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 		if *mode != "" {
 			m, _ := approval.ParseMode(*mode)
 			if string(m) != sess.ApprovalMode {
-				sess.ApprovalMode, changed = string(m), true
+				if err := k.SetMode(ctx, sess.ID, string(m)); err != nil {
+					return fail(env, err)
+				}
+				sess.ApprovalMode = string(m)
 			}
 		}
 		if changed {
@@ -139,7 +144,11 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 		}
 		m := *mode
 		if m == "" {
-			m = string(approval.Manual)
+			def, err := k.DefaultMode(ctx)
+			if err != nil {
+				return fail(env, err)
+			}
+			m = string(def)
 		}
 		sess, err = k.CreateSession(ctx, kernel.NewSession{
 			Workdir: dir, ApprovalMode: m, Provider: client.Name(), Model: *model, Title: kernel.Title(prompt),
@@ -150,9 +159,14 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 	}
 
 	out := newPrinter(env, *asJSON)
+	ask := &asker{in: bufio.NewReader(env.Stdin), out: env.Stderr, answer: k.Answer}
 	unsub := k.Subscribe(func(ev llm.Event) {
-		if ev.SessionID == sess.ID {
-			out.event(ev)
+		if ev.SessionID != sess.ID {
+			return
+		}
+		out.event(ev)
+		if interactive && ev.Type == "approval.request" {
+			go ask.ask(ev)
 		}
 	})
 	defer unsub()
@@ -193,6 +207,11 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 		return ExitCancelled
 	}
 	return ExitFailed
+}
+
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && isatty.IsTerminal(f.Fd())
 }
 
 func isSet(fs *flag.FlagSet, name string) bool {

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"foya/backend/approval"
 	"foya/backend/llm"
 	"foya/backend/tools"
 )
@@ -185,6 +186,9 @@ func (r *runner) runCall(ctx context.Context, p *prepared) (*llm.ToolResult, err
 		Model:        r.sess.Model,
 		Exposed:      r.e.cfg.Tools.Visible(r.filter()),
 		Activator:    r,
+		Approval: func(ctx context.Context, req approval.Request) (approval.Outcome, error) {
+			return r.approve(ctx, p.rec.ID, req)
+		},
 		Update: func(v any) {
 			r.rec.commit(ctx, llm.Commit{Events: []llm.Event{{Type: llm.EventToolUpdate, Data: llm.Data(map[string]any{"step": p.rec.Step, "id": p.rec.ID, "progress": v})}}})
 		},

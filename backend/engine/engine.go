@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"foya/backend/approval"
 
 	"foya/backend/llm"
 	"foya/backend/tools"
@@ -31,6 +34,8 @@ type Store interface {
 	Artifact(ctx context.Context, sessionID, id string) (llm.Artifact, error)
 	RunningRuns(ctx context.Context) ([]llm.Run, error)
 	Calls(ctx context.Context, runID string) ([]llm.CallRecord, error)
+	Session(ctx context.Context, id string) (llm.Session, error)
+	Grants(ctx context.Context, sessionID string) ([]json.RawMessage, error)
 }
 
 // DefaultMaxSteps bounds the model steps of one run when the request does
@@ -52,6 +57,10 @@ type Config struct {
 	Owner string
 	// TextFlush is how long text deltas may be coalesced; 0 means 40ms.
 	TextFlush time.Duration
+	// Gateway holds approval requests until a person answers. Nil means no
+	// one can answer (headless): what needs asking is denied with a message
+	// saying how to allow it.
+	Gateway *approval.Gateway
 }
 
 // Engine runs agent loops.
@@ -60,6 +69,8 @@ type Engine struct {
 
 	mu     sync.Mutex
 	active map[string]*runner // by session ID
+
+	recMu sync.Mutex // orders Record's store-and-publish outside runs
 }
 
 // New returns an Engine.
@@ -121,6 +132,7 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (llm.Run, error) {
 			StartedAt: time.Now(),
 		},
 	}
+	r.rec = &recorder{store: e.cfg.Store, emit: e.cfg.Emit, flush: e.cfg.TextFlush, sess: r.sess.ID, run: r.run.ID}
 	e.mu.Lock()
 	if _, busy := e.active[r.sess.ID]; busy {
 		e.mu.Unlock()
@@ -146,6 +158,31 @@ func (e *Engine) Cancel(sessionID string) bool {
 		r.cancel()
 	}
 	return ok
+}
+
+// Record stores events of a session that no run produced (a mode switch,
+// a revert) and publishes them. While the session has a run going, they go
+// through the run's recorder, so clients see every event in seq order.
+func (e *Engine) Record(ctx context.Context, sessionID string, evs ...llm.Event) error {
+	for i := range evs {
+		evs[i].SessionID = sessionID
+	}
+	e.mu.Lock()
+	r := e.active[sessionID]
+	e.mu.Unlock()
+	if r != nil {
+		return r.rec.commit(ctx, llm.Commit{Events: evs})
+	}
+	e.recMu.Lock()
+	defer e.recMu.Unlock()
+	stored, err := e.cfg.Store.Apply(ctx, llm.Commit{Events: evs})
+	if err != nil {
+		return err
+	}
+	for _, ev := range stored {
+		e.cfg.Emit(ev)
+	}
+	return nil
 }
 
 // Running reports whether a session has a run going.

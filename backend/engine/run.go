@@ -44,7 +44,6 @@ type runError struct{ msg string }
 func (e *runError) Error() string { return e.msg }
 
 func (r *runner) loop(ctx context.Context) (llm.Run, error) {
-	r.rec = &recorder{store: r.e.cfg.Store, emit: r.e.cfg.Emit, flush: r.e.cfg.TextFlush, sess: r.sess.ID, run: r.run.ID}
 	stored, err := r.e.cfg.Store.Messages(ctx, r.sess.ID)
 	if err != nil {
 		return llm.Run{}, fmt.Errorf("load history: %w", err)

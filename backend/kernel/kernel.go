@@ -31,6 +31,10 @@ type Options struct {
 	Tools []tools.Tool
 	// TextFlush overrides how long text deltas are coalesced.
 	TextFlush time.Duration
+	// Headless means no one can answer approval requests (foya exec
+	// without a terminal): what needs asking is denied with a message
+	// saying how to allow it.
+	Headless bool
 }
 
 // Info describes a running kernel for front ends.
@@ -45,10 +49,11 @@ type Session = llm.Session
 
 // Kernel is the facade every front end uses.
 type Kernel struct {
-	info  Info
-	store *store.Store
-	reg   *tools.Registry
-	eng   *engine.Engine
+	info    Info
+	store   *store.Store
+	reg     *tools.Registry
+	eng     *engine.Engine
+	gateway *approval.Gateway
 
 	mu   sync.Mutex
 	subs map[int]func(llm.Event)
@@ -111,7 +116,11 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 			return nil, err
 		}
 	}
-	k.eng = engine.New(engine.Config{Store: st, Tools: k.reg, Emit: k.publish, Owner: processOwner(), TextFlush: opts.TextFlush})
+	if !opts.Headless {
+		k.gateway = approval.NewGateway()
+	}
+	k.eng = engine.New(engine.Config{Store: st, Tools: k.reg, Emit: k.publish, Owner: processOwner(),
+		TextFlush: opts.TextFlush, Gateway: k.gateway})
 	if _, err := k.eng.Recover(ctx, ownerAlive); err != nil {
 		st.Close()
 		return nil, err
@@ -184,10 +193,15 @@ func (k *Kernel) CreateSession(ctx context.Context, ns NewSession) (Session, err
 	if title == "" {
 		title = "New session"
 	}
-	return k.store.CreateSession(ctx, llm.Session{
+	sess, err := k.store.CreateSession(ctx, llm.Session{
 		ID: engine.NewID("ses"), Title: Title(title), ProjectID: dir, Workdir: dir,
 		ApprovalMode: string(mode), Provider: ns.Provider, Model: ns.Model, Tools: ns.Tools,
 	})
+	if err == nil && mode == approval.FullAccess {
+		// Every session that runs with Full Access is on record.
+		err = k.eng.Record(ctx, sess.ID, llm.Event{Type: EventSessionMode, Data: llm.Data(map[string]any{"from": "", "to": mode})})
+	}
+	return sess, err
 }
 
 // Title makes a session title from a prompt: its first line, at most 80
@@ -215,14 +229,23 @@ func (k *Kernel) Sessions(ctx context.Context) ([]Session, error) {
 	return list, err
 }
 
-// UpdateSession changes a session's model, provider or approval mode.
+// UpdateSession changes a session's title, model, provider or tool
+// allowlist; a change of approval mode goes through SetMode, so it is
+// recorded.
 func (k *Kernel) UpdateSession(ctx context.Context, s Session) error {
-	mode, err := approval.ParseMode(s.ApprovalMode)
+	cur, err := k.store.Session(ctx, s.ID)
 	if err != nil {
 		return err
 	}
-	s.ApprovalMode = string(mode)
-	return k.store.UpdateSession(ctx, s)
+	mode := s.ApprovalMode
+	s.ApprovalMode = cur.ApprovalMode
+	if err := k.store.UpdateSession(ctx, s); err != nil {
+		return err
+	}
+	if mode != "" && mode != cur.ApprovalMode {
+		return k.SetMode(ctx, s.ID, mode)
+	}
+	return nil
 }
 
 // RunOptions ask for one turn.

@@ -172,8 +172,31 @@ type Commit struct {
 	// Blobs are stored content-addressed (the contents of file changes).
 	Blobs       [][]byte
 	FileChanges []FileChange
+	Approvals   []ApprovalRecord
+	Grants      []GrantRecord
 	Messages    []StoredMessage
 	Events      []Event
+}
+
+// ApprovalRecord is one approval request and, once answered, its answer.
+// Request and Answer are the approval package's types as JSON.
+type ApprovalRecord struct {
+	ID         string          `json:"id"`
+	SessionID  string          `json:"sessionId"`
+	RunID      string          `json:"runId"`
+	CallID     string          `json:"callId"`
+	State      string          `json:"state"` // pending, allowed, denied, cancelled
+	Request    json.RawMessage `json:"request"`
+	Answer     json.RawMessage `json:"answer,omitempty"`
+	AskedAt    time.Time       `json:"askedAt"`
+	AnsweredAt time.Time       `json:"answeredAt,omitzero"`
+}
+
+// GrantRecord is a remembered "allow for this session" (an approval.Grant
+// as JSON).
+type GrantRecord struct {
+	SessionID string          `json:"sessionId"`
+	Grant     json.RawMessage `json:"grant"`
 }
 
 // Data marshals v as an event payload. It panics if v cannot be marshalled,

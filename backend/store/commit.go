@@ -47,6 +47,27 @@ func (s *Store) Apply(ctx context.Context, c llm.Commit) ([]llm.Event, error) {
 				return err
 			}
 		}
+		for _, a := range c.Approvals {
+			var answer any
+			if len(a.Answer) > 0 {
+				answer = string(a.Answer)
+			}
+			if a.AskedAt.IsZero() {
+				a.AskedAt = now
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO approvals (id, session_id, run_id, call_id, state, request, answer, asked_at, answered_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+				ON CONFLICT (id) DO UPDATE SET state = excluded.state, answer = excluded.answer, answered_at = excluded.answered_at`,
+				a.ID, a.SessionID, a.RunID, a.CallID, a.State, string(a.Request), answer, nanos(a.AskedAt), nanos(a.AnsweredAt)); err != nil {
+				return fmt.Errorf("approval %s: %w", a.ID, err)
+			}
+		}
+		for _, g := range c.Grants {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO grants (session_id, grant_json, created_at) VALUES (?, ?, ?)
+				ON CONFLICT DO NOTHING`, g.SessionID, string(g.Grant), now.UnixNano()); err != nil {
+				return fmt.Errorf("grant: %w", err)
+			}
+		}
 		for _, m := range c.Messages {
 			body, err := json.Marshal(m.Message)
 			if err != nil {

@@ -1,0 +1,115 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"foya/backend/approval"
+	"foya/backend/llm"
+)
+
+// Approval event types.
+const (
+	EventApprovalRequest = "approval.request"
+	EventApprovalAnswer  = "approval.answer"
+)
+
+// canceled is a context that is already done.
+var canceled = func() context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	return ctx
+}()
+
+// approve is the approval gateway as tools see it (spec A1): the policy
+// decides from the session's current mode (it may change mid-run), its
+// remembered grants and the project's rules; what needs a person is stored,
+// announced as approval.request, and waits for the first answer.
+func (r *runner) approve(ctx context.Context, callID string, req approval.Request) (approval.Outcome, error) {
+	req.CallID = callID
+	mode := approval.Manual
+	sess, err := r.e.cfg.Store.Session(ctx, r.sess.ID)
+	if err != nil {
+		return approval.Outcome{}, fmt.Errorf("approval: %w", err)
+	}
+	if m, err := approval.ParseMode(sess.ApprovalMode); err == nil {
+		mode = m
+	}
+	raw, err := r.e.cfg.Store.Grants(ctx, r.sess.ID)
+	if err != nil {
+		return approval.Outcome{}, fmt.Errorf("approval: %w", err)
+	}
+	grants := make([]approval.Grant, 0, len(raw))
+	for _, g := range raw {
+		var gr approval.Grant
+		if json.Unmarshal(g, &gr) == nil {
+			grants = append(grants, gr)
+		}
+	}
+	d := approval.Decide(mode, req.Action, grants, approval.LoadRules(r.sess.Workdir))
+	switch d.Verdict {
+	case approval.Allow:
+		return approval.Outcome{Allowed: true}, nil
+	case approval.Refuse:
+		return approval.Outcome{Message: "refused: " + d.Reason}, nil
+	}
+	gw := r.e.cfg.Gateway
+	if gw == nil {
+		return approval.Outcome{Message: fmt.Sprintf("not allowed without approval (%s), and no one can answer here: "+
+			"run with --approval auto (or full-access), or allow it in %s", d.Reason, approval.RulesFile)}, nil
+	}
+	p := approval.Pending{
+		ID: NewID("apr"), SessionID: r.sess.ID, RunID: r.run.ID, Request: req, Reason: d.Reason,
+		Scopes: approval.Scopes(req.Action), AskedAt: time.Now(),
+	}
+	gw.Open(p) // before it is announced, so an answer can never come too early
+	rec := llm.ApprovalRecord{ID: p.ID, SessionID: p.SessionID, RunID: p.RunID, CallID: callID, State: "pending",
+		Request: llm.Data(req), AskedAt: p.AskedAt}
+	if err := r.rec.commit(ctx, llm.Commit{
+		Approvals: []llm.ApprovalRecord{rec},
+		Events:    []llm.Event{{Type: EventApprovalRequest, Data: llm.Data(p)}},
+	}); err != nil {
+		gw.Wait(canceled, p.ID) // withdraw it
+		return approval.Outcome{}, err
+	}
+	ans, werr := gw.Wait(ctx, p.ID)
+	rec.AnsweredAt = time.Now()
+	c := llm.Commit{}
+	out := approval.Outcome{}
+	switch {
+	case werr != nil:
+		rec.State = "cancelled"
+		ans = approval.Answer{Choice: approval.Deny, Message: "the run was cancelled"}
+	case ans.Choice == approval.Deny:
+		rec.State = "denied"
+		out.Message = "denied by the user: no changes made"
+		if ans.Message != "" {
+			out.Message = "denied by the user: " + ans.Message
+		}
+	default:
+		rec.State = "allowed"
+		out.Allowed = true
+		scope := ans.Scope
+		if ans.Choice == approval.AllowOnce && mode == approval.Auto && req.Action.Kind == approval.Fetch && req.Action.Host != "" {
+			// Auto asks once per host.
+			scope = &approval.Grant{Kind: approval.Fetch, Host: req.Action.Host}
+		}
+		if scope != nil {
+			c.Grants = []llm.GrantRecord{{SessionID: r.sess.ID, Grant: llm.Data(scope)}}
+		}
+	}
+	rec.Answer = llm.Data(ans)
+	c.Approvals = []llm.ApprovalRecord{rec}
+	c.Events = []llm.Event{{Type: EventApprovalAnswer, Data: llm.Data(map[string]any{
+		"id": p.ID, "callId": callID, "state": rec.State, "answer": ans,
+	})}}
+	if err := r.rec.commit(ctx, c); err != nil {
+		return approval.Outcome{}, err
+	}
+	if werr != nil {
+		return approval.Outcome{}, werr
+	}
+	return out, nil
+}
