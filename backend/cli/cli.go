@@ -77,6 +77,12 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return sessionsCmd(ctx, args[1:], env)
 	case "show":
 		return showCmd(ctx, args[1:], env)
+	case "changes":
+		return changesCmd(ctx, args[1:], env)
+	case "diff":
+		return diffCmd(ctx, args[1:], env)
+	case "revert":
+		return revertCmd(ctx, args[1:], env)
 	case "version", "--version", "-version", "-v":
 		fmt.Fprintf(env.Stdout, "foya %s\n", kernel.Version)
 		return ExitOK
@@ -96,6 +102,11 @@ func usage(w io.Writer) {
   foya sessions [--json]    list stored sessions
   foya show [--json] SESSION
                             print a session's runs and history
+  foya changes [--json] [SESSION]
+                            list a session's file changes (default: the latest session)
+  foya diff CHANGE          print the unified diff of one change
+  foya revert CHANGE... | --run RUN | --to CHANGE [--hunk N] [--force] [--json]
+                            undo changes; a revert is a change too, so it can be undone
   foya --version            print the version
 
 Run "foya exec --help" for the flags of exec.

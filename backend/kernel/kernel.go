@@ -110,6 +110,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 		subs:  map[int]func(llm.Event){},
 	}
 	k.reg.Add(tools.Search{})
+	k.reg.Add(fileTools(st)...)
 	for _, t := range opts.Tools {
 		if err := k.reg.Put(t); err != nil {
 			st.Close()

@@ -288,6 +288,9 @@ func (h hunk) side(old bool) []string {
 // errHunk means a hunk's lines are not in the content any more.
 var errHunk = errors.New("hunk does not apply")
 
+// ErrBadHunk means a hunk revert asked for hunks a change does not have.
+var ErrBadHunk = errors.New("no such hunk")
+
 // unapply reverses the hunks numbered in which (1-based) of diff in
 // content, which the diff's after side should be: each hunk's new lines
 // are found (at their recorded place, else the nearest place they match)
@@ -301,7 +304,7 @@ func unapply(content []byte, diff string, which []int) ([]byte, error) {
 	picked := make([]bool, len(hs))
 	for _, n := range which {
 		if n < 1 || n > len(hs) {
-			return nil, fmt.Errorf("no hunk %d: the change has %d hunk(s)", n, len(hs))
+			return nil, fmt.Errorf("%w: %d (the change has %d)", ErrBadHunk, n, len(hs))
 		}
 		picked[n-1] = true
 	}

@@ -2,6 +2,7 @@ package files
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -106,4 +107,15 @@ func record(ctx context.Context, reads Reads, sessionID, path string, st state, 
 		return fmt.Errorf("remember the read of %s: %w", path, err)
 	}
 	return nil
+}
+
+// Changed reports whether the file at r.Path is no longer what r saw, and
+// whether anything is there now. A file that cannot be looked at counts
+// as unchanged: the guard checks again before any write.
+func Changed(r Read) (changed, exists bool) {
+	cur, err := snapshot(r.Path, MaxKeep)
+	if err != nil && !errors.Is(err, errTooLarge) {
+		return false, cur.Exists
+	}
+	return !r.Fresh(cur), cur.Exists
 }

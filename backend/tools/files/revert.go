@@ -71,11 +71,14 @@ func (rv *Reverter) Check(ctx context.Context, workdir string, changes []llm.Fil
 	virtual := map[string]seen{}
 	var out []Conflict
 	for _, c := range changes {
-		cur, err := lookup(virtual, c.Path)
+		cur, ours, err := lookup(virtual, c.Path)
 		if err != nil {
 			return nil, fmt.Errorf("revert %s: look at %s: %w", c.ID, c.Path, err)
 		}
-		if cf := rv.conflict(ctx, workdir, c, cur); cf != nil {
+		// What an undo of this batch put there cannot conflict: if it is
+		// not what c left (something changed the file between two
+		// recorded changes), every content in between is kept in a blob.
+		if cf := rv.conflict(ctx, workdir, c, cur); cf != nil && (!ours || !cf.Forceable) {
 			out = append(out, *cf)
 		}
 		v := seen{exists: c.ExistedBefore, dir: c.IsDir && c.ExistedBefore, sha: c.SHABefore}
@@ -96,17 +99,17 @@ func (rv *Reverter) Check(ctx context.Context, workdir string, changes []llm.Fil
 }
 
 // lookup returns what path will hold once the undos checked so far have
-// run: their own result, else what a folder restored from the trash holds
-// there, else what the disk holds now.
-func lookup(virtual map[string]seen, path string) (seen, error) {
+// run: their own result (ours), else what a folder restored from the trash
+// holds there, else what the disk holds now.
+func lookup(virtual map[string]seen, path string) (_ seen, ours bool, _ error) {
 	if v, ok := virtual[path]; ok {
-		return v, nil
+		return v, true, nil
 	}
 	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
 		if v, ok := virtual[dir]; ok {
 			switch {
 			case !v.exists || !v.dir:
-				return seen{}, nil
+				return seen{}, true, nil
 			case v.from != "":
 				rel, _ := within(dir, path)
 				path = filepath.Join(v.from, rel)
@@ -119,9 +122,9 @@ func lookup(virtual map[string]seen, path string) (seen, error) {
 	}
 	st, err := snapshot(path, MaxKeep)
 	if err != nil && !errors.Is(err, errTooLarge) {
-		return seen{}, err
+		return seen{}, false, err
 	}
-	return seenOf(st), nil
+	return seenOf(st), false, nil
 }
 
 // conflict compares what is at c's path with what c left there.
@@ -183,11 +186,13 @@ func (rv *Reverter) Revert(ctx context.Context, workdir string, changes []llm.Fi
 		return nil, conflicts, nil
 	}
 	var done []tools.FileChange
+	ours := map[string]bool{} // paths an undo of this batch wrote
 	for _, c := range changes {
 		if err := ctx.Err(); err != nil {
 			return done, nil, err
 		}
-		fc, cf, err := rv.undo(ctx, workdir, c, force)
+		fc, cf, err := rv.undo(ctx, workdir, c, force || ours[c.Path])
+		ours[c.Path] = true
 		if err != nil {
 			return done, nil, err
 		}
@@ -338,9 +343,9 @@ func (rv *Reverter) restoreFile(ctx context.Context, c llm.FileChange) error {
 func (rv *Reverter) RevertHunks(ctx context.Context, workdir string, c llm.FileChange, which []int, accept []string, force bool) (*tools.FileChange, *Conflict, error) {
 	switch {
 	case len(which) == 0:
-		return nil, nil, errors.New("no hunks given")
+		return nil, nil, fmt.Errorf("%w: no hunks given", ErrBadHunk)
 	case c.IsDir || c.Binary || c.Diff == "" || !c.ExistsAfter:
-		return nil, nil, fmt.Errorf("change %s has no hunks to revert one by one (it is a folder, binary, a deletion or empty): revert it whole", c.ID)
+		return nil, nil, fmt.Errorf("%w: change %s has no hunks to revert one by one (it is a folder, binary, a deletion or empty): revert it whole", ErrBadHunk, c.ID)
 	}
 	cur, err := snapshot(c.Path, MaxKeep)
 	if err != nil {
@@ -352,6 +357,9 @@ func (rv *Reverter) RevertHunks(ctx context.Context, workdir string, c llm.FileC
 		}
 	}
 	data, err := unapply(cur.Data, c.Diff, which)
+	if errors.Is(err, ErrBadHunk) {
+		return nil, nil, err
+	}
 	if errors.Is(err, errHunk) {
 		return nil, &Conflict{ChangeID: c.ID, Path: c.Path, Reason: err.Error() + ": its lines are no longer in the file",
 			ExpectedExists: true, ExpectedSHA: c.SHAAfter, FoundExists: true, FoundSHA: cur.SHA}, nil

@@ -1,0 +1,408 @@
+package kernel
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"foya/backend/engine"
+	"foya/backend/llm"
+	"foya/backend/store"
+	"foya/backend/tools"
+	"foya/backend/tools/files"
+	"foya/backend/trash"
+)
+
+// Event types of file changes and watching. Their data never holds file
+// contents.
+const (
+	// EventFileReverted announces a revert change: {changeId, revertOf, path, op}.
+	EventFileReverted = "file.reverted"
+	// EventFileChangedOutside announces that a file the session read or
+	// changed was changed by something other than Foya: {path, exists}.
+	EventFileChangedOutside = "file.changed_outside"
+	// EventWatchDegraded says the session's watcher does not cover the
+	// whole workspace any more: {reason}.
+	EventWatchDegraded = "file.watch_degraded"
+)
+
+// Conflict is a change a revert stopped at (see files.Conflict).
+type Conflict = files.Conflict
+
+// fileTools returns the built-in file tools, their stale-read guard kept
+// in st and deletions going to the user's trash.
+func fileTools(st *store.Store) []tools.Tool {
+	return files.Tools(files.Options{Reads: readLog{st}, Trash: trash.Default()})
+}
+
+// readLog keeps the stale-read guard's records in the store.
+type readLog struct{ st *store.Store }
+
+func (r readLog) PutRead(ctx context.Context, fr files.Read) error {
+	return r.st.PutFileRead(ctx, store.FileRead{SessionID: fr.SessionID, Path: fr.Path, SHA256: fr.SHA256, Size: fr.Size,
+		ModTime: fr.ModTime, ReadAt: fr.ReadAt, Outside: fr.Outside, Absent: fr.Absent})
+}
+
+func (r readLog) GetRead(ctx context.Context, sessionID, path string) (files.Read, bool, error) {
+	fr, err := r.st.FileRead(ctx, sessionID, path)
+	if errors.Is(err, store.ErrNotFound) {
+		return files.Read{}, false, nil
+	}
+	if err != nil {
+		return files.Read{}, false, err
+	}
+	return readOf(fr), true, nil
+}
+
+func readOf(fr store.FileRead) files.Read {
+	return files.Read{SessionID: fr.SessionID, Path: fr.Path, SHA256: fr.SHA256, Size: fr.Size, ModTime: fr.ModTime,
+		ReadAt: fr.ReadAt, Outside: fr.Outside, Absent: fr.Absent}
+}
+
+// Changes returns a session's file changes, oldest first.
+func (k *Kernel) Changes(ctx context.Context, sessionID string) ([]llm.FileChange, error) {
+	if _, err := k.store.Session(ctx, sessionID); err != nil {
+		return nil, err
+	}
+	list, err := k.store.FileChanges(ctx, sessionID)
+	if list == nil && err == nil {
+		list = []llm.FileChange{}
+	}
+	return list, err
+}
+
+// Change returns one file change.
+func (k *Kernel) Change(ctx context.Context, id string) (llm.FileChange, error) {
+	return k.store.FileChange(ctx, id)
+}
+
+// Diff returns what a change did, for people: its unified diff, or a line
+// saying what happened where there is none (folders, binary files,
+// contents too large to keep).
+func (k *Kernel) Diff(ctx context.Context, id string) (string, error) {
+	c, err := k.store.FileChange(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	what := c.Op
+	if c.RevertOf != "" {
+		what = "revert of " + c.RevertOf
+	}
+	switch {
+	case c.IsDir && c.ExistsAfter:
+		return fmt.Sprintf("%s: folder %s created (mode %o)\n", what, c.Path, c.ModeAfter), nil
+	case c.IsDir:
+		return fmt.Sprintf("%s: folder %s moved to the trash (%s)\n", what, c.Path, c.TrashPath), nil
+	case c.Diff == "":
+		return fmt.Sprintf("%s: %s (no content diff: the contents were too large to keep, or only the mode changed: %o to %o)\n", what, c.Path, c.ModeBefore, c.ModeAfter), nil
+	}
+	return c.Diff, nil
+}
+
+// RevertRequest says what to revert: exactly one of ChangeIDs (with Hunks,
+// exactly one change), RunID or ToChangeID.
+type RevertRequest struct {
+	// ChangeIDs are changes to revert, whatever order they are given in:
+	// they are undone newest first.
+	ChangeIDs []string `json:"changeIds,omitempty"`
+	// RunID reverts every change of a run ("undo this turn").
+	RunID string `json:"runId,omitempty"`
+	// ToChangeID restores the session to just after this change: every
+	// later change is undone, newest first.
+	ToChangeID string `json:"toChangeId,omitempty"`
+	// Hunks, with one change, reverts only these hunks of its diff
+	// (numbered from 1, in the diff's order).
+	Hunks []int `json:"hunks,omitempty"`
+	// Force overwrites what is there now instead of stopping at a
+	// conflict; what it overwrites is kept as the revert's before content.
+	Force bool `json:"force,omitempty"`
+}
+
+// RevertResult is what Revert did: the revert changes it recorded, in the
+// order it made them, or the conflicts that stopped it (then nothing was
+// changed).
+type RevertResult struct {
+	Reverted  []llm.FileChange `json:"reverted"`
+	Conflicts []Conflict       `json:"conflicts,omitempty"`
+}
+
+// errRevert marks a request that cannot be carried out as given.
+type errRevert struct{ msg string }
+
+func (e errRevert) Error() string { return e.msg }
+
+// IsBadRevert reports whether err means the revert request itself was
+// wrong (no selection, unknown hunks, changes of several sessions).
+func IsBadRevert(err error) bool {
+	var e errRevert
+	return errors.As(err, &e)
+}
+
+// Revert undoes file changes (see RevertRequest). Each undo is recorded as
+// a change of its own (Op "revert", RevertOf set), with a file.reverted
+// event, so a revert can be reverted. When the files are no longer what
+// the changes left there, it changes nothing and returns the conflicts,
+// unless req.Force.
+func (k *Kernel) Revert(ctx context.Context, req RevertRequest) (RevertResult, error) {
+	res := RevertResult{Reverted: []llm.FileChange{}}
+	sel := 0
+	for _, set := range []bool{len(req.ChangeIDs) > 0, req.RunID != "", req.ToChangeID != ""} {
+		if set {
+			sel++
+		}
+	}
+	if sel != 1 {
+		return res, errRevert{"revert: give change IDs, a run, or the change to restore to (exactly one of them)"}
+	}
+	if len(req.Hunks) > 0 && len(req.ChangeIDs) != 1 {
+		return res, errRevert{"revert: hunks can be reverted for one change at a time"}
+	}
+	changes, sessionID, err := k.revertSelection(ctx, req)
+	if err != nil || len(changes) == 0 {
+		return res, err
+	}
+	sess, err := k.store.Session(ctx, sessionID)
+	if err != nil {
+		return res, err
+	}
+	all, err := k.store.FileChanges(ctx, sessionID)
+	if err != nil {
+		return res, err
+	}
+	rv := &files.Reverter{Blobs: k.store, Trash: trash.Default()}
+	var done []tools.FileChange
+	var conflicts []Conflict
+	var runErr error
+	if len(req.Hunks) > 0 {
+		var accept []string
+		for _, c := range all {
+			if c.RevertOf == changes[0].ID && c.ExistsAfter {
+				accept = append(accept, c.SHAAfter)
+			}
+		}
+		fc, cf, err := rv.RevertHunks(ctx, sess.Workdir, changes[0], req.Hunks, accept, req.Force)
+		switch {
+		case errors.Is(err, files.ErrBadHunk):
+			return res, errRevert{"revert: " + err.Error()}
+		case err != nil:
+			runErr = err
+		case cf != nil:
+			conflicts = []Conflict{*cf}
+		default:
+			done = []tools.FileChange{*fc}
+		}
+	} else {
+		done, conflicts, runErr = rv.Revert(ctx, sess.Workdir, changes, req.Force)
+	}
+	res.Conflicts = explain(conflicts, all)
+	if len(done) > 0 {
+		stored, err := k.keepReverts(ctx, sessionID, done)
+		if err != nil {
+			return res, errors.Join(runErr, err)
+		}
+		res.Reverted = stored
+	}
+	return res, runErr
+}
+
+// revertSelection returns the changes a request selects, newest first, and
+// their session.
+func (k *Kernel) revertSelection(ctx context.Context, req RevertRequest) ([]llm.FileChange, string, error) {
+	switch {
+	case req.RunID != "":
+		run, err := k.store.Run(ctx, req.RunID)
+		if err != nil {
+			return nil, "", err
+		}
+		list, err := k.store.RunFileChanges(ctx, req.RunID)
+		slices.Reverse(list)
+		return list, run.SessionID, err
+	case req.ToChangeID != "":
+		c, err := k.store.FileChange(ctx, req.ToChangeID)
+		if err != nil {
+			return nil, "", err
+		}
+		list, err := k.store.FileChangesAfter(ctx, req.ToChangeID)
+		return list, c.SessionID, err
+	}
+	var sessionID string
+	for _, id := range req.ChangeIDs {
+		c, err := k.store.FileChange(ctx, id)
+		if err != nil {
+			return nil, "", err
+		}
+		if sessionID != "" && c.SessionID != sessionID {
+			return nil, "", errRevert{fmt.Sprintf("revert: changes %s and %s belong to different sessions; revert them one session at a time", req.ChangeIDs[0], id)}
+		}
+		sessionID = c.SessionID
+	}
+	all, err := k.store.FileChanges(ctx, sessionID)
+	if err != nil {
+		return nil, "", err
+	}
+	var list []llm.FileChange
+	for i := len(all) - 1; i >= 0; i-- {
+		if slices.Contains(req.ChangeIDs, all[i].ID) {
+			list = append(list, all[i])
+		}
+	}
+	return list, sessionID, nil
+}
+
+// explain adds to conflicts what people most often need to know: that the
+// change was already reverted.
+func explain(conflicts []Conflict, all []llm.FileChange) []Conflict {
+	for i, cf := range conflicts {
+		for j := len(all) - 1; j >= 0; j-- {
+			if all[j].Path != cf.Path {
+				continue
+			}
+			if all[j].RevertOf == cf.ChangeID {
+				conflicts[i].Reason = fmt.Sprintf("%s: it was already reverted (by %s)", cf.Reason, all[j].ID)
+			}
+			break
+		}
+	}
+	return conflicts
+}
+
+// keepReverts stores revert changes with their contents and a
+// file.reverted event each, in one transaction, and publishes the events.
+// The session's records of those files are marked as changed, so the
+// model reads them again before it writes them and the watcher does not
+// take the revert for an outside change.
+func (k *Kernel) keepReverts(ctx context.Context, sessionID string, done []tools.FileChange) ([]llm.FileChange, error) {
+	var c llm.Commit
+	out := make([]llm.FileChange, 0, len(done))
+	for _, fc := range done {
+		rec := fc.FileChange
+		rec.ID, rec.SessionID, rec.Tool = engine.NewID("chg"), sessionID, "revert"
+		rec.CreatedAt = time.Now()
+		if fc.Before != nil {
+			c.Blobs = append(c.Blobs, fc.Before)
+		}
+		if fc.After != nil {
+			c.Blobs = append(c.Blobs, fc.After)
+		}
+		c.FileChanges = append(c.FileChanges, rec)
+		c.Events = append(c.Events, llm.Event{Type: EventFileReverted, SessionID: sessionID,
+			Data: llm.Data(map[string]any{"changeId": rec.ID, "revertOf": rec.RevertOf, "path": rec.Path, "op": rec.Op})})
+		out = append(out, rec)
+	}
+	for _, rec := range out {
+		if _, err := k.store.MarkFileReadOutside(ctx, sessionID, rec.Path); err != nil {
+			return nil, err
+		}
+	}
+	evs, err := k.store.Apply(ctx, c)
+	if err != nil {
+		return nil, fmt.Errorf("record the revert (the files were reverted): %w", err)
+	}
+	for _, ev := range evs {
+		k.publish(ev)
+	}
+	return out, nil
+}
+
+// PollEvery is how often a session watcher that cannot watch the whole
+// workspace checks the session's files instead.
+const PollEvery = 2 * time.Second
+
+// WatchSession watches a session's working directory until stop is called
+// or ctx ends. When a file the session read or changed is changed by
+// something other than Foya, its stale-read record is marked (so write and
+// edit ask for a new read even where only its size and time were known)
+// and a file.changed_outside event is stored and published. When the
+// watcher cannot cover the whole workspace, a file.watch_degraded event
+// says why and the session's files are checked every PollEvery instead.
+func (k *Kernel) WatchSession(ctx context.Context, sessionID string) (stop func(), err error) {
+	sess, err := k.store.Session(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	check := func(path string) { k.checkOutside(ctx, sessionID, path) }
+	w, err := files.Watch(sess.Workdir, files.WatchOptions{
+		OnChange: check,
+		OnDegraded: func(why string) {
+			k.recordEvents(ctx, llm.Event{Type: EventWatchDegraded, SessionID: sessionID, Data: llm.Data(map[string]any{"reason": why})})
+		},
+	})
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	if why := w.Degraded(); why != "" {
+		k.recordEvents(ctx, llm.Event{Type: EventWatchDegraded, SessionID: sessionID, Data: llm.Data(map[string]any{"reason": why})})
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(PollEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if w.Degraded() == "" {
+					continue
+				}
+				reads, err := k.store.FileReads(ctx, sessionID)
+				if err != nil {
+					continue
+				}
+				for _, r := range reads {
+					check(r.Path)
+				}
+			}
+		}
+	})
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			cancel()
+			w.Close()
+			wg.Wait()
+		})
+	}, nil
+}
+
+// checkOutside looks at the session's files at or below path and reports
+// those that are no longer what the session saw.
+func (k *Kernel) checkOutside(ctx context.Context, sessionID, path string) {
+	reads, err := k.store.FileReads(ctx, sessionID)
+	if err != nil {
+		return
+	}
+	for _, r := range reads {
+		if r.Outside || (r.Path != path && !strings.HasPrefix(r.Path, path+string(filepath.Separator))) {
+			continue
+		}
+		changed, exists := files.Changed(readOf(r))
+		if !changed {
+			continue
+		}
+		if first, err := k.store.MarkFileReadOutside(ctx, sessionID, r.Path); err != nil || !first {
+			continue
+		}
+		k.recordEvents(ctx, llm.Event{Type: EventFileChangedOutside, SessionID: sessionID,
+			Data: llm.Data(map[string]any{"path": r.Path, "exists": exists})})
+	}
+}
+
+// recordEvents stores events and publishes them; a failure to store is dropped
+// with the event (watching is best effort: the guard still checks digests).
+func (k *Kernel) recordEvents(ctx context.Context, evs ...llm.Event) {
+	stored, err := k.store.Apply(ctx, llm.Commit{Events: evs})
+	if err != nil {
+		return
+	}
+	for _, ev := range stored {
+		k.publish(ev)
+	}
+}
