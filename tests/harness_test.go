@@ -70,6 +70,11 @@ func (h *harness) open(extra []tools.Tool) {
 	}
 	h.k = k
 	h.t.Cleanup(func() { k.Close() })
+	// The scripted model "m" takes images; tests of text-only models use
+	// another name.
+	if err := k.SetImageInput(context.Background(), "m", true); err != nil {
+		h.t.Fatal(err)
+	}
 	k.Subscribe(func(ev llm.Event) {
 		h.mu.Lock()
 		h.events = append(h.events, ev)

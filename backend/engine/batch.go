@@ -19,6 +19,7 @@ type prepared struct {
 	tool     tools.Tool
 	call     tools.Call
 	parallel bool
+	exposed  []string
 	result   *llm.ToolResult // set when the call was refused before running
 }
 
@@ -139,7 +140,7 @@ func (r *runner) batch(ctx context.Context, step int, f tools.Filter, visible []
 // checks its arguments (spec L2, K1). A hidden, deferred-but-inactive or
 // unknown tool cannot be called even when the model names it (spec A1, E1).
 func (r *runner) prepare(rec llm.CallRecord, visible []string) *prepared {
-	p := &prepared{rec: rec}
+	p := &prepared{rec: rec, exposed: visible}
 	refuse := func(format string, args ...any) *prepared {
 		p.result = &llm.ToolResult{Text: fmt.Sprintf(format, args...), IsError: true}
 		return p
@@ -184,7 +185,7 @@ func (r *runner) runCall(ctx context.Context, p *prepared) (*llm.ToolResult, err
 		ApprovalMode: r.sess.ApprovalMode,
 		Provider:     r.sess.Provider,
 		Model:        r.sess.Model,
-		Exposed:      r.e.cfg.Tools.Visible(r.filter()),
+		Exposed:      p.exposed,
 		Activator:    r,
 		Approval: func(ctx context.Context, req approval.Request) (approval.Outcome, error) {
 			return r.approve(ctx, p.rec.ID, req)
@@ -259,13 +260,17 @@ func (r *runner) keep(call llm.CallRecord, res tools.Result) (*llm.ToolResult, l
 		out.FileChanges = append(out.FileChanges, rec)
 	}
 	for _, img := range res.Images {
-		a := llm.Artifact{ID: NewID("art"), SessionID: r.sess.ID, MIME: img.MIME, Data: img.Data}
+		w, h, err := checkImage(img.Data)
+		if err != nil {
+			// A broken or huge image is the tool's business failure.
+			out.IsError = true
+			out.Text = strings.TrimSpace(out.Text + "\n" + err.Error())
+			continue
+		}
+		a := llm.Artifact{ID: NewID("art"), SessionID: r.sess.ID, MIME: img.MIME, Width: w, Height: h, Data: img.Data}
 		c.Artifacts = append(c.Artifacts, a)
 		out.Artifacts = append(out.Artifacts, a.ID)
 		out.Parts = append(out.Parts, llm.Part{Type: llm.PartImage, ArtifactID: a.ID, MIME: img.MIME})
-		r.mu.Lock()
-		r.images[a.ID] = img.Data
-		r.mu.Unlock()
 	}
 	return out, c
 }

@@ -57,6 +57,8 @@ type Config struct {
 	Owner string
 	// TextFlush is how long text deltas may be coalesced; 0 means 40ms.
 	TextFlush time.Duration
+	// Context tunes the context compiler.
+	Context ContextConfig
 	// Gateway holds approval requests until a person answers. Nil means no
 	// one can answer (headless): what needs asking is denied with a message
 	// saying how to allow it.
@@ -93,6 +95,9 @@ type RunRequest struct {
 	MaxSteps int
 	// ReadOnly offers only read-only tools.
 	ReadOnly bool
+	// Images says whether the model takes image input; without it, images
+	// stay in the history and the request gets a note instead (spec I4).
+	Images bool
 	// Started, if set, is called with the run's ID once the run is stored.
 	Started func(runID string)
 }
@@ -123,6 +128,7 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (llm.Run, error) {
 		cancel: cancel,
 		active: map[string]bool{},
 		images: map[string][]byte{},
+		proj:   &projection{cfg: e.cfg.Context.withDefaults()},
 		run: llm.Run{
 			ID:        NewID("run"),
 			SessionID: req.Session.ID,

@@ -25,6 +25,7 @@ type runner struct {
 	rec    *recorder
 	hist   []llm.Message
 	images map[string][]byte // artifact bytes read back for requests (spec I3)
+	proj   *projection
 
 	mu     sync.Mutex      // guards active and images
 	active map[string]bool // deferred tools activated in this turn (spec E2, K3)
@@ -125,8 +126,9 @@ func (r *runner) finish(ctx context.Context, end error) (llm.Run, error) {
 	return r.run, nil
 }
 
-// filter is the step's tool filter (spec R3).
-func (r *runner) filter() tools.Filter {
+// filter is the step's tool filter (spec R3). refs is how many projected
+// results the step's request refers to.
+func (r *runner) filter(refs int) tools.Filter {
 	r.mu.Lock()
 	active := make(map[string]bool, len(r.active))
 	for k, v := range r.active {
@@ -135,6 +137,7 @@ func (r *runner) filter() tools.Filter {
 	r.mu.Unlock()
 	f := tools.Filter{Allow: r.sess.Tools, ReadOnly: r.req.ReadOnly, Active: active}
 	f.State.Deferred = len(r.e.cfg.Tools.Candidates(f))
+	f.State.Refs = refs
 	return f
 }
 
@@ -157,33 +160,40 @@ func (r *runner) Activate(names ...string) {
 
 // Candidates implements tools.SearchActivator.
 func (r *runner) Candidates() []tools.Spec {
-	return r.e.cfg.Tools.Candidates(r.filter())
+	return r.e.cfg.Tools.Candidates(r.filter(0))
 }
 
-// request compiles the step's provider request from the history.
-func (r *runner) request(ctx context.Context, visible []string) (llm.Request, error) {
+// request compiles the step's provider request from the history: the
+// system prompt, the projected history (spec O5) and the visible tools,
+// with images read back from the artifact store for models that take them
+// (spec I3) and an explicit note for models that do not (spec I4).
+func (r *runner) request(ctx context.Context, hist []llm.Message, visible []string) (llm.Request, error) {
 	sys := strings.TrimSpace(systemPrompt) + "\n\nWorking directory: " + r.sess.Workdir
-	msgs := make([]llm.Message, 0, len(r.hist)+1)
+	msgs := make([]llm.Message, 0, len(hist)+1)
 	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: sys})
-	msgs = append(msgs, r.hist...)
+	msgs = append(msgs, hist...)
 	req := llm.Request{Model: r.sess.Model, Messages: msgs, Tools: r.e.cfg.Tools.Schemas(visible)}
-	for _, m := range r.hist {
+	for i, m := range msgs {
+		if len(m.Parts) == 0 {
+			continue
+		}
+		if !r.req.Images {
+			var notes []string
+			for _, p := range m.Parts {
+				notes = append(notes, fmt.Sprintf("[image %s (%s) left out: this model takes no image input; the user can see it in Foya]", p.ArtifactID, p.MIME))
+			}
+			m.Content = strings.TrimSpace(m.Content + "\n" + strings.Join(notes, "\n"))
+			m.Parts = nil
+			msgs[i] = m
+			continue
+		}
 		for _, p := range m.Parts {
 			if p.Type != llm.PartImage || p.ArtifactID == "" {
 				continue
 			}
-			r.mu.Lock()
-			data, ok := r.images[p.ArtifactID]
-			r.mu.Unlock()
-			if !ok {
-				a, err := r.e.cfg.Store.Artifact(ctx, r.sess.ID, p.ArtifactID)
-				if err != nil {
-					return req, fmt.Errorf("read image %s back: %w", p.ArtifactID, err)
-				}
-				data = a.Data
-				r.mu.Lock()
-				r.images[p.ArtifactID] = data
-				r.mu.Unlock()
+			data, err := r.image(ctx, p.ArtifactID)
+			if err != nil {
+				return req, err
 			}
 			if req.Images == nil {
 				req.Images = map[string][]byte{}
@@ -194,6 +204,26 @@ func (r *runner) request(ctx context.Context, visible []string) (llm.Request, er
 	return req, nil
 }
 
+// image returns an artifact's bytes as sent to the model (scaled down when
+// oversized), reading the store once per run.
+func (r *runner) image(ctx context.Context, id string) ([]byte, error) {
+	r.mu.Lock()
+	data, ok := r.images[id]
+	r.mu.Unlock()
+	if ok {
+		return data, nil
+	}
+	a, err := r.e.cfg.Store.Artifact(ctx, r.sess.ID, id)
+	if err != nil {
+		return nil, fmt.Errorf("read image %s back: %w", id, err)
+	}
+	data = fitImage(a.Data)
+	r.mu.Lock()
+	r.images[id] = data
+	r.mu.Unlock()
+	return data, nil
+}
+
 // streamedCall is a tool call as it arrives from the stream.
 type streamedCall struct {
 	rec  llm.CallRecord
@@ -201,9 +231,10 @@ type streamedCall struct {
 }
 
 func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
-	f := r.filter()
+	hist, refs := r.proj.compile(r.hist)
+	f := r.filter(refs)
 	visible := r.e.cfg.Tools.Visible(f)
-	req, err := r.request(ctx, visible)
+	req, err := r.request(ctx, hist, visible)
 	if err != nil {
 		return 0, err
 	}

@@ -16,6 +16,7 @@ import (
 	"foya/backend/llm"
 	"foya/backend/store"
 	"foya/backend/tools"
+	"foya/backend/tools/history"
 )
 
 // Version is the kernel's version, set at build time with
@@ -31,6 +32,8 @@ type Options struct {
 	Tools []tools.Tool
 	// TextFlush overrides how long text deltas are coalesced.
 	TextFlush time.Duration
+	// Context tunes the context compiler (tests use small budgets).
+	Context engine.ContextConfig
 	// Headless means no one can answer approval requests (foya exec
 	// without a terminal): what needs asking is denied with a message
 	// saying how to allow it.
@@ -109,7 +112,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 		reg:   tools.NewRegistry(),
 		subs:  map[int]func(llm.Event){},
 	}
-	k.reg.Add(tools.Search{})
+	k.reg.Add(tools.Search{}, history.New(st))
 	k.reg.Add(fileTools(st)...)
 	for _, t := range opts.Tools {
 		if err := k.reg.Put(t); err != nil {
@@ -121,7 +124,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 		k.gateway = approval.NewGateway()
 	}
 	k.eng = engine.New(engine.Config{Store: st, Tools: k.reg, Emit: k.publish, Owner: processOwner(),
-		TextFlush: opts.TextFlush, Gateway: k.gateway})
+		TextFlush: opts.TextFlush, Gateway: k.gateway, Context: opts.Context})
 	if _, err := k.eng.Recover(ctx, ownerAlive); err != nil {
 		st.Close()
 		return nil, err
@@ -265,7 +268,12 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (llm.Run, error) {
 	if err != nil {
 		return llm.Run{}, err
 	}
-	return k.eng.Run(ctx, engine.RunRequest{Session: sess, Prompt: o.Prompt, Model: o.Model, MaxSteps: o.MaxSteps, Started: o.Started})
+	images, err := k.ImageInput(ctx, sess.Model)
+	if err != nil {
+		return llm.Run{}, err
+	}
+	return k.eng.Run(ctx, engine.RunRequest{Session: sess, Prompt: o.Prompt, Model: o.Model, MaxSteps: o.MaxSteps,
+		Started: o.Started, Images: images})
 }
 
 // Cancel cancels a session's running run; it reports whether there was one.

@@ -157,3 +157,27 @@ func (s *Store) Artifact(ctx context.Context, sessionID, id string) (llm.Artifac
 	}
 	return a, s.wrapRead(err)
 }
+
+// MessagesBetween returns a session's messages with positions first to last
+// (1-based, inclusive), in order.
+func (s *Store) MessagesBetween(ctx context.Context, sessionID string, first, last int) ([]llm.StoredMessage, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT run_id, body FROM messages WHERE session_id = ? AND idx BETWEEN ? AND ? ORDER BY idx`,
+		sessionID, first, last)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	defer rows.Close()
+	var out []llm.StoredMessage
+	for rows.Next() {
+		m := llm.StoredMessage{SessionID: sessionID}
+		var body string
+		if err := rows.Scan(&m.RunID, &body); err != nil {
+			return nil, s.wrap(err)
+		}
+		if err := json.Unmarshal([]byte(body), &m.Message); err != nil {
+			return nil, fmt.Errorf("session %s: stored message: %w", sessionID, err)
+		}
+		out = append(out, m)
+	}
+	return out, s.wrap(rows.Err())
+}

@@ -1,0 +1,49 @@
+package kernel
+
+import (
+	"context"
+	"strconv"
+	"strings"
+)
+
+// imageModels are name fragments of model families known to take image
+// input; everything else is assumed text-only until the user says otherwise
+// in the settings (a wrong "yes" makes servers reject the request; a wrong
+// "no" only leaves images out with a note).
+var imageModels = []string{
+	"gpt-4o", "gpt-4.1", "gpt-4-turbo", "gpt-5", "o3", "o4", "chatgpt-4o",
+	"claude", "gemini", "gemma-3", "gemma3", "pixtral", "mistral-small-3", "mistral-medium",
+	"vision", "-vl", "_vl", "vl-", "llava", "bakllava", "moondream", "minicpm-v", "qwen2.5vl", "qwen3-vl", "internvl", "grok-2-vision", "grok-4", "llama-4", "llama4",
+}
+
+// DefaultImageInput guesses from a model's name whether it takes images.
+func DefaultImageInput(model string) bool {
+	m := strings.ToLower(model)
+	for _, f := range imageModels {
+		if strings.Contains(m, f) {
+			return true
+		}
+	}
+	return false
+}
+
+func imageSetting(model string) string { return "model.images." + model }
+
+// ImageInput says whether a model takes image input: the user's setting for
+// it, else DefaultImageInput.
+func (k *Kernel) ImageInput(ctx context.Context, model string) (bool, error) {
+	v, ok, err := k.store.Setting(ctx, imageSetting(model))
+	if err != nil || !ok {
+		return DefaultImageInput(model), err
+	}
+	on, err := strconv.ParseBool(v)
+	if err != nil {
+		return DefaultImageInput(model), nil
+	}
+	return on, nil
+}
+
+// SetImageInput records whether a model takes image input.
+func (k *Kernel) SetImageInput(ctx context.Context, model string, on bool) error {
+	return k.store.SetSetting(ctx, imageSetting(model), strconv.FormatBool(on))
+}
