@@ -224,7 +224,13 @@ func revertCmd(ctx context.Context, args []string, env Env) int {
 		enc.SetIndent("", "  ")
 		enc.Encode(res)
 	} else {
-		printRevert(env, res)
+		workdir := ""
+		if len(res.Reverted) > 0 {
+			if sess, err := k.Session(ctx, res.Reverted[0].SessionID); err == nil {
+				workdir = sess.Workdir
+			}
+		}
+		printRevert(env, res, workdir)
 	}
 	switch {
 	case err != nil:
@@ -236,7 +242,7 @@ func revertCmd(ctx context.Context, args []string, env Env) int {
 	return ExitOK
 }
 
-func printRevert(env Env, res kernel.RevertResult) {
+func printRevert(env Env, res kernel.RevertResult, workdir string) {
 	w := env.Stdout
 	if len(res.Conflicts) > 0 {
 		fmt.Fprintf(w, "Nothing was reverted: %d conflict(s).\n", len(res.Conflicts))
@@ -271,7 +277,7 @@ func printRevert(env Env, res kernel.RevertResult) {
 		case !c.ExistedBefore:
 			what = "brought back"
 		}
-		fmt.Fprintf(w, "  %s  %s of %s: %s\n", c.ID, c.Path, c.RevertOf, what)
+		fmt.Fprintf(w, "  %s  reverts %s: %s %s\n", c.ID, c.RevertOf, showPath(c.Path, workdir), what)
 	}
 	fmt.Fprintln(w, "Each revert is a change itself: foya revert REVERT-ID undoes it.")
 }

@@ -263,7 +263,7 @@ func explain(conflicts []Conflict, all []llm.FileChange) []Conflict {
 				continue
 			}
 			if all[j].RevertOf == cf.ChangeID {
-				conflicts[i].Reason = fmt.Sprintf("%s: it was already reverted (by %s)", cf.Reason, all[j].ID)
+				conflicts[i].Reason = fmt.Sprintf("it was already reverted (by %s)", all[j].ID)
 			}
 			break
 		}

@@ -5,8 +5,8 @@ import (
 	"container/heap"
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path"
 	"slices"
@@ -163,28 +163,17 @@ func (g *grepRun) file(abs, name, rel string) {
 			return
 		}
 	}
-	f, err := os.Open(abs)
-	if err != nil {
-		g.failed(name)
-		return
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		g.failed(name)
-		return
-	}
-	if fi.Size() > GrepMaxFile {
+	bufs := bufPool.Get().(*[2][]byte)
+	defer bufPool.Put(bufs)
+	buf, err := readWhole(abs, bufs[0], GrepMaxFile)
+	bufs[0] = buf[:0]
+	switch {
+	case errors.Is(err, errTooLarge):
 		g.mu.Lock()
 		g.big = append(g.big, name)
 		g.mu.Unlock()
 		return
-	}
-	bufs := bufPool.Get().(*[2][]byte)
-	defer bufPool.Put(bufs)
-	buf, err := readInto(f, bufs[0], fi.Size())
-	bufs[0] = buf[:0]
-	if err != nil {
+	case err != nil:
 		g.failed(name)
 		return
 	}
@@ -222,27 +211,6 @@ func (g *grepRun) failed(name string) {
 	g.mu.Lock()
 	g.errs = append(g.errs, name)
 	g.mu.Unlock()
-}
-
-// readInto reads f (of about size bytes) into buf, growing it as needed.
-func readInto(f *os.File, buf []byte, size int64) ([]byte, error) {
-	if int64(cap(buf)) < size+1 {
-		buf = make([]byte, 0, size+512)
-	}
-	buf = buf[:0]
-	for {
-		if len(buf) == cap(buf) {
-			buf = slices.Grow(buf, 4096)
-		}
-		n, err := f.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return buf, err
-		}
-	}
 }
 
 // renderFile renders the matching lines at spans with their line numbers

@@ -2,6 +2,7 @@ package files
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -140,5 +141,24 @@ func TestSearcherPaths(t *testing.T) {
 		if strings.Join(got, "|") != strings.Join(c.want, "|") {
 			t.Errorf("%q fold=%v: %q; want %q", c.pattern, c.fold, got, c.want)
 		}
+	}
+}
+
+// grep skips files larger than GrepMaxFile and says so.
+func TestGrepSkipsHugeFiles(t *testing.T) {
+	f := newFixture(t)
+	fh, err := os.Create(f.path("huge.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fh.WriteString("needle\n")
+	if err := fh.Truncate(GrepMaxFile + 1); err != nil {
+		t.Skip(err)
+	}
+	fh.Close()
+	f.put("small.txt", "needle\n", 0o644)
+	res := f.ok("grep", map[string]any{"pattern": "needle"})
+	if !strings.HasPrefix(res.Text, "small.txt:1:needle\n") || !strings.Contains(res.Text, "Not searched, larger than 64 MiB: huge.txt.") {
+		t.Fatalf("grep =\n%s", res.Text)
 	}
 }
