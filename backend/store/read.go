@@ -12,7 +12,12 @@ import (
 
 // Messages returns a session's canonical history in order.
 func (s *Store) Messages(ctx context.Context, sessionID string) ([]llm.StoredMessage, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT run_id, body FROM messages WHERE session_id = ? ORDER BY idx`, sessionID)
+	return s.queryMessages(ctx, sessionID, ``)
+}
+
+func (s *Store) queryMessages(ctx context.Context, sessionID, where string, args ...any) ([]llm.StoredMessage, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT run_id, body FROM messages WHERE session_id = ?`+where+` ORDER BY idx`,
+		append([]any{sessionID}, args...)...)
 	if err != nil {
 		return nil, s.wrap(err)
 	}
@@ -161,23 +166,5 @@ func (s *Store) Artifact(ctx context.Context, sessionID, id string) (llm.Artifac
 // MessagesBetween returns a session's messages with positions first to last
 // (1-based, inclusive), in order.
 func (s *Store) MessagesBetween(ctx context.Context, sessionID string, first, last int) ([]llm.StoredMessage, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT run_id, body FROM messages WHERE session_id = ? AND idx BETWEEN ? AND ? ORDER BY idx`,
-		sessionID, first, last)
-	if err != nil {
-		return nil, s.wrap(err)
-	}
-	defer rows.Close()
-	var out []llm.StoredMessage
-	for rows.Next() {
-		m := llm.StoredMessage{SessionID: sessionID}
-		var body string
-		if err := rows.Scan(&m.RunID, &body); err != nil {
-			return nil, s.wrap(err)
-		}
-		if err := json.Unmarshal([]byte(body), &m.Message); err != nil {
-			return nil, fmt.Errorf("session %s: stored message: %w", sessionID, err)
-		}
-		out = append(out, m)
-	}
-	return out, s.wrap(rows.Err())
+	return s.queryMessages(ctx, sessionID, ` AND idx BETWEEN ? AND ?`, first, last)
 }
