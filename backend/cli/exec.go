@@ -232,11 +232,12 @@ type printer struct {
 	color   bool
 	mu      sync.Mutex
 	enc     *json.Encoder
-	midLine bool // the last text written did not end a line
+	midLine bool              // the last text written did not end a line
+	args    map[string]string // streamed arguments by call ID
 }
 
 func newPrinter(env Env, asJSON bool) *printer {
-	p := &printer{env: env, json: asJSON, enc: json.NewEncoder(env.Stdout)}
+	p := &printer{env: env, json: asJSON, enc: json.NewEncoder(env.Stdout), args: map[string]string{}}
 	if f, ok := env.Stderr.(*os.File); ok && isatty.IsTerminal(f.Fd()) && env.Getenv("NO_COLOR") == "" {
 		p.color = true
 	}
@@ -269,6 +270,8 @@ func (p *printer) event(ev llm.Event) {
 		Model   string   `json:"model"`
 		Mode    string   `json:"approvalMode"`
 		Names   []string `json:"names"`
+		ID      string   `json:"id"`
+		Args    string   `json:"argsDelta"`
 	}
 	json.Unmarshal(ev.Data, &d)
 	switch ev.Type {
@@ -280,12 +283,19 @@ func (p *printer) event(ev llm.Event) {
 	case llm.EventToolBegin:
 		p.endLine()
 		fmt.Fprintln(p.env.Stderr, p.paint("36", "→ "+d.Name))
+	case llm.EventToolUpdate:
+		p.args[d.ID] += d.Args
 	case llm.EventToolEnd:
 		p.endLine()
+		name := d.Name
+		if a := argSummary(p.args[d.ID]); a != "" {
+			name += " " + a
+		}
+		delete(p.args, d.ID)
 		if d.IsError {
-			fmt.Fprintln(p.env.Stderr, p.paint("31", fmt.Sprintf("  ✗ %s (%s): %s", d.Name, d.Status, firstLine(d.Text, 200))))
+			fmt.Fprintln(p.env.Stderr, p.paint("31", fmt.Sprintf("  ✗ %s (%s): %s", name, d.Status, firstLine(d.Text, 200))))
 		} else {
-			fmt.Fprintln(p.env.Stderr, p.paint("32", fmt.Sprintf("  ✓ %s: %s", d.Name, firstLine(d.Text, 200))))
+			fmt.Fprintln(p.env.Stderr, p.paint("32", fmt.Sprintf("  ✓ %s: %s", name, firstLine(d.Text, 200))))
 		}
 	case llm.EventToolsActivated:
 		fmt.Fprintln(p.env.Stderr, p.paint("2", "  tools activated: "+strings.Join(d.Names, ", ")))
@@ -299,6 +309,24 @@ func (p *printer) event(ev llm.Event) {
 			fmt.Fprintln(p.env.Stderr, p.paint("31", fmt.Sprintf("run %s: %s", d.Status, d.Error)))
 		}
 	}
+}
+
+// argSummary is the one argument that says most about a call (its path,
+// command, pattern or query), or the arguments themselves, shortened.
+func argSummary(raw string) string {
+	var m map[string]any
+	if json.Unmarshal([]byte(raw), &m) != nil {
+		return firstLine(raw, 80)
+	}
+	for _, k := range []string{"command", "path", "pattern", "query", "ref", "id"} {
+		if v, ok := m[k].(string); ok && v != "" {
+			return firstLine(v, 80)
+		}
+	}
+	if len(m) == 0 {
+		return ""
+	}
+	return firstLine(raw, 80)
 }
 
 func (p *printer) endLine() {
