@@ -337,9 +337,6 @@ func (k *Kernel) WatchSession(ctx context.Context, sessionID string) (stop func(
 		cancel()
 		return nil, err
 	}
-	if why := w.Degraded(); why != "" {
-		k.recordEvents(ctx, llm.Event{Type: EventWatchDegraded, SessionID: sessionID, Data: llm.Data(map[string]any{"reason": why})})
-	}
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		t := time.NewTicker(PollEvery)
