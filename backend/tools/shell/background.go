@@ -1,0 +1,240 @@
+package shell
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"foya/backend/sandbox"
+	"foya/backend/tools"
+)
+
+// Bounds of background commands (spec B2).
+const (
+	// MaxRunning is how many background commands a session runs at once.
+	MaxRunning = 8
+	// MaxKept is how many background commands a session keeps, running or
+	// ended; the oldest ended ones are forgotten first.
+	MaxKept = 32
+	// BackgroundTailBytes is the output ring kept per background command.
+	BackgroundTailBytes = 1 << 20
+	// listCommandBytes bounds the command text in listings.
+	listCommandBytes = 2 << 10
+)
+
+// job is one background command.
+type job struct {
+	id, sessionID, command string
+	proc                   *sandbox.Process
+	started                time.Time
+	plan                   plan
+	mechanism              string // what confines it: a sandbox mechanism or "none"
+
+	mu     sync.Mutex
+	next   int64 // stream offset of the first byte bash_output has not shown
+	killed bool  // ended by bash_kill, Kill, DeleteSession or Close
+}
+
+func (j *job) kill() error {
+	j.mu.Lock()
+	j.killed = true
+	j.mu.Unlock()
+	return j.proc.Kill()
+}
+
+// Background describes a background command for front ends.
+type Background struct {
+	ID        string    `json:"id"`
+	SessionID string    `json:"sessionId"`
+	Command   string    `json:"command"`
+	PID       int       `json:"pid"`
+	StartedAt time.Time `json:"startedAt"`
+	Running   bool      `json:"running"`
+	// ExitCode and Signal say how it ended, once it has.
+	ExitCode int    `json:"exitCode"`
+	Signal   string `json:"signal,omitempty"`
+	// Killed says it was ended on request (bash_kill, the UI, session
+	// deletion); TimedOut that its timeout ended it.
+	Killed   bool `json:"killed,omitempty"`
+	TimedOut bool `json:"timedOut,omitempty"`
+	// Duration is how long it ran, once it has ended.
+	Duration time.Duration `json:"durationNs,omitempty"`
+	// Sandbox names what confined it ("none" without sandbox).
+	Sandbox string `json:"sandbox"`
+	// OutputBytes counts everything it printed so far.
+	OutputBytes int64 `json:"outputBytes"`
+}
+
+func (j *job) info() Background {
+	b := Background{ID: j.id, SessionID: j.sessionID, Command: j.command, PID: j.proc.PID(), StartedAt: j.started,
+		Sandbox: j.mechanism}
+	if len(b.Command) > listCommandBytes {
+		b.Command = strings.ToValidUTF8(b.Command[:listCommandBytes], "") + "…"
+	}
+	_, b.OutputBytes, _ = j.proc.Read(1 << 62)
+	res, done := j.proc.Result()
+	j.mu.Lock()
+	b.Killed = j.killed
+	j.mu.Unlock()
+	if !done {
+		b.Running = true
+		return b
+	}
+	b.ExitCode, b.Signal, b.TimedOut, b.Duration, b.Sandbox = res.ExitCode, res.Signal, res.TimedOut, res.Duration, res.Sandbox
+	b.Killed = b.Killed || res.Cancelled
+	return b
+}
+
+// startBackground starts an allowed command in the background and returns
+// its ID to the model at once (spec B1).
+func (s *Shell) startBackground(sessionID, command string, cmd sandbox.Command, p plan) (tools.Result, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return tools.Errorf("bash: %v; the command did not run", ErrClosed), nil
+	}
+	sess := s.sessions[sessionID]
+	if sess == nil {
+		sess = &session{}
+		s.sessions[sessionID] = sess
+	}
+	running := 0
+	for _, j := range sess.jobs {
+		if _, done := j.proc.Result(); !done {
+			running++
+		}
+	}
+	if running >= MaxRunning {
+		return tools.Errorf("bash: %d background commands are running in this session, the most allowed; "+
+			"end one with bash_kill first (bash_output shows their status)", running), nil
+	}
+	cmd.TailBytes = BackgroundTailBytes
+	// The Shell's context, not the call's: the command outlives the run.
+	proc, err := sandbox.Start(s.ctx, cmd)
+	if err != nil {
+		if errors.Is(err, sandbox.ErrUnavailable) {
+			return tools.Errorf("bash: %v; the command did not run. Retry with sandbox: false and a reason to ask the user to run it without a sandbox", err), nil
+		}
+		return tools.Errorf("bash: could not start the command: %v", err), nil
+	}
+	sess.seq++
+	j := &job{id: fmt.Sprintf("bg%d", sess.seq), sessionID: sessionID, command: command, proc: proc, started: time.Now(),
+		plan: p, mechanism: "none"}
+	if p.restricted {
+		j.mechanism = s.opts.Probe().Mechanism
+	}
+	sess.jobs = append(sess.jobs, j)
+	sess.forget()
+	var b strings.Builder
+	fmt.Fprintf(&b, "Started in the background with id %s (PID %d). ", j.id, proc.PID())
+	fmt.Fprintf(&b, "Read its new output and status with bash_output {\"id\":%q}; end it with bash_kill {\"id\":%q}. ", j.id, j.id)
+	b.WriteString("It keeps running across turns until it ends, you kill it, or the session is deleted.")
+	if cmd.Timeout > 0 {
+		fmt.Fprintf(&b, " Its timeout ends it after %s.", cmd.Timeout)
+	}
+	b.WriteString("\n" + sandboxNote(j.mechanism, p))
+	return tools.Text(b.String()), nil
+}
+
+// forget drops the oldest ended jobs beyond MaxKept.
+func (sess *session) forget() {
+	for len(sess.jobs) > MaxKept {
+		i := slices.IndexFunc(sess.jobs, func(j *job) bool { _, done := j.proc.Result(); return done })
+		if i < 0 {
+			return
+		}
+		sess.jobs = slices.Delete(sess.jobs, i, i+1)
+	}
+}
+
+// List returns a session's background commands, oldest first.
+func (s *Shell) List(sessionID string) []Background {
+	s.mu.Lock()
+	var jobs []*job
+	if sess := s.sessions[sessionID]; sess != nil {
+		jobs = slices.Clone(sess.jobs)
+	}
+	s.mu.Unlock()
+	out := make([]Background, 0, len(jobs))
+	for _, j := range jobs {
+		out = append(out, j.info())
+	}
+	return out
+}
+
+// ErrNoCommand is returned for a background command ID the session does
+// not have.
+var ErrNoCommand = errors.New("no such background command")
+
+func (s *Shell) job(sessionID, id string) (*job, []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess := s.sessions[sessionID]
+	if sess == nil {
+		return nil, nil
+	}
+	var ids []string
+	for _, j := range sess.jobs {
+		if j.id == id {
+			return j, nil
+		}
+		ids = append(ids, j.id)
+	}
+	return nil, ids
+}
+
+// Kill ends a session's background command as a whole tree (SIGTERM, a
+// grace period, SIGKILL) and returns how it ended. Killing an ended
+// command changes nothing.
+func (s *Shell) Kill(sessionID, id string) (Background, error) {
+	j, _ := s.job(sessionID, id)
+	if j == nil {
+		return Background{}, fmt.Errorf("background command %s of session %s: %w", id, sessionID, ErrNoCommand)
+	}
+	if _, done := j.proc.Result(); done {
+		return j.info(), nil
+	}
+	err := j.kill()
+	return j.info(), err
+}
+
+// read returns the job's output since the last read, capped for the model,
+// and its status.
+func (j *job) read() string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	data, next, lost := j.proc.Read(j.next)
+	j.next = next
+	res, done := j.proc.Result()
+	var b strings.Builder
+	if len(data) == 0 && lost == 0 {
+		b.WriteString("(no new output)\n")
+	} else {
+		b.WriteString(show(data, 0, 0, lost).body())
+	}
+	b.WriteByte('\n')
+	if !done {
+		fmt.Fprintf(&b, "Status: running (PID %d) for %s; %s printed so far.", j.proc.PID(), duration(time.Since(j.started)),
+			bytesText(next))
+		return b.String()
+	}
+	b.WriteString("Status: ")
+	switch {
+	case j.killed || res.Cancelled:
+		fmt.Fprintf(&b, "ended by bash_kill (or the session) after %s; its whole process tree was ended.", duration(res.Duration))
+	case res.TimedOut:
+		fmt.Fprintf(&b, "timed out after %s (its timeout_ms); its whole process tree was ended.", duration(res.Duration))
+	case res.Signal != "":
+		fmt.Fprintf(&b, "killed by signal %s after %s.", res.Signal, duration(res.Duration))
+	default:
+		fmt.Fprintf(&b, "exited with code %d after %s.", res.ExitCode, duration(res.Duration))
+	}
+	fmt.Fprintf(&b, " It printed %s in %s in all.", plural(res.TotalLines, "line", "lines"), bytesText(res.TotalBytes))
+	if res.Denied {
+		b.WriteString("\n" + deniedNote)
+	}
+	return b.String()
+}

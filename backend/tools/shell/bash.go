@@ -1,0 +1,323 @@
+package shell
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"foya/backend/approval"
+	"foya/backend/sandbox"
+	"foya/backend/tools"
+)
+
+//go:embed tool_bash.md
+var bashDescription string
+
+// Limits of a bash call.
+const (
+	DefaultTimeout = 2 * time.Minute
+	MaxTimeout     = 10 * time.Minute
+	// MaxCommandBytes bounds the command line.
+	MaxCommandBytes = 1 << 20
+	maxReasonBytes  = 2000
+	previewBytes    = 8 << 10
+)
+
+type bashTool struct{ s *Shell }
+
+type bashArgs struct {
+	Command         string `json:"command"`
+	TimeoutMS       *int64 `json:"timeout_ms"`
+	RunInBackground bool   `json:"run_in_background"`
+	Sandbox         *bool  `json:"sandbox"`
+	Reason          string `json:"reason"`
+}
+
+// Spec implements tools.Tool.
+func (bashTool) Spec() tools.Spec {
+	return tools.Spec{
+		Name:        BashName,
+		Description: strings.TrimSpace(bashDescription),
+		Exposure:    tools.Direct,
+		Schema: json.RawMessage(`{"type":"object","properties":{
+			"command":{"type":"string","minLength":1,"description":"The bash command to run in the working directory."},
+			"timeout_ms":{"type":"integer","minimum":1,"maximum":600000,"description":"End the command after this many milliseconds (default 120000, at most 600000). Background commands have no timeout unless you give one."},
+			"run_in_background":{"type":"boolean","description":"Start the command and return its ID at once; read its output with bash_output, stop it with bash_kill."},
+			"sandbox":{"type":"boolean","description":"false asks the user to run this command outside the sandbox (network, writes outside the workspace); give a reason."},
+			"reason":{"type":"string","description":"Why the command must leave the sandbox; shown to the user with sandbox: false."}},
+			"required":["command"],"additionalProperties":false}`),
+	}
+}
+
+// plan is how a call will run, decided before asking.
+type plan struct {
+	mode       approval.Mode
+	restricted bool
+	kind       approval.Kind
+	why        string
+	// unavailable is why no sandbox can confine commands here, when that
+	// is what makes the command run unrestricted.
+	unavailable string
+	escalated   bool
+}
+
+func (s *Shell) plan(rc *tools.RunContext, a bashArgs) plan {
+	mode, err := approval.ParseMode(rc.ApprovalMode)
+	if err != nil {
+		mode = approval.Manual // the strictest, when the mode is unknown
+	}
+	p := plan{mode: mode, restricted: true, kind: approval.Shell,
+		why: "run a shell command in the sandbox (it writes only in the workspace and the session's temp folder, without network)"}
+	switch {
+	case mode == approval.FullAccess:
+		p.restricted, p.kind = false, approval.ShellEscalate
+		p.why = "run a shell command without a sandbox (the session was in Full Access when this turn started)"
+	case a.Sandbox != nil && !*a.Sandbox:
+		p.restricted, p.kind, p.escalated = false, approval.ShellEscalate, true
+		p.why = "run a shell command OUTSIDE the sandbox (it could write anywhere you can and use the network); the model's reason: " + a.Reason
+	default:
+		if c := s.opts.Probe(); c.Mechanism == "" {
+			p.restricted, p.kind = false, approval.ShellEscalate
+			p.unavailable = c.Reason
+			if p.unavailable == "" {
+				p.unavailable = "no mechanism confines commands on this system"
+			}
+			p.why = "run a shell command WITHOUT a sandbox, because the sandbox is unavailable here (" + p.unavailable + ")"
+		}
+	}
+	return p
+}
+
+// Run implements tools.Tool.
+func (t bashTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) (tools.Result, error) {
+	var a bashArgs
+	if err := decode(call, &a); err != nil {
+		return tools.Errorf("bash: %v", err), nil
+	}
+	if msg := a.check(); msg != "" {
+		return tools.Errorf("bash: %s", msg), nil
+	}
+	if rc == nil || rc.Workdir == "" {
+		return tools.Errorf("bash: this session has no working directory to run commands in"), nil
+	}
+	parsed, err := approval.ParseCommand(a.Command)
+	if err != nil {
+		return tools.Errorf("bash: %v; fix the syntax and try again", err), nil
+	}
+	p := t.s.plan(rc, a)
+	preview := a.Command
+	if len(preview) > previewBytes {
+		preview = strings.ToValidUTF8(preview[:previewBytes], "") + fmt.Sprintf("\n… (%s more bytes)", num(int64(len(a.Command)-previewBytes)))
+	}
+	ask := func(kind approval.Kind, why string) (*tools.Result, error) {
+		out, err := rc.Approve(ctx, approval.Request{
+			CallID:  call.ID,
+			Action:  approval.Action{Kind: kind, Tool: call.Name, Command: a.Command},
+			Why:     why,
+			Preview: preview,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("bash: approval: %w", err)
+		}
+		if out.Allowed {
+			return nil, nil
+		}
+		msg := out.Message
+		if msg == "" {
+			msg = "not approved"
+		}
+		if kind == approval.ShellPermanentDelete && !strings.Contains(msg, "delete tool") {
+			msg += "; use the delete tool instead: it moves files to the trash"
+		}
+		r := tools.Errorf("bash: %s; the command did not run", msg)
+		return &r, nil
+	}
+	if dels := parsed.PermanentDelete(); len(dels) > 0 {
+		if r, err := ask(approval.ShellPermanentDelete, "the command deletes files for good: "+strings.Join(dels, "; ")); r != nil || err != nil {
+			return deref(r), err
+		}
+	}
+	if r, err := ask(p.kind, p.why); r != nil || err != nil {
+		return deref(r), err
+	}
+	cmd, err := t.s.command(rc, a, p)
+	if err != nil {
+		return tools.Errorf("bash: %v; the command did not run", err), nil
+	}
+	if a.RunInBackground {
+		return t.s.startBackground(rc.SessionID, a.Command, cmd, p)
+	}
+	rep := &reporter{rc: rc, start: time.Now()}
+	cmd.OnOutput = rep.onOutput
+	res, err := sandbox.Run(ctx, cmd)
+	if err != nil {
+		if ctx.Err() != nil {
+			return tools.Errorf("bash: cancelled before the command started"), nil
+		}
+		if errors.Is(err, sandbox.ErrUnavailable) {
+			return tools.Errorf("bash: %v; the command did not run. Retry with sandbox: false and a reason to ask the user to run it without a sandbox", err), nil
+		}
+		return tools.Errorf("bash: could not start the command: %v", err), nil
+	}
+	return foreground(res, p), nil
+}
+
+func deref(r *tools.Result) tools.Result {
+	if r == nil {
+		return tools.Result{}
+	}
+	return *r
+}
+
+// check validates the arguments beyond their JSON types (spec K1).
+func (a *bashArgs) check() string {
+	switch {
+	case strings.TrimSpace(a.Command) == "":
+		return "command is empty: give the shell command to run"
+	case len(a.Command) > MaxCommandBytes:
+		return fmt.Sprintf("command is %s long; at most %s: write long scripts to a file with the write tool and run the file",
+			bytesText(int64(len(a.Command))), bytesText(MaxCommandBytes))
+	case strings.IndexByte(a.Command, 0) >= 0:
+		return "command contains a NUL character, which no shell command can hold"
+	case a.TimeoutMS != nil && *a.TimeoutMS <= 0:
+		return fmt.Sprintf("timeout_ms %d must be positive", *a.TimeoutMS)
+	case a.TimeoutMS != nil && *a.TimeoutMS > MaxTimeout.Milliseconds():
+		return fmt.Sprintf("timeout_ms %d is more than the maximum %d (10 minutes): use run_in_background for longer commands",
+			*a.TimeoutMS, MaxTimeout.Milliseconds())
+	case a.Sandbox != nil && !*a.Sandbox && strings.TrimSpace(a.Reason) == "":
+		return "sandbox: false needs a reason: say why the command must write outside the workspace or use the network; the user reads it"
+	case len(a.Reason) > maxReasonBytes:
+		return fmt.Sprintf("reason is %s long; at most %s", bytesText(int64(len(a.Reason))), bytesText(maxReasonBytes))
+	}
+	return ""
+}
+
+// command builds the sandbox command for a call that was allowed.
+func (s *Shell) command(rc *tools.RunContext, a bashArgs, p plan) (sandbox.Command, error) {
+	cmd := sandbox.Command{Script: a.Command, Dir: rc.Workdir}
+	switch {
+	case a.TimeoutMS != nil:
+		cmd.Timeout = time.Duration(*a.TimeoutMS) * time.Millisecond
+	case !a.RunInBackground:
+		cmd.Timeout = DefaultTimeout
+	}
+	env := map[string]string{"PAGER": "cat", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0"}
+	if p.restricted {
+		tmp, err := s.TempDir(rc.SessionID)
+		if err != nil {
+			return cmd, err
+		}
+		cache := filepath.Join(tmp, "cache")
+		if err := os.MkdirAll(cache, 0o700); err != nil {
+			return cmd, fmt.Errorf("session temp folder: %w", err)
+		}
+		env["TMPDIR"], env["XDG_CACHE_HOME"] = tmp, cache
+		writable := []string{rc.Workdir, tmp}
+		if s.opts.Granted != nil {
+			writable = append(writable, s.opts.Granted(rc.SessionID)...)
+		}
+		cmd.Policy = sandbox.Policy{
+			Restricted: true,
+			Writable:   writable,
+			ReadOnly:   []string{filepath.Join(rc.Workdir, ".foya")},
+		}
+	}
+	cmd.Env = environ(env)
+	return cmd, nil
+}
+
+// environ is this process's environment with set replacing or adding
+// variables.
+func environ(set map[string]string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if _, ok := set[name]; !ok {
+			env = append(env, kv)
+		}
+	}
+	for k, v := range set {
+		env = append(env, k+"="+v)
+	}
+	return env
+}
+
+// reporter sends the live output tail as tool.update progress, throttled.
+type reporter struct {
+	rc          *tools.RunContext
+	start, last time.Time
+}
+
+func (r *reporter) onOutput(tail []byte) {
+	now := time.Now()
+	gap := 500 * time.Millisecond
+	if now.Sub(r.start) > 30*time.Second {
+		gap = 2 * time.Second
+	}
+	if !r.last.IsZero() && now.Sub(r.last) < gap {
+		return
+	}
+	r.last = now
+	r.rc.Report(map[string]any{"tail": lastLines(tail)})
+}
+
+// foreground turns a finished command into the model's result.
+func foreground(res sandbox.Result, p plan) tools.Result {
+	sh := show(res.Output, res.DroppedBytes, res.DroppedLines, 0)
+	var b strings.Builder
+	b.WriteString(sh.body())
+	if res.TotalBytes == 0 {
+		b.WriteString("(no output)\n")
+	}
+	b.WriteByte('\n')
+	b.WriteString(ending(res))
+	b.WriteByte(' ')
+	b.WriteString(sandboxNote(res.Sandbox, p))
+	if res.Denied {
+		b.WriteString("\n" + deniedNote)
+	}
+	if sh.terminalWanted && (res.ExitCode != 0 || res.Signal != "") {
+		b.WriteString("\n" + terminalNote)
+	}
+	return tools.Result{Text: b.String(), IsError: res.TimedOut || res.Cancelled}
+}
+
+// ending says how a command ended.
+func ending(res sandbox.Result) string {
+	switch {
+	case res.TimedOut:
+		return fmt.Sprintf("Timed out after %s: the command's whole process tree was ended (SIGTERM, then SIGKILL). "+
+			"Give a larger timeout_ms (at most 600000) or use run_in_background for long commands.", duration(res.Duration))
+	case res.Cancelled:
+		return fmt.Sprintf("Cancelled after %s: the command's whole process tree was ended.", duration(res.Duration))
+	case res.Signal != "":
+		return fmt.Sprintf("Killed by signal %s after %s.", res.Signal, duration(res.Duration))
+	}
+	return fmt.Sprintf("Exit code %d after %s.", res.ExitCode, duration(res.Duration))
+}
+
+// sandboxNote says what confined the command.
+func sandboxNote(mechanism string, p plan) string {
+	switch {
+	case p.restricted:
+		return "Sandbox: " + mechanism + "."
+	case p.unavailable != "":
+		return "It ran WITHOUT a sandbox, as the user approved: the sandbox is unavailable here (" + p.unavailable + ")."
+	case p.escalated:
+		return "It ran outside the sandbox, as the user approved."
+	}
+	return "No sandbox (Full Access)."
+}
+
+const deniedNote = "The sandbox seems to have blocked part of this command (a write outside the workspace and the session's temp folder, " +
+	"a write into .foya, or the network). If the task really needs that, call bash again with sandbox: false and a reason: the user will be asked."
+
+var (
+	_ tools.Tool = bashTool{}
+)

@@ -1,0 +1,48 @@
+package shell
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"foya/backend/tools"
+)
+
+//go:embed tool_bash_kill.md
+var killDescription string
+
+type killTool struct{ s *Shell }
+
+// Spec implements tools.Tool.
+func (killTool) Spec() tools.Spec {
+	return tools.Spec{
+		Name:        KillName,
+		Description: strings.TrimSpace(killDescription),
+		Exposure:    tools.Direct,
+		Schema: json.RawMessage(`{"type":"object","properties":{
+			"id":{"type":"string","minLength":1,"description":"The background command's ID, as bash returned it (bg1, bg2 ...)."}},
+			"required":["id"],"additionalProperties":false}`),
+	}
+}
+
+// Run implements tools.Tool: it ends the command's whole process tree and
+// returns its last output and status (spec B1).
+func (t killTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) (tools.Result, error) {
+	j, res := t.s.lookup(rc, call, KillName)
+	if j == nil {
+		return res, nil
+	}
+	if _, done := j.proc.Result(); done {
+		return tools.Text("It had already ended; nothing to kill.\n" + j.read()), nil
+	}
+	if err := j.kill(); err != nil {
+		// Kill waited for the tree to end all the same; say what went
+		// wrong on the way.
+		return tools.Text(fmt.Sprintf("%s\n(signalling the process tree reported: %v)", j.read(), err)), nil
+	}
+	return tools.Text(j.read()), nil
+}
+
+var _ tools.Tool = killTool{}

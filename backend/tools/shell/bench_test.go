@@ -1,0 +1,5 @@
+package shell
+
+const rssChildEnv = "FOYA_SHELL_RSS_CHILD"
+
+func rssChild() int { return 0 }
