@@ -213,7 +213,7 @@ func (j *job) read() string {
 	if len(data) == 0 && lost == 0 {
 		b.WriteString("(no new output)\n")
 	} else {
-		b.WriteString(show(data, 0, 0, lost).body())
+		b.WriteString(showRead(data, lost).body())
 	}
 	b.WriteByte('\n')
 	if !done {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"foya/backend/approval"
+	"foya/backend/tools"
 )
 
 // waitOutput calls bash_output until its text holds want; it gives up
@@ -99,7 +100,7 @@ func TestBackgroundOutputBounded(t *testing.T) {
 		b.sh.waitAny("ses_1", "bg1")
 	}
 	res := b.call(t, context.Background(), rc, OutputName, map[string]any{"id": "bg1"})
-	if res.IsError || len(res.Text) > MaxResultBytes+2048 {
+	if res.IsError || len(res.Text) > tools.ShellLimits.Bytes+2048 {
 		t.Fatalf("read of %d bytes (is_error %v)", len(res.Text), res.IsError)
 	}
 	if !strings.Contains(res.Text, "were overwritten in the bounded buffer") || !strings.Contains(res.Text, "foya-prints-forever\n") {

@@ -269,7 +269,7 @@ func (r *reporter) onOutput(tail []byte) {
 
 // foreground turns a finished command into the model's result.
 func foreground(res sandbox.Result, p plan) tools.Result {
-	sh := show(res.Output, res.DroppedBytes, res.DroppedLines, 0)
+	sh := showResult(res.Output, res.DroppedBytes, res.DroppedLines, res.TotalBytes, res.TotalLines)
 	var b strings.Builder
 	b.WriteString(sh.body())
 	if res.TotalBytes == 0 {

@@ -242,19 +242,22 @@ func TestBashOutputCaps(t *testing.T) {
 		total += len(fmt.Sprint(i)) + 1
 	}
 	keptBytes := 0
-	for i := 99001; i <= 100000; i++ {
+	for i := 99201; i <= 100000; i++ {
 		keptBytes += len(fmt.Sprint(i)) + 1
 	}
-	want := fmt.Sprintf("[… 99,000 lines and %s omitted; the last 1,000 lines follow …]\n99001\n", bytesText(int64(total-keptBytes)))
+	want := fmt.Sprintf("[99,200 lines (%s bytes) of 100,000 lines (%s bytes) left out before this] %s\n99201\n",
+		num(int64(total-keptBytes)), num(int64(total)), narrowHint)
 	if !strings.HasPrefix(res.Text, want) || !strings.Contains(res.Text, "\n100000\n") {
 		t.Errorf("seq: result starts %.200q; want %q", res.Text, want)
 	}
 
 	// One line of 200,000 bytes: its end.
 	res = b.bash(t, rc, map[string]any{"command": "head -c 200000 /dev/zero | tr '\\0' x"})
-	want = fmt.Sprintf("[… 0 lines and %s omitted; what follows is the end of a longer line …]\n", bytesText(200000-MaxResultBytes))
+	limit := tools.ShellLimits.Bytes
+	want = fmt.Sprintf("[1 lines (%s bytes) of 1 lines (200,000 bytes) left out before this] %s\n%s\n",
+		num(int64(200000-limit)), narrowHint, strings.Repeat("x", limit))
 	if !strings.HasPrefix(res.Text, want) {
-		t.Errorf("long line: result starts %.200q; want %q", res.Text, want)
+		t.Errorf("long line: result starts %.200q; want %.200q", res.Text, want)
 	}
 
 	// 200 MB: the result stays small and counts exactly: 3,174,603 lines
@@ -264,14 +267,13 @@ func TestBashOutputCaps(t *testing.T) {
 	notice, rest, _ := strings.Cut(res.Text, "\n")
 	kept, _, _ := strings.Cut(rest, "\n\nExit code 0")
 	kept += "\n"
-	var omittedLines, keptLines int64
-	var omittedBytes string
-	if _, err := fmt.Sscanf(strings.ReplaceAll(notice, ",", ""), "[… %d lines and %s bytes", &omittedLines, &omittedBytes); err != nil {
+	var omittedLines, omittedBytes, allLines, allBytes int64
+	if _, err := fmt.Sscanf(strings.ReplaceAll(notice, ",", ""), "[%d lines (%d bytes) of %d lines (%d bytes)", &omittedLines, &omittedBytes, &allLines, &allBytes); err != nil {
 		t.Fatalf("200 MB: notice %q: %v", notice, err)
 	}
-	keptLines = int64(strings.Count(kept, "\n"))
-	if omittedLines+keptLines != totalLines || omittedBytes != fmt.Sprint(totalBytes-int64(len(kept))) ||
-		len(kept) > MaxResultBytes || !strings.HasSuffix(kept, "\nthe-end\n") {
+	keptLines := int64(strings.Count(kept, "\n"))
+	if allLines != totalLines || allBytes != totalBytes || omittedLines+keptLines != totalLines || omittedBytes+int64(len(kept)) != totalBytes ||
+		len(kept) > tools.ShellLimits.Bytes || !strings.HasSuffix(kept, "\nthe-end\n") {
 		t.Errorf("200 MB: %q with %d lines, %d bytes kept; want the omitted and kept counts to add up to %d lines and %d bytes",
 			notice, keptLines, len(kept), totalLines, totalBytes)
 	}
@@ -375,8 +377,8 @@ func TestBashLiveTail(t *testing.T) {
 		t.Fatal("no progress update")
 	}
 	tail, _ := updates[len(updates)-1]["tail"].(string)
-	if len(tail) > liveBytes || strings.Count(tail, "\n") > liveLines || !strings.Contains(tail, "5000") {
-		t.Errorf("last update %q; want at most %d lines ending in 5000", tail, liveLines)
+	if len(tail) > liveLimits.Bytes || strings.Count(tail, "\n") > liveLimits.Lines || !strings.Contains(tail, "5000") {
+		t.Errorf("last update %q; want at most %d lines ending in 5000", tail, liveLimits.Lines)
 	}
 }
 

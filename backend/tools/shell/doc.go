@@ -25,8 +25,8 @@
 // Options.TempRoot and removed by DeleteSession and Close.
 //
 // Output. Combined stdout and stderr are kept in a bounded ring buffer (the
-// sandbox runner's); a result keeps the tail, at most MaxResultBytes and
-// MaxResultLines, and says exactly how many lines and bytes it left out
+// sandbox runner's); a result keeps the tail within tools.ShellLimits and
+// says exactly how many lines and bytes it left out
 // (spec O2, O3). Text for the model is valid UTF-8, without terminal escape
 // sequences; output that looks binary is summarised, not shown. While a
 // foreground command runs, RunContext.Report receives {"tail": text} with

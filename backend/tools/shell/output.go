@@ -1,76 +1,24 @@
 package shell
 
 import (
-	"bytes"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"foya/backend/tools"
 )
 
-// Caps of the output a result shows the model (spec O1): the tail is kept
-// (spec O2).
-const (
-	MaxResultBytes = 32 << 10
-	MaxResultLines = 1000
-)
+// liveLimits cap a live output tail in tool.update events.
+var liveLimits = tools.Limits{Lines: 20, Bytes: 2 << 10}
 
-// Caps of a live output tail in tool.update events.
-const (
-	liveBytes = 2 << 10
-	liveLines = 20
-)
-
-// cut keeps the tail of out within maxBytes and maxLines. When it must cut
-// inside a line and a later line starts in the kept part, it starts there,
-// so the kept text begins with a whole line; otherwise it starts at a UTF-8
-// boundary inside the one long line (partial). It returns how many bytes it
-// left out and how many lines ended in them.
-func cut(out []byte, maxBytes, maxLines int) (kept []byte, bytesOut, linesOut int64, partial bool) {
-	start := 0
-	if len(out) > maxBytes {
-		start = len(out) - maxBytes
-	}
-	// The start of the maxLines-th line from the end: a final newline ends
-	// the last line, it does not start another.
-	end := len(out)
-	if end > 0 && out[end-1] == '\n' {
-		end--
-	}
-	for n, i := 0, end; ; {
-		j := bytes.LastIndexByte(out[:i], '\n')
-		if j < start {
-			break
-		}
-		n++
-		if n == maxLines {
-			start = j + 1
-			break
-		}
-		i = j
-	}
-	if start > 0 && out[start-1] != '\n' {
-		if i := bytes.IndexByte(out[start:], '\n'); i >= 0 && start+i+1 < len(out) {
-			start += i + 1
-		} else {
-			partial = true
-			for k := 0; k < utf8.UTFMax-1 && start < len(out) && !utf8.RuneStart(out[start]); k++ {
-				start++
-			}
-		}
-	}
-	return out[start:], int64(start), int64(bytes.Count(out[:start], []byte{'\n'})), partial
-}
-
-// lastLines returns the tail of out for a live update: at most liveLines
-// lines and liveBytes bytes, cleaned for display.
+// lastLines returns the tail of out for a live update, cleaned for display.
 func lastLines(out []byte) string {
-	kept, _, _, _ := cut(out, liveBytes, liveLines)
-	if looksBinary(kept) {
-		return fmt.Sprintf("[binary output, %s bytes shown so far]", num(int64(len(kept))))
+	kept, _ := tools.Tail(string(out), liveLimits)
+	if looksBinary([]byte(kept)) {
+		return "[binary output]"
 	}
-	return clean(kept)
+	return clean([]byte(kept))
 }
 
 // looksBinary reports whether b is not text: more than one byte in ten is
@@ -175,22 +123,7 @@ func escapeLen(b []byte) int {
 }
 
 // num formats n with thousands separators: 1234567 is "1,234,567".
-func num(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
+func num(n int64) string { return tools.Count(n) }
 
 // size formats a byte count for people: "512 bytes", "1.2 KiB", "3.4 MiB".
 func size(n int64) string {
@@ -234,75 +167,60 @@ func duration(d time.Duration) string {
 
 // shown is output prepared for the model.
 type shown struct {
-	text           string // cleaned kept tail, or a note on binary output
-	omittedBytes   int64  // exact
-	omittedLines   int64  // exact when linesKnown
-	lostBytes      int64  // of omittedBytes, overwritten before they were read (lines unknown)
-	partial        bool   // the kept text starts inside a line
-	keptLines      int64
+	text           string // cleaned kept tail, empty for binary output
+	notice         string // what was left out, or ""
 	binary         bool
 	binaryBytes    int64
 	terminalWanted bool
 }
 
-// show caps out for the model. droppedBytes and droppedLines were already
-// left out before out (by the ring buffer); lostBytes were overwritten and
-// their lines are not known.
-func show(out []byte, droppedBytes, droppedLines, lostBytes int64) shown {
-	kept, b, l, partial := cut(out, MaxResultBytes, MaxResultLines)
-	s := shown{
-		omittedBytes: droppedBytes + lostBytes + b,
-		omittedLines: droppedLines + l,
-		lostBytes:    lostBytes,
-		partial:      partial,
-		keptLines:    int64(bytes.Count(kept, []byte{'\n'})),
+const narrowHint = "Narrow the command (grep, tail -n, head, --quiet) to see other parts."
+
+// showResult caps a finished command's output for the model: the sandbox
+// kept res.Output after dropping res.DroppedBytes bytes in res.DroppedLines
+// lines (exact); the tail within tools.ShellLimits is kept (spec O2) and the
+// notice counts everything left out against the totals (spec O3).
+func showResult(out []byte, droppedBytes, droppedLines, totalBytes, totalLines int64) shown {
+	kept, c := tools.Tail(string(out), tools.ShellLimits)
+	c.Bytes += droppedBytes
+	c.Lines += droppedLines
+	c.TotalBytes, c.TotalLines = totalBytes, totalLines
+	return newShown(kept, c.Notice(narrowHint))
+}
+
+// showRead caps new output of a background command: lost bytes before
+// data were overwritten in its ring buffer before they could be read, and
+// their lines are unknown.
+func showRead(data []byte, lost int64) shown {
+	kept, c := tools.Tail(string(data), tools.ShellLimits)
+	notice := c.Notice(narrowHint)
+	if lost > 0 {
+		notice = fmt.Sprintf("[%s bytes of new output were overwritten in the bounded buffer before this read (their lines are not counted)", num(lost))
+		if c.Truncated() {
+			notice += fmt.Sprintf("; then %s lines (%s bytes) of %s lines (%s bytes) left out before this",
+				num(c.Lines), num(c.Bytes), num(c.TotalLines), num(c.TotalBytes))
+		}
+		notice += "] Read more often to see more of it, or have the command write to a file."
 	}
-	if len(kept) > 0 && kept[len(kept)-1] != '\n' {
-		s.keptLines++
-	}
-	if looksBinary(kept) {
+	return newShown(kept, notice)
+}
+
+func newShown(kept, notice string) shown {
+	s := shown{notice: notice}
+	if looksBinary([]byte(kept)) {
 		s.binary, s.binaryBytes = true, int64(len(kept))
 		return s
 	}
-	s.text = clean(kept)
+	s.text = clean([]byte(kept))
 	s.terminalWanted = wantsTerminal(s.text)
 	return s
-}
-
-// notice is the line that says what was left out, or "".
-func (s shown) notice() string {
-	if s.omittedBytes == 0 {
-		return ""
-	}
-	var what string
-	switch {
-	case s.lostBytes > 0:
-		what = fmt.Sprintf("%s omitted: %s were overwritten in the bounded buffer before this read (their lines are not counted)",
-			bytesText(s.omittedBytes), num(s.lostBytes))
-		if rest := s.omittedBytes - s.lostBytes; rest > 0 {
-			what += fmt.Sprintf(", then %s in %s", num(rest), plural(s.omittedLines, "line", "lines"))
-		}
-	default:
-		what = fmt.Sprintf("%s and %s omitted", plural(s.omittedLines, "line", "lines"), bytesText(s.omittedBytes))
-	}
-	tail := fmt.Sprintf("the last %s lines follow", num(s.keptLines))
-	if s.keptLines == 1 {
-		tail = "the last line follows"
-	}
-	if s.partial {
-		tail = "what follows is the end of a longer line"
-	}
-	if s.binary {
-		tail = "the rest looks binary"
-	}
-	return "[… " + what + "; " + tail + " …]"
 }
 
 // body is the notice, then the kept text (or a note on binary output).
 func (s shown) body() string {
 	var b strings.Builder
-	if n := s.notice(); n != "" {
-		b.WriteString(n)
+	if s.notice != "" {
+		b.WriteString(s.notice)
 		b.WriteByte('\n')
 	}
 	switch {
