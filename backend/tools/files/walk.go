@@ -3,7 +3,6 @@ package files
 import (
 	"bufio"
 	"context"
-	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -215,6 +214,3 @@ func readDir(job dirJob, stats *walkStats, visit func(e entry) bool) []dirJob {
 	}
 	return subs
 }
-
-// errNotDir is returned for a walk root that is not a folder.
-var errNotDir = errors.New("not a folder")
