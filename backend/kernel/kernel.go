@@ -17,6 +17,7 @@ import (
 	"foya/backend/store"
 	"foya/backend/tools"
 	"foya/backend/tools/history"
+	"foya/backend/tools/shell"
 )
 
 // Version is the kernel's version, set at build time with
@@ -57,6 +58,7 @@ type Kernel struct {
 	reg     *tools.Registry
 	eng     *engine.Engine
 	gateway *approval.Gateway
+	shell   *shell.Shell
 
 	mu   sync.Mutex
 	subs map[int]func(llm.Event)
@@ -114,6 +116,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 	}
 	k.reg.Add(tools.Search{}, history.New(st))
 	k.reg.Add(fileTools(st)...)
+	k.reg.Add(shellTools(k)...)
 	for _, t := range opts.Tools {
 		if err := k.reg.Put(t); err != nil {
 			st.Close()
@@ -132,8 +135,11 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 	return k, nil
 }
 
-// Close releases the kernel's resources.
-func (k *Kernel) Close() error { return k.store.Close() }
+// Close releases the kernel's resources. Background commands end first, as
+// whole process trees, so none outlives the kernel.
+func (k *Kernel) Close() error {
+	return errors.Join(k.shell.Close(), k.store.Close())
+}
 
 // Info returns the kernel's version and where it keeps its data.
 func (k *Kernel) Info() Info { return k.info }

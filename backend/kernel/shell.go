@@ -1,0 +1,55 @@
+package kernel
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"foya/backend/tools"
+	"foya/backend/tools/shell"
+)
+
+// BackgroundCommand is a background command as front ends see it.
+type BackgroundCommand = shell.Background
+
+// ErrNoCommand is returned for a background command a session does not have.
+var ErrNoCommand = shell.ErrNoCommand
+
+// shellTools makes the kernel's shell, which keeps the sessions' background
+// commands and temp folders, and returns its tools (bash, bash_output,
+// bash_kill).
+func shellTools(k *Kernel) []tools.Tool {
+	k.shell = shell.New(shell.Options{})
+	return k.shell.Tools()
+}
+
+// BackgroundCommands lists a session's background commands, oldest first
+// (spec B1): running ones and those that ended and are still kept.
+func (k *Kernel) BackgroundCommands(sessionID string) []BackgroundCommand {
+	return k.shell.List(sessionID)
+}
+
+// KillBackground ends a session's background command with its whole process
+// tree and returns how it ended.
+func (k *Kernel) KillBackground(sessionID, id string) (BackgroundCommand, error) {
+	return k.shell.Kill(sessionID, id)
+}
+
+// DeleteSession deletes a session for good: its background commands end
+// (whole trees, spec B3), its temp folder is removed, then the store drops
+// the session with everything it owns. A session with a run going is
+// refused: cancel the run first.
+func (k *Kernel) DeleteSession(ctx context.Context, id string) error {
+	if _, err := k.store.Session(ctx, id); err != nil {
+		return err
+	}
+	if k.eng.Running(id) {
+		return fmt.Errorf("session %s has a run going: cancel it first, then delete the session", id)
+	}
+	// The commands die even when something else fails: no orphans.
+	shellErr := k.shell.DeleteSession(id)
+	if err := k.store.DeleteSession(ctx, id); err != nil {
+		return errors.Join(shellErr, err)
+	}
+	return shellErr
+}
