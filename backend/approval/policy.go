@@ -122,7 +122,11 @@ func Decide(mode Mode, a Action, grants []Grant, rules *Rules) Decision {
 		base = Allow
 	}
 	if base == Refuse {
-		return Decision{Refuse, fmt.Sprintf(refusals[a.Kind], mode.Title())}
+		msg := refusals[a.Kind]
+		if strings.Contains(msg, "%s") {
+			msg = fmt.Sprintf(msg, mode.Title())
+		}
+		return Decision{Refuse, msg}
 	}
 	var cmd *Command
 	if a.Command != "" {
