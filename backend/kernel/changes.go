@@ -395,11 +395,9 @@ func (k *Kernel) checkOutside(ctx context.Context, sessionID, path string) {
 // recordEvents stores events and publishes them; a failure to store is dropped
 // with the event (watching is best effort: the guard still checks digests).
 func (k *Kernel) recordEvents(ctx context.Context, evs ...llm.Event) {
-	stored, err := k.store.Apply(ctx, llm.Commit{Events: evs})
-	if err != nil {
-		return
-	}
-	for _, ev := range stored {
-		k.publish(ev)
+	for _, ev := range evs {
+		// Through the engine, so events of a session with a run going stay
+		// in seq order for clients.
+		k.eng.Record(ctx, ev.SessionID, ev)
 	}
 }

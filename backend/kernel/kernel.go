@@ -278,6 +278,13 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (llm.Run, error) {
 	if err != nil {
 		return llm.Run{}, err
 	}
+	// While the run goes, outside changes to files it read or changed are
+	// noticed (the stale-read guard and the UI use them). A workspace that
+	// cannot be watched does not stop the run: the guard still compares
+	// contents before every write.
+	if stop, err := k.WatchSession(ctx, sess.ID); err == nil {
+		defer stop()
+	}
 	return k.eng.Run(ctx, engine.RunRequest{Session: sess, Prompt: o.Prompt, Model: o.Model, MaxSteps: o.MaxSteps,
 		Started: o.Started, Images: images})
 }
