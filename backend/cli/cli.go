@@ -77,6 +77,10 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return sessionsCmd(ctx, args[1:], env)
 	case "show":
 		return showCmd(ctx, args[1:], env)
+	case "settings":
+		return settingsCmd(ctx, args[1:], env)
+	case "mode":
+		return modeCmd(ctx, args[1:], env)
 	case "changes":
 		return changesCmd(ctx, args[1:], env)
 	case "diff":
@@ -107,6 +111,9 @@ func usage(w io.Writer) {
   foya diff CHANGE          print the unified diff of one change
   foya revert CHANGE... | --run RUN | --to CHANGE [--hunk N] [--force] [--json]
                             undo changes; a revert is a change too, so it can be undone
+  foya settings [--json]    list settings; foya settings set KEY VALUE changes one
+                            (approval.default: manual, auto, full-access; model.images.MODEL: true, false)
+  foya mode SESSION MODE    switch a session's approval mode (recorded in its history)
   foya --version            print the version
 
 Run "foya exec --help" for the flags of exec.

@@ -158,3 +158,21 @@ func (s *Store) SetSetting(ctx context.Context, key, value string) error {
 		return err
 	})
 }
+
+// Settings returns every stored setting.
+func (s *Store) Settings(ctx context.Context) (map[string]string, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT key, value FROM settings ORDER BY key`)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, s.wrap(err)
+		}
+		out[k] = v
+	}
+	return out, s.wrap(rows.Err())
+}

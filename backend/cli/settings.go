@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"maps"
+	"slices"
+
+	"foya/backend/approval"
+	"foya/backend/kernel"
+)
+
+// settingsCmd: foya settings [--json] | foya settings set KEY VALUE.
+func settingsCmd(ctx context.Context, args []string, env Env) int {
+	fs := flag.NewFlagSet("foya settings", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	db := fs.String("db", "", "the SQLite database (default $FOYA_DB, else foya.db in the data folder)")
+	asJSON := fs.Bool("json", false, "print the settings as a JSON object")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return ExitUsage
+	}
+	if len(pos) != 0 && (len(pos) != 3 || pos[0] != "set") {
+		fmt.Fprintln(env.Stderr, "usage: foya settings [--json] | foya settings set KEY VALUE\n  keys: approval.default (manual, auto, full-access), model.images.MODEL (true, false)")
+		return ExitUsage
+	}
+	k, err := openKernel(ctx, *db, env)
+	if err != nil {
+		return fail(env, err)
+	}
+	defer k.Close()
+	if len(pos) == 3 {
+		if err := k.SetSetting(ctx, pos[1], pos[2]); err != nil {
+			fmt.Fprintf(env.Stderr, "foya settings: %v\n", err)
+			return ExitUsage
+		}
+		return ExitOK
+	}
+	all, err := k.Settings(ctx)
+	if err != nil {
+		return fail(env, err)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(all)
+		return ExitOK
+	}
+	for _, key := range slices.Sorted(maps.Keys(all)) {
+		fmt.Fprintf(env.Stdout, "%s = %s\n", key, all[key])
+	}
+	return ExitOK
+}
+
+// modeCmd: foya mode SESSION MODE switches a session's approval mode.
+func modeCmd(ctx context.Context, args []string, env Env) int {
+	fs := flag.NewFlagSet("foya mode", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	db := fs.String("db", "", "the SQLite database (default $FOYA_DB, else foya.db in the data folder)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return ExitUsage
+	}
+	if len(pos) != 2 {
+		fmt.Fprintln(env.Stderr, "usage: foya mode SESSION manual|auto|full-access")
+		return ExitUsage
+	}
+	if _, err := approval.ParseMode(pos[1]); err != nil {
+		fmt.Fprintf(env.Stderr, "foya mode: %v\n", err)
+		return ExitUsage
+	}
+	k, err := openKernel(ctx, *db, env)
+	if err != nil {
+		return fail(env, err)
+	}
+	defer k.Close()
+	if err := k.SetMode(ctx, pos[0], pos[1]); err != nil {
+		if kernel.IsNotFound(err) {
+			fmt.Fprintf(env.Stderr, "foya mode: no session %s (see foya sessions)\n", pos[0])
+			return ExitUsage
+		}
+		return fail(env, err)
+	}
+	s, _ := k.Session(ctx, pos[0])
+	fmt.Fprintf(env.Stdout, "session %s: approval mode %s\n", s.ID, s.ApprovalMode)
+	return ExitOK
+}
