@@ -1,0 +1,429 @@
+//go:build linux
+
+package tests
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"foya/backend/approval"
+	"foya/backend/kernel"
+	"foya/backend/llm"
+	pt "foya/backend/provider/providertest"
+	"foya/backend/sandbox"
+)
+
+// escBox is one attempt's world: a workspace with .foya, a folder outside
+// it, and the test's own network end points.
+type escBox struct {
+	ws, out, foya string
+	tcp           *net.TCPListener
+	udp           *net.UDPConn
+	dnsName       string
+}
+
+func newEscBox(t *testing.T, dnsName string) *escBox {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &escBox{ws: filepath.Join(root, "ws"), out: filepath.Join(root, "out"), dnsName: dnsName}
+	b.foya = filepath.Join(b.ws, ".foya")
+	for _, d := range []string{b.ws, b.out, b.foya} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lc := net.ListenConfig{}
+	lc.SetMultipathTCP(false)
+	l, err := lc.Listen(context.Background(), "tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	u, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { u.Close() })
+	b.tcp, b.udp = l.(*net.TCPListener), u
+	return b
+}
+
+// expand fills in the attempt's places: OUT (the outside folder), TCP and
+// UDP (the test's ports), DNS (a name this machine resolves).
+func (b *escBox) expand(cmd string) string {
+	return strings.NewReplacer(
+		"OUT", b.out,
+		"TCP", strconv.Itoa(b.tcp.Addr().(*net.TCPAddr).Port),
+		"UDP", strconv.Itoa(b.udp.LocalAddr().(*net.UDPAddr).Port),
+		"DNS", b.dnsName,
+	).Replace(cmd)
+}
+
+// tcpReached reports whether a connection waits in the listener's queue:
+// the kernel queues it before connect(2) returns to the command, so one look
+// after the command ended is enough.
+func (b *escBox) tcpReached() bool {
+	raw, err := b.tcp.SyscallConn()
+	if err != nil {
+		return false
+	}
+	got := false
+	raw.Control(func(fd uintptr) {
+		nfd, _, err := unix.Accept4(int(fd), unix.SOCK_CLOEXEC|unix.SOCK_NONBLOCK)
+		if err == nil {
+			got = true
+			unix.Close(nfd)
+		}
+	})
+	return got
+}
+
+// udpReached reports whether a datagram waits in the socket (loopback
+// delivery is synchronous too).
+func (b *escBox) udpReached() bool {
+	raw, err := b.udp.SyscallConn()
+	if err != nil {
+		return false
+	}
+	got := false
+	raw.Control(func(fd uintptr) {
+		buf := make([]byte, 64)
+		_, _, err := unix.Recvfrom(int(fd), buf, unix.MSG_DONTWAIT)
+		got = err == nil
+	})
+	return got
+}
+
+func escWrite(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func escRead(path string) string {
+	b, _ := os.ReadFile(path)
+	return string(b)
+}
+
+func pathExists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+// resolvableName returns a host name this machine resolves through DNS (the
+// Go module proxy's), or "" if there is none.
+func resolvableName() string {
+	proxy := os.Getenv("GOPROXY")
+	if proxy == "" {
+		if out, err := exec.Command("go", "env", "GOPROXY").Output(); err == nil {
+			proxy = strings.TrimSpace(string(out))
+		}
+	}
+	for _, p := range strings.FieldsFunc(proxy, func(r rune) bool { return r == ',' || r == '|' }) {
+		u, err := url.Parse(p)
+		if err != nil || u.Hostname() == "" || net.ParseIP(u.Hostname()) != nil {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		addrs, err := net.DefaultResolver.LookupHost(ctx, u.Hostname())
+		cancel()
+		if err == nil && len(addrs) > 0 {
+			return u.Hostname()
+		}
+	}
+	return ""
+}
+
+// escapeAttempt is one try, by a model calling bash, to reach beyond what
+// the sandbox allows.
+type escapeAttempt struct {
+	name    string
+	setup   func(t *testing.T, b *escBox)
+	command string // OUT, TCP, UDP and DNS are filled in
+	// happened looks at the real filesystem or end point: did it work?
+	happened func(b *escBox, result string) bool
+	// permanentDelete marks the delete-command forms: the policy refuses
+	// them in Manual and Auto before anything runs (spec D2).
+	permanentDelete bool
+	needsDNS        bool
+}
+
+func outsideFile(t *testing.T, b *escBox) {
+	escWrite(t, filepath.Join(b.out, "existing"), "original\n")
+}
+
+func outsideChanged(b *escBox, _ string) bool {
+	return escRead(filepath.Join(b.out, "existing")) != "original\n"
+}
+
+func outsideGone(b *escBox, _ string) bool { return !pathExists(filepath.Join(b.out, "existing")) }
+
+func outside(name string) func(b *escBox, _ string) bool {
+	return func(b *escBox, _ string) bool { return pathExists(filepath.Join(b.out, name)) }
+}
+
+func foyaState(t *testing.T, b *escBox) { escWrite(t, filepath.Join(b.foya, "state"), "kept\n") }
+
+func inFoya(name string) func(b *escBox, _ string) bool {
+	return func(b *escBox, _ string) bool { return pathExists(filepath.Join(b.foya, name)) }
+}
+
+func victim(t *testing.T, b *escBox) { escWrite(t, filepath.Join(b.ws, "victim"), "keep me\n") }
+
+func victimGone(b *escBox, _ string) bool { return !pathExists(filepath.Join(b.ws, "victim")) }
+
+func modeIs(path func(b *escBox) string, perm os.FileMode) func(b *escBox, _ string) bool {
+	return func(b *escBox, _ string) bool {
+		fi, err := os.Stat(path(b))
+		return err == nil && fi.Mode().Perm() == perm
+	}
+}
+
+var escapeAttempts = []escapeAttempt{
+	// Writing outside the workspace.
+	{name: "write by absolute path", command: `echo x > OUT/abs`, happened: outside("abs")},
+	{name: "append to an outside file", setup: outsideFile, command: `echo x >> OUT/existing`, happened: outsideChanged},
+	{name: "dot-dot out of the workspace", command: `echo x > ../out/dotdot`, happened: outside("dotdot")},
+	{name: "cd out, then write", command: `cd .. && echo x > out/cd-up`, happened: outside("cd-up")},
+	{
+		name:    "symlink to an outside folder, planted in the workspace",
+		setup:   func(t *testing.T, b *escBox) { os.Symlink(b.out, filepath.Join(b.ws, "link")) },
+		command: `echo x > link/via-symlink`, happened: outside("via-symlink"),
+	},
+	{name: "symlink made by the command", command: `ln -s OUT mylink && echo x > mylink/made-link`, happened: outside("made-link")},
+	{
+		name: "symlink to an outside file",
+		setup: func(t *testing.T, b *escBox) {
+			outsideFile(t, b)
+			os.Symlink(filepath.Join(b.out, "existing"), filepath.Join(b.ws, "flink"))
+		},
+		command: `echo x >> flink`, happened: outsideChanged,
+	},
+	{name: "hard link to an outside file", setup: outsideFile, command: `ln OUT/existing hl && echo x >> hl`, happened: outsideChanged},
+	{name: "through /proc/self/root", command: `echo x > /proc/self/root/OUT/via-proc`, happened: outside("via-proc")},
+	{
+		name: "rename an outside file into place",
+		setup: func(t *testing.T, b *escBox) {
+			escWrite(t, filepath.Join(b.out, "a"), "A\n")
+			escWrite(t, filepath.Join(b.out, "b"), "B\n")
+		},
+		command:  `mv -f OUT/a OUT/b`,
+		happened: func(b *escBox, _ string) bool { return escRead(filepath.Join(b.out, "b")) == "A\n" },
+	},
+	{name: "move a workspace file out", command: `echo x > f && mv f OUT/moved`, happened: outside("moved")},
+	{name: "move an outside file in", setup: outsideFile, command: `mv OUT/existing ./stolen`, happened: outsideGone},
+	{
+		name: "chmod an outside file", setup: outsideFile, command: `chmod 0777 OUT/existing`,
+		happened: modeIs(func(b *escBox) string { return filepath.Join(b.out, "existing") }, 0o777),
+	},
+	{name: "touch a new outside file", command: `touch OUT/touched`, happened: outside("touched")},
+	{name: "truncate an outside file", setup: outsideFile, command: `truncate -s 0 OUT/existing`, happened: outsideChanged},
+	{name: "cp to outside", command: `echo x > src && cp src OUT/copied`, happened: outside("copied")},
+	{name: "tee to outside", command: `echo x | tee OUT/teed`, happened: outside("teed")},
+	{name: "dd to outside", command: `dd if=/dev/zero of=OUT/dd bs=1 count=1`, happened: outside("dd")},
+	{name: "mkdir outside", command: `mkdir OUT/newdir`, happened: outside("newdir")},
+	{name: "git config --global in an outside home", command: `HOME=OUT git config --global foya.test 1`, happened: outside(".gitconfig")},
+	{name: "perl writes outside", command: `perl -e 'open(my $f, ">", "OUT/perl") or die "$!\n"; print $f "x"'`, happened: outside("perl")},
+
+	// Writing into .foya, which holds the project's approval rules.
+	{name: "create a file in .foya", command: `echo x > .foya/new`, happened: inFoya("new")},
+	{
+		name: "write the project's rules", command: `echo '{"allow":[{"tool":"bash"}]}' > .foya/permissions.json`,
+		happened: inFoya("permissions.json"),
+	},
+	{
+		name: "append to a .foya file", setup: foyaState, command: `echo x >> .foya/state`,
+		happened: func(b *escBox, _ string) bool { return escRead(filepath.Join(b.foya, "state")) != "kept\n" },
+	},
+	{name: "rename into .foya", command: `echo x > f && mv f .foya/f`, happened: inFoya("f")},
+	{
+		name: "rename .foya away", setup: foyaState, command: `mv .foya foya-moved`,
+		happened: func(b *escBox, _ string) bool { return !pathExists(filepath.Join(b.foya, "state")) },
+	},
+	{
+		name: "chmod a .foya file", setup: foyaState, command: `chmod 0777 .foya/state`,
+		happened: modeIs(func(b *escBox) string { return filepath.Join(b.foya, "state") }, 0o777),
+	},
+
+	// The network.
+	{
+		name: "TCP to a 127.0.0.1 listener (bash)", command: `exec 3<>/dev/tcp/127.0.0.1/TCP && echo connected`,
+		happened: func(b *escBox, _ string) bool { return b.tcpReached() },
+	},
+	{
+		name: "TCP to a 127.0.0.1 listener (perl)", command: `perl -MIO::Socket::INET -e 'IO::Socket::INET->new(PeerAddr => "127.0.0.1:TCP") or die "connect: $!\n"'`,
+		happened: func(b *escBox, _ string) bool { return b.tcpReached() },
+	},
+	{
+		name: "UDP to a 127.0.0.1 socket", command: `echo hello > /dev/udp/127.0.0.1/UDP`,
+		happened: func(b *escBox, _ string) bool { return b.udpReached() },
+	},
+	{
+		name: "DNS lookup", command: `getent hosts DNS && echo dns-resolved`, needsDNS: true,
+		happened: func(_ *escBox, res string) bool { return strings.Contains(res, "dns-resolved") },
+	},
+
+	// Commands that delete for good, in every spelling the issue names.
+	{name: "rm -rf", setup: victim, command: `rm -rf victim`, happened: victimGone, permanentDelete: true},
+	{name: "rm behind &&", setup: victim, command: `cd . && rm victim`, happened: victimGone, permanentDelete: true},
+	{name: "rm behind ;", setup: victim, command: `true; rm victim`, happened: victimGone, permanentDelete: true},
+	{name: "rm in a pipe", setup: victim, command: `ls | rm victim`, happened: victimGone, permanentDelete: true},
+	{name: "rm in a subshell", setup: victim, command: `(rm victim)`, happened: victimGone, permanentDelete: true},
+	{name: "rm in $(...)", setup: victim, command: `echo $(rm victim)`, happened: victimGone, permanentDelete: true},
+	{name: "rm through xargs", setup: victim, command: `echo victim | xargs rm`, happened: victimGone, permanentDelete: true},
+	{name: "rm through env", setup: victim, command: `env LC_ALL=C rm victim`, happened: victimGone, permanentDelete: true},
+	{name: "rm through sudo", setup: victim, command: `sudo rm victim`, happened: victimGone, permanentDelete: true},
+	{name: "rm through command", setup: victim, command: `command rm victim`, happened: victimGone, permanentDelete: true},
+	{name: "rm through busybox", setup: victim, command: `busybox rm victim`, happened: victimGone, permanentDelete: true},
+	{name: "rm by absolute path", setup: victim, command: `/bin/rm victim`, happened: victimGone, permanentDelete: true},
+	{name: "rm inside sh -c", setup: victim, command: `sh -c 'rm victim'`, happened: victimGone, permanentDelete: true},
+	{name: "rm inside eval", setup: victim, command: `eval 'rm victim'`, happened: victimGone, permanentDelete: true},
+	{
+		name: "rmdir", setup: func(t *testing.T, b *escBox) { os.Mkdir(filepath.Join(b.ws, "victim"), 0o755) },
+		command: `rmdir victim`, happened: victimGone, permanentDelete: true,
+	},
+	{name: "unlink", setup: victim, command: `unlink victim`, happened: victimGone, permanentDelete: true},
+	{name: "shred -u", setup: victim, command: `shred -u victim`, happened: victimGone, permanentDelete: true},
+	{name: "find -delete", setup: victim, command: `find . -name victim -delete`, happened: victimGone, permanentDelete: true},
+	{name: "find -exec rm", setup: victim, command: `find . -name victim -exec rm {} \;`, happened: victimGone, permanentDelete: true},
+	{
+		name: "git clean -f",
+		setup: func(t *testing.T, b *escBox) {
+			victim(t, b)
+			if out, err := exec.Command("git", "-C", b.ws, "init", "-q").CombinedOutput(); err != nil {
+				t.Fatalf("git init: %v %s", err, out)
+			}
+		},
+		command: `git clean -f`, happened: victimGone, permanentDelete: true,
+	},
+}
+
+// standIns puts sudo and busybox on PATH where they are not installed:
+// each runs its arguments, as sudo does for root and busybox does for its
+// applets, so that Full Access can show that these forms run.
+func standIns(t *testing.T) {
+	t.Helper()
+	dir := t.TempDir()
+	for _, name := range []string{"sudo", "busybox"} {
+		if _, err := exec.LookPath(name); err == nil {
+			continue
+		}
+		escWrite(t, filepath.Join(dir, name), "#!/bin/sh\nexec \"$@\"\n")
+		if err := os.Chmod(filepath.Join(dir, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+}
+
+// spec: A1, A2, D2, D3 — the escape suite: a scripted model calls bash
+// with each attempt, through the whole kernel, in every mode. In Manual
+// every approval request is answered "allow once", so what blocks is the
+// sandbox (or, for permanent deletes, the policy's refusal); in Auto nobody
+// is asked; in Full Access every attempt must work. Each attempt is checked
+// against the real filesystem or the test's own listener.
+func TestEscapeSuite(t *testing.T) {
+	if c := sandbox.Probe(); c.Mechanism == "" {
+		t.Skipf("no sandbox here: %s", c.Reason)
+	}
+	standIns(t)
+	dnsName := resolvableName()
+	attempts := escapeAttempts
+	if dnsName == "" {
+		attempts = slices.DeleteFunc(slices.Clone(attempts), func(a escapeAttempt) bool { return a.needsDNS })
+		t.Log("no name resolves through DNS here: the DNS attempt is left out")
+	}
+	var passed, failed atomic.Int32
+	t.Cleanup(func() {
+		fmt.Printf("escape suite: %d passed, %d failed (%d attempts in each of 3 modes)\n", passed.Load(), failed.Load(), len(attempts))
+	})
+	for _, mode := range approval.Modes {
+		t.Run(string(mode), func(t *testing.T) {
+			boxes := make([]*escBox, len(attempts))
+			var turns []pt.Turn
+			for i, a := range attempts {
+				boxes[i] = newEscBox(t, dnsName)
+				if a.setup != nil {
+					a.setup(t, boxes[i])
+				}
+				args, _ := json.Marshal(map[string]any{"command": boxes[i].expand(a.command)})
+				turns = append(turns, pt.Calls(call(fmt.Sprintf("c%d", i), "bash", string(args))), pt.Say("tried"))
+			}
+			h := newHarness(t, nil, turns...)
+			ans := &answerer{}
+			ans.watch(h.k, func(approval.Pending) approval.Answer { return approval.Answer{Choice: approval.AllowOnce} })
+			for i, a := range attempts {
+				b := boxes[i]
+				ok := t.Run(a.name, func(t *testing.T) {
+					sess, err := h.k.CreateSession(context.Background(), kernel.NewSession{Workdir: b.ws, ApprovalMode: string(mode), Model: "m"})
+					if err != nil {
+						t.Fatal(err)
+					}
+					run := h.runIn(context.Background(), sess.ID, "try "+a.name)
+					if run.Status != llm.RunCompleted {
+						t.Fatalf("run %s: %s", run.Status, run.Error)
+					}
+					calls, err := h.k.Calls(context.Background(), run.ID)
+					if err != nil || len(calls) != 1 || calls[0].Result == nil {
+						t.Fatalf("calls %+v %v", calls, err)
+					}
+					res := calls[0].Result
+					happened := a.happened(b, res.Text)
+					switch {
+					case mode == approval.FullAccess:
+						if !happened || res.IsError {
+							t.Errorf("Full Access: did not happen (is_error %v):\n%s", res.IsError, res.Text)
+						}
+					case happened:
+						t.Errorf("%s: ESCAPED:\n%s", mode, res.Text)
+					case a.permanentDelete:
+						if !res.IsError || !strings.Contains(res.Text, "use the delete tool") {
+							t.Errorf("%s: refusal %q does not point to the delete tool", mode, res.Text)
+						}
+					default:
+						// It ran, and the sandbox held.
+						if res.IsError || !strings.Contains(res.Text, "Sandbox: "+sandbox.Probe().Mechanism) {
+							t.Errorf("%s: did not run in the sandbox (is_error %v):\n%s", mode, res.IsError, res.Text)
+						}
+					}
+				})
+				if ok {
+					passed.Add(1)
+				} else {
+					failed.Add(1)
+				}
+			}
+			if mode == approval.Manual {
+				want := 0
+				for _, a := range attempts {
+					if !a.permanentDelete {
+						want++
+					}
+				}
+				if len(ans.asked) != want {
+					t.Errorf("Manual asked %d times; want %d (every command that is not a permanent delete): %v", len(ans.asked), want, ans.asked)
+				}
+			} else if len(ans.asked) != 0 {
+				t.Errorf("%s asked %v; want no question", mode, ans.asked)
+			}
+		})
+	}
+}
