@@ -364,9 +364,9 @@ func TestExecShellWalkthrough(t *testing.T) {
 			bash("c2", map[string]any{"command": `echo escape > OUT/escaped.txt`}),
 			bash("c3", map[string]any{"command": `exec 3<>/dev/tcp/127.0.0.1/TCP && echo connected`}),
 			bash("c4", map[string]any{"command": `rm hello.txt`}),
-			bash("c5", map[string]any{"command": `echo tick; sleep ` + m, "run_in_background": true}),
+			bash("c5", map[string]any{"command": `for i in 1 2 3; do echo tick $i; done; sleep ` + m, "run_in_background": true}),
 		}},
-		pt.Turn{Calls: []pt.Call{call("c6", "bash_output", `{"id":"bg1"}`)}},
+		pt.Turn{Calls: []pt.Call{bash("c6", map[string]any{"command": "sleep 0.5; ls"}), call("c7", "bash_output", `{"id":"bg1"}`)}},
 		pt.Say("Done: the workspace is writable, the rest is not."))
 	db := filepath.Join(t.TempDir(), "foya.db")
 	cmd := exec.Command(bin, "exec", "--base-url", srv.URL, "--api-key", "x", "--model", "m", "--db", db,
@@ -394,7 +394,8 @@ func TestExecShellWalkthrough(t *testing.T) {
 		{"c3", "sandbox seems to have blocked", !b.tcpReached()},
 		{"c4", "use the delete tool", pathExists(filepath.Join(b.ws, "hello.txt"))},
 		{"c5", "id bg1", true},
-		{"c6", "Status:", true},
+		{"c6", "hello.txt\n", true},
+		{"c7", "Status: running", true},
 	}
 	for _, c := range checks {
 		if !strings.Contains(results[c.id], c.want) || !c.ok {
