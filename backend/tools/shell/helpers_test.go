@@ -105,7 +105,7 @@ func (b *box) rc(id string, g *gate) *tools.RunContext {
 }
 
 // call runs one of the box's tools by name.
-func (b *box) call(t *testing.T, ctx context.Context, rc *tools.RunContext, name string, args any) tools.Result {
+func (b *box) call(t testing.TB, ctx context.Context, rc *tools.RunContext, name string, args any) tools.Result {
 	t.Helper()
 	raw, ok := args.(string)
 	if !ok {
