@@ -279,8 +279,12 @@ func foreground(res sandbox.Result, p plan) tools.Result {
 	b.WriteString(ending(res))
 	b.WriteByte(' ')
 	b.WriteString(sandboxNote(res.Sandbox, p))
-	if res.Denied {
+	switch {
+	case res.Denied:
 		b.WriteString("\n" + deniedNote)
+	case p.restricted && res.TotalBytes == 0 && res.ExitCode != 0 && !res.TimedOut && !res.Cancelled:
+		// Some refusals print nothing (a DNS lookup, UDP).
+		b.WriteString("\n" + quietNote)
 	}
 	if sh.terminalWanted && (res.ExitCode != 0 || res.Signal != "") {
 		b.WriteString("\n" + terminalNote)
@@ -318,6 +322,7 @@ func sandboxNote(mechanism string, p plan) string {
 const deniedNote = "The sandbox seems to have blocked part of this command (a write outside the workspace and the session's temp folder, " +
 	"a write into .foya, or the network). If the task really needs that, call bash again with sandbox: false and a reason: the user will be asked."
 
-var (
-	_ tools.Tool = bashTool{}
-)
+const quietNote = "It failed without a word. If it needed the network or a write outside the workspace, which the sandbox forbids, " +
+	"call bash again with sandbox: false and a reason: the user will be asked."
+
+var _ tools.Tool = bashTool{}

@@ -142,6 +142,25 @@ func TestBashEscalation(t *testing.T) {
 	}
 }
 
+// A sandboxed command that fails without output gets a hint that the
+// sandbox may be why (DNS and UDP refusals print nothing); one that
+// succeeds or fails with output does not.
+func TestBashQuietFailureHint(t *testing.T) {
+	needSandbox(t)
+	b := newBox(t, Options{})
+	rc := b.rc("ses_1", &gate{mode: approval.Auto})
+	for cmd, want := range map[string]bool{"exit 2": true, "true": false, "echo oops; exit 2": false} {
+		res := b.bash(t, rc, map[string]any{"command": cmd})
+		if got := strings.Contains(res.Text, "failed without a word"); got != want {
+			t.Errorf("%s: hint %v; want %v:\n%s", cmd, got, want, res.Text)
+		}
+	}
+	res := b.bash(t, b.rc("ses_1", &gate{mode: approval.FullAccess}), map[string]any{"command": "exit 2"})
+	if strings.Contains(res.Text, "failed without a word") {
+		t.Errorf("Full Access got the sandbox hint: %s", res.Text)
+	}
+}
+
 // Where nothing can confine commands, Foya never pretends: even Auto asks
 // before every command, saying why, and the result says it ran unsandboxed.
 func TestBashSandboxUnavailable(t *testing.T) {
