@@ -26,6 +26,7 @@ const (
 	// MaxCommandBytes bounds the command line.
 	MaxCommandBytes = 1 << 20
 	maxReasonBytes  = 2000
+	maxWhyBytes     = 1000
 	previewBytes    = 8 << 10
 )
 
@@ -139,7 +140,11 @@ func (t bashTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 		return &r, nil
 	}
 	if dels := parsed.PermanentDelete(); len(dels) > 0 {
-		if r, err := ask(approval.ShellPermanentDelete, "the command deletes files for good: "+strings.Join(dels, "; ")); r != nil || err != nil {
+		why := "the command deletes files for good: " + strings.Join(dels, "; ")
+		if len(why) > maxWhyBytes {
+			why = strings.ToValidUTF8(why[:maxWhyBytes], "") + " …"
+		}
+		if r, err := ask(approval.ShellPermanentDelete, why); r != nil || err != nil {
 			return deref(r), err
 		}
 	}
