@@ -1,12 +1,8 @@
 package files
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"strings"
 
 	"foya/backend/approval"
 	"foya/backend/tools"
@@ -62,46 +58,6 @@ func newEnv(o Options) *env {
 func Tools(o Options) []tools.Tool {
 	e := newEnv(o)
 	return []tools.Tool{readTool{e}, lsTool{e}, globTool{e}, grepTool{e}, writeTool{e}, editTool{e}, deleteTool{e}}
-}
-
-// decode parses a call's arguments into v, strictly: unknown fields,
-// wrong types and trailing data are errors worded for the model (spec K1).
-func decode(call tools.Call, v any) error {
-	args := call.Arguments
-	if len(bytes.TrimSpace(args)) == 0 {
-		args = []byte("{}")
-	}
-	dec := json.NewDecoder(bytes.NewReader(args))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var te *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &te) && te.Field != "":
-			return fmt.Errorf("argument %q must be a %s, not a JSON %s", te.Field, jsonType(te.Type.String()), te.Value)
-		case strings.HasPrefix(err.Error(), "json: unknown field "):
-			return fmt.Errorf("unknown argument %s", strings.TrimPrefix(err.Error(), "json: unknown field "))
-		}
-		return fmt.Errorf("arguments are not a valid JSON object: %v", err)
-	}
-	if dec.More() {
-		return errors.New("arguments hold more than one JSON value: send one object")
-	}
-	return nil
-}
-
-func jsonType(goType string) string {
-	switch strings.TrimPrefix(goType, "*") {
-	case "string":
-		return "string"
-	case "int", "int64":
-		return "integer"
-	case "bool":
-		return "boolean"
-	}
-	if strings.HasPrefix(goType, "[]") {
-		return "array"
-	}
-	return "object"
 }
 
 // ask asks the approval gateway for kind on t. A refusal comes back as the

@@ -167,7 +167,7 @@ func TestToolsValidateTheirInput(t *testing.T) {
 		{"read", `{}`, "path is empty"},
 		{"read", `{"path":"x.txt","offset":0}`, "offset must be 1 or more"},
 		{"read", `{"path":"x.txt","limit":-3}`, "limit must be 1 or more"},
-		{"read", `{"path":"x.txt","offset":"2"}`, `"offset" must be a integer`},
+		{"read", `{"path":"x.txt","offset":"2"}`, `"offset" must be an integer`},
 		{"read", `{"path":"x.txt","bogus":1}`, `unknown argument "bogus"`},
 		{"read", `[1,2]`, "not a valid JSON object"},
 		{"read", `{"path":"x.txt"} {"path":"y"}`, "more than one JSON value"},

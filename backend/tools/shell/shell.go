@@ -1,15 +1,12 @@
 package shell
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	"foya/backend/sandbox"
@@ -191,41 +188,4 @@ func removeAll(dir string) error {
 		return fmt.Errorf("remove session temp folder: %w", err)
 	}
 	return nil
-}
-
-// decode parses a call's arguments into v strictly: unknown fields, wrong
-// types and trailing data are errors worded for the model (spec K1).
-func decode(call tools.Call, v any) error {
-	args := call.Arguments
-	if len(bytes.TrimSpace(args)) == 0 {
-		args = []byte("{}")
-	}
-	dec := json.NewDecoder(bytes.NewReader(args))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var te *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &te) && te.Field != "":
-			return fmt.Errorf("argument %q must be %s, not a JSON %s", te.Field, jsonType(te.Type.String()), te.Value)
-		case strings.HasPrefix(err.Error(), "json: unknown field "):
-			return fmt.Errorf("unknown argument %s", strings.TrimPrefix(err.Error(), "json: unknown field "))
-		}
-		return fmt.Errorf("arguments are not a valid JSON object: %v", err)
-	}
-	if dec.More() {
-		return errors.New("arguments hold more than one JSON value: send one object")
-	}
-	return nil
-}
-
-func jsonType(goType string) string {
-	switch strings.TrimPrefix(goType, "*") {
-	case "string":
-		return "a string"
-	case "int", "int64":
-		return "an integer"
-	case "bool":
-		return "a boolean"
-	}
-	return "an object"
 }

@@ -1,0 +1,54 @@
+package tools
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Decode parses a call's arguments into v strictly, as every built-in tool
+// does on top of the engine's schema check (spec K1): empty arguments are an
+// empty object; unknown fields, wrong types and trailing data are errors
+// worded for the model.
+func Decode(call Call, v any) error {
+	args := call.Arguments
+	if len(bytes.TrimSpace(args)) == 0 {
+		args = []byte("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &te) && te.Field != "":
+			return fmt.Errorf("argument %q must be %s, not a JSON %s", te.Field, jsonType(te.Type.String()), te.Value)
+		case strings.HasPrefix(err.Error(), "json: unknown field "):
+			return fmt.Errorf("unknown argument %s", strings.TrimPrefix(err.Error(), "json: unknown field "))
+		}
+		return fmt.Errorf("arguments are not a valid JSON object: %v", err)
+	}
+	if dec.More() {
+		return errors.New("arguments hold more than one JSON value: send one object")
+	}
+	return nil
+}
+
+// jsonType names a Go type as JSON calls it, with its article.
+func jsonType(goType string) string {
+	t := strings.TrimPrefix(goType, "*")
+	switch {
+	case t == "string":
+		return "a string"
+	case strings.HasPrefix(t, "int") || strings.HasPrefix(t, "uint"):
+		return "an integer"
+	case strings.HasPrefix(t, "float"):
+		return "a number"
+	case t == "bool":
+		return "a boolean"
+	case strings.HasPrefix(t, "[]"):
+		return "an array"
+	}
+	return "an object"
+}
