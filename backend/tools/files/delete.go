@@ -37,7 +37,7 @@ func (t deleteTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Ca
 	var a struct {
 		Path string `json:"path"`
 	}
-	if err := decode(call, &a); err != nil {
+	if err := tools.Decode(call, &a); err != nil {
 		return tools.Errorf("delete: %v", err), nil
 	}
 	sid, dir := sessionOf(rc)

@@ -52,7 +52,7 @@ func (t editTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 		All   *bool         `json:"replace_all"`
 		Edits []replacement `json:"edits"`
 	}
-	if err := decode(call, &a); err != nil {
+	if err := tools.Decode(call, &a); err != nil {
 		return tools.Errorf("edit: %v", err), nil
 	}
 	var edits []replacement

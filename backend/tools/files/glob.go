@@ -44,7 +44,7 @@ func (t globTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 		Pattern string  `json:"pattern"`
 		Path    *string `json:"path"`
 	}
-	if err := decode(call, &a); err != nil {
+	if err := tools.Decode(call, &a); err != nil {
 		return tools.Errorf("glob: %v", err), nil
 	}
 	pattern := filepath.ToSlash(a.Pattern)

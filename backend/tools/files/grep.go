@@ -63,7 +63,7 @@ type grepArgs struct {
 
 func (t grepTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) (tools.Result, error) {
 	var a grepArgs
-	if err := decode(call, &a); err != nil {
+	if err := tools.Decode(call, &a); err != nil {
 		return tools.Errorf("grep: %v", err), nil
 	}
 	switch {

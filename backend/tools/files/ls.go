@@ -40,7 +40,7 @@ func (t lsTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) 
 	var a struct {
 		Path *string `json:"path"`
 	}
-	if err := decode(call, &a); err != nil {
+	if err := tools.Decode(call, &a); err != nil {
 		return tools.Errorf("ls: %v", err), nil
 	}
 	p := "."

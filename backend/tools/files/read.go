@@ -66,7 +66,7 @@ func (t readTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 		Offset *int   `json:"offset"`
 		Limit  *int   `json:"limit"`
 	}
-	if err := decode(call, &a); err != nil {
+	if err := tools.Decode(call, &a); err != nil {
 		return tools.Errorf("read: %v", err), nil
 	}
 	offset, limit, chosen := 1, ReadMaxLines, false

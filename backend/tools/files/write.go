@@ -41,7 +41,7 @@ func (t writeTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Cal
 		Path    string  `json:"path"`
 		Content *string `json:"content"`
 	}
-	if err := decode(call, &a); err != nil {
+	if err := tools.Decode(call, &a); err != nil {
 		return tools.Errorf("write: %v", err), nil
 	}
 	if a.Content == nil {

@@ -98,7 +98,7 @@ func (s *Shell) plan(rc *tools.RunContext, a bashArgs) plan {
 // Run implements tools.Tool.
 func (t bashTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) (tools.Result, error) {
 	var a bashArgs
-	if err := decode(call, &a); err != nil {
+	if err := tools.Decode(call, &a); err != nil {
 		return tools.Errorf("bash: %v", err), nil
 	}
 	if msg := a.check(); msg != "" {

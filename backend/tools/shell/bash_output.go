@@ -44,7 +44,7 @@ func (t outputTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Ca
 // returns the is_error result that says why it cannot.
 func (s *Shell) lookup(rc *tools.RunContext, call tools.Call, name string) (*job, tools.Result) {
 	var a idArgs
-	if err := decode(call, &a); err != nil {
+	if err := tools.Decode(call, &a); err != nil {
 		return nil, tools.Errorf("%s: %v", name, err)
 	}
 	a.ID = strings.TrimSpace(a.ID)
