@@ -45,7 +45,17 @@
 //   - "bubblewrap": no Landlock in the kernel (or the helper fails); bwrap
 //     builds the same read-only mount tree in its own user, mount, PID and
 //     (unless Network) network namespaces. bwrap reports a shell killed by
-//     signal N as exit code 128+N, so Result.Signal stays empty.
+//     signal N as exit code 128+N, so Result.Signal stays empty. bwrap
+//     itself runs as PID 1 of a PID namespace of the runner's own (in a
+//     user namespace unless Foya runs as root), so that when it ends, or
+//     Foya dies, the kernel ends every process below it. bwrap's
+//     --die-with-parent alone does not hold while bwrap sets up: its init
+//     arms PR_SET_PDEATHSIG only at the end of the setup, so a sandbox
+//     whose Foya died meanwhile would live on (a known bubblewrap race).
+//     As PID 1, bwrap ignores SIGTERM: cancelling reaches the shell and
+//     the rest of the group directly, and SIGKILL after the grace period
+//     ends bwrap too. Where Foya cannot create these namespaces, bwrap runs
+//     without them, and that race remains.
 //   - "none": the command was not restricted.
 //
 // [Probe] reports which mechanism works here; when nothing can confine, its
@@ -90,8 +100,8 @@
 // namespace: in Full Access, "landlock" and "landlock+seccomp" commands.
 // Processes are started from one locked OS thread so that PR_SET_PDEATHSIG
 // (which follows the forking thread) stays armed: if Foya dies, the helper
-// dies and takes its PID namespace with it; a command without PID namespace
-// loses its shell only.
+// (or bwrap) dies and takes its PID namespace with it; a command without PID
+// namespace loses its shell only.
 //
 // Combined stdout and stderr go to one ring buffer of fixed size that counts
 // every byte and line, so memory stays flat whatever a command prints (spec

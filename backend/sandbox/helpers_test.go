@@ -5,13 +5,18 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // mode is one way to run a command in the tests.
@@ -27,6 +32,9 @@ var (
 	nsMode    = mode{name: "landlock+netns", restricted: true, force: modeNS, sandbox: "landlock+netns"}
 	llMode    = mode{name: "landlock+seccomp", restricted: true, force: modeLandlock, sandbox: "landlock+seccomp"}
 	bwrapMode = mode{name: "bubblewrap", restricted: true, force: "bwrap", sandbox: "bubblewrap"}
+	// bwrapUserNSMode runs bwrap in a user namespace of the runner's own,
+	// as for any user but root; tested separately when root runs the tests.
+	bwrapUserNSMode = mode{name: "bubblewrap+userns", restricted: true, force: "bwrap+userns", sandbox: "bubblewrap"}
 )
 
 // restrictedModes are the confining mechanisms that work here; the tests run
@@ -43,12 +51,23 @@ func restrictedModes(t testing.TB) []mode {
 	}
 	if c.Bubblewrap {
 		ms = append(ms, bwrapMode)
+		if os.Geteuid() == 0 && bwrapUserNSWorks() {
+			ms = append(ms, bwrapUserNSMode)
+		}
 	}
 	if len(ms) == 0 {
 		t.Skipf("no sandbox mechanism here: %s", c.Reason)
 	}
 	return ms
 }
+
+// bwrapUserNSWorks reports whether bwrap runs in a user namespace of the
+// runner's own here.
+var bwrapUserNSWorks = sync.OnceValue(func() bool {
+	attr := bwrapAttr(syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID)
+	attr.Pdeathsig = 0 // not started from the starter thread
+	return tryBwrap(attr) == nil
+})
 
 // use makes m the mechanism of restricted commands until the test ends.
 // Tests that call it must not run in parallel.
@@ -181,6 +200,14 @@ func groupTasks(pgid int) []task {
 	return tasksWhere(func(_ int, st []string, _ string) bool { return st[2] == g })
 }
 
+// sleeper is a command that sleeps for good and that no other test, and no
+// other run of these tests on the machine, uses: the tests find their
+// processes by its command line. n tells the tests apart. Every sleeper has
+// the same length, so none is the prefix of another.
+func sleeper(n int) string {
+	return fmt.Sprintf("sleep 9%07d%02d", os.Getpid()%10000000, n%100)
+}
+
 // cmdlineTasks lists the processes whose command line starts with prefix
 // (arguments separated by spaces).
 func cmdlineTasks(prefix string) []task {
@@ -188,10 +215,93 @@ func cmdlineTasks(prefix string) []task {
 }
 
 // alive reports whether the task still runs: it exists, is the same
-// process, and is not a zombie waiting for its reaper.
+// process, and has not exited. A process that has exited may still be
+// listed a while: as a zombie ("Z") until its reaper waits for it, and as
+// "X" (EXIT_DEAD) while the reaper releases it.
 func (tk task) alive() bool {
 	st := procStat(tk.pid)
-	return len(st) >= 20 && st[19] == tk.start && st[0] != "Z"
+	return len(st) >= 20 && st[19] == tk.start && st[0] != "Z" && st[0] != "X" && st[0] != "x"
+}
+
+// settle bounds every wait of the tests for what the kernel or a command
+// does on its own time (a background child executing its program, a killed
+// process exiting). On a loaded machine these take longer, never forever;
+// the bound only turns a real failure into a failed test instead of a hang.
+const settle = 10 * time.Second
+
+// waitTasks waits until exactly n processes run whose command line starts
+// with prefix, and returns them. A background child shows its shell's
+// command line until it has executed its program, so seeing the shell's
+// output is not enough.
+func waitTasks(t testing.TB, prefix string, n int) []task {
+	t.Helper()
+	deadline := time.Now().Add(settle)
+	for {
+		var ts []task
+		for _, tk := range cmdlineTasks(prefix) {
+			if tk.alive() {
+				ts = append(ts, tk)
+			}
+		}
+		if len(ts) == n {
+			return ts
+		}
+		if len(ts) > n || time.Now().After(deadline) {
+			t.Fatalf("found %d processes %q; want %d", len(ts), prefix, n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// awaitGone waits until none of tasks is alive, at most until deadline, and
+// returns those still alive then.
+func awaitGone(tasks []task, deadline time.Time) []task {
+	var left []task
+	for _, tk := range tasks {
+		for tk.alive() && time.Now().Before(deadline) {
+			tk.waitExit(deadline)
+		}
+		if tk.alive() {
+			left = append(left, tk)
+		}
+	}
+	return left
+}
+
+// waitExit blocks until tk has exited, deadline has passed or something
+// else happened (an error, a signal); the caller looks again.
+func (tk task) waitExit(deadline time.Time) {
+	fd, err := unix.PidfdOpen(tk.pid, 0)
+	if err != nil {
+		time.Sleep(10 * time.Millisecond)
+		return
+	}
+	defer unix.Close(fd)
+	if !tk.alive() { // the PID may name another process by now
+		return
+	}
+	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+	if _, err := unix.Poll(fds, int(time.Until(deadline)/time.Millisecond)+1); err != nil {
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// awaitGroupGone waits until process group pgid has no live process left,
+// at most settle, and returns those still alive then.
+func awaitGroupGone(pgid int) []task {
+	deadline := time.Now().Add(settle)
+	for {
+		var live []task
+		for _, tk := range groupTasks(pgid) {
+			if tk.alive() {
+				live = append(live, tk)
+			}
+		}
+		if len(live) == 0 || time.Now().After(deadline) {
+			return live
+		}
+		awaitGone(live, deadline)
+	}
 }
 
 // waitOutput polls p's output until it contains want or p ends.

@@ -24,7 +24,8 @@ import (
 var procLimit = 4096
 
 // forceMode, when set by a test, replaces the mechanism Probe found:
-// modeNS, modeLandlock or "bwrap".
+// modeNS, modeLandlock, "bwrap", or "bwrap+userns" (bwrap in a user and PID
+// namespace of the runner's own even for root, as it runs for other users).
 var forceMode string
 
 // handshakeTimeout bounds the wait for the helper's first word.
@@ -48,8 +49,11 @@ func start(ctx context.Context, sp *spec) (*Process, error) {
 			return nil, fmt.Errorf("%w: %s", ErrUnavailable, c.Reason)
 		}
 	}
-	if mode == "bwrap" {
-		return startBwrap(ctx, sp)
+	switch mode {
+	case "bwrap":
+		return startBwrap(ctx, sp, bwrapOwnNS())
+	case "bwrap+userns":
+		return startBwrap(ctx, sp, syscall.CLONE_NEWUSER|syscall.CLONE_NEWPID)
 	}
 	return startHelper(ctx, sp, mode)
 }
@@ -72,8 +76,9 @@ func startPlain(ctx context.Context, sp *spec) (*Process, error) {
 }
 
 // startBwrap confines with bubblewrap: the same read-only mount tree as the
-// namespaced helper, built by bwrap.
-func startBwrap(ctx context.Context, sp *spec) (*Process, error) {
+// namespaced helper, built by bwrap, which runs in the given new namespaces
+// (see bwrapOwnNS).
+func startBwrap(ctx context.Context, sp *spec, cloneflags uintptr) (*Process, error) {
 	bwrap, err := exec.LookPath("bwrap")
 	if err != nil {
 		return nil, fmt.Errorf("%w: bubblewrap: %v", ErrUnavailable, err)
@@ -107,8 +112,50 @@ func startBwrap(ctx context.Context, sp *spec) (*Process, error) {
 		args = append(args, "-c", sp.Script)
 	}
 	cmd.Args = args
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = bwrapAttr(cloneflags)
 	return launch(ctx, sp, cmd, "bubblewrap", nil)
+}
+
+// bwrapOwnNS returns the clone flags of the new namespaces bwrap runs in,
+// as their PID 1, found once: a PID namespace of the runner's own (in a
+// user namespace too unless the runner is root and needs none), or 0 where
+// bwrap cannot run so.
+//
+// bwrap's --die-with-parent alone does not hold: bwrap's init arms
+// PR_SET_PDEATHSIG only at the end of the sandbox's setup, and its setup
+// waits forever for a word from the outer bwrap, so when the runner dies
+// while bwrap sets up (the outer bwrap dies with it), the sandbox lives on,
+// reparented to the host's init. As PID 1 of a namespace whose parent-death
+// signal Go arms before it executes bwrap, the outer bwrap takes everything
+// below it with it when it dies, whatever state the setup is in.
+var bwrapOwnNS = sync.OnceValue(func() uintptr {
+	flags := []uintptr{syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID}
+	if os.Geteuid() == 0 {
+		// Root needs no user namespace: bwrap then runs as it would
+		// without ours.
+		flags = []uintptr{syscall.CLONE_NEWPID, syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID}
+	}
+	for _, f := range flags {
+		attr := bwrapAttr(f)
+		attr.Pdeathsig = 0 // not started from the starter thread
+		if tryBwrap(attr) == nil {
+			return f
+		}
+	}
+	return 0
+})
+
+// bwrapAttr is how bwrap is started: in its own session, killed when the
+// runner's starting thread ends, in the given new namespaces (CLONE_NEWUSER,
+// CLONE_NEWPID) with the runner's user and group mapped to themselves.
+func bwrapAttr(cloneflags uintptr) *syscall.SysProcAttr {
+	attr := &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL, Cloneflags: cloneflags}
+	if cloneflags&syscall.CLONE_NEWUSER != 0 {
+		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}}
+		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}
+		attr.GidMappingsEnableSetgroups = false
+	}
+	return attr
 }
 
 // startHelper re-executes the current binary as the helper, which confines

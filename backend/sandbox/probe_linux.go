@@ -24,7 +24,7 @@ func Probe() Capability {
 
 func probe() Capability {
 	c := Capability{Landlock: landlockABI()}
-	bwrapErr := tryBwrap()
+	bwrapErr := tryBwrap(&syscall.SysProcAttr{Setsid: true})
 	c.Bubblewrap = bwrapErr == nil
 	if c.Landlock == 0 {
 		if c.Bubblewrap {
@@ -107,15 +107,16 @@ func dryRun(mode string) error {
 	return nil
 }
 
-// tryBwrap checks that bwrap is installed and can build a sandbox here.
-func tryBwrap() error {
+// tryBwrap checks that bwrap is installed and can build a sandbox here,
+// started with attr.
+func tryBwrap(attr *syscall.SysProcAttr) error {
 	bwrap, err := exec.LookPath("bwrap")
 	if err != nil {
 		return fmt.Errorf("not installed")
 	}
 	cmd := exec.Command(bwrap, "--die-with-parent", "--unshare-user-try", "--unshare-pid", "--unshare-net",
 		"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--", "true")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = attr
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("%v: %s", err, out)
 	}

@@ -78,12 +78,11 @@ func TestCancelKillsTree(t *testing.T) {
 			b := newBox(t)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			p := b.start(t, ctx, m, `sleep 987001 & sleep 987001 & echo ready; wait`)
+			sl := sleeper(1)
+			p := b.start(t, ctx, m, sl+" & "+sl+" & echo ready; wait")
 			waitOutput(t, p, "ready")
-			tree := treeOf(p, "sleep 987001")
-			if sleeps := len(cmdlineTasks("sleep 987001")); sleeps != 2 {
-				t.Fatalf("found %d grandchildren; want 2", sleeps)
-			}
+			waitTasks(t, sl, 2) // "ready" may come before they run sleep
+			tree := treeOf(p, sl)
 			cancel()
 			<-p.Done()
 			res, _ := p.Result()
@@ -109,13 +108,10 @@ func TestCancelKillsEscapedProcess(t *testing.T) {
 			m.use(t)
 			b := newBox(t)
 			ctx, cancel := context.WithCancel(context.Background())
-			p := b.start(t, ctx, m, `setsid sleep 987002 > /dev/null 2>&1 & echo ready; wait`)
+			sl := sleeper(2)
+			p := b.start(t, ctx, m, "setsid "+sl+" > /dev/null 2>&1 & echo ready; wait")
 			waitOutput(t, p, "ready")
-			var tree []task
-			for len(tree) == 0 { // setsid forks before it execs sleep
-				tree = cmdlineTasks("sleep 987002")
-				runtime.Gosched()
-			}
+			tree := waitTasks(t, sl, 1) // "ready" may come before setsid runs sleep
 			cancel()
 			<-p.Done()
 			checkTreeGone(t, p, tree)
@@ -132,10 +128,12 @@ func TestKillBackgroundTree(t *testing.T) {
 		t.Run(m.name, func(t *testing.T) {
 			m.use(t)
 			b := newBox(t)
+			sl := sleeper(3)
 			p := b.start(t, context.Background(), m,
-				`trap '' TERM; sh -c 'trap "" TERM; sleep 987003' & sleep 987003 & echo ready; wait`)
+				fmt.Sprintf(`trap '' TERM; sh -c 'trap "" TERM; %[1]s' & %[1]s & echo ready; wait`, sl))
 			waitOutput(t, p, "ready")
-			tree := treeOf(p, "sleep 987003")
+			waitTasks(t, sl, 2)
+			tree := treeOf(p, sl)
 			if err := p.Kill(); err != nil {
 				t.Fatalf("Kill: %v", err)
 			}
@@ -165,11 +163,12 @@ func TestLeftoversKilled(t *testing.T) {
 		t.Run(m.name, func(t *testing.T) {
 			m.use(t)
 			b := newBox(t)
-			res := b.run(t, m, `sleep 987004 & echo started`)
+			sl := sleeper(4)
+			res := b.run(t, m, sl+" & echo started")
 			if string(res.Output) != "started\n" || res.ExitCode != 0 {
 				t.Errorf("output %q, exit %d; want %q, 0", res.Output, res.ExitCode, "started\n")
 			}
-			for _, tk := range cmdlineTasks("sleep 987004") {
+			for _, tk := range cmdlineTasks(sl) {
 				if tk.alive() {
 					t.Errorf("leftover process %d still alive", tk.pid)
 				}
@@ -178,7 +177,9 @@ func TestLeftoversKilled(t *testing.T) {
 	}
 }
 
-// TestTimeout ends a command that outlives its Timeout.
+// TestTimeout ends a command that outlives its Timeout. On a loaded
+// machine the timeout may fire before the shell has even printed; the
+// timeout is then doubled until a run ends a shell that was running.
 //
 // spec: X1
 func TestTimeout(t *testing.T) {
@@ -186,23 +187,33 @@ func TestTimeout(t *testing.T) {
 		t.Run(m.name, func(t *testing.T) {
 			m.use(t)
 			b := newBox(t)
-			res, err := Run(context.Background(), Command{
-				Script: `echo begin; sleep 987005; echo never`, Dir: b.ws, Env: b.env(),
-				Policy: b.policy(m.restricted), Timeout: 200 * time.Millisecond,
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !res.TimedOut || res.Cancelled {
-				t.Errorf("TimedOut, Cancelled = %v, %v; want true, false", res.TimedOut, res.Cancelled)
-			}
-			if res.ExitCode == 0 || string(res.Output) != "begin\n" {
-				t.Errorf("exit %d, output %q; want non-zero, %q", res.ExitCode, res.Output, "begin\n")
-			}
-			for _, tk := range cmdlineTasks("sleep 987005") {
-				if tk.alive() {
-					t.Errorf("process %d survived the timeout", tk.pid)
+			sl := sleeper(5)
+			for timeout := 200 * time.Millisecond; ; timeout *= 2 {
+				res, err := Run(context.Background(), Command{
+					Script: "echo begin; " + sl + "; echo never", Dir: b.ws, Env: b.env(),
+					Policy: b.policy(m.restricted), Timeout: timeout,
+				})
+				if err != nil {
+					t.Fatal(err)
 				}
+				if !res.TimedOut || res.Cancelled {
+					t.Errorf("TimedOut, Cancelled = %v, %v; want true, false", res.TimedOut, res.Cancelled)
+				}
+				if res.ExitCode == 0 || (string(res.Output) != "begin\n" && len(res.Output) != 0) {
+					t.Errorf("exit %d, output %q; want non-zero, %q", res.ExitCode, res.Output, "begin\n")
+				}
+				for _, tk := range cmdlineTasks(sl) {
+					if tk.alive() {
+						t.Errorf("process %d survived the timeout", tk.pid)
+					}
+				}
+				if len(res.Output) > 0 || t.Failed() {
+					break
+				}
+				if timeout > settle {
+					t.Fatalf("no run printed before its timeout, the last after %v", timeout)
+				}
+				t.Logf("the timeout of %v fired before the shell printed: trying again", timeout)
 			}
 		})
 	}
@@ -232,7 +243,7 @@ func TestExitStatus(t *testing.T) {
 			for _, c := range cases {
 				res := b.run(t, m, c.script)
 				code, sig := c.code, c.signal
-				if m == bwrapMode && sig != "" {
+				if m.sandbox == "bubblewrap" && sig != "" {
 					// bwrap reports a death by signal as 128+N.
 					code, sig = 128+map[string]int{"SIGKILL": 9, "SIGTERM": 15, "SIGSEGV": 11}[sig], ""
 				}
@@ -370,48 +381,63 @@ func TestReadOnlyCreated(t *testing.T) {
 }
 
 // TestForkBomb checks that a fork bomb is bounded by the process limit and
-// ends with its tree.
+// ends with its tree. It lets the bomb run until it has hit the limit,
+// however long that takes on a loaded machine, then kills it.
 func TestForkBomb(t *testing.T) {
 	old := procLimit
 	procLimit = 64
 	defer func() { procLimit = old }()
+	limitHit := [][]byte{
+		[]byte("Resource temporarily unavailable"), // RLIMIT_NPROC or pid_max refused a fork
+		[]byte("more than 64 processes"),           // the helper ended it (root on older kernels)
+		[]byte("Cannot fork"),
+	}
 	for _, m := range restrictedModes(t) {
 		if m == llMode && os.Getuid() == 0 {
 			continue // RLIMIT_NPROC does not bind root without a user namespace (documented)
 		}
-		if m == bwrapMode {
+		if m.sandbox == "bubblewrap" {
 			continue // bwrap sets no process limit (documented)
 		}
 		t.Run(m.name, func(t *testing.T) {
 			m.use(t)
 			b := newBox(t)
 			p, err := Start(context.Background(), Command{
-				Script: `bomb() { bomb | bomb; }; bomb`, Dir: b.ws, Env: b.env(),
-				Policy: b.policy(true), Timeout: 3 * time.Second,
+				Script: `bomb() { bomb | bomb; }; bomb`, Dir: b.ws, Env: b.env(), Policy: b.policy(true),
+				Timeout: 2 * time.Minute, // only so that a bomb that is never bounded fails instead of blocking the suite
 			})
 			if err != nil {
 				t.Fatal(err)
 			}
+			t.Cleanup(func() { p.Kill() })
 			most := 0
-			for done := false; !done; {
+			hit := func() bool {
+				data, _, _ := p.Read(0)
+				for _, h := range limitHit {
+					if bytes.Contains(data, h) {
+						return true
+					}
+				}
+				return false
+			}
+		watch:
+			for !hit() {
 				select {
 				case <-p.Done():
-					done = true
+					break watch
 				case <-time.After(50 * time.Millisecond):
 					most = max(most, len(groupTasks(p.PID())))
 				}
+			}
+			if err := p.Kill(); err != nil {
+				t.Fatalf("Kill: %v", err)
 			}
 			// The namespace's pid_max (minimum 301) or RLIMIT_NPROC bounds it.
 			if most > 301 {
 				t.Errorf("the bomb reached %d processes; want at most 301", most)
 			}
 			t.Logf("the bomb reached %d processes", most)
-			res, _ := p.Result()
-			// Unprivileged, RLIMIT_NPROC refuses the forks; as root the
-			// helper ends the command (the kernel exempts root).
-			if !bytes.Contains(res.Output, []byte("Resource temporarily unavailable")) &&
-				!bytes.Contains(res.Output, []byte("more than 64 processes")) &&
-				!bytes.Contains(res.Output, []byte("Cannot fork")) {
+			if res, _ := p.Result(); !hit() || res.TimedOut {
 				t.Errorf("the bomb never hit the limit: %+v\n%s", res, res.Output)
 			}
 			for _, tk := range groupTasks(p.PID()) {
@@ -545,7 +571,9 @@ func TestBackgroundReadBounded(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			t.Cleanup(func() { p.Kill() })
 			var off, read, lost int64
+			pause := time.Millisecond
 			for reads := 0; reads < 50 || lost == 0; reads++ {
 				data, next, dropped := p.Read(off)
 				if len(data) > 4096 {
@@ -557,7 +585,21 @@ func TestBackgroundReadBounded(t *testing.T) {
 				read += int64(len(data))
 				lost += dropped
 				off = next
-				time.Sleep(time.Millisecond)
+				if reads >= 50 && lost == 0 {
+					// The reader keeps up (the shell is slow on a loaded
+					// machine): pause longer and longer until the ring
+					// overflows.
+					if pause >= settle {
+						t.Fatalf("nothing was dropped in %d reads of a command that never stops printing", reads)
+					}
+					pause *= 2
+				}
+				select {
+				case <-p.Done():
+					res, _ := p.Result()
+					t.Fatalf("the command ended: %+v", res)
+				case <-time.After(pause):
+				}
 			}
 			if err := p.Kill(); err != nil {
 				t.Fatal(err)
