@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -18,20 +17,15 @@ import (
 // changesCmd is `foya changes [SESSION] [--json]`: a session's file
 // changes, oldest first (the most recently updated session by default).
 func changesCmd(ctx context.Context, args []string, env Env) int {
-	fs := flag.NewFlagSet("foya changes", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	db := fs.String("db", "", "the SQLite database (default $FOYA_DB, else foya.db in the data folder)")
+	fs, db := newFlags("foya changes", env)
 	asJSON := fs.Bool("json", false, "print the changes as a JSON array, diffs included")
 	fs.Usage = func() {
 		fmt.Fprintln(env.Stderr, "Usage: foya changes [--json] [SESSION]\n\nLists the file changes of SESSION (default: the most recently used session), oldest first.\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	pos, err := parse(fs, args)
-	if err != nil {
-		if err == flag.ErrHelp {
-			return ExitOK
-		}
-		return ExitUsage
+	pos, code, ok := parseFlags(fs, args)
+	if !ok {
+		return code
 	}
 	if len(pos) > 1 {
 		fmt.Fprintln(env.Stderr, "foya changes: give at most one SESSION id (see foya sessions)")
@@ -130,15 +124,10 @@ func showPath(path, workdir string) string {
 
 // diffCmd is `foya diff CHANGE`: the unified diff of one change.
 func diffCmd(ctx context.Context, args []string, env Env) int {
-	fs := flag.NewFlagSet("foya diff", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	db := fs.String("db", "", "the SQLite database (default $FOYA_DB, else foya.db in the data folder)")
-	pos, err := parse(fs, args)
-	if err != nil {
-		if err == flag.ErrHelp {
-			return ExitOK
-		}
-		return ExitUsage
+	fs, db := newFlags("foya diff", env)
+	pos, code, ok := parseFlags(fs, args)
+	if !ok {
+		return code
 	}
 	if len(pos) != 1 {
 		fmt.Fprintln(env.Stderr, "foya diff: give one CHANGE id (see foya changes)")
@@ -181,9 +170,7 @@ const ExitConflict = 3
 
 // revertCmd is `foya revert CHANGE... | --run RUN | --to CHANGE`.
 func revertCmd(ctx context.Context, args []string, env Env) int {
-	fs := flag.NewFlagSet("foya revert", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	db := fs.String("db", "", "the SQLite database (default $FOYA_DB, else foya.db in the data folder)")
+	fs, db := newFlags("foya revert", env)
 	run := fs.String("run", "", "revert every change of this run (undo a turn)")
 	to := fs.String("to", "", "restore the session to just after this change: revert every later change, newest first")
 	force := fs.Bool("force", false, "overwrite files that changed since (what is overwritten is kept as the revert's before content)")
@@ -194,12 +181,9 @@ func revertCmd(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintln(env.Stderr, "Usage: foya revert [flags] CHANGE... | --run RUN | --to CHANGE\n\nUndoes file changes. Each revert is recorded as a change itself, so it can be reverted too.\nExit codes: 0 reverted, 1 failed, 2 usage error, 3 stopped by conflicts (nothing changed).\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	pos, err := parse(fs, args)
-	if err != nil {
-		if err == flag.ErrHelp {
-			return ExitOK
-		}
-		return ExitUsage
+	pos, code, ok := parseFlags(fs, args)
+	if !ok {
+		return code
 	}
 	req := kernel.RevertRequest{ChangeIDs: pos, RunID: *run, ToChangeID: *to, Hunks: hunks, Force: *force}
 	k, err := openKernel(ctx, *db, env)

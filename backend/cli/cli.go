@@ -139,6 +139,29 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// newFlags returns a command's flag set, writing to the command's standard
+// error, with the --db flag every command that reads the store has.
+func newFlags(name string, env Env) (*flag.FlagSet, *string) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	db := fs.String("db", "", "the SQLite database (default $FOYA_DB, else foya.db in the data folder)")
+	return fs, db
+}
+
+// parseFlags parses a command's arguments; when it returns ok false, the
+// command exits with code (0 after --help, 2 for a usage error, which the
+// flag package has already explained).
+func parseFlags(fs *flag.FlagSet, args []string) (pos []string, code int, ok bool) {
+	pos, err := parse(fs, args)
+	switch {
+	case err == flag.ErrHelp:
+		return nil, ExitOK, false
+	case err != nil:
+		return nil, ExitUsage, false
+	}
+	return pos, ExitOK, true
+}
+
 // openKernel opens the kernel for a command with a --db flag.
 func openKernel(ctx context.Context, db string, env Env) (*kernel.Kernel, error) {
 	return kernel.Open(ctx, kernel.Options{DBPath: dbPath(db, env), Tools: env.Tools, Headless: true})

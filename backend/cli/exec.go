@@ -34,14 +34,12 @@ func (h headerFlags) Set(v string) error {
 }
 
 func execCmd(ctx context.Context, args []string, env Env) int {
-	fs := flag.NewFlagSet("foya exec", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs, db := newFlags("foya exec", env)
 	baseURL := fs.String("base-url", env.Getenv("OPENAI_BASE_URL"), "OpenAI-compatible API base URL (default $OPENAI_BASE_URL, else OpenAI's)")
 	apiKey := fs.String("api-key", env.Getenv("OPENAI_API_KEY"), "API key (default $OPENAI_API_KEY)")
 	model := fs.String("model", env.Getenv("FOYA_MODEL"), "model name (default $FOYA_MODEL)")
 	workdir := fs.String("workdir", "", "the project folder the agent works in (default: the current folder)")
 	mode := fs.String("approval", "", "approval mode: manual, auto or full-access (default: the session's, else manual)")
-	db := fs.String("db", "", "the SQLite database (default $FOYA_DB, else foya.db in the data folder)")
 	sessionID := fs.String("session", "", "continue this session instead of starting a new one")
 	maxSteps := fs.Int("max-steps", 0, "most model steps in this run (default 50)")
 	asJSON := fs.Bool("json", false, "print every event as one JSON object per line")
@@ -51,12 +49,9 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintln(env.Stderr, "Usage: foya exec [flags] PROMPT\n\nRuns the agent once on PROMPT (\"-\" reads it from standard input) and prints its events.\nExit codes: 0 completed, 1 failed, 2 usage error, 130 cancelled.\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	pos, err := parse(fs, args)
-	if err != nil {
-		if err == flag.ErrHelp {
-			return ExitOK
-		}
-		return ExitUsage
+	pos, code, ok := parseFlags(fs, args)
+	if !ok {
+		return code
 	}
 	if len(pos) != 1 {
 		fmt.Fprintln(env.Stderr, "foya exec: give exactly one PROMPT (quote it), or \"-\" to read it from standard input")

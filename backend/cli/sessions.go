@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -14,13 +13,11 @@ import (
 )
 
 func sessionsCmd(ctx context.Context, args []string, env Env) int {
-	fs := flag.NewFlagSet("foya sessions", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	db := fs.String("db", "", "the SQLite database (default $FOYA_DB, else foya.db in the data folder)")
+	fs, db := newFlags("foya sessions", env)
 	asJSON := fs.Bool("json", false, "print a JSON array")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return ExitUsage
+	pos, code, ok := parseFlags(fs, args)
+	if !ok {
+		return code
 	}
 	if len(pos) > 0 {
 		fmt.Fprintf(env.Stderr, "foya sessions: unexpected argument %q\n", pos[0])
@@ -65,14 +62,12 @@ type Transcript struct {
 }
 
 func showCmd(ctx context.Context, args []string, env Env) int {
-	fs := flag.NewFlagSet("foya show", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	db := fs.String("db", "", "the SQLite database (default $FOYA_DB, else foya.db in the data folder)")
+	fs, db := newFlags("foya show", env)
 	asJSON := fs.Bool("json", false, "print the session, runs, calls and messages as JSON")
 	events := fs.Bool("events", false, "with --json, include the event log")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return ExitUsage
+	pos, code, ok := parseFlags(fs, args)
+	if !ok {
+		return code
 	}
 	if len(pos) != 1 {
 		fmt.Fprintln(env.Stderr, "foya show: give one SESSION id (see foya sessions)")

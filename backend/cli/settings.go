@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"maps"
 	"slices"
@@ -14,13 +13,11 @@ import (
 
 // settingsCmd: foya settings [--json] | foya settings set KEY VALUE.
 func settingsCmd(ctx context.Context, args []string, env Env) int {
-	fs := flag.NewFlagSet("foya settings", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	db := fs.String("db", "", "the SQLite database (default $FOYA_DB, else foya.db in the data folder)")
+	fs, db := newFlags("foya settings", env)
 	asJSON := fs.Bool("json", false, "print the settings as a JSON object")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return ExitUsage
+	pos, code, ok := parseFlags(fs, args)
+	if !ok {
+		return code
 	}
 	if len(pos) != 0 && (len(pos) != 3 || pos[0] != "set") {
 		fmt.Fprintln(env.Stderr, "usage: foya settings [--json] | foya settings set KEY VALUE\n  keys: approval.default (manual, auto, full-access), model.images.MODEL (true, false)")
@@ -56,12 +53,10 @@ func settingsCmd(ctx context.Context, args []string, env Env) int {
 
 // modeCmd: foya mode SESSION MODE switches a session's approval mode.
 func modeCmd(ctx context.Context, args []string, env Env) int {
-	fs := flag.NewFlagSet("foya mode", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	db := fs.String("db", "", "the SQLite database (default $FOYA_DB, else foya.db in the data folder)")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return ExitUsage
+	fs, db := newFlags("foya mode", env)
+	pos, code, ok := parseFlags(fs, args)
+	if !ok {
+		return code
 	}
 	if len(pos) != 2 {
 		fmt.Fprintln(env.Stderr, "usage: foya mode SESSION manual|auto|full-access")
