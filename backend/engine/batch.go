@@ -57,8 +57,12 @@ func (r *runner) batch(ctx context.Context, step int, f tools.Filter, visible []
 		fatal   error
 		stopped string // the tool that ended the batch
 	)
-	run := func(i int) {
-		res, err := r.runCall(bctx, preps[i])
+	// carry is the end of the last serial call, held back so that it is
+	// stored in one transaction with the start of the next serial call: in
+	// the serial lane nothing happens between the two.
+	var carry *llm.Commit
+	run := func(i int, prev *llm.Commit, deferEnd bool) *llm.Commit {
+		res, end, err := r.runCall(bctx, preps[i], prev, deferEnd)
 		mu.Lock()
 		defer mu.Unlock()
 		if err != nil {
@@ -66,12 +70,13 @@ func (r *runner) batch(ctx context.Context, step int, f tools.Filter, visible []
 				fatal = err
 				cancel()
 			}
-			return
+			return nil
 		}
 		results[i] = res
 		if res.StopBatch && stopped == "" {
 			stopped = preps[i].rec.Name
 		}
+		return end
 	}
 	halted := func() bool {
 		mu.Lock()
@@ -88,9 +93,16 @@ func (r *runner) batch(ctx context.Context, step int, f tools.Filter, visible []
 			continue
 		}
 		if !preps[i].parallel {
-			run(i)
+			next := i + 1
+			carry = run(i, carry, next < len(preps) && preps[next].result == nil && !preps[next].parallel)
 			i++
 			continue
+		}
+		if carry != nil {
+			if err := r.rec.commit(ctx, *carry); err != nil {
+				return results, err
+			}
+			carry = nil
 		}
 		// A run of consecutive parallel-safe calls.
 		sem := make(chan struct{}, MaxParallel)
@@ -107,12 +119,17 @@ func (r *runner) batch(ctx context.Context, step int, f tools.Filter, visible []
 			j := i
 			wg.Go(func() {
 				defer func() { <-sem }()
-				run(j)
+				run(j, nil, false)
 			})
 		}
 		wg.Wait()
 	}
 
+	if carry != nil {
+		if err := r.rec.commit(ctx, *carry); err != nil && fatal == nil {
+			fatal = err
+		}
+	}
 	if fatal != nil {
 		return results, fatal
 	}
@@ -167,15 +184,22 @@ func (r *runner) prepare(rec llm.CallRecord, visible []string) *prepared {
 	return p
 }
 
-// runCall runs one prepared call and records its end. It returns a Go error
-// only for a runtime failure (a tool's error, a panic, storage).
-func (r *runner) runCall(ctx context.Context, p *prepared) (*llm.ToolResult, error) {
+// runCall runs one prepared call and records its start and its end. prev,
+// if set, is the previous call's end, stored in the same transaction as this
+// call's start. With deferEnd the end is returned instead of stored, for the
+// next call to carry. It returns a Go error only for a runtime failure (a
+// tool's error, a panic, storage).
+func (r *runner) runCall(ctx context.Context, p *prepared, prev *llm.Commit, deferEnd bool) (*llm.ToolResult, *llm.Commit, error) {
 	p.rec.State, p.rec.StartedAt = llm.CallRunning, time.Now()
-	if err := r.rec.commit(ctx, llm.Commit{
+	start := llm.Commit{
 		Calls:  []llm.CallRecord{p.rec},
 		Events: []llm.Event{{Type: llm.EventToolUpdate, Data: llm.Data(map[string]any{"step": p.rec.Step, "id": p.rec.ID, "status": llm.CallRunning})}},
-	}); err != nil {
-		return nil, err
+	}
+	if prev != nil {
+		start = merge(*prev, start)
+	}
+	if err := r.rec.commit(ctx, start); err != nil {
+		return nil, nil, err
 	}
 	rc := &tools.RunContext{
 		SessionID:    r.sess.ID,
@@ -203,7 +227,7 @@ func (r *runner) runCall(ctx context.Context, p *prepared) (*llm.ToolResult, err
 			p.rec.Result = &llm.ToolResult{Text: "internal error: " + err.Error(), IsError: true}
 			r.rec.commit(ctx, llm.Commit{Calls: []llm.CallRecord{p.rec}, Events: []llm.Event{endEvent(p.rec, dur)}})
 			msg, _, _ := strings.Cut(err.Error(), "\n")
-			return nil, &runError{fmt.Sprintf("tool %s failed: %s", p.rec.Name, msg)}
+			return nil, nil, &runError{fmt.Sprintf("tool %s failed: %s", p.rec.Name, msg)}
 		}
 		res = tools.Result{Text: "cancelled: the run was cancelled while this call was running; it may have done part of its work", IsError: true}
 	}
@@ -219,10 +243,29 @@ func (r *runner) runCall(ctx context.Context, p *prepared) (*llm.ToolResult, err
 	p.rec.Result = stored
 	c.Calls = []llm.CallRecord{p.rec}
 	c.Events = []llm.Event{endEvent(p.rec, dur)}
-	if err := r.rec.commit(ctx, c); err != nil {
-		return nil, err
+	if deferEnd && ctx.Err() == nil && !stored.StopBatch {
+		return stored, &c, nil
 	}
-	return stored, nil
+	if err := r.rec.commit(ctx, c); err != nil {
+		return nil, nil, err
+	}
+	return stored, nil, nil
+}
+
+// merge joins two commits into one, a's rows and events first.
+func merge(a, b llm.Commit) llm.Commit {
+	if a.Run == nil {
+		a.Run = b.Run
+	}
+	a.Calls = append(a.Calls, b.Calls...)
+	a.Artifacts = append(a.Artifacts, b.Artifacts...)
+	a.Blobs = append(a.Blobs, b.Blobs...)
+	a.FileChanges = append(a.FileChanges, b.FileChanges...)
+	a.Approvals = append(a.Approvals, b.Approvals...)
+	a.Grants = append(a.Grants, b.Grants...)
+	a.Messages = append(a.Messages, b.Messages...)
+	a.Events = append(a.Events, b.Events...)
+	return a
 }
 
 // keep turns a tool's result into its stored form: image bytes become
