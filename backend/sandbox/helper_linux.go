@@ -60,6 +60,9 @@ type helperMsg struct {
 // program when os.Args[1] == HelperArg, with the arguments after it; its
 // result is the exit code. The parent passes the policy on inherited file
 // descriptors; run by hand, HelperMain only prints an error.
+// outputPipeSize is the size the helper asks for the output pipe.
+const outputPipeSize = 1 << 20
+
 func HelperMain(args []string) int {
 	// Capabilities, no_new_privs and seccomp are per thread: everything
 	// is set up on this one, which is never unlocked, and the shell is
@@ -71,6 +74,10 @@ func HelperMain(args []string) int {
 	}
 	unix.CloseOnExec(specFD)
 	unix.CloseOnExec(statusFD)
+	// A larger pipe for the command's output (the runner reads the other
+	// end) cuts the context switches of a big output several times; where
+	// the kernel refuses (a per-user pipe limit), the default stays.
+	unix.FcntlInt(1, unix.F_SETPIPE_SZ, outputPipeSize)
 	status := os.NewFile(statusFD, "status")
 	report := func(m helperMsg) {
 		b, _ := json.Marshal(m)
