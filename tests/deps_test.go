@@ -2,6 +2,8 @@ package tests
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"os/exec"
 	"strings"
 	"testing"
@@ -66,4 +68,14 @@ func top(path string) string {
 	rest := strings.TrimPrefix(path, "foya/backend/")
 	first, _, _ := strings.Cut(rest, "/")
 	return first
+}
+
+// spec: W2 — the top level of the product card.
+func TestTopLevelLayout(t *testing.T) {
+	for _, p := range []string{"go.mod", "main.go", "app.go", "wails.json", "frontend", "backend/engine", "backend/tools",
+		"backend/approval", "backend/sandbox", "backend/trash", "build", "tests"} {
+		if _, err := os.Stat(filepath.Join("..", p)); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
 }

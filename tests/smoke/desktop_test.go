@@ -56,6 +56,11 @@ func TestDesktopWindowShowsTheEmptyStore(t *testing.T) {
 	app.quit(t)
 }
 
+// TestDesktopWindowShowsStoredSessions starts the real desktop binary (Wails
+// v2, a webview front end over the Go kernel) on a database that foya exec
+// filled, and checks that the window renders the stored session.
+//
+// spec: W1, W3
 func TestDesktopWindowShowsStoredSessions(t *testing.T) {
 	requireSmoke(t)
 	bin, version := buildDesktop(t)
