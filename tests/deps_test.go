@@ -3,8 +3,8 @@ package tests
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
