@@ -6,8 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,23 +14,20 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
-
-	"golang.org/x/sys/unix"
 
 	"foya/backend/approval"
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
 	"foya/backend/sandbox"
+	"foya/backend/sandbox/sandboxtest"
 )
 
 // escBox is one attempt's world: a workspace with .foya, a folder outside
 // it, and the test's own network end points.
 type escBox struct {
+	*sandboxtest.Net
 	ws, out, foya string
-	tcp           *net.TCPListener
-	udp           *net.UDPConn
 	dnsName       string
 }
 
@@ -49,19 +44,7 @@ func newEscBox(t *testing.T, dnsName string) *escBox {
 			t.Fatal(err)
 		}
 	}
-	lc := net.ListenConfig{}
-	lc.SetMultipathTCP(false)
-	l, err := lc.Listen(context.Background(), "tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	u, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { u.Close() })
-	b.tcp, b.udp = l.(*net.TCPListener), u
+	b.Net = sandboxtest.Listen(t)
 	return b
 }
 
@@ -70,45 +53,10 @@ func newEscBox(t *testing.T, dnsName string) *escBox {
 func (b *escBox) expand(cmd string) string {
 	return strings.NewReplacer(
 		"OUT", b.out,
-		"TCP", strconv.Itoa(b.tcp.Addr().(*net.TCPAddr).Port),
-		"UDP", strconv.Itoa(b.udp.LocalAddr().(*net.UDPAddr).Port),
+		"TCP", strconv.Itoa(b.TCPPort()),
+		"UDP", strconv.Itoa(b.UDPPort()),
 		"DNS", b.dnsName,
 	).Replace(cmd)
-}
-
-// tcpReached reports whether a connection waits in the listener's queue:
-// the kernel queues it before connect(2) returns to the command, so one look
-// after the command ended is enough.
-func (b *escBox) tcpReached() bool {
-	raw, err := b.tcp.SyscallConn()
-	if err != nil {
-		return false
-	}
-	got := false
-	raw.Control(func(fd uintptr) {
-		nfd, _, err := unix.Accept4(int(fd), unix.SOCK_CLOEXEC|unix.SOCK_NONBLOCK)
-		if err == nil {
-			got = true
-			unix.Close(nfd)
-		}
-	})
-	return got
-}
-
-// udpReached reports whether a datagram waits in the socket (loopback
-// delivery is synchronous too).
-func (b *escBox) udpReached() bool {
-	raw, err := b.udp.SyscallConn()
-	if err != nil {
-		return false
-	}
-	got := false
-	raw.Control(func(fd uintptr) {
-		buf := make([]byte, 64)
-		_, _, err := unix.Recvfrom(int(fd), buf, unix.MSG_DONTWAIT)
-		got = err == nil
-	})
-	return got
 }
 
 func escWrite(t *testing.T, path, content string) {
@@ -126,30 +74,6 @@ func escRead(path string) string {
 func pathExists(path string) bool {
 	_, err := os.Lstat(path)
 	return err == nil
-}
-
-// resolvableName returns a host name this machine resolves through DNS (the
-// Go module proxy's), or "" if there is none.
-func resolvableName() string {
-	proxy := os.Getenv("GOPROXY")
-	if proxy == "" {
-		if out, err := exec.Command("go", "env", "GOPROXY").Output(); err == nil {
-			proxy = strings.TrimSpace(string(out))
-		}
-	}
-	for _, p := range strings.FieldsFunc(proxy, func(r rune) bool { return r == ',' || r == '|' }) {
-		u, err := url.Parse(p)
-		if err != nil || u.Hostname() == "" || net.ParseIP(u.Hostname()) != nil {
-			continue
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		addrs, err := net.DefaultResolver.LookupHost(ctx, u.Hostname())
-		cancel()
-		if err == nil && len(addrs) > 0 {
-			return u.Hostname()
-		}
-	}
-	return ""
 }
 
 // escapeAttempt is one try, by a model calling bash, to reach beyond what
@@ -266,15 +190,15 @@ var escapeAttempts = []escapeAttempt{
 	// The network.
 	{
 		name: "TCP to a 127.0.0.1 listener (bash)", command: `exec 3<>/dev/tcp/127.0.0.1/TCP && echo connected`,
-		happened: func(b *escBox, _ string) bool { return b.tcpReached() },
+		happened: func(b *escBox, _ string) bool { return b.TCPReached() },
 	},
 	{
 		name: "TCP to a 127.0.0.1 listener (perl)", command: `perl -MIO::Socket::INET -e 'IO::Socket::INET->new(PeerAddr => "127.0.0.1:TCP") or die "connect: $!\n"'`,
-		happened: func(b *escBox, _ string) bool { return b.tcpReached() },
+		happened: func(b *escBox, _ string) bool { return b.TCPReached() },
 	},
 	{
 		name: "UDP to a 127.0.0.1 socket", command: `echo hello > /dev/udp/127.0.0.1/UDP`,
-		happened: func(b *escBox, _ string) bool { return b.udpReached() },
+		happened: func(b *escBox, _ string) bool { return b.UDPReached() },
 	},
 	{
 		name: "DNS lookup", command: `getent hosts DNS && echo dns-resolved`, needsDNS: true,
@@ -345,7 +269,7 @@ func TestEscapeSuite(t *testing.T) {
 		t.Skipf("no sandbox here: %s", c.Reason)
 	}
 	standIns(t)
-	dnsName := resolvableName()
+	dnsName := sandboxtest.ResolvableName()
 	attempts := escapeAttempts
 	if dnsName == "" {
 		attempts = slices.DeleteFunc(slices.Clone(attempts), func(a escapeAttempt) bool { return a.needsDNS })

@@ -175,8 +175,8 @@ func TestShellThreeLayers(t *testing.T) {
 	if res.IsError || !pathExists(filepath.Join(b.ws, "sandbox-layer")) {
 		t.Errorf("sandbox layer: the command did not run: %q", res.Text)
 	}
-	if pathExists(filepath.Join(b.out, "escaped")) || b.tcpReached() {
-		t.Errorf("sandbox layer: an approved command wrote outside (%v) or connected (%v)", pathExists(filepath.Join(b.out, "escaped")), b.tcpReached())
+	if pathExists(filepath.Join(b.out, "escaped")) || b.TCPReached() {
+		t.Errorf("sandbox layer: an approved command wrote outside (%v) or connected (%v)", pathExists(filepath.Join(b.out, "escaped")), b.TCPReached())
 	}
 	if !strings.Contains(res.Text, "sandbox seems to have blocked") {
 		t.Errorf("the model is not told that the sandbox blocked it: %q", res.Text)
@@ -391,7 +391,7 @@ func TestExecShellWalkthrough(t *testing.T) {
 	}{
 		{"c1", "hello from the sandbox\nTMPDIR is " + os.TempDir(), escRead(filepath.Join(b.ws, "hello.txt")) == "hello from the sandbox\n"},
 		{"c2", "Read-only file system", !pathExists(filepath.Join(b.out, "escaped.txt"))},
-		{"c3", "sandbox seems to have blocked", !b.tcpReached()},
+		{"c3", "sandbox seems to have blocked", !b.TCPReached()},
 		{"c4", "use the delete tool", pathExists(filepath.Join(b.ws, "hello.txt"))},
 		{"c5", "id bg1", true},
 		{"c6", "hello.txt\n", true},

@@ -3,111 +3,34 @@
 package sandbox
 
 import (
-	"context"
 	"fmt"
-	"net"
-	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"foya/backend/sandbox/sandboxtest"
 )
 
 // nets are the test's own network end points, to see whether a command
 // reached them.
 type nets struct {
-	tcp     *net.TCPListener
-	udp     *net.UDPConn
+	*sandboxtest.Net
 	dnsName string
 }
 
 func newNets(t *testing.T, dnsName string) *nets {
-	t.Helper()
-	lc := net.ListenConfig{}
-	lc.SetMultipathTCP(false)
-	l, err := lc.Listen(context.Background(), "tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	u, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { u.Close() })
-	return &nets{tcp: l.(*net.TCPListener), udp: u, dnsName: dnsName}
+	return &nets{Net: sandboxtest.Listen(t), dnsName: dnsName}
 }
 
 func (n *nets) env() []string {
 	return []string{
-		"TCP_PORT=" + strconv.Itoa(n.tcp.Addr().(*net.TCPAddr).Port),
-		"UDP_PORT=" + strconv.Itoa(n.udp.LocalAddr().(*net.UDPAddr).Port),
+		"TCP_PORT=" + strconv.Itoa(n.TCPPort()),
+		"UDP_PORT=" + strconv.Itoa(n.UDPPort()),
 		"DNS_NAME=" + n.dnsName,
 	}
-}
-
-// tcpReached reports whether a connection waits in the listener's queue.
-// The kernel queues it before connect(2) returns to the command, so looking
-// once after the command ended is enough: nothing here waits for time.
-func (n *nets) tcpReached() bool {
-	raw, err := n.tcp.SyscallConn()
-	if err != nil {
-		return false
-	}
-	got := false
-	raw.Control(func(fd uintptr) {
-		nfd, _, err := unix.Accept4(int(fd), unix.SOCK_CLOEXEC|unix.SOCK_NONBLOCK)
-		if err == nil {
-			got = true
-			unix.Close(nfd)
-		}
-	})
-	return got
-}
-
-// udpReached reports whether a datagram waits in the socket (loopback
-// delivery is synchronous too).
-func (n *nets) udpReached() bool {
-	raw, err := n.udp.SyscallConn()
-	if err != nil {
-		return false
-	}
-	got := false
-	raw.Control(func(fd uintptr) {
-		buf := make([]byte, 64)
-		_, _, err := unix.Recvfrom(int(fd), buf, unix.MSG_DONTWAIT)
-		got = err == nil
-	})
-	return got
-}
-
-// resolvableName returns a host name this machine resolves through DNS, or
-// "" if there is none: the host of the configured Go module proxy.
-func resolvableName() string {
-	proxy := os.Getenv("GOPROXY")
-	if proxy == "" {
-		if out, err := exec.Command("go", "env", "GOPROXY").Output(); err == nil {
-			proxy = strings.TrimSpace(string(out))
-		}
-	}
-	for _, p := range strings.FieldsFunc(proxy, func(r rune) bool { return r == ',' || r == '|' }) {
-		u, err := url.Parse(p)
-		if err != nil || u.Hostname() == "" || net.ParseIP(u.Hostname()) != nil {
-			continue
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		addrs, err := net.DefaultResolver.LookupHost(ctx, u.Hostname())
-		cancel()
-		if err == nil && len(addrs) > 0 {
-			return u.Hostname()
-		}
-	}
-	return ""
 }
 
 // escape is one attempt to reach beyond the policy.
@@ -239,11 +162,11 @@ var escapes = []escape{
 	},
 	{
 		name: "TCP connect to a host listener", script: `exec 3<>"/dev/tcp/127.0.0.1/$TCP_PORT" && echo connected`,
-		happened: func(_ *box, n *nets, _ Result) bool { return n.tcpReached() },
+		happened: func(_ *box, n *nets, _ Result) bool { return n.TCPReached() },
 	},
 	{
 		name: "UDP send to a host socket", quiet: true, script: `echo hello > "/dev/udp/127.0.0.1/$UDP_PORT"`,
-		happened: func(_ *box, n *nets, _ Result) bool { return n.udpReached() },
+		happened: func(_ *box, n *nets, _ Result) bool { return n.UDPReached() },
 	},
 	{
 		name: "DNS lookup", quiet: true, script: `getent hosts "$DNS_NAME"`,
@@ -261,7 +184,7 @@ func TestEscapes(t *testing.T) {
 	if len(escapes) < 20 {
 		t.Fatalf("the escape suite has %d cases; want at least 20", len(escapes))
 	}
-	dnsName := resolvableName()
+	dnsName := sandboxtest.ResolvableName()
 	modes := append([]mode{plainMode}, restrictedModes(t)...)
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
