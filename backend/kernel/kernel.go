@@ -60,9 +60,10 @@ type Kernel struct {
 	gateway *approval.Gateway
 	shell   *shell.Shell
 
-	mu   sync.Mutex
-	subs map[int]func(llm.Event)
-	next int
+	mu      sync.Mutex
+	subs    map[int]func(llm.Event)
+	watches map[string]func() // by session; nil once closed
+	next    int
 }
 
 // DataDir returns the folder where Foya keeps its data: $XDG_DATA_HOME/foya
@@ -109,10 +110,11 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 		return nil, err
 	}
 	k := &Kernel{
-		info:  Info{Version: Version, DataDir: dataDir, DBPath: st.Path()},
-		store: st,
-		reg:   tools.NewRegistry(),
-		subs:  map[int]func(llm.Event){},
+		info:    Info{Version: Version, DataDir: dataDir, DBPath: st.Path()},
+		store:   st,
+		reg:     tools.NewRegistry(),
+		subs:    map[int]func(llm.Event){},
+		watches: map[string]func(){},
 	}
 	k.reg.Add(tools.Search{}, history.New(st))
 	k.reg.Add(fileTools(st)...)
@@ -138,7 +140,54 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 // Close releases the kernel's resources. Background commands end first, as
 // whole process trees, so none outlives the kernel.
 func (k *Kernel) Close() error {
+	k.mu.Lock()
+	watches := k.watches
+	k.watches = nil
+	k.mu.Unlock()
+	for _, stop := range watches {
+		stop()
+	}
 	return errors.Join(k.shell.Close(), k.store.Close())
+}
+
+// keepWatching starts watching a session's workspace unless it is watched
+// already.
+func (k *Kernel) keepWatching(sessionID string) {
+	k.mu.Lock()
+	_, ok := k.watches[sessionID]
+	closed := k.watches == nil
+	k.mu.Unlock()
+	if ok || closed {
+		return
+	}
+	// Started without the lock: starting may publish an event, and
+	// publishing takes the lock. The watch outlives the run that started
+	// it; it ends with stopWatching or Close.
+	stop, err := k.WatchSession(context.Background(), sessionID)
+	if err != nil {
+		return
+	}
+	k.mu.Lock()
+	_, ok = k.watches[sessionID]
+	if !ok && k.watches != nil {
+		k.watches[sessionID] = stop
+		stop = nil
+	}
+	k.mu.Unlock()
+	if stop != nil { // another run started one meanwhile, or the kernel closed
+		stop()
+	}
+}
+
+// stopWatching ends a session's watch, if any.
+func (k *Kernel) stopWatching(sessionID string) {
+	k.mu.Lock()
+	stop, ok := k.watches[sessionID]
+	delete(k.watches, sessionID)
+	k.mu.Unlock()
+	if ok {
+		stop()
+	}
 }
 
 // Info returns the kernel's version and where it keeps its data.
@@ -278,13 +327,13 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (llm.Run, error) {
 	if err != nil {
 		return llm.Run{}, err
 	}
-	// While the run goes, outside changes to files it read or changed are
-	// noticed (the stale-read guard and the UI use them). A workspace that
+	// From a session's first run on, outside changes to files it read or
+	// changed are noticed (the stale-read guard and the UI use them). The
+	// watch lasts until the session is deleted or the kernel closes, so
+	// the workspace is walked once, not at every turn. A workspace that
 	// cannot be watched does not stop the run: the guard still compares
 	// contents before every write.
-	if stop, err := k.WatchSession(ctx, sess.ID); err == nil {
-		defer stop()
-	}
+	k.keepWatching(sess.ID)
 	return k.eng.Run(ctx, engine.RunRequest{Session: sess, Prompt: o.Prompt, Model: o.Model, MaxSteps: o.MaxSteps,
 		Started: o.Started, Images: images})
 }

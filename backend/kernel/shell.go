@@ -46,6 +46,7 @@ func (k *Kernel) DeleteSession(ctx context.Context, id string) error {
 	if k.eng.Running(id) {
 		return fmt.Errorf("session %s has a run going: cancel it first, then delete the session", id)
 	}
+	k.stopWatching(id)
 	// The commands die even when something else fails: no orphans.
 	shellErr := k.shell.DeleteSession(id)
 	if err := k.store.DeleteSession(ctx, id); err != nil {
