@@ -240,6 +240,12 @@ var escapeAttempts = []escapeAttempt{
 	},
 }
 
+// allEscapeAttempts is every group of the suite: the attempts above, and
+// one group per class of attack in escape_*_test.go files.
+func allEscapeAttempts() []escapeAttempt {
+	return slices.Concat(escapeAttempts)
+}
+
 // standIns puts sudo and busybox on PATH where they are not installed:
 // each runs its arguments, as sudo does for root and busybox does for its
 // applets, so that Full Access can show that these forms run.
@@ -270,7 +276,7 @@ func TestEscapeSuite(t *testing.T) {
 	}
 	standIns(t)
 	dnsName := sandboxtest.ResolvableName()
-	attempts := escapeAttempts
+	attempts := allEscapeAttempts()
 	if dnsName == "" {
 		attempts = slices.DeleteFunc(slices.Clone(attempts), func(a escapeAttempt) bool { return a.needsDNS })
 		t.Log("no name resolves through DNS here: the DNS attempt is left out")
