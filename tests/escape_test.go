@@ -283,7 +283,15 @@ func TestEscapeSuite(t *testing.T) {
 	}
 	var passed, failed atomic.Int32
 	t.Cleanup(func() {
-		fmt.Printf("escape suite: %d passed, %d failed (%d attempts in each of 3 modes)\n", passed.Load(), failed.Load(), len(attempts))
+		line := fmt.Sprintf("escape suite: %d passed, %d failed (%d attempts in each of 3 modes)\n", passed.Load(), failed.Load(), len(attempts))
+		fmt.Print(line)
+		// go test shows a passing package's output only with -v; make test
+		// names a file here and prints it after the run.
+		if report := os.Getenv("FOYA_ESCAPE_REPORT"); report != "" {
+			if err := os.WriteFile(report, []byte(line), 0o644); err != nil {
+				t.Errorf("escape report: %v", err)
+			}
+		}
 	})
 	for _, mode := range approval.Modes {
 		t.Run(string(mode), func(t *testing.T) {
