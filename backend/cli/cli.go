@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 
 	"foya/backend/kernel"
@@ -120,14 +122,26 @@ Run "foya exec --help" for the flags of exec.
 `)
 }
 
-// parse parses flags and positional arguments in any order.
+// parse parses flags and positional arguments in any order. A negative
+// number where a positional argument may stand is one ("foya settings set
+// run.max_steps -1" reaches the setting's own check), not an unknown flag.
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		cut := len(args)
+		for i, a := range args {
+			if a == "--" {
+				break
+			}
+			if negativeNumber(a) && (i == 0 || !takesValue(fs, args[i-1])) {
+				cut = i
+				break
+			}
+		}
+		if err := fs.Parse(args[:cut]); err != nil {
 			return nil, err
 		}
-		rest := fs.Args()
+		rest := slices.Concat(fs.Args(), args[cut:])
 		if len(rest) == 0 {
 			return pos, nil
 		}
@@ -137,6 +151,29 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
+}
+
+// negativeNumber reports whether an argument is a number below zero.
+func negativeNumber(a string) bool {
+	if len(a) < 2 || a[0] != '-' {
+		return false
+	}
+	_, err := strconv.ParseFloat(a, 64)
+	return err == nil || errors.Is(err, strconv.ErrRange)
+}
+
+// takesValue reports whether an argument is a flag of fs whose value is the
+// next argument.
+func takesValue(fs *flag.FlagSet, a string) bool {
+	if !strings.HasPrefix(a, "-") || strings.Contains(a, "=") {
+		return false
+	}
+	f := fs.Lookup(strings.TrimLeft(a, "-"))
+	if f == nil {
+		return false
+	}
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return !ok || !b.IsBoolFlag()
 }
 
 // newFlags returns a command's flag set, writing to the command's standard

@@ -16,6 +16,7 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"foya/backend/approval"
+	"foya/backend/engine"
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	"foya/backend/provider"
@@ -41,7 +42,7 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 	workdir := fs.String("workdir", "", "the project folder the agent works in (default: the current folder)")
 	mode := fs.String("approval", "", "approval mode: manual, auto or full-access (default: the session's, else manual)")
 	sessionID := fs.String("session", "", "continue this session instead of starting a new one")
-	maxSteps := fs.Int("max-steps", 0, "most model steps in this run (default 50)")
+	maxSteps := fs.String("max-steps", "", fmt.Sprintf("most model steps in this run, 1 to %d (default: the run.max_steps setting, else %d)", engine.MaxStepsLimit, engine.DefaultMaxSteps))
 	asJSON := fs.Bool("json", false, "print every event as one JSON object per line")
 	headers := headerFlags{}
 	fs.Var(headers, "header", "extra HTTP header NAME=VALUE for the model server (repeatable)")
@@ -69,9 +70,14 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintln(env.Stderr, "foya exec: the prompt is empty")
 		return ExitUsage
 	}
-	if *maxSteps < 0 {
-		fmt.Fprintln(env.Stderr, "foya exec: --max-steps must be positive")
-		return ExitUsage
+	steps := 0 // the setting's
+	if isSet(fs, "max-steps") {
+		n, err := kernel.ParseMaxSteps(*maxSteps)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "foya exec: --max-steps: %v\n", err)
+			return ExitUsage
+		}
+		steps = n
 	}
 	if *mode != "" {
 		if _, err := approval.ParseMode(*mode); err != nil {
@@ -190,7 +196,7 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 		}
 	}()
 
-	run, err := k.Run(ctx, kernel.RunOptions{SessionID: sess.ID, Prompt: prompt, Model: client, MaxSteps: *maxSteps})
+	run, err := k.Run(ctx, kernel.RunOptions{SessionID: sess.ID, Prompt: prompt, Model: client, MaxSteps: steps})
 	out.finish()
 	if err != nil {
 		return fail(env, err)

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"foya/backend/approval"
+	"foya/backend/engine"
 	"foya/backend/kernel"
 )
 
@@ -20,7 +21,8 @@ func settingsCmd(ctx context.Context, args []string, env Env) int {
 		return code
 	}
 	if len(pos) != 0 && (len(pos) != 3 || pos[0] != "set") {
-		fmt.Fprintln(env.Stderr, "usage: foya settings [--json] | foya settings set KEY VALUE\n  keys: approval.default (manual, auto, full-access), model.images.MODEL (true, false)")
+		fmt.Fprintf(env.Stderr, "usage: foya settings [--json] | foya settings set KEY VALUE\n  keys: approval.default (manual, auto, full-access), "+
+			"run.max_steps (model steps per turn, 1 to %d, default %d), model.images.MODEL (true, false)\n", engine.MaxStepsLimit, engine.DefaultMaxSteps)
 		return ExitUsage
 	}
 	k, err := openKernel(ctx, *db, env)

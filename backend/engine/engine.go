@@ -38,9 +38,15 @@ type Store interface {
 	Grants(ctx context.Context, sessionID string) ([]json.RawMessage, error)
 }
 
-// DefaultMaxSteps bounds the model steps of one run when the request does
-// not say otherwise.
-const DefaultMaxSteps = 50
+// DefaultMaxSteps bounds the model steps of one run when neither the request
+// nor the user's run.max_steps setting says otherwise. Ordinary agent work
+// (fifty tool calls and an answer) must fit well inside it.
+const DefaultMaxSteps = 500
+
+// MaxStepsLimit is the largest step limit one run may be given: far beyond
+// any turn a person would wait for, small enough that a typo does not read
+// as "no limit".
+const MaxStepsLimit = 100_000
 
 // MaxParallel is the most parallel-safe calls of one batch that run at once
 // (spec P3).
@@ -116,8 +122,14 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (llm.Run, error) {
 	if req.Model == nil {
 		return llm.Run{}, errors.New("no model given")
 	}
-	if req.MaxSteps <= 0 {
+	if req.MaxSteps < 0 {
+		return llm.Run{}, fmt.Errorf("a step limit of %d: a turn needs at least 1 model step", req.MaxSteps)
+	}
+	if req.MaxSteps == 0 {
 		req.MaxSteps = DefaultMaxSteps
+	}
+	if req.MaxSteps > MaxStepsLimit {
+		return llm.Run{}, fmt.Errorf("a step limit of %d is more than the most one run may have (%d)", req.MaxSteps, MaxStepsLimit)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

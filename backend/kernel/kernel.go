@@ -312,7 +312,9 @@ type RunOptions struct {
 	SessionID string
 	Prompt    string
 	Model     engine.Model
-	MaxSteps  int
+	// MaxSteps bounds the model steps of this turn; 0 means the
+	// run.max_steps setting, else engine.DefaultMaxSteps.
+	MaxSteps int
 	// Started, if set, is called with the run's ID once it is stored.
 	Started func(runID string)
 }
@@ -327,6 +329,12 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (llm.Run, error) {
 	if err != nil {
 		return llm.Run{}, err
 	}
+	steps := o.MaxSteps
+	if steps == 0 {
+		if steps, err = k.MaxSteps(ctx); err != nil {
+			return llm.Run{}, err
+		}
+	}
 	// From a session's first run on, outside changes to files it read or
 	// changed are noticed (the stale-read guard and the UI use them). The
 	// watch lasts until the session is deleted or the kernel closes, so
@@ -334,7 +342,7 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (llm.Run, error) {
 	// cannot be watched does not stop the run: the guard still compares
 	// contents before every write.
 	k.keepWatching(sess.ID)
-	return k.eng.Run(ctx, engine.RunRequest{Session: sess, Prompt: o.Prompt, Model: o.Model, MaxSteps: o.MaxSteps,
+	return k.eng.Run(ctx, engine.RunRequest{Session: sess, Prompt: o.Prompt, Model: o.Model, MaxSteps: steps,
 		Started: o.Started, Images: images})
 }
 

@@ -2,20 +2,24 @@ package kernel
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"foya/backend/approval"
+	"foya/backend/engine"
 )
 
 // Setting keys users can set.
 const (
 	SettingDefaultMode  = settingDefaultMode
+	SettingMaxSteps     = "run.max_steps"
 	settingImagesPrefix = "model.images."
 )
 
-// Settings returns the stored settings with the effective default mode.
+// Settings returns the stored settings with the effective default mode and
+// step limit.
 func (k *Kernel) Settings(ctx context.Context) (map[string]string, error) {
 	all, err := k.store.Settings(ctx)
 	if err != nil {
@@ -26,11 +30,17 @@ func (k *Kernel) Settings(ctx context.Context) (map[string]string, error) {
 		return nil, err
 	}
 	all[SettingDefaultMode] = string(mode)
+	steps, err := k.MaxSteps(ctx)
+	if err != nil {
+		return nil, err
+	}
+	all[SettingMaxSteps] = strconv.Itoa(steps)
 	return all, nil
 }
 
 // SetSetting validates and stores one user setting: approval.default (a
-// mode) or model.images.MODEL (true or false).
+// mode), run.max_steps (a whole number from 1 to engine.MaxStepsLimit) or
+// model.images.MODEL (true or false).
 func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 	switch {
 	case key == SettingDefaultMode:
@@ -38,6 +48,12 @@ func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 			return err
 		}
 		return k.SetDefaultMode(ctx, value)
+	case key == SettingMaxSteps:
+		n, err := ParseMaxSteps(value)
+		if err != nil {
+			return fmt.Errorf("%s: %w", key, err)
+		}
+		return k.store.SetSetting(ctx, SettingMaxSteps, strconv.Itoa(n))
 	case strings.HasPrefix(key, settingImagesPrefix) && len(key) > len(settingImagesPrefix):
 		on, err := strconv.ParseBool(value)
 		if err != nil {
@@ -45,5 +61,38 @@ func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 		}
 		return k.SetImageInput(ctx, strings.TrimPrefix(key, settingImagesPrefix), on)
 	}
-	return fmt.Errorf("unknown setting %q: known are %s and %sMODEL", key, SettingDefaultMode, settingImagesPrefix)
+	return fmt.Errorf("unknown setting %q: known are %s, %s and %sMODEL", key, SettingDefaultMode, SettingMaxSteps, settingImagesPrefix)
+}
+
+// ParseMaxSteps reads a step limit: a whole number from 1 to
+// engine.MaxStepsLimit, in decimal digits.
+func ParseMaxSteps(value string) (int, error) {
+	n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(strings.TrimSpace(value), "-"):
+		return 0, fmt.Errorf("%s is too large: at most %d model steps per turn", value, engine.MaxStepsLimit)
+	case errors.Is(err, strconv.ErrRange):
+		return 0, fmt.Errorf("%s: a turn needs at least 1 model step; give 1 to %d", value, engine.MaxStepsLimit)
+	case err != nil:
+		return 0, fmt.Errorf("want a whole number of model steps (1 to %d), got %q", engine.MaxStepsLimit, value)
+	case n < 1:
+		return 0, fmt.Errorf("%d: a turn needs at least 1 model step; give 1 to %d", n, engine.MaxStepsLimit)
+	case n > engine.MaxStepsLimit:
+		return 0, fmt.Errorf("%d is too large: at most %d model steps per turn", n, engine.MaxStepsLimit)
+	}
+	return int(n), nil
+}
+
+// MaxSteps returns the step limit of a turn that does not give its own:
+// the run.max_steps setting, else engine.DefaultMaxSteps.
+func (k *Kernel) MaxSteps(ctx context.Context) (int, error) {
+	v, ok, err := k.store.Setting(ctx, SettingMaxSteps)
+	if err != nil || !ok {
+		return engine.DefaultMaxSteps, err
+	}
+	n, err := ParseMaxSteps(v)
+	if err != nil {
+		return engine.DefaultMaxSteps, fmt.Errorf("setting %s: %w; set it again with foya settings set %s N", SettingMaxSteps, err, SettingMaxSteps)
+	}
+	return n, nil
 }
