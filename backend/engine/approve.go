@@ -23,20 +23,29 @@ var canceled = func() context.Context {
 	return ctx
 }()
 
-// approve is the approval gateway as tools see it (spec A1): the policy
-// decides from the session's current mode (it may change mid-run), its
-// remembered grants and the project's rules; what needs a person is stored,
-// announced as approval.request, and waits for the first answer.
-func (r *runner) approve(ctx context.Context, callID string, req approval.Request) (approval.Outcome, error) {
-	req.CallID = callID
-	mode := approval.Manual
+// callMode is the session's approval mode as it is now (it may change
+// mid-run), read once when a call starts: the call's RunContext carries it
+// and every approval decision of the call uses it, so that a tool plans
+// with the mode the gateway decides with (issue 10 item 5). An unknown
+// stored mode reads as Manual, the strictest.
+func (r *runner) callMode(ctx context.Context) (approval.Mode, error) {
 	sess, err := r.e.cfg.Store.Session(ctx, r.sess.ID)
 	if err != nil {
-		return approval.Outcome{}, fmt.Errorf("approval: %w", err)
+		return approval.Manual, fmt.Errorf("read the session's approval mode: %w", err)
 	}
-	if m, err := approval.ParseMode(sess.ApprovalMode); err == nil {
-		mode = m
+	m, err := approval.ParseMode(sess.ApprovalMode)
+	if err != nil {
+		return approval.Manual, nil
 	}
+	return m, nil
+}
+
+// approve is the approval gateway as tools see it (spec A1): the policy
+// decides from the call's mode (see callMode), the session's remembered
+// grants and the project's rules; what needs a person is stored, announced
+// as approval.request, and waits for the first answer.
+func (r *runner) approve(ctx context.Context, callID string, mode approval.Mode, req approval.Request) (approval.Outcome, error) {
+	req.CallID = callID
 	raw, err := r.e.cfg.Store.Grants(ctx, r.sess.ID)
 	if err != nil {
 		return approval.Outcome{}, fmt.Errorf("approval: %w", err)

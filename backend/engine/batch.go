@@ -201,18 +201,24 @@ func (r *runner) runCall(ctx context.Context, p *prepared, prev *llm.Commit, def
 	if err := r.rec.commit(ctx, start); err != nil {
 		return nil, nil, err
 	}
+	// One mode for the whole call: the tool plans with it (bash: sandboxed
+	// or not) and the gateway decides with it.
+	mode, err := r.callMode(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
 	rc := &tools.RunContext{
 		SessionID:    r.sess.ID,
 		RunID:        r.run.ID,
 		ProjectID:    r.sess.ProjectID,
 		Workdir:      r.sess.Workdir,
-		ApprovalMode: r.sess.ApprovalMode,
+		ApprovalMode: string(mode),
 		Provider:     r.sess.Provider,
 		Model:        r.sess.Model,
 		Exposed:      p.exposed,
 		Activator:    r,
 		Approval: func(ctx context.Context, req approval.Request) (approval.Outcome, error) {
-			return r.approve(ctx, p.rec.ID, req)
+			return r.approve(ctx, p.rec.ID, mode, req)
 		},
 		Update: func(v any) {
 			r.rec.commit(ctx, llm.Commit{Events: []llm.Event{{Type: llm.EventToolUpdate, Data: llm.Data(map[string]any{"step": p.rec.Step, "id": p.rec.ID, "progress": v})}}})

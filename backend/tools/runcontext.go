@@ -19,10 +19,13 @@ func sprintf(format string, args ...any) string {
 // "current session", so sessions run concurrently (spec C2). Tools must not
 // keep it beyond the call.
 type RunContext struct {
-	SessionID    string
-	RunID        string
-	ProjectID    string
-	Workdir      string
+	SessionID string
+	RunID     string
+	ProjectID string
+	Workdir   string
+	// ApprovalMode is the session's mode when this call started. The
+	// approval decisions of this call are made with the same mode, so a
+	// tool may plan with it (a switch mid-call applies from the next call).
 	ApprovalMode string
 	Provider     string
 	Model        string

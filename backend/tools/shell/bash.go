@@ -78,7 +78,7 @@ func (s *Shell) plan(rc *tools.RunContext, a bashArgs) plan {
 	switch {
 	case mode == approval.FullAccess:
 		p.restricted, p.kind = false, approval.ShellEscalate
-		p.why = "run a shell command without a sandbox (the session was in Full Access when this turn started)"
+		p.why = "run a shell command without a sandbox (the session is in Full Access)"
 	case a.Sandbox != nil && !*a.Sandbox:
 		p.restricted, p.kind, p.escalated = false, approval.ShellEscalate, true
 		p.why = "run a shell command OUTSIDE the sandbox (it could write anywhere you can and use the network); the model's reason: " + a.Reason
