@@ -273,11 +273,16 @@ func (p *printer) event(ev llm.Event) {
 		Names   []string `json:"names"`
 		ID      string   `json:"id"`
 		Args    string   `json:"argsDelta"`
+		// Instructions is run.start's project instructions file.
+		Instructions *llm.Instructions `json:"instructions"`
 	}
 	json.Unmarshal(ev.Data, &d)
 	switch ev.Type {
 	case llm.EventRunStart:
 		fmt.Fprintln(p.env.Stderr, p.paint("2", fmt.Sprintf("foya %s · %s · %s · %s", kernel.Version, d.Model, d.Mode, d.Workdir)))
+		if in := d.Instructions; in != nil && in.Status != llm.InstructionsNone {
+			fmt.Fprintln(p.env.Stderr, p.paint("2", "instructions: "+instructionsLine(*in)))
+		}
 	case llm.EventTextDelta:
 		fmt.Fprint(p.env.Stdout, d.Text)
 		p.midLine = !strings.HasSuffix(d.Text, "\n")

@@ -59,6 +59,9 @@ type Transcript struct {
 	Calls    []llm.CallRecord    `json:"calls"`
 	Messages []llm.StoredMessage `json:"messages"`
 	Events   []llm.Event         `json:"events,omitempty"`
+	// Instructions says, by run ID, which project instructions file each
+	// run read into its system prompt, or why none.
+	Instructions map[string]llm.Instructions `json:"instructions,omitempty"`
 }
 
 func showCmd(ctx context.Context, args []string, env Env) int {
@@ -99,6 +102,9 @@ func showCmd(ctx context.Context, args []string, env Env) int {
 	if t.Messages, err = k.Messages(ctx, t.Session.ID); err != nil {
 		return fail(env, err)
 	}
+	if t.Instructions, err = k.RunInstructions(ctx, t.Session.ID); err != nil {
+		return fail(env, err)
+	}
 	if *asJSON {
 		if *events {
 			if t.Events, err = k.Events(ctx, t.Session.ID, 0); err != nil {
@@ -128,6 +134,9 @@ func showCmd(ctx context.Context, args []string, env Env) int {
 				line += " · " + r.Error
 			}
 			fmt.Fprintln(w, line)
+			if in, ok := t.Instructions[m.RunID]; ok {
+				fmt.Fprintln(w, "   instructions: "+instructionsLine(in))
+			}
 		}
 		msg := m.Message
 		switch msg.Role {
@@ -149,4 +158,22 @@ func showCmd(ctx context.Context, args []string, env Env) int {
 		}
 	}
 	return ExitOK
+}
+
+// instructionsLine says in a few words which instructions file a run used.
+func instructionsLine(in llm.Instructions) string {
+	switch in.Status {
+	case llm.InstructionsUsed:
+		line := fmt.Sprintf("%s (%d bytes", in.File, in.Bytes)
+		if in.Truncated {
+			line += fmt.Sprintf(" of %d: cut at the limit", in.Size)
+		}
+		if in.InvalidUTF8 {
+			line += "; bytes that are not UTF-8 were replaced"
+		}
+		return line + ")"
+	case llm.InstructionsSkipped:
+		return "none used: " + in.Skipped
+	}
+	return "none (the working directory has no AGENTS.md or CLAUDE.md)"
 }

@@ -26,6 +26,7 @@ type runner struct {
 	hist   []llm.Message
 	images map[string][]byte // artifact bytes read back for requests (spec I3)
 	proj   *projection
+	system string // the turn's system prompt, the same bytes at every step
 
 	mu     sync.Mutex      // guards active and images
 	active map[string]bool // deferred tools activated in this turn (spec E2, K3)
@@ -52,6 +53,11 @@ func (r *runner) loop(ctx context.Context) (llm.Run, error) {
 	for _, m := range stored {
 		r.hist = append(r.hist, m.Message)
 	}
+	// Project instructions are read at each turn's start, once: the
+	// system prompt stays byte-stable for the whole turn (spec R2's
+	// reason: prompt caches), whatever the turn does to the file.
+	instructions, instrInfo := loadInstructions(r.sess.Workdir)
+	r.system = systemText(r.sess.Workdir, instructions, instrInfo.File)
 	user := llm.Message{Role: llm.RoleUser, Content: r.req.Prompt}
 	r.hist = append(r.hist, user)
 	err = r.rec.commit(ctx, llm.Commit{
@@ -60,7 +66,7 @@ func (r *runner) loop(ctx context.Context) (llm.Run, error) {
 		Events: []llm.Event{
 			{Type: llm.EventRunStart, Data: llm.Data(map[string]any{
 				"prompt": r.req.Prompt, "workdir": r.sess.Workdir, "model": r.sess.Model,
-				"provider": r.sess.Provider, "approvalMode": r.sess.ApprovalMode,
+				"provider": r.sess.Provider, "approvalMode": r.sess.ApprovalMode, "instructions": instrInfo,
 			})},
 		},
 	})
@@ -165,13 +171,12 @@ func (r *runner) Candidates() []tools.Spec {
 }
 
 // request compiles the step's provider request from the history: the
-// system prompt, the projected history (spec O5) and the visible tools,
+// turn's system prompt, the projected history (spec O5) and the visible tools,
 // with images read back from the artifact store for models that take them
 // (spec I3) and an explicit note for models that do not (spec I4).
 func (r *runner) request(ctx context.Context, hist []llm.Message, visible []string) (llm.Request, error) {
-	sys := strings.TrimSpace(systemPrompt) + "\n\nWorking directory: " + r.sess.Workdir
 	msgs := make([]llm.Message, 0, len(hist)+1)
-	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: sys})
+	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: r.system})
 	msgs = append(msgs, hist...)
 	req := llm.Request{Model: r.sess.Model, Messages: msgs, Tools: r.e.cfg.Tools.Schemas(visible)}
 	for i, m := range msgs {

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -367,6 +368,26 @@ func (k *Kernel) Messages(ctx context.Context, sessionID string) ([]llm.StoredMe
 // Events returns a session's events after seq (0 for all).
 func (k *Kernel) Events(ctx context.Context, sessionID string, after int64) ([]llm.Event, error) {
 	return k.store.Events(ctx, sessionID, after, 0)
+}
+
+// RunInstructions returns, by run ID, which project instructions file each
+// run of a session read into its system prompt, or why none (from the
+// runs' run.start events).
+func (k *Kernel) RunInstructions(ctx context.Context, sessionID string) (map[string]llm.Instructions, error) {
+	evs, err := k.store.EventsOfType(ctx, sessionID, llm.EventRunStart)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]llm.Instructions, len(evs))
+	for _, ev := range evs {
+		var d struct {
+			Instructions *llm.Instructions `json:"instructions"`
+		}
+		if json.Unmarshal(ev.Data, &d) == nil && d.Instructions != nil {
+			out[ev.RunID] = *d.Instructions
+		}
+	}
+	return out, nil
 }
 
 // Artifact returns an artifact of a session with its bytes and MIME type.

@@ -43,8 +43,18 @@ func (s *Store) Events(ctx context.Context, sessionID string, after int64, limit
 	if limit <= 0 {
 		limit = -1
 	}
+	return s.queryEvents(ctx, sessionID, `seq > ? ORDER BY seq LIMIT ?`, after, limit)
+}
+
+// EventsOfType returns a session's events of one type, in order.
+func (s *Store) EventsOfType(ctx context.Context, sessionID, typ string) ([]llm.Event, error) {
+	return s.queryEvents(ctx, sessionID, `type = ? ORDER BY seq`, typ)
+}
+
+// queryEvents returns a session's events that match where.
+func (s *Store) queryEvents(ctx context.Context, sessionID, where string, args ...any) ([]llm.Event, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT seq, run_id, type, time, data FROM events
-		WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?`, sessionID, after, limit)
+		WHERE session_id = ? AND `+where, append([]any{sessionID}, args...)...)
 	if err != nil {
 		return nil, s.wrap(err)
 	}
