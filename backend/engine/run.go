@@ -84,8 +84,8 @@ func (r *runner) loop(ctx context.Context) (llm.Run, error) {
 			break
 		}
 		if r.run.Steps >= r.req.MaxSteps {
-			end = &runError{fmt.Sprintf("stopped after %d model steps, the limit for one turn: send another message to continue "+
-				"(the limit is the run.max_steps setting, or --max-steps of foya exec)", r.req.MaxSteps)}
+			end = &runError{fmt.Sprintf("stopped after %d model steps, the limit for one turn: send another message to continue, "+
+				"or raise the limit (the run.max_steps setting)", r.req.MaxSteps)}
 			break
 		}
 		r.run.Steps++
