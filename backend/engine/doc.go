@@ -3,6 +3,9 @@
 // soon as they are known (spec L1), runs only complete calls (L2) in a
 // parallel lane of at most five and a serial lane (P1-P5), feeds results back
 // in the model's order, and stores every event before any client sees it.
+// At each turn's start it reads the project's instructions (AGENTS.md, else
+// CLAUDE.md, beneath the working directory, bounded) into a system prompt
+// that stays the same bytes for every step of the turn.
 //
 // It declares what it needs as small interfaces (Model, Store) and never
 // imports store, provider or a front end. An Engine runs any number of
