@@ -289,3 +289,19 @@ func TestShowSaysWhichInstructions(t *testing.T) {
 		t.Errorf("show --json instructions = %+v", tr.Instructions)
 	}
 }
+
+// Issue 10 item 6: foya exec's readable output names the instructions file
+// of the run it starts.
+func TestExecSaysWhichInstructions(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "CLAUDE.md"), "Claude rules.\n", 0o644)
+	srv := pt.New(t, pt.Say("ok"))
+	code, _, stderr := foya(t, nil, "exec", "--db", filepath.Join(t.TempDir(), "foya.db"), "--workdir", dir,
+		"--base-url", srv.URL, "--model", "m", "hi")
+	if code != 0 || !strings.Contains(stderr, "instructions: CLAUDE.md (14 bytes)") {
+		t.Fatalf("exec: exit %d\n%s\nwant the instructions file named", code, stderr)
+	}
+	if _, sys := systemOf(t, srv.Requests()[0]); !strings.Contains(sys, "Claude rules.") {
+		t.Fatalf("the system prompt lacks CLAUDE.md:\n%s", sys)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"unicode/utf8"
 
@@ -82,4 +83,52 @@ func TestLoadInstructionsNoFallbackPastAnUnusableAgentsFile(t *testing.T) {
 	if text != "" || info.Status != llm.InstructionsSkipped || !strings.Contains(info.Skipped, "CLAUDE.md is read only when there is no AGENTS.md") {
 		t.Errorf("text %q, info %+v", text, info)
 	}
+}
+
+// Issue 10 item 6, bad input: AGENTS.md swapped, while it is being loaded,
+// between a plain file, a symlink to a secret outside the working directory
+// and a FIFO. No load ever holds the secret (the check and the open are one
+// resolution beneath the root) and none waits for a FIFO's writer.
+func TestLoadInstructionsSwapNeverLeaksNorHangs(t *testing.T) {
+	dir := t.TempDir()
+	secret := filepath.Join(t.TempDir(), "id_rsa")
+	os.WriteFile(secret, []byte("SECRET-KEY-MATERIAL\n"), 0o600)
+	agents := filepath.Join(dir, "AGENTS.md")
+	os.WriteFile(agents, []byte("plain rules\n"), 0o644)
+
+	stop := make(chan struct{})
+	swapped := make(chan struct{})
+	go func() {
+		defer close(swapped)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			tmp := filepath.Join(dir, "next.tmp")
+			os.Remove(tmp)
+			switch i % 3 {
+			case 0:
+				os.WriteFile(tmp, []byte("plain rules\n"), 0o644)
+			case 1:
+				os.Symlink(secret, tmp)
+			case 2:
+				if err := syscall.Mkfifo(tmp, 0o644); err != nil {
+					continue
+				}
+			}
+			os.Rename(tmp, agents)
+		}
+	}()
+	defer func() { close(stop); <-swapped }() // before the temp folders go
+	seen := map[string]int{}
+	for range 2000 {
+		text, info := loadInstructions(dir)
+		if strings.Contains(text, "SECRET") {
+			t.Fatalf("a load read the secret through a swapped symlink: %+v", info)
+		}
+		seen[info.Status]++
+	}
+	t.Logf("loads by status: %v", seen)
 }
