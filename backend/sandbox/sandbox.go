@@ -133,7 +133,17 @@ type Capability struct {
 	Bubblewrap bool
 	// Reason explains an empty Mechanism, or the limits of the chosen one.
 	Reason string
+	// Weaker names, when not empty, what the chosen mechanism does not
+	// guarantee that the others do, in words a user reads; callers ask
+	// before each command there (issue 9 class 9).
+	Weaker string
 }
+
+// WeakerLandlock is Capability.Weaker for "landlock+seccomp": Landlock does
+// not cover file attributes, and without a PID namespace processes that
+// leave the command's group are not followed.
+const WeakerLandlock = "chmod, chown and touch -d can still change files outside the workspace " +
+	"(Landlock does not cover file attributes), and processes that leave the command's process group outlive it"
 
 // Run runs cmd to its end. The error is only for a command that could not
 // start (bad input, no shell, no sandbox); a command that fails, times out or
