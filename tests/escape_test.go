@@ -243,7 +243,7 @@ var escapeAttempts = []escapeAttempt{
 // allEscapeAttempts is every group of the suite: the attempts above, and
 // one group per class of attack in escape_*_test.go files.
 func allEscapeAttempts() []escapeAttempt {
-	return slices.Concat(escapeAttempts)
+	return slices.Concat(escapeAttempts, gitAttempts)
 }
 
 // standIns puts sudo and busybox on PATH where they are not installed:
