@@ -40,6 +40,7 @@ type helperSpec struct {
 	ReadOnly  []string // directories and files
 	Hidden    []hiddenPath
 	Masks     []string
+	Sockets   []string
 	Shell     string
 	Script    string
 	Dir       string
@@ -315,8 +316,13 @@ func confineNS(hs *helperSpec) error {
 		unix.Close(fds[i])
 	}
 	// Hidden paths are mounted over last: they may be inside Writable.
+	// Other programs' sockets get an empty file each.
 	var hidden []string
-	for _, h := range hs.Hidden {
+	all := slices.Clone(hs.Hidden)
+	for _, p := range hs.Sockets {
+		all = append(all, hiddenPath{Path: p})
+	}
+	for _, h := range all {
 		var err error
 		if h.Dir {
 			err = unix.Mount("tmpfs", h.Path, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "mode=0700,size=4k")

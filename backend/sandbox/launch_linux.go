@@ -136,6 +136,9 @@ func bwrapMounts(sp *spec) []string {
 			args = append(args, "--ro-bind", "/dev/null", h.Path)
 		}
 	}
+	for _, s := range sp.sockets {
+		args = append(args, "--ro-bind-try", "/dev/null", s)
+	}
 	return args
 }
 
@@ -191,6 +194,7 @@ func startHelper(ctx context.Context, sp *spec, mode string) (*Process, error) {
 		ReadOnly:  sp.readOnly,
 		Hidden:    sp.hidden,
 		Masks:     sp.masks,
+		Sockets:   sp.sockets,
 		Shell:     sp.shell,
 		Script:    sp.Script,
 		Dir:       sp.Dir,

@@ -183,6 +183,10 @@ type spec struct {
 	// socketFolders), hidden under an empty file system where there is a
 	// mount namespace; the writable folders inside them stay visible.
 	masks []string
+	// sockets are the pathname UNIX sockets other programs listen on
+	// outside masks and writable (see listeningSockets), each covered by an
+	// empty file where there is a mount namespace.
+	sockets []string
 }
 
 // hiddenPath is a canonical Policy.Hidden entry that exists.
@@ -301,11 +305,39 @@ func prepare(cmd Command) (*spec, error) {
 		}
 	}
 	sp.masks = socketFolders(cmd.Env, sp.writable)
+	for _, p := range listeningSockets() {
+		if !within(p, sp.masks) && !within(p, sp.writable) && !slices.Contains(sp.sockets, p) {
+			sp.sockets = append(sp.sockets, p)
+		}
+	}
 	// A hidden path inside a hidden socket folder is hidden already.
 	sp.hidden = slices.DeleteFunc(sp.hidden, func(h hiddenPath) bool {
 		return within(h.Path, sp.masks) && !within(h.Path, sp.writable)
 	})
 	return sp, nil
+}
+
+// listeningSockets returns the pathname UNIX sockets bound in this network
+// namespace that exist here, as /proc/net/unix lists them: wherever a
+// program keeps its socket (a daemon's folder, a home folder), the sandbox
+// covers it. A socket bound after the command started is not in the list.
+func listeningSockets() []string {
+	b, err := os.ReadFile("/proc/net/unix")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, line := range strings.Split(string(b), "\n")[1:] {
+		f := strings.Fields(line)
+		if len(f) < 8 || !strings.HasPrefix(f[7], "/") {
+			continue // unbound, abstract (@...) or relative
+		}
+		p := strings.Join(f[7:], " ")
+		if fi, err := os.Lstat(p); err == nil && fi.Mode()&os.ModeSocket != 0 {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // socketFolders lists the folders where programs keep their UNIX sockets on

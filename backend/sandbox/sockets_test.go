@@ -54,7 +54,8 @@ except OSError as e:
 // reaches no pathname UNIX socket outside the workspace and the session's
 // temp folder, in every mechanism: not one in /tmp (X11, ssh-agent), nor in
 // $XDG_RUNTIME_DIR (the session bus, Wayland, gpg-agent), nor in /run (the
-// Docker daemon); without the sandbox each is reached.
+// Docker daemon), nor one in a folder of its own elsewhere; without the
+// sandbox each is reached.
 //
 // spec: A1, A2
 func TestUnixSocketsOutsideUnreachable(t *testing.T) {
@@ -69,6 +70,8 @@ func TestUnixSocketsOutsideUnreachable(t *testing.T) {
 			places := map[string]string{
 				"/tmp":            filepath.Join(t.TempDir(), "agent.sock"),
 				"XDG_RUNTIME_DIR": filepath.Join(runtimeDir, "bus"),
+				// A daemon's own folder, none of the usual ones.
+				"elsewhere": filepath.Join(sandboxtest.Dir(t), "daemon.sock"),
 			}
 			if err := os.MkdirAll("/run", 0o755); err == nil {
 				if dir, err := os.MkdirTemp("/run", "foya-test-"); err == nil {
