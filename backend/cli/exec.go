@@ -19,6 +19,7 @@ import (
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	"foya/backend/provider"
+	"foya/backend/sandbox"
 )
 
 type headerFlags map[string]string
@@ -153,6 +154,11 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 		}
 	}
 
+	if c := sandbox.Probe(); c.Weaker != "" && !*asJSON && sess.ApprovalMode != string(approval.FullAccess) {
+		// Issue 9 class 9: say so before anything runs; every command's
+		// approval question (and, without a terminal, its refusal) repeats it.
+		fmt.Fprintf(env.Stderr, "foya: notice: the sandbox here (%s) is weaker: %s; so every command asks first\n", c.Mechanism, c.Weaker)
+	}
 	out := newPrinter(env, *asJSON)
 	ask := &asker{in: bufio.NewReader(env.Stdin), out: env.Stderr, answer: k.Answer}
 	unsub := k.Subscribe(func(ev llm.Event) {
