@@ -20,7 +20,9 @@ func TestWeakerSandboxAsksInAuto(t *testing.T) {
 	weak := func() sandbox.Capability {
 		return sandbox.Capability{Mechanism: "landlock+seccomp", Landlock: 7, Weaker: sandbox.WeakerLandlock}
 	}
-	full := func() sandbox.Capability { return sandbox.Capability{Mechanism: "landlock+netns", Landlock: 7, NetNS: true} }
+	full := func() sandbox.Capability {
+		return sandbox.Capability{Mechanism: "landlock+netns", Landlock: 7, NetNS: true}
+	}
 	for _, c := range []struct {
 		name  string
 		probe func() sandbox.Capability
