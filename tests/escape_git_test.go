@@ -125,6 +125,23 @@ var gitAttempts = []escapeAttempt{
 		},
 		command: `printf '#!/bin/sh\ntouch OUT/pwned\n' > .husky/pre-commit`, happened: inWS(".husky/pre-commit"),
 	},
+	{
+		name: "git init at the root, then plant fsmonitor", command: `git init -q && git config core.fsmonitor 'touch OUT/pwned'`,
+		happened: gitConfigHas(".git/config", "fsmonitor"),
+	},
+	{
+		name: "git init in a subfolder, then plant a hook", command: `git init -q sub && echo 'touch OUT/pwned' > sub/.git/hooks/pre-commit`,
+		happened: inWS("sub/.git/hooks/pre-commit"),
+	},
+	{
+		name:     "a .git file naming a folder of the command's own",
+		command:  `mkdir -p evil && git init -q --bare evil/repo && git --git-dir=evil/repo config core.fsmonitor 'touch OUT/pwned' && echo 'gitdir: evil/repo' > .git`,
+		happened: inWS(".git"),
+	},
+	{
+		name:    "git init in a shell job",
+		command: `git init -q bgrepo & wait; git -C bgrepo config core.fsmonitor 'touch OUT/pwned'`, happened: gitConfigHas("bgrepo/.git/config", "fsmonitor"),
+	},
 	{name: "create .agents content", command: `mkdir -p .agents/skills && echo evil > .agents/skills/x.md`, happened: inWS(".agents/skills/x.md")},
 	{
 		name:    "nested .agents",

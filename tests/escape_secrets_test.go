@@ -66,7 +66,7 @@ var secretAttempts = func() []escapeAttempt {
 		escapeAttempt{name: "tar the home to stdout", setup: fakeHome, command: `tar cf - -C ~ . 2>/dev/null | strings`, happened: showsAnySecret},
 		escapeAttempt{name: "copy a key into the workspace", setup: fakeHome, command: `cp ~/.ssh/id_rsa ./k; cat k`, happened: showsSecret(".ssh/id_rsa")},
 		escapeAttempt{name: "symlink to ~/.ssh", setup: fakeHome, command: `ln -s ~/.ssh s && cat s/id_rsa`, happened: showsSecret(".ssh/id_rsa")},
-		escapeAttempt{name: "through /proc/self/root", setup: fakeHome, command: `cat /proc/self/root$HOME/.aws/credentials`, happened: showsSecret(".aws/credentials")},
+		escapeAttempt{name: "read a secret through /proc/self/root", setup: fakeHome, command: `cat /proc/self/root$HOME/.aws/credentials`, happened: showsSecret(".aws/credentials")},
 		escapeAttempt{name: "find -exec cat", setup: fakeHome, command: `find ~/.kube ~/.docker -type f -exec cat {} +`, happened: showsAnySecret},
 	)
 }()

@@ -89,7 +89,7 @@ var socketAttempts = []escapeAttempt{
 		command: connectTo + `/proc/self/root/OUT/p.sock`, happened: socketReached,
 	},
 	{
-		name:     "unix socket with socat-like bash redirection (nc -U)",
+		name:     "unix socket in /tmp with perl",
 		setup:    func(t *testing.T, b *escBox) { listenFor(t, b, filepath.Join(t.TempDir(), "nc.sock")) },
 		command:  `perl -MIO::Socket::UNIX -e '$s = IO::Socket::UNIX->new(Peer => $ARGV[0]) or die "connect: $!\n"; print $s "hello"' "$(cat OUT/where)"`,
 		happened: socketReached,

@@ -194,7 +194,13 @@ func (t bashTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 		}
 		return tools.Errorf("bash: could not start the command: %v", err), nil
 	}
-	return foreground(res, p), nil
+	out := foreground(res, p)
+	if p.restricted {
+		for _, note := range quarantine(rc.Workdir, p.protect) {
+			out.Text += "\n" + note + "."
+		}
+	}
+	return out, nil
 }
 
 func deref(r *tools.Result) tools.Result {

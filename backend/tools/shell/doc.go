@@ -36,11 +36,17 @@
 // seconds, after which the command is asked about as above. .foya and
 // .agents at the root are created empty when missing, so that the command
 // cannot create them with its own content. A missing .git is not: an empty
-// .git would make git fail in that folder, or take it for a repository
-// being made. So `git init` in a workspace without a repository works in the
-// sandbox, and what it makes is not protected until the next command starts
-// (it is found then); a command that plants hooks or config in the
-// repository it has just made is not stopped. Git commands that write an
+// .git would be visible on the host and confuse git. Instead, when a
+// sandboxed command ends (in the foreground, or in the background), a second
+// walk finds the .git entries that appeared meanwhile (git init, a .git file
+// naming a folder of the command's choice), and each is renamed to
+// .git.sandboxed (os.Root, beneath the working directory), which git does
+// not read; the model is told to make repositories with sandbox false. So
+// `git init` in the sandbox succeeds, harmlessly: what it made never
+// becomes a repository git uses. While the command still runs (a long
+// background command) the new repository is in place, and one that
+// something else made in the workspace during the command is renamed too
+// (it is said in the result). Git commands that write an
 // existing repository (commit, fetch, config) fail with "Read-only file
 // system" and are run with sandbox false, which the user approves, with the
 // command's prefix (git commit) as a session scope. TMPDIR and

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,8 +10,9 @@ import (
 	"time"
 )
 
-// Bounds of the walk that finds the protected folders of a workspace.
-const (
+// Bounds of the walk that finds the protected folders of a workspace;
+// variables so that tests can make them small.
+var (
 	maxProtectDirs = 20000
 	maxProtectTime = 2 * time.Second
 )
@@ -25,6 +27,8 @@ type protection struct {
 	// file points to (with their common folder), hook folders named by
 	// core.hooksPath, and .agents and .foya folders below the root.
 	paths []string
+	// gits are the .git entries themselves.
+	gits []string
 	// incomplete says the walk stopped at its bounds: folders deeper than
 	// it went may hold a .git that stays writable.
 	incomplete bool
@@ -53,6 +57,7 @@ func protect(ws string) protection {
 			path := filepath.Join(dir, e.Name())
 			if slices.Contains(protectedNames, e.Name()) {
 				if e.Name() == ".git" {
+					p.gits = append(p.gits, path)
 					p.paths = append(p.paths, gitPaths(path, e.Type().IsRegular())...)
 				} else if e.IsDir() || e.Type()&os.ModeSymlink != 0 {
 					p.paths = append(p.paths, path)
@@ -125,6 +130,50 @@ func hooksPath(config string) string {
 		}
 	}
 	return value
+}
+
+// quarantine renames aside every .git that appeared below ws while a
+// sandboxed command ran (before is the walk made when it started): a
+// repository made inside the sandbox (git init, a .git file naming a folder
+// of the command's choice) may hold hooks or config the command planted,
+// which git would run later outside any sandbox. Each becomes
+// .git.sandboxed (or .git.sandboxed-N), renamed beneath ws with os.Root so
+// that a link swapped in meanwhile cannot lead it outside. It returns one
+// sentence per renamed entry, for the model.
+func quarantine(ws string, before protection) []string {
+	after := protect(ws)
+	var notes []string
+	var root *os.Root
+	for _, g := range after.gits {
+		if slices.Contains(before.gits, g) {
+			continue
+		}
+		if root == nil {
+			var err error
+			if root, err = os.OpenRoot(ws); err != nil {
+				return append(notes, fmt.Sprintf("the command made %s, which could not be renamed aside (%v): do not run git there before checking its config and hooks", g, err))
+			}
+			defer root.Close()
+		}
+		rel, err := filepath.Rel(ws, g)
+		if err != nil {
+			continue
+		}
+		aside := rel + ".sandboxed"
+		for n := 2; ; n++ {
+			if _, err := root.Lstat(aside); err != nil {
+				break
+			}
+			aside = fmt.Sprintf("%s.sandboxed-%d", rel, n)
+		}
+		if err := root.Rename(rel, aside); err != nil {
+			notes = append(notes, fmt.Sprintf("the command made %s, which could not be renamed aside (%v): do not run git there before checking its config and hooks", rel, err))
+			continue
+		}
+		notes = append(notes, fmt.Sprintf("the command made a git repository (%s); Foya renamed it to %s, because hooks or config made inside the sandbox "+
+			"would run later outside it. To make a repository, run the command with sandbox: false and a reason", rel, aside))
+	}
+	return notes
 }
 
 func abs(base, p string) string {
