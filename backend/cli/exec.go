@@ -82,7 +82,7 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 	}
 
 	interactive := isTerminal(env.Stdin) || env.Interactive
-	k, err := kernel.Open(ctx, kernel.Options{DBPath: dbPath(*db, env), Tools: env.Tools, Headless: !interactive})
+	k, err := kernel.Open(ctx, kernel.Options{DBPath: dbPath(*db, env), Tools: env.Tools, Headless: !interactive, Probe: env.Probe})
 	if err != nil {
 		return fail(env, err)
 	}
@@ -154,7 +154,11 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 		}
 	}
 
-	if c := sandbox.Probe(); c.Weaker != "" && !*asJSON && sess.ApprovalMode != string(approval.FullAccess) {
+	probe := env.Probe
+	if probe == nil {
+		probe = sandbox.Probe
+	}
+	if c := probe(); c.Weaker != "" && !*asJSON && sess.ApprovalMode != string(approval.FullAccess) {
 		// Issue 9 class 9: say so before anything runs; every command's
 		// approval question (and, without a terminal, its refusal) repeats it.
 		fmt.Fprintf(env.Stderr, "foya: notice: the sandbox here (%s) is weaker: %s; so every command asks first\n", c.Mechanism, c.Weaker)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"foya/backend/sandbox"
 	"foya/backend/tools"
 	"foya/backend/tools/shell"
 )
@@ -24,9 +25,10 @@ var ErrNoCommand = shell.ErrNoCommand
 // side files) wherever it is, inside the workspace too, nor read Foya's
 // data folder unless the user's sandbox.readable setting allows it (issue 9
 // classes 6 and 7).
-func shellTools(k *Kernel) []tools.Tool {
+func shellTools(k *Kernel, probe func() sandbox.Capability) []tools.Tool {
 	db := k.info.DBPath
 	opts := shell.Options{
+		Probe:    probe,
 		Database: []string{db, db + "-wal", db + "-shm", db + "-journal"},
 		Readable: func() []string {
 			paths, _ := k.SandboxReadable(context.Background())
