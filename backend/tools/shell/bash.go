@@ -101,6 +101,16 @@ func (s *Shell) plan(rc *tools.RunContext, a bashArgs) plan {
 			break
 		}
 		p.protect = protect(rc.Workdir)
+		if s.opts.Granted != nil {
+			// A granted folder's repositories are as dangerous as the
+			// workspace's.
+			for _, g := range s.opts.Granted(rc.SessionID) {
+				more := protect(g)
+				p.protect.paths = append(p.protect.paths, more.paths...)
+				p.protect.gits = append(p.protect.gits, more.gits...)
+				p.protect.incomplete = p.protect.incomplete || more.incomplete
+			}
+		}
 		var weaker []string
 		if c.Weaker != "" {
 			weaker = append(weaker, "the sandbox here ("+c.Mechanism+") is weaker: "+c.Weaker)

@@ -106,3 +106,24 @@ func TestRepositoryMadeInSandboxIsRenamed(t *testing.T) {
 		t.Errorf("background: bg/.git kept, or the model not told:\n%s\n%s", res.Text, out)
 	}
 }
+
+// TestGrantedFolderGitReadOnly: a folder the user granted for writes keeps
+// its repository's .git read-only too (issue 9 class 3).
+func TestGrantedFolderGitReadOnly(t *testing.T) {
+	needSandbox(t)
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	var b *box
+	b = newBox(t, Options{Granted: func(string) []string { return []string{b.out} }})
+	gitIn(t, b.out, "init", "-q")
+	g := &gate{mode: approval.Auto}
+	res := b.bash(t, b.rc("s1", g), map[string]any{"command": "echo x > " + b.out + "/granted-ok && git -C " + b.out + " config core.fsmonitor 'touch pwned'"})
+	if !exists(filepath.Join(b.out, "granted-ok")) {
+		t.Fatalf("the granted folder is not writable:\n%s", res.Text)
+	}
+	cfg, _ := os.ReadFile(filepath.Join(b.out, ".git", "config"))
+	if strings.Contains(string(cfg), "fsmonitor") {
+		t.Errorf("a granted folder's .git/config was written:\n%s", res.Text)
+	}
+}
