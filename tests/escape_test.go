@@ -33,10 +33,7 @@ type escBox struct {
 
 func newEscBox(t *testing.T, dnsName string) *escBox {
 	t.Helper()
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	root := sandboxtest.Dir(t) // outside /tmp, which the sandbox hides
 	b := &escBox{ws: filepath.Join(root, "ws"), out: filepath.Join(root, "out"), dnsName: dnsName}
 	b.foya = filepath.Join(b.ws, ".foya")
 	for _, d := range []string{b.ws, b.out, b.foya} {
@@ -243,7 +240,7 @@ var escapeAttempts = []escapeAttempt{
 // allEscapeAttempts is every group of the suite: the attempts above, and
 // one group per class of attack in escape_*_test.go files.
 func allEscapeAttempts() []escapeAttempt {
-	return slices.Concat(escapeAttempts)
+	return slices.Concat(escapeAttempts, gitAttempts, socketAttempts, secretAttempts)
 }
 
 // standIns puts sudo and busybox on PATH where they are not installed:

@@ -24,6 +24,10 @@ const (
 	Shell Kind = "shell"
 	// ShellEscalate runs a command outside the sandbox (network, outside writes).
 	ShellEscalate Kind = "shell_escalate"
+	// ShellWeakSandbox runs a command in a sandbox that guarantees less
+	// than the others here (landlock+seccomp: file attributes outside the
+	// workspace stay changeable), so Auto asks too.
+	ShellWeakSandbox Kind = "shell_weak_sandbox"
 	// ShellPermanentDelete runs rm, rmdir, unlink, shred, find -delete,
 	// git clean and the like.
 	ShellPermanentDelete Kind = "shell_permanent_delete"
@@ -38,7 +42,7 @@ const (
 
 // Kinds lists every kind, in table order.
 var Kinds = []Kind{ReadInside, ReadOutside, WriteInside, WriteProtected, DeleteInside, DeleteProtected, DeleteRoot,
-	Shell, ShellEscalate, ShellPermanentDelete, Fetch, MCP, SubAgent}
+	Shell, ShellEscalate, ShellWeakSandbox, ShellPermanentDelete, Fetch, MCP, SubAgent}
 
 // Action is one thing a call wants to do.
 type Action struct {

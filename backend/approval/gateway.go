@@ -192,7 +192,7 @@ func sortPending(ps []Pending) {
 func Scopes(a Action) []Grant {
 	var out []Grant
 	switch a.Kind {
-	case Shell, ShellEscalate:
+	case Shell, ShellEscalate, ShellWeakSandbox:
 		if c, err := ParseCommand(a.Command); err == nil {
 			if p := c.Prefix(); len(p) > 0 {
 				out = append(out, Grant{Kind: a.Kind, Prefix: p})

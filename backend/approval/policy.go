@@ -33,6 +33,7 @@ var table = map[Kind][3]Verdict{ // manual, auto, full access
 	DeleteRoot:           {Refuse, Refuse, Refuse},
 	Shell:                {Ask, Allow, Allow},
 	ShellEscalate:        {Ask, Ask, Allow},
+	ShellWeakSandbox:     {Ask, Ask, Allow},
 	ShellPermanentDelete: {Refuse, Refuse, Allow},
 	Fetch:                {Ask, Ask, Allow},
 	MCP:                  {Ask, Ask, Allow},

@@ -26,6 +26,7 @@ func TestDecidePinsTheModeTable(t *testing.T) {
 		{"delete /", Action{Kind: DeleteRoot, Tool: "delete", Paths: []string{"/"}}, [3]Verdict{Refuse, Refuse, Refuse}},
 		{"shell command", Action{Kind: Shell, Tool: "bash", Command: "go test ./..."}, [3]Verdict{Ask, Allow, Allow}},
 		{"shell escalation", Action{Kind: ShellEscalate, Tool: "bash", Command: "curl https://x"}, [3]Verdict{Ask, Ask, Allow}},
+		{"shell command, weaker sandbox", Action{Kind: ShellWeakSandbox, Tool: "bash", Command: "chmod +x x"}, [3]Verdict{Ask, Ask, Allow}},
 		{"shell rm", Action{Kind: ShellPermanentDelete, Tool: "bash", Command: "rm -rf build"}, [3]Verdict{Refuse, Refuse, Allow}},
 		{"web fetch", Action{Kind: Fetch, Tool: "fetch", Host: "go.dev"}, [3]Verdict{Ask, Ask, Allow}},
 		{"MCP read-only", Action{Kind: MCP, Tool: "mcp_db_query", ReadOnly: true}, [3]Verdict{Ask, Allow, Allow}},

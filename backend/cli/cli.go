@@ -43,6 +43,9 @@ type Env struct {
 	// Interactive makes exec ask approval questions on Stdin/Stderr even
 	// when Stdin is not a terminal (tests).
 	Interactive bool
+	// Probe, if set, replaces sandbox.Probe for exec's kernel (tests of a
+	// machine with another sandbox mechanism).
+	Probe func() sandbox.Capability
 }
 
 // Main runs the command line with the process's standard streams and

@@ -20,6 +20,7 @@ import (
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	"foya/backend/provider"
+	"foya/backend/sandbox"
 )
 
 type headerFlags map[string]string
@@ -87,7 +88,7 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 	}
 
 	interactive := isTerminal(env.Stdin) || env.Interactive
-	k, err := kernel.Open(ctx, kernel.Options{DBPath: dbPath(*db, env), Tools: env.Tools, Headless: !interactive})
+	k, err := kernel.Open(ctx, kernel.Options{DBPath: dbPath(*db, env), Tools: env.Tools, Headless: !interactive, Probe: env.Probe})
 	if err != nil {
 		return fail(env, err)
 	}
@@ -159,6 +160,15 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 		}
 	}
 
+	probe := env.Probe
+	if probe == nil {
+		probe = sandbox.Probe
+	}
+	if c := probe(); c.Weaker != "" && !*asJSON && sess.ApprovalMode != string(approval.FullAccess) {
+		// Issue 9 class 9: say so before anything runs; every command's
+		// approval question (and, without a terminal, its refusal) repeats it.
+		fmt.Fprintf(env.Stderr, "foya: notice: the sandbox here (%s) is weaker: %s; so every command asks first\n", c.Mechanism, c.Weaker)
+	}
 	out := newPrinter(env, *asJSON)
 	ask := &asker{in: bufio.NewReader(env.Stdin), out: env.Stderr, answer: k.Answer}
 	unsub := k.Subscribe(func(ev llm.Event) {

@@ -15,6 +15,7 @@ import (
 	"foya/backend/approval"
 	"foya/backend/engine"
 	"foya/backend/llm"
+	"foya/backend/sandbox"
 	"foya/backend/store"
 	"foya/backend/tools"
 	"foya/backend/tools/history"
@@ -40,6 +41,9 @@ type Options struct {
 	// without a terminal): what needs asking is denied with a message
 	// saying how to allow it.
 	Headless bool
+	// Probe, if set, replaces sandbox.Probe for the shell tools (tests of
+	// a machine with another sandbox mechanism).
+	Probe func() sandbox.Capability
 }
 
 // Info describes a running kernel for front ends.
@@ -119,7 +123,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 	}
 	k.reg.Add(tools.Search{}, history.New(st))
 	k.reg.Add(fileTools(st)...)
-	k.reg.Add(shellTools(k)...)
+	k.reg.Add(shellTools(k, opts.Probe)...)
 	for _, t := range opts.Tools {
 		if err := k.reg.Put(t); err != nil {
 			st.Close()

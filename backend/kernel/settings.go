@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -16,6 +17,12 @@ const (
 	SettingDefaultMode  = settingDefaultMode
 	SettingMaxSteps     = "run.max_steps"
 	settingImagesPrefix = "model.images."
+	// SettingSandboxReadable lists absolute paths, separated by the
+	// system's path list separator (":" on Linux), that sandboxed commands
+	// may read although the sandbox hides them by default: a credential
+	// store such as ~/.aws, or Foya's data folder. Foya's database stays
+	// hidden whatever it says.
+	SettingSandboxReadable = "sandbox.readable"
 )
 
 // Settings returns the stored settings with the effective default mode and
@@ -54,6 +61,11 @@ func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 			return fmt.Errorf("%s: %w", key, err)
 		}
 		return k.store.SetSetting(ctx, SettingMaxSteps, strconv.Itoa(n))
+	case key == SettingSandboxReadable:
+		if _, err := parseReadable(value); err != nil {
+			return err
+		}
+		return k.store.SetSetting(ctx, key, value)
 	case strings.HasPrefix(key, settingImagesPrefix) && len(key) > len(settingImagesPrefix):
 		on, err := strconv.ParseBool(value)
 		if err != nil {
@@ -61,8 +73,11 @@ func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 		}
 		return k.SetImageInput(ctx, strings.TrimPrefix(key, settingImagesPrefix), on)
 	}
-	return fmt.Errorf("unknown setting %q: known are %s, %s and %sMODEL", key, SettingDefaultMode, SettingMaxSteps, settingImagesPrefix)
+	return fmt.Errorf("unknown setting %q: known are %s and %sMODEL", key, strings.Join(settingKeys, ", "), settingImagesPrefix)
 }
+
+// settingKeys are the plain keys SetSetting takes, for its error message.
+var settingKeys = []string{SettingDefaultMode, SettingMaxSteps, SettingSandboxReadable}
 
 // ParseMaxSteps reads a step limit: a whole number from 1 to
 // engine.MaxStepsLimit, in decimal digits.
@@ -95,4 +110,28 @@ func (k *Kernel) MaxSteps(ctx context.Context) (int, error) {
 		return engine.DefaultMaxSteps, fmt.Errorf("setting %s: %w; set it again with foya settings set %s N", SettingMaxSteps, err, SettingMaxSteps)
 	}
 	return n, nil
+}
+
+// SandboxReadable returns the paths of the sandbox.readable setting.
+func (k *Kernel) SandboxReadable(ctx context.Context) ([]string, error) {
+	v, _, err := k.store.Setting(ctx, SettingSandboxReadable)
+	if err != nil {
+		return nil, fmt.Errorf("setting %s: %w", SettingSandboxReadable, err)
+	}
+	return parseReadable(v)
+}
+
+func parseReadable(v string) ([]string, error) {
+	var paths []string
+	for _, p := range filepath.SplitList(v) {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		if !filepath.IsAbs(p) {
+			return nil, fmt.Errorf("%s: %q is not an absolute path; give absolute paths separated by %q",
+				SettingSandboxReadable, p, string(filepath.ListSeparator))
+		}
+		paths = append(paths, filepath.Clean(p))
+	}
+	return paths, nil
 }

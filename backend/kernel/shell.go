@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 
+	"foya/backend/sandbox"
 	"foya/backend/tools"
 	"foya/backend/tools/shell"
 )
@@ -18,8 +20,28 @@ var ErrNoCommand = shell.ErrNoCommand
 // shellTools makes the kernel's shell, which keeps the sessions' background
 // commands and temp folders, and returns its tools (bash, bash_output,
 // bash_kill).
-func shellTools(k *Kernel) []tools.Tool {
-	k.shell = shell.New(shell.Options{})
+//
+// Sandboxed commands may neither read nor write the database (with its
+// side files) wherever it is, inside the workspace too, nor read Foya's
+// data folder unless the user's sandbox.readable setting allows it (issue 9
+// classes 6 and 7).
+func shellTools(k *Kernel, probe func() sandbox.Capability) []tools.Tool {
+	db := k.info.DBPath
+	opts := shell.Options{
+		Probe:    probe,
+		Database: []string{db, db + "-wal", db + "-shm", db + "-journal"},
+		Readable: func() []string {
+			paths, _ := k.SandboxReadable(context.Background())
+			return paths
+		},
+	}
+	if dir, err := DataDir(); err == nil {
+		opts.Private = append(opts.Private, dir)
+	}
+	if k.info.DataDir != "" && k.info.DataDir != filepath.Dir(db) {
+		opts.Private = append(opts.Private, k.info.DataDir)
+	}
+	k.shell = shell.New(opts)
 	return k.shell.Tools()
 }
 

@@ -4,22 +4,41 @@
 // It is the third of Foya's three layers (spec A1): the tool registry decides
 // which tools exist, the approval gateway whether one call is allowed, and this
 // package what an allowed process can reach. A restricted command may read the
-// whole filesystem, write only the directories of [Policy.Writable] (minus
-// [Policy.ReadOnly]) and reach no network unless [Policy.Network] is set. An
-// unrestricted command (Full Access, or an approved escalation) runs as a plain
-// child process, still in its own process group with bounded output.
+// filesystem except [Policy.Hidden] (credential stores, Foya's database and
+// data folder) and the socket folders below, write only the directories of
+// [Policy.Writable] (minus [Policy.ReadOnly] and [Policy.ReadOnlyIfExists]),
+// connect to no pathname UNIX socket outside Writable, and reach no network
+// unless [Policy.Network] is set. An unrestricted command (Full Access, or an
+// approved escalation) runs as a plain child process, still in its own process
+// group with bounded output.
 //
-// # Mechanisms on Linux
+// # What every mechanism holds on Linux
 //
 // Confinement is applied by a re-executed copy of the current binary (the
 // helper, see [HelperArg] and [HelperMain]) before the shell starts.
-// [Result.Sandbox] names what confined a command:
+// [Result.Sandbox] names what confined a command. The mount-namespace
+// mechanisms ("landlock+netns", "landlock+userns", "bubblewrap") hold:
+//
+//   - Writes: the mount tree is read-only recursively; Writable are bind
+//     mounts made writable again, ReadOnly (directories or files, such as
+//     every .git, .agents and .foya) bind mounts made read-only, so writes,
+//     renames, links, chmod and utimes outside them fail with EROFS.
+//   - UNIX sockets: /tmp, /var/tmp, /run (and /var/run, /dev/log through it)
+//     and $XDG_RUNTIME_DIR are covered by empty read-only file systems, the
+//     Writable folders inside them (the session's temp folder, a workspace
+//     in /tmp) bound back; every other pathname socket this network
+//     namespace listens on when the command starts (/proc/net/unix) is
+//     covered by an empty file. A socket bound elsewhere after the command
+//     started stays reachable. Abstract sockets are per network namespace:
+//     unreachable without Network. Sockets below Writable work.
+//   - Reading: a Hidden folder is covered by an empty read-only tmpfs, a
+//     Hidden file by /dev/null (read-only); neither can be renamed or
+//     replaced (a mount point), even inside Writable.
+//
+// Per mechanism:
 //
 //   - "landlock+netns": the helper runs in new user, mount, PID and network
-//     namespaces. The mount tree is made read-only recursively, the Writable
-//     directories are bind mounts made writable again and the ReadOnly ones
-//     bind mounts made read-only, so that writes, renames, links, chmod and
-//     utimes outside them fail with EROFS. Landlock (the best ABI the kernel
+//     namespaces and builds the tree above. Landlock (the best ABI the kernel
 //     offers) additionally allows writes only below Writable and a few devices,
 //     and forbids any later mount change; all capabilities are dropped before
 //     the shell starts. The network namespace has only its own loopback (up, so
@@ -28,20 +47,27 @@
 //     when it ends, or Foya dies (PR_SET_PDEATHSIG), every process of the
 //     command dies with it, even those that left the process group. The
 //     command gets a private /dev/shm and a procfs of its own PID namespace.
-//     Pathname UNIX sockets stay reachable until Landlock ABI 9.
 //   - "landlock+userns": the same with Network set: no network namespace.
 //   - "landlock+seccomp": user namespaces are refused (for example by Ubuntu's
-//     AppArmor restriction). Landlock alone confines files; a ReadOnly directory
-//     inside a Writable one is carved out by granting write access to its
-//     siblings only, so new entries cannot be created directly in the
-//     directories on the path to it (stricter than asked, never looser).
-//     Metadata changes (chmod, utimes) outside Writable are NOT blocked:
-//     Landlock does not cover them. /dev/shm stays the host's, so it is not
-//     writable. The network is cut by a seccomp filter refusing socket(2) for
-//     every family but AF_UNIX (and io_uring, which could bypass it, and
-//     every system call of another architecture), plus Landlock's TCP rules
-//     where the ABI has them. The helper executes the shell in its place.
-//   - "landlock": "landlock+seccomp" with Network set: no seccomp filter.
+//     AppArmor restriction). Landlock alone confines files; a ReadOnly or
+//     Hidden path inside a granted hierarchy is carved out by granting the
+//     right to its siblings only, so new entries cannot be created (nor,
+//     for Hidden, files read) directly in the directories on the path to it
+//     (stricter than asked, never looser); those directories can still be
+//     listed, so a hidden path's name shows, never its content. Metadata
+//     changes (chmod, chown, utimes) outside Writable are NOT blocked:
+//     Landlock does not cover them, which [Capability.Weaker] says, so the
+//     shell tool asks before every command in every mode but Full Access.
+//     /dev/shm stays the host's, so it is not writable. The network is cut
+//     by a seccomp filter refusing socket(2) for every family, AF_UNIX
+//     included (no UNIX socket can be made, in the workspace either;
+//     socketpair(2) works), io_uring (which could bypass it) and every
+//     system call of another architecture, plus Landlock's TCP rules where
+//     the ABI has them. From Landlock ABI 9, Landlock refuses connecting to
+//     sockets outside Writable instead and AF_UNIX is allowed. The helper
+//     executes the shell in its place.
+//   - "landlock": "landlock+seccomp" with Network set: the seccomp filter
+//     refuses AF_UNIX sockets only (before ABI 9).
 //   - "bubblewrap": no Landlock in the kernel (or the helper fails); bwrap
 //     builds the same read-only mount tree in its own user, mount, PID and
 //     (unless Network) network namespaces. bwrap reports a shell killed by
@@ -82,7 +108,8 @@
 //
 // macOS runs restricted commands under sandbox-exec with a generated Seatbelt
 // profile ("seatbelt": writes only below Writable, none below ReadOnly, no
-// network unless Network); processes that leave the group are not followed. Windows cannot restrict a process's files or network
+// reads or writes of Hidden, no network, UNIX sockets included, unless
+// Network); processes that leave the group are not followed. Windows cannot restrict a process's files or network
 // without administrator setup: Probe says so, restricted commands are refused,
 // and unrestricted ones run in a Job Object that ends the whole tree.
 //

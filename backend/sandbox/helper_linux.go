@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -36,7 +37,10 @@ type helperSpec struct {
 	Mode      string
 	Network   bool
 	Writable  []string
-	ReadOnly  []string
+	ReadOnly  []string // directories and files
+	Hidden    []hiddenPath
+	Masks     []string
+	Sockets   []string
 	Shell     string
 	Script    string
 	Dir       string
@@ -272,7 +276,8 @@ func watchProcesses(limit int) {
 
 // confineNS builds the command's view of the system inside the namespaces
 // the parent created: a read-only mount tree with writable bind mounts for
-// Writable and read-only ones for ReadOnly, the loopback up in a private
+// Writable and read-only ones for ReadOnly, the socket folders (Masks) and
+// the Hidden paths under empty file systems, the loopback up in a private
 // network namespace, a process limit, no capabilities, and Landlock on top.
 func confineNS(hs *helperSpec) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
@@ -283,10 +288,54 @@ func confineNS(hs *helperSpec) error {
 			return err
 		}
 	}
-	for _, dir := range append(append([]string{}, hs.Writable...), hs.ReadOnly...) {
-		if err := unix.Mount(dir, dir, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
-			return fmt.Errorf("bind mount %s: %w", dir, err)
+	// Copies of the trees the command must see writable or read-only are
+	// taken before the socket folders are hidden (the workspace may well
+	// be inside /tmp), then put back in place, parents first.
+	grafts := append(append([]string{}, hs.Writable...), hs.ReadOnly...)
+	slices.SortStableFunc(grafts, func(a, b string) int { return strings.Count(a, "/") - strings.Count(b, "/") })
+	fds := make([]int, len(grafts))
+	for i, p := range grafts {
+		fd, err := unix.OpenTree(unix.AT_FDCWD, p, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
+		if err != nil {
+			return fmt.Errorf("bind mount %s: %w", p, err)
 		}
+		fds[i] = fd
+	}
+	for _, m := range hs.Masks {
+		if err := unix.Mount("tmpfs", m, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "mode=0755,size=64k"); err != nil {
+			return fmt.Errorf("hide the sockets of %s: %w", m, err)
+		}
+	}
+	for i, p := range grafts {
+		if err := mountPoint(p); err != nil {
+			return fmt.Errorf("bind mount %s: %w", p, err)
+		}
+		if err := unix.MoveMount(fds[i], "", unix.AT_FDCWD, p, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+			return fmt.Errorf("bind mount %s: %w", p, err)
+		}
+		unix.Close(fds[i])
+	}
+	// Hidden paths are mounted over last: they may be inside Writable.
+	// Other programs' sockets get an empty file each.
+	var hidden []string
+	all := slices.Clone(hs.Hidden)
+	for _, p := range hs.Sockets {
+		all = append(all, hiddenPath{Path: p})
+	}
+	for _, h := range all {
+		var err error
+		if h.Dir {
+			err = unix.Mount("tmpfs", h.Path, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "mode=0700,size=4k")
+		} else {
+			err = unix.Mount("/dev/null", h.Path, "", unix.MS_BIND, "")
+		}
+		if errors.Is(err, unix.ENOENT) {
+			continue // inside a hidden socket folder: hidden already
+		}
+		if err != nil {
+			return fmt.Errorf("hide %s: %w", h.Path, err)
+		}
+		hidden = append(hidden, h.Path)
 	}
 	// A procfs of our own PID namespace: the command sees its own processes
 	// only. Best effort: without it, it sees the host's (read-only).
@@ -313,9 +362,9 @@ func confineNS(hs *helperSpec) error {
 			return fmt.Errorf("make /dev/shm writable: %w", err)
 		}
 	}
-	for _, dir := range hs.ReadOnly {
-		if err := setReadOnly(dir, true); err != nil {
-			return fmt.Errorf("make %s read-only: %w", dir, err)
+	for _, p := range append(slices.Clone(hs.ReadOnly), hidden...) {
+		if err := setReadOnly(p, true); err != nil {
+			return fmt.Errorf("make %s read-only: %w", p, err)
 		}
 	}
 	if err := unix.Setrlimit(unix.RLIMIT_NPROC, &unix.Rlimit{Cur: uint64(hs.ProcLimit), Max: uint64(hs.ProcLimit)}); err != nil {
@@ -324,21 +373,48 @@ func confineNS(hs *helperSpec) error {
 	if err := dropCapabilities(); err != nil {
 		return err
 	}
-	rules := []landlock.Rule{landlock.RWDirs(hs.Writable...).WithRefer()}
+	rules := []landlock.Rule{landlock.RWDirs(hs.Writable...).WithRefer().WithResolveUnix()}
 	if shm {
 		rules = append(rules, landlock.RWDirs("/dev/shm"))
 	}
-	return restrictLandlock(true, rules)
+	return restrictLandlock(true, []landlock.Rule{landlock.RODirs("/")}, rules)
+}
+
+// mountPoint makes sure p exists to be mounted on: a writable folder inside
+// a hidden socket folder is made again in the empty file system there.
+func mountPoint(p string) error {
+	if _, err := os.Lstat(p); err == nil {
+		return nil
+	}
+	return os.MkdirAll(p, 0o755)
 }
 
 // confineLandlock confines without namespaces: Landlock for files (with the
-// ReadOnly directories carved out), seccomp for the network, and a
-// best-effort process limit.
+// ReadOnly and Hidden paths carved out), seccomp for the network and for
+// UNIX sockets, and a best-effort process limit.
 func confineLandlock(hs *helperSpec) error {
-	rules, err := carveRules(hs.Writable, hs.ReadOnly)
+	var hidden []string
+	for _, h := range hs.Hidden {
+		hidden = append(hidden, h.Path)
+	}
+	reads := []landlock.Rule{landlock.RODirs("/")}
+	if len(hidden) > 0 {
+		c, err := carve([]string{"/"}, hidden)
+		if err != nil {
+			return err
+		}
+		reads = c.rules(llReadDir, llReadFile)
+		if len(c.ways) > 0 {
+			// Listing the folders on the way to a hidden path shows its
+			// name, never its content.
+			reads = append(reads, landlock.PathAccess(llsys.AccessFSReadDir, c.ways...))
+		}
+	}
+	c, err := carve(hs.Writable, append(slices.Clone(hs.ReadOnly), hidden...))
 	if err != nil {
 		return err
 	}
+	writes := c.rules(llWriteDir, llWriteFile)
 	if n := userTasks(); n >= 0 {
 		limit := uint64(n + hs.ProcLimit)
 		var cur unix.Rlimit
@@ -349,37 +425,42 @@ func confineLandlock(hs *helperSpec) error {
 			return fmt.Errorf("limit processes: %w", err)
 		}
 	}
-	if err := restrictLandlock(hs.Network, rules); err != nil {
+	abi := landlockABI()
+	if err := restrictLandlock(hs.Network, reads, writes); err != nil {
 		return err
 	}
-	if !hs.Network {
-		return denySockets()
+	// From ABI 9 Landlock itself refuses connecting to a socket outside
+	// Writable; before, no UNIX socket may be made at all (socketpair, a
+	// system call of its own, still works).
+	denyUnix := abi < abiResolveUnix
+	if !hs.Network || denyUnix {
+		return denySockets(hs.Network, denyUnix)
 	}
 	return nil
 }
 
+// abiResolveUnix is the first Landlock ABI that controls connecting to
+// pathname UNIX sockets.
+const abiResolveUnix = 9
+
 // restrictLandlock applies the kernel's best Landlock ABI to the calling
 // thread (not in best-effort mode, so that what is reported is what holds):
-// read and execute everywhere, write on the given rules and the harmless
+// reads as the read rules say, writes on the write rules and the harmless
 // devices. The network rules are handled only when there is no other way to
 // cut it. The caller must have locked its OS thread for good.
-func restrictLandlock(networkElsewhere bool, rules []landlock.Rule) error {
-	abi := landlockABI()
-	if abi < 1 {
+func restrictLandlock(networkElsewhere bool, reads, writes []landlock.Rule) error {
+	cfg, ok := landlockConfig()
+	if !ok {
 		return errors.New("landlock is not available in this kernel")
 	}
-	configs := []landlock.Config{landlock.V1, landlock.V2, landlock.V3, landlock.V4, landlock.V5,
-		landlock.V6, landlock.V7, landlock.V8, landlock.V9, landlock.V10, landlock.V11}
-	cfg := configs[min(abi, len(configs))-1]
 	if networkElsewhere {
 		cfg.HandledAccessNet = 0
 	}
-	all := []landlock.Rule{
-		landlock.RODirs("/"),
+	all := append(slices.Clone(reads),
 		landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty").
 			WithIoctlDev().IgnoreIfMissing(),
-	}
-	all = append(all, rules...)
+	)
+	all = append(all, writes...)
 	// Only this thread is restricted, and the shell is started from it.
 	// Restricting every thread (go-landlock's Restrict, before ABI 8) would
 	// give each thread a domain of its own, and Landlock's signal scoping
@@ -398,6 +479,18 @@ func restrictLandlock(networkElsewhere bool, rules []landlock.Rule) error {
 	return nil
 }
 
+// landlockConfig is go-landlock's configuration of the kernel's Landlock
+// ABI; false without Landlock.
+func landlockConfig() (landlock.Config, bool) {
+	abi := landlockABI()
+	if abi < 1 {
+		return landlock.Config{}, false
+	}
+	configs := []landlock.Config{landlock.V1, landlock.V2, landlock.V3, landlock.V4, landlock.V5,
+		landlock.V6, landlock.V7, landlock.V8, landlock.V9, landlock.V10, landlock.V11}
+	return configs[min(abi, len(configs))-1], true
+}
+
 // landlockABI is the Landlock ABI version the kernel offers, downgraded as
 // go-landlock does for kernels missing a known fix (0 without Landlock).
 func landlockABI() int {
@@ -414,31 +507,67 @@ func landlockABI() int {
 	return v
 }
 
-// carveRules grants write access to the Writable directories except the
-// ReadOnly ones inside them. Landlock rules only add rights to whole
-// hierarchies, so a directory on the way to a read-only one gets no write
-// right itself: its other entries get theirs one by one. Symbolic links are
-// skipped, so that a link cannot extend the grant outside.
-func carveRules(writable, readOnly []string) ([]landlock.Rule, error) {
-	var dirs, files []string
+// Landlock rights granted by carved rules: a folder's whole hierarchy, or
+// one file.
+const (
+	llReadDir   = llsys.AccessFSExecute | llsys.AccessFSReadFile | llsys.AccessFSReadDir
+	llReadFile  = llsys.AccessFSExecute | llsys.AccessFSReadFile
+	llWriteDir  = llReadDir | llsys.AccessFSWriteFile | llsys.AccessFSRemoveDir | llsys.AccessFSRemoveFile | llsys.AccessFSMakeChar | llsys.AccessFSMakeDir | llsys.AccessFSMakeReg | llsys.AccessFSMakeSock | llsys.AccessFSMakeFifo | llsys.AccessFSMakeBlock | llsys.AccessFSMakeSym | llsys.AccessFSTruncate | llsys.AccessFSRefer | llsys.AccessFSResolveUnix
+	llWriteFile = llReadFile | llsys.AccessFSWriteFile | llsys.AccessFSTruncate
+)
+
+// carved is a grant on some roots minus the paths carved out of them.
+type carved struct {
+	dirs, files []string // granted whole
+	// ways are the folders on the way to a carved-out path: they get no
+	// right of their own, only their other entries do.
+	ways []string
+}
+
+// rules turns c into Landlock rules granting dirRights on c.dirs and
+// fileRights on c.files (less what the kernel's ABI does not know).
+func (c carved) rules(dirRights, fileRights landlock.AccessFSSet) []landlock.Rule {
+	if cfg, ok := landlockConfig(); ok {
+		dirRights &= cfg.HandledAccessFS
+		fileRights &= cfg.HandledAccessFS
+	}
+	var rules []landlock.Rule
+	if len(c.dirs) > 0 {
+		rules = append(rules, landlock.PathAccess(dirRights, c.dirs...))
+	}
+	if len(c.files) > 0 {
+		rules = append(rules, landlock.PathAccess(fileRights, c.files...))
+	}
+	return rules
+}
+
+// carve grants the roots except the paths of except inside them. Landlock
+// rules only add rights to whole hierarchies, so a directory on the way to
+// an excepted path gets no right itself: its other entries get theirs one
+// by one. Symbolic links are skipped, so that a link cannot extend the grant
+// (what they point to is granted or not on its own), and so are special
+// files on the way.
+func carve(roots, except []string) (carved, error) {
+	var c carved
 	var walk func(dir string) error
 	walk = func(dir string) error {
-		if within(dir, readOnly) {
+		if within(dir, except) {
 			return nil
 		}
 		inner := false
-		for _, ro := range readOnly {
-			if within(ro, []string{dir}) && ro != dir {
+		for _, ex := range except {
+			if within(ex, []string{dir}) && ex != dir {
 				inner = true
 			}
 		}
 		if !inner {
-			dirs = append(dirs, dir)
+			c.dirs = append(c.dirs, dir)
 			return nil
 		}
+		c.ways = append(c.ways, dir)
 		entries, err := os.ReadDir(dir)
 		if err != nil {
-			return fmt.Errorf("carve writable %s: %w", dir, err)
+			return fmt.Errorf("carve %s: %w", dir, err)
 		}
 		for _, e := range entries {
 			p := filepath.Join(dir, e.Name())
@@ -447,25 +576,18 @@ func carveRules(writable, readOnly []string) ([]landlock.Rule, error) {
 				if err := walk(p); err != nil {
 					return err
 				}
-			case e.Type().IsRegular():
-				files = append(files, p)
+			case e.Type().IsRegular() && !within(p, except):
+				c.files = append(c.files, p)
 			}
 		}
 		return nil
 	}
-	for _, w := range writable {
-		if err := walk(w); err != nil {
-			return nil, err
+	for _, r := range roots {
+		if err := walk(r); err != nil {
+			return carved{}, err
 		}
 	}
-	var rules []landlock.Rule
-	if len(dirs) > 0 {
-		rules = append(rules, landlock.RWDirs(dirs...).WithRefer())
-	}
-	if len(files) > 0 {
-		rules = append(rules, landlock.RWFiles(files...))
-	}
-	return rules, nil
+	return c, nil
 }
 
 // setReadOnly sets or clears the read-only flag of the mount at dir and of

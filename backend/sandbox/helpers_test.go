@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"foya/backend/sandbox/sandboxtest"
 )
 
 // mode is one way to run a command in the tests.
@@ -86,10 +88,7 @@ type box struct {
 
 func newBox(t testing.TB) *box {
 	t.Helper()
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	root := sandboxtest.Dir(t)
 	b := &box{
 		root: root,
 		ws:   filepath.Join(root, "ws"),

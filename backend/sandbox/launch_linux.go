@@ -88,12 +88,7 @@ func startBwrap(ctx context.Context, sp *spec, cloneflags uintptr) (*Process, er
 	if !sp.Policy.Network {
 		args = append(args, "--unshare-net")
 	}
-	for _, w := range sp.writable {
-		args = append(args, "--bind", w, w)
-	}
-	for _, ro := range sp.readOnly {
-		args = append(args, "--ro-bind", ro, ro)
-	}
+	args = append(args, bwrapMounts(sp)...)
 	if sp.Dir != "" {
 		args = append(args, "--chdir", sp.Dir)
 	}
@@ -114,6 +109,37 @@ func startBwrap(ctx context.Context, sp *spec, cloneflags uintptr) (*Process, er
 	cmd.Args = args
 	cmd.SysProcAttr = bwrapAttr(cloneflags)
 	return launch(ctx, sp, cmd, "bubblewrap", nil)
+}
+
+// bwrapMounts are bwrap's arguments for the policy's folders: the socket
+// folders under empty read-only file systems, the writable folders bound
+// again (inside a hidden socket folder too), the read-only ones, and the
+// hidden paths over them. bwrap applies them in this order.
+func bwrapMounts(sp *spec) []string {
+	var args []string
+	for _, m := range sp.masks {
+		args = append(args, "--tmpfs", m)
+	}
+	for _, w := range sp.writable {
+		args = append(args, "--bind", w, w)
+	}
+	for _, m := range sp.masks {
+		args = append(args, "--remount-ro", m)
+	}
+	for _, ro := range sp.readOnly {
+		args = append(args, "--ro-bind", ro, ro)
+	}
+	for _, h := range sp.hidden {
+		if h.Dir {
+			args = append(args, "--tmpfs", h.Path, "--remount-ro", h.Path)
+		} else {
+			args = append(args, "--ro-bind", "/dev/null", h.Path)
+		}
+	}
+	for _, s := range sp.sockets {
+		args = append(args, "--ro-bind-try", "/dev/null", s)
+	}
+	return args
 }
 
 // bwrapOwnNS returns the clone flags of the new namespaces bwrap runs in,
@@ -166,6 +192,9 @@ func startHelper(ctx context.Context, sp *spec, mode string) (*Process, error) {
 		Network:   sp.Policy.Network,
 		Writable:  sp.writable,
 		ReadOnly:  sp.readOnly,
+		Hidden:    sp.hidden,
+		Masks:     sp.masks,
+		Sockets:   sp.sockets,
 		Shell:     sp.shell,
 		Script:    sp.Script,
 		Dir:       sp.Dir,

@@ -43,9 +43,11 @@ func probe() Capability {
 	}
 	if err := dryRun(modeLandlock); err == nil {
 		c.Mechanism = "landlock+seccomp"
+		c.Weaker = WeakerLandlock
 		c.Reason = fmt.Sprintf("user namespaces refused (%v): Landlock and seccomp confine commands; "+
 			"metadata changes (chmod, touch of existing files) outside the writable folders are not blocked, "+
-			"and new entries cannot be created in folders on the way to a read-only one", nsErr)
+			"no UNIX socket can be made (socketpair works), "+
+			"and new entries cannot be created in folders on the way to a read-only or hidden one", nsErr)
 		return c
 	} else if c.Bubblewrap {
 		c.Mechanism = "bubblewrap"

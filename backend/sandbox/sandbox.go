@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -41,11 +42,26 @@ type Policy struct {
 	Restricted bool
 	// Writable lists the absolute directories the process may write: the
 	// workspace, the session's temp folder, folders the user granted.
+	// Pathname UNIX sockets are reachable only below them: the usual
+	// socket folders (/tmp, /var/tmp, /run, $XDG_RUNTIME_DIR) are hidden,
+	// see the package documentation.
 	Writable []string
-	// ReadOnly lists absolute directories under Writable that stay read-only
-	// (such as workspace/.foya). One that does not exist yet is created empty,
-	// so that the command cannot create it with its own content.
+	// ReadOnly lists absolute directories under Writable that stay
+	// read-only (such as workspace/.foya). One that does not exist yet is
+	// created empty, so that the command cannot create it with its own
+	// content.
 	ReadOnly []string
+	// ReadOnlyIfExists lists more absolute directories or files under
+	// Writable that stay read-only, but only if they exist when the command
+	// starts: a missing one is not created (a .git folder, whose empty
+	// stand-in would confuse git).
+	ReadOnlyIfExists []string
+	// Hidden lists absolute folders or files the command may not read
+	// (credential stores, Foya's database and data folder): a folder looks
+	// empty, a file empty, and neither can be written, even inside
+	// Writable. Paths that do not exist are ignored, as is a folder that
+	// holds a Writable one (hiding it would hide the workspace).
+	Hidden []string
 	// Network allows the network even when Restricted.
 	Network bool
 }
@@ -117,7 +133,17 @@ type Capability struct {
 	Bubblewrap bool
 	// Reason explains an empty Mechanism, or the limits of the chosen one.
 	Reason string
+	// Weaker names, when not empty, what the chosen mechanism does not
+	// guarantee that the others do, in words a user reads; callers ask
+	// before each command there (issue 9 class 9).
+	Weaker string
 }
+
+// WeakerLandlock is Capability.Weaker for "landlock+seccomp": Landlock does
+// not cover file attributes, and without a PID namespace processes that
+// leave the command's group are not followed.
+const WeakerLandlock = "chmod, chown and touch -d can still change files outside the workspace " +
+	"(Landlock does not cover file attributes), and processes that leave the command's process group outlive it"
 
 // Run runs cmd to its end. The error is only for a command that could not
 // start (bad input, no shell, no sandbox); a command that fails, times out or
@@ -151,7 +177,22 @@ type spec struct {
 	Command
 	shell    string   // absolute path of bash or sh
 	writable []string // canonical
-	readOnly []string // canonical, each inside some writable
+	readOnly []string // canonical directories and files, each inside some writable
+	hidden   []hiddenPath
+	// masks are the folders that keep other programs' UNIX sockets (see
+	// socketFolders), hidden under an empty file system where there is a
+	// mount namespace; the writable folders inside them stay visible.
+	masks []string
+	// sockets are the pathname UNIX sockets other programs listen on
+	// outside masks and writable (see listeningSockets), each covered by an
+	// empty file where there is a mount namespace.
+	sockets []string
+}
+
+// hiddenPath is a canonical Policy.Hidden entry that exists.
+type hiddenPath struct {
+	Path string
+	Dir  bool
 }
 
 const bigScript = 100 << 10
@@ -229,7 +270,112 @@ func prepare(cmd Command) (*spec, error) {
 			sp.readOnly = append(sp.readOnly, canon)
 		}
 	}
+	for _, p := range cmd.Policy.ReadOnlyIfExists {
+		if !filepath.IsAbs(p) {
+			return nil, fmt.Errorf("read-only path %q: not an absolute path", p)
+		}
+		canon, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			continue // missing: nothing to keep
+		}
+		if within(canon, sp.writable) && !slices.Contains(sp.readOnly, canon) {
+			sp.readOnly = append(sp.readOnly, canon)
+		}
+	}
+	for _, p := range cmd.Policy.Hidden {
+		if !filepath.IsAbs(p) {
+			return nil, fmt.Errorf("hidden path %q: not an absolute path", p)
+		}
+		canon, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			continue
+		}
+		fi, err := os.Stat(canon)
+		if err != nil || canon == "/" {
+			continue
+		}
+		if fi.IsDir() && slices.ContainsFunc(sp.writable, func(w string) bool { return within(w, []string{canon}) }) {
+			continue // it holds the workspace or another writable folder
+		}
+		if !fi.IsDir() && !fi.Mode().IsRegular() {
+			continue // a device or socket: nothing to read
+		}
+		if !slices.ContainsFunc(sp.hidden, func(h hiddenPath) bool { return h.Path == canon }) {
+			sp.hidden = append(sp.hidden, hiddenPath{Path: canon, Dir: fi.IsDir()})
+		}
+	}
+	sp.masks = socketFolders(cmd.Env, sp.writable)
+	for _, p := range listeningSockets() {
+		if !within(p, sp.masks) && !within(p, sp.writable) && !slices.Contains(sp.sockets, p) {
+			sp.sockets = append(sp.sockets, p)
+		}
+	}
+	// A hidden path inside a hidden socket folder is hidden already.
+	sp.hidden = slices.DeleteFunc(sp.hidden, func(h hiddenPath) bool {
+		return within(h.Path, sp.masks) && !within(h.Path, sp.writable)
+	})
 	return sp, nil
+}
+
+// listeningSockets returns the pathname UNIX sockets bound in this network
+// namespace that exist here, as /proc/net/unix lists them: wherever a
+// program keeps its socket (a daemon's folder, a home folder), the sandbox
+// covers it. A socket bound after the command started is not in the list.
+func listeningSockets() []string {
+	b, err := os.ReadFile("/proc/net/unix")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, line := range strings.Split(string(b), "\n")[1:] {
+		f := strings.Fields(line)
+		if len(f) < 8 || !strings.HasPrefix(f[7], "/") {
+			continue // unbound, abstract (@...) or relative
+		}
+		p := strings.Join(f[7:], " ")
+		if fi, err := os.Lstat(p); err == nil && fi.Mode()&os.ModeSocket != 0 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// socketFolders lists the folders where programs keep their UNIX sockets on
+// Linux systems: /tmp (X11, ssh-agent, tmux), /var/tmp, /run and
+// /var/run (the Docker daemon, D-Bus, systemd, and /dev/log, which links
+// into /run), and $XDG_RUNTIME_DIR (the session bus, Wayland, gpg-agent,
+// PipeWire; usually inside /run). Each is canonical and exists; folders
+// inside another are left out, and so is a folder inside a writable one
+// (the user granted it).
+func socketFolders(env, writable []string) []string {
+	candidates := []string{"/tmp", "/var/tmp", "/run", "/var/run", os.TempDir(), os.Getenv("XDG_RUNTIME_DIR")}
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "XDG_RUNTIME_DIR="); ok {
+			candidates = append(candidates, v)
+		}
+		if v, ok := strings.CutPrefix(kv, "TMPDIR="); ok {
+			candidates = append(candidates, v)
+		}
+	}
+	var dirs []string
+	for _, c := range candidates {
+		if !filepath.IsAbs(c) {
+			continue
+		}
+		canon, err := canonicalDir(c)
+		if err != nil || canon == "/" || within(canon, writable) || slices.Contains(dirs, canon) {
+			continue
+		}
+		dirs = append(dirs, canon)
+	}
+	slices.Sort(dirs) // a parent sorts before its children
+	var out []string
+	for _, d := range dirs {
+		if !within(d, out) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 func findShell() (string, error) {

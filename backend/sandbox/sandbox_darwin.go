@@ -29,7 +29,7 @@ func Probe() Capability {
 			probed = Capability{Reason: fmt.Sprintf("sandbox unavailable: %s: %v", sandboxExec, err)}
 			return
 		}
-		err := exec.Command(sandboxExec, "-p", seatbeltProfile(nil, nil, false), "/usr/bin/true").Run()
+		err := exec.Command(sandboxExec, "-p", seatbeltProfile(nil, nil, nil, false), "/usr/bin/true").Run()
 		if err != nil {
 			probed = Capability{Reason: fmt.Sprintf("sandbox unavailable: sandbox-exec: %v", err)}
 			return
@@ -46,7 +46,7 @@ func start(ctx context.Context, sp *spec) (*Process, error) {
 		if c := Probe(); c.Mechanism == "" {
 			return nil, fmt.Errorf("%w: %s", ErrUnavailable, c.Reason)
 		}
-		args = []string{sandboxExec, "-p", seatbeltProfile(sp.writable, sp.readOnly, sp.Policy.Network), sp.shell}
+		args = []string{sandboxExec, "-p", seatbeltProfile(sp.writable, sp.readOnly, sp.hidden, sp.Policy.Network), sp.shell}
 		name = "seatbelt"
 	}
 	cmd := exec.Command(args[0])
@@ -94,8 +94,9 @@ func start(ctx context.Context, sp *spec) (*Process, error) {
 }
 
 // seatbeltProfile allows everything but writes outside writable (and inside
-// readOnly) and, unless network, the network.
-func seatbeltProfile(writable, readOnly []string, network bool) string {
+// readOnly), reading or writing the hidden paths and, unless network, the
+// network (UNIX sockets included).
+func seatbeltProfile(writable, readOnly []string, hidden []hiddenPath, network bool) string {
 	var b strings.Builder
 	b.WriteString("(version 1)\n(allow default)\n(deny file-write*)\n(allow file-write*\n")
 	for _, w := range writable {
@@ -107,6 +108,9 @@ func seatbeltProfile(writable, readOnly []string, network bool) string {
 	b.WriteString("  (regex #\"^/dev/fd/\"))\n")
 	for _, ro := range readOnly {
 		fmt.Fprintf(&b, "(deny file-write* (subpath %s))\n", sbplString(ro))
+	}
+	for _, h := range hidden {
+		fmt.Fprintf(&b, "(deny file-read* file-write* (subpath %s))\n", sbplString(h.Path))
 	}
 	if !network {
 		b.WriteString("(deny network*)\n")

@@ -36,6 +36,9 @@ type job struct {
 	mu     sync.Mutex
 	next   int64 // stream offset of the first byte bash_output has not shown
 	killed bool  // ended by bash_kill, Kill, DeleteSession or Close
+	// notes say what was done after it ended (a repository it made,
+	// renamed aside); bash_output shows them.
+	notes []string
 }
 
 func (j *job) kill() error {
@@ -128,6 +131,15 @@ func (s *Shell) startBackground(sessionID, command string, cmd sandbox.Command, 
 	}
 	sess.jobs = append(sess.jobs, j)
 	sess.forget()
+	if p.restricted {
+		go func() {
+			<-proc.Done()
+			notes := quarantine(cmd.Dir, p.protect)
+			j.mu.Lock()
+			j.notes = notes
+			j.mu.Unlock()
+		}()
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Started in the background with id %s (PID %d). ", j.id, proc.PID())
 	fmt.Fprintf(&b, "Read its new output and status with bash_output {\"id\":%q}; end it with bash_kill {\"id\":%q}. ", j.id, j.id)
@@ -235,6 +247,9 @@ func (j *job) read() string {
 	fmt.Fprintf(&b, " It printed %s in %s in all.", plural(res.TotalLines, "line", "lines"), bytesText(res.TotalBytes))
 	if res.Denied {
 		b.WriteString("\n" + deniedNote)
+	}
+	for _, note := range j.notes {
+		b.WriteString("\n" + note + ".")
 	}
 	return b.String()
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -66,6 +67,12 @@ type plan struct {
 	// is what makes the command run unrestricted.
 	unavailable string
 	escalated   bool
+	// weaker is what this machine's sandbox does not guarantee (or what
+	// the walk for protected folders could not cover): Auto asks too.
+	weaker string
+	// protect is what keeps the workspace's .git, .agents and .foya
+	// folders read-only.
+	protect protection
 }
 
 func (s *Shell) plan(rc *tools.RunContext, a bashArgs) plan {
@@ -83,13 +90,40 @@ func (s *Shell) plan(rc *tools.RunContext, a bashArgs) plan {
 		p.restricted, p.kind, p.escalated = false, approval.ShellEscalate, true
 		p.why = "run a shell command OUTSIDE the sandbox (it could write anywhere you can and use the network); the model's reason: " + a.Reason
 	default:
-		if c := s.opts.Probe(); c.Mechanism == "" {
+		c := s.opts.Probe()
+		if c.Mechanism == "" {
 			p.restricted, p.kind = false, approval.ShellEscalate
 			p.unavailable = c.Reason
 			if p.unavailable == "" {
 				p.unavailable = "no mechanism confines commands on this system"
 			}
 			p.why = "run a shell command WITHOUT a sandbox, because the sandbox is unavailable here (" + p.unavailable + ")"
+			break
+		}
+		p.protect = protect(rc.Workdir)
+		if s.opts.Granted != nil {
+			// A granted folder's repositories are as dangerous as the
+			// workspace's.
+			for _, g := range s.opts.Granted(rc.SessionID) {
+				more := protect(g)
+				p.protect.paths = append(p.protect.paths, more.paths...)
+				p.protect.gits = append(p.protect.gits, more.gits...)
+				p.protect.incomplete = p.protect.incomplete || more.incomplete
+			}
+		}
+		var weaker []string
+		if c.Weaker != "" {
+			weaker = append(weaker, "the sandbox here ("+c.Mechanism+") is weaker: "+c.Weaker)
+		}
+		if p.protect.incomplete {
+			weaker = append(weaker, fmt.Sprintf("the workspace has more than %d folders, too many to find every .git in it: "+
+				"a repository's .git below the first %d folders may be writable", maxProtectDirs, maxProtectDirs))
+		}
+		if len(weaker) > 0 {
+			p.weaker = strings.Join(weaker, "; ")
+			p.kind = approval.ShellWeakSandbox
+			p.why = "run a shell command in a weaker sandbox (it writes only in the workspace and the session's temp folder, without network, but " +
+				p.weaker + ")"
 		}
 	}
 	return p
@@ -170,7 +204,13 @@ func (t bashTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 		}
 		return tools.Errorf("bash: could not start the command: %v", err), nil
 	}
-	return foreground(res, p), nil
+	out := foreground(res, p)
+	if p.restricted {
+		for _, note := range quarantine(rc.Workdir, p.protect) {
+			out.Text += "\n" + note + "."
+		}
+	}
+	return out, nil
 }
 
 func deref(r *tools.Result) tools.Result {
@@ -230,11 +270,42 @@ func (s *Shell) command(rc *tools.RunContext, a bashArgs, p plan) (sandbox.Comma
 		cmd.Policy = sandbox.Policy{
 			Restricted: true,
 			Writable:   writable,
-			ReadOnly:   []string{filepath.Join(rc.Workdir, ".foya")},
+			// Created when missing, so that the command cannot make them
+			// with its own content. A missing .git is not: an empty one
+			// would confuse git (see the package documentation).
+			ReadOnly:         []string{filepath.Join(rc.Workdir, ".foya"), filepath.Join(rc.Workdir, ".agents")},
+			ReadOnlyIfExists: p.protect.paths,
+			Hidden:           s.hidden(),
 		}
 	}
 	cmd.Env = environ(env)
 	return cmd, nil
+}
+
+// hidden lists what sandboxed commands may not read: the credential stores
+// below the user's home and Options.Private, less what the user allows with
+// Options.Readable, and Options.Database.
+func (s *Shell) hidden() []string {
+	var private []string
+	if home, err := os.UserHomeDir(); err == nil && filepath.IsAbs(home) {
+		private = CredentialStores(home)
+	}
+	private = append(private, s.opts.Private...)
+	var readable []string
+	if s.opts.Readable != nil {
+		readable = s.opts.Readable()
+	}
+	out := slices.Clone(s.opts.Database)
+	for _, p := range private {
+		allowed := slices.ContainsFunc(readable, func(r string) bool {
+			r = filepath.Clean(r)
+			return filepath.IsAbs(r) && (p == r || strings.HasPrefix(p, r+string(filepath.Separator)))
+		})
+		if !allowed {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // environ is this process's environment with set replacing or adding

@@ -17,12 +17,42 @@
 // side, because the gateway reads the session's current mode while the
 // RunContext carries the mode of the run's start.
 //
-// A command in the sandbox (Manual and Auto) may read the filesystem, write
-// only the working directory, the session's temp folder and folders the
-// user granted (Options.Granted), not .foya inside the working directory,
-// and reach no network. TMPDIR and XDG_CACHE_HOME point into the session's
-// temp folder, which is created on first use as foya-<session ID> under
-// Options.TempRoot and removed by DeleteSession and Close.
+// Where the machine's sandbox guarantees less (sandbox.Capability.Weaker,
+// landlock+seccomp), or the walk for .git folders below stopped at its
+// bounds, the action is approval.ShellWeakSandbox, which Auto asks about
+// too, and the question says what is not guaranteed (issue 9 class 9).
+//
+// A command in the sandbox (Manual and Auto) may read the filesystem but
+// the credential stores (CredentialStores), Foya's data folder
+// (Options.Private, unless Options.Readable allows) and its database
+// (Options.Database, always); write only the working directory, the
+// session's temp folder and folders the user granted (Options.Granted); and
+// reach no network. Inside them, every .git, .agents and .foya at any depth
+// stays read-only (issue 9 class 3), with the git folder a .git file names
+// (a worktree's, a submodule's), its common folder and the hook folder of
+// core.hooksPath: git and agents run what they hold later, outside any
+// sandbox. A walk before each command finds them; it does not enter the
+// protected folders nor follow links, and stops after 20000 folders or 2
+// seconds, after which the command is asked about as above. .foya and
+// .agents at the root are created empty when missing, so that the command
+// cannot create them with its own content. A missing .git is not: an empty
+// .git would be visible on the host and confuse git. Instead, when a
+// sandboxed command ends (in the foreground, or in the background), a second
+// walk finds the .git entries that appeared meanwhile (git init, a .git file
+// naming a folder of the command's choice), and each is renamed to
+// .git.sandboxed (os.Root, beneath the working directory), which git does
+// not read; the model is told to make repositories with sandbox false. So
+// `git init` in the sandbox succeeds, harmlessly: what it made never
+// becomes a repository git uses. While the command still runs (a long
+// background command) the new repository is in place, and one that
+// something else made in the workspace during the command is renamed too
+// (it is said in the result). Git commands that write an
+// existing repository (commit, fetch, config) fail with "Read-only file
+// system" and are run with sandbox false, which the user approves, with the
+// command's prefix (git commit) as a session scope. TMPDIR and
+// XDG_CACHE_HOME point into the session's temp folder, which is created on
+// first use as foya-<session ID> under Options.TempRoot and removed by
+// DeleteSession and Close.
 //
 // Output. Combined stdout and stderr are kept in a bounded ring buffer (the
 // sandbox runner's); a result keeps the tail within tools.ShellLimits and

@@ -31,6 +31,17 @@ type Options struct {
 	// commands to write besides the working directory and the session's
 	// temp folder; nil means none.
 	Granted func(sessionID string) []string
+	// Database lists paths sandboxed commands may neither read nor write,
+	// whatever the user allows: Foya's database with its -wal, -shm and
+	// -journal files (issue 9 class 7).
+	Database []string
+	// Private lists more paths hidden like the credential stores, which
+	// Readable may uncover: Foya's data folder.
+	Private []string
+	// Readable returns the paths the user allows sandboxed commands to
+	// read although they are hidden by default (a credential store, the
+	// data folder); nil means none.
+	Readable func() []string
 }
 
 // Shell is what the shell tools share: each session's background commands

@@ -1,0 +1,73 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"foya/backend/sandbox/sandboxtest"
+)
+
+// TestHiddenPaths pins the sandbox's half of issue 9 classes 6 and 7: a
+// Hidden folder (a credential store) and a Hidden file (.netrc) cannot be
+// read, and a Hidden file inside the workspace (Foya's database) can be
+// neither read nor written nor replaced, in every mechanism; without the
+// sandbox all are readable. A ReadOnlyIfExists file stays read-only, and a
+// missing one is not created.
+//
+// spec: A1, A2
+func TestHiddenPaths(t *testing.T) {
+	modes := append([]mode{plainMode}, restrictedModes(t)...)
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) {
+			m.use(t)
+			b := newBox(t)
+			home := sandboxtest.Dir(t)
+			os.Mkdir(filepath.Join(home, ".ssh"), 0o700)
+			writeFile(t, filepath.Join(home, ".ssh", "id_rsa"), "SECRET-KEY\n")
+			writeFile(t, filepath.Join(home, ".netrc"), "SECRET-NETRC\n")
+			writeFile(t, filepath.Join(home, "notes"), "plain notes\n")
+			db := filepath.Join(b.ws, "foya.db")
+			writeFile(t, db, "SECRET-DB\n")
+			writeFile(t, filepath.Join(b.ws, "pinned"), "pinned\n")
+			pol := b.policy(m.restricted)
+			pol.Hidden = []string{filepath.Join(home, ".ssh"), filepath.Join(home, ".netrc"), db, db + "-wal"}
+			pol.ReadOnlyIfExists = []string{filepath.Join(b.ws, "pinned"), filepath.Join(b.ws, "absent")}
+			dir := filepath.Join(b.ws, "sub") // Landlock alone takes no new entries next to carved paths
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			script := `cat "$H/.ssh/id_rsa" "$H/.netrc" "$WS/foya.db" "$H/notes"; ls "$H/.ssh"
+echo planted > "$WS/foya.db"; echo planted > "$WS/pinned"; mv "$WS/foya.db" "$WS/moved.db"; exit 0`
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			res, err := Run(ctx, Command{Script: script, Dir: dir, Env: b.env("H=" + home), Policy: pol})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := string(res.Output)
+			if !strings.Contains(out, "plain notes") {
+				t.Errorf("%s: a file next to the hidden ones is not readable:\n%s", m.name, out)
+			}
+			for _, secret := range []string{"SECRET-KEY", "SECRET-NETRC", "SECRET-DB"} {
+				if strings.Contains(out, secret) != !m.restricted {
+					t.Errorf("%s: %s shown %v; want %v:\n%s", m.name, secret, strings.Contains(out, secret), !m.restricted, out)
+				}
+			}
+			dbNow, _ := os.ReadFile(db)
+			pinned, _ := os.ReadFile(filepath.Join(b.ws, "pinned"))
+			changed := string(dbNow) != "SECRET-DB\n" || string(pinned) != "pinned\n"
+			if changed != !m.restricted {
+				t.Errorf("%s: database %q, pinned %q; want them changed only without sandbox:\n%s", m.name, dbNow, pinned, out)
+			}
+			if exists(filepath.Join(b.ws, "absent")) {
+				t.Errorf("%s: a missing ReadOnlyIfExists path was created", m.name)
+			}
+		})
+	}
+}
