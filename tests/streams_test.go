@@ -2,6 +2,7 @@ package tests
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -221,8 +222,22 @@ func TestVLLMToolCallsCutByTokenLimit(t *testing.T) {
 					t.Errorf("result %d = %q; want it to say %q and not %q", i, m.Content, tt.wants[i], tt.nots[i])
 				}
 			}
+			// llama.cpp (with --jinja) answers 500 to a history whose
+			// arguments are not JSON, so the model could never retry: the
+			// history sent back has valid JSON, the call record the bytes
+			// that arrived.
+			for _, m := range h.srv.Requests()[1].Messages {
+				for _, c := range m.ToolCalls {
+					if !json.Valid([]byte(c.Arguments)) {
+						t.Errorf("call %s went back to the model with arguments %q, not JSON", c.ID, c.Arguments)
+					}
+				}
+			}
 			calls, _ := h.k.Calls(context.Background(), run.ID)
 			for i, c := range calls {
+				if _, args, _ := strings.Cut(tt.calls[i], " "); c.Arguments != args {
+					t.Errorf("call %d stored with arguments %q; want the %q that arrived", i, c.Arguments, args)
+				}
 				if wantErr := tt.wants[i] != "recorded a"; (c.State == llm.CallError) != wantErr || c.Result == nil || c.Result.IsError != wantErr {
 					t.Errorf("call %d stored as %s %+v; want is_error %v", i, c.State, c.Result, wantErr)
 				}

@@ -343,12 +343,22 @@ func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
 	c := llm.Commit{}
 	for _, sc := range calls {
 		sc.rec.Arguments = sc.args.String()
-		if argsCut(sc.rec.Arguments) {
-			// Servers such as vLLM end with "tool_calls" when the token
-			// limit cut a call's arguments off; say what really happened.
-			finish = "length"
+		sent := sc.rec.Arguments
+		if strings.TrimSpace(sent) != "" && !json.Valid([]byte(sent)) {
+			if argsCut(sent) {
+				// Servers such as vLLM end with "tool_calls" when the
+				// token limit cut a call's arguments off; say what
+				// really happened.
+				finish = "length"
+			}
+			// The call record keeps the bytes that arrived; the history
+			// the model reads back gets an empty object instead, because
+			// servers that parse it (llama.cpp with --jinja) answer 500
+			// to arguments that are not JSON. The call's result says
+			// what arrived.
+			sent = "{}"
 		}
-		asst.ToolCalls = append(asst.ToolCalls, llm.ToolCall{ID: sc.rec.ID, Name: sc.rec.Name, Arguments: sc.rec.Arguments})
+		asst.ToolCalls = append(asst.ToolCalls, llm.ToolCall{ID: sc.rec.ID, Name: sc.rec.Name, Arguments: sent})
 		c.Calls = append(c.Calls, sc.rec)
 	}
 	r.hist = append(r.hist, asst)
@@ -455,12 +465,10 @@ func validArgs(raw string) (json.RawMessage, error) {
 	return nil, fmt.Errorf("the arguments are not valid JSON (%v; %d bytes arrived); nothing ran. Send the call again with one complete JSON object", err, len(raw))
 }
 
-// argsCut reports whether raw is the beginning of a JSON document that ends
-// too soon: what a stream cut by the model's token limit leaves.
+// argsCut reports whether raw, which is not valid JSON, is the beginning of
+// a JSON document that ends too soon: what a stream cut by the model's token
+// limit leaves.
 func argsCut(raw string) bool {
-	if strings.TrimSpace(raw) == "" || json.Valid([]byte(raw)) {
-		return false
-	}
 	var v any
 	return errors.Is(json.NewDecoder(strings.NewReader(raw)).Decode(&v), io.ErrUnexpectedEOF)
 }
