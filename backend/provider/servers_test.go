@@ -96,7 +96,7 @@ func TestLlamaCppErrorFieldLine(t *testing.T) {
 	}
 }
 
-// With retries on (the default), llama.cpp's 500 is retried while nothing
+// spec: K4 — with retries on (the default), llama.cpp's 500 is retried while nothing
 // was yielded, and the last attempt's message is the one reported.
 func TestLlamaCppErrorFieldLineRetried(t *testing.T) {
 	srv, n := replayServer(t, llamaRole+"\n\n"+llamaCtxError+"\n\ndata: [DONE]\n\n")
@@ -133,7 +133,7 @@ func TestErrorChunkMidStream(t *testing.T) {
 	}
 }
 
-// A server that fails and still closes the stream properly sends [DONE]
+// spec: K4 — a server that fails and still closes the stream properly sends [DONE]
 // after nothing at all; that is an error, not an empty answer.
 func TestDoneWithoutAnswer(t *testing.T) {
 	tests := []struct{ name, body string }{
@@ -213,7 +213,7 @@ func TestToolCallEntriesOutOfIndexOrder(t *testing.T) {
 	}
 }
 
-// Bad indexes: negative, huge, not a whole number, quoted, or missing on
+// spec: P4 — bad indexes: negative, huge, not a whole number, quoted, or missing on
 // some entries. None fails the stream or loses a call; a usable index
 // orders the calls, an unusable one counts as absent (the call is matched
 // by its id, else appended after the others).
@@ -281,7 +281,7 @@ func TestToolCallIndexBadInput(t *testing.T) {
 	}
 }
 
-// A model caught in a loop may propose ten thousand calls in one answer;
+// spec: P4 — a model caught in a loop may propose ten thousand calls in one answer;
 // the provider hands every one on, in order (the engine bounds what runs).
 func TestTenThousandToolCalls(t *testing.T) {
 	const n = 10_000
