@@ -13,6 +13,13 @@ import (
 	"foya/backend/tools"
 )
 
+// MaxCallsPerStep is the most tool calls of one model answer that run; the
+// calls after them are answered with an error instead. It is far above what
+// any model sends on purpose (tens of reads at most), and low enough that a
+// model caught in a loop that proposes ten thousand calls cannot spend the
+// whole turn, the approvals of a person and the next request's size on them.
+const MaxCallsPerStep = 1000
+
 // prepared is a call ready to run, or already answered because it cannot.
 type prepared struct {
 	rec      llm.CallRecord
@@ -34,7 +41,14 @@ func (r *runner) batch(ctx context.Context, step int, f tools.Filter, visible []
 	preps := make([]*prepared, len(recs))
 	var refused llm.Commit
 	for i, rec := range recs {
-		p := r.prepare(rec, visible)
+		var p *prepared
+		if i < MaxCallsPerStep {
+			p = r.prepare(rec, visible)
+		} else {
+			p = &prepared{rec: rec, result: &llm.ToolResult{IsError: true, Text: fmt.Sprintf(
+				"not run: your answer has %d tool calls and at most %d of one answer run; this is call %d. "+
+					"Send the ones still needed again, at most %d at a time", len(recs), MaxCallsPerStep, i+1, MaxCallsPerStep)}}
+		}
 		preps[i] = p
 		if p.result != nil {
 			// spec T4: unknown tools and bad arguments are business errors.
@@ -153,14 +167,25 @@ func (r *runner) batch(ctx context.Context, step int, f tools.Filter, visible []
 	return results, nil
 }
 
-// prepare looks the call's tool up among the tools visible in this step and
-// checks its arguments (spec L2, K1). A hidden, deferred-but-inactive or
-// unknown tool cannot be called even when the model names it (spec A1, E1).
+// prepare checks the call's arguments, then looks its tool up among the
+// tools visible in this step and checks the arguments against its schema
+// (spec L2, K1). Arguments that are not whole JSON come first: such a call
+// never runs, whatever it names, and the model is told that they were cut
+// off. A hidden, deferred-but-inactive or unknown tool cannot be called even
+// when the model names it (spec A1, E1).
 func (r *runner) prepare(rec llm.CallRecord, visible []string) *prepared {
 	p := &prepared{rec: rec, exposed: visible}
 	refuse := func(format string, args ...any) *prepared {
 		p.result = &llm.ToolResult{Text: fmt.Sprintf(format, args...), IsError: true}
 		return p
+	}
+	args, err := validArgs(rec.Arguments)
+	if err != nil {
+		name := rec.Name
+		if name == "" {
+			name = "the call"
+		}
+		return refuse("%s: %v", name, err)
 	}
 	if rec.Name == "" {
 		return refuse("the call has no tool name; call one of: %s", strings.Join(visible, ", "))
@@ -168,10 +193,6 @@ func (r *runner) prepare(rec llm.CallRecord, visible []string) *prepared {
 	t, _, ok := r.e.cfg.Tools.Lookup(rec.Name)
 	if !ok || !contains(visible, rec.Name) {
 		return refuse("unknown tool %q: it is not available in this step; available tools: %s", rec.Name, strings.Join(visible, ", "))
-	}
-	args, err := validArgs(rec.Arguments)
-	if err != nil {
-		return refuse("%s: %v", rec.Name, err)
 	}
 	if err := r.e.cfg.Tools.Validate(rec.Name, args); err != nil {
 		return refuse("%v", err)

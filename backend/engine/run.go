@@ -1,10 +1,12 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"sync"
@@ -274,8 +276,10 @@ func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
 				if id == "" {
 					id = NewID("call")
 				}
+				// The provider's Index orders the calls as the model did
+				// (spec P4); they may open in another order.
 				c = &streamedCall{rec: llm.CallRecord{
-					SessionID: r.sess.ID, RunID: r.run.ID, ID: id, Step: n, Index: len(calls),
+					SessionID: r.sess.ID, RunID: r.run.ID, ID: id, Step: n, Index: d.Index,
 					Name: d.Name, State: llm.CallQueued,
 				}}
 				byIndex[d.Index] = c
@@ -332,12 +336,29 @@ func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
 		return 0, end
 	}
 
-	// The stream is complete: store the assistant's message with its calls.
+	// The stream is complete: store the assistant's message with its calls,
+	// in the model's order (spec P4).
+	slices.SortStableFunc(calls, func(a, b *streamedCall) int { return cmp.Compare(a.rec.Index, b.rec.Index) })
 	asst := llm.Message{Role: llm.RoleAssistant, Content: text.String(), Reasoning: reasoning.String()}
 	c := llm.Commit{}
 	for _, sc := range calls {
 		sc.rec.Arguments = sc.args.String()
-		asst.ToolCalls = append(asst.ToolCalls, llm.ToolCall{ID: sc.rec.ID, Name: sc.rec.Name, Arguments: sc.rec.Arguments})
+		sent := sc.rec.Arguments
+		if strings.TrimSpace(sent) != "" && !json.Valid([]byte(sent)) {
+			if argsCut(sent) {
+				// Servers such as vLLM end with "tool_calls" when the
+				// token limit cut a call's arguments off; say what
+				// really happened.
+				finish = "length"
+			}
+			// The call record keeps the bytes that arrived; the history
+			// the model reads back gets an empty object instead, because
+			// servers that parse it (llama.cpp with --jinja) answer 500
+			// to arguments that are not JSON. The call's result says
+			// what arrived.
+			sent = "{}"
+		}
+		asst.ToolCalls = append(asst.ToolCalls, llm.ToolCall{ID: sc.rec.ID, Name: sc.rec.Name, Arguments: sent})
 		c.Calls = append(c.Calls, sc.rec)
 	}
 	r.hist = append(r.hist, asst)
@@ -425,17 +446,31 @@ func endEvent(rec llm.CallRecord, dur time.Duration) llm.Event {
 }
 
 // validArgs returns the call's arguments as JSON, treating empty arguments
-// as an empty object, or an error worded for the model.
+// as an empty object, or an error worded for the model that tells arguments
+// cut off (by the model's output limit, typically) from malformed ones and
+// says how many bytes arrived, so that the model can send the call again.
 func validArgs(raw string) (json.RawMessage, error) {
 	if strings.TrimSpace(raw) == "" {
 		return json.RawMessage(`{}`), nil
 	}
-	if !json.Valid([]byte(raw)) {
-		var v any
-		err := json.Unmarshal([]byte(raw), &v)
-		return nil, fmt.Errorf("the arguments are not valid JSON (%v); send one complete JSON object", err)
+	if json.Valid([]byte(raw)) {
+		return json.RawMessage(raw), nil
 	}
-	return json.RawMessage(raw), nil
+	if argsCut(raw) {
+		return nil, fmt.Errorf("the arguments were cut off, so they are not valid JSON: %d bytes arrived and they end before the JSON is complete, "+
+			"probably at your output token limit; nothing ran. Send the call again, smaller (for example, write a big file in several parts)", len(raw))
+	}
+	var v any
+	err := json.Unmarshal([]byte(raw), &v)
+	return nil, fmt.Errorf("the arguments are not valid JSON (%v; %d bytes arrived); nothing ran. Send the call again with one complete JSON object", err, len(raw))
+}
+
+// argsCut reports whether raw, which is not valid JSON, is the beginning of
+// a JSON document that ends too soon: what a stream cut by the model's token
+// limit leaves.
+func argsCut(raw string) bool {
+	var v any
+	return errors.Is(json.NewDecoder(strings.NewReader(raw)).Decode(&v), io.ErrUnexpectedEOF)
 }
 
 func contains(sorted []string, s string) bool {

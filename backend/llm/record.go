@@ -71,7 +71,9 @@ func (s CallState) Terminal() bool {
 	return s != CallQueued && s != CallRunning
 }
 
-// CallRecord is the stored row of one tool call.
+// CallRecord is the stored row of one tool call. Index orders the calls of
+// its step as the model did (the stream's Delta.Index): unique in the step,
+// not necessarily dense.
 type CallRecord struct {
 	SessionID string    `json:"sessionId"`
 	RunID     string    `json:"runId"`

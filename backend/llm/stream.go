@@ -10,7 +10,11 @@ const (
 	DeltaReasoning
 	// DeltaToolCall carries a piece of a tool call: Index always, and any of
 	// ID, Name and Args (a fragment to append to the call's arguments). The
-	// first delta for an Index that has a Name opens the call.
+	// first delta for an Index that has a Name opens the call. Index names
+	// one call of the stream and orders the calls: the model's order is
+	// ascending Index (the server's index when it sent a usable one), which
+	// need not be the order in which the calls opened, nor start at 0, nor
+	// be dense.
 	DeltaToolCall
 	// DeltaUsage carries the step's token counts in Usage.
 	DeltaUsage
@@ -21,9 +25,10 @@ const (
 )
 
 // Delta is one item of a model's streamed answer, normalised across servers.
-// Providers guarantee: tool-call deltas carry a stable Index, the ID of a call
-// is set on its first delta (assigned by the provider when the server sent
-// none), and DeltaDone comes last and only after a complete stream.
+// Providers guarantee: tool-call deltas carry a stable Index, unique to their
+// call within the stream and ordering the calls as the model did; the ID of a
+// call is set on its first delta (assigned by the provider when the server
+// sent none); and DeltaDone comes last and only after a complete stream.
 type Delta struct {
 	Kind         DeltaKind
 	Text         string

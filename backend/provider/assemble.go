@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -39,7 +40,7 @@ type wireDelta struct {
 }
 
 type wireToolCall struct {
-	Index    *int         `json:"index"`
+	Index    wireIndex    `json:"index"`
 	ID       string       `json:"id"`
 	Function wireFunction `json:"function"`
 }
@@ -53,6 +54,34 @@ type wireUsage struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
 	TotalTokens      int `json:"total_tokens"`
+}
+
+// maxCallIndex is the largest tool-call index taken as a position; a larger
+// one is treated as absent, so that every index the assembler keeps, and the
+// ones it makes above it, stay far from overflow and exact in JSON numbers.
+const maxCallIndex = math.MaxInt32
+
+// wireIndex is a tool call's "index". Servers omit it (Ollama, some
+// proxies), send null, or send nonsense (negative, fractional, huge, a
+// string); only a whole number from 0 to maxCallIndex names a position,
+// anything else counts as absent instead of failing the chunk.
+type wireIndex struct {
+	n  int
+	ok bool
+}
+
+func (w *wireIndex) UnmarshalJSON(b []byte) error {
+	*w = wireIndex{}
+	s := string(b)
+	if len(s) > 1 && s[0] == '"' {
+		s = s[1 : len(s)-1] // some servers quote numbers
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f != math.Trunc(f) || f < 0 || f > maxCallIndex {
+		return nil
+	}
+	*w = wireIndex{n: int(f), ok: true}
+	return nil
 }
 
 // flexText accepts a string, null, or an array of content parts (whose text
@@ -107,7 +136,7 @@ func (f *flexArgs) UnmarshalJSON(b []byte) error {
 
 // callState is one tool call being assembled.
 type callState struct {
-	index    int    // our Index: the order in which calls appeared
+	index    int    // our Index, unique in the stream: see newCall
 	serverID string // the id the server sent, if any
 	id       string // the ID given to the engine, set when the call opens
 	name     string
@@ -123,7 +152,10 @@ type assembler struct {
 	byIndex   map[int]*callState    // the server's index -> call
 	byID      map[string]*callState // the server's id -> call
 	cur       *callState            // the call an unindexed fragment continues
+	taken     map[int]bool          // our Indexes given out
+	next      int                   // above every Index given out
 	used      map[string]bool       // IDs given out in this stream
+	answered  bool                  // text (or a refusal) arrived
 	finish    string
 	sawFinish bool
 	usage     *llm.Usage
@@ -135,6 +167,7 @@ func newAssembler() *assembler {
 	return &assembler{
 		byIndex: map[int]*callState{},
 		byID:    map[string]*callState{},
+		taken:   map[int]bool{},
 		used:    map[string]bool{},
 	}
 }
@@ -146,6 +179,9 @@ func (a *assembler) feed(ev sseEvent) (done bool, err error) {
 		return true, nil
 	}
 	if len(data) == 0 {
+		if ev.Name == "error" {
+			return false, &Error{Message: "the server sent an error event without a message"}
+		}
 		return false, nil
 	}
 	a.chunks++
@@ -199,9 +235,11 @@ func (a *assembler) delta(d *wireDelta) {
 		a.out = append(a.out, llm.Delta{Kind: llm.DeltaReasoning, Text: string(r)})
 	}
 	if d.Content != "" {
+		a.answered = true
 		a.out = append(a.out, llm.Delta{Kind: llm.DeltaText, Text: string(d.Content)})
 	}
 	if d.Refusal != "" {
+		a.answered = true
 		a.out = append(a.out, llm.Delta{Kind: llm.DeltaText, Text: string(d.Refusal)})
 	}
 	for i := range d.ToolCalls {
@@ -212,32 +250,35 @@ func (a *assembler) delta(d *wireDelta) {
 	}
 }
 
-// toolCall routes one tool-call fragment to its call. With an index, the
-// index names the call, unless a different id or name under the same index
-// shows that the server reused it for the next call. Without an index, a new
-// id, or a name when the current call already has one, starts the next call;
-// anything else continues the current call.
+// toolCall routes one tool-call fragment to its call; each entry of a delta
+// is routed on its own, so one delta may carry pieces of several calls in any
+// order. With an index, the index names the call, unless a different id or
+// name under the same index shows that the server reused it for the next
+// call. Without a usable index, a known id names the call; a new id, or a
+// name when the current call already has one, starts the next call; anything
+// else continues the current call.
 func (a *assembler) toolCall(tc *wireToolCall) {
 	id, name := tc.ID, tc.Function.Name
 	var c *callState
-	if tc.Index != nil {
-		c = a.byIndex[*tc.Index]
+	if tc.Index.ok {
+		k := tc.Index.n
+		c = a.byIndex[k]
 		if c != nil && ((id != "" && c.serverID != "" && id != c.serverID) ||
 			(name != "" && c.name != "" && name != c.name)) {
 			c = nil
 		}
 		if c == nil {
-			c = a.newCall()
-			a.byIndex[*tc.Index] = c
+			c = a.newCall(k)
+			a.byIndex[k] = c
 		}
 	} else {
 		switch {
 		case id != "" && a.byID[id] != nil:
 			c = a.byID[id]
 		case id != "":
-			c = a.newCall()
+			c = a.newCall(-1)
 		case a.cur == nil || (name != "" && a.cur.name != ""):
-			c = a.newCall()
+			c = a.newCall(-1)
 		default:
 			c = a.cur
 		}
@@ -270,8 +311,19 @@ func (a *assembler) toolCall(tc *wireToolCall) {
 	}
 }
 
-func (a *assembler) newCall() *callState {
-	c := &callState{index: len(a.calls)}
+// newCall starts a call. Its Index is the server's index want when it has
+// one that no other call of this stream holds, so that the model's order is
+// ascending Index whatever order the calls open in (spec P4); otherwise (no
+// index, or an index reused for the next call) it is the next Index above
+// all given out, which keeps the order in which such calls appeared.
+func (a *assembler) newCall(want int) *callState {
+	k := want
+	if k < 0 || a.taken[k] {
+		k = a.next
+	}
+	a.taken[k] = true
+	a.next = max(a.next, k+1)
+	c := &callState{index: k}
 	a.calls = append(a.calls, c)
 	return c
 }
@@ -288,11 +340,16 @@ func (a *assembler) assignID(server string) string {
 }
 
 // end appends the deltas of a complete stream: usage, then DeltaDone. A call
-// that never got a name, or a finish_reason of "error" (sent by some servers
-// that fail mid-answer), makes the stream fail instead.
+// that never got a name, a finish_reason of "error" (sent by some servers
+// that fail mid-answer), or a stream with neither text, nor a call, nor a
+// finish reason (a server that failed and still sent [DONE]) makes the
+// stream fail instead: an empty answer is never passed off as a success.
 func (a *assembler) end() error {
 	if a.finish == "error" {
 		return &Error{Message: `the server ended the answer with finish_reason "error"`}
+	}
+	if !a.sawFinish && !a.answered && len(a.calls) == 0 {
+		return &Error{Message: "the model's stream ended without an answer: no text, no tool call, no finish reason"}
 	}
 	for _, c := range a.calls {
 		if !c.open {

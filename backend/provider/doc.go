@@ -6,11 +6,12 @@
 // sends them through go-openai's client; the response body is then read by this
 // package's own SSE reader, because servers differ in ways go-openai's stream
 // reader does not cope with: unbounded runs of keep-alive comments, the
-// non-standard "reasoning" field, error objects in the middle of a stream, and
-// telling a stream that ended with [DONE] from one that was cut. Streamed
-// tool-call fragments are assembled here into calls with a stable Index and a
-// non-empty ID (spec L1, T2); a stream that did not complete never ends with
-// llm.DeltaDone (spec L2).
+// non-standard "reasoning" field, error objects in the middle of a stream
+// (llama.cpp's "error:" field line among them), and telling a stream that
+// ended with [DONE] from one that was cut or that carried no answer at all.
+// Streamed tool-call fragments are assembled here into calls with a stable
+// Index that orders them as the model did, and a non-empty ID (spec L1, T2,
+// P4); a stream that did not complete never ends with llm.DeltaDone (spec L2).
 //
 // The package imports backend/llm and libraries only; it must not import
 // engine, store or kernel. A Client is safe for concurrent use: each Stream

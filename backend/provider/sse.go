@@ -23,7 +23,9 @@ type sseEvent struct {
 // textbook reader in ways real model servers need: comment and unknown lines
 // are skipped in any number, a data line whose pending data is already a
 // complete JSON document is dispatched even without the blank line that
-// should end it, and a bare JSON line (no "data:" prefix) counts as data.
+// should end it, a bare JSON line (no "data:" prefix) counts as data, and an
+// "error:" field line (llama.cpp's server reports failures so) is an event of
+// its own, named "error".
 type sseReader struct {
 	r       *bufio.Reader
 	err     error // the body's terminal error, once seen
@@ -31,6 +33,8 @@ type sseReader struct {
 	name    string
 	data    []byte
 	hasData bool
+	errData []byte // the value of an "error:" line not yet returned
+	hasErr  bool
 }
 
 func newSSEReader(r io.Reader) *sseReader {
@@ -43,6 +47,9 @@ func newSSEReader(r io.Reader) *sseReader {
 // JSON document or [DONE].
 func (s *sseReader) Next() (sseEvent, error) {
 	for {
+		if s.hasErr {
+			return s.takeErr(), nil
+		}
 		line, err := s.readLine()
 		if err != nil {
 			if len(line) > 0 {
@@ -50,6 +57,9 @@ func (s *sseReader) Next() (sseEvent, error) {
 				// only if it is whole.
 				if ev, ok := s.field(line); ok {
 					return ev, nil
+				}
+				if s.hasErr {
+					return s.takeErr(), nil
 				}
 			}
 			if s.hasData && complete(s.data) {
@@ -105,8 +115,25 @@ func (s *sseReader) field(line []byte) (sseEvent, bool) {
 		return ev, ok
 	case "event":
 		s.name = string(value)
+	case "error":
+		// The error waits for Next, after pending data that is whole; data
+		// that is not whole is dropped: the server's own message says more.
+		var ev sseEvent
+		var ok bool
+		if s.hasData && complete(s.data) {
+			ev, ok = s.dispatch(), true
+		}
+		s.name, s.data, s.hasData = "", nil, false
+		s.errData, s.hasErr = append([]byte(nil), value...), true
+		return ev, ok
 	}
 	return sseEvent{}, false
+}
+
+func (s *sseReader) takeErr() sseEvent {
+	ev := sseEvent{Name: "error", Data: s.errData}
+	s.errData, s.hasErr = nil, false
+	return ev
 }
 
 func (s *sseReader) dispatch() sseEvent {
