@@ -1,3 +1,5 @@
+//go:build linux
+
 package tests
 
 import (
@@ -13,6 +15,43 @@ import (
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
 )
+
+// outsideMarker is the content of every file of the outside folder in the
+// symlink tests: a result holding it leaked an outside file to the model.
+const outsideMarker = "OUTSIDE-SECRET-7f3a"
+
+// outsideIntact fails unless the folder out holds exactly the files named
+// in want, each with outsideMarker as its content.
+func outsideIntact(t *testing.T, out string, want []string) {
+	t.Helper()
+	got := snapshotDir(t, out)
+	expect := map[string]string{}
+	for _, name := range want {
+		expect[name] = "-rw-r--r-- " + outsideMarker
+	}
+	sameDir(t, "the outside folder", got, expect)
+}
+
+// trashHoldsNoOutsideFile fails when a file in the trash holds the outside
+// marker, or a .trashinfo names a path in the outside folder.
+func trashHoldsNoOutsideFile(t *testing.T, trashDir, out string) int {
+	t.Helper()
+	n := 0
+	filepath.Walk(trashDir, func(p string, fi os.FileInfo, err error) error {
+		if err != nil || !fi.Mode().IsRegular() {
+			return nil
+		}
+		b, _ := os.ReadFile(p)
+		if strings.Contains(string(b), outsideMarker) || strings.Contains(string(b), out) {
+			t.Errorf("the trash holds an outside file: %s: %q", p, b)
+		}
+		if strings.HasSuffix(p, ".trashinfo") {
+			n++
+		}
+		return nil
+	})
+	return n
+}
 
 // plantCall is a sandboxed bash call of the scripted model.
 func plantCall(id, command string) pt.Call {
