@@ -5,9 +5,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"foya/backend/approval"
@@ -134,30 +131,41 @@ func describe(tg target, l loc, st state) string {
 }
 
 // countTree counts the files and bytes below the folder l, stopping after
-// countLimit entries. Beneath the workspace root it walks through the
-// root, so it never leaves the workspace.
+// countLimit entries. It descends from folder descriptor to folder
+// descriptor without following links (as the walk does), so it never
+// looks outside the workspace.
 func countTree(l loc) (files int, bytes int64, more bool) {
-	n := 0
-	fsys, start := os.DirFS(l.name), "."
-	if l.root != nil {
-		fsys, start = l.root.FS(), filepath.ToSlash(l.name)
+	h, err := openDirHandle(l)
+	if err != nil {
+		return 0, 0, false
 	}
-	fs.WalkDir(fsys, start, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if n++; n > countLimit {
-			more = true
-			return fs.SkipAll
-		}
-		if d.Type().IsRegular() {
-			files++
-			if fi, err := d.Info(); err == nil {
-				bytes += fi.Size()
+	n := 0
+	var count func(h *dirHandle)
+	count = func(h *dirHandle) {
+		defer h.close()
+		list, _ := h.readDir()
+		for _, d := range list {
+			if n++; n > countLimit {
+				more = true
+				return
+			}
+			switch {
+			case d.Type().IsRegular():
+				files++
+				if size, _, err := h.lstat(d.Name()); err == nil {
+					bytes += size
+				}
+			case d.IsDir():
+				if sub, err := h.openDir(d.Name()); err == nil {
+					count(sub)
+				}
+			}
+			if more {
+				return
 			}
 		}
-		return nil
-	})
+	}
+	count(h)
 	return files, bytes, more
 }
 

@@ -72,7 +72,7 @@ func (t lsTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) 
 		return tools.Errorf("ls: %s", openError(tg.Show(), err)), nil
 	}
 	slices.SortFunc(list, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-	rules, comps := rulesFor(tg.Real, tg.Workdir)
+	rules, comps := rulesFor(tg.root, tg.Real, tg.Workdir)
 	if slices.ContainsFunc(list, func(d fs.DirEntry) bool { return d.Name() == ".gitignore" }) {
 		if data, err := folder.readFile(".gitignore", nil, ignoreMax); err == nil {
 			rules = &ignoreRules{base: rules.base, pats: append(slices.Clip(rules.pats), parseIgnore(data, comps)...)}

@@ -32,10 +32,18 @@ func (r *ignoreRules) ignored(comps []string, isDir bool) bool {
 }
 
 // readIgnoreFile returns the patterns of one ignore file, for paths under
-// domain; a missing file has none.
-func readIgnoreFile(path string, domain []string) []gitignore.Pattern {
-	data, err := os.ReadFile(path)
-	if err != nil {
+// domain; a missing file has none. A file inside the workspace workdir is
+// read beneath its root ws when ws is given, so a link swapped in on the
+// way cannot make it read an outside file as rules.
+func readIgnoreFile(ws *os.Root, workdir, path string, domain []string) []gitignore.Pattern {
+	var data []byte
+	var err error
+	if rel, ok := within(workdir, path); ok && ws != nil && workdir != "" {
+		data, err = ws.ReadFile(rel)
+	} else {
+		data, err = os.ReadFile(path)
+	}
+	if err != nil || len(data) > ignoreMax {
 		return nil
 	}
 	return parseIgnore(data, domain)
@@ -83,7 +91,10 @@ func repoBase(root, workdir string) string {
 // root's parent. Root's own .gitignore is read by the walk. When root
 // itself is ignored (the model asked for it by name), the rules above it
 // are dropped, as ripgrep does with paths it is given.
-func rulesFor(root, workdir string) (*ignoreRules, []string) {
+//
+// ws, when not nil, is the workspace workdir opened as a root: the ignore
+// files inside it are read beneath it.
+func rulesFor(ws *os.Root, root, workdir string) (*ignoreRules, []string) {
 	base := repoBase(root, workdir)
 	r := &ignoreRules{base: base}
 	rel, ok := within(base, root)
@@ -94,9 +105,9 @@ func rulesFor(root, workdir string) (*ignoreRules, []string) {
 	if rel != "." {
 		comps = strings.Split(filepath.ToSlash(rel), "/")
 	}
-	r.pats = append(r.pats, readIgnoreFile(filepath.Join(base, ".git", "info", "exclude"), nil)...)
+	r.pats = append(r.pats, readIgnoreFile(ws, workdir, filepath.Join(base, ".git", "info", "exclude"), nil)...)
 	for i := 0; i < len(comps); i++ {
-		r.pats = append(r.pats, readIgnoreFile(filepath.Join(base, filepath.Join(comps[:i]...), ".gitignore"), comps[:i])...)
+		r.pats = append(r.pats, readIgnoreFile(ws, workdir, filepath.Join(base, filepath.Join(comps[:i]...), ".gitignore"), comps[:i])...)
 	}
 	for i := 1; i <= len(comps); i++ {
 		if r.ignored(comps[:i], true) {
@@ -168,7 +179,7 @@ func walk(ctx context.Context, l loc, realRoot, workdir string, visit func(e ent
 	if err != nil {
 		return nil, err
 	}
-	rules, comps := rulesFor(realRoot, workdir)
+	rules, comps := rulesFor(l.root, realRoot, workdir)
 	stats := &walkStats{}
 	var (
 		mu      sync.Mutex

@@ -114,7 +114,7 @@ func (w *Watcher) addTree(dir string, found func(path string)) {
 	if err != nil {
 		return
 	}
-	rules, comps := rulesFor(dir, w.root)
+	rules, comps := rulesFor(nil, dir, w.root)
 	job := dirJob{top: top, abs: dir, comps: comps, rules: rules}
 	var stack []dirJob
 	stack = append(stack, job)
