@@ -11,11 +11,17 @@ import (
 // Decode parses a call's arguments into v strictly, as every built-in tool
 // does on top of the engine's schema check (spec K1): empty arguments are an
 // empty object; unknown fields, wrong types and trailing data are errors
-// worded for the model.
+// worded for the model. Invalid UTF-8 and lone UTF-16 surrogate escapes
+// are errors too, saying where they are: encoding/json would replace them
+// with U+FFFD, and a tool must never act on content other than what the
+// model sent.
 func Decode(call Call, v any) error {
 	args := call.Arguments
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = []byte("{}")
+	}
+	if err := checkUnicode(args); err != nil {
+		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(args))
 	dec.DisallowUnknownFields()

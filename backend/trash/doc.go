@@ -17,6 +17,13 @@
 // fits in 255 bytes. The original location is always read from the info
 // file, never from the name.
 //
+// PutAt and RestoreAt take an entry of an open folder instead of a path:
+// the move is renameat(2) from (or into) the folder's descriptor, so a
+// folder on the way swapped for a symbolic link cannot redirect it, and the
+// .trashinfo names the path the caller shows the user. The file tools use
+// them for everything inside the workspace. On Windows, where the Recycle
+// Bin takes paths only, they fall back to Put and Restore.
+//
 // Nothing here copies across filesystems or deletes: an item moves with
 // rename(2) or not at all, and when no trash can take a path the call fails
 // with an error wrapping ErrUnsupported and leaves the path where it was.

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // trashDir is one freedesktop trash directory ($trash).
@@ -50,53 +52,106 @@ func (t *Trash) Put(path string) (Item, error) {
 	if err != nil {
 		return Item{}, fmt.Errorf("trash %s: %w", path, err)
 	}
-	home := t.homeTrash()
-	if hr := resolved(home.root); within(src, hr) || within(hr, src) {
-		return Item{}, fmt.Errorf("trash %s: refusing: the path is the home trash, inside it or holds it (%s)", path, home.root)
-	}
-	parent := filepath.Dir(src)
-	pid, err := mountOf(parent)
+	pid, err := mountOf(filepath.Dir(src))
 	if err != nil {
 		return Item{}, fmt.Errorf("trash %s: %w", path, err)
 	}
-	top, err := mountTop(parent, pid)
-	if err != nil {
-		return Item{}, fmt.Errorf("trash %s: find the mount point: %w", path, err)
-	}
-	if rel, ok := relUnder(src, top); ok {
-		first, _, _ := strings.Cut(rel, string(filepath.Separator))
-		if first == ".Trash" || isPrivateTrashName(first) {
-			return Item{}, fmt.Errorf("trash %s: refusing: the path is a trash folder or inside one", path)
-		}
-	}
-	hid, err := mountOf(nearestExisting(home.root))
+	dir, err := t.trashFor(src, pid)
 	if err != nil {
 		return Item{}, fmt.Errorf("trash %s: %w", path, err)
 	}
-	var dir trashDir
-	if pid.same(hid) {
-		dir = home
-		if err := ensureHomeTrash(home.root); err != nil {
-			return Item{}, fmt.Errorf("trash %s: prepare home trash: %w", path, err)
-		}
-	} else {
-		dir, err = t.topdirTrash(top)
-		if err != nil {
-			return Item{}, fmt.Errorf("trash %s: %w", path, err)
-		}
-		if within(dir.root, src) {
-			return Item{}, fmt.Errorf("trash %s: refusing: the path holds its own trash (%s)", path, dir.root)
-		}
-	}
-	it, err := t.moveInto(dir, src, fi.IsDir())
+	it, err := t.moveInto(dir, src, fi.IsDir(), func(dst string) error { return renameNoReplace(src, dst) })
 	if err != nil {
 		return Item{}, fmt.Errorf("trash %s: %w", path, err)
 	}
 	return it, nil
 }
 
-// moveInto claims a name in dir and renames src there.
-func (t *Trash) moveInto(dir trashDir, src string, isDir bool) (Item, error) {
+// PutAt moves the entry name of the open folder dir to the trash, as Put
+// does, without resolving a path to it: the entry moves with renameat(2)
+// from dir's file descriptor into the trash's files folder, opened as a
+// descriptor too, so a folder on the way that is swapped for a symbolic
+// link after dir was opened cannot redirect the move. shown is the clean
+// absolute path the user knows the entry by (its last element is name):
+// the .trashinfo file records it, and Restore puts the item back there.
+// The trash is chosen by the filesystem dir is on.
+func (t *Trash) PutAt(dir *os.File, name, shown string) (Item, error) {
+	if t.err != nil {
+		return Item{}, fmt.Errorf("trash %s: %w", shown, t.err)
+	}
+	if err := checkAt(name, shown); err != nil {
+		return Item{}, fmt.Errorf("trash %s: %w", shown, err)
+	}
+	dfd := int(dir.Fd())
+	var st unix.Stat_t
+	if err := unix.Fstatat(dfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return Item{}, fmt.Errorf("trash %s: %w", shown, &os.PathError{Op: "fstatat", Path: shown, Err: err})
+	}
+	pid, err := mountOfFd(dfd)
+	if err != nil {
+		return Item{}, fmt.Errorf("trash %s: %w", shown, err)
+	}
+	td, err := t.trashFor(shown, pid)
+	if err != nil {
+		return Item{}, fmt.Errorf("trash %s: %w", shown, err)
+	}
+	files, err := os.Open(td.files())
+	if err != nil {
+		return Item{}, fmt.Errorf("trash %s: %w", shown, err)
+	}
+	defer files.Close()
+	ffd := int(files.Fd())
+	it, err := t.moveInto(td, shown, st.Mode&unix.S_IFMT == unix.S_IFDIR, func(dst string) error {
+		return renameAtNoReplace(dfd, name, ffd, filepath.Base(dst))
+	})
+	if err != nil {
+		return Item{}, fmt.Errorf("trash %s: %w", shown, err)
+	}
+	return it, nil
+}
+
+// trashFor picks the trash that takes src (a clean absolute path, with its
+// parent on the mount pid): the home trash on the home filesystem, else the
+// top directory's. It refuses a trash folder, a path inside one and one
+// holding one.
+func (t *Trash) trashFor(src string, pid mountID) (trashDir, error) {
+	home := t.homeTrash()
+	if hr := resolved(home.root); within(src, hr) || within(hr, src) {
+		return trashDir{}, fmt.Errorf("refusing: the path is the home trash, inside it or holds it (%s)", home.root)
+	}
+	top, err := mountTop(filepath.Dir(src), pid)
+	if err != nil {
+		return trashDir{}, fmt.Errorf("find the mount point: %w", err)
+	}
+	if rel, ok := relUnder(src, top); ok {
+		first, _, _ := strings.Cut(rel, string(filepath.Separator))
+		if first == ".Trash" || isPrivateTrashName(first) {
+			return trashDir{}, errors.New("refusing: the path is a trash folder or inside one")
+		}
+	}
+	hid, err := mountOf(nearestExisting(home.root))
+	if err != nil {
+		return trashDir{}, err
+	}
+	if pid.same(hid) {
+		if err := ensureHomeTrash(home.root); err != nil {
+			return trashDir{}, fmt.Errorf("prepare home trash: %w", err)
+		}
+		return home, nil
+	}
+	dir, err := t.topdirTrash(top)
+	if err != nil {
+		return trashDir{}, err
+	}
+	if within(dir.root, src) {
+		return trashDir{}, fmt.Errorf("refusing: the path holds its own trash (%s)", dir.root)
+	}
+	return dir, nil
+}
+
+// moveInto claims a name in dir for src and moves it there with move,
+// which must fail with an error matching fs.ErrExist when dst exists.
+func (t *Trash) moveInto(dir trashDir, src string, isDir bool, move func(dst string) error) (Item, error) {
 	var encoded string
 	if dir.home {
 		encoded = encodePath(src)
@@ -133,7 +188,7 @@ func (t *Trash) moveInto(dir trashDir, src string, isDir bool) (Item, error) {
 			}
 			continue
 		}
-		if err := renameNoReplace(src, dst); err != nil {
+		if err := move(dst); err != nil {
 			rmErr := os.Remove(infoPath)
 			if errors.Is(err, fs.ErrExist) && rmErr == nil {
 				continue // lost a race for dst with another tool
@@ -292,6 +347,46 @@ func isPrivateTrashName(name string) bool {
 // item is gone from the trash or its trash entry now describes another
 // deletion. Missing parent folders of the original path are recreated.
 func (t *Trash) Restore(it Item) error {
+	return t.restore(it, restoreTo{
+		exists: func() error { _, err := os.Lstat(it.OriginalPath); return err },
+		mkdir:  func() error { return os.MkdirAll(filepath.Dir(it.OriginalPath), 0o755) },
+		move:   func() error { return renameNoReplace(it.TrashedPath, it.OriginalPath) },
+	})
+}
+
+// RestoreAt moves it back into the open folder dir under name, as Restore
+// does, with renameat(2) into dir's file descriptor, so no path to the
+// original location is resolved: a folder on the way that was swapped for
+// a symbolic link cannot redirect the item. name must be the last element
+// of it.OriginalPath; the caller opened dir for the folder the user knows
+// as its parent (and created it when missing).
+func (t *Trash) RestoreAt(it Item, dir *os.File, name string) error {
+	if err := checkAt(name, it.OriginalPath); err != nil {
+		return fmt.Errorf("restore %s: %w", it.OriginalPath, err)
+	}
+	dfd := int(dir.Fd())
+	return t.restore(it, restoreTo{
+		exists: func() error {
+			var st unix.Stat_t
+			if err := unix.Fstatat(dfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+				return &os.PathError{Op: "fstatat", Path: it.OriginalPath, Err: err}
+			}
+			return nil
+		},
+		mkdir: func() error { return nil },
+		move:  func() error { return renameAtNoReplace(unix.AT_FDCWD, it.TrashedPath, dfd, name) },
+	})
+}
+
+// restoreTo is where restore puts an item back: exists returns nil when
+// something is there, an error matching fs.ErrNotExist when not; mkdir
+// makes its folder; move moves the item there, failing with an error
+// matching fs.ErrExist when something is in the way.
+type restoreTo struct {
+	exists, mkdir, move func() error
+}
+
+func (t *Trash) restore(it Item, to restoreTo) error {
 	if t.err != nil {
 		return fmt.Errorf("restore %s: %w", it.OriginalPath, t.err)
 	}
@@ -325,15 +420,15 @@ func (t *Trash) Restore(it Item) error {
 	if orig != it.OriginalPath || (!it.DeletedAt.IsZero() && pi.deleted.Local().Format(dateLayout) != it.DeletedAt.Local().Format(dateLayout)) {
 		return fmt.Errorf("restore %s: %w: %s now holds another deletion (of %s)", it.OriginalPath, ErrNotFound, it.TrashedPath, orig)
 	}
-	if _, err := os.Lstat(it.OriginalPath); err == nil {
+	if err := to.exists(); err == nil {
 		return fmt.Errorf("restore %s: %w; the item stays in the trash", it.OriginalPath, ErrExists)
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("restore %s: %w", it.OriginalPath, err)
 	}
-	if err := os.MkdirAll(filepath.Dir(it.OriginalPath), 0o755); err != nil {
+	if err := to.mkdir(); err != nil {
 		return fmt.Errorf("restore %s: recreate its folder: %w", it.OriginalPath, err)
 	}
-	if err := renameNoReplace(it.TrashedPath, it.OriginalPath); err != nil {
+	if err := to.move(); err != nil {
 		switch {
 		case errors.Is(err, fs.ErrExist):
 			return fmt.Errorf("restore %s: %w; the item stays in the trash", it.OriginalPath, ErrExists)

@@ -19,3 +19,12 @@ func mountOf(p string) (mountID, error) {
 	}
 	return mountID{dev: uint64(st.Dev)}, nil
 }
+
+// mountOfFd is mountOf for an open folder.
+func mountOfFd(fd int) (mountID, error) {
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return mountID{}, &os.PathError{Op: "fstat", Path: "(open folder)", Err: err}
+	}
+	return mountID{dev: uint64(st.Dev)}, nil
+}

@@ -127,3 +127,37 @@ func unescapeOctal(s string) string {
 	}
 	return b.String()
 }
+
+// mountOfFd is mountOf for an open folder.
+func mountOfFd(fd int) (mountID, error) {
+	var stx unix.Statx_t
+	err := unix.Statx(fd, "", unix.AT_EMPTY_PATH|unix.AT_STATX_SYNC_AS_STAT, unix.STATX_BASIC_STATS|unix.STATX_MNT_ID, &stx)
+	if err == nil {
+		return mountID{
+			dev:    unix.Mkdev(stx.Dev_major, stx.Dev_minor),
+			mnt:    stx.Mnt_id,
+			hasMnt: stx.Mask&unix.STATX_MNT_ID != 0,
+		}, nil
+	}
+	if !errors.Is(err, unix.ENOSYS) && !errors.Is(err, unix.EPERM) {
+		return mountID{}, &os.PathError{Op: "statx", Path: "(open folder)", Err: err}
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return mountID{}, &os.PathError{Op: "fstat", Path: "(open folder)", Err: err}
+	}
+	return mountID{dev: st.Dev}, nil
+}
+
+// renameAtNoReplace is renameNoReplace for names relative to folder
+// descriptors (unix.AT_FDCWD for a path).
+func renameAtNoReplace(fromfd int, from string, tofd int, to string) error {
+	err := unix.Renameat2(fromfd, from, tofd, to, unix.RENAME_NOREPLACE)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, unix.ENOSYS), errors.Is(err, unix.EINVAL), errors.Is(err, unix.EOPNOTSUPP):
+		return renameAtIfAbsent(fromfd, from, tofd, to)
+	}
+	return &os.LinkError{Op: "renameat", Old: from, New: to, Err: err}
+}

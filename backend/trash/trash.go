@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 )
@@ -155,4 +156,20 @@ func sourcePath(path string) (string, error) {
 		return "", err
 	}
 	return filepath.Join(rdir, base), nil
+}
+
+// checkAt checks the arguments of PutAt and RestoreAt: name is one path
+// element, and the last one of shown, a clean absolute path.
+func checkAt(name, shown string) error {
+	switch {
+	case name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/`+string(filepath.Separator)) || strings.ContainsRune(name, 0):
+		return fmt.Errorf("%q is not the name of an entry in a folder", name)
+	case !filepath.IsAbs(shown) || filepath.Clean(shown) != shown:
+		return fmt.Errorf("%q is not a clean absolute path", shown)
+	case filepath.Base(shown) != name:
+		return fmt.Errorf("%q does not end in %q", shown, name)
+	case filepath.Dir(shown) == shown:
+		return errors.New("refusing to trash the filesystem root")
+	}
+	return nil
 }

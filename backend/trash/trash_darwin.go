@@ -87,6 +87,50 @@ func (t *Trash) Put(path string) (Item, error) {
 	return Item{}, fmt.Errorf("trash %s: no free name in %s", path, dir)
 }
 
+// PutAt moves the entry name of the open folder dir to the trash without
+// resolving a path to it: renameatx_np(2) from dir's descriptor into
+// ~/.Trash (or the volume's .Trashes), so a folder on the way swapped for a
+// symbolic link cannot redirect it. Finder is not asked (it takes paths
+// only), so "Put Back" does not know the item; Restore and RestoreAt do.
+// shown is the clean absolute path the user knows the entry by.
+func (t *Trash) PutAt(dir *os.File, name, shown string) (Item, error) {
+	if t.err != nil {
+		return Item{}, fmt.Errorf("trash %s: %w", shown, t.err)
+	}
+	if err := checkAt(name, shown); err != nil {
+		return Item{}, fmt.Errorf("trash %s: %w", shown, err)
+	}
+	home := resolved(filepath.Join(t.home, ".Trash"))
+	if within(shown, home) || within(home, shown) || isInVolumeTrash(shown) {
+		return Item{}, fmt.Errorf("trash %s: refusing: the path is a trash folder, inside one or holds one", shown)
+	}
+	dfd := int(dir.Fd())
+	pid, err := mountOfFd(dfd)
+	if err != nil {
+		return Item{}, fmt.Errorf("trash %s: %w", shown, err)
+	}
+	tdir, err := t.macTrashOn(filepath.Dir(shown), pid)
+	if err != nil {
+		return Item{}, fmt.Errorf("trash %s: %w", shown, err)
+	}
+	deleted := t.now().Local().Truncate(time.Second)
+	for n := 1; n <= 200; n++ {
+		dst := filepath.Join(tdir, candidateName(name, n, randomTag))
+		err := unix.RenameatxNp(dfd, name, unix.AT_FDCWD, dst, unix.RENAME_EXCL)
+		if errors.Is(err, unix.EEXIST) {
+			continue
+		}
+		if errors.Is(err, unix.EXDEV) {
+			return Item{}, fmt.Errorf("trash %s: %w: %s is on another volume and copying is not allowed", shown, ErrUnsupported, tdir)
+		}
+		if err != nil {
+			return Item{}, fmt.Errorf("trash %s: move to %s: %w", shown, dst, err)
+		}
+		return Item{OriginalPath: shown, TrashedPath: dst, DeletedAt: deleted}, nil
+	}
+	return Item{}, fmt.Errorf("trash %s: no free name in %s", shown, tdir)
+}
+
 // finderTrash has Finder trash src and returns the trashed item's path.
 func finderTrash(src string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), finderTimeout)
@@ -120,6 +164,12 @@ func (t *Trash) macTrashFor(src string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return t.macTrashOn(parent, pid)
+}
+
+// macTrashOn is macTrashFor for a path whose folder parent is on the
+// volume pid.
+func (t *Trash) macTrashOn(parent string, pid mountID) (string, error) {
 	home := filepath.Join(t.home, ".Trash")
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return "", fmt.Errorf("prepare %s: %w", home, err)
@@ -185,6 +235,40 @@ func (t *Trash) Restore(it Item) error {
 		return fmt.Errorf("restore %s: recreate its folder: %w", it.OriginalPath, err)
 	}
 	switch err := unix.RenamexNp(it.TrashedPath, it.OriginalPath, unix.RENAME_EXCL); {
+	case err == nil:
+		return nil
+	case errors.Is(err, unix.EEXIST):
+		return fmt.Errorf("restore %s: %w; the item stays in the trash", it.OriginalPath, ErrExists)
+	case errors.Is(err, unix.EXDEV):
+		return fmt.Errorf("restore %s: %w: the original folder is on another volume now and copying is not allowed", it.OriginalPath, ErrUnsupported)
+	default:
+		return fmt.Errorf("restore %s: %w", it.OriginalPath, err)
+	}
+}
+
+// RestoreAt moves it back into the open folder dir under name (the last
+// element of it.OriginalPath) with renameatx_np(2), so no path to the
+// original location is resolved.
+func (t *Trash) RestoreAt(it Item, dir *os.File, name string) error {
+	if t.err != nil {
+		return fmt.Errorf("restore %s: %w", it.OriginalPath, t.err)
+	}
+	if err := checkAt(name, it.OriginalPath); err != nil {
+		return fmt.Errorf("restore %s: %w", it.OriginalPath, err)
+	}
+	if !filepath.IsAbs(it.TrashedPath) || filepath.Clean(it.TrashedPath) != it.TrashedPath {
+		return fmt.Errorf("restore %s: %q is not a clean absolute path", it.OriginalPath, it.TrashedPath)
+	}
+	home := resolved(filepath.Join(t.home, ".Trash"))
+	if !within(filepath.Dir(it.TrashedPath), home) && !isInVolumeTrash(it.TrashedPath) {
+		return fmt.Errorf("restore %s: %s is not in a trash folder", it.OriginalPath, it.TrashedPath)
+	}
+	if _, err := os.Lstat(it.TrashedPath); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("restore %s: %w: %s is gone", it.OriginalPath, ErrNotFound, it.TrashedPath)
+	} else if err != nil {
+		return fmt.Errorf("restore %s: %w", it.OriginalPath, err)
+	}
+	switch err := unix.RenameatxNp(unix.AT_FDCWD, it.TrashedPath, int(dir.Fd()), name, unix.RENAME_EXCL); {
 	case err == nil:
 		return nil
 	case errors.Is(err, unix.EEXIST):

@@ -325,6 +325,27 @@ func (t *Trash) Restore(it Item) error {
 	return nil
 }
 
+// PutAt is Put for the entry name of the open folder dir, which the user
+// knows as shown. The shell's Recycle Bin takes paths only, so on Windows
+// the move goes by the path shown: a folder on the way swapped for a link
+// after the caller checked it is not caught here (the weaker guarantee
+// docs/security.md states).
+func (t *Trash) PutAt(dir *os.File, name, shown string) (Item, error) {
+	if err := checkAt(name, shown); err != nil {
+		return Item{}, fmt.Errorf("trash %s: %w", shown, err)
+	}
+	return t.Put(shown)
+}
+
+// RestoreAt is Restore into the open folder dir under name, the last
+// element of it.OriginalPath; as with PutAt, Windows moves by the path.
+func (t *Trash) RestoreAt(it Item, dir *os.File, name string) error {
+	if err := checkAt(name, it.OriginalPath); err != nil {
+		return fmt.Errorf("restore %s: %w", it.OriginalPath, err)
+	}
+	return t.Restore(it)
+}
+
 // List returns the items of the user's Recycle Bin on every drive, newest
 // first. Drives whose bin cannot be read are skipped.
 func (t *Trash) List() ([]Item, error) {

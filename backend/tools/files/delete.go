@@ -5,8 +5,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"io/fs"
-	"path/filepath"
 	"strings"
 
 	"foya/backend/approval"
@@ -45,6 +43,7 @@ func (t deleteTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Ca
 	if err != nil {
 		return tools.Errorf("delete: %v", err), nil
 	}
+	defer tg.close()
 	kind := deleteKind(tg)
 	if tg.FSRoot || kind == approval.DeleteRoot {
 		// spec D4: the filesystem root never goes, whatever the gateway
@@ -56,22 +55,29 @@ func (t deleteTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Ca
 		}
 		return tools.Errorf("delete: %s is the root of the filesystem, which is never deleted, in any mode; nothing was deleted", tg.Real), nil
 	}
-	before, err := snapshot(tg.Real, MaxKeep)
+	l := tg.loc()
+	before, err := snapshot(l, MaxKeep)
 	if err != nil && !errors.Is(err, errTooLarge) && !before.Exists {
 		return tools.Errorf("delete: %s", openError(tg.Show(), err)), nil
 	}
 	if !before.Exists {
 		return tools.Errorf("delete: %s does not exist; nothing was deleted", tg.Show()), nil
 	}
-	what := describe(tg, before)
+	what := describe(tg, l, before)
 	if res, err := ask(ctx, rc, call, kind, "move "+what+" to the trash", "", tg.Real); res != nil || err != nil {
 		return deref(res), err
 	}
-	now, _ := snapshot(tg.Real, MaxKeep)
+	now, err := snapshot(l, MaxKeep)
+	if isEscape(err) {
+		return tools.Errorf("delete: %s", openError(tg.Show(), err)), nil
+	}
 	if !sameFile(now, before) {
 		return tools.Errorf("delete: %s changed while this call waited for approval; nothing was deleted: look at it again first", tg.Show()), nil
 	}
-	item, err := t.e.trash.Put(tg.Real)
+	item, err := trashLoc(t.e.trash, l)
+	if isEscape(err) {
+		return tools.Errorf("delete: %s", openError(tg.Show(), err)), nil
+	}
 	if err != nil {
 		msg := err.Error()
 		if errors.Is(err, trash.ErrUnsupported) {
@@ -93,11 +99,27 @@ func (t deleteTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Ca
 	return tools.Result{Text: text, FileChanges: []tools.FileChange{change}, DisplayDiff: change.Diff}, nil
 }
 
+// trashLoc moves l to the trash. Beneath the workspace root it opens l's
+// folder through the root and moves the entry from that descriptor
+// (trash.PutAt), so no path is resolved again between the checks and the
+// move; a plain path goes by its path.
+func trashLoc(tr Trash, l loc) (trash.Item, error) {
+	if l.root == nil || l.isRoot() {
+		return tr.Put(l.path)
+	}
+	dir, err := l.parent().openDirFile()
+	if err != nil {
+		return trash.Item{}, err
+	}
+	defer dir.Close()
+	return tr.PutAt(dir, l.base(), l.path)
+}
+
 // describe names what is at tg for messages: "the folder x (3 files, 2 KiB)".
-func describe(tg target, st state) string {
+func describe(tg target, l loc, st state) string {
 	switch {
 	case st.IsDir:
-		files, bytes, more := countTree(tg.Real)
+		files, bytes, more := countTree(l)
 		if more {
 			return fmt.Sprintf("the folder %s (more than %d entries)", tg.Show(), countLimit)
 		}
@@ -108,26 +130,42 @@ func describe(tg target, st state) string {
 	return fmt.Sprintf("%s (%s)", tg.Show(), size(st.Size))
 }
 
-// countTree counts the files and bytes below dir, stopping after
-// countLimit entries.
-func countTree(dir string) (files int, bytes int64, more bool) {
+// countTree counts the files and bytes below the folder l, stopping after
+// countLimit entries. It descends from folder descriptor to folder
+// descriptor without following links (as the walk does), so it never
+// looks outside the workspace.
+func countTree(l loc) (files int, bytes int64, more bool) {
+	h, err := openDirHandle(l)
+	if err != nil {
+		return 0, 0, false
+	}
 	n := 0
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if n++; n > countLimit {
-			more = true
-			return filepath.SkipAll
-		}
-		if d.Type().IsRegular() {
-			files++
-			if fi, err := d.Info(); err == nil {
-				bytes += fi.Size()
+	var count func(h *dirHandle)
+	count = func(h *dirHandle) {
+		defer h.close()
+		list, _ := h.readDir()
+		for _, d := range list {
+			if n++; n > countLimit {
+				more = true
+				return
+			}
+			switch {
+			case d.Type().IsRegular():
+				files++
+				if size, _, err := h.lstat(d.Name()); err == nil {
+					bytes += size
+				}
+			case d.IsDir():
+				if sub, err := h.openDir(d.Name()); err == nil {
+					count(sub)
+				}
+			}
+			if more {
+				return
 			}
 		}
-		return nil
-	})
+	}
+	count(h)
 	return files, bytes, more
 }
 

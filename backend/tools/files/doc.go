@@ -11,6 +11,24 @@
 // resolves links in the parent folders only: it moves a link to the trash,
 // never the link's target.
 //
+// Use. That string resolution decides the approval kind only. What a tool,
+// the change recorder or revert then touches inside the workspace is
+// resolved again at each system call, beneath the workspace root opened
+// as an *os.Root (see loc): a symbolic link is followed only while it
+// stays beneath the root, so a folder swapped for a link to the outside
+// between the check and the use makes the call fail with an is_error
+// result instead of acting outside (issue 9 class 1). Writes open the
+// parent folder once and create, chmod and rename through its descriptor;
+// delete and revert move entries to and from the trash with renameat(2)
+// from a folder opened beneath the root (trash.PutAt, trash.RestoreAt);
+// ls, glob and grep descend with openat(O_NOFOLLOW) from folder to folder
+// and never follow a link. Outside paths (approved, or Full Access) are
+// used as plain paths. Revert treats a path whose type changed since the
+// change (file, folder, link), or with a link or file where a folder was
+// on the way, as a conflict that force cannot settle (class 4). On
+// Windows the walk and the trash go by os.Root and by path, a weaker
+// guarantee: the Recycle Bin takes paths only.
+//
 // Approval. Every operation asks rc.Approve with an approval.Action (reads
 // inside the workspace included, so the gateway sees them). The policy is
 // the approval package's; this package encodes one rule of its own, as a

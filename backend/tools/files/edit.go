@@ -88,7 +88,8 @@ func (t editTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 	if err != nil {
 		return tools.Errorf("edit: %v", err), nil
 	}
-	before, err := snapshot(tg.Real, MaxKeep)
+	defer tg.close()
+	before, err := snapshot(tg.loc(), MaxKeep)
 	switch {
 	case errors.Is(err, errTooLarge):
 		return tools.Errorf("edit: %s is %s, more than the %s edit changes; nothing was changed", tg.Show(), size(before.Size), size(MaxKeep)), nil

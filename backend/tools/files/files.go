@@ -3,6 +3,7 @@ package files
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"foya/backend/approval"
 	"foya/backend/tools"
@@ -22,9 +23,15 @@ const (
 
 // Trash is what delete and revert need from the operating system's trash;
 // *trash.Trash implements it.
+// Paths beneath the workspace go through PutAt and RestoreAt: the entry
+// name of a folder the caller opened beneath the workspace root, so that
+// no path is resolved between the checks and the move; Put and Restore
+// take the plain paths outside it.
 type Trash interface {
 	Put(path string) (trash.Item, error)
+	PutAt(dir *os.File, name, shown string) (trash.Item, error)
 	Restore(it trash.Item) error
+	RestoreAt(it trash.Item, dir *os.File, name string) error
 }
 
 // Options configure the file tools. The zero value keeps the stale-read

@@ -4,7 +4,6 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -74,10 +73,11 @@ func (t globTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 	if err != nil {
 		return tools.Errorf("glob: %v", err), nil
 	}
+	defer tg.close()
 	if res, err := ask(ctx, rc, call, readKind(tg), "find files matching "+a.Pattern+" in "+tg.Show(), "", tg.Real); res != nil || err != nil {
 		return deref(res), err
 	}
-	if fi, err := os.Stat(tg.Real); err != nil {
+	if fi, err := tg.loc().stat(); err != nil {
 		return tools.Errorf("glob: %s", openError(tg.Show(), err)), nil
 	} else if !fi.IsDir() {
 		return tools.Errorf("glob: %s is a file, not a folder: give the folder to search as path", tg.Show()), nil
@@ -86,7 +86,7 @@ func (t globTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 		mu    sync.Mutex
 		found []string
 	)
-	stats, err := walk(ctx, tg.Real, tg.Workdir, func(e entry) bool {
+	stats, err := walk(ctx, tg.loc(), tg.Real, tg.Workdir, func(e entry) bool {
 		if ok, _ := doublestar.Match(pattern, e.rel); ok {
 			name := e.rel
 			if e.typ.IsDir() {
@@ -98,6 +98,9 @@ func (t globTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 		}
 		return true
 	})
+	if stats == nil {
+		return tools.Errorf("glob: %s", openError(tg.Show(), err)), nil
+	}
 	if err != nil {
 		return tools.Errorf("glob: stopped: %v", err), nil
 	}

@@ -7,7 +7,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"os"
 	"path"
 	"slices"
 	"strings"
@@ -99,10 +98,12 @@ func (t grepTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 	if err != nil {
 		return tools.Errorf("grep: %v", err), nil
 	}
+	defer tg.close()
 	if res, err := ask(ctx, rc, call, readKind(tg), "search "+tg.Show()+" for "+a.Pattern, "", tg.Real); res != nil || err != nil {
 		return deref(res), err
 	}
-	fi, err := os.Stat(tg.Real)
+	l := tg.loc()
+	fi, err := l.stat()
 	if err != nil {
 		return tools.Errorf("grep: %s", openError(tg.Show(), err)), nil
 	}
@@ -110,18 +111,26 @@ func (t grepTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 	var stats *walkStats
 	if fi.IsDir() {
 		prefix := showPrefix(tg)
-		stats, err = walk(ctx, tg.Real, tg.Workdir, func(e entry) bool {
+		stats, err = walk(ctx, l, tg.Real, tg.Workdir, func(e entry) bool {
 			if e.typ.IsRegular() {
-				g.file(e.abs, prefix+e.rel, e.rel)
+				g.file(e.dir, e.name, prefix+e.rel, e.rel)
 			}
 			return true
 		})
+		if stats == nil {
+			return tools.Errorf("grep: %s", openError(tg.Show(), err)), nil
+		}
 		if err != nil {
 			return tools.Errorf("grep: stopped: %v", err), nil
 		}
 	} else {
 		g.glob = ""
-		g.file(tg.Real, tg.Show(), path.Base(tg.Real))
+		dir, err := openDirHandle(l.parent())
+		if err != nil {
+			return tools.Errorf("grep: %s", openError(tg.Show(), err)), nil
+		}
+		g.file(dir, l.base(), tg.Show(), path.Base(tg.Real))
+		dir.close()
 	}
 	return tools.Text(g.render(a, tg, stats)), nil
 }
@@ -151,9 +160,9 @@ type fileHits struct {
 
 var bufPool = sync.Pool{New: func() any { return new([2][]byte) }}
 
-// file searches one file; name is how results show it, rel its path below
-// the walk's root, for the glob.
-func (g *grepRun) file(abs, name, rel string) {
+// file searches the file base of the open folder dir; name is how results
+// show it, rel its path below the walk's root, for the glob.
+func (g *grepRun) file(dir *dirHandle, base, name, rel string) {
 	if g.glob != "" {
 		target := rel
 		if !strings.Contains(g.glob, "/") {
@@ -165,13 +174,16 @@ func (g *grepRun) file(abs, name, rel string) {
 	}
 	bufs := bufPool.Get().(*[2][]byte)
 	defer bufPool.Put(bufs)
-	buf, err := readWhole(abs, bufs[0], GrepMaxFile)
+	buf, err := dir.readFile(base, bufs[0], GrepMaxFile)
 	bufs[0] = buf[:0]
 	switch {
 	case errors.Is(err, errTooLarge):
 		g.mu.Lock()
 		g.big = append(g.big, name)
 		g.mu.Unlock()
+		return
+	case isEscape(err):
+		g.failed(name + " (a link leading outside the workspace)")
 		return
 	case err != nil:
 		g.failed(name)

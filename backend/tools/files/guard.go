@@ -113,7 +113,7 @@ func record(ctx context.Context, reads Reads, sessionID, path string, st state, 
 // whether anything is there now. A file that cannot be looked at counts
 // as unchanged: the guard checks again before any write.
 func Changed(r Read) (changed, exists bool) {
-	cur, err := snapshot(r.Path, MaxKeep)
+	cur, err := snapshot(plainLoc(r.Path), MaxKeep)
 	if err != nil && !errors.Is(err, errTooLarge) {
 		return false, cur.Exists
 	}

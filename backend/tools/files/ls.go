@@ -5,8 +5,6 @@ import (
 	_ "embed"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -52,23 +50,33 @@ func (t lsTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) 
 	if err != nil {
 		return tools.Errorf("ls: %v", err), nil
 	}
+	defer tg.close()
 	if res, err := ask(ctx, rc, call, readKind(tg), "list "+tg.Show(), "", tg.Real); res != nil || err != nil {
 		return deref(res), err
 	}
-	fi, err := os.Stat(tg.Real)
+	l := tg.loc()
+	fi, err := l.stat()
 	if err != nil {
 		return tools.Errorf("ls: %s", openError(tg.Show(), err)), nil
 	}
 	if !fi.IsDir() {
 		return tools.Text(fmt.Sprintf("%s is a file, not a folder: %s, mode %04o", tg.Show(), size(fi.Size()), unixMode(fi.Mode())&modePermMask)), nil
 	}
-	list, err := os.ReadDir(tg.Real)
+	folder, err := openDirHandle(l)
 	if err != nil {
 		return tools.Errorf("ls: %s", openError(tg.Show(), err)), nil
 	}
-	rules, comps := rulesFor(tg.Real, tg.Workdir)
+	defer folder.close()
+	list, err := folder.readDir()
+	if err != nil && len(list) == 0 {
+		return tools.Errorf("ls: %s", openError(tg.Show(), err)), nil
+	}
+	slices.SortFunc(list, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	rules, comps := rulesFor(tg.root, tg.Real, tg.Workdir)
 	if slices.ContainsFunc(list, func(d fs.DirEntry) bool { return d.Name() == ".gitignore" }) {
-		rules = &ignoreRules{base: rules.base, pats: append(slices.Clip(rules.pats), readIgnoreFile(filepath.Join(tg.Real, ".gitignore"), comps)...)}
+		if data, err := folder.readFile(".gitignore", nil, ignoreMax); err == nil {
+			rules = &ignoreRules{base: rules.base, pats: append(slices.Clip(rules.pats), parseIgnore(data, comps)...)}
+		}
 	}
 	var b strings.Builder
 	var ignored []string
@@ -87,7 +95,7 @@ func (t lsTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) 
 			continue
 		}
 		shown++
-		b.WriteString(describeEntry(filepath.Join(tg.Real, name), d))
+		b.WriteString(describeEntry(folder, d))
 		b.WriteByte('\n')
 	}
 	var notes []string
@@ -115,21 +123,22 @@ func (t lsTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) 
 }
 
 // describeEntry renders one ls line: folders end in "/", links show their
-// target, files their size.
-func describeEntry(path string, d fs.DirEntry) string {
+// target, files their size. It looks at the entry through the open folder
+// dir, never by a path.
+func describeEntry(dir *dirHandle, d fs.DirEntry) string {
 	name := d.Name()
 	switch {
 	case d.IsDir():
 		return name + "/"
 	case d.Type()&fs.ModeSymlink != 0:
-		target, err := os.Readlink(path)
+		target, err := dir.readlink(name)
 		if err != nil {
 			return name + " -> ?"
 		}
 		return name + " -> " + target
 	case d.Type().IsRegular():
-		if fi, err := d.Info(); err == nil {
-			return fmt.Sprintf("%s  (%s)", name, size(fi.Size()))
+		if n, _, err := dir.lstat(name); err == nil {
+			return fmt.Sprintf("%s  (%s)", name, size(n))
 		}
 	}
 	return name

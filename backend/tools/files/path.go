@@ -36,6 +36,25 @@ type target struct {
 	IsWorkdir bool
 	// FSRoot says Real is the root of a filesystem tree ("/", "C:\").
 	FSRoot bool
+	// root is the workspace root, opened by resolve when Inside: the
+	// target's I/O goes through it (see loc). close releases it.
+	root *os.Root
+}
+
+// loc is where the target's I/O happens: Rel beneath the workspace root
+// when inside, the plain path Real otherwise.
+func (t target) loc() loc {
+	if t.root != nil {
+		return rootLoc(t.root, t.Workdir, filepath.FromSlash(t.Rel))
+	}
+	return plainLoc(t.Real)
+}
+
+// close releases the workspace root resolve opened.
+func (t target) close() {
+	if t.root != nil {
+		t.root.Close()
+	}
 }
 
 // Show returns the path as results show it: relative to the workdir when
@@ -83,7 +102,8 @@ func checkPath(p string) error {
 
 // resolve turns the model's path into a target. followLast resolves a
 // symbolic link in the last element too (read, write, edit); delete passes
-// false, so a link is deleted itself and never its target.
+// false, so a link is deleted itself and never its target. The caller
+// closes the target.
 func resolve(dir, p string, followLast bool) (target, error) {
 	if err := checkPath(p); err != nil {
 		return target{}, err
@@ -112,7 +132,15 @@ func resolve(dir, p string, followLast bool) (target, error) {
 	if err != nil {
 		return target{}, fmt.Errorf("path %s: %w", p, err)
 	}
-	return classify(p, real, wd), nil
+	t := classify(p, real, wd)
+	if t.Inside {
+		// The string checks above decide the approval kind only; what
+		// is touched is resolved again, beneath this root, at use.
+		if t.root, err = os.OpenRoot(wd); err != nil {
+			return target{}, fmt.Errorf("the session's working directory %s cannot be used: %w", wd, err)
+		}
+	}
+	return t, nil
 }
 
 // classify fills in where real lies relative to the resolved workdir wd.

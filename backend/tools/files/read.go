@@ -16,7 +16,6 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
-	"os"
 	"strings"
 	"unicode/utf8"
 
@@ -87,10 +86,12 @@ func (t readTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 	if err != nil {
 		return tools.Errorf("read: %v", err), nil
 	}
+	defer tg.close()
 	if res, err := ask(ctx, rc, call, readKind(tg), "read "+tg.Show(), "", tg.Real); res != nil || err != nil {
 		return deref(res), err
 	}
-	fi, err := os.Stat(tg.Real)
+	l := tg.loc()
+	fi, err := l.stat()
 	if err != nil {
 		return tools.Errorf("read: %s", openError(tg.Show(), err)), nil
 	}
@@ -100,11 +101,14 @@ func (t readTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 	case !fi.Mode().IsRegular():
 		return tools.Errorf("read: %s is not a regular file (%s); only files can be read", tg.Show(), fi.Mode().Type()), nil
 	}
-	f, err := os.Open(tg.Real)
+	f, err := l.open()
 	if err != nil {
 		return tools.Errorf("read: %s", openError(tg.Show(), err)), nil
 	}
 	defer f.Close()
+	if fi, err = f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return tools.Errorf("read: %s changed while it was opened (it is no longer a regular file); nothing was read: try again", tg.Show()), nil
+	}
 	h := sha256.New()
 	br := bufio.NewReaderSize(io.TeeReader(f, h), 64<<10)
 	head, err := br.Peek(8 << 10)
@@ -175,6 +179,8 @@ func deref(r *tools.Result) tools.Result {
 // openError words a failure to open or read a file for the model.
 func openError(show string, err error) string {
 	switch {
+	case isEscape(err):
+		return escapeMessage(show)
 	case errors.Is(err, fs.ErrNotExist):
 		return fmt.Sprintf("%s does not exist (check the path with ls or glob)", show)
 	case errors.Is(err, fs.ErrPermission):

@@ -53,6 +53,7 @@ type Reverter struct {
 // seen is what a path holds, as far as the conflict check knows.
 type seen struct {
 	exists, dir bool
+	mode        uint32 // Unix st_mode; 0 when not known
 	sha         string
 	data        []byte
 	// from is where a folder's contents will come from once its undo has
@@ -60,7 +61,87 @@ type seen struct {
 	from string
 }
 
-func seenOf(st state) seen { return seen{exists: st.Exists, dir: st.IsDir, sha: st.SHA, data: st.Data} }
+func seenOf(st state) seen {
+	return seen{exists: st.Exists, dir: st.IsDir, mode: st.Mode, sha: st.SHA, data: st.Data}
+}
+
+// space is the workspace a revert works in: paths inside it are used
+// beneath its root (see loc), as the tools use them, so a folder on the
+// way swapped for a link since the change can neither redirect the
+// revert nor be followed by force.
+type space struct {
+	root *os.Root
+	wd   string
+}
+
+// openSpace opens the workspace dir for a revert; the caller closes it.
+func openSpace(dir string) (*space, error) {
+	wd, err := workdir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("revert: %w", err)
+	}
+	root, err := os.OpenRoot(wd)
+	if err != nil {
+		return nil, fmt.Errorf("revert: the working directory %s: %w", wd, err)
+	}
+	return &space{root: root, wd: wd}, nil
+}
+
+func (s *space) close() { s.root.Close() }
+
+// at is the loc of a recorded path: beneath the root when inside the
+// workspace, else the plain path.
+func (s *space) at(path string) loc {
+	if rel, ok := within(s.wd, path); ok {
+		return rootLoc(s.root, s.wd, rel)
+	}
+	return plainLoc(path)
+}
+
+// wayChanged says why the folders on the way to path are no longer what
+// they were when a change recorded it, or "": a recorded path has every
+// link resolved (see resolve), so a link among them now was put there
+// since, and so is a file where a folder was. Inside the workspace only
+// the folders below its root are looked at.
+func (s *space) wayChanged(path string) string {
+	l := s.at(path)
+	var way []loc
+	for d := l.parent(); !d.isRoot(); d = d.parent() {
+		way = append(way, d)
+	}
+	for i := len(way) - 1; i >= 0; i-- {
+		fi, err := way[i].lstat()
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return "" // missing folders are made again
+		case err != nil:
+			return fmt.Sprintf("the folder %s on the way cannot be looked at (%v)", way[i].path, err)
+		case fi.Mode()&fs.ModeSymlink != 0:
+			return fmt.Sprintf("the folder %s on the way is a symbolic link now (it was a folder when this change was made); Foya does not follow it, and force cannot either: look at it, and move the link away to revert", way[i].path)
+		case !fi.IsDir():
+			return fmt.Sprintf("%s, a folder on the way, is not a folder now", way[i].path)
+		}
+	}
+	return ""
+}
+
+// wayConflict is the conflict of a change whose way changed.
+func wayConflict(c llm.FileChange, reason string) *Conflict {
+	return &Conflict{ChangeID: c.ID, Path: c.Path, Reason: reason, ExpectedExists: c.ExistsAfter, ExpectedSHA: c.SHAAfter, FoundExists: true}
+}
+
+// kindName names the type bits of a Unix st_mode for people.
+func kindName(mode uint32) string {
+	switch mode & modeTypeMask {
+	case modeSymlink:
+		return "a symbolic link"
+	case modeDir:
+		return "a folder"
+	case modeRegular:
+		return "a file"
+	}
+	return "a special file"
+}
 
 // Check reports the conflicts reverting changes (newest first) would meet,
 // without changing anything. Each change is checked against the state the
@@ -68,20 +149,40 @@ func seenOf(st state) seen { return seen{exists: st.Exists, dir: st.IsDir, sha: 
 // hold its newest content first and its older one next, and a file in a
 // deleted folder is looked for in the folder's trash item.
 func (rv *Reverter) Check(ctx context.Context, workdir string, changes []llm.FileChange) ([]Conflict, error) {
+	sp, err := openSpace(workdir)
+	if err != nil {
+		return nil, err
+	}
+	defer sp.close()
+	return rv.check(ctx, sp, changes)
+}
+
+func (rv *Reverter) check(ctx context.Context, sp *space, changes []llm.FileChange) ([]Conflict, error) {
 	virtual := map[string]seen{}
 	var out []Conflict
 	for _, c := range changes {
-		cur, ours, err := lookup(virtual, c.Path)
+		if why := sp.wayChanged(c.Path); why != "" {
+			out = append(out, *wayConflict(c, why))
+			continue
+		}
+		cur, ours, err := lookup(sp, virtual, c.Path)
+		if isEscape(err) {
+			out = append(out, *wayConflict(c, "a folder on the way is a link that leads outside the workspace now; Foya does not follow it"))
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("revert %s: look at %s: %w", c.ID, c.Path, err)
 		}
 		// What an undo of this batch put there cannot conflict: if it is
 		// not what c left (something changed the file between two
 		// recorded changes), every content in between is kept in a blob.
-		if cf := rv.conflict(ctx, workdir, c, cur); cf != nil && (!ours || !cf.Forceable) {
+		if cf := rv.conflict(ctx, sp.wd, c, cur); cf != nil && (!ours || !cf.Forceable) {
 			out = append(out, *cf)
 		}
 		v := seen{exists: c.ExistedBefore, dir: c.IsDir && c.ExistedBefore, sha: c.SHABefore}
+		if c.ExistedBefore {
+			v.mode = c.ModeBefore
+		}
 		if v.dir && !c.ExistsAfter {
 			v.from = c.TrashPath
 		}
@@ -101,7 +202,8 @@ func (rv *Reverter) Check(ctx context.Context, workdir string, changes []llm.Fil
 // lookup returns what path will hold once the undos checked so far have
 // run: their own result (ours), else what a folder restored from the trash
 // holds there, else what the disk holds now.
-func lookup(virtual map[string]seen, path string) (_ seen, ours bool, _ error) {
+func lookup(sp *space, virtual map[string]seen, path string) (_ seen, ours bool, _ error) {
+	l := sp.at(path)
 	if v, ok := virtual[path]; ok {
 		return v, true, nil
 	}
@@ -112,7 +214,7 @@ func lookup(virtual map[string]seen, path string) (_ seen, ours bool, _ error) {
 				return seen{}, true, nil
 			case v.from != "":
 				rel, _ := within(dir, path)
-				path = filepath.Join(v.from, rel)
+				l = plainLoc(filepath.Join(v.from, rel))
 			}
 			break
 		}
@@ -120,7 +222,7 @@ func lookup(virtual map[string]seen, path string) (_ seen, ours bool, _ error) {
 			break
 		}
 	}
-	st, err := snapshot(path, MaxKeep)
+	st, err := snapshot(l, MaxKeep)
 	if err != nil && !errors.Is(err, errTooLarge) {
 		return seen{}, false, err
 	}
@@ -150,6 +252,9 @@ func (rv *Reverter) conflict(ctx context.Context, workdir string, c llm.FileChan
 		cf.Forceable = false
 	case c.IsDir:
 		return nil
+	case cur.mode != 0 && c.ModeAfter != 0 && cur.mode&modeTypeMask != c.ModeAfter&modeTypeMask:
+		cf.Reason = fmt.Sprintf("it is %s now, not %s as this change left it; Foya does not follow or replace it", kindName(cur.mode), kindName(c.ModeAfter))
+		cf.Forceable = false
 	case c.SHAAfter != "" && cur.sha != c.SHAAfter:
 		cf.Reason = "its content changed since this change"
 		if expected, err := rv.Blobs.Blob(ctx, c.SHAAfter); err == nil && cur.data != nil {
@@ -178,7 +283,12 @@ func trimAB(name string) string {
 // the revert changes made, in order; when an undo fails midway, those made
 // before it are returned with the error.
 func (rv *Reverter) Revert(ctx context.Context, workdir string, changes []llm.FileChange, force bool) ([]tools.FileChange, []Conflict, error) {
-	conflicts, err := rv.Check(ctx, workdir, changes)
+	sp, err := openSpace(workdir)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer sp.close()
+	conflicts, err := rv.check(ctx, sp, changes)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -191,7 +301,7 @@ func (rv *Reverter) Revert(ctx context.Context, workdir string, changes []llm.Fi
 		if err := ctx.Err(); err != nil {
 			return done, nil, err
 		}
-		fc, cf, err := rv.undo(ctx, workdir, c, force || ours[c.Path])
+		fc, cf, err := rv.undo(ctx, sp, c, force || ours[c.Path])
 		ours[c.Path] = true
 		if err != nil {
 			return done, nil, err
@@ -208,12 +318,19 @@ func (rv *Reverter) Revert(ctx context.Context, workdir string, changes []llm.Fi
 
 // undo undoes one change. It returns nil, nil, nil when there was nothing
 // left to undo (the path already holds the before state).
-func (rv *Reverter) undo(ctx context.Context, workdir string, c llm.FileChange, force bool) (*tools.FileChange, *Conflict, error) {
-	cur, err := snapshot(c.Path, MaxKeep)
+func (rv *Reverter) undo(ctx context.Context, sp *space, c llm.FileChange, force bool) (*tools.FileChange, *Conflict, error) {
+	if why := sp.wayChanged(c.Path); why != "" {
+		return nil, wayConflict(c, why), nil
+	}
+	l := sp.at(c.Path)
+	cur, err := snapshot(l, MaxKeep)
+	if isEscape(err) {
+		return nil, wayConflict(c, "a folder on the way is a link that leads outside the workspace now; Foya does not follow it"), nil
+	}
 	if err != nil && !errors.Is(err, errTooLarge) {
 		return nil, nil, fmt.Errorf("revert %s: look at %s: %w", c.ID, c.Path, err)
 	}
-	if cf := rv.conflict(ctx, workdir, c, seenOf(cur)); cf != nil && (!force || !cf.Forceable) {
+	if cf := rv.conflict(ctx, sp.wd, c, seenOf(cur)); cf != nil && (!force || !cf.Forceable) {
 		return nil, cf, nil
 	}
 	var item *trash.Item
@@ -224,21 +341,21 @@ func (rv *Reverter) undo(ctx context.Context, workdir string, c llm.FileChange, 
 		if !cur.Exists {
 			return nil, nil, nil
 		}
-		if cur.IsDir && os.Remove(c.Path) == nil {
+		if cur.IsDir && l.remove() == nil {
 			break
 		}
-		it, err := rv.Trash.Put(c.Path)
+		it, err := trashLoc(rv.Trash, l)
 		if err != nil {
 			return nil, nil, fmt.Errorf("revert %s: move %s to the trash: %w", c.ID, c.Path, err)
 		}
 		item = &it
 	case c.IsDir:
 		if cur.Exists {
-			if !cur.IsDir || os.Remove(c.Path) != nil {
+			if !cur.IsDir || l.remove() != nil {
 				return nil, &Conflict{ChangeID: c.ID, Path: c.Path, Reason: "something is in the way of the folder", FoundExists: true}, nil
 			}
 		}
-		if err := rv.restoreDir(c); err != nil {
+		if err := rv.restoreDir(c, l); err != nil {
 			return nil, nil, err
 		}
 	case !c.ExistsAfter:
@@ -246,7 +363,7 @@ func (rv *Reverter) undo(ctx context.Context, workdir string, c llm.FileChange, 
 		// bring it back from the trash, else from its blob.
 		restored := false
 		if !cur.Exists && c.TrashPath != "" {
-			err := rv.Trash.Restore(trash.Item{OriginalPath: c.Path, TrashedPath: c.TrashPath, InfoPath: c.TrashInfo})
+			err := rv.restoreItem(c, l)
 			switch {
 			case err == nil:
 				restored = true
@@ -257,20 +374,20 @@ func (rv *Reverter) undo(ctx context.Context, workdir string, c llm.FileChange, 
 			}
 		}
 		if !restored {
-			if err := rv.restoreFile(ctx, c); err != nil {
+			if err := rv.restoreFile(ctx, c, l); err != nil {
 				return nil, nil, err
 			}
 		}
 	default:
-		if err := rv.restoreFile(ctx, c); err != nil {
+		if err := rv.restoreFile(ctx, c, l); err != nil {
 			return nil, nil, err
 		}
 	}
-	after, err := snapshot(c.Path, MaxKeep)
+	after, err := snapshot(l, MaxKeep)
 	if err != nil && !errors.Is(err, errTooLarge) {
 		return nil, nil, fmt.Errorf("revert %s: look at %s: %w", c.ID, c.Path, err)
 	}
-	fc := makeChange("revert", c.Path, workdir, cur, after)
+	fc := makeChange("revert", c.Path, sp.wd, cur, after)
 	fc.RevertOf, fc.Tool = c.ID, "revert"
 	if item != nil {
 		fc.TrashPath, fc.TrashInfo = item.TrashedPath, item.InfoPath
@@ -278,20 +395,45 @@ func (rv *Reverter) undo(ctx context.Context, workdir string, c llm.FileChange, 
 	return &fc, nil, nil
 }
 
+// restoreItem brings the change's trash item back to l: beneath the
+// workspace root into l's folder opened through the root (made again when
+// missing), with trash.RestoreAt; a plain path with trash.Restore.
+func (rv *Reverter) restoreItem(c llm.FileChange, l loc) error {
+	it := trash.Item{OriginalPath: c.Path, TrashedPath: c.TrashPath, InfoPath: c.TrashInfo}
+	if l.root == nil {
+		return rv.Trash.Restore(it)
+	}
+	if err := l.parent().mkdirAll(0o755); err != nil {
+		return err
+	}
+	dir, err := l.parent().openDirFile()
+	if err != nil {
+		return err
+	}
+	defer dir.Close()
+	return rv.Trash.RestoreAt(it, dir, l.base())
+}
+
 // restoreDir brings back a folder the change removed: from the trash when
 // the change put it there, else as an empty folder with its mode (a revert
 // removed it because it was empty).
-func (rv *Reverter) restoreDir(c llm.FileChange) error {
+func (rv *Reverter) restoreDir(c llm.FileChange, l loc) error {
 	if c.TrashPath == "" {
-		if err := os.MkdirAll(filepath.Dir(c.Path), 0o755); err != nil {
+		if err := l.parent().mkdirAll(0o755); err != nil {
 			return fmt.Errorf("revert %s: %w", c.ID, err)
 		}
-		if err := os.Mkdir(c.Path, 0o700); err != nil {
+		if err := l.mkdir(0o700); err != nil {
 			return fmt.Errorf("revert %s: %w", c.ID, err)
 		}
-		return os.Chmod(c.Path, goMode(c.ModeBefore))
+		// The mode goes through the folder's descriptor, never a path.
+		f, err := l.openDirFile()
+		if err != nil {
+			return fmt.Errorf("revert %s: %w", c.ID, err)
+		}
+		defer f.Close()
+		return f.Chmod(goMode(c.ModeBefore))
 	}
-	err := rv.Trash.Restore(trash.Item{OriginalPath: c.Path, TrashedPath: c.TrashPath, InfoPath: c.TrashInfo})
+	err := rv.restoreItem(c, l)
 	if errors.Is(err, trash.ErrNotFound) {
 		return fmt.Errorf("revert %s: the folder %s is no longer in the trash (it was restored or emptied), and Foya keeps no copy of folders: %w", c.ID, c.Path, err)
 	}
@@ -301,8 +443,8 @@ func (rv *Reverter) restoreDir(c llm.FileChange) error {
 	return nil
 }
 
-// restoreFile writes the change's before content and mode at its path.
-func (rv *Reverter) restoreFile(ctx context.Context, c llm.FileChange) error {
+// restoreFile writes the change's before content and mode at l.
+func (rv *Reverter) restoreFile(ctx context.Context, c llm.FileChange, l loc) error {
 	if c.SHABefore == "" {
 		return fmt.Errorf("revert %s: %s is no longer in the trash, and it was too large for Foya to keep a copy", c.ID, c.Path)
 	}
@@ -313,22 +455,27 @@ func (rv *Reverter) restoreFile(ctx context.Context, c llm.FileChange) error {
 	if digest(data) != c.SHABefore {
 		return fmt.Errorf("revert %s: the kept content of %s is damaged (its digest does not match)", c.ID, c.Path)
 	}
-	if err := os.MkdirAll(filepath.Dir(c.Path), 0o755); err != nil {
+	if err := l.parent().mkdirAll(0o755); err != nil {
 		return fmt.Errorf("revert %s: %w", c.ID, err)
 	}
 	if c.ModeBefore&modeTypeMask == modeSymlink {
-		if err := os.Remove(c.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		dir, err := l.parent().openFolder()
+		if err != nil {
 			return fmt.Errorf("revert %s: %w", c.ID, err)
 		}
-		if err := os.Symlink(string(data), c.Path); err != nil {
+		defer dir.Close()
+		if err := dir.Remove(l.base()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("revert %s: %w", c.ID, err)
+		}
+		if err := dir.Symlink(string(data), l.base()); err != nil {
 			return fmt.Errorf("revert %s: %w", c.ID, err)
 		}
 		return nil
 	}
-	if fi, err := os.Lstat(c.Path); err == nil && fi.IsDir() {
+	if fi, err := l.lstat(); err == nil && fi.IsDir() {
 		return fmt.Errorf("revert %s: %s is a folder now", c.ID, c.Path)
 	}
-	if err := writeAtomic(c.Path, data, c.ModeBefore); err != nil {
+	if err := writeAtomic(l, data, c.ModeBefore); err != nil {
 		return fmt.Errorf("revert %s: %w", c.ID, err)
 	}
 	return nil
@@ -347,12 +494,28 @@ func (rv *Reverter) RevertHunks(ctx context.Context, workdir string, c llm.FileC
 	case c.IsDir || c.Binary || c.Diff == "" || !c.ExistsAfter:
 		return nil, nil, fmt.Errorf("%w: change %s has no hunks to revert one by one (it is a folder, binary, a deletion or empty): revert it whole", ErrBadHunk, c.ID)
 	}
-	cur, err := snapshot(c.Path, MaxKeep)
+	sp, err := openSpace(workdir)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer sp.close()
+	if why := sp.wayChanged(c.Path); why != "" {
+		return nil, wayConflict(c, why), nil
+	}
+	l := sp.at(c.Path)
+	cur, err := snapshot(l, MaxKeep)
+	if isEscape(err) {
+		return nil, wayConflict(c, "a folder on the way is a link that leads outside the workspace now; Foya does not follow it"), nil
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("revert %s: look at %s: %w", c.ID, c.Path, err)
 	}
+	if cur.Link || cur.IsDir {
+		return nil, &Conflict{ChangeID: c.ID, Path: c.Path, Reason: fmt.Sprintf("it is %s now, not the file this change left; Foya does not follow or replace it", kindName(cur.Mode)),
+			ExpectedExists: true, ExpectedSHA: c.SHAAfter, FoundExists: true, FoundSHA: cur.SHA}, nil
+	}
 	if cur.SHA != c.SHAAfter && !slices.Contains(accept, cur.SHA) {
-		if cf := rv.conflict(ctx, workdir, c, seenOf(cur)); cf != nil && (!force || !cf.Forceable || !cur.Exists) {
+		if cf := rv.conflict(ctx, sp.wd, c, seenOf(cur)); cf != nil && (!force || !cf.Forceable || !cur.Exists) {
 			return nil, cf, nil
 		}
 	}
@@ -367,14 +530,14 @@ func (rv *Reverter) RevertHunks(ctx context.Context, workdir string, c llm.FileC
 	if err != nil {
 		return nil, nil, fmt.Errorf("revert %s: %w", c.ID, err)
 	}
-	if err := writeAtomic(c.Path, data, cur.Mode); err != nil {
+	if err := writeAtomic(l, data, cur.Mode); err != nil {
 		return nil, nil, fmt.Errorf("revert %s: %w", c.ID, err)
 	}
-	after, err := snapshot(c.Path, MaxKeep)
+	after, err := snapshot(l, MaxKeep)
 	if err != nil {
 		return nil, nil, fmt.Errorf("revert %s: look at %s: %w", c.ID, c.Path, err)
 	}
-	fc := makeChange("revert", c.Path, workdir, cur, after)
+	fc := makeChange("revert", c.Path, sp.wd, cur, after)
 	fc.RevertOf, fc.Tool = c.ID, "revert"
 	return &fc, nil, nil
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"time"
 )
 
@@ -84,13 +83,17 @@ func goMode(u uint32) fs.FileMode {
 // errTooLarge is returned by snapshot for files over the limit.
 var errTooLarge = errors.New("file too large")
 
+// errNotRegular is returned by a walk's reads of what is not a regular file.
+var errNotRegular = errors.New("not a regular file")
+
 // snapshot reads what is at path without following a link in its last
 // element. Files up to limit bytes are read whole and hashed; for larger
 // ones Data and SHA stay empty and the error wraps errTooLarge, with the
 // rest of the state filled in. A missing path is a state with Exists false
 // and no error.
-func snapshot(path string, limit int64) (state, error) {
-	fi, err := os.Lstat(path)
+func snapshot(l loc, limit int64) (state, error) {
+	path := l.show
+	fi, err := l.lstat()
 	if errors.Is(err, fs.ErrNotExist) {
 		return state{}, nil
 	}
@@ -103,7 +106,7 @@ func snapshot(path string, limit int64) (state, error) {
 	case st.IsDir:
 		return st, nil
 	case st.Link:
-		target, err := os.Readlink(path)
+		target, err := l.readlink()
 		if err != nil {
 			return st, err
 		}
@@ -114,7 +117,7 @@ func snapshot(path string, limit int64) (state, error) {
 		if fi.Size() > limit {
 			return st, fmt.Errorf("%s is %d bytes, more than %d: %w", path, fi.Size(), limit, errTooLarge)
 		}
-		data, err := readLimited(path, limit)
+		data, err := readLimited(l, limit)
 		if err != nil {
 			return st, err
 		}
@@ -127,8 +130,9 @@ func snapshot(path string, limit int64) (state, error) {
 
 // readLimited reads a whole file of at most limit bytes; a file that grew
 // past limit since it was stat'ed is an errTooLarge.
-func readLimited(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
+func readLimited(l loc, limit int64) ([]byte, error) {
+	path := l.show
+	f, err := l.open()
 	if err != nil {
 		return nil, err
 	}

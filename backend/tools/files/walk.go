@@ -2,6 +2,7 @@ package files
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"io/fs"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
@@ -30,15 +32,27 @@ func (r *ignoreRules) ignored(comps []string, isDir bool) bool {
 }
 
 // readIgnoreFile returns the patterns of one ignore file, for paths under
-// domain; a missing file has none.
-func readIgnoreFile(path string, domain []string) []gitignore.Pattern {
-	f, err := os.Open(path)
-	if err != nil {
+// domain; a missing file has none. A file inside the workspace workdir is
+// read beneath its root ws when ws is given, so a link swapped in on the
+// way cannot make it read an outside file as rules.
+func readIgnoreFile(ws *os.Root, workdir, path string, domain []string) []gitignore.Pattern {
+	var data []byte
+	var err error
+	if rel, ok := within(workdir, path); ok && ws != nil && workdir != "" {
+		data, err = ws.ReadFile(rel)
+	} else {
+		data, err = os.ReadFile(path)
+	}
+	if err != nil || len(data) > ignoreMax {
 		return nil
 	}
-	defer f.Close()
+	return parseIgnore(data, domain)
+}
+
+// parseIgnore returns the patterns of an ignore file's content.
+func parseIgnore(data []byte, domain []string) []gitignore.Pattern {
 	var out []gitignore.Pattern
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {
 		line := strings.TrimSuffix(sc.Text(), "\r")
 		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
@@ -48,6 +62,9 @@ func readIgnoreFile(path string, domain []string) []gitignore.Pattern {
 	}
 	return out
 }
+
+// ignoreMax bounds the .gitignore files a walk reads.
+const ignoreMax = 1 << 20
 
 // repoBase returns the folder whose .gitignore files apply to root: the
 // nearest folder holding .git at or above root, else workdir when root is
@@ -74,7 +91,10 @@ func repoBase(root, workdir string) string {
 // root's parent. Root's own .gitignore is read by the walk. When root
 // itself is ignored (the model asked for it by name), the rules above it
 // are dropped, as ripgrep does with paths it is given.
-func rulesFor(root, workdir string) (*ignoreRules, []string) {
+//
+// ws, when not nil, is the workspace workdir opened as a root: the ignore
+// files inside it are read beneath it.
+func rulesFor(ws *os.Root, root, workdir string) (*ignoreRules, []string) {
 	base := repoBase(root, workdir)
 	r := &ignoreRules{base: base}
 	rel, ok := within(base, root)
@@ -85,9 +105,9 @@ func rulesFor(root, workdir string) (*ignoreRules, []string) {
 	if rel != "." {
 		comps = strings.Split(filepath.ToSlash(rel), "/")
 	}
-	r.pats = append(r.pats, readIgnoreFile(filepath.Join(base, ".git", "info", "exclude"), nil)...)
+	r.pats = append(r.pats, readIgnoreFile(ws, workdir, filepath.Join(base, ".git", "info", "exclude"), nil)...)
 	for i := 0; i < len(comps); i++ {
-		r.pats = append(r.pats, readIgnoreFile(filepath.Join(base, filepath.Join(comps[:i]...), ".gitignore"), comps[:i])...)
+		r.pats = append(r.pats, readIgnoreFile(ws, workdir, filepath.Join(base, filepath.Join(comps[:i]...), ".gitignore"), comps[:i])...)
 	}
 	for i := 1; i <= len(comps); i++ {
 		if r.ignored(comps[:i], true) {
@@ -99,10 +119,13 @@ func rulesFor(root, workdir string) (*ignoreRules, []string) {
 
 // entry is one file or folder the walk found.
 type entry struct {
-	// abs is its absolute path; rel is relative to the walk's root, with
-	// forward slashes.
-	abs, rel string
-	typ      fs.FileMode
+	// dir is the open folder holding it, valid during the visit; name is
+	// its name there; abs is its absolute path as the user knows it (for
+	// messages and the watcher, never opened); rel is its path relative to
+	// the walk's root, with forward slashes.
+	dir            *dirHandle
+	name, abs, rel string
+	typ            fs.FileMode
 }
 
 // walkStats counts what a walk could not enter.
@@ -117,25 +140,51 @@ func (s *walkStats) failed(rel string) {
 	s.mu.Unlock()
 }
 
-// dirJob is a folder to read.
-type dirJob struct {
-	abs, rel string
-	comps    []string // relative to the rules' base
-	rules    *ignoreRules
+// dirRef is an open folder shared by the jobs of its sub-folders: the last
+// one to open its own folder closes it, so a walk holds about one
+// descriptor per level it is working on, not one per folder waiting.
+type dirRef struct {
+	h    *dirHandle
+	refs atomic.Int32
 }
 
-// walk visits every file and folder below root (a folder) in parallel,
+func (r *dirRef) release() {
+	if r.refs.Add(-1) == 0 {
+		r.h.close()
+	}
+}
+
+// dirJob is a folder to read: the entry name of parent (or, for the first
+// job, the open folder top).
+type dirJob struct {
+	parent *dirRef
+	top    *dirHandle
+	name   string
+	abs    string
+	rel    string
+	comps  []string // relative to the rules' base
+	rules  *ignoreRules
+}
+
+// walk visits every file and folder below the folder at l in parallel,
 // skipping .git folders and whatever .gitignore files ignore, and never
-// following symbolic links. visit is called from several goroutines at
-// once, in no particular order; it returns false to skip a folder's
+// following symbolic links. Each folder is opened relative to its parent's
+// descriptor, never by a path from the top, so a folder swapped for a link
+// during the walk is not entered. realRoot and workdir (resolved paths)
+// find the ignore rules above l. visit is called from several goroutines
+// at once, in no particular order; it returns false to skip a folder's
 // contents. The walk stops early when ctx ends.
-func walk(ctx context.Context, root, workdir string, visit func(e entry) bool) (*walkStats, error) {
-	rules, comps := rulesFor(root, workdir)
+func walk(ctx context.Context, l loc, realRoot, workdir string, visit func(e entry) bool) (*walkStats, error) {
+	top, err := openDirHandle(l)
+	if err != nil {
+		return nil, err
+	}
+	rules, comps := rulesFor(l.root, realRoot, workdir)
 	stats := &walkStats{}
 	var (
 		mu      sync.Mutex
 		cond    = sync.NewCond(&mu)
-		stack   = []dirJob{{abs: root, rel: "", comps: comps, rules: rules}}
+		stack   = []dirJob{{top: top, abs: l.path, rel: "", comps: comps, rules: rules}}
 		pending = 1
 	)
 	workers := max(2, runtime.GOMAXPROCS(0)*2)
@@ -158,6 +207,10 @@ func walk(ctx context.Context, root, workdir string, visit func(e entry) bool) (
 				var subs []dirJob
 				if ctx.Err() == nil {
 					subs = readDir(job, stats, visit)
+				} else if job.parent != nil {
+					job.parent.release()
+				} else {
+					job.top.close()
 				}
 				mu.Lock()
 				stack = append(stack, subs...)
@@ -171,24 +224,33 @@ func walk(ctx context.Context, root, workdir string, visit func(e entry) bool) (
 	return stats, ctx.Err()
 }
 
-// readDir lists one folder, visits its entries and returns the folders to
-// walk next.
+// readDir opens and lists one folder, visits its entries and returns the
+// folders to walk next.
 func readDir(job dirJob, stats *walkStats, visit func(e entry) bool) []dirJob {
-	f, err := os.Open(job.abs)
-	if err != nil {
-		stats.failed(job.rel)
-		return nil
+	h := job.top
+	if job.parent != nil {
+		var err error
+		h, err = job.parent.h.openDir(job.name)
+		job.parent.release()
+		if err != nil {
+			stats.failed(job.rel)
+			return nil
+		}
 	}
-	list, err := f.ReadDir(-1)
-	f.Close()
+	ref := &dirRef{h: h}
+	ref.refs.Store(1)
+	defer ref.release()
+	list, err := h.readDir()
 	if err != nil && len(list) == 0 {
 		stats.failed(job.rel)
 		return nil
 	}
 	rules := job.rules
 	if slices.ContainsFunc(list, func(d fs.DirEntry) bool { return d.Name() == ".gitignore" }) {
-		if more := readIgnoreFile(filepath.Join(job.abs, ".gitignore"), job.comps); len(more) > 0 {
-			rules = &ignoreRules{base: rules.base, pats: append(slices.Clip(rules.pats), more...)}
+		if data, err := h.readFile(".gitignore", nil, ignoreMax); err == nil {
+			if more := parseIgnore(data, job.comps); len(more) > 0 {
+				rules = &ignoreRules{base: rules.base, pats: append(slices.Clip(rules.pats), more...)}
+			}
 		}
 	}
 	var subs []dirJob
@@ -206,11 +268,12 @@ func readDir(job dirJob, stats *walkStats, visit func(e entry) bool) []dirJob {
 		if job.rel != "" {
 			rel = job.rel + "/" + name
 		}
-		e := entry{abs: filepath.Join(job.abs, name), rel: rel, typ: d.Type()}
+		e := entry{dir: h, name: name, abs: filepath.Join(job.abs, name), rel: rel, typ: d.Type()}
 		if !visit(e) || !isDir {
 			continue
 		}
-		subs = append(subs, dirJob{abs: e.abs, rel: rel, comps: comps, rules: rules})
+		ref.refs.Add(1)
+		subs = append(subs, dirJob{parent: ref, name: name, abs: e.abs, rel: rel, comps: comps, rules: rules})
 	}
 	return subs
 }

@@ -110,8 +110,12 @@ func (w *Watcher) addTree(dir string, found func(path string)) {
 	if !w.add(dir) {
 		return
 	}
-	rules, comps := rulesFor(dir, w.root)
-	job := dirJob{abs: dir, comps: comps, rules: rules}
+	top, err := openDirHandle(plainLoc(dir))
+	if err != nil {
+		return
+	}
+	rules, comps := rulesFor(nil, dir, w.root)
+	job := dirJob{top: top, abs: dir, comps: comps, rules: rules}
 	var stack []dirJob
 	stack = append(stack, job)
 	for len(stack) > 0 {

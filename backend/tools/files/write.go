@@ -6,7 +6,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -52,8 +51,9 @@ func (t writeTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Cal
 	if err != nil {
 		return tools.Errorf("write: %v", err), nil
 	}
+	defer tg.close()
 	content := []byte(*a.Content)
-	before, err := snapshot(tg.Real, MaxKeep)
+	before, err := snapshot(tg.loc(), MaxKeep)
 	switch {
 	case errors.Is(err, errTooLarge):
 		return tools.Errorf("write: %s is %s, more than the %s write replaces (Foya keeps a copy of what it overwrites, to revert it); nothing was changed", tg.Show(), size(before.Size), size(MaxKeep)), nil
@@ -122,28 +122,32 @@ func (e *env) commit(ctx context.Context, sid string, tg target, before state, a
 		r := tools.Errorf(format, args...)
 		return &r, nil
 	}
-	now, err := snapshot(tg.Real, MaxKeep)
+	l := tg.loc()
+	now, err := snapshot(l, MaxKeep)
 	if err != nil && !errors.Is(err, errTooLarge) {
 		return fail("%s: %s", verb, openError(tg.Show(), err))
 	}
 	if !sameFile(now, before) {
 		return fail("%s: %s changed while this call waited (for approval, or for another program); nothing was changed: read it again, then %s again", verb, tg.Show(), verb)
 	}
-	var dirs []tools.FileChange
+	var (
+		dirs []tools.FileChange
+		made []loc
+	)
 	if !before.Exists {
 		var err error
-		if dirs, err = mkdirs(filepath.Dir(tg.Real), tg.Workdir); err != nil {
+		if dirs, made, err = mkdirs(l.parent(), tg.Workdir); err != nil {
 			return fail("%s: could not create the folder %s: %s; nothing was changed", verb, filepath.Dir(tg.Show()), openError(filepath.Dir(tg.Show()), err))
 		}
 	}
-	if err := writeAtomic(tg.Real, after.Data, after.Mode); err != nil {
+	if err := writeAtomic(l, after.Data, after.Mode); err != nil {
 		// Take back the folders made for it: they are empty.
-		for i := len(dirs) - 1; i >= 0; i-- {
-			os.Remove(dirs[i].Path)
+		for i := len(made) - 1; i >= 0; i-- {
+			made[i].remove()
 		}
 		return fail("%s: %v", verb, err)
 	}
-	if fi, err := os.Lstat(tg.Real); err == nil {
+	if fi, err := l.lstat(); err == nil {
 		after.ModTime, after.Mode, after.Size = fi.ModTime(), unixMode(fi.Mode()), fi.Size()
 	}
 	if err := record(ctx, e.reads, sid, tg.Real, *after, true); err != nil {
@@ -153,29 +157,31 @@ func (e *env) commit(ctx context.Context, sid string, tg target, before state, a
 	return nil, dirs
 }
 
-// mkdirs creates dir and its missing parents, and returns a File Change
-// for each folder it created, outermost first, so that reverting the
-// write removes them again.
-func mkdirs(dir, workdir string) ([]tools.FileChange, error) {
-	var missing []string
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(d); err == nil || filepath.Dir(d) == d {
+// mkdirs creates the folder dir and its missing parents, and returns a
+// File Change for each folder it created, outermost first, so that
+// reverting the write removes them again, and their locs.
+func mkdirs(dir loc, workdir string) ([]tools.FileChange, []loc, error) {
+	var missing []loc
+	for d := dir; ; d = d.parent() {
+		if _, err := d.lstat(); err == nil || d.isRoot() {
 			break
 		}
 		missing = append(missing, d)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
+	if err := dir.mkdirAll(0o755); err != nil {
+		return nil, nil, err
 	}
 	var out []tools.FileChange
+	var made []loc
 	for i := len(missing) - 1; i >= 0; i-- {
 		st, err := snapshot(missing[i], 0)
 		if err != nil || !st.IsDir {
 			continue
 		}
-		out = append(out, makeChange("create", missing[i], workdir, state{}, st))
+		out = append(out, makeChange("create", missing[i].path, workdir, state{}, st))
+		made = append(made, missing[i])
 	}
-	return out, nil
+	return out, made, nil
 }
 
 var (
