@@ -20,7 +20,7 @@ func settingsCmd(ctx context.Context, args []string, env Env) int {
 		return code
 	}
 	if len(pos) != 0 && (len(pos) != 3 || pos[0] != "set") {
-		fmt.Fprintln(env.Stderr, "usage: foya settings [--json] | foya settings set KEY VALUE\n  keys: approval.default (manual, auto, full-access), model.images.MODEL (true, false)")
+		fmt.Fprintln(env.Stderr, "usage: foya settings [--json] | foya settings set KEY VALUE\n  keys: approval.default (manual, auto, full-access), files.maxWriteBytes (bytes, or with KiB, MiB, GiB; default 64MiB), model.images.MODEL (true, false)")
 		return ExitUsage
 	}
 	k, err := openKernel(ctx, *db, env)

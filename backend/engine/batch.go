@@ -34,7 +34,7 @@ func (r *runner) batch(ctx context.Context, step int, f tools.Filter, visible []
 	preps := make([]*prepared, len(recs))
 	var refused llm.Commit
 	for i, rec := range recs {
-		p := r.prepare(rec, visible)
+		p := r.prepare(ctx, rec, visible)
 		preps[i] = p
 		if p.result != nil {
 			// spec T4: unknown tools and bad arguments are business errors.
@@ -156,7 +156,7 @@ func (r *runner) batch(ctx context.Context, step int, f tools.Filter, visible []
 // prepare looks the call's tool up among the tools visible in this step and
 // checks its arguments (spec L2, K1). A hidden, deferred-but-inactive or
 // unknown tool cannot be called even when the model names it (spec A1, E1).
-func (r *runner) prepare(rec llm.CallRecord, visible []string) *prepared {
+func (r *runner) prepare(ctx context.Context, rec llm.CallRecord, visible []string) *prepared {
 	p := &prepared{rec: rec, exposed: visible}
 	refuse := func(format string, args ...any) *prepared {
 		p.result = &llm.ToolResult{Text: fmt.Sprintf(format, args...), IsError: true}
@@ -173,11 +173,20 @@ func (r *runner) prepare(rec llm.CallRecord, visible []string) *prepared {
 	if err != nil {
 		return refuse("%s: %v", rec.Name, err)
 	}
+	call := tools.Call{ID: rec.ID, Name: rec.Name, Arguments: args}
+	if pc, ok := t.(tools.Prechecked); ok {
+		// Before the schema check decodes the arguments: a call refused
+		// for its size costs no decoding.
+		if res := pc.Precheck(ctx, call); res != nil {
+			p.result = &llm.ToolResult{Text: res.Text, IsError: true}
+			return p
+		}
+	}
 	if err := r.e.cfg.Tools.Validate(rec.Name, args); err != nil {
 		return refuse("%v", err)
 	}
 	p.tool = t
-	p.call = tools.Call{ID: rec.ID, Name: rec.Name, Arguments: args}
+	p.call = call
 	if par, ok := t.(tools.Parallel); ok {
 		p.parallel = par.ParallelSafe(p.call)
 	}
