@@ -254,3 +254,183 @@ func dbInt(t *testing.T, db, query string, args ...any) int64 {
 	}
 	return n.Int64
 }
+
+// argsUpdates returns, for call id, the argsDelta pieces joined, the
+// argsBytes of its last streaming update, and how many such updates came.
+func argsUpdates(evs []llm.Event, id string) (preview string, last int, n int) {
+	for _, ev := range evs {
+		if ev.Type != llm.EventToolUpdate || field(ev, "id") != id || field(ev, "argsBytes") == nil {
+			continue
+		}
+		n++
+		if d, ok := field(ev, "argsDelta").(string); ok {
+			preview += d
+		}
+		last = int(field(ev, "argsBytes").(float64))
+	}
+	return preview, last, n
+}
+
+// A write of 2 MiB (issue 9 class 11): its content is stored once, as one
+// blob that the call's row, the assistant message and the file change's
+// "after" share; the history gives the exact arguments back; clients saw
+// the first 4 KiB of the arguments and then only their size; and the next
+// request sends a note instead of the content.
+//
+// spec: L1, T2, F1, O5
+func TestLargeWriteSharesItsContentBlob(t *testing.T) {
+	content := bigContent(2 << 20)
+	args := writeArgs("big.txt", content)
+	h := newHarness(t, nil, pt.Calls(pt.Call{ID: "w1", Name: "write", Arguments: args, Chunk: 64 << 10}), pt.Say("done"))
+	run := h.run("write it")
+	if run.Status != llm.RunCompleted {
+		t.Fatalf("run %s: %s", run.Status, run.Error)
+	}
+	if got, err := os.ReadFile(filepath.Join(h.dir, "big.txt")); err != nil || string(got) != content {
+		t.Fatalf("big.txt: %d bytes, %v; want the content", len(got), err)
+	}
+	if n := dbInt(t, h.db, `SELECT count(*) FROM blobs WHERE size = ?`, len(content)); n != 1 {
+		t.Errorf("%d blobs of the content's size; want 1, shared by the call, the message and the file change", n)
+	}
+	if n := dbInt(t, h.db, `SELECT coalesce(sum(size), 0) FROM blobs`); n > int64(len(content))+1<<10 {
+		t.Errorf("blobs hold %d bytes for %d bytes of content; want one copy", n, len(content))
+	}
+	if n := dbInt(t, h.db, `SELECT length(arguments) + length(args_ref) FROM tool_calls WHERE id = 'w1'`); n > 1<<10 {
+		t.Errorf("the call's row holds %d bytes of arguments; want a reference", n)
+	}
+	if n := dbInt(t, h.db, `SELECT max(length(body)) FROM messages`); n > 4<<10 {
+		t.Errorf("a stored message of %d bytes; want references only", n)
+	}
+	changes, err := h.k.Changes(context.Background(), run.SessionID)
+	if err != nil || len(changes) != 1 || changes[0].SHAAfter != fmt.Sprintf("%x", sha256.Sum256([]byte(content))) {
+		t.Fatalf("changes %+v, %v; want one whose after is the content", changes, err)
+	}
+
+	msgs, _ := h.k.Messages(context.Background(), run.SessionID)
+	calls, _ := h.k.Calls(context.Background(), run.ID)
+	if msgs[1].Message.ToolCalls[0].Arguments != args || calls[0].Arguments != args {
+		t.Error("the arguments read back from the history differ from those the model sent")
+	}
+
+	preview, last, n := argsUpdates(h.eventList(), "w1")
+	if preview != args[:4<<10] || last != len(args) || n > 12 {
+		t.Errorf("%d updates with %d bytes of preview, last count %d; want the first 4 KiB, then %d, in a few updates",
+			n, len(preview), last, len(args))
+	}
+
+	reqs := h.srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests; want 2", len(reqs))
+	}
+	var sent string
+	for _, m := range reqs[1].Messages {
+		for _, c := range m.ToolCalls {
+			sent = c.Arguments
+		}
+	}
+	var v map[string]string
+	if err := json.Unmarshal([]byte(sent), &v); err != nil || v["path"] != "big.txt" || !strings.Contains(v["content"], "2097152 bytes left out") || len(reqs[1].Raw) > 64<<10 {
+		t.Errorf("the second request (%d bytes) sent the call as %.200q; want the path and a note", len(reqs[1].Raw), sent)
+	}
+}
+
+// Arguments escaped in a way JSON allows but Foya would not write (\/,
+// upper-case \u escapes) still come back byte for byte (issue 9 class 11).
+//
+// spec: T2
+func TestLargeArgumentsComeBackExactly(t *testing.T) {
+	body := strings.Repeat(`line with a \/ slash and \u00E9\n`, 4000)
+	args := `{"path":"odd.txt","content":"` + body + `"}`
+	h := newHarness(t, nil, pt.Calls(pt.Call{ID: "w1", Name: "write", Arguments: args, Chunk: 10000}), pt.Say("done"))
+	run := h.run("write it")
+	calls, err := h.k.Calls(context.Background(), run.ID)
+	if err != nil || calls[0].Arguments != args || calls[0].ArgsRef == nil {
+		t.Fatalf("call read back: %v; want the exact arguments, stored by reference", err)
+	}
+	msgs, _ := h.k.Messages(context.Background(), run.SessionID)
+	if msgs[1].Message.ToolCalls[0].Arguments != args {
+		t.Fatal("the message read back differs from the model's")
+	}
+}
+
+// Small arguments still reach clients whole, as argsDelta pieces, each
+// update with the size so far; and a call streamed in 1 KiB pieces gives a
+// few updates, not one per piece (issue 9 class 11).
+//
+// spec: L1
+func TestArgumentUpdatesAreBounded(t *testing.T) {
+	small := `{"query":"anything at all"}`
+	long := writeArgs("x.txt", bigContent(3<<20))
+	h := newHarness(t, nil,
+		pt.Calls(pt.Call{ID: "s1", Name: "tool_search", Arguments: small},
+			pt.Call{ID: "l1", Name: "write", Arguments: long, Chunk: 1 << 10}),
+		pt.Say("done"))
+	h.run("go")
+	evs := h.eventList()
+	if preview, last, n := argsUpdates(evs, "s1"); preview != small || last != len(small) || n == 0 {
+		t.Errorf("small call: preview %q, count %d; want the whole arguments", preview, last)
+	}
+	preview, last, n := argsUpdates(evs, "l1")
+	if preview != long[:4<<10] || last != len(long) {
+		t.Errorf("long call: %d bytes of preview, last count %d; want 4096 and %d", len(preview), last, len(long))
+	}
+	// 3,000 pieces: at most the preview's pieces, one per MiB, two a
+	// second and the closing count.
+	if n > 40 {
+		t.Errorf("long call: %d updates for 3,000 pieces; want a few", n)
+	}
+}
+
+// files.maxWriteBytes bounds one write's content (issue 9 class 11): it is
+// a setting with a 64 MiB default, read at each call; over it, write says
+// how large the content is, what the limit is and which setting holds it.
+//
+// spec: T4, K1
+func TestWriteLimitIsASetting(t *testing.T) {
+	ctx := context.Background()
+	big, small := bigContent(2<<20), bigContent(512<<10)
+	h := newHarness(t, nil,
+		pt.Calls(call("w1", "write", writeArgs("big.txt", big)), call("w2", "write", writeArgs("small.txt", small))),
+		pt.Say("done"))
+	all, _ := h.k.Settings(ctx)
+	if all[kernel.SettingMaxWrite] != "67108864" {
+		t.Errorf("default %s = %q; want 67108864", kernel.SettingMaxWrite, all[kernel.SettingMaxWrite])
+	}
+	for _, bad := range []string{"", "0", "-5", "lots", "12 TB", "99999999999GiB"} {
+		if err := h.k.SetSetting(ctx, kernel.SettingMaxWrite, bad); err == nil {
+			t.Errorf("SetSetting(%q) = nil; want an error", bad)
+		}
+	}
+	if err := h.k.SetSetting(ctx, kernel.SettingMaxWrite, "1MiB"); err != nil {
+		t.Fatal(err)
+	}
+	h.run("write both")
+	var texts []string
+	for _, ev := range h.eventList() {
+		if ev.Type == llm.EventToolEnd {
+			texts = append(texts, fmt.Sprint(field(ev, "text")))
+		}
+	}
+	want := "write: content is 2.0 MiB; the limit is 1.0 MiB (setting files.maxWriteBytes): write large files in parts or generate them with a command"
+	if len(texts) != 2 || texts[0] != want || !strings.HasPrefix(texts[1], "Created small.txt") {
+		t.Fatalf("results %q; want %q, then small.txt created", texts, want)
+	}
+	if _, err := os.Stat(filepath.Join(h.dir, "big.txt")); !os.IsNotExist(err) {
+		t.Errorf("big.txt: %v; want nothing written", err)
+	}
+}
+
+// foya exec's readable output names a large call by its path, though
+// clients get only the first 4 KiB of its arguments (issue 9 class 11).
+//
+// spec: L1
+func TestExecReadableNamesALargeCall(t *testing.T) {
+	bin := foyaBinary(t)
+	srv := pt.New(t, pt.Calls(pt.Call{ID: "c1", Name: "write", Arguments: `{"path":"notes.txt","content":` + strconv.Quote(bigContent(100<<10)) + `}`}), pt.Say("done"))
+	dir := t.TempDir()
+	res := runFoya(t, bin, nil, "exec", "--base-url", srv.URL, "--api-key", "x", "--model", "m",
+		"--db", filepath.Join(t.TempDir(), "foya.db"), "--workdir", dir, "--approval", "auto", "write notes")
+	if res.code != 0 || !strings.Contains(res.stderr, "✓ write notes.txt: Created notes.txt") {
+		t.Fatalf("exit %d, stderr:\n%s\nwant the call named by its path", res.code, res.stderr)
+	}
+}
