@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -99,4 +101,33 @@ func TestDeleteSessionKeepsSharedBlobs(t *testing.T) {
 	if n != 1 {
 		t.Errorf("%d blobs left; want 1 (s1's own blob goes)", n)
 	}
+}
+
+// Deleting a session keeps another session's file-change blobs when both
+// wrote the same bytes (it used to delete every blob no artifact used).
+func TestDeleteSessionKeepsAnotherSessionsFileBlobs(t *testing.T) {
+	ctx := context.Background()
+	s := open(t)
+	session(t, s, "s1")
+	session(t, s, "s2")
+	data := []byte("the same content in two sessions\n")
+	sha := sum(data)
+	for _, id := range []string{"s1", "s2"} {
+		_, err := s.Apply(ctx, llm.Commit{Blobs: [][]byte{data}, FileChanges: []llm.FileChange{{ID: "chg-" + id, SessionID: id,
+			Path: "/w/a", Op: "create", ExistsAfter: true, SHAAfter: sha}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.DeleteSession(ctx, "s1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Blob(ctx, sha); err != nil {
+		t.Fatalf("s2's file change lost its blob when s1 was deleted: %v", err)
+	}
+}
+
+func sum(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
 }
