@@ -146,97 +146,119 @@ func dbSize(t *testing.T, db string) int64 {
 
 // A 100 MiB write streamed in 256 KiB pieces through the real foya exec
 // (issue 9 class 11): the call's events stay small (the first 4 KiB of the
-// arguments, then byte counts), the database holds the arguments once, the
-// process's peak memory stays within a small multiple of the arguments, and
-// the write, over the 64 MiB default limit, is refused with an error that
-// names the setting. The arguments read back from the history are exactly
-// the ones the model sent.
+// arguments, then byte counts), the database holds the arguments once, and
+// the process's peak memory stays within a small multiple of them. Over
+// the 64 MiB default limit the write is refused with an error that names
+// the setting; with the limit raised (foya settings set) it is written, and
+// its content is the same blob as the call's arguments. Either way the
+// arguments read back from the history are exactly those the model sent.
 //
-// spec: L1, L2, T2, T4, O4
+// spec: L1, L2, T2, T4, O4, F1
 func TestExecLargeWriteIsBounded(t *testing.T) {
 	if testing.Short() {
-		t.Skip("streams 100 MiB")
+		t.Skip("streams 100 MiB twice")
 	}
 	bin := foyaBinary(t)
 	const size = 100 << 20
 	content := bigContent(size)
+	contentSum := sha256.Sum256([]byte(content))
 	args := writeArgs("big.txt", content)
-	sum := sha256.Sum256([]byte(args))
-	srv := pt.New(t, pt.Calls(pt.Call{ID: "c1", Name: "write", Arguments: args, Chunk: 256 << 10}), pt.Say("done"))
 	content = ""
-	dir := t.TempDir()
-	db := filepath.Join(t.TempDir(), "foya.db")
-	evs, sizes, code, peak := execEvents(t, bin, "exec", "--base-url", srv.URL, "--api-key", "x", "--model", "m",
-		"--db", db, "--workdir", dir, "--approval", "auto", "--json", "write a big file")
-
-	var callEvents, callBytes, updates int
-	var end llm.Event
-	for i, ev := range evs {
-		if field(ev, "id") != "c1" {
-			continue
-		}
-		callEvents++
-		callBytes += sizes[i]
-		switch ev.Type {
-		case llm.EventToolUpdate:
-			updates++
-		case llm.EventToolEnd:
-			end = ev
-		}
-	}
-	t.Logf("call c1: %d events, %d bytes (%d updates); database %d bytes; peak RSS %.1f MiB",
-		callEvents, callBytes, updates, dbSize(t, db), float64(peak)/(1<<20))
-	if code != 0 {
-		last := evs[len(evs)-1]
-		t.Fatalf("foya exec: exit %d; last event %s %.300s", code, last.Type, last.Data)
-	}
-	want := "write: content is 100.0 MiB; the limit is 64.0 MiB (setting files.maxWriteBytes): write large files in parts or generate them with a command"
-	if field(end, "isError") != true || field(end, "text") != want {
-		t.Errorf("tool.end %.300s; want the error %q", end.Data, want)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "big.txt")); !os.IsNotExist(err) {
-		t.Errorf("big.txt: %v; want no file", err)
-	}
-	// 400 pieces arrived; no more than one update per MiB or a few a second.
-	if callBytes > 64<<10 || updates > 200 {
-		t.Errorf("the call's events: %d of them, %d bytes; want under 64 KiB and 200 updates", callEvents, callBytes)
-	}
-	if n := dbSize(t, db); n > 2*size {
-		t.Errorf("database %d bytes after a %d-byte call; want under twice the arguments", n, size)
-	}
-	if peak > 4*size+64<<20 {
-		t.Errorf("peak RSS %.1f MiB; want under 4 × 100 MiB + 64 MiB", float64(peak)/(1<<20))
-	}
-	// The next request does not carry the 100 MiB again.
-	reqs := srv.Requests()
-	if len(reqs) != 2 || len(reqs[1].Raw) > 1<<20 {
-		t.Errorf("%d requests, the second of %d bytes; want 2, under 1 MiB", len(reqs), len(reqs[len(reqs)-1].Raw))
-	}
-
-	// The history keeps the exact arguments.
-	k, err := kernel.Open(context.Background(), kernel.Options{DBPath: db})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer k.Close()
-	list, _ := k.Sessions(context.Background())
-	msgs, err := k.Messages(context.Background(), list[0].ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	found := false
-	for _, m := range msgs {
-		for _, c := range m.Message.ToolCalls {
-			if c.ID == "c1" {
-				found = true
-				if sha256.Sum256([]byte(c.Arguments)) != sum {
-					t.Errorf("the stored call's arguments (%d bytes) differ from those sent", len(c.Arguments))
+	sum := sha256.Sum256([]byte(args))
+	for _, tc := range []struct {
+		name  string
+		limit string // files.maxWriteBytes, if set
+		want  string // the result's text, or its start
+		peak  int64  // bound on the peak resident set
+	}{
+		{"refused", "", "write: content is 100.0 MiB; the limit is 64.0 MiB (setting files.maxWriteBytes): write large files in parts or generate them with a command", 4*size + 64<<20},
+		{"written", "128MiB", "Created big.txt", 6*size + 64<<20},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := pt.New(t, pt.Calls(pt.Call{ID: "c1", Name: "write", Arguments: args, Chunk: 256 << 10}), pt.Say("done"))
+			dir := t.TempDir()
+			db := filepath.Join(t.TempDir(), "foya.db")
+			if tc.limit != "" {
+				if res := runFoya(t, bin, nil, "settings", "--db", db, "set", "files.maxWriteBytes", tc.limit); res.code != 0 {
+					t.Fatalf("foya settings set: %d %s", res.code, res.stderr)
 				}
 			}
-		}
-	}
-	if !found {
-		t.Error("no call c1 in the history")
+			evs, sizes, code, peak := execEvents(t, bin, "exec", "--base-url", srv.URL, "--api-key", "x", "--model", "m",
+				"--db", db, "--workdir", dir, "--approval", "auto", "--json", "write a big file")
+
+			var callEvents, callBytes, updates int
+			var end llm.Event
+			for i, ev := range evs {
+				if field(ev, "id") != "c1" {
+					continue
+				}
+				callEvents++
+				callBytes += sizes[i]
+				switch ev.Type {
+				case llm.EventToolUpdate:
+					updates++
+				case llm.EventToolEnd:
+					end = ev
+				}
+			}
+			t.Logf("call c1: %d events, %d bytes (%d updates); database %d bytes; peak RSS %.1f MiB",
+				callEvents, callBytes, updates, dbSize(t, db), float64(peak)/(1<<20))
+			if code != 0 {
+				last := evs[len(evs)-1]
+				t.Fatalf("foya exec: exit %d; last event %s %.300s", code, last.Type, last.Data)
+			}
+			text, _ := field(end, "text").(string)
+			got, err := os.ReadFile(filepath.Join(dir, "big.txt"))
+			if tc.limit == "" {
+				if field(end, "isError") != true || text != tc.want || !os.IsNotExist(err) {
+					t.Errorf("tool.end %.300s, big.txt: %v; want the error %q and no file", end.Data, err, tc.want)
+				}
+			} else if !strings.HasPrefix(text, tc.want) || sha256.Sum256(got) != contentSum {
+				t.Errorf("tool.end %.300s, big.txt: %d bytes, %v; want %q and the content", end.Data, len(got), err, tc.want)
+			}
+			got = nil
+			// 400 pieces arrived; no more than one update per MiB or a few a second.
+			if callBytes > 64<<10 || updates > 200 {
+				t.Errorf("the call's events: %d of them, %d bytes; want under 64 KiB and 200 updates", callEvents, callBytes)
+			}
+			if n := dbSize(t, db); n > 2*size {
+				t.Errorf("database %d bytes after a %d-byte call; want under twice the arguments", n, size)
+			}
+			if peak > tc.peak {
+				t.Errorf("peak RSS %.1f MiB; want under %.1f MiB", float64(peak)/(1<<20), float64(tc.peak)/(1<<20))
+			}
+			// The next request does not carry the 100 MiB again.
+			reqs := srv.Requests()
+			if len(reqs) != 2 || len(reqs[1].Raw) > 1<<20 {
+				t.Errorf("%d requests, the second of %d bytes; want 2, under 1 MiB", len(reqs), len(reqs[len(reqs)-1].Raw))
+			}
+
+			// The history keeps the exact arguments.
+			k, err := kernel.Open(context.Background(), kernel.Options{DBPath: db})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer k.Close()
+			list, _ := k.Sessions(context.Background())
+			msgs, err := k.Messages(context.Background(), list[0].ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, m := range msgs {
+				for _, c := range m.Message.ToolCalls {
+					if c.ID == "c1" {
+						found = true
+						if sha256.Sum256([]byte(c.Arguments)) != sum {
+							t.Errorf("the stored call's arguments (%d bytes) differ from those sent", len(c.Arguments))
+						}
+					}
+				}
+			}
+			if !found {
+				t.Error("no call c1 in the history")
+			}
+		})
 	}
 }
 
