@@ -354,6 +354,24 @@ func TestLargeWriteSharesItsContentBlob(t *testing.T) {
 	if err := json.Unmarshal([]byte(sent), &v); err != nil || v["path"] != "big.txt" || !strings.Contains(v["content"], "2097152 bytes left out") || len(reqs[1].Raw) > 64<<10 {
 		t.Errorf("the second request (%d bytes) sent the call as %.200q; want the path and a note", len(reqs[1].Raw), sent)
 	}
+
+	// A later turn reads the history back from the store: the same note,
+	// byte for byte, so the prompt cache still hits.
+	h.srv.Append(pt.Say("still done"))
+	h.runIn(context.Background(), run.SessionID, "and now?")
+	reqs = h.srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests; want 3", len(reqs))
+	}
+	var again string
+	for _, m := range reqs[2].Messages {
+		for _, c := range m.ToolCalls {
+			again = c.Arguments
+		}
+	}
+	if again != sent || len(reqs[2].Raw) > 64<<10 {
+		t.Errorf("the next turn's request (%d bytes) sent the call as %.200q; want the same note as before", len(reqs[2].Raw), again)
+	}
 }
 
 // Arguments escaped in a way JSON allows but Foya would not write (\/,
