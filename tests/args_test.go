@@ -436,7 +436,7 @@ func TestWriteLimitIsASetting(t *testing.T) {
 	if all[kernel.SettingMaxWrite] != "67108864" {
 		t.Errorf("default %s = %q; want 67108864", kernel.SettingMaxWrite, all[kernel.SettingMaxWrite])
 	}
-	for _, bad := range []string{"", "0", "-5", "lots", "12 TB", "99999999999GiB"} {
+	for _, bad := range []string{"", "0", "-5", "lots", "12 TB", "99999999999GiB", "5KiBMiB", "1.5MiB"} {
 		if err := h.k.SetSetting(ctx, kernel.SettingMaxWrite, bad); err == nil {
 			t.Errorf("SetSetting(%q) = nil; want an error", bad)
 		}

@@ -51,9 +51,10 @@ func maxWrite(ctx context.Context, st *store.Store) int64 {
 func parseBytes(v string) (int64, error) {
 	s := strings.TrimSpace(v)
 	unit := int64(1)
-	for suffix, u := range map[string]int64{"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30} {
+	for i, suffix := range []string{"KiB", "MiB", "GiB"} {
 		if rest, ok := strings.CutSuffix(s, suffix); ok {
-			s, unit = strings.TrimSpace(rest), u
+			s, unit = strings.TrimSpace(rest), 1<<(10*(i+1))
+			break
 		}
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
