@@ -224,6 +224,9 @@ func TestExecLargeWriteIsBounded(t *testing.T) {
 			if n := dbSize(t, db); n > 2*size {
 				t.Errorf("database %d bytes after a %d-byte call; want under twice the arguments", n, size)
 			}
+			if peak == 0 {
+				t.Log("no /proc/PID/status here: the peak resident set is not measured")
+			}
 			if peak > tc.peak {
 				t.Errorf("peak RSS %.1f MiB; want under %.1f MiB", float64(peak)/(1<<20), float64(tc.peak)/(1<<20))
 			}
