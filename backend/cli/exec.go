@@ -244,7 +244,7 @@ type printer struct {
 	mu      sync.Mutex
 	enc     *json.Encoder
 	midLine bool              // the last text written did not end a line
-	args    map[string]string // streamed arguments by call ID
+	args    map[string]string // the streamed start of the arguments, by call ID (at most 4 KiB each)
 }
 
 func newPrinter(env Env, asJSON bool) *printer {
@@ -328,11 +328,16 @@ func (p *printer) event(ev llm.Event) {
 }
 
 // argSummary is the one argument that says most about a call (its path,
-// command, pattern or query), or the arguments themselves, shortened.
+// command, pattern or query), or the arguments themselves, shortened. raw
+// may be only the start of the arguments (events carry their first 4 KiB):
+// the string fields that start holds whole still count.
 func argSummary(raw string) string {
 	var m map[string]any
 	if json.Unmarshal([]byte(raw), &m) != nil {
-		return firstLine(raw, 80)
+		m = leadingFields(raw)
+		if len(m) == 0 {
+			return firstLine(raw, 80)
+		}
 	}
 	for _, k := range []string{"command", "path", "pattern", "query", "ref", "id"} {
 		if v, ok := m[k].(string); ok && v != "" {
@@ -343,6 +348,31 @@ func argSummary(raw string) string {
 		return ""
 	}
 	return firstLine(raw, 80)
+}
+
+// leadingFields returns the top-level string fields of an object whose
+// text may be cut short, up to the first field it cannot read whole.
+func leadingFields(raw string) map[string]any {
+	dec := json.NewDecoder(strings.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	m := map[string]any{}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			break
+		}
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			break
+		}
+		var s string
+		if key, ok := k.(string); ok && json.Unmarshal(v, &s) == nil {
+			m[key] = s
+		}
+	}
+	return m
 }
 
 func (p *printer) endLine() {

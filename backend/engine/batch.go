@@ -43,7 +43,7 @@ func (r *runner) batch(ctx context.Context, step int, f tools.Filter, visible []
 	for i, rec := range recs {
 		var p *prepared
 		if i < MaxCallsPerStep {
-			p = r.prepare(rec, visible)
+			p = r.prepare(ctx, rec, visible)
 		} else {
 			p = &prepared{rec: rec, result: &llm.ToolResult{IsError: true, Text: fmt.Sprintf(
 				"not run: your answer has %d tool calls and at most %d of one answer run; this is call %d. "+
@@ -173,7 +173,7 @@ func (r *runner) batch(ctx context.Context, step int, f tools.Filter, visible []
 // never runs, whatever it names, and the model is told that they were cut
 // off. A hidden, deferred-but-inactive or unknown tool cannot be called even
 // when the model names it (spec A1, E1).
-func (r *runner) prepare(rec llm.CallRecord, visible []string) *prepared {
+func (r *runner) prepare(ctx context.Context, rec llm.CallRecord, visible []string) *prepared {
 	p := &prepared{rec: rec, exposed: visible}
 	refuse := func(format string, args ...any) *prepared {
 		p.result = &llm.ToolResult{Text: fmt.Sprintf(format, args...), IsError: true}
@@ -194,11 +194,20 @@ func (r *runner) prepare(rec llm.CallRecord, visible []string) *prepared {
 	if !ok || !contains(visible, rec.Name) {
 		return refuse("unknown tool %q: it is not available in this step; available tools: %s", rec.Name, strings.Join(visible, ", "))
 	}
+	call := tools.Call{ID: rec.ID, Name: rec.Name, Arguments: args}
+	if pc, ok := t.(tools.Prechecked); ok {
+		// Before the schema check decodes the arguments: a call refused
+		// for its size costs no decoding.
+		if res := pc.Precheck(ctx, call); res != nil {
+			p.result = &llm.ToolResult{Text: res.Text, IsError: true}
+			return p
+		}
+	}
 	if err := r.e.cfg.Tools.Validate(rec.Name, args); err != nil {
 		return refuse("%v", err)
 	}
 	p.tool = t
-	p.call = tools.Call{ID: rec.ID, Name: rec.Name, Arguments: args}
+	p.call = call
 	if par, ok := t.(tools.Parallel); ok {
 		p.parallel = par.ParallelSafe(p.call)
 	}

@@ -27,6 +27,11 @@ type ContextConfig struct {
 	// Quantum is the step, in messages, by which the projection's
 	// watermark moves (default 32), so it moves rarely and in jumps.
 	Quantum int
+	// MaxArgs is the largest call arguments, in bytes, sent back to the
+	// model verbatim (default 256 KiB, about 64,000 tokens). Larger ones,
+	// such as a big file's content in a write, are sent with each large
+	// string value replaced by a note; the history keeps them whole.
+	MaxArgs int
 }
 
 func (c ContextConfig) withDefaults() ContextConfig {
@@ -45,6 +50,9 @@ func (c ContextConfig) withDefaults() ContextConfig {
 	if c.Quantum <= 0 {
 		c.Quantum = 32
 	}
+	if c.MaxArgs <= 0 {
+		c.MaxArgs = 256 << 10
+	}
 	return c
 }
 
@@ -57,6 +65,9 @@ type projection struct {
 	tokens  []int // estimated tokens of each message, verbatim
 	savings []int // tokens saved by projecting it (0: not projectable)
 	summary map[int]string
+	// args holds, by index, the assistant messages whose calls' arguments
+	// are too large to send again, as they are sent instead.
+	args map[int]llm.Message
 }
 
 // estimate is a cheap, deterministic token estimate: four bytes a token,
@@ -73,6 +84,13 @@ func estimate(m llm.Message) int {
 func (p *projection) grow(hist []llm.Message) {
 	for i := len(p.tokens); i < len(hist); i++ {
 		m := hist[i]
+		if pm, ok := p.shortArgs(m); ok {
+			if p.args == nil {
+				p.args = map[int]llm.Message{}
+			}
+			p.args[i] = pm
+			m = pm
+		}
 		t := estimate(m)
 		p.tokens = append(p.tokens, t)
 		save := 0
@@ -130,11 +148,14 @@ func (p *projection) watermark(n int) int {
 func (p *projection) compile(hist []llm.Message) ([]llm.Message, int) {
 	p.grow(hist)
 	w := p.watermark(len(hist))
-	if w == 0 {
+	if w == 0 && len(p.args) == 0 {
 		return hist, 0
 	}
 	out := make([]llm.Message, len(hist))
 	copy(out, hist)
+	for i, m := range p.args {
+		out[i] = m
+	}
 	refs := 0
 	for i := range w {
 		if p.savings[i] > 0 {
@@ -145,6 +166,30 @@ func (p *projection) compile(hist []llm.Message) ([]llm.Message, int) {
 		}
 	}
 	return out, refs
+}
+
+// shortArgs returns m as it is sent when one of its calls has arguments
+// larger than MaxArgs: their large string values replaced by a note (see
+// llm.ArgsRef.Placeholder), so that a step after a huge write neither
+// re-encodes nor re-sends it. Only arguments stored by reference can be
+// that large.
+func (p *projection) shortArgs(m llm.Message) (llm.Message, bool) {
+	found := false
+	for _, c := range m.ToolCalls {
+		found = found || (c.ArgsRef != nil && len(c.Arguments) > p.cfg.MaxArgs)
+	}
+	if !found {
+		return m, false
+	}
+	calls := make([]llm.ToolCall, len(m.ToolCalls))
+	for i, c := range m.ToolCalls {
+		if c.ArgsRef != nil && len(c.Arguments) > p.cfg.MaxArgs {
+			c.Arguments, c.ArgsRef = c.ArgsRef.Placeholder(), nil
+		}
+		calls[i] = c
+	}
+	m.ToolCalls = calls
+	return m, true
 }
 
 // Ref is the reference of the history message at index i (0-based): the

@@ -27,10 +27,11 @@ type recorder struct {
 }
 
 type pendingDelta struct {
-	typ  string // text.delta, reasoning.delta, tool.update
-	step int
-	id   string // call ID for tool.update
-	text strings.Builder
+	typ   string // text.delta, reasoning.delta, tool.update
+	step  int
+	id    string // call ID for tool.update
+	text  strings.Builder
+	total int // tool.update: bytes of the call's arguments so far
 }
 
 // commit stores c with the given events (after flushing pending deltas) and
@@ -73,24 +74,36 @@ func (r *recorder) commitLocked(ctx context.Context, c llm.Commit) error {
 
 func (r *recorder) deltaEvent(p *pendingDelta) llm.Event {
 	if p.typ == llm.EventToolUpdate {
-		return llm.Event{Type: p.typ, Data: llm.Data(map[string]any{"step": p.step, "id": p.id, "argsDelta": p.text.String()})}
+		return argsEvent(p.step, p.id, p.text.String(), p.total)
 	}
 	return llm.Event{Type: p.typ, Data: llm.Data(map[string]any{"step": p.step, "text": p.text.String()})}
 }
 
-// delta queues a piece of text (or of a call's arguments) for coalescing.
+// delta queues a piece of text for coalescing.
 func (r *recorder) delta(ctx context.Context, typ string, step int, id, text string) {
 	if text == "" {
 		return
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if n := len(r.pending); n > 0 && r.pending[n-1].typ == typ && r.pending[n-1].id == id && r.pending[n-1].step == step {
-		r.pending[n-1].text.WriteString(text)
-	} else {
+	r.queue(ctx, typ, step, id, text)
+}
+
+// args queues a tool.update of a call whose arguments stream: a piece of
+// their preview (may be empty) and their size so far. Updates of one call
+// coalesce into one event with the latest size.
+func (r *recorder) args(ctx context.Context, step int, id, preview string, total int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.queue(ctx, llm.EventToolUpdate, step, id, preview).total = total
+}
+
+func (r *recorder) queue(ctx context.Context, typ string, step int, id, text string) *pendingDelta {
+	if n := len(r.pending); n == 0 || r.pending[n-1].typ != typ || r.pending[n-1].id != id || r.pending[n-1].step != step {
 		r.pending = append(r.pending, pendingDelta{typ: typ, step: step, id: id})
-		r.pending[len(r.pending)-1].text.WriteString(text)
 	}
+	p := &r.pending[len(r.pending)-1]
+	p.text.WriteString(text)
 	if r.timer == nil {
 		r.timer = time.AfterFunc(r.flush, func() {
 			r.mu.Lock()
@@ -100,6 +113,7 @@ func (r *recorder) delta(ctx context.Context, typ string, step int, id, text str
 			}
 		})
 	}
+	return p
 }
 
 // close flushes pending deltas and stops the timer.

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
+	"unsafe"
 
 	"foya/backend/llm"
 	"foya/backend/tools"
@@ -232,10 +234,107 @@ func (r *runner) image(ctx context.Context, id string) ([]byte, error) {
 	return data, nil
 }
 
+// ArgsPreview is how much of a call's arguments clients get as text while
+// they stream (tool.update argsDelta), in total per call; after that they
+// get only the growing byte count (argsBytes). A file's content streamed in
+// a write call would otherwise be stored in the event log once more.
+const ArgsPreview = 4 << 10
+
+// A byte count is announced when the arguments grew by argsStep since the
+// last one, or after argsInterval with anything new, so a long stream gives
+// at most one update per MiB or two a second, never one per chunk.
+const (
+	argsStep     = 1 << 20
+	argsInterval = 500 * time.Millisecond
+)
+
 // streamedCall is a tool call as it arrives from the stream.
 type streamedCall struct {
-	rec  llm.CallRecord
-	args strings.Builder
+	rec    llm.CallRecord
+	pieces []string // the arguments as they arrived, joined once at the end
+	size   int      // their length in bytes
+	shown  int      // bytes sent as argsDelta
+	told   int      // the argsBytes last sent
+	toldAt time.Time
+}
+
+// grow appends a piece of the call's arguments and queues the tool.update
+// clients get for it, if any (spec L1). Pieces are kept as they came, not
+// appended to one growing buffer, so the arguments are copied once, when
+// the stream ends.
+func (c *streamedCall) grow(ctx context.Context, rec *recorder, step int, piece string) {
+	if piece != "" {
+		c.pieces = append(c.pieces, piece)
+		c.size += len(piece)
+	}
+	var preview string
+	if c.shown < ArgsPreview {
+		preview = prefix(piece, ArgsPreview-c.shown)
+		c.shown += len(preview)
+		if preview == "" && piece != "" {
+			c.shown = ArgsPreview // a character longer than what is left
+		}
+	}
+	n := c.size
+	if preview == "" && n-c.told < argsStep && (n == c.told || time.Since(c.toldAt) < argsInterval) {
+		return
+	}
+	c.told, c.toldAt = n, time.Now()
+	rec.args(ctx, step, c.rec.ID, preview, n)
+}
+
+// prefix returns the longest start of s of at most n bytes that ends at a
+// character boundary.
+func prefix(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// finalArgs returns the closing tool.update of a call whose last byte count
+// was not its total, so clients end with the exact size.
+func (c *streamedCall) finalArgs() []llm.Event {
+	if c.told == c.size {
+		return nil
+	}
+	c.told = c.size
+	return []llm.Event{argsEvent(c.rec.Step, c.rec.ID, "", c.told)}
+}
+
+// join returns the arguments and lets the pieces go.
+func (c *streamedCall) join() string {
+	if len(c.pieces) == 1 {
+		return c.pieces[0]
+	}
+	var b strings.Builder
+	b.Grow(c.size)
+	for _, p := range c.pieces {
+		b.WriteString(p)
+	}
+	c.pieces = nil
+	return b.String()
+}
+
+// argsEvent is a tool.update while a call's arguments stream.
+func argsEvent(step int, id, preview string, total int) llm.Event {
+	d := map[string]any{"step": step, "id": id, "argsBytes": total}
+	if preview != "" {
+		d["argsDelta"] = preview
+	}
+	return llm.Event{Type: llm.EventToolUpdate, Data: llm.Data(d)}
+}
+
+// storeArgs sets the call's arguments, and, for large ones, the reference
+// under which the store keeps them once; it returns the blobs to store.
+func (c *streamedCall) storeArgs() [][]byte {
+	c.rec.Arguments = c.join()
+	ref, blobs := llm.SplitArgs(c.rec.Arguments)
+	c.rec.ArgsRef = ref
+	return blobs
 }
 
 func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
@@ -294,8 +393,7 @@ func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
 			} else if c.rec.Name == "" && d.Name != "" {
 				c.rec.Name = d.Name
 			}
-			c.args.WriteString(d.Args)
-			r.rec.delta(ctx, llm.EventToolUpdate, n, c.rec.ID, d.Args)
+			c.grow(ctx, r.rec, n, d.Args)
 		case llm.DeltaUsage:
 			usage = d.Usage
 		case llm.DeltaDone:
@@ -317,7 +415,8 @@ func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
 		}
 		c := llm.Commit{}
 		for _, sc := range calls {
-			sc.rec.Arguments = sc.args.String()
+			c.Events = append(c.Events, sc.finalArgs()...)
+			c.Blobs = append(c.Blobs, sc.storeArgs()...)
 			sc.rec.State, sc.rec.EndedAt = state, time.Now()
 			sc.rec.Result = &llm.ToolResult{Text: why, IsError: true}
 			c.Calls = append(c.Calls, sc.rec)
@@ -342,9 +441,13 @@ func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
 	asst := llm.Message{Role: llm.RoleAssistant, Content: text.String(), Reasoning: reasoning.String()}
 	c := llm.Commit{}
 	for _, sc := range calls {
-		sc.rec.Arguments = sc.args.String()
-		sent := sc.rec.Arguments
-		if strings.TrimSpace(sent) != "" && !json.Valid([]byte(sent)) {
+		c.Events = append(c.Events, sc.finalArgs()...)
+		// The arguments are stored once: a large call's row and its
+		// message refer to the same blobs.
+		c.Blobs = append(c.Blobs, sc.storeArgs()...)
+		sent, ref := sc.rec.Arguments, sc.rec.ArgsRef
+		// A reference means the arguments were split as valid JSON.
+		if ref == nil && strings.TrimSpace(sent) != "" && !json.Valid([]byte(sent)) {
 			if argsCut(sent) {
 				// Servers such as vLLM end with "tool_calls" when the
 				// token limit cut a call's arguments off; say what
@@ -358,7 +461,7 @@ func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
 			// what arrived.
 			sent = "{}"
 		}
-		asst.ToolCalls = append(asst.ToolCalls, llm.ToolCall{ID: sc.rec.ID, Name: sc.rec.Name, Arguments: sent})
+		asst.ToolCalls = append(asst.ToolCalls, llm.ToolCall{ID: sc.rec.ID, Name: sc.rec.Name, Arguments: sent, ArgsRef: ref})
 		c.Calls = append(c.Calls, sc.rec)
 	}
 	r.hist = append(r.hist, asst)
@@ -453,15 +556,19 @@ func validArgs(raw string) (json.RawMessage, error) {
 	if strings.TrimSpace(raw) == "" {
 		return json.RawMessage(`{}`), nil
 	}
-	if json.Valid([]byte(raw)) {
-		return json.RawMessage(raw), nil
+	// The tool reads the very bytes of the history's string, not a copy:
+	// arguments can be a file's worth of text (tools.Call.Arguments is
+	// read-only by contract).
+	b := json.RawMessage(unsafe.Slice(unsafe.StringData(raw), len(raw)))
+	if json.Valid(b) {
+		return b, nil
 	}
 	if argsCut(raw) {
 		return nil, fmt.Errorf("the arguments were cut off, so they are not valid JSON: %d bytes arrived and they end before the JSON is complete, "+
 			"probably at your output token limit; nothing ran. Send the call again, smaller (for example, write a big file in several parts)", len(raw))
 	}
 	var v any
-	err := json.Unmarshal([]byte(raw), &v)
+	err := json.Unmarshal(b, &v)
 	return nil, fmt.Errorf("the arguments are not valid JSON (%v; %d bytes arrived); nothing ran. Send the call again with one complete JSON object", err, len(raw))
 }
 

@@ -37,7 +37,8 @@ type Conflict = files.Conflict
 // fileTools returns the built-in file tools, their stale-read guard kept
 // in st and deletions going to the user's trash.
 func fileTools(st *store.Store) []tools.Tool {
-	return files.Tools(files.Options{Reads: readLog{st}, Trash: trash.Default()})
+	return files.Tools(files.Options{Reads: readLog{st}, Trash: trash.Default(),
+		MaxWrite: func(ctx context.Context) int64 { return maxWrite(ctx, st) }})
 }
 
 // readLog keeps the stale-read guard's records in the store.

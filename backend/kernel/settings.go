@@ -10,12 +10,15 @@ import (
 
 	"foya/backend/approval"
 	"foya/backend/engine"
+	"foya/backend/store"
+	"foya/backend/tools/files"
 )
 
 // Setting keys users can set.
 const (
 	SettingDefaultMode  = settingDefaultMode
 	SettingMaxSteps     = "run.max_steps"
+	SettingMaxWrite     = files.MaxWriteSetting
 	settingImagesPrefix = "model.images."
 	// SettingSandboxReadable lists absolute paths, separated by the
 	// system's path list separator (":" on Linux), that sandboxed commands
@@ -42,12 +45,46 @@ func (k *Kernel) Settings(ctx context.Context) (map[string]string, error) {
 		return nil, err
 	}
 	all[SettingMaxSteps] = strconv.Itoa(steps)
+	all[SettingMaxWrite] = strconv.FormatInt(maxWrite(ctx, k.store), 10)
 	return all, nil
 }
 
+// maxWrite is the setting files.maxWriteBytes, or files.DefaultMaxWrite.
+func maxWrite(ctx context.Context, st *store.Store) int64 {
+	v, ok, err := st.Setting(ctx, SettingMaxWrite)
+	if err != nil || !ok {
+		return files.DefaultMaxWrite
+	}
+	n, err := parseBytes(v)
+	if err != nil {
+		return files.DefaultMaxWrite
+	}
+	return n
+}
+
+// parseBytes reads a positive byte count: digits, optionally followed by
+// KiB, MiB or GiB.
+func parseBytes(v string) (int64, error) {
+	s := strings.TrimSpace(v)
+	unit := int64(1)
+	for i, suffix := range []string{"KiB", "MiB", "GiB"} {
+		if rest, ok := strings.CutSuffix(s, suffix); ok {
+			s, unit = strings.TrimSpace(rest), 1<<(10*(i+1))
+			break
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 || n > (1<<62)/unit {
+		return 0, fmt.Errorf("want a positive number of bytes, such as 67108864 or 64MiB, got %q", v)
+	}
+	return n * unit, nil
+}
+
 // SetSetting validates and stores one user setting: approval.default (a
-// mode), run.max_steps (a whole number from 1 to engine.MaxStepsLimit) or
-// model.images.MODEL (true or false).
+// mode), run.max_steps (a whole number from 1 to engine.MaxStepsLimit),
+// files.maxWriteBytes (the most content one write takes, in bytes, or with
+// KiB, MiB or GiB), sandbox.readable (absolute paths) or model.images.MODEL
+// (true or false).
 func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 	switch {
 	case key == SettingDefaultMode:
@@ -66,6 +103,12 @@ func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 			return err
 		}
 		return k.store.SetSetting(ctx, key, value)
+	case key == SettingMaxWrite:
+		n, err := parseBytes(value)
+		if err != nil {
+			return fmt.Errorf("%s: %w", key, err)
+		}
+		return k.store.SetSetting(ctx, key, strconv.FormatInt(n, 10))
 	case strings.HasPrefix(key, settingImagesPrefix) && len(key) > len(settingImagesPrefix):
 		on, err := strconv.ParseBool(value)
 		if err != nil {
@@ -77,7 +120,7 @@ func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 }
 
 // settingKeys are the plain keys SetSetting takes, for its error message.
-var settingKeys = []string{SettingDefaultMode, SettingMaxSteps, SettingSandboxReadable}
+var settingKeys = []string{SettingDefaultMode, SettingMaxSteps, SettingMaxWrite, SettingSandboxReadable}
 
 // ParseMaxSteps reads a step limit: a whole number from 1 to
 // engine.MaxStepsLimit, in decimal digits.

@@ -3,5 +3,8 @@
 // provider yields, and the events clients see.
 //
 // It imports the standard library only, so every other package may depend on
-// it. Values are plain data; nothing here does I/O or holds locks.
+// it. Values are plain data; nothing here does I/O or holds locks. The one
+// piece of logic is how large arguments are cut into content-addressed
+// pieces and put back together byte for byte (SplitArgs, JoinArgs), which
+// the engine and the store must agree on.
 package llm

@@ -51,6 +51,9 @@ type ToolCall struct {
 	ID        string `json:"id"`
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"`
+	// ArgsRef, set for arguments of InlineArgs bytes or more, says where
+	// the store keeps them; Arguments still holds them whole in memory.
+	ArgsRef *ArgsRef `json:"argsRef,omitempty"`
 }
 
 // ToolSchema is one function offered to the model: its name, description and

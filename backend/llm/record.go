@@ -75,14 +75,18 @@ func (s CallState) Terminal() bool {
 // its step as the model did (the stream's Delta.Index): unique in the step,
 // not necessarily dense.
 type CallRecord struct {
-	SessionID string    `json:"sessionId"`
-	RunID     string    `json:"runId"`
-	ID        string    `json:"id"`
-	Step      int       `json:"step"`
-	Index     int       `json:"index"`
-	Name      string    `json:"name"`
-	Arguments string    `json:"arguments"`
-	State     CallState `json:"state"`
+	SessionID string `json:"sessionId"`
+	RunID     string `json:"runId"`
+	ID        string `json:"id"`
+	Step      int    `json:"step"`
+	Index     int    `json:"index"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+	// ArgsRef, set for arguments of InlineArgs bytes or more, says where
+	// the store keeps them (once, shared with the message); the store then
+	// writes no copy of Arguments into the call's row.
+	ArgsRef *ArgsRef  `json:"argsRef,omitempty"`
+	State   CallState `json:"state"`
 	// Result is the stored outcome once the call has ended.
 	Result    *ToolResult `json:"result,omitempty"`
 	StartedAt time.Time   `json:"startedAt,omitzero"`
@@ -171,7 +175,9 @@ type Commit struct {
 	Run       *Run
 	Calls     []CallRecord
 	Artifacts []Artifact
-	// Blobs are stored content-addressed (the contents of file changes).
+	// Blobs are stored content-addressed: the contents of file changes and
+	// the pieces of large arguments (ArgsRef). Bytes already stored are not
+	// written again.
 	Blobs       [][]byte
 	FileChanges []FileChange
 	Approvals   []ApprovalRecord

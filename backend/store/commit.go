@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"foya/backend/llm"
@@ -69,7 +70,7 @@ func (s *Store) Apply(ctx context.Context, c llm.Commit) ([]llm.Event, error) {
 			}
 		}
 		for _, m := range c.Messages {
-			body, err := json.Marshal(m.Message)
+			body, err := json.Marshal(storable(m.Message))
 			if err != nil {
 				return fmt.Errorf("message: %w", err)
 			}
@@ -144,10 +145,10 @@ const (
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET status = excluded.status, error = excluded.error, steps = excluded.steps,
 			usage = excluded.usage, owner = excluded.owner, ended_at = excluded.ended_at`
-	sqlPutCall = `INSERT INTO tool_calls (session_id, run_id, step, idx, id, name, arguments, state, result, started_at, ended_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	sqlPutCall = `INSERT INTO tool_calls (session_id, run_id, step, idx, id, name, arguments, args_ref, state, result, started_at, ended_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (run_id, step, idx) DO UPDATE SET id = excluded.id, name = excluded.name,
-			arguments = excluded.arguments, state = excluded.state, result = excluded.result,
+			arguments = excluded.arguments, args_ref = excluded.args_ref, state = excluded.state, result = excluded.result,
 			started_at = excluded.started_at, ended_at = excluded.ended_at`
 )
 
@@ -194,7 +195,11 @@ func putCall(ctx context.Context, stmt *sql.Stmt, c *llm.CallRecord) error {
 		}
 		result = string(b)
 	}
-	_, err := stmt.ExecContext(ctx, c.SessionID, c.RunID, c.Step, c.Index, c.ID, c.Name, c.Arguments, string(c.State), result,
+	args, ref, err := argsColumns(c.Arguments, c.ArgsRef)
+	if err != nil {
+		return fmt.Errorf("tool call %s: %w", c.ID, err)
+	}
+	_, err = stmt.ExecContext(ctx, c.SessionID, c.RunID, c.Step, c.Index, c.ID, c.Name, args, ref, string(c.State), result,
 		nanos(c.StartedAt), nanos(c.EndedAt))
 	if err != nil {
 		return fmt.Errorf("tool call %s: %w", c.ID, err)
@@ -220,14 +225,43 @@ func putArtifact(ctx context.Context, tx *sql.Tx, a *llm.Artifact, now time.Time
 	return nil
 }
 
+// blobChunk is the largest piece of a blob stored in one row; larger blobs
+// are split, so SQLite never holds a whole large value in memory at once.
+const blobChunk = 1 << 20
+
+// putBlob stores data under sum unless a blob with that sum is stored
+// already; then nothing is written (and a large blob is not handed to SQLite
+// a second time).
 func putBlob(ctx context.Context, tx *sql.Tx, sum string, data []byte) error {
 	if data == nil {
 		data = []byte{}
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO blobs (sha256, size, data) VALUES (?, ?, ?) ON CONFLICT (sha256) DO NOTHING`,
-		sum, len(data), data)
+	var one int
+	switch err := tx.QueryRowContext(ctx, `SELECT 1 FROM blobs WHERE sha256 = ?`, sum).Scan(&one); {
+	case err == nil:
+		return nil
+	case !errors.Is(err, sql.ErrNoRows):
+		return fmt.Errorf("blob %s: %w", sum, err)
+	}
+	if len(data) <= blobChunk {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO blobs (sha256, size, data) VALUES (?, ?, ?)`, sum, len(data), data); err != nil {
+			return fmt.Errorf("blob %s: %w", sum, err)
+		}
+		return nil
+	}
+	n := (len(data) + blobChunk - 1) / blobChunk
+	if _, err := tx.ExecContext(ctx, `INSERT INTO blobs (sha256, size, data, chunks) VALUES (?, ?, X'', ?)`, sum, len(data), n); err != nil {
+		return fmt.Errorf("blob %s: %w", sum, err)
+	}
+	st, err := tx.PrepareContext(ctx, `INSERT INTO blob_chunks (sha256, n, data) VALUES (?, ?, ?)`)
 	if err != nil {
 		return fmt.Errorf("blob %s: %w", sum, err)
+	}
+	defer st.Close()
+	for i := range n {
+		if _, err := st.ExecContext(ctx, sum, i, data[i*blobChunk:min((i+1)*blobChunk, len(data))]); err != nil {
+			return fmt.Errorf("blob %s: chunk %d: %w", sum, i, err)
+		}
 	}
 	return nil
 }
@@ -243,9 +277,61 @@ func (s *Store) PutBlob(ctx context.Context, data []byte) (string, error) {
 // Blob returns the bytes stored under sum.
 func (s *Store) Blob(ctx context.Context, sum string) ([]byte, error) {
 	var data []byte
-	err := s.r.QueryRowContext(ctx, `SELECT data FROM blobs WHERE sha256 = ?`, sum).Scan(&data)
+	var size, chunks int
+	err := s.r.QueryRowContext(ctx, `SELECT size, chunks, data FROM blobs WHERE sha256 = ?`, sum).Scan(&size, &chunks, &data)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("blob %s: %w", sum, ErrNotFound)
 	}
-	return data, s.wrapRead(err)
+	if err != nil || chunks == 0 {
+		return data, s.wrapRead(err)
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT data FROM blob_chunks WHERE sha256 = ? ORDER BY n`, sum)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	defer rows.Close()
+	data = make([]byte, 0, size)
+	for rows.Next() {
+		var chunk sql.RawBytes
+		if err := rows.Scan(&chunk); err != nil {
+			return nil, s.wrap(err)
+		}
+		data = append(data, chunk...)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap(err)
+	}
+	if len(data) != size {
+		return nil, fmt.Errorf("blob %s: %d of its %d bytes are stored", sum, len(data), size)
+	}
+	return data, nil
+}
+
+// argsColumns returns what a call's row keeps of its arguments: the text
+// itself, or, for arguments stored by reference, an empty text and the
+// reference as JSON.
+func argsColumns(args string, ref *llm.ArgsRef) (string, any, error) {
+	if ref == nil {
+		return args, nil, nil
+	}
+	b, err := json.Marshal(ref)
+	if err != nil {
+		return "", nil, err
+	}
+	return "", string(b), nil
+}
+
+// storable returns m as its body is stored: the arguments of calls stored by
+// reference are left out (the reference stays), so the body is small.
+func storable(m llm.Message) llm.Message {
+	if !slices.ContainsFunc(m.ToolCalls, func(c llm.ToolCall) bool { return c.ArgsRef != nil }) {
+		return m
+	}
+	m.ToolCalls = slices.Clone(m.ToolCalls)
+	for i := range m.ToolCalls {
+		if m.ToolCalls[i].ArgsRef != nil {
+			m.ToolCalls[i].Arguments = ""
+		}
+	}
+	return m
 }

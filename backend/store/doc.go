@@ -3,6 +3,12 @@
 // per-session event log, tool calls, content-addressed blobs, artifacts and
 // settings.
 //
+// Blobs are keyed by the sha256 of their bytes and stored once: a blob
+// already there is not written again, and blobs over 1 MiB are kept in
+// 1 MiB chunks so that SQLite never copies a whole large value. Large
+// tool-call arguments (llm.ArgsRef) are such blobs, shared by the call's
+// row, the assistant message and, for a write, the file change.
+//
 // Only this package has SQL. Rows never leave it: callers get the types of
 // package llm. Migrations are embedded and numbered and run at Open.
 //

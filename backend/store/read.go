@@ -34,7 +34,27 @@ func (s *Store) queryMessages(ctx context.Context, sessionID, where string, args
 		}
 		out = append(out, m)
 	}
-	return out, s.wrap(rows.Err())
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap(err)
+	}
+	rows.Close()
+	for i := range out {
+		for j := range out[i].Message.ToolCalls {
+			c := &out[i].Message.ToolCalls[j]
+			if c.ArgsRef == nil {
+				continue
+			}
+			if c.Arguments, err = s.joinArgs(ctx, c.ArgsRef); err != nil {
+				return nil, fmt.Errorf("session %s: tool call %s: %w", sessionID, c.ID, err)
+			}
+		}
+	}
+	return out, nil
+}
+
+// joinArgs reads back arguments stored by reference.
+func (s *Store) joinArgs(ctx context.Context, ref *llm.ArgsRef) (string, error) {
+	return llm.JoinArgs(ref, func(sha string) ([]byte, error) { return s.Blob(ctx, sha) })
 }
 
 // Events returns up to limit events of a session with seq greater than
@@ -131,7 +151,7 @@ func (s *Store) RunningRuns(ctx context.Context) ([]llm.Run, error) {
 
 // Calls returns a run's tool calls in step and call order.
 func (s *Store) Calls(ctx context.Context, runID string) ([]llm.CallRecord, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT session_id, run_id, step, idx, id, name, arguments, state, result,
+	rows, err := s.r.QueryContext(ctx, `SELECT session_id, run_id, step, idx, id, name, arguments, args_ref, state, result,
 		started_at, ended_at FROM tool_calls WHERE run_id = ? ORDER BY step, idx`, runID)
 	if err != nil {
 		return nil, s.wrap(err)
@@ -141,11 +161,17 @@ func (s *Store) Calls(ctx context.Context, runID string) ([]llm.CallRecord, erro
 	for rows.Next() {
 		var c llm.CallRecord
 		var state string
-		var result sql.NullString
+		var result, ref sql.NullString
 		var started, ended int64
-		if err := rows.Scan(&c.SessionID, &c.RunID, &c.Step, &c.Index, &c.ID, &c.Name, &c.Arguments, &state,
+		if err := rows.Scan(&c.SessionID, &c.RunID, &c.Step, &c.Index, &c.ID, &c.Name, &c.Arguments, &ref, &state,
 			&result, &started, &ended); err != nil {
 			return nil, s.wrap(err)
+		}
+		if ref.Valid {
+			c.ArgsRef = new(llm.ArgsRef)
+			if err := json.Unmarshal([]byte(ref.String), c.ArgsRef); err != nil {
+				return nil, fmt.Errorf("tool call %s: arguments: %w", c.ID, err)
+			}
 		}
 		c.State = llm.CallState(state)
 		c.StartedAt, c.EndedAt = fromNanos(started), fromNanos(ended)
@@ -157,18 +183,35 @@ func (s *Store) Calls(ctx context.Context, runID string) ([]llm.CallRecord, erro
 		}
 		out = append(out, c)
 	}
-	return out, s.wrap(rows.Err())
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap(err)
+	}
+	rows.Close()
+	for i := range out {
+		if out[i].ArgsRef == nil {
+			continue
+		}
+		if out[i].Arguments, err = s.joinArgs(ctx, out[i].ArgsRef); err != nil {
+			return nil, fmt.Errorf("tool call %s: %w", out[i].ID, err)
+		}
+	}
+	return out, nil
 }
 
 // Artifact returns an artifact with its bytes. sessionID must match the
 // artifact's session, so one session cannot read another's artifacts.
 func (s *Store) Artifact(ctx context.Context, sessionID, id string) (llm.Artifact, error) {
 	var a llm.Artifact
-	err := s.r.QueryRowContext(ctx, `SELECT a.id, a.session_id, a.mime, a.width, a.height, a.size, a.sha256, b.data
+	var chunks int
+	err := s.r.QueryRowContext(ctx, `SELECT a.id, a.session_id, a.mime, a.width, a.height, a.size, a.sha256, b.chunks, b.data
 		FROM artifacts a JOIN blobs b ON b.sha256 = a.sha256 WHERE a.id = ? AND a.session_id = ?`, id, sessionID).
-		Scan(&a.ID, &a.SessionID, &a.MIME, &a.Width, &a.Height, &a.Size, &a.SHA256, &a.Data)
+		Scan(&a.ID, &a.SessionID, &a.MIME, &a.Width, &a.Height, &a.Size, &a.SHA256, &chunks, &a.Data)
 	if errors.Is(err, sql.ErrNoRows) {
 		return a, fmt.Errorf("artifact %s: %w", id, ErrNotFound)
+	}
+	if err == nil && chunks > 0 {
+		a.Data, err = s.Blob(ctx, a.SHA256)
+		return a, err
 	}
 	return a, s.wrapRead(err)
 }

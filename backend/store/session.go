@@ -70,7 +70,14 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 		if n, _ := res.RowsAffected(); n == 0 {
 			return fmt.Errorf("session %s: %w", id, ErrNotFound)
 		}
-		_, err = tx.ExecContext(ctx, `DELETE FROM blobs WHERE sha256 NOT IN (SELECT sha256 FROM artifacts)`)
+		// Blobs are shared between sessions (content addressing): only
+		// those nothing refers to any more go.
+		_, err = tx.ExecContext(ctx, `DELETE FROM blobs WHERE sha256 NOT IN (
+			SELECT sha256 FROM artifacts
+			UNION SELECT json_extract(body, '$.shaBefore') FROM file_changes WHERE json_extract(body, '$.shaBefore') IS NOT NULL
+			UNION SELECT json_extract(body, '$.shaAfter') FROM file_changes WHERE json_extract(body, '$.shaAfter') IS NOT NULL
+			UNION SELECT json_extract(p.value, '$.sha256') FROM tool_calls c, json_each(c.args_ref, '$.pieces') p
+				WHERE c.args_ref IS NOT NULL AND json_extract(p.value, '$.sha256') IS NOT NULL)`)
 		return err
 	})
 }

@@ -23,9 +23,23 @@ func Decode(call Call, v any) error {
 	if err := checkUnicode(args); err != nil {
 		return err
 	}
-	dec := json.NewDecoder(bytes.NewReader(args))
+	large := isLarge(args)
+	strict := args
+	if large {
+		// The strict checks (unknown fields, types, trailing data) run on
+		// the skeleton, which has the same fields and types; the values
+		// are then decoded in place.
+		strict = skeleton(args)
+	}
+	dec := json.NewDecoder(bytes.NewReader(strict))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	err := dec.Decode(v)
+	if err == nil && large && !dec.More() {
+		if err = json.Unmarshal(args, v); err != nil {
+			return fmt.Errorf("arguments are not a valid JSON object: %v", err)
+		}
+	}
+	if err != nil {
 		var te *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &te) && te.Field != "":

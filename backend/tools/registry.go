@@ -132,7 +132,13 @@ func (r *Registry) Validate(name string, args json.RawMessage) error {
 	if !ok {
 		return fmt.Errorf("unknown tool %q", name)
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
+	var inst any
+	var err error
+	if isLarge(args) {
+		inst, err = instance(args)
+	} else {
+		inst, err = jsonschema.UnmarshalJSON(bytes.NewReader(args))
+	}
 	if err != nil {
 		return fmt.Errorf("arguments are not valid JSON: %v", err)
 	}

@@ -51,8 +51,11 @@ type Parallel interface {
 // Call is one tool call: a stable ID, the tool's name and the raw JSON
 // arguments as the model sent them (spec T2).
 type Call struct {
-	ID        string
-	Name      string
+	ID   string
+	Name string
+	// Arguments are read-only: they may share memory with the history's
+	// copy of the arguments (they can be a file's worth of text), so a tool
+	// that must change them works on a copy.
 	Arguments json.RawMessage
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+	"unicode/utf8"
 )
 
 type chunk struct {
@@ -79,7 +80,13 @@ func script(t Turn, n int, model string) []string {
 			callID = fmt.Sprintf("call_%d_%d", n, i)
 		}
 		add(delta{ToolCalls: []toolCall{{Index: i, ID: callID, Type: "function", Function: function{Name: c.Name}}}}, nil)
-		for _, p := range split(c.Arguments, pieces) {
+		var parts []string
+		if c.Chunk > 0 {
+			parts = chunks(c.Arguments, c.Chunk)
+		} else {
+			parts = split(c.Arguments, pieces)
+		}
+		for _, p := range parts {
 			add(delta{ToolCalls: []toolCall{{Index: i, Function: function{Arguments: p}}}}, nil)
 		}
 	}
@@ -121,6 +128,25 @@ func split(s string, n int) []string {
 	out := make([]string, 0, n)
 	for i := range n {
 		out = append(out, string(r[i*len(r)/n:(i+1)*len(r)/n]))
+	}
+	return out
+}
+
+// chunks cuts s into pieces of at most n bytes, each cut moved back to the
+// start of a UTF-8 sequence (a piece gets at least one character).
+func chunks(s string, n int) []string {
+	var out []string
+	for len(s) > 0 {
+		end := min(n, len(s))
+		for end < len(s) && end > 1 && !utf8.RuneStart(s[end]) {
+			end--
+		}
+		if end < len(s) && !utf8.RuneStart(s[end]) {
+			_, size := utf8.DecodeRuneInString(s)
+			end = size
+		}
+		out = append(out, s[:end])
+		s = s[end:]
 	}
 	return out
 }

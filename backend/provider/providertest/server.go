@@ -65,6 +65,10 @@ type Call struct {
 	ID        string
 	Name      string
 	Arguments string
+	// Chunk, if > 0, streams Arguments in pieces of Chunk bytes (the last
+	// one shorter, cuts moved back to a UTF-8 boundary), one SSE event
+	// each, as servers do with a long answer; else in about three pieces.
+	Chunk int
 }
 
 // Say returns a turn that answers with text.

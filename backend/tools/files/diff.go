@@ -39,6 +39,13 @@ func DiffNames(path, workdir string) (string, string) {
 	return path, path
 }
 
+// MaxDiff bounds the contents, before and after together, that Unified
+// compares line by line. A line diff takes many times its inputs in memory
+// (go-diff also panics past about a million distinct lines), and the diff
+// is stored and sent to clients several times; past MaxDiff, Unified
+// returns a one-line note instead, which patch does not apply.
+const MaxDiff = 8 << 20
+
 // Unified returns the unified diff that turns before into after, made with
 // go-diff at line level. existed and exists say whether there was a file
 // before and after: a missing side is named /dev/null, as diff -N does.
@@ -57,6 +64,17 @@ func Unified(oldName, newName string, before, after []byte, existed, exists bool
 	}
 	if isBinary(before) || isBinary(after) {
 		return Diff{Text: fmt.Sprintf("Binary files %s and %s differ\n", oldName, newName), Binary: true}
+	}
+	if len(before)+len(after) > MaxDiff {
+		d := Diff{Text: fmt.Sprintf("Files %s and %s differ: too large to compare line by line (%s); the change is kept whole and can be reverted\n",
+			oldName, newName, size(int64(len(before)+len(after))))}
+		if !existed {
+			d.Added = lineCount(after)
+		}
+		if !exists {
+			d.Removed = lineCount(before)
+		}
+		return d
 	}
 	ops := lineOps(before, after)
 	var b strings.Builder

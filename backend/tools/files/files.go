@@ -41,16 +41,37 @@ type Options struct {
 	Reads Reads
 	// Trash takes what delete removes.
 	Trash Trash
+	// MaxWrite returns the most bytes of content one write takes (the
+	// setting MaxWriteSetting); DefaultMaxWrite when nil or not positive.
+	MaxWrite func(ctx context.Context) int64
 }
+
+// DefaultMaxWrite is the most content one write takes unless the setting
+// MaxWriteSetting says otherwise.
+const DefaultMaxWrite = 64 << 20
+
+// MaxWriteSetting is the user setting that bounds one write's content.
+const MaxWriteSetting = "files.maxWriteBytes"
 
 // env is what the tools share.
 type env struct {
-	reads Reads
-	trash Trash
+	reads    Reads
+	trash    Trash
+	maxWrite func(ctx context.Context) int64
+}
+
+// writeLimit is the most bytes of content one write takes now.
+func (e *env) writeLimit(ctx context.Context) int64 {
+	if e.maxWrite != nil {
+		if n := e.maxWrite(ctx); n > 0 {
+			return n
+		}
+	}
+	return DefaultMaxWrite
 }
 
 func newEnv(o Options) *env {
-	e := &env{reads: o.Reads, trash: o.Trash}
+	e := &env{reads: o.Reads, trash: o.Trash, maxWrite: o.MaxWrite}
 	if e.reads == nil {
 		e.reads = NewMemReads()
 	}

@@ -46,6 +46,9 @@ func (t writeTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Cal
 	if a.Content == nil {
 		return tools.Errorf(`write: content is missing: give the whole new content of the file ("" for an empty file)`), nil
 	}
+	if res := t.tooLarge(ctx, int64(len(*a.Content))); res != nil {
+		return *res, nil
+	}
 	sid, dir := sessionOf(rc)
 	tg, err := resolve(dir, a.Path, true)
 	if err != nil {
@@ -109,6 +112,24 @@ func (t writeTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Cal
 		text = fmt.Sprintf("Wrote %s (%s, %s; +%d -%d lines).", tg.Show(), plural(lineCount(content), "line", "lines"), size(int64(len(content))), change.Added, change.Removed)
 	}
 	return tools.Result{Text: text + note, FileChanges: append(dirs, change), DisplayDiff: change.Diff}, nil
+}
+
+// Precheck implements tools.Prechecked: content over the write limit is
+// refused from the raw arguments, before anything decodes them.
+func (t writeTool) Precheck(ctx context.Context, call tools.Call) *tools.Result {
+	if n, ok := tools.StringLen(call.Arguments, "content"); ok {
+		return t.tooLarge(ctx, n)
+	}
+	return nil
+}
+
+// tooLarge refuses content of n bytes over the setting MaxWriteSetting.
+func (t writeTool) tooLarge(ctx context.Context, n int64) *tools.Result {
+	if limit := t.e.writeLimit(ctx); n > limit {
+		r := tools.Errorf("write: content is %s; the limit is %s (setting %s): write large files in parts or generate them with a command", size(n), size(limit), MaxWriteSetting)
+		return &r
+	}
+	return nil
 }
 
 // commit writes after.Data over tg once more checking that the file is
@@ -185,6 +206,7 @@ func mkdirs(dir loc, workdir string) ([]tools.FileChange, []loc, error) {
 }
 
 var (
-	_ tools.Tool     = writeTool{}
-	_ tools.Parallel = writeTool{}
+	_ tools.Tool       = writeTool{}
+	_ tools.Parallel   = writeTool{}
+	_ tools.Prechecked = writeTool{}
 )
