@@ -2,6 +2,7 @@ package approval
 
 import (
 	"fmt"
+	"time"
 	"strings"
 	"testing"
 )
@@ -95,6 +96,7 @@ func TestRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	rules.Approved = time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
 	cases := []struct {
 		mode   Mode
 		action Action
