@@ -295,7 +295,7 @@ func word(w *syntax.Word) (text string, lit bool, base string) {
 }
 
 // unquote removes a literal word's quotes and backslash escapes as the
-// shell does: \rm, 'rm', "rm", r''m and $'\x72m' are all rm.
+// shell does: \rm, 'rm', "rm", r”m and $'\x72m' are all rm.
 func unquote(w *syntax.Word) (string, bool) {
 	var b strings.Builder
 	for _, p := range w.Parts {

@@ -2,9 +2,9 @@ package approval
 
 import (
 	"fmt"
-	"time"
 	"strings"
 	"testing"
+	"time"
 )
 
 // spec: A1, A2, D2, D3, D4, M2, W4 — every cell of DESIGN.md's mode table.
