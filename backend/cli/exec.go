@@ -153,6 +153,11 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 		}
 	}
 
+	if pr, err := k.ProjectRules(ctx, sess.Workdir); err == nil && pr.Status != kernel.RulesApproved && len(pr.Allow) > 0 {
+		// Said once, before the run: the approval questions and refusals
+		// say it again only where an ignored rule would have allowed.
+		fmt.Fprintln(env.Stderr, "foya: "+approval.UnapprovedNotice)
+	}
 	out := newPrinter(env, *asJSON)
 	ask := &asker{in: bufio.NewReader(env.Stdin), out: env.Stderr, answer: k.Answer}
 	unsub := k.Subscribe(func(ev llm.Event) {
