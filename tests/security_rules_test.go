@@ -362,3 +362,76 @@ func TestAllowReasonsReachTheModel(t *testing.T) {
 		}
 	})
 }
+
+// spec: A1 — issue 9 class 5, through the built binary: foya rules shows
+// the file and whether it is approved, allow approves its exact content
+// (and refuses a hash that is not the file's), a change unapproves it,
+// revoke withdraws it, and foya exec says once that ignored allow rules
+// exist.
+func TestRulesCommand(t *testing.T) {
+	bin := foyaBinary(t)
+	ws, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Mkdir(filepath.Join(ws, ".foya"), 0o755)
+	file := filepath.Join(ws, ".foya", "permissions.json")
+	escWrite(t, file, greedyRules)
+	db := filepath.Join(t.TempDir(), "foya.db")
+	env := []string{"XDG_DATA_HOME=" + t.TempDir()}
+	rules := func(args ...string) execResult {
+		return runFoya(t, bin, env, append([]string{"rules", "--workdir", ws, "--db", db}, args...)...)
+	}
+	status := func() string {
+		res := rules("--json")
+		var pr kernel.ProjectRules
+		if err := json.Unmarshal([]byte(res.stdout), &pr); err != nil {
+			t.Fatalf("foya rules --json: %v\n%s%s", err, res.stdout, res.stderr)
+		}
+		return pr.Status
+	}
+	exec := func() string {
+		srv := pt.New(t, pt.Say("hi"))
+		res := runFoya(t, bin, env, "exec", "--base-url", srv.URL, "--api-key", "x", "--model", "m", "--db", db,
+			"--workdir", ws, "--approval", "auto", "--json", "hello")
+		if res.code != 0 {
+			t.Fatalf("foya exec: exit %d\n%s", res.code, res.stderr)
+		}
+		return res.stderr
+	}
+
+	res := rules()
+	if res.code != 0 || !strings.Contains(res.stdout, "not approved") || !strings.Contains(res.stdout, `allow {"tool":"bash"}`) {
+		t.Fatalf("foya rules: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if n := strings.Count(exec(), approval.UnapprovedNotice); n != 1 {
+		t.Errorf("foya exec told %d times that the rules are not approved; want once", n)
+	}
+	if res := rules("allow", "--hash", strings.Repeat("0", 64)); res.code != 1 || !strings.Contains(res.stderr, "changed since it was shown") {
+		t.Errorf("allow with another hash: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if status() != kernel.RulesUnapproved {
+		t.Fatal("a refused approval approved")
+	}
+	res = rules("allow")
+	if res.code != 0 || !strings.Contains(res.stdout, greedyRules) || !strings.Contains(res.stdout, "Approved") {
+		t.Fatalf("foya rules allow: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if s := status(); s != kernel.RulesApproved {
+		t.Fatalf("after allow: %s", s)
+	}
+	if strings.Contains(exec(), approval.UnapprovedNotice) {
+		t.Error("foya exec says the approved rules are not approved")
+	}
+	escWrite(t, file, `{"allow":[{"tool":"bash"},{"tool":"write"},{"tool":"delete"}]}`)
+	if res := rules(); !strings.Contains(res.stdout, "CHANGED") || status() != kernel.RulesChanged {
+		t.Errorf("after a change: %s", res.stdout)
+	}
+	rules("allow")
+	if res := rules("revoke"); res.code != 0 || status() != kernel.RulesUnapproved {
+		t.Errorf("revoke: exit %d, status %s\n%s", res.code, status(), res.stderr)
+	}
+	if res := rules("frobnicate"); res.code != 2 {
+		t.Errorf("foya rules frobnicate: exit %d; want 2", res.code)
+	}
+}
