@@ -37,7 +37,9 @@ func gitVictimChanged(t *testing.T, b *escBox) {
 	escWrite(t, filepath.Join(b.ws, "victim"), "uncommitted work\n")
 }
 
-func changeLost(b *escBox, _ string) bool { return escRead(filepath.Join(b.ws, "victim")) != "uncommitted work\n" }
+func changeLost(b *escBox, _ string) bool {
+	return escRead(filepath.Join(b.ws, "victim")) != "uncommitted work\n"
+}
 
 func gitInit(t *testing.T, b *escBox) {
 	victim(t, b)
