@@ -172,28 +172,37 @@ func Decide(mode Mode, a Action, grants []Grant, rules ...*Rules) Decision {
 	if base == Allow {
 		return Decision{Verdict: Allow, Reason: "allowed by " + mode.by(), ByMode: true}
 	}
-	var notes []string
+	var notes, ignored []string
 	for _, user := range []bool{true, false} {
 		for _, r := range rules {
 			if r.User != user {
 				continue
 			}
-			match, ok := r.match(r.Allow, a, cmd, false)
-			rule := match.String()
-			switch {
-			case !ok:
-			case r.User:
-				return Decision{Verdict: Allow, Reason: "allowed by your rule " + rule + " in " + r.file()}
-			case r.Approved.IsZero():
-				notes = append(notes, "the rule "+rule+" in "+r.file()+" would allow this, but "+UnapprovedNotice)
-			case !ProjectMayAllow(a, opaque, match):
-				notes = append(notes, "the project's rule "+rule+" cannot allow this: a project's rules never allow leaving the sandbox "+
-					"or the workspace, writing .git, .agents or .foya, or a command Foya cannot read; only your own rules, a grant or your answer can")
-			default:
-				return Decision{Verdict: Allow, Reason: "allowed by the rule " + rule + " in " + r.file() +
-					" (approved by you on " + r.Approved.UTC().Format("2006-01-02 15:04 UTC") + ")"}
+			for _, candidate := range r.Allow {
+				match, ok := r.match([]Rule{candidate}, a, cmd, false)
+				rule := match.String()
+				switch {
+				case !ok:
+				case r.User:
+					return Decision{Verdict: Allow, Reason: "allowed by your rule " + rule + " in " + r.file()}
+				case r.Approved.IsZero():
+					ignored = append(ignored, rule)
+				case !ProjectMayAllow(a, opaque, match):
+					notes = append(notes, "the project's rule "+rule+" cannot allow this: a project's rules never allow leaving the sandbox "+
+						"or the workspace, writing .git, .agents or .foya, or a command Foya cannot read; only your own rules, a grant or your answer can")
+				default:
+					return Decision{Verdict: Allow, Reason: "allowed by the rule " + rule + " in " + r.file() +
+						" (approved by you on " + r.Approved.UTC().Format("2006-01-02 15:04 UTC") + ")"}
+				}
 			}
 		}
+	}
+	if len(ignored) > 0 {
+		// Said once per question, however many rules it ignored.
+		notes = append(notes, "the rule "+strings.Join(ignored, ", ")+" in "+RulesFile+" would allow this, but "+UnapprovedNotice)
+	}
+	if len(notes) > 2 {
+		notes = append(notes[:2], fmt.Sprintf("and %d more rules", len(notes)-2))
 	}
 	for _, g := range grants {
 		if g.Matches(a, cmd) {

@@ -26,6 +26,7 @@ func TestDecidePinsTheModeTable(t *testing.T) {
 		{"delete outside", Action{Kind: DeleteProtected, Tool: "delete", Paths: []string{"/home/u/x"}}, [3]Verdict{Refuse, Refuse, Allow}},
 		{"delete /", Action{Kind: DeleteRoot, Tool: "delete", Paths: []string{"/"}}, [3]Verdict{Refuse, Refuse, Refuse}},
 		{"shell command", Action{Kind: Shell, Tool: "bash", Command: "go test ./..."}, [3]Verdict{Ask, Allow, Allow}},
+		{"shell command Foya cannot read", Action{Kind: Shell, Tool: "bash", Command: "$(echo rm) victim"}, [3]Verdict{Ask, Ask, Allow}},
 		{"shell escalation", Action{Kind: ShellEscalate, Tool: "bash", Command: "curl https://x"}, [3]Verdict{Ask, Ask, Allow}},
 		{"shell rm", Action{Kind: ShellPermanentDelete, Tool: "bash", Command: "rm -rf build"}, [3]Verdict{Refuse, Refuse, Allow}},
 		{"web fetch", Action{Kind: Fetch, Tool: "fetch", Host: "go.dev"}, [3]Verdict{Ask, Ask, Allow}},
