@@ -17,6 +17,10 @@
 // side, because the gateway reads the session's current mode while the
 // RunContext carries the mode of the run's start.
 //
+// The result's sandbox note says what allowed the command when that was more
+// than the mode's own allow: the user's answer, a session grant, a rule with
+// its file, or Full Access (approval.Outcome.Reason).
+//
 // A command in the sandbox (Manual and Auto) may read the filesystem, write
 // only the working directory, the session's temp folder and folders the
 // user granted (Options.Granted), not .foya inside the working directory,
