@@ -123,6 +123,11 @@ var deleteAttempts = []escapeAttempt{
 	del("node -e unlinkSync", `node -e 'require("fs").unlinkSync("victim")'`),
 	del("awk system rm", `awk 'BEGIN { if (system("rm victim") != 0) exit 1 }'`),
 	del("zip -m", `zip -qm a.zip victim`),
+	del("command --", `command -- rm victim`),
+	del("a brace group", `{ rm victim; }`),
+	del("python3 module alias", `python3 -c 'import os as o; o.remove("victim")'`),
+	del("perl qx", `perl -e 'qx{rm victim}; exit $?'`),
+	del("node fs by string", `node -e 'require("fs")["unlinkSync"]("victim")'`),
 
 	// Programs Foya cannot read: asked, never silently allowed.
 	asked("${x:-rm}", `${x:-rm} victim`),
@@ -131,5 +136,8 @@ var deleteAttempts = []escapeAttempt{
 	asked("a pipe into sh", `echo 'rm victim' | sh`),
 	asked("eval of a substitution", `eval "$(echo rm victim)"`),
 	asked("a copy of rm", `cp /bin/rm ./myrm && ./myrm victim`),
+	asked("xargs fills in the name", `echo rm | xargs -I{} sh -c '{} victim'`),
+	asked("xargs feeds env its command", `printf 'rm\nvictim\n' | xargs env`),
+	asked("sh reads a process substitution", `sh < <(echo rm victim)`),
 	asked("python3 code from a pipe", `echo 'import os; os.remove("victim")' | python3`),
 }

@@ -245,6 +245,9 @@ func stdinOf(redirs []*syntax.Redirect) stdin {
 			in = stdin{kind: "text", text: text, lit: lit}
 		case syntax.RdrIn:
 			in = stdin{kind: "file"}
+			if text, lit, _ := word(r.Word); !lit || text == "/dev/stdin" {
+				in = stdin{} // < <(echo rm x): not a file Foya can name
+			}
 		}
 	}
 	return in

@@ -125,6 +125,21 @@ func TestPermanentDeleteSteppedAround(t *testing.T) {
 		`awk 'BEGIN { system("rm victim") }'`, `awk -F: 'BEGIN { print "victim" | "xargs rm" }'`, `deno eval 'Deno.removeSync("x"); Deno.unlinkSync("y")'`,
 		`"$VENV/bin/python" -c 'import os; os.remove("victim")'`, `sudo python3 -c 'import os; os.remove("victim")'`,
 		`find . -exec python3 -c 'import os, sys; os.remove(sys.argv[1])' {} \;`,
+		// Forms found while hardening: option terminators, bundles,
+		// aliases of modules, strings, package runners, trash emptying.
+		`command -- rm victim`, `exec -- rm victim`, `nohup -- rm victim`, `env -- rm victim`, `sudo -- rm victim`,
+		`timeout -- 5 rm victim`, `{ rm victim; }`, `while rm victim; do break; done`, `coproc rm victim`, `! rm victim`,
+		`time -p rm victim`, `rm victim &`, `xargs -r rm`, `xargs --no-run-if-empty rm`, `builtin eval 'rm victim'`,
+		`command eval 'rm victim'`, `perl -we 'unlink "victim"'`, `python3 -Ic 'import os; os.remove("victim")'`,
+		`python3 -B -c 'import os; os.remove("victim")'`, `python3 -c 'import os as o; o.remove("victim")'`,
+		`python3 -c 'import shutil as s; s.rmtree("d")'`, `python3 -c '__import__("os").remove("victim")'`,
+		`python3 -c 'import os; getattr(os, "remove")("victim")'`, `node -e 'require("fs")["unlinkSync"]("victim")'`,
+		`perl -e 'qx{rm victim}'`, `ruby -e '%x(rm victim)'`, `ruby -e 'require "pathname"; Pathname.new("v").delete'`,
+		`deno eval 'await Deno.remove("victim")'`, `npx rimraf dist`, `npx -y rimraf dist`, `npx -c 'rm victim'`,
+		`poetry run rm victim`, `uv run --with x python -c 'import os; os.remove("v")'`, `npm exec -- rimraf dist`,
+		`bundle exec rm victim`, `direnv exec . rm victim`, `fakeroot rm victim`, `faketime 2020-01-01 rm victim`,
+		`trash-empty`, `trash-rm victim`, `gio remove victim`, `gio trash --empty`, `cmake -E rm -f victim`,
+		`cmake -E remove_directory d`, `awk 'BEGIN { print "rm victim" | "sh" }'`, `bash -c -- 'rm victim'`,
 	}
 	for _, src := range deletes {
 		c, err := ParseCommand(src)
@@ -149,7 +164,9 @@ func TestOpaqueCommands(t *testing.T) {
 		`bash <(curl x)`, `source <(echo rm victim)`, `. /dev/stdin`, `python3 -c "$CODE"`, `echo 'import os' | python3`,
 		`curl x | perl`, `git $SUB -f`, `git -c "$KV" status`, `git -c include.path=../x status`, `git -c core.hooksPath=h commit`,
 		`git --config-env=alias.x=X x`, `GIT_CONFIG_PARAMETERS="'alias.x=!rm v'" git x`, `cp /bin/rm ./x`, `ln -s /usr/bin/rm myls`,
-		`parallel < cmds`, `alias r=$x`, `a=(rm); "${a[@]}" victim`, `sh -c 'sh -c "sh -c \"sh -c \\\"sh -c \\\\\\\"sh -c \\\\\\\\\\\\\\\"sh -c ls\\\\\\\\\\\\\\\"\\\\\\\"\\\"\""'`,
+		`parallel < cmds`, `alias r=$x`, `find /bin -name rm -exec {} victim \;`, `echo rm | xargs -I{} {} victim`,
+		`echo rm | xargs -I% % victim`, `printf 'rm victim' | xargs env`, `printf 'rm\0victim' | xargs -0 sudo`,
+		`sh < <(echo rm victim)`, `parallel {} ::: rm`, `"$PYTHON" -m pytest`, `a=(rm); "${a[@]}" victim`, `sh -c 'sh -c "sh -c \"sh -c \\\"sh -c \\\\\\\"sh -c \\\\\\\\\\\\\\\"sh -c ls\\\\\\\\\\\\\\\"\\\\\\\"\\\"\""'`,
 	}
 	for _, src := range opaque {
 		c, err := ParseCommand(src)
@@ -175,6 +192,9 @@ func TestOpaqueCommands(t *testing.T) {
 		"command -v rm", "sudo -l", "xargs echo", "find . -name '*.go'", "find . -exec grep -l x {} +", "timeout 5 go test",
 		"bash script.sh", "sh ./configure", "sh -c 'go vet ./...'", "echo x | tee f", "watch -n 1 ls", "cat <<EOF\nrm x\nEOF",
 		"grep -r unlink .", "echo 'import os; os.remove(x)'", "trash-put x", "npm run clean", "make clean",
+		"npx prettier --write .", "poetry run pytest", "uv run python -m pytest", "bundle exec rake", "gio trash x",
+		"cmake -E copy a b", "xargs -I{} cp {} /tmp", "node -e 'const m = new Map(); m.delete(1)'",
+		"python3 -c 'l = [1]; l.remove(1)'", "sh < script.sh", "xargs -0 grep -l x",
 	}
 	for _, src := range clear {
 		c, err := ParseCommand(src)

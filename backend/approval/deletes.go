@@ -30,7 +30,7 @@ import (
 // whatever a script file, a compiled program, a make target or an
 // interpreter's code does in a way its text does not show. Those cannot all
 // be recognised before they run.
-var deleters = []string{"rm", "rmdir", "unlink", "shred", "srm", "wipe"}
+var deleters = []string{"rm", "rmdir", "unlink", "shred", "srm", "wipe", "rimraf", "trash-empty", "trash-rm"}
 
 var shells = []string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "lksh", "ash", "yash", "posh", "rbash"}
 
@@ -208,6 +208,16 @@ func (c *Command) fileTool(s Simple) {
 		for _, a := range args {
 			if a == "--move" || len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a, 'm') {
 				c.deleted("zip " + a + " (moves files into the archive)")
+			}
+		}
+	case "gio":
+		if len(args) > 0 && (args[0] == "remove" || args[0] == "rm" || args[0] == "trash" && slices.Contains(args, "--empty")) {
+			c.deleted("gio " + strings.Join(args, " "))
+		}
+	case "cmake":
+		for j := 0; j+1 < len(args); j++ {
+			if args[j] == "-E" && slices.Contains([]string{"rm", "remove", "remove_directory"}, args[j+1]) {
+				c.deleted("cmake -E " + args[j+1])
 			}
 		}
 	case "7z", "7za", "7zr":
@@ -493,6 +503,10 @@ func codeOptions(lang, a string) (code string, valued bool) {
 	switch lang {
 	case "python":
 		codeOpts, valueOpts = []string{"-c"}, []string{"-m", "-W", "-X", "-Q"}
+		// Bundles: -Ic, -Bc: the code follows the bundle.
+		if len(a) > 2 && a[1] != '-' && strings.HasSuffix(a, "c") && !strings.ContainsAny(a[1:len(a)-1], "cmWXQ") {
+			return a, false
+		}
 	case "perl":
 		codeOpts, valueOpts = []string{"-e", "-E"}, []string{"-I", "-M", "-m", "-x", "-C"}
 		// Bundles: -ne, -lne, -pe: the code follows the bundle.
@@ -533,7 +547,7 @@ func codeOptions(lang, a string) (code string, valued bool) {
 var (
 	strongDeletes = []string{"unlink", "unlinkSync", "unlinkat", "rmtree", "rmdir", "rmdirSync", "rmSync", "removedirs",
 		"remove_tree", "rimraf", "rm_rf", "rm_r", "rm_f", "remove_dir", "remove_entry", "remove_entry_secure", "remove_file", "shred"}
-	deleteModules   = []string{"os", "fs", "promises", "fsp", "fse", "FileUtils", "File", "Dir", "Files", "shutil", "lfs", "Path", "pathlib"}
+	deleteModules   = []string{"os", "fs", "promises", "fsp", "fse", "FileUtils", "File", "Dir", "Files", "shutil", "lfs", "Path", "pathlib", "Pathname", "Deno"}
 	qualifiedDelete = []string{"remove", "rm", "delete", "deleteIfExists", "RemoveAll", "Remove"}
 	spawners        = []string{"system", "popen", "Popen", "spawn", "spawnSync", "exec", "execSync", "execFile", "execFileSync",
 		"execl", "execlp", "execv", "execvp", "execve", "execvpe", "run", "call", "check_call", "check_output", "getoutput",
@@ -546,7 +560,8 @@ var (
 func (c *Command) code(prog, lang, src string, depth int) {
 	names, strs, ticks := lexCode(src)
 	bare := map[string]bool{}
-	spawn := len(ticks) > 0 || lang == "awk" && strings.Contains(src, "|") || strings.Contains(src, "do shell script")
+	spawn := len(ticks) > 0 || lang == "awk" && strings.Contains(src, "|") || strings.Contains(src, "do shell script") ||
+		lang == "ruby" && strings.Contains(src, "%x")
 	for _, n := range names {
 		parts := strings.Split(n, ".")
 		last := parts[len(parts)-1]
@@ -565,9 +580,49 @@ func (c *Command) code(prog, lang, src string, depth int) {
 			spawn = true
 		}
 	}
-	// from os import remove; remove("x")
-	if bare["remove"] && (bare["os"] || bare["shutil"]) && bare["import"] {
-		c.deleted(prog + ": remove (imported from os)")
+	// A module under another name (import os as o; o.remove), a delete
+	// function named in a string (fs["unlinkSync"], getattr(os, "remove")),
+	// or remove/delete on anything once a file module is in reach
+	// (from os import remove; __import__("os").remove).
+	modules := map[string]bool{}
+	for _, m := range deleteModules {
+		modules[m] = true
+	}
+	for i := 1; i+1 < len(names); i++ {
+		if names[i] == "as" && modules[names[i-1]] {
+			modules[names[i+1]] = true
+		}
+	}
+	reach := false
+	for _, n := range append(slices.Clone(names), strs...) {
+		if first, _, _ := strings.Cut(n, "."); modules[n] || modules[first] {
+			reach = true
+		}
+	}
+	for _, n := range names {
+		parts := strings.Split(n, ".")
+		last, qual := parts[len(parts)-1], ""
+		if len(parts) > 1 {
+			qual = parts[len(parts)-2]
+		}
+		if slices.Contains(qualifiedDelete, last) && (modules[qual] || reach && !slices.Contains(deleteModules, qual)) && !slices.Contains(strongDeletes, last) {
+			if !(slices.Contains(qualifiedDelete, last) && slices.Contains(deleteModules, qual)) { // not already counted
+				c.deleted(prog + ": " + n)
+			}
+		}
+	}
+	for _, str := range strs {
+		if slices.Contains(strongDeletes, str) || reach && slices.Contains(qualifiedDelete, str) {
+			c.deleted(prog + ": " + str)
+		}
+	}
+	// qx{rm x}, %x(rm x): a delete program's name in code that runs commands.
+	if spawn {
+		for _, n := range names {
+			if slices.Contains(deleters, n) {
+				c.deleted(prog + ": runs " + n)
+			}
+		}
 	}
 	for _, t := range ticks {
 		c.probe(t, depth+1)

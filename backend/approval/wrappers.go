@@ -12,12 +12,13 @@ import (
 // wrappers (sudo, env, timeout, xargs ...) to the program they start, then
 // at that program (package-level deletes.go).
 func (c *Command) run(s Simple, in stdin, depth int) {
+	fed := false   // a wrapper earlier on the line feeds words from its input
 	for range 64 { // every wrapper consumes at least its own name
 		if len(s.Args) == 0 {
 			return
 		}
 		name := s.Name()
-		if name == "" {
+		if name == "" || strings.Contains(s.Args[0], "{}") {
 			c.opaquef("the program name %s is not a literal word, so Foya cannot tell what it runs", s.Args[0])
 			return
 		}
@@ -26,6 +27,13 @@ func (c *Command) run(s Simple, in stdin, depth int) {
 			break
 		}
 		u := w.unwrap(s)
+		if fed && len(u.next.Args) == 0 && len(u.scripts) == 0 && u.opaque == "" {
+			// xargs env, find -exec sudo {} ...: the command comes from
+			// the input.
+			c.opaquef("%s gets its command from the input of xargs or find", name)
+			return
+		}
+		fed = fed || name == "xargs" || name == "parallel"
 		if u.opaque != "" {
 			c.opaquef("%s", u.opaque)
 		}
@@ -242,7 +250,29 @@ var wrappers = map[string]wrapper{
 			return u, true
 		}},
 	"xargs": {options: options{short: "adEILnPs", long: []string{"arg-file", "delimiter", "max-args", "max-procs",
-		"max-chars", "process-slot-var"}}},
+		"max-chars", "process-slot-var"}},
+		special: func(s Simple, i int, opts []opt) (unwrapped, bool) {
+			next := s.from(i)
+			for _, repl := range values(opts, "-I", "-i", "--replace") {
+				if repl == "" {
+					repl = "{}"
+				}
+				if len(next.Args) > 0 && strings.Contains(next.Args[0], repl) {
+					return unwrapped{opaque: "xargs fills in the command's name from its input"}, true
+				}
+			}
+			return unwrapped{next: next}, true
+		}},
+	"npx": {options: options{short: "pc", long: []string{"package", "call"}},
+		special: func(s Simple, i int, opts []opt) (unwrapped, bool) {
+			if cmds := values(opts, "-c", "--call"); len(cmds) > 0 {
+				return unwrapped{scripts: cmds}, true
+			}
+			return unwrapped{next: s.from(i)}, true
+		}},
+	"dbus-run-session": {}, "xvfb-run": {options: options{short: "nslfe", long: []string{"server-num", "server-args", "auth-file", "error-file", "xauth-protocol"}}},
+	"fakeroot": {}, "faketime": {operands: 1}, "firejail": {}, "valgrind": {}, "proxychains": {}, "proxychains4": {},
+	"torsocks": {}, "catchsegv": {}, "systemd-run": {options: options{short: "pEMu", long: []string{"property", "setenv", "machine", "unit", "description", "slice", "uid", "gid", "working-directory"}}},
 	"flock": {options: options{short: "wEc", long: []string{"timeout", "conflict-exit-code", "command"}},
 		special: func(s Simple, i int, opts []opt) (unwrapped, bool) {
 			if cmds := values(opts, "-c", "--command"); len(cmds) > 0 {
@@ -311,6 +341,36 @@ var wrappers = map[string]wrapper{
 		special: func(_ Simple, _ int, opts []opt) (unwrapped, bool) {
 			return unwrapped{scripts: values(opts, "-c", "--command")}, true
 		}},
+}
+
+// subcommandWrappers run the command after one subcommand word: poetry run
+// CMD, npm exec CMD, bundle exec CMD.
+var subcommandWrappers = map[string][]string{
+	"poetry": {"run"}, "pipenv": {"run"}, "uv": {"run"}, "pdm": {"run"}, "conda": {"run"}, "mamba": {"run"},
+	"micromamba": {"run"}, "npm": {"exec", "x"}, "pnpm": {"exec", "dlx"}, "yarn": {"exec", "dlx"}, "bun": {"x"},
+	"bundle": {"exec"}, "mise": {"exec", "x"}, "asdf": {"exec"}, "direnv": {"exec"}, "nix": {"run", "shell", "develop"},
+}
+
+func init() {
+	for name, subs := range subcommandWrappers {
+		subs := subs
+		if _, ok := wrappers[name]; ok {
+			panic("approval: " + name + " is a wrapper twice")
+		}
+		wrappers[name] = wrapper{special: func(s Simple, i int, _ []opt) (unwrapped, bool) {
+			if i >= len(s.Args) || !slices.Contains(subs, s.Args[i]) {
+				return unwrapped{}, true
+			}
+			j, _ := options{short: "nCpe", long: []string{"name", "prefix", "cwd", "directory", "env-file", "with", "python"}}.parse(s, i+1)
+			if s.Name() == "direnv" {
+				j++ // direnv exec DIR COMMAND
+			}
+			if (s.Name() == "nix") && slices.Contains(s.Args[j:], "--command") {
+				j = slices.Index(s.Args, "--command") + 1
+			}
+			return unwrapped{next: s.from(j)}, true
+		}}
+	}
 }
 
 // suCommand reads su's and runuser's -c: a script for the user's shell.
