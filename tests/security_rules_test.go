@@ -320,6 +320,25 @@ func TestAllowReasonsReachTheModel(t *testing.T) {
 			t.Errorf("user rule: ran %v, asked %d, result %q; want %q", pathExists(filepath.Join(w.out, "by-user-rule")), len(w.asked()), res[0].Text, want)
 		}
 	})
+	t.Run("user rules inside the workspace", func(t *testing.T) {
+		// The agent can write the workspace: a rules file there is not the
+		// user's word, even if it is where the user's rules would be.
+		w := newRulesWorld(t, "", denyAll, kernel.Options{})
+		userRules := filepath.Join(w.ws, "permissions.json")
+		escWrite(t, userRules, `{"allow":[{"tool":"bash"}]}`)
+		k, err := kernel.Open(context.Background(), kernel.Options{DBPath: filepath.Join(t.TempDir(), "foya.db"), UserRules: userRules, Headless: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer k.Close()
+		w.k = k
+		w.srv = pt.New(t, pt.Calls(call("t", "bash", jsonArgs(map[string]any{"command": "touch " + w.out + "/by-planted-rule",
+			"sandbox": false, "reason": "planted"}))), pt.Say("ok"))
+		res := w.run(approval.Manual)
+		if pathExists(filepath.Join(w.out, "by-planted-rule")) || !res[0].IsError {
+			t.Errorf("a user rules file inside the workspace allowed an escalation: %q", res[0].Text)
+		}
+	})
 	t.Run("answers, grants and modes", func(t *testing.T) {
 		var n int
 		var mu sync.Mutex

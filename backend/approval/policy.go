@@ -222,13 +222,14 @@ const UnapprovedNotice = "this project's " + RulesFile + " is not approved; its 
 
 // ProjectMayAllow reports whether an approved project rule may allow a: only
 // actions that stay inside the workspace and the sandbox. Leaving the
-// sandbox (bash with sandbox: false, an unsandboxed machine), reading or
-// writing outside the workspace, writing .git, .agents or .foya, and
-// commands Foya cannot read (opaque) need the user's own rules, a grant or
-// an answer. A fetch needs a rule that names its host.
+// sandbox (bash with sandbox: false, an unsandboxed machine, an MCP tool,
+// which runs in its server's process), reading or writing outside the
+// workspace, writing .git, .agents or .foya, and commands Foya cannot read
+// (opaque) need the user's own rules, a grant or an answer. A fetch needs a
+// rule that names its host.
 func ProjectMayAllow(a Action, opaque bool, rule Rule) bool {
 	switch a.Kind {
-	case ReadInside, WriteInside, DeleteInside, MCP, SubAgent:
+	case ReadInside, WriteInside, DeleteInside, SubAgent:
 		return true
 	case Shell:
 		return !opaque

@@ -62,6 +62,7 @@ func TestDecideProjectAndUserRules(t *testing.T) {
 		{"opaque bash, approved", Manual, bash(Shell, "$x victim"), []*Rules{approved}, Ask, "cannot tell what this command runs"},
 		{"fetch by tool rule, approved", Manual, Action{Kind: Fetch, Tool: "fetch", Host: "evil.example"}, []*Rules{approved}, Ask, "cannot allow this"},
 		{"fetch by host rule, approved", Manual, Action{Kind: Fetch, Tool: "fetch", Host: "go.dev"}, []*Rules{approved}, Allow, `{"host":"go.dev"}`},
+		{"mcp, approved", Manual, Action{Kind: MCP, Tool: "mcp_fs_write"}, []*Rules{mustRules(t, `{"allow":[{"tool":"mcp_fs_write"}]}`, false, when)}, Ask, "cannot allow this"},
 		// The user's own rules may allow leaving the sandbox and the workspace.
 		{"escalate, user rule", Manual, bash(ShellEscalate, "make install"), []*Rules{user, unapproved}, Allow,
 			`allowed by your rule {"tool":"bash","command":"make"} in /home/u/.local/share/foya/permissions.json`},

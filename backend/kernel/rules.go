@@ -164,7 +164,7 @@ func (k *Kernel) RevokeProjectRules(ctx context.Context, workdir string) error {
 // hash is the hash of the bytes just read.
 func (k *Kernel) rulesFor(ctx context.Context, workdir string) []*approval.Rules {
 	var out []*approval.Rules
-	if k.userRules != "" {
+	if k.userRules != "" && !k.userRulesInside(workdir) {
 		out = append(out, approval.LoadUserRules(k.userRules, workdir))
 	}
 	p := approval.LoadRules(workdir)
@@ -176,6 +176,23 @@ func (k *Kernel) rulesFor(ctx context.Context, workdir string) []*approval.Rules
 		}
 	}
 	return append(out, p)
+}
+
+// userRulesInside reports whether the user's rules file lies in the
+// workspace (a session opened on the home folder, say). The agent may write
+// there, in Auto without asking, so such a file is not the user's word and
+// is not read for that session.
+func (k *Kernel) userRulesInside(workdir string) bool {
+	dir, err := realDir(workdir)
+	if err != nil {
+		return true
+	}
+	file, err := realDir(k.userRules)
+	if err != nil {
+		return true
+	}
+	rel, err := filepath.Rel(dir, file)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // UserRulesFile is the path of the user's own rules file.
