@@ -210,3 +210,21 @@ func TestOpaqueCommands(t *testing.T) {
 		}
 	}
 }
+
+// ParseCommand never panics, and a command it reads either parses or says
+// why not (issue 9 class 8: the guard must not be the weak point).
+func FuzzParseCommand(f *testing.F) {
+	for _, s := range []string{`\rm x`, `$(echo rm) x`, `find . -exec sh -c 'rm "$1"' _ {} \;`, "bash <<'EOF'\nrm x\nEOF",
+		`git -c alias.x='!rm v' x`, `python3 -c 'import os; os.remove("v")'`, `xargs -I{} {} v`, `env -S 'rm v'`, `a=(rm); "${a[@]}"`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		c, err := ParseCommand(src)
+		if err == nil {
+			c.PermanentDelete()
+			c.Opaque()
+			c.Prefix()
+			Decide(Auto, Action{Kind: Shell, Tool: "bash", Command: src}, nil)
+		}
+	})
+}
