@@ -127,6 +127,8 @@ var deleteAttempts = []escapeAttempt{
 	del("a brace group", `{ rm victim; }`),
 	del("python3 module alias", `python3 -c 'import os as o; o.remove("victim")'`),
 	del("perl qx", `perl -e 'qx{rm victim}; exit $?'`),
+	del("python3 exec of a code string", `python3 -c "exec('import os; os.remove(\"victim\")')"`),
+	del("node eval of a code string", `node -e "eval('require(\"fs\").unlinkSync(\"victim\")')"`),
 	del("node fs by string", `node -e 'require("fs")["unlinkSync"]("victim")'`),
 
 	// Programs Foya cannot read: asked, never silently allowed.
@@ -139,5 +141,6 @@ var deleteAttempts = []escapeAttempt{
 	asked("xargs fills in the name", `echo rm | xargs -I{} sh -c '{} victim'`),
 	asked("xargs feeds env its command", `printf 'rm\nvictim\n' | xargs env`),
 	asked("sh reads a process substitution", `sh < <(echo rm victim)`),
+	asked("a link to rm found at run time", `ln -s "$(command -v rm)" myls && ./myls victim`),
 	asked("python3 code from a pipe", `echo 'import os; os.remove("victim")' | python3`),
 }

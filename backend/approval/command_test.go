@@ -140,6 +140,9 @@ func TestPermanentDeleteSteppedAround(t *testing.T) {
 		`bundle exec rm victim`, `direnv exec . rm victim`, `fakeroot rm victim`, `faketime 2020-01-01 rm victim`,
 		`trash-empty`, `trash-rm victim`, `gio remove victim`, `gio trash --empty`, `cmake -E rm -f victim`,
 		`cmake -E remove_directory d`, `awk 'BEGIN { print "rm victim" | "sh" }'`, `bash -c -- 'rm victim'`,
+		`python3 -c "exec('import os; os.remove(\"victim\")')"`, `node -e "eval('require(\"fs\").unlinkSync(\"v\")')"`,
+		`vim -es -c '!rm victim' -c q`, `vi +'call delete("victim")' +q`, `emacs --batch --eval '(delete-file "victim")'`,
+		`emacs --batch --eval '(shell-command "rm victim")'`, `sqlite3 :memory: '.shell rm victim'`,
 	}
 	for _, src := range deletes {
 		c, err := ParseCommand(src)
@@ -166,7 +169,8 @@ func TestOpaqueCommands(t *testing.T) {
 		`git --config-env=alias.x=X x`, `GIT_CONFIG_PARAMETERS="'alias.x=!rm v'" git x`, `cp /bin/rm ./x`, `ln -s /usr/bin/rm myls`,
 		`parallel < cmds`, `alias r=$x`, `find /bin -name rm -exec {} victim \;`, `echo rm | xargs -I{} {} victim`,
 		`echo rm | xargs -I% % victim`, `printf 'rm victim' | xargs env`, `printf 'rm\0victim' | xargs -0 sudo`,
-		`sh < <(echo rm victim)`, `parallel {} ::: rm`, `"$PYTHON" -m pytest`, `a=(rm); "${a[@]}" victim`, `sh -c 'sh -c "sh -c \"sh -c \\\"sh -c \\\\\\\"sh -c \\\\\\\\\\\\\\\"sh -c ls\\\\\\\\\\\\\\\"\\\\\\\"\\\"\""'`,
+		`sh < <(echo rm victim)`, `parallel {} ::: rm`, `"$PYTHON" -m pytest`, `ln -s "$(command -v rm)" ls`,
+		"cp `which rm` x", `vim -c 'call system("x")'`, `a=(rm); "${a[@]}" victim`, `sh -c 'sh -c "sh -c \"sh -c \\\"sh -c \\\\\\\"sh -c \\\\\\\\\\\\\\\"sh -c ls\\\\\\\\\\\\\\\"\\\\\\\"\\\"\""'`,
 	}
 	for _, src := range opaque {
 		c, err := ParseCommand(src)
@@ -194,7 +198,8 @@ func TestOpaqueCommands(t *testing.T) {
 		"grep -r unlink .", "echo 'import os; os.remove(x)'", "trash-put x", "npm run clean", "make clean",
 		"npx prettier --write .", "poetry run pytest", "uv run python -m pytest", "bundle exec rake", "gio trash x",
 		"cmake -E copy a b", "xargs -I{} cp {} /tmp", "node -e 'const m = new Map(); m.delete(1)'",
-		"python3 -c 'l = [1]; l.remove(1)'", "sh < script.sh", "xargs -0 grep -l x",
+		"python3 -c 'l = [1]; l.remove(1)'", "sh < script.sh", "xargs -0 grep -l x", `cp "$f" backup/`, "vim -c 'set nu' f", "vim -es -c 'wq!' f",
+		"emacs --batch --eval '(message \"hi\")'", "sqlite3 db.sqlite '.tables'", "python3 -c 'print(\"hello world\")'",
 	}
 	for _, src := range clear {
 		c, err := ParseCommand(src)

@@ -23,8 +23,14 @@ import (
 //     and --delete*, zip -m, 7z -sdel; mv to /dev/null.
 //   - Interpreters whose inline code (-c, -e, -r, a here-document) calls a
 //     delete function (unlink, os.remove, shutil.rmtree, fs.rmSync,
-//     FileUtils.rm_rf, ...) or runs, through system/subprocess/exec, a
-//     string that is such a command.
+//     FileUtils.rm_rf, ...), also under an alias (import os as o) or in a
+//     string it evaluates, or runs, through system/subprocess/exec, a
+//     string that is such a command. Editors and tools that run commands:
+//     vim -c '!cmd' or delete(), emacs --eval delete-file, sqlite3 .shell.
+//   - rimraf, trash-empty, trash-rm, gio remove, gio trash --empty, cmake -E
+//     rm: emptying the trash deletes for good what the delete tool kept.
+//   - Package runners and environment wrappers are looked through like
+//     sudo: npx, poetry run, uv run, npm exec, bundle exec, direnv exec ...
 //
 // Not counted: truncate, dd, > file (they empty a file, not delete it), and
 // whatever a script file, a compiled program, a make target or an
@@ -229,10 +235,68 @@ func (c *Command) fileTool(s Simple) {
 			c.deleted("mv … /dev/null")
 		}
 	case "cp", "ln", "install", "link":
-		operands := slices.DeleteFunc(slices.Clone(args), func(a string) bool { return strings.HasPrefix(a, "-") })
-		for _, a := range operands[:max(len(operands)-1, 0)] {
-			if slices.Contains(deleters, path.Base(a)) && a != path.Base(a) {
+		var operands []int
+		for j, a := range args {
+			if !strings.HasPrefix(a, "-") {
+				operands = append(operands, j)
+			}
+		}
+		for _, j := range operands[:max(len(operands)-1, 0)] {
+			a := args[j]
+			switch {
+			case slices.Contains(deleters, path.Base(a)) && a != path.Base(a):
 				c.opaquef("%s makes a copy or link of %s under another name", name, a)
+			case s.Dynamic[j+1] && (strings.Contains(a, "$(") || strings.Contains(a, "`")):
+				// ln -s "$(command -v rm)" ls
+				c.opaquef("%s copies or links a program found at run time (%s)", name, a)
+			}
+		}
+	case "vim", "vi", "nvim", "ex", "view", "vimdiff":
+		// vim -c '!rm x', +'call delete("x")'
+		for j, a := range args {
+			cmd := ""
+			switch {
+			case (a == "-c" || a == "--cmd") && j+1 < len(args):
+				cmd = args[j+1]
+			case strings.HasPrefix(a, "+"):
+				cmd = a[1:]
+			}
+			// :!cmd, :r !cmd, :w !cmd, :%!cmd run cmd; wq! does not.
+			if i := strings.IndexByte(cmd, '!'); i >= 0 && (i == 0 || strings.IndexByte(" %:", cmd[i-1]) >= 0) {
+				c.probe(cmd[i+1:], 1)
+			}
+			switch {
+			case strings.Contains(cmd, "delete("):
+				c.deleted(name + " " + cmd)
+			case strings.Contains(cmd, "system("):
+				c.opaquef("%s runs a command Foya cannot read (%s)", name, cmd)
+			}
+		}
+	case "emacs":
+		for j, a := range args {
+			expr := ""
+			switch {
+			case (a == "--eval" || a == "-eval") && j+1 < len(args):
+				expr = args[j+1]
+			case strings.HasPrefix(a, "--eval="):
+				expr = strings.TrimPrefix(a, "--eval=")
+			}
+			switch {
+			case strings.Contains(expr, "delete-file") || strings.Contains(expr, "delete-directory"):
+				c.deleted("emacs --eval " + expr)
+			case strings.Contains(expr, "shell-command") || strings.Contains(expr, "call-process") || strings.Contains(expr, "start-process"):
+				_, strs, _ := lexCode(expr)
+				for _, str := range strs {
+					c.probe(str, 1)
+				}
+			}
+		}
+	case "sqlite3":
+		for _, a := range args {
+			if rest, ok := strings.CutPrefix(a, ".shell "); ok {
+				c.probe(rest, 1)
+			} else if rest, ok := strings.CutPrefix(a, ".system "); ok {
+				c.probe(rest, 1)
 			}
 		}
 	}
@@ -626,6 +690,18 @@ func (c *Command) code(prog, lang, src string, depth int) {
 	}
 	for _, t := range ticks {
 		c.probe(t, depth+1)
+	}
+	// Code in strings that the code runs: exec("os.remove(...)"),
+	// eval('require("fs").unlinkSync(...)'). Read one level down, for
+	// names only.
+	if depth < maxNesting {
+		for _, str := range strs {
+			if len(str) > 3 && strings.ContainsAny(str, ".(") {
+				sub := Command{}
+				sub.code(prog, lang, str, maxNesting)
+				c.deletes = append(c.deletes, sub.deletes...)
+			}
+		}
 	}
 	if spawn {
 		for _, str := range strs {
