@@ -172,7 +172,7 @@ func Decide(mode Mode, a Action, grants []Grant, rules ...*Rules) Decision {
 	if base == Allow {
 		return Decision{Verdict: Allow, Reason: "allowed by " + mode.by(), ByMode: true}
 	}
-	var notes, ignored []string
+	var ignored, cannot []string // project allow rules: not approved; approved but not for this
 	for _, user := range []bool{true, false} {
 		for _, r := range rules {
 			if r.User != user {
@@ -188,8 +188,7 @@ func Decide(mode Mode, a Action, grants []Grant, rules ...*Rules) Decision {
 				case r.Approved.IsZero():
 					ignored = append(ignored, rule)
 				case !ProjectMayAllow(a, opaque, match):
-					notes = append(notes, "the project's rule "+rule+" cannot allow this: a project's rules never allow leaving the sandbox "+
-						"or the workspace, writing .git, .agents or .foya, or a command Foya cannot read; only your own rules, a grant or your answer can")
+					cannot = append(cannot, rule)
 				default:
 					return Decision{Verdict: Allow, Reason: "allowed by the rule " + rule + " in " + r.file() +
 						" (approved by you on " + r.Approved.UTC().Format("2006-01-02 15:04 UTC") + ")"}
@@ -197,12 +196,15 @@ func Decide(mode Mode, a Action, grants []Grant, rules ...*Rules) Decision {
 			}
 		}
 	}
+	var notes []string
 	if len(ignored) > 0 {
 		// Said once per question, however many rules it ignored.
 		notes = append(notes, "the rule "+strings.Join(ignored, ", ")+" in "+RulesFile+" would allow this, but "+UnapprovedNotice)
 	}
-	if len(notes) > 2 {
-		notes = append(notes[:2], fmt.Sprintf("and %d more rules", len(notes)-2))
+	if len(cannot) > 0 {
+		notes = append(notes, "the project's rule "+strings.Join(cannot, ", ")+" cannot allow this: a project's rules never allow "+
+			"leaving the sandbox or the workspace, writing .git, .agents or .foya, an MCP tool, or a command Foya cannot read; "+
+			"only your own rules, a grant or your answer can")
 	}
 	for _, g := range grants {
 		if g.Matches(a, cmd) {
