@@ -108,7 +108,8 @@ func TestModesThroughTheEngine(t *testing.T) {
 				switch {
 				case strings.HasPrefix(m.Content, "refused"):
 					got = "refused"
-				case asked[kind.Kind] && m.Content == "did "+kind.Kind && outcomes[id] == "asked":
+				case asked[kind.Kind] && m.Content == "did "+kind.Kind+"\nAllowed by your answer 'allow once'." && outcomes[id] == "asked":
+					// The result says what allowed it (issue 9 class 5).
 					got = "asked"
 				}
 				if got != outcomes[id] {

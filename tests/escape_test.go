@@ -84,7 +84,14 @@ type escapeAttempt struct {
 	// permanentDelete marks the delete-command forms: the policy refuses
 	// them in Manual and Auto before anything runs (spec D2).
 	permanentDelete bool
-	needsDNS        bool
+	// asks marks commands whose program Foya cannot read before it runs
+	// ($x, $(echo rm), a pipe into sh): Manual and Auto ask about them.
+	// The suite's person denies such questions (in Manual they would
+	// otherwise be allowed once, and the sandbox lets a command delete
+	// inside the workspace), so nothing may happen and the result must
+	// say the user denied it.
+	asks     bool
+	needsDNS bool
 }
 
 func outsideFile(t *testing.T, b *escBox) {
@@ -240,7 +247,7 @@ var escapeAttempts = []escapeAttempt{
 // allEscapeAttempts is every group of the suite: the attempts above, and
 // one group per class of attack in escape_*_test.go files.
 func allEscapeAttempts() []escapeAttempt {
-	return slices.Concat(escapeAttempts, gitAttempts, socketAttempts, secretAttempts)
+	return slices.Concat(escapeAttempts, gitAttempts, socketAttempts, secretAttempts, deleteAttempts)
 }
 
 // standIns puts sudo and busybox on PATH where they are not installed:
@@ -304,7 +311,13 @@ func TestEscapeSuite(t *testing.T) {
 			}
 			h := newHarness(t, nil, turns...)
 			ans := &answerer{}
-			ans.watch(h.k, func(approval.Pending) approval.Answer { return approval.Answer{Choice: approval.AllowOnce} })
+			ans.watch(h.k, func(p approval.Pending) approval.Answer {
+				// A command Foya cannot read is denied (see escapeAttempt.asks).
+				if c, err := approval.ParseCommand(p.Request.Action.Command); err == nil && len(c.Opaque()) > 0 {
+					return approval.Answer{Choice: approval.Deny}
+				}
+				return approval.Answer{Choice: approval.AllowOnce}
+			})
 			for i, a := range attempts {
 				b := boxes[i]
 				ok := t.Run(a.name, func(t *testing.T) {
@@ -329,6 +342,10 @@ func TestEscapeSuite(t *testing.T) {
 						}
 					case happened:
 						t.Errorf("%s: ESCAPED:\n%s", mode, res.Text)
+					case a.asks:
+						if !res.IsError || !strings.Contains(res.Text, "denied by the user") {
+							t.Errorf("%s: not asked and denied: %s", mode, res.Text)
+						}
 					case a.permanentDelete:
 						if !res.IsError || !strings.Contains(res.Text, "use the delete tool") {
 							t.Errorf("%s: refusal %q does not point to the delete tool", mode, res.Text)
@@ -356,8 +373,16 @@ func TestEscapeSuite(t *testing.T) {
 				if len(ans.asked) != want {
 					t.Errorf("Manual asked %d times; want %d (every command that is not a permanent delete): %v", len(ans.asked), want, ans.asked)
 				}
-			} else if len(ans.asked) != 0 {
-				t.Errorf("%s asked %v; want no question", mode, ans.asked)
+			} else {
+				want := 0
+				for _, a := range attempts {
+					if a.asks && mode == approval.Auto {
+						want++
+					}
+				}
+				if len(ans.asked) != want {
+					t.Errorf("%s asked %d times; want %d (the commands Foya cannot read, in Auto): %v", mode, len(ans.asked), want, ans.asked)
+				}
 			}
 		})
 	}

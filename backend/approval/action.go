@@ -77,4 +77,19 @@ type Outcome struct {
 	// user's message when they denied with one). Tools return it as an
 	// is_error result.
 	Message string
+	// Reason says, when allowed, what allowed it: the mode ("allowed by
+	// Full Access"), a rule (its file and text), a session grant (its
+	// scope) or the user's answer ("allowed by your answer 'allow once'").
+	// Tools tell the model; empty when nothing was asked (tests of a tool
+	// alone).
+	Reason string
+	// ByMode says the mode table alone allowed it.
+	ByMode bool
+}
+
+// Noteworthy reports whether a tool's result should say what allowed it:
+// whenever a rule, a grant or an answer did, and whenever the mode allowed
+// something Auto would ask about (Full Access writing outside, say).
+func (o Outcome) Noteworthy(k Kind) bool {
+	return o.Allowed && o.Reason != "" && (!o.ByMode || table[k][1] != Allow)
 }

@@ -194,7 +194,7 @@ func Scopes(a Action) []Grant {
 	switch a.Kind {
 	case Shell, ShellEscalate, ShellWeakSandbox:
 		if c, err := ParseCommand(a.Command); err == nil {
-			if p := c.Prefix(); len(p) > 0 {
+			if p := c.Prefix(); len(p) > 0 && c.MatchesPrefix(p) { // offer only scopes that cover the request
 				out = append(out, Grant{Kind: a.Kind, Prefix: p})
 			}
 		}

@@ -75,7 +75,7 @@ func TestGatewayCancelWithdraws(t *testing.T) {
 
 func TestScopes(t *testing.T) {
 	s := Scopes(Action{Kind: Shell, Tool: "bash", Command: "cd x && go test ./..."})
-	if len(s) != 2 || s[0].String() != `commands starting with "go test"` || s[1].Tool != "bash" {
+	if len(s) != 2 || s[0].String() != "command prefix `go test`" || s[1].Tool != "bash" {
 		t.Fatalf("Scopes = %v", s)
 	}
 	s = Scopes(Action{Kind: ReadOutside, Tool: "read", Paths: []string{"/data/a/x", "/data/b/y"}})

@@ -16,10 +16,15 @@ const (
 	Refuse Verdict = "refuse"
 )
 
-// Decision is a verdict with the reason a user or model reads.
+// Decision is a verdict with the reason a user or model reads. For an
+// allow, Reason says what allowed it: the mode, a rule (its file and text)
+// or a session grant (its scope).
 type Decision struct {
 	Verdict Verdict
 	Reason  string
+	// ByMode says the verdict is the mode table's own: no rule, grant or
+	// answer was needed.
+	ByMode bool
 }
 
 // table is the mode table of DESIGN.md: the contract. Decide starts here.
@@ -43,7 +48,7 @@ var table = map[Kind][3]Verdict{ // manual, auto, full access
 var refusals = map[Kind]string{
 	DeleteProtected:      "deleting the workspace root, .git, .agents, .foya or a path outside the workspace is refused in %s mode; only Full Access allows it (still through the trash)",
 	DeleteRoot:           "deleting the filesystem root is refused in every mode",
-	ShellPermanentDelete: "commands that delete files for good (rm, rmdir, unlink, shred, find -delete, git clean -f) are refused in %s mode: use the delete tool, which moves files to the trash",
+	ShellPermanentDelete: "commands that delete files or discard changes for good (rm, rmdir, unlink, shred, find -delete, git clean, git rm, git reset --hard, git checkout --, tar --remove-files, an interpreter's unlink ...) are refused in %s mode: use the delete tool, which moves files to the trash (or git stash, which keeps changes)",
 }
 
 func (m Mode) column() int {
@@ -93,7 +98,7 @@ func (g Grant) Matches(a Action, cmd *Command) bool {
 func (g Grant) String() string {
 	switch {
 	case len(g.Prefix) > 0:
-		return fmt.Sprintf("commands starting with %q", strings.Join(g.Prefix, " "))
+		return "command prefix `" + strings.Join(g.Prefix, " ") + "`"
 	case g.Host != "":
 		return "host " + g.Host
 	case g.Folder != "":
@@ -109,14 +114,21 @@ func within(dir, p string) bool {
 }
 
 // Decide is the approval policy: pure, no I/O. It starts from the mode
-// table; refusals there are final. Then the project's rules apply (deny
-// wins over ask, ask over allow), then remembered grants turn an ask into
-// an allow. Rules that could not be read make every verdict that is not a
-// refusal an ask: Foya falls back to asking, never to allowing.
-func Decide(mode Mode, a Action, grants []Grant, rules *Rules) Decision {
+// table; refusals there are final. A shell command Foya cannot read (its
+// program name is not a literal word, it runs what it reads from standard
+// input ...) is asked about in Auto too. Then rules apply, the user's own
+// and the project's: deny wins over ask, ask over allow, and a deny or ask
+// rule applies whether or not its file was approved. An allow rule turns an
+// ask into an allow if it is the user's, or if it is the project's, its
+// file was approved by the user with this exact content, and the action
+// stays in the sandbox and the workspace (ProjectMayAllow). Then
+// remembered grants turn an ask into an allow. Rules that could not be read
+// make every verdict that is not a refusal an ask: Foya falls back to
+// asking, never to allowing.
+func Decide(mode Mode, a Action, grants []Grant, rules ...*Rules) Decision {
 	col, ok := table[a.Kind]
 	if !ok {
-		return Decision{Ask, fmt.Sprintf("unknown action %q: asking", a.Kind)}
+		return Decision{Verdict: Ask, Reason: fmt.Sprintf("unknown action %q: asking", a.Kind)}
 	}
 	base := col[mode.column()]
 	if a.Kind == MCP && a.ReadOnly && mode == Auto {
@@ -127,7 +139,7 @@ func Decide(mode Mode, a Action, grants []Grant, rules *Rules) Decision {
 		if strings.Contains(msg, "%s") {
 			msg = fmt.Sprintf(msg, mode.Title())
 		}
-		return Decision{Refuse, msg}
+		return Decision{Verdict: Refuse, Reason: msg, ByMode: true}
 	}
 	var cmd *Command
 	if a.Command != "" {
@@ -135,31 +147,107 @@ func Decide(mode Mode, a Action, grants []Grant, rules *Rules) Decision {
 			cmd = &c
 		}
 	}
-	if rules != nil {
-		if rules.Err != nil {
-			return Decision{Ask, "the project's rules (.foya/permissions.json) could not be read, so Foya asks: " + rules.Err.Error()}
+	askWhy := fmt.Sprintf("%s mode asks before %s", mode.Title(), a.Kind)
+	opaque := a.Kind == Shell && cmd != nil && len(cmd.Opaque()) > 0
+	if opaque && mode != FullAccess {
+		base = Ask
+		askWhy = fmt.Sprintf("Foya cannot tell what this command runs (%s), so it could delete files for good unseen: %s mode asks",
+			strings.Join(cmd.Opaque(), "; "), mode.Title())
+	}
+	rules = slices.DeleteFunc(slices.Clone(rules), func(r *Rules) bool { return r == nil })
+	for _, r := range rules {
+		if r.Err != nil {
+			return Decision{Verdict: Ask, Reason: "the rules in " + r.file() + " could not be read, so Foya asks: " + r.Err.Error()}
 		}
-		if r, ok := rules.match(rules.Deny, a, cmd, true); ok {
-			return Decision{Refuse, "denied by the project's rule " + r + " in .foya/permissions.json"}
+	}
+	for _, r := range rules {
+		if rule, ok := r.match(r.Deny, a, cmd, true); ok {
+			return Decision{Verdict: Refuse, Reason: "denied by the rule " + rule.String() + " in " + r.file()}
 		}
-		if r, ok := rules.match(rules.Ask, a, cmd, true); ok {
-			return Decision{Ask, "the project's rule " + r + " asks for approval"}
-		}
-		if base == Ask {
-			if r, ok := rules.match(rules.Allow, a, cmd, false); ok {
-				return Decision{Allow, "allowed by the project's rule " + r}
-			}
+	}
+	for _, r := range rules {
+		if rule, ok := r.match(r.Ask, a, cmd, true); ok {
+			return Decision{Verdict: Ask, Reason: "the rule " + rule.String() + " in " + r.file() + " asks for approval"}
 		}
 	}
 	if base == Allow {
-		return Decision{Allow, fmt.Sprintf("%s mode allows %s", mode.Title(), a.Kind)}
+		return Decision{Verdict: Allow, Reason: "allowed by " + mode.by(), ByMode: true}
+	}
+	var ignored, cannot []string // project allow rules: not approved; approved but not for this
+	for _, user := range []bool{true, false} {
+		for _, r := range rules {
+			if r.User != user {
+				continue
+			}
+			for _, candidate := range r.Allow {
+				match, ok := r.match([]Rule{candidate}, a, cmd, false)
+				rule := match.String()
+				switch {
+				case !ok:
+				case r.User:
+					return Decision{Verdict: Allow, Reason: "allowed by your rule " + rule + " in " + r.file()}
+				case r.Approved.IsZero():
+					ignored = append(ignored, rule)
+				case !ProjectMayAllow(a, opaque, match):
+					cannot = append(cannot, rule)
+				default:
+					return Decision{Verdict: Allow, Reason: "allowed by the rule " + rule + " in " + r.file() +
+						" (approved by you on " + r.Approved.UTC().Format("2006-01-02 15:04 UTC") + ")"}
+				}
+			}
+		}
+	}
+	var notes []string
+	if len(ignored) > 0 {
+		// Said once per question, however many rules it ignored.
+		notes = append(notes, "the rule "+strings.Join(ignored, ", ")+" in "+RulesFile+" would allow this, but "+UnapprovedNotice)
+	}
+	if len(cannot) > 0 {
+		notes = append(notes, "the project's rule "+strings.Join(cannot, ", ")+" cannot allow this: a project's rules never allow "+
+			"leaving the sandbox or the workspace, writing .git, .agents or .foya, an MCP tool, or a command Foya cannot read; "+
+			"only your own rules, a grant or your answer can")
 	}
 	for _, g := range grants {
 		if g.Matches(a, cmd) {
-			return Decision{Allow, "allowed for this session: " + g.String()}
+			return Decision{Verdict: Allow, Reason: "allowed by the session grant: " + g.String()}
 		}
 	}
-	return Decision{Ask, fmt.Sprintf("%s mode asks before %s", mode.Title(), a.Kind)}
+	if len(notes) > 0 {
+		askWhy += "; " + strings.Join(notes, "; ")
+	}
+	return Decision{Verdict: Ask, Reason: askWhy, ByMode: len(notes) == 0}
+}
+
+// UnapprovedNotice says, once per run or request, that a project's rules
+// file was not approved.
+const UnapprovedNotice = "this project's " + RulesFile + " is not approved; its allow rules are ignored: " +
+	"run `foya rules allow` to review and approve it"
+
+// ProjectMayAllow reports whether an approved project rule may allow a: only
+// actions that stay inside the workspace and the sandbox. Leaving the
+// sandbox (bash with sandbox: false, an unsandboxed machine, an MCP tool,
+// which runs in its server's process), reading or writing outside the
+// workspace, writing .git, .agents or .foya, and commands Foya cannot read
+// (opaque) need the user's own rules, a grant or an answer. A fetch needs a
+// rule that names its host.
+func ProjectMayAllow(a Action, opaque bool, rule Rule) bool {
+	switch a.Kind {
+	case ReadInside, WriteInside, DeleteInside, SubAgent:
+		return true
+	case Shell:
+		return !opaque
+	case Fetch:
+		return rule.Host != ""
+	}
+	return false
+}
+
+// by names what allows an action in mode m by the table alone.
+func (m Mode) by() string {
+	if m == FullAccess {
+		return "Full Access"
+	}
+	return m.Title() + " mode"
 }
 
 // Title is the mode's name as the UI shows it.

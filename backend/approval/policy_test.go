@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // spec: A1, A2, D2, D3, D4, M2, W4 — every cell of DESIGN.md's mode table.
@@ -25,6 +26,7 @@ func TestDecidePinsTheModeTable(t *testing.T) {
 		{"delete outside", Action{Kind: DeleteProtected, Tool: "delete", Paths: []string{"/home/u/x"}}, [3]Verdict{Refuse, Refuse, Allow}},
 		{"delete /", Action{Kind: DeleteRoot, Tool: "delete", Paths: []string{"/"}}, [3]Verdict{Refuse, Refuse, Refuse}},
 		{"shell command", Action{Kind: Shell, Tool: "bash", Command: "go test ./..."}, [3]Verdict{Ask, Allow, Allow}},
+		{"shell command Foya cannot read", Action{Kind: Shell, Tool: "bash", Command: "$(echo rm) victim"}, [3]Verdict{Ask, Ask, Allow}},
 		{"shell escalation", Action{Kind: ShellEscalate, Tool: "bash", Command: "curl https://x"}, [3]Verdict{Ask, Ask, Allow}},
 		{"shell command, weaker sandbox", Action{Kind: ShellWeakSandbox, Tool: "bash", Command: "chmod +x x"}, [3]Verdict{Ask, Ask, Allow}},
 		{"shell rm", Action{Kind: ShellPermanentDelete, Tool: "bash", Command: "rm -rf build"}, [3]Verdict{Refuse, Refuse, Allow}},
@@ -96,6 +98,7 @@ func TestRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	rules.Approved = time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
 	cases := []struct {
 		mode   Mode
 		action Action

@@ -2,6 +2,8 @@ package approval
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -19,8 +22,9 @@ import (
 // read-only by the sandbox.
 const RulesFile = ".foya/permissions.json"
 
-// Rules are a project's allow, ask and deny rules. Deny wins over ask, ask
-// over allow.
+// Rules are allow, ask and deny rules: a project's (RulesFile in the
+// workspace) or the user's own (UserRulesFile in Foya's data folder). Deny
+// wins over ask, ask over allow.
 type Rules struct {
 	Allow []Rule `json:"allow,omitempty"`
 	Ask   []Rule `json:"ask,omitempty"`
@@ -28,8 +32,31 @@ type Rules struct {
 
 	// Err is set when the file exists but cannot be used; Decide then asks.
 	Err error `json:"-"`
+	// File is where the rules were read from, as messages name it.
+	File string `json:"-"`
+	// Hash is the sha256, in hex, of the file's exact bytes.
+	Hash string `json:"-"`
+	// User marks the user's own rules, which may allow anything the mode
+	// table asks about. A project's rules may not (ProjectMayAllow), and
+	// their allow rules count only once Approved.
+	User bool `json:"-"`
+	// Approved is when the user approved this exact content of a
+	// project's rules file; zero means never (its allow rules are
+	// ignored; deny and ask rules apply all the same).
+	Approved time.Time `json:"-"`
 
 	root string
+}
+
+// UserRulesFile is the name of the user's own rules file in Foya's data
+// folder: the same format as a project's, written only by the user.
+const UserRulesFile = "permissions.json"
+
+func (r *Rules) file() string {
+	if r.File != "" {
+		return r.File
+	}
+	return RulesFile
 }
 
 // Rule matches actions by tool, command prefix, path pattern and host;
@@ -45,28 +72,35 @@ type Rule struct {
 	words []string
 }
 
+// String is the rule as written in the file: {"tool":"write"}.
 func (r Rule) String() string {
-	var parts []string
-	if r.Tool != "" {
-		parts = append(parts, "tool "+r.Tool)
-	}
-	if r.Command != "" {
-		parts = append(parts, fmt.Sprintf("command %q", r.Command))
-	}
-	if r.Path != "" {
-		parts = append(parts, "path "+r.Path)
-	}
-	if r.Host != "" {
-		parts = append(parts, "host "+r.Host)
-	}
-	return "{" + strings.Join(parts, ", ") + "}"
+	b, _ := json.Marshal(r) // strings only: it cannot fail
+	return string(b)
 }
 
-// LoadRules reads the workspace's rules. No file means no rules (nil). A
-// file that cannot be read or parsed gives Rules with Err naming the file and
-// line, so Decide falls back to asking.
+// LoadRules reads the workspace's rules (RulesFile), not yet approved: the
+// caller sets Approved when the user approved this Hash. No file means no
+// rules (nil). A file that cannot be read or parsed gives Rules with Err
+// naming the file and line, so Decide falls back to asking.
 func LoadRules(workspace string) *Rules {
-	path := filepath.Join(workspace, RulesFile)
+	r := load(filepath.Join(workspace, RulesFile), workspace)
+	if r != nil {
+		r.File = RulesFile
+	}
+	return r
+}
+
+// LoadUserRules reads the user's own rules from file; relative path
+// patterns are taken relative to the session's workspace.
+func LoadUserRules(file, workspace string) *Rules {
+	r := load(file, workspace)
+	if r != nil {
+		r.File, r.User = file, true
+	}
+	return r
+}
+
+func load(path, workspace string) *Rules {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -74,10 +108,12 @@ func LoadRules(workspace string) *Rules {
 	if err != nil {
 		return &Rules{Err: fmt.Errorf("%s: %w", path, err)}
 	}
+	sum := sha256.Sum256(data)
 	r, err := ParseRules(data, workspace)
 	if err != nil {
-		return &Rules{Err: fmt.Errorf("%s: %w", path, err)}
+		r = &Rules{Err: fmt.Errorf("%s: %w", path, err)}
 	}
+	r.Hash = hex.EncodeToString(sum[:])
 	return r
 }
 
@@ -132,7 +168,7 @@ func line(data []byte, offset int64) int {
 // match finds the first rule of list that matches a. With any, a command or
 // path rule matches when any simple command or path does (deny, ask); else
 // all must (allow).
-func (r *Rules) match(list []Rule, a Action, cmd *Command, any bool) (string, bool) {
+func (r *Rules) match(list []Rule, a Action, cmd *Command, any bool) (Rule, bool) {
 	for _, rule := range list {
 		if rule.Tool != "" && rule.Tool != a.Tool {
 			continue
@@ -160,9 +196,9 @@ func (r *Rules) match(list []Rule, a Action, cmd *Command, any bool) (string, bo
 				continue
 			}
 		}
-		return rule.String(), true
+		return rule, true
 	}
-	return "", false
+	return Rule{}, false
 }
 
 func (r *Rules) pathMatches(pattern, p string) bool {

@@ -86,6 +86,8 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return settingsCmd(ctx, args[1:], env)
 	case "mode":
 		return modeCmd(ctx, args[1:], env)
+	case "rules":
+		return rulesCmd(ctx, args[1:], env)
 	case "changes":
 		return changesCmd(ctx, args[1:], env)
 	case "diff":
@@ -119,6 +121,9 @@ func usage(w io.Writer) {
   foya settings [--json]    list settings; foya settings set KEY VALUE changes one
                             (approval.default: manual, auto, full-access; model.images.MODEL: true, false)
   foya mode SESSION MODE    switch a session's approval mode (recorded in its history)
+  foya rules [allow|revoke] [--workdir DIR]
+                            show the project's .foya/permissions.json and whether you approved
+                            it; allow approves its exact content, revoke withdraws that
   foya --version            print the version
 
 Run "foya exec --help" for the flags of exec.

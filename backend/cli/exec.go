@@ -169,6 +169,11 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 		// approval question (and, without a terminal, its refusal) repeats it.
 		fmt.Fprintf(env.Stderr, "foya: notice: the sandbox here (%s) is weaker: %s; so every command asks first\n", c.Mechanism, c.Weaker)
 	}
+	if pr, err := k.ProjectRules(ctx, sess.Workdir); err == nil && pr.Status != kernel.RulesApproved && len(pr.Allow) > 0 {
+		// Said once, before the run: the approval questions and refusals
+		// say it again only where an ignored rule would have allowed.
+		fmt.Fprintln(env.Stderr, "foya: "+approval.UnapprovedNotice)
+	}
 	out := newPrinter(env, *asJSON)
 	ask := &asker{in: bufio.NewReader(env.Stdin), out: env.Stderr, answer: k.Answer}
 	unsub := k.Subscribe(func(ev llm.Event) {

@@ -16,6 +16,17 @@ const (
 	EventApprovalAnswer  = "approval.answer"
 )
 
+// rules are the rules Decide applies to this session: the user's own and
+// the project's, with the project's approval (Config.Rules). Without
+// Config.Rules, the project's rules are read unapproved: their deny and ask
+// rules apply, their allow rules do not.
+func (r *runner) rules(ctx context.Context) []*approval.Rules {
+	if r.e.cfg.Rules != nil {
+		return r.e.cfg.Rules(ctx, r.sess.Workdir)
+	}
+	return []*approval.Rules{approval.LoadRules(r.sess.Workdir)}
+}
+
 // canceled is a context that is already done.
 var canceled = func() context.Context {
 	ctx, cancel := context.WithCancel(context.Background())
@@ -57,17 +68,18 @@ func (r *runner) approve(ctx context.Context, callID string, mode approval.Mode,
 			grants = append(grants, gr)
 		}
 	}
-	d := approval.Decide(mode, req.Action, grants, approval.LoadRules(r.sess.Workdir))
+	d := approval.Decide(mode, req.Action, grants, r.rules(ctx)...)
 	switch d.Verdict {
 	case approval.Allow:
-		return approval.Outcome{Allowed: true}, nil
+		return approval.Outcome{Allowed: true, Reason: d.Reason, ByMode: d.ByMode}, nil
 	case approval.Refuse:
 		return approval.Outcome{Message: "refused: " + d.Reason}, nil
 	}
 	gw := r.e.cfg.Gateway
 	if gw == nil {
 		return approval.Outcome{Message: fmt.Sprintf("not allowed without approval (%s), and no one can answer here: "+
-			"run with --approval auto (or full-access), or allow it in %s", d.Reason, approval.RulesFile)}, nil
+			"run with --approval auto (or full-access), or allow it in your own rules or an approved %s (see foya rules)",
+			d.Reason, approval.RulesFile)}, nil
 	}
 	p := approval.Pending{
 		ID: NewID("apr"), SessionID: r.sess.ID, RunID: r.run.ID, Request: req, Reason: d.Reason,
@@ -100,6 +112,10 @@ func (r *runner) approve(ctx context.Context, callID string, mode approval.Mode,
 	default:
 		rec.State = "allowed"
 		out.Allowed = true
+		out.Reason = "allowed by your answer 'allow once'"
+		if ans.Scope != nil {
+			out.Reason = "allowed by your answer 'allow for this session' (" + ans.Scope.String() + ")"
+		}
 		scope := ans.Scope
 		if ans.Choice == approval.AllowOnce && mode == approval.Auto && req.Action.Kind == approval.Fetch && req.Action.Host != "" {
 			// Auto asks once per host.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -237,6 +238,7 @@ func (r *runner) runCall(ctx context.Context, p *prepared, prev *llm.Commit, def
 	if err != nil {
 		return nil, nil, err
 	}
+	var allowedBy []string // what allowed this call's actions, for its result
 	rc := &tools.RunContext{
 		SessionID:    r.sess.ID,
 		RunID:        r.run.ID,
@@ -248,13 +250,18 @@ func (r *runner) runCall(ctx context.Context, p *prepared, prev *llm.Commit, def
 		Exposed:      p.exposed,
 		Activator:    r,
 		Approval: func(ctx context.Context, req approval.Request) (approval.Outcome, error) {
-			return r.approve(ctx, p.rec.ID, mode, req)
+			out, err := r.approve(ctx, p.rec.ID, mode, req)
+			if out.Noteworthy(req.Action.Kind) && !slices.Contains(allowedBy, out.Reason) {
+				allowedBy = append(allowedBy, out.Reason)
+			}
+			return out, err
 		},
 		Update: func(v any) {
 			r.rec.commit(ctx, llm.Commit{Events: []llm.Event{{Type: llm.EventToolUpdate, Data: llm.Data(map[string]any{"step": p.rec.Step, "id": p.rec.ID, "progress": v})}}})
 		},
 	}
 	res, err := safeRun(ctx, p.tool, rc, p.call)
+	res.Text = noteAllowed(res.Text, allowedBy)
 	dur := time.Since(p.rec.StartedAt)
 	p.rec.EndedAt = time.Now()
 	if err != nil {
@@ -286,6 +293,22 @@ func (r *runner) runCall(ctx context.Context, p *prepared, prev *llm.Commit, def
 		return nil, nil, err
 	}
 	return stored, nil, nil
+}
+
+// noteAllowed ends a result with what allowed the call's actions, unless
+// the tool said it already (bash does, in its sandbox note), so the model
+// never has to guess who approved what.
+func noteAllowed(text string, allowedBy []string) string {
+	for _, why := range allowedBy {
+		if strings.Contains(text, why) {
+			continue
+		}
+		if text != "" && !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		text += strings.ToUpper(why[:1]) + why[1:] + "."
+	}
+	return text
 }
 
 // merge joins two commits into one, a's rows and events first.

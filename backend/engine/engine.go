@@ -69,6 +69,11 @@ type Config struct {
 	// one can answer (headless): what needs asking is denied with a message
 	// saying how to allow it.
 	Gateway *approval.Gateway
+	// Rules returns the rules that apply in a workspace, read at each
+	// decision: the user's own and the project's, the latter marked
+	// Approved only if the user approved its exact content. Nil reads the
+	// project's rules as not approved.
+	Rules func(ctx context.Context, workdir string) []*approval.Rules
 }
 
 // Engine runs agent loops.

@@ -44,6 +44,11 @@ type Options struct {
 	// Probe, if set, replaces sandbox.Probe for the shell tools (tests of
 	// a machine with another sandbox mechanism).
 	Probe func() sandbox.Capability
+	// UserRules is the user's own rules file; empty means
+	// approval.UserRulesFile in the data folder (DataDir, never the folder
+	// of DBPath: a database kept in a workspace must not make a workspace
+	// file the user's rules).
+	UserRules string
 }
 
 // Info describes a running kernel for front ends.
@@ -64,6 +69,8 @@ type Kernel struct {
 	eng     *engine.Engine
 	gateway *approval.Gateway
 	shell   *shell.Shell
+	// userRules is the user's own rules file ("" if there is none).
+	userRules string
 
 	mu      sync.Mutex
 	subs    map[int]func(llm.Event)
@@ -101,6 +108,10 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 		path = os.Getenv("FOYA_DB")
 	}
 	dataDir, err := DataDir()
+	userRules := opts.UserRules
+	if userRules == "" && err == nil {
+		userRules = filepath.Join(dataDir, approval.UserRulesFile)
+	}
 	if path == "" {
 		if err != nil {
 			return nil, err
@@ -120,6 +131,8 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 		reg:     tools.NewRegistry(),
 		subs:    map[int]func(llm.Event){},
 		watches: map[string]func(){},
+
+		userRules: userRules,
 	}
 	k.reg.Add(tools.Search{}, history.New(st))
 	k.reg.Add(fileTools(st)...)
@@ -134,7 +147,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 		k.gateway = approval.NewGateway()
 	}
 	k.eng = engine.New(engine.Config{Store: st, Tools: k.reg, Emit: k.publish, Owner: processOwner(),
-		TextFlush: opts.TextFlush, Gateway: k.gateway, Context: opts.Context})
+		TextFlush: opts.TextFlush, Gateway: k.gateway, Context: opts.Context, Rules: k.rulesFor})
 	if _, err := k.eng.Recover(ctx, ownerAlive); err != nil {
 		st.Close()
 		return nil, err

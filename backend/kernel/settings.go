@@ -35,6 +35,11 @@ func (k *Kernel) Settings(ctx context.Context) (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	for key := range all {
+		if strings.HasPrefix(key, settingRulesPrefix) {
+			delete(all, key) // approvals of rules files: see ProjectRules
+		}
+	}
 	mode, err := k.DefaultMode(ctx)
 	if err != nil {
 		return nil, err

@@ -73,6 +73,9 @@ type plan struct {
 	// protect is what keeps the workspace's .git, .agents and .foya
 	// folders read-only.
 	protect protection
+	// allowedBy is what allowed the command to run (a mode, a rule, a
+	// grant, the user's answer), from the approval's outcome.
+	allowedBy string
 }
 
 func (s *Shell) plan(rc *tools.RunContext, a bashArgs) plan {
@@ -161,6 +164,7 @@ func (t bashTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 			return nil, fmt.Errorf("bash: approval: %w", err)
 		}
 		if out.Allowed {
+			p.allowedBy = out.Reason
 			return nil, nil
 		}
 		msg := out.Message
@@ -382,17 +386,23 @@ func ending(res sandbox.Result) string {
 	return fmt.Sprintf("Exit code %d after %s.", res.ExitCode, duration(res.Duration))
 }
 
-// sandboxNote says what confined the command.
+// sandboxNote says what confined the command and what allowed it to run.
 func sandboxNote(mechanism string, p plan) string {
+	by := ""
+	if p.allowedBy != "" {
+		by = ", " + p.allowedBy
+	}
 	switch {
+	case p.restricted && p.allowedBy != "" && !strings.HasPrefix(p.allowedBy, "allowed by "+p.mode.Title()):
+		return "Sandbox: " + mechanism + ". " + strings.ToUpper(p.allowedBy[:1]) + p.allowedBy[1:] + "."
 	case p.restricted:
 		return "Sandbox: " + mechanism + "."
 	case p.unavailable != "":
-		return "It ran WITHOUT a sandbox, as the user approved: the sandbox is unavailable here (" + p.unavailable + ")."
+		return "It ran WITHOUT a sandbox, because the sandbox is unavailable here (" + p.unavailable + ")" + by + "."
 	case p.escalated:
-		return "It ran outside the sandbox, as the user approved."
+		return "It ran outside the sandbox" + by + "."
 	}
-	return "No sandbox (Full Access)."
+	return "No sandbox (Full Access)" + by + "."
 }
 
 const deniedNote = "The sandbox seems to have blocked part of this command (a write outside the workspace and the session's temp folder, " +

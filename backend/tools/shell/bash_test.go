@@ -134,7 +134,7 @@ func TestBashEscalation(t *testing.T) {
 					}
 					return
 				}
-				if res.IsError || !exists(outside) || !strings.Contains(res.Text, "outside the sandbox, as the user approved") {
+				if res.IsError || !exists(outside) || !strings.Contains(res.Text, "outside the sandbox, allowed by your answer 'allow once'") {
 					t.Errorf("approved escalation: result %q, wrote %v", res.Text, exists(outside))
 				}
 			})

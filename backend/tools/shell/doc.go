@@ -12,10 +12,14 @@
 // tool), then approval.Shell for a command that runs in the sandbox, or
 // approval.ShellEscalate for one that runs outside it: sandbox false with a
 // reason, a machine where nothing can confine commands (sandbox.Probe), or
-// Full Access. Full Access allows escalations without asking; classifying
-// its commands as escalations keeps a mode switched mid-run on the safe
-// side, because the gateway reads the session's current mode while the
-// RunContext carries the mode of the run's start.
+// Full Access. Full Access allows escalations without asking. The engine
+// reads the session's mode once when a call starts, and the plan and the
+// gateway's decision both use that one mode, so a switch mid-run applies to
+// the next call whole.
+//
+// The result's sandbox note says what allowed the command when that was more
+// than the mode's own allow: the user's answer, a session grant, a rule with
+// its file, or Full Access (approval.Outcome.Reason).
 //
 // Where the machine's sandbox guarantees less (sandbox.Capability.Weaker,
 // landlock+seccomp), or the walk for .git folders below stopped at its

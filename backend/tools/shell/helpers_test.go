@@ -53,7 +53,7 @@ func (g *gate) approve(ctx context.Context, req approval.Request) (approval.Outc
 	d := approval.Decide(g.mode, req.Action, nil, nil)
 	switch d.Verdict {
 	case approval.Allow:
-		return approval.Outcome{Allowed: true}, nil
+		return approval.Outcome{Allowed: true, Reason: d.Reason, ByMode: d.ByMode}, nil
 	case approval.Refuse:
 		return approval.Outcome{Message: "refused: " + d.Reason}, nil
 	}
@@ -61,7 +61,7 @@ func (g *gate) approve(ctx context.Context, req approval.Request) (approval.Outc
 	if g.deny {
 		return approval.Outcome{Message: "denied by the user: no changes made"}, nil
 	}
-	return approval.Outcome{Allowed: true}, nil
+	return approval.Outcome{Allowed: true, Reason: "allowed by your answer 'allow once'"}, nil
 }
 
 func (g *gate) kinds() []string {
