@@ -37,7 +37,7 @@ func (s *unicodeScan) run() error {
 		switch {
 		case c == '"':
 			isKey := s.inObject() && s.keyNext
-			str, err := s.str()
+			str, err := s.str(isKey)
 			if err != nil {
 				return err
 			}
@@ -107,10 +107,12 @@ func (s *unicodeScan) where() string {
 // str reads the string starting at s.i (at its opening quote), checking
 // each byte and escape, and returns its value as far as the check needs it
 // (keys only). It stops at the closing quote or the end of the arguments.
-func (s *unicodeScan) str() (string, error) {
+func (s *unicodeScan) str(keep bool) (string, error) {
 	s.i++
 	line, col := 1, 1
-	var val strings.Builder
+	// Only keys are kept: a value can be a file's worth of text, and the
+	// scan must not copy it.
+	val := keptText{keep: keep}
 	at := func() string {
 		return fmt.Sprintf("at line %d, column %d (byte %d of the arguments)", line, col, s.i)
 	}
@@ -126,7 +128,7 @@ func (s *unicodeScan) str() (string, error) {
 				if e == 'n' {
 					line, col = line+1, 0
 				}
-				val.WriteByte(e)
+				val.addByte(e)
 				s.i += 2
 				col++
 				continue
@@ -145,7 +147,7 @@ func (s *unicodeScan) str() (string, error) {
 					return "", fmt.Errorf("%s holds a lone UTF-16 surrogate \\u%04x %s: it is half of a character, and JSON text cannot carry it on its own, so nothing was done; send valid Unicode (a whole surrogate pair, or the character itself), or write such bytes with bash",
 						s.where(), u, at())
 				}
-				val.WriteRune(rune(0x10000 + (int(u)-0xD800)<<10 + int(low) - 0xDC00))
+				val.addRune(rune(0x10000 + (int(u)-0xD800)<<10 + int(low) - 0xDC00))
 				s.i += 12
 			case u >= 0xDC00 && u <= 0xDFFF:
 				return "", fmt.Errorf("%s holds a lone UTF-16 surrogate \\u%04x %s (a low surrogate with no high one before it): JSON text cannot carry it, so nothing was done; send valid Unicode (a whole surrogate pair, high then low, or the character itself), or write such bytes with bash",
@@ -154,12 +156,12 @@ func (s *unicodeScan) str() (string, error) {
 				if u == '\n' {
 					line, col = line+1, 0
 				}
-				val.WriteRune(rune(u))
+				val.addRune(rune(u))
 				s.i += 6
 			}
 			col++
 		case c < utf8.RuneSelf:
-			val.WriteByte(c)
+			val.addByte(c)
 			s.i++
 			col++
 		default:
@@ -168,13 +170,33 @@ func (s *unicodeScan) str() (string, error) {
 				return "", fmt.Errorf("%s holds %s %s: it is not valid UTF-8, so nothing was done; send valid UTF-8 text, or write such bytes with bash",
 					s.where(), describeBad(s.args[s.i:]), at())
 			}
-			val.WriteRune(r)
+			val.addRune(r)
 			s.i += size
 			col++
 		}
 	}
 	return val.String(), nil
 }
+
+// keptText builds a string only when keep is set.
+type keptText struct {
+	b    strings.Builder
+	keep bool
+}
+
+func (k *keptText) addByte(c byte) {
+	if k.keep {
+		k.b.WriteByte(c)
+	}
+}
+
+func (k *keptText) addRune(r rune) {
+	if k.keep {
+		k.b.WriteRune(r)
+	}
+}
+
+func (k *keptText) String() string { return k.b.String() }
 
 // hex4 parses the four hex digits at b[i:].
 func hex4(b []byte, i int) (uint16, bool) {
