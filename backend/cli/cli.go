@@ -63,6 +63,9 @@ func Run(ctx context.Context, args []string, env Env) int {
 	if env.Getenv == nil {
 		env.Getenv = os.Getenv
 	}
+	// Model and tool text reaches these streams in many places: none of
+	// it may control the terminal (see termWriter).
+	env.Stdout, env.Stderr = newTermWriter(env.Stdout), newTermWriter(env.Stderr)
 	if len(args) == 0 {
 		usage(env.Stderr)
 		return ExitUsage
