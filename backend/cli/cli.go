@@ -115,7 +115,8 @@ func usage(w io.Writer) {
   foya revert CHANGE... | --run RUN | --to CHANGE [--hunk N] [--force] [--json]
                             undo changes; a revert is a change too, so it can be undone
   foya settings [--json]    list settings; foya settings set KEY VALUE changes one
-                            (approval.default: manual, auto, full-access; model.images.MODEL: true, false)
+                            (approval.default: manual, auto, full-access; model.images.MODEL: true, false;
+                            provider.idleTimeout: how long the model may send nothing, such as 30s)
   foya mode SESSION MODE    switch a session's approval mode (recorded in its history)
   foya --version            print the version
 

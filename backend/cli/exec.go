@@ -125,7 +125,12 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintln(env.Stderr, "foya exec: no model: pass --model or set FOYA_MODEL")
 		return ExitUsage
 	}
-	client, err := provider.New(provider.Config{BaseURL: *baseURL, APIKey: *apiKey, Model: *model, Headers: headers})
+	idle, err := k.IdleTimeout(ctx)
+	if err != nil {
+		return fail(env, err)
+	}
+	client, err := provider.New(provider.Config{BaseURL: *baseURL, APIKey: *apiKey, Model: *model, Headers: headers,
+		IdleTimeout: idle})
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "foya exec: %v\n", err)
 		return ExitUsage

@@ -10,7 +10,10 @@
 // telling a stream that ended with [DONE] from one that was cut. Streamed
 // tool-call fragments are assembled here into calls with a stable Index and a
 // non-empty ID (spec L1, T2); a stream that did not complete never ends with
-// llm.DeltaDone (spec L2).
+// llm.DeltaDone (spec L2). A request during which the server sends nothing
+// for Config.IdleTimeout (120 s unless set; no headers, no byte of the
+// stream) is stopped and ends with an *IdleError that names the setting,
+// provider.idleTimeout; it is not retried.
 //
 // The package imports backend/llm and libraries only; it must not import
 // engine, store or kernel. A Client is safe for concurrent use: each Stream
