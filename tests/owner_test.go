@@ -112,6 +112,54 @@ func TestSecondFoyaDoesNotInterruptALiveRun(t *testing.T) {
 	}
 }
 
+// Issue 9 class 7 (ownership), the form the review found: with the
+// database inside the workspace, a sandboxed command of the running run
+// itself starts a second Foya on it. Whether that Foya can open the
+// database at all is the sandbox's business; it must not take the run
+// for one whose process is gone, so each call gets exactly one result.
+//
+// spec: X2, A1
+func TestSandboxedFoyaDoesNotInterruptItsOwnRun(t *testing.T) {
+	bin := foyaBinary(t)
+	g := newGate()
+	h := &harness{t: t, dir: t.TempDir(), srv: pt.New(t)}
+	h.db = filepath.Join(h.dir, "foya.db")
+	h.open([]tools.Tool{g})
+	q, _ := json.Marshal(map[string]string{"command": bin + " sessions --db " + h.db})
+	h.srv.Append(pt.Calls(call("b1", "bash", string(q)), call("g1", "gate", `{}`)), pt.Say("done"))
+	sess := h.session("auto")
+	done := make(chan llm.Run, 1)
+	go func() { done <- h.runIn(context.Background(), sess.ID, "look") }()
+	select {
+	case <-g.started:
+	case r := <-done:
+		t.Fatalf("the run ended before its second call ran: %s %s", r.Status, r.Error)
+	}
+	ctx := context.Background()
+	runs, _ := h.k.Runs(ctx, sess.ID)
+	if len(runs) != 1 || runs[0].Status != llm.RunRunning {
+		t.Fatalf("runs after the sandboxed foya = %+v; want one running", runs)
+	}
+	close(g.open)
+	if run := <-done; run.Status != llm.RunCompleted {
+		t.Fatalf("run %s: %s; want completed", run.Status, run.Error)
+	}
+	msgs, _ := h.k.Messages(ctx, sess.ID)
+	results := map[string]int{}
+	for _, m := range msgs {
+		if m.Message.Role == llm.RoleTool {
+			results[m.Message.ToolCallID]++
+		}
+	}
+	if len(results) != 2 || results["b1"] != 1 || results["g1"] != 1 {
+		t.Fatalf("tool results by call = %v; want one each for b1 and g1", results)
+	}
+	evs, _ := h.k.Events(ctx, sess.ID, 0)
+	if n := countType(evs, llm.EventRunInterrupted); n != 0 {
+		t.Fatalf("%d run.interrupted events for a live run; want 0", n)
+	}
+}
+
 // Issue 9, "also": session temp folders left by a crash are removed at the
 // next start, and only those: a foya exec killed with SIGKILL in the middle
 // of a command leaves its session's temp folder (with a file in it); the
