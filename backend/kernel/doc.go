@@ -1,6 +1,8 @@
 // Package kernel is the facade every front end uses (desktop, foya serve,
 // foya exec): it opens the store, builds the tool registry and the engine,
-// recovers runs left behind by a crash, and offers sessions, runs, history
+// recovers runs left behind by a crash (a run belongs to the kernel whose
+// ownership lock it names, see owner.go; a kernel's lock dies with its
+// process, so two processes may share a database), and offers sessions, runs, history
 // and live events as plain Go types.
 //
 // It must not import a front end or the Wails runtime. A Kernel is safe for
