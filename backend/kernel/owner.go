@@ -131,11 +131,16 @@ func (o *owner) sweep(ctx context.Context, st *store.Store) error {
 // this kernel is still marked running, else it stays for recovery to
 // find unlocked.
 func (o *owner) release(ctx context.Context, st *store.Store) error {
+	if o.lock == nil {
+		return nil // released already
+	}
+	l := o.lock
+	o.lock = nil
 	busy, err := ownsRunning(ctx, st, o.id)
 	if err != nil || busy {
-		return errors.Join(err, o.lock.Close())
+		return errors.Join(err, l.Close())
 	}
-	return o.lock.Remove()
+	return l.Remove()
 }
 
 // ownsRunning reports whether a run whose owner ID starts with the owner
