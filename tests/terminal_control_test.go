@@ -41,8 +41,7 @@ func TestExecKeepsTerminalControlsOffTheTerminal(t *testing.T) {
 	bin := foyaBinary(t)
 	dir := t.TempDir()
 	db := filepath.Join(t.TempDir(), "foya.db")
-	// A file whose contents the read tool returns, and a tool result that
-	// echoes the command.
+	// A file whose contents the read tool returns.
 	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte(hostile+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +50,9 @@ func TestExecKeepsTerminalControlsOffTheTerminal(t *testing.T) {
 		return []pt.Turn{
 			{Text: "Here: " + hostile + "\n", Calls: []pt.Call{
 				call("r1", "read", `{"path":"notes.txt"}`),
-				call("b1", "bash", `{"command":`+q("printf '%s' "+q(hostile)+"; exit 3")+`}`),
+				// Real control bytes on the command's output, and in the
+				// command itself.
+				call("b1", "bash", `{"command":`+q(`printf '\033]52;c;eA==\007\033]0;t\007\033[2J\302\233\r'; echo "`+hostile+`"; exit 3`)+`}`),
 				call("x1", "no_such\x1b]0;tool title\a", `{"path":`+q(hostile)+`}`),
 			}},
 			pt.Say("done " + hostile),
