@@ -44,6 +44,8 @@ func TestSandboxKeepsTheDatabase(t *testing.T) {
 				`./foya mode "$SESSION" full-access --db foya.db; echo "mode exit $?"`,
 				`python3 -c 'import sqlite3; c = sqlite3.connect("foya.db"); c.execute("UPDATE sessions SET approval_mode = ?", ("full_access",)); c.commit(); print("sqlite wrote")'`,
 				`cat foya.db | head -c 16; echo; strings foya.db-wal 2>/dev/null | head -3`,
+				// The ownership locks beside the database (class 7's lock).
+				`echo "locks seen: $(ls foya.db.owners 2>/dev/null | grep -c lock)"; touch foya.db.owners/planted && echo planted`,
 			} {
 				args, _ := json.Marshal(map[string]any{"command": cmd})
 				turns = append(turns, pt.Calls(call(fmt.Sprintf("c%d", i), "bash", string(args))))
@@ -62,7 +64,7 @@ func TestSandboxKeepsTheDatabase(t *testing.T) {
 				t.Fatalf("run %s: %s", run.Status, run.Error)
 			}
 			calls, err := h.k.Calls(ctx, run.ID)
-			if err != nil || len(calls) != 3 {
+			if err != nil || len(calls) != 4 {
 				t.Fatalf("calls %d %v", len(calls), err)
 			}
 			var text []string
@@ -75,8 +77,9 @@ func TestSandboxKeepsTheDatabase(t *testing.T) {
 				t.Fatal(err)
 			}
 			sawDB := strings.Contains(text[2], "SQLite format 3")
+			planted := pathExists(filepath.Join(ws, "foya.db.owners", "planted"))
 			if mode == approval.FullAccess {
-				if !strings.Contains(text[0], "mode exit 0") || !sawDB {
+				if !strings.Contains(text[0], "mode exit 0") || !sawDB || strings.Contains(text[3], "locks seen: 0") || !planted {
 					t.Errorf("Full Access: the database was not reachable (control):\n%s", all)
 				}
 				return
@@ -84,7 +87,8 @@ func TestSandboxKeepsTheDatabase(t *testing.T) {
 			if after.ApprovalMode != string(mode) {
 				t.Errorf("%s: the session's mode is now %s; a sandboxed command changed it:\n%s", mode, after.ApprovalMode, all)
 			}
-			if strings.Contains(text[0], "mode exit 0") || strings.Contains(text[1], "sqlite wrote") || sawDB {
+			if strings.Contains(text[0], "mode exit 0") || strings.Contains(text[1], "sqlite wrote") || sawDB ||
+				!strings.Contains(text[3], "locks seen: 0") || planted {
 				t.Errorf("%s: a sandboxed command reached the database:\n%s", mode, all)
 			}
 		})

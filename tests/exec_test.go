@@ -200,7 +200,9 @@ func TestExecInterruptCancels(t *testing.T) {
 
 // spec: X2 — a foya exec killed with SIGKILL in the middle of a tool call
 // leaves its run interrupted after a restart; the call gets an explicit
-// "interrupted, not replayed" result and nothing runs twice.
+// "interrupted, not replayed" result and nothing runs twice. The killed
+// process's ownership lock went with it (issue 9 class 7): the restart took
+// it, recovered the run and removed the dead owner's lock file.
 func TestKilledRunIsInterruptedNotReplayed(t *testing.T) {
 	srv := pt.New(t)
 	dir := t.TempDir()
@@ -235,6 +237,9 @@ func TestKilledRunIsInterruptedNotReplayed(t *testing.T) {
 	runs, _ := h.k.Runs(ctx, list[0].ID)
 	if len(runs) != 1 || runs[0].Status != llm.RunInterrupted {
 		t.Fatalf("runs after restart = %+v; want one interrupted", runs)
+	}
+	if locks, _ := filepath.Glob(filepath.Join(kernel.OwnersDir(db), "*.lock")); len(locks) != 1 {
+		t.Fatalf("owner lock files after the restart = %q; want only the live kernel's", locks)
 	}
 	calls, _ := h.k.Calls(ctx, runs[0].ID)
 	if len(calls) != 1 || calls[0].State != llm.CallInterrupted || !strings.Contains(calls[0].Result.Text, "interrupted, not replayed") {

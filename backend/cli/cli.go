@@ -68,6 +68,9 @@ func Run(ctx context.Context, args []string, env Env) int {
 	if env.Getenv == nil {
 		env.Getenv = os.Getenv
 	}
+	// Model and tool text reaches these streams in many places: none of
+	// it may control the terminal (see termWriter).
+	env.Stdout, env.Stderr = newTermWriter(env.Stdout), newTermWriter(env.Stderr)
 	if len(args) == 0 {
 		usage(env.Stderr)
 		return ExitUsage
@@ -119,7 +122,8 @@ func usage(w io.Writer) {
   foya revert CHANGE... | --run RUN | --to CHANGE [--hunk N] [--force] [--json]
                             undo changes; a revert is a change too, so it can be undone
   foya settings [--json]    list settings; foya settings set KEY VALUE changes one
-                            (approval.default: manual, auto, full-access; model.images.MODEL: true, false)
+                            (approval.default: manual, auto, full-access; model.images.MODEL: true, false;
+                            provider.idleTimeout: how long the model may send nothing, such as 30s)
   foya mode SESSION MODE    switch a session's approval mode (recorded in its history)
   foya rules [allow|revoke] [--workdir DIR]
                             show the project's .foya/permissions.json and whether you approved

@@ -132,7 +132,12 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintln(env.Stderr, "foya exec: no model: pass --model or set FOYA_MODEL")
 		return ExitUsage
 	}
-	client, err := provider.New(provider.Config{BaseURL: *baseURL, APIKey: *apiKey, Model: *model, Headers: headers})
+	idle, err := k.IdleTimeout(ctx)
+	if err != nil {
+		return fail(env, err)
+	}
+	client, err := provider.New(provider.Config{BaseURL: *baseURL, APIKey: *apiKey, Model: *model, Headers: headers,
+		IdleTimeout: idle})
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "foya exec: %v\n", err)
 		return ExitUsage
@@ -254,18 +259,26 @@ type printer struct {
 
 func newPrinter(env Env, asJSON bool) *printer {
 	p := &printer{env: env, json: asJSON, enc: json.NewEncoder(env.Stdout), args: map[string]string{}}
-	if f, ok := env.Stderr.(*os.File); ok && isatty.IsTerminal(f.Fd()) && env.Getenv("NO_COLOR") == "" {
+	if f, ok := raw(env.Stderr).(*os.File); ok && isatty.IsTerminal(f.Fd()) && env.Getenv("NO_COLOR") == "" {
 		p.color = true
 	}
 	p.enc.SetEscapeHTML(false)
 	return p
 }
 
-func (p *printer) paint(code, s string) string {
-	if !p.color {
-		return s
+// line writes one line to standard error, in a color when colors are on.
+// The color's sequences are Foya's own and go to the terminal as they are;
+// s goes through the terminal filter like everything else.
+func (p *printer) line(code, s string) {
+	w := p.env.Stderr
+	if p.color {
+		io.WriteString(raw(w), "\x1b["+code+"m")
 	}
-	return "\x1b[" + code + "m" + s + "\x1b[0m"
+	io.WriteString(w, s)
+	if p.color {
+		io.WriteString(raw(w), "\x1b[0m")
+	}
+	io.WriteString(w, "\n")
 }
 
 func (p *printer) event(ev llm.Event) {
@@ -294,16 +307,16 @@ func (p *printer) event(ev llm.Event) {
 	json.Unmarshal(ev.Data, &d)
 	switch ev.Type {
 	case llm.EventRunStart:
-		fmt.Fprintln(p.env.Stderr, p.paint("2", fmt.Sprintf("foya %s · %s · %s · %s", kernel.Version, d.Model, d.Mode, d.Workdir)))
+		p.line("2", fmt.Sprintf("foya %s · %s · %s · %s", kernel.Version, d.Model, d.Mode, d.Workdir))
 		if in := d.Instructions; in != nil && in.Status != llm.InstructionsNone {
-			fmt.Fprintln(p.env.Stderr, p.paint("2", "instructions: "+instructionsLine(*in)))
+			p.line("2", "instructions: "+instructionsLine(*in))
 		}
 	case llm.EventTextDelta:
 		fmt.Fprint(p.env.Stdout, d.Text)
 		p.midLine = !strings.HasSuffix(d.Text, "\n")
 	case llm.EventToolBegin:
 		p.endLine()
-		fmt.Fprintln(p.env.Stderr, p.paint("36", "→ "+d.Name))
+		p.line("36", "→ "+d.Name)
 	case llm.EventToolUpdate:
 		p.args[d.ID] += d.Args
 	case llm.EventToolEnd:
@@ -314,20 +327,20 @@ func (p *printer) event(ev llm.Event) {
 		}
 		delete(p.args, d.ID)
 		if d.IsError {
-			fmt.Fprintln(p.env.Stderr, p.paint("31", fmt.Sprintf("  ✗ %s (%s): %s", name, d.Status, firstLine(d.Text, 200))))
+			p.line("31", fmt.Sprintf("  ✗ %s (%s): %s", name, d.Status, firstLine(d.Text, 200)))
 		} else {
-			fmt.Fprintln(p.env.Stderr, p.paint("32", fmt.Sprintf("  ✓ %s: %s", name, firstLine(d.Text, 200))))
+			p.line("32", fmt.Sprintf("  ✓ %s: %s", name, firstLine(d.Text, 200)))
 		}
 	case llm.EventToolsActivated:
-		fmt.Fprintln(p.env.Stderr, p.paint("2", "  tools activated: "+strings.Join(d.Names, ", ")))
+		p.line("2", "  tools activated: "+strings.Join(d.Names, ", "))
 	case llm.EventRunEnd:
 		p.endLine()
 		switch d.Status {
 		case string(llm.RunCompleted):
 		case string(llm.RunCancelled):
-			fmt.Fprintln(p.env.Stderr, p.paint("33", "run cancelled"))
+			p.line("33", "run cancelled")
 		default:
-			fmt.Fprintln(p.env.Stderr, p.paint("31", fmt.Sprintf("run %s: %s", d.Status, d.Error)))
+			p.line("31", fmt.Sprintf("run %s: %s", d.Status, d.Error))
 		}
 	}
 }

@@ -23,7 +23,9 @@ func settingsCmd(ctx context.Context, args []string, env Env) int {
 	if len(pos) != 0 && (len(pos) != 3 || pos[0] != "set") {
 		fmt.Fprintf(env.Stderr, "usage: foya settings [--json] | foya settings set KEY VALUE\n  keys: approval.default (manual, auto, full-access), "+
 			"run.max_steps (model steps per turn, 1 to %d, default %d), files.maxWriteBytes (bytes, or with KiB, MiB, GiB; default 64MiB), "+
-			"sandbox.readable (absolute paths the sandbox may read, separated by :), model.images.MODEL (true, false)\n", engine.MaxStepsLimit, engine.DefaultMaxSteps)
+			"sandbox.readable (absolute paths the sandbox may read, separated by :), "+
+			"provider.idleTimeout (a duration such as 30s: how long the model may send nothing), model.images.MODEL (true, false)\n",
+			engine.MaxStepsLimit, engine.DefaultMaxSteps)
 		return ExitUsage
 	}
 	k, err := openKernel(ctx, *db, env)

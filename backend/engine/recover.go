@@ -13,33 +13,68 @@ import (
 const interruptedText = "interrupted, not replayed: Foya stopped while this call was %s; it may have done part of its work. Check its effects before calling it again."
 
 // Recover marks runs left running by a process that is gone as interrupted
-// (spec X2). alive reports whether a run's owner is still running; runs of
-// live owners are left alone, so two Foya processes can share a database.
-// Unfinished calls get an explicit "interrupted, not replayed" result and are
-// never run again; results that were complete are kept and fed back. It
-// returns the runs it marked.
-func (e *Engine) Recover(ctx context.Context, alive func(owner string) bool) ([]llm.Run, error) {
+// (spec X2). claim is asked once per owner of a running run: it reports
+// whether the owner is gone, holding what proves it (the owner's lock)
+// until release is called; runs of live owners are left alone, so two Foya
+// processes can share a database. After a claim the runs are read again,
+// so runs another process recovered meanwhile are not recovered twice.
+// release(true) says every run of the owner was recovered. Unfinished calls
+// get an explicit "interrupted, not replayed" result and are never run
+// again; results that were complete are kept and fed back. It returns the
+// runs it marked.
+func (e *Engine) Recover(ctx context.Context, claim func(owner string) (release func(done bool), gone bool)) ([]llm.Run, error) {
 	runs, err := e.cfg.Store.RunningRuns(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("recover: %w", err)
 	}
-	var marked []llm.Run
+	var owners []string
+	seen := map[string]bool{}
 	for _, run := range runs {
-		if run.Owner != "" && alive(run.Owner) {
+		if !seen[run.Owner] {
+			seen[run.Owner] = true
+			owners = append(owners, run.Owner)
+		}
+	}
+	var marked []llm.Run
+	for _, owner := range owners {
+		release, gone := claim(owner)
+		if !gone {
+			continue
+		}
+		done, err := e.recoverOwner(ctx, owner, &marked)
+		release(done && err == nil)
+		if err != nil {
+			return marked, err
+		}
+	}
+	return marked, nil
+}
+
+// recoverOwner recovers the runs of one owner that is gone, read afresh.
+// It reports whether none of them is left running.
+func (e *Engine) recoverOwner(ctx context.Context, owner string, marked *[]llm.Run) (bool, error) {
+	runs, err := e.cfg.Store.RunningRuns(ctx)
+	if err != nil {
+		return false, fmt.Errorf("recover: %w", err)
+	}
+	done := true
+	for _, run := range runs {
+		if run.Owner != owner {
 			continue
 		}
 		e.mu.Lock()
 		_, busy := e.active[run.SessionID]
 		e.mu.Unlock()
 		if busy {
+			done = false
 			continue
 		}
 		if err := e.recoverRun(ctx, run); err != nil {
-			return marked, err
+			return false, err
 		}
-		marked = append(marked, run)
+		*marked = append(*marked, run)
 	}
-	return marked, nil
+	return done, nil
 }
 
 func (e *Engine) recoverRun(ctx context.Context, run llm.Run) error {

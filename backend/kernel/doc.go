@@ -1,12 +1,14 @@
 // Package kernel is the facade every front end uses (desktop, foya serve,
 // foya exec): it opens the store, builds the tool registry and the engine,
-// recovers runs left behind by a crash, and offers sessions, runs, history
-// and live events as plain Go types. It keeps the user's approvals of
-// project rules files (ProjectRules, TrustProjectRules, RevokeProjectRules:
-// the approved sha256 per workspace real path, in the settings table) and
-// hands the engine, at each decision, the user's own rules and the
-// project's, marked approved only when the file's bytes still have the
-// approved hash.
+// recovers runs left behind by a crash (a run belongs to the kernel whose
+// ownership lock it names, see owner.go; a kernel's lock dies with its
+// process, so two processes may share a database), and offers sessions,
+// runs, history and live events as plain Go types. It keeps the user's
+// approvals of project rules files (ProjectRules, TrustProjectRules,
+// RevokeProjectRules: the approved sha256 per workspace real path, in the
+// settings table) and hands the engine, at each decision, the user's own
+// rules and the project's, marked approved only when the file's bytes still
+// have the approved hash.
 //
 // It must not import a front end or the Wails runtime. A Kernel is safe for
 // concurrent use.

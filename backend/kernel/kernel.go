@@ -71,6 +71,7 @@ type Kernel struct {
 	shell   *shell.Shell
 	// userRules is the user's own rules file ("" if there is none).
 	userRules string
+	owner     *owner
 
 	mu      sync.Mutex
 	subs    map[int]func(llm.Event)
@@ -100,8 +101,9 @@ func DataDir() (string, error) {
 	return filepath.Join(home, ".local", "share", "foya"), nil
 }
 
-// Open opens the store, builds the registry and engine, and marks runs left
-// running by a process that is gone as interrupted (spec X2).
+// Open opens the store, builds the registry and engine, marks runs left
+// running by a process that is gone as interrupted (spec X2), and removes
+// session temp folders that no live kernel uses (a crash leaves them).
 func Open(ctx context.Context, opts Options) (*Kernel, error) {
 	path := opts.DBPath
 	if path == "" {
@@ -125,9 +127,15 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 	if err != nil {
 		return nil, err
 	}
+	own, err := claimOwner(st.Path())
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
 	k := &Kernel{
 		info:    Info{Version: Version, DataDir: dataDir, DBPath: st.Path()},
 		store:   st,
+		owner:   own,
 		reg:     tools.NewRegistry(),
 		subs:    map[int]func(llm.Event){},
 		watches: map[string]func(){},
@@ -139,19 +147,22 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 	k.reg.Add(shellTools(k, opts.Probe)...)
 	for _, t := range opts.Tools {
 		if err := k.reg.Put(t); err != nil {
-			st.Close()
-			return nil, err
+			return nil, errors.Join(err, k.Close())
 		}
 	}
 	if !opts.Headless {
 		k.gateway = approval.NewGateway()
 	}
-	k.eng = engine.New(engine.Config{Store: st, Tools: k.reg, Emit: k.publish, Owner: processOwner(),
+	k.eng = engine.New(engine.Config{Store: st, Tools: k.reg, Emit: k.publish, Owner: own.id,
 		TextFlush: opts.TextFlush, Gateway: k.gateway, Context: opts.Context, Rules: k.rulesFor})
-	if _, err := k.eng.Recover(ctx, ownerAlive); err != nil {
-		st.Close()
-		return nil, err
+	if _, err := k.eng.Recover(ctx, own.claim); err != nil {
+		return nil, errors.Join(err, k.Close())
 	}
+	// Leftovers of owners that are gone. Neither a lock file nor a temp
+	// folder that cannot be removed now stops Foya from starting: the next
+	// start tries again.
+	_ = own.sweep(ctx, st)
+	_ = k.shell.Sweep()
 	return k, nil
 }
 
@@ -165,7 +176,10 @@ func (k *Kernel) Close() error {
 	for _, stop := range watches {
 		stop()
 	}
-	return errors.Join(k.shell.Close(), k.store.Close())
+	shellErr := k.shell.Close()
+	// The owner's lock goes after the commands, and before the store, which
+	// it asks whether a run of this kernel is still marked running.
+	return errors.Join(shellErr, k.owner.release(context.Background(), k.store), k.store.Close())
 }
 
 // keepWatching starts watching a session's workspace unless it is watched

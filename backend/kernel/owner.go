@@ -1,60 +1,173 @@
 package kernel
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
-	"strconv"
+	"path/filepath"
 	"strings"
-	"syscall"
+
+	"foya/backend/engine"
+	"foya/backend/lockfile"
+	"foya/backend/store"
 )
 
-// processOwner identifies this process in the runs it drives: its PID and,
-// where the OS tells, its start time, so a recycled PID is not mistaken for
-// it.
-func processOwner() string {
-	pid := os.Getpid()
-	return fmt.Sprintf("%d:%s", pid, startTime(pid))
+// An owner is a kernel's claim on the runs it drives. Each kernel holds an
+// exclusive lock on its own lock file in the database's owners folder,
+// <db>.owners/<name>.lock, for as long as it lives; the operating system
+// drops the lock when the process ends, however it ends. A run records its
+// owner's ID, and recovery marks a run interrupted only when it can take
+// that owner's lock: then the owner is gone. Process IDs play no part,
+// because they differ across PID namespaces (a sandboxed command sees
+// other numbers) and are recycled.
+//
+// An owner ID is the lock file's name, "own_" and a time-ordered random
+// part, followed where the system tells by "~" and the lock file's
+// identity (device and inode), so a lock file that was removed and made
+// anew by someone else is not taken for the owner's.
+type owner struct {
+	id   string
+	name string // the lock file's name without .lock: id up to "~"
+	dir  string
+	lock *lockfile.File
 }
 
-// ownerAlive reports whether the process that wrote owner still runs.
-func ownerAlive(owner string) bool {
-	pidText, start, ok := strings.Cut(owner, ":")
-	pid, err := strconv.Atoi(pidText)
-	if !ok || err != nil || pid <= 0 {
-		return false
+const ownerPrefix = "own_"
+
+// OwnersDir returns the folder next to a database where the kernels using
+// it keep their lock files. Like the database itself, a sandboxed command
+// must not be able to change it.
+func OwnersDir(dbPath string) string { return dbPath + ".owners" }
+
+// claimOwner makes this kernel's lock file in the owners folder of the
+// database at dbPath and takes its lock.
+func claimOwner(dbPath string) (*owner, error) {
+	dir := OwnersDir(dbPath)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("run owners folder: %w", err)
 	}
-	if pid == os.Getpid() {
-		return start == startTime(pid)
-	}
-	if st := startTime(pid); st != "" || start != "" {
-		return st == start
-	}
-	p, err := os.FindProcess(pid)
+	name := engine.NewID(strings.TrimSuffix(ownerPrefix, "_"))
+	l, err := lockfile.Create(filepath.Join(dir, name+".lock"), lockfile.Exclusive)
 	if err != nil {
-		return false
+		return nil, fmt.Errorf("run owner: %w", err)
 	}
-	return p.Signal(syscall.Signal(0)) == nil
+	id := name
+	if fid := l.ID(); fid != "" {
+		id += "~" + fid
+	}
+	return &owner{id: id, name: name, dir: dir, lock: l}, nil
 }
 
-// startTime returns a process's start time in clock ticks since boot from
-// /proc (Linux), or "" where /proc is missing or the process is gone.
-func startTime(pid int) string {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+// claim takes the lock of the owner that wrote id, if that owner is gone.
+// It reports gone only when it holds the lock: the caller recovers the
+// owner's runs, then calls release(true) to remove the lock file, or
+// release(false) to keep it. Runs written before owners held locks (a
+// process ID, or no owner) have nobody to ask and count as gone. A lock
+// file that is missing or was replaced does not prove anything: its runs
+// are left alone.
+func (o *owner) claim(id string) (release func(remove bool), gone bool) {
+	none := func(bool) {}
+	if !strings.HasPrefix(id, ownerPrefix) {
+		return none, true
+	}
+	if id == o.id {
+		return none, false
+	}
+	name, fid, _ := strings.Cut(id, "~")
+	if !validOwnerName(name) {
+		return none, false
+	}
+	l, err := lockfile.Open(filepath.Join(o.dir, name+".lock"), lockfile.Exclusive)
 	if err != nil {
-		return ""
+		return none, false
 	}
-	// The command name (field 2) may hold spaces and parentheses: skip
-	// past its closing parenthesis.
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return ""
+	if !l.Current() || fid != "" && l.ID() != fid {
+		l.Close()
+		return none, false
 	}
-	fields := strings.Fields(s[i+1:])
-	// Fields after the name start at field 3 (the state); starttime is
-	// field 22. A zombie has ended: it only waits to be reaped.
-	if len(fields) < 20 || fields[0] == "Z" || fields[0] == "X" {
-		return ""
+	return func(remove bool) {
+		if remove {
+			l.Remove()
+		} else {
+			l.Close()
+		}
+	}, true
+}
+
+// sweep removes the lock files of owners that are gone and drive no run
+// any more (a crash between runs leaves them), so the folder does not grow
+// by one file per start.
+func (o *owner) sweep(ctx context.Context, st *store.Store) error {
+	entries, err := os.ReadDir(o.dir)
+	if err != nil {
+		return fmt.Errorf("run owners folder: %w", err)
 	}
-	return fields[19]
+	var errs []error
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ".lock")
+		if !ok || !validOwnerName(name) || name == o.name {
+			continue
+		}
+		l, err := lockfile.Open(filepath.Join(o.dir, e.Name()), lockfile.Exclusive)
+		if err != nil {
+			continue // alive, or gone already
+		}
+		// Held now: the owner is gone. Its runs were recovered before the
+		// sweep; one that is still marked running keeps the file, so a
+		// later start can try again.
+		busy, err := ownsRunning(ctx, st, name)
+		if err != nil || busy {
+			l.Close()
+			errs = append(errs, err)
+			continue
+		}
+		errs = append(errs, l.Remove())
+	}
+	return errors.Join(errs...)
+}
+
+// release gives up the kernel's claim: the lock file goes when no run of
+// this kernel is still marked running, else it stays for recovery to
+// find unlocked.
+func (o *owner) release(ctx context.Context, st *store.Store) error {
+	if o.lock == nil {
+		return nil // released already
+	}
+	l := o.lock
+	o.lock = nil
+	busy, err := ownsRunning(ctx, st, o.id)
+	if err != nil || busy {
+		return errors.Join(err, l.Close())
+	}
+	return l.Remove()
+}
+
+// ownsRunning reports whether a run whose owner ID starts with the owner
+// name is still marked running.
+func ownsRunning(ctx context.Context, st *store.Store, id string) (bool, error) {
+	name, _, _ := strings.Cut(id, "~")
+	runs, err := st.RunningRuns(ctx)
+	if err != nil {
+		return false, err
+	}
+	for _, r := range runs {
+		if n, _, _ := strings.Cut(r.Owner, "~"); n == name {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+func validOwnerName(name string) bool {
+	rest, ok := strings.CutPrefix(name, ownerPrefix)
+	if !ok || rest == "" || len(rest) > 64 {
+		return false
+	}
+	for _, c := range rest {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }

@@ -7,9 +7,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"foya/backend/approval"
 	"foya/backend/engine"
+	"foya/backend/provider"
 	"foya/backend/store"
 	"foya/backend/tools/files"
 )
@@ -26,6 +28,9 @@ const (
 	// store such as ~/.aws, or Foya's data folder. Foya's database stays
 	// hidden whatever it says.
 	SettingSandboxReadable = "sandbox.readable"
+	// SettingIdleTimeout is how long a model may send nothing before its
+	// stream is stopped (a Go duration such as 30s or 5m).
+	SettingIdleTimeout = "provider.idleTimeout"
 )
 
 // Settings returns the stored settings with the effective default mode and
@@ -51,6 +56,11 @@ func (k *Kernel) Settings(ctx context.Context) (map[string]string, error) {
 	}
 	all[SettingMaxSteps] = strconv.Itoa(steps)
 	all[SettingMaxWrite] = strconv.FormatInt(maxWrite(ctx, k.store), 10)
+	idle, err := k.IdleTimeout(ctx)
+	if err != nil {
+		return nil, err
+	}
+	all[SettingIdleTimeout] = idle.String()
 	return all, nil
 }
 
@@ -85,11 +95,34 @@ func parseBytes(v string) (int64, error) {
 	return n * unit, nil
 }
 
+// IdleTimeout returns how long a model may send nothing before its stream
+// is stopped: the provider.idleTimeout setting, else
+// provider.DefaultIdleTimeout. Front ends pass it to the provider.
+func (k *Kernel) IdleTimeout(ctx context.Context) (time.Duration, error) {
+	v, ok, err := k.store.Setting(ctx, SettingIdleTimeout)
+	if err != nil || !ok {
+		return provider.DefaultIdleTimeout, err
+	}
+	d, err := parseIdleTimeout(v)
+	if err != nil {
+		return provider.DefaultIdleTimeout, fmt.Errorf("setting %s: %w", SettingIdleTimeout, err)
+	}
+	return d, nil
+}
+
+func parseIdleTimeout(v string) (time.Duration, error) {
+	d, err := time.ParseDuration(strings.TrimSpace(v))
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("want a positive duration such as 30s or 5m, got %q", v)
+	}
+	return d, nil
+}
+
 // SetSetting validates and stores one user setting: approval.default (a
 // mode), run.max_steps (a whole number from 1 to engine.MaxStepsLimit),
 // files.maxWriteBytes (the most content one write takes, in bytes, or with
-// KiB, MiB or GiB), sandbox.readable (absolute paths) or model.images.MODEL
-// (true or false).
+// KiB, MiB or GiB), sandbox.readable (absolute paths), provider.idleTimeout
+// (a positive duration) or model.images.MODEL (true or false).
 func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 	switch {
 	case key == SettingDefaultMode:
@@ -114,6 +147,12 @@ func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 			return fmt.Errorf("%s: %w", key, err)
 		}
 		return k.store.SetSetting(ctx, key, strconv.FormatInt(n, 10))
+	case key == SettingIdleTimeout:
+		d, err := parseIdleTimeout(value)
+		if err != nil {
+			return fmt.Errorf("%s: %w", key, err)
+		}
+		return k.store.SetSetting(ctx, key, d.String())
 	case strings.HasPrefix(key, settingImagesPrefix) && len(key) > len(settingImagesPrefix):
 		on, err := strconv.ParseBool(value)
 		if err != nil {
@@ -125,7 +164,7 @@ func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 }
 
 // settingKeys are the plain keys SetSetting takes, for its error message.
-var settingKeys = []string{SettingDefaultMode, SettingMaxSteps, SettingMaxWrite, SettingSandboxReadable}
+var settingKeys = []string{SettingDefaultMode, SettingMaxSteps, SettingMaxWrite, SettingSandboxReadable, SettingIdleTimeout}
 
 // ParseMaxSteps reads a step limit: a whole number from 1 to
 // engine.MaxStepsLimit, in decimal digits.

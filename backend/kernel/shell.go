@@ -22,14 +22,16 @@ var ErrNoCommand = shell.ErrNoCommand
 // bash_kill).
 //
 // Sandboxed commands may neither read nor write the database (with its
-// side files) wherever it is, inside the workspace too, nor read Foya's
+// side files and its owners' locks) wherever it is, inside the workspace too, nor read Foya's
 // data folder unless the user's sandbox.readable setting allows it (issue 9
 // classes 6 and 7).
 func shellTools(k *Kernel, probe func() sandbox.Capability) []tools.Tool {
 	db := k.info.DBPath
 	opts := shell.Options{
-		Probe:    probe,
-		Database: []string{db, db + "-wal", db + "-shm", db + "-journal"},
+		Probe: probe,
+		// With the database: the ownership locks beside it, which a
+		// command must not take or remove (see owner.go).
+		Database: []string{db, db + "-wal", db + "-shm", db + "-journal", OwnersDir(db)},
 		Readable: func() []string {
 			paths, _ := k.SandboxReadable(context.Background())
 			return paths

@@ -47,8 +47,9 @@ type Run struct {
 	Error     string    `json:"error,omitempty"`
 	Steps     int       `json:"steps"`
 	Usage     Usage     `json:"usage"`
-	// Owner identifies the process that drives the run, so that recovery
-	// after a crash touches only runs whose process is gone (spec X2).
+	// Owner identifies the kernel that drives the run by the lock it
+	// holds while it lives (see kernel's owner), so that recovery after a
+	// crash leaves runs of live kernels alone.
 	Owner     string    `json:"owner,omitempty"`
 	StartedAt time.Time `json:"startedAt"`
 	EndedAt   time.Time `json:"endedAt,omitzero"`

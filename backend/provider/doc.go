@@ -12,6 +12,10 @@
 // Streamed tool-call fragments are assembled here into calls with a stable
 // Index that orders them as the model did, and a non-empty ID (spec L1, T2,
 // P4); a stream that did not complete never ends with llm.DeltaDone (spec L2).
+// A request during which the server sends nothing for Config.IdleTimeout
+// (120 s unless set; no headers, no byte of the stream) is stopped and ends
+// with an *IdleError that names the setting, provider.idleTimeout; it is not
+// retried.
 //
 // The package imports backend/llm and libraries only; it must not import
 // engine, store or kernel. A Client is safe for concurrent use: each Stream

@@ -11,6 +11,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -40,6 +41,27 @@ type Config struct {
 	// HTTPClient sends the requests; a client without an overall timeout
 	// (streams are long) when nil.
 	HTTPClient *http.Client
+	// IdleTimeout stops a request when the server sends nothing for this
+	// long, from the request on: no headers, no byte of the stream (a
+	// keep-alive comment counts). DefaultIdleTimeout when 0, none when
+	// negative.
+	IdleTimeout time.Duration
+}
+
+// DefaultIdleTimeout is how long a model may send nothing before its
+// stream is stopped.
+const DefaultIdleTimeout = 120 * time.Second
+
+// IdleError ends a stream the server stopped sending in. It is not
+// retried: a server that stalls once mostly stalls again, and each try
+// would keep the user waiting as long.
+type IdleError struct {
+	After time.Duration // the idle timeout that expired
+}
+
+func (e *IdleError) Error() string {
+	return fmt.Sprintf("the model sent nothing for %s s: the stream was stopped (setting provider.idleTimeout)",
+		strconv.FormatFloat(e.After.Seconds(), 'f', -1, 64))
 }
 
 // Client streams chat completions from one OpenAI-compatible server. It is
@@ -99,6 +121,9 @@ func New(cfg Config) (*Client, error) {
 		retries = defaultRetries
 	case retries < 0:
 		retries = 0
+	}
+	if cfg.IdleTimeout == 0 {
+		cfg.IdleTimeout = DefaultIdleTimeout
 	}
 	headers := make(map[string]string, len(cfg.Headers))
 	for k, v := range cfg.Headers {
@@ -234,6 +259,8 @@ func retryable(err error) bool {
 		return false
 	case errors.As(err, &ce):
 		return true
+	case errors.As(err, new(*IdleError)):
+		return false
 	case errors.Is(err, ErrStreamCut):
 		return true // nothing was yielded yet, or we would not be asked
 	}
@@ -242,8 +269,17 @@ func retryable(err error) bool {
 
 // attempt sends the request once and streams its answer into out. wait is
 // the server's Retry-After, or -1 when it sent none.
-func (c *Client) attempt(ctx context.Context, creq openai.ChatCompletionRequest, out *output) (wait time.Duration, err error) {
-	x := &exchange{client: c.http, headers: c.cfg.Headers}
+func (c *Client) attempt(parent context.Context, creq openai.ChatCompletionRequest, out *output) (wait time.Duration, err error) {
+	ctx, idle := c.watchIdle(parent)
+	defer idle.stop()
+	defer func() {
+		// A request the idle timer stopped fails with whatever the
+		// transport says; say why instead.
+		if err != nil && parent.Err() == nil && idle.fired() {
+			wait, err = -1, &IdleError{After: c.cfg.IdleTimeout}
+		}
+	}()
+	x := &exchange{client: c.http, headers: c.cfg.Headers, idle: idle}
 	oc := openai.NewClientWithConfig(c.openaiConfig(x))
 	stream, err := oc.CreateChatCompletionStream(ctx, creq)
 	if err != nil {
@@ -359,6 +395,7 @@ type exchange struct {
 	resp    *http.Response
 	body    io.ReadCloser
 	doErr   error
+	idle    *idleWatch
 }
 
 // maxErrorBody bounds how much of an error response is read.
@@ -378,7 +415,7 @@ func (x *exchange) Do(req *http.Request) (*http.Response, error) {
 		resp.Body = limitedBody{Reader: io.LimitReader(resp.Body, maxErrorBody), Closer: resp.Body}
 		return resp, nil
 	}
-	x.body = resp.Body
+	x.body = x.idle.body(resp.Body)
 	handed := *resp
 	handed.Body = limitedBody{Reader: strings.NewReader(""), Closer: resp.Body}
 	return &handed, nil

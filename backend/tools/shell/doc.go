@@ -56,7 +56,11 @@
 // command's prefix (git commit) as a session scope. TMPDIR and
 // XDG_CACHE_HOME point into the session's temp folder, which is created on
 // first use as foya-<session ID> under Options.TempRoot and removed by
-// DeleteSession and Close.
+// DeleteSession and Close. Every Shell that uses a temp folder (in any
+// process) holds a shared lock on foya-<session ID>.lock beside it, which
+// the operating system drops when the process dies; Close removes a folder
+// only when no other Shell holds it, and Sweep (the kernel calls it at
+// start) removes every folder that nobody holds: what a crash left.
 //
 // Output. Combined stdout and stderr are kept in a bounded ring buffer (the
 // sandbox runner's); a result keeps the tail within tools.ShellLimits and

@@ -7,8 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
+	"foya/backend/lockfile"
 	"foya/backend/sandbox"
 	"foya/backend/tools"
 )
@@ -55,7 +57,17 @@ type Shell struct {
 	mu       sync.Mutex
 	closed   bool
 	sessions map[string]*session
-	temps    map[string]string // session ID → temp folder created by this Shell
+	temps    map[string]*temp // session ID → temp folder this Shell uses
+}
+
+// temp is a session temp folder in use. Its users (Shells, in any process)
+// hold a shared lock on the lock file beside it, foya-<session ID>.lock,
+// for as long as they use it; the folder is removed only by whoever can
+// take that lock exclusively, so a live Shell's folder is never removed
+// under it, and a crashed Shell's is, at the next Sweep.
+type temp struct {
+	dir  string
+	lock *lockfile.File
 }
 
 // session holds one session's background commands.
@@ -73,7 +85,7 @@ func New(o Options) *Shell {
 		o.TempRoot = os.TempDir()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Shell{opts: o, ctx: ctx, cancel: cancel, sessions: map[string]*session{}, temps: map[string]string{}}
+	return &Shell{opts: o, ctx: ctx, cancel: cancel, sessions: map[string]*session{}, temps: map[string]*temp{}}
 }
 
 // Tools returns bash, bash_output and bash_kill, sharing s.
@@ -85,8 +97,8 @@ func (s *Shell) Tools() []tools.Tool {
 var ErrClosed = errors.New("the shell is shut down: Foya is exiting")
 
 // TempDir returns the session's temp folder, creating it (mode 0700) on
-// first use. A folder of that name that is not a plain folder owned by
-// this user is refused, so nobody can plant it beforehand.
+// first use. A folder or lock file of that name that is not this user's
+// plain folder or file is refused, so nobody can plant it beforehand.
 func (s *Shell) TempDir(sessionID string) (string, error) {
 	if !validID(sessionID) {
 		return "", fmt.Errorf("session ID %q: want letters, digits, _ or -", sessionID)
@@ -97,17 +109,33 @@ func (s *Shell) TempDir(sessionID string) (string, error) {
 	if s.closed {
 		return "", ErrClosed
 	}
+	if t := s.temps[sessionID]; t != nil {
+		return t.dir, nil
+	}
+	// The lock first: a Sweep that holds it exclusively is removing the
+	// folder, and Create waits for it to finish.
+	l, err := lockfile.Create(dir+".lock", lockfile.Shared|lockfile.Wait)
+	if err != nil {
+		return "", fmt.Errorf("session temp folder: %w", err)
+	}
+	if fi, err := l.Stat(); err != nil || !fi.Mode().IsRegular() || !ownedByMe(fi) {
+		l.Close()
+		return "", fmt.Errorf("session temp folder lock %s: exists and is not a file of this user", dir+".lock")
+	}
 	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		l.Close()
 		return "", fmt.Errorf("session temp folder: %w", err)
 	}
 	fi, err := os.Lstat(dir)
 	if err != nil {
+		l.Close()
 		return "", fmt.Errorf("session temp folder: %w", err)
 	}
 	if !fi.IsDir() || !ownedByMe(fi) {
+		l.Close()
 		return "", fmt.Errorf("session temp folder %s: exists and is not a folder of this user", dir)
 	}
-	s.temps[sessionID] = dir
+	s.temps[sessionID] = &temp{dir: dir, lock: l}
 	return dir, nil
 }
 
@@ -124,35 +152,32 @@ func validID(id string) bool {
 }
 
 // DeleteSession ends the session's background commands (their whole
-// trees) and removes its temp folder (spec B3). Commands are gone when it
-// returns.
+// trees) and removes its temp folder (spec B3), even when another Shell
+// uses it too: the session is gone. Commands are gone when it returns.
 func (s *Shell) DeleteSession(sessionID string) error {
 	s.mu.Lock()
 	sess := s.sessions[sessionID]
 	delete(s.sessions, sessionID)
-	dir, made := s.temps[sessionID]
+	t := s.temps[sessionID]
 	delete(s.temps, sessionID)
 	s.mu.Unlock()
 	var errs []error
 	if sess != nil {
 		errs = append(errs, killAll(sess.jobs))
 	}
-	if !made && validID(sessionID) {
-		// Created by an earlier process of Foya.
-		dir = filepath.Join(s.opts.TempRoot, "foya-"+sessionID)
-		if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() || !ownedByMe(fi) {
-			dir = ""
-		}
+	if t != nil {
+		t.lock.Close()
 	}
-	if dir != "" {
-		errs = append(errs, removeAll(dir))
+	if validID(sessionID) {
+		errs = append(errs, s.removeTemp(sessionID, true))
 	}
 	return errors.Join(errs...)
 }
 
 // Close ends every background command (whole trees, SIGTERM then SIGKILL
-// after a grace period) and removes the temp folders this Shell created.
-// Later commands are refused. It is safe to call more than once.
+// after a grace period) and removes the temp folders this Shell used that
+// no other Shell uses. Later commands are refused. It is safe to call more
+// than once.
 func (s *Shell) Close() error {
 	s.mu.Lock()
 	s.closed = true
@@ -162,14 +187,72 @@ func (s *Shell) Close() error {
 	}
 	s.sessions = map[string]*session{}
 	temps := s.temps
-	s.temps = map[string]string{}
+	s.temps = map[string]*temp{}
 	s.mu.Unlock()
 	s.cancel()
 	errs := []error{killAll(jobs)}
-	for _, dir := range temps {
-		errs = append(errs, removeAll(dir))
+	for id, t := range temps {
+		t.lock.Close()
+		errs = append(errs, s.removeTemp(id, false))
 	}
 	return errors.Join(errs...)
+}
+
+// Sweep removes the session temp folders under TempRoot that no live Shell
+// uses, in this process or any other: what a crash (kill -9 included) left
+// behind. A folder is in use while a Shell holds its lock; the operating
+// system drops the lock with the process. Folders without a lock file
+// beside them are not Foya's (or predate the locks) and are left alone.
+func (s *Shell) Sweep() error {
+	entries, err := os.ReadDir(s.opts.TempRoot)
+	if err != nil {
+		return fmt.Errorf("sweep session temp folders: %w", err)
+	}
+	var errs []error
+	for _, e := range entries {
+		id, ok := strings.CutPrefix(e.Name(), "foya-")
+		id, lock := strings.CutSuffix(id, ".lock")
+		if !ok || !lock || !validID(id) {
+			continue
+		}
+		s.mu.Lock()
+		_, mine := s.temps[id]
+		s.mu.Unlock()
+		if !mine {
+			errs = append(errs, s.removeTemp(id, false))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// removeTemp removes a session's temp folder and its lock file once it
+// holds the lock exclusively; a folder
+// another Shell holds is left to it, unless force says so (DeleteSession:
+// the session is gone, whoever else used it), and so is a folder without a
+// lock file (made before the locks). Sweep and Close never touch a folder
+// they hold no lock on.
+func (s *Shell) removeTemp(sessionID string, force bool) error {
+	dir := filepath.Join(s.opts.TempRoot, "foya-"+sessionID)
+	l, err := lockfile.Open(dir+".lock", lockfile.Exclusive)
+	switch {
+	case (errors.Is(err, lockfile.ErrLocked) || errors.Is(err, fs.ErrNotExist)) && !force:
+		return nil
+	case errors.Is(err, lockfile.ErrLocked):
+		l = nil
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("session temp folder: %w", err)
+	}
+	if l != nil {
+		if fi, err := l.Stat(); err != nil || !l.Current() || !ownedByMe(fi) {
+			l.Close() // replaced meanwhile, or not ours
+			return nil
+		}
+		defer l.Remove() // after the folder: whoever waits on it then starts afresh
+	}
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() || !ownedByMe(fi) {
+		return nil
+	}
+	return removeAll(dir)
 }
 
 // killAll kills jobs at once and waits until all are done.
