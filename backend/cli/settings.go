@@ -20,7 +20,7 @@ func settingsCmd(ctx context.Context, args []string, env Env) int {
 		return code
 	}
 	if len(pos) != 0 && (len(pos) != 3 || pos[0] != "set") {
-		fmt.Fprintln(env.Stderr, "usage: foya settings [--json] | foya settings set KEY VALUE\n  keys: approval.default (manual, auto, full-access), model.images.MODEL (true, false)")
+		fmt.Fprintln(env.Stderr, "usage: foya settings [--json] | foya settings set KEY VALUE\n  keys: approval.default (manual, auto, full-access), model.images.MODEL (true, false),\n        shell.env.allow, shell.env.deny (environment variable names or globs such as AWS_*, separated by commas:\n        commands get allowed ones although they look secret, never denied ones; their values stay masked in tool output)")
 		return ExitUsage
 	}
 	k, err := openKernel(ctx, *db, env)

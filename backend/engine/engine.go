@@ -63,6 +63,11 @@ type Config struct {
 	// one can answer (headless): what needs asking is denied with a message
 	// saying how to allow it.
 	Gateway *approval.Gateway
+	// Mask, if set, replaces known secret values (the provider's key, the
+	// environment's credentials) in every tool's output before it is
+	// stored, published or sent to the model: result texts, display diffs,
+	// file-change diffs and tool.update progress.
+	Mask func(string) string
 }
 
 // Engine runs agent loops.
@@ -82,6 +87,9 @@ func New(cfg Config) *Engine {
 	}
 	if cfg.TextFlush <= 0 {
 		cfg.TextFlush = 40 * time.Millisecond
+	}
+	if cfg.Mask == nil {
+		cfg.Mask = func(s string) string { return s }
 	}
 	return &Engine{cfg: cfg, active: map[string]*runner{}}
 }

@@ -39,6 +39,11 @@ type Options struct {
 	// without a terminal): what needs asking is denied with a message
 	// saying how to allow it.
 	Headless bool
+	// Secrets are values, by the name a mask shows, that no command's
+	// environment holds whatever the variable is called, and that are
+	// masked in every tool result before it is stored or sent: the
+	// provider's API key.
+	Secrets map[string]string
 }
 
 // Info describes a running kernel for front ends.
@@ -59,6 +64,7 @@ type Kernel struct {
 	eng     *engine.Engine
 	gateway *approval.Gateway
 	shell   *shell.Shell
+	secrets *secrets
 
 	mu      sync.Mutex
 	subs    map[int]func(llm.Event)
@@ -115,6 +121,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 		reg:     tools.NewRegistry(),
 		subs:    map[int]func(llm.Event){},
 		watches: map[string]func(){},
+		secrets: newSecrets(opts.Secrets),
 	}
 	k.reg.Add(tools.Search{}, history.New(st))
 	k.reg.Add(fileTools(st)...)
@@ -129,7 +136,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 		k.gateway = approval.NewGateway()
 	}
 	k.eng = engine.New(engine.Config{Store: st, Tools: k.reg, Emit: k.publish, Owner: processOwner(),
-		TextFlush: opts.TextFlush, Gateway: k.gateway, Context: opts.Context})
+		TextFlush: opts.TextFlush, Gateway: k.gateway, Context: opts.Context, Mask: k.mask})
 	if _, err := k.eng.Recover(ctx, ownerAlive); err != nil {
 		st.Close()
 		return nil, err

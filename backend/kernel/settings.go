@@ -30,9 +30,12 @@ func (k *Kernel) Settings(ctx context.Context) (map[string]string, error) {
 }
 
 // SetSetting validates and stores one user setting: approval.default (a
-// mode) or model.images.MODEL (true or false).
+// mode), model.images.MODEL (true or false), shell.env.allow or
+// shell.env.deny (variable names or globs, separated by commas or spaces).
 func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 	switch {
+	case key == SettingEnvAllow || key == SettingEnvDeny:
+		return k.setEnvPolicy(ctx, key, value)
 	case key == SettingDefaultMode:
 		if _, err := approval.ParseMode(value); err != nil {
 			return err
@@ -45,5 +48,6 @@ func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 		}
 		return k.SetImageInput(ctx, strings.TrimPrefix(key, settingImagesPrefix), on)
 	}
-	return fmt.Errorf("unknown setting %q: known are %s and %sMODEL", key, SettingDefaultMode, settingImagesPrefix)
+	return fmt.Errorf("unknown setting %q: known are %s, %sMODEL, %s and %s", key, SettingDefaultMode, settingImagesPrefix,
+		SettingEnvAllow, SettingEnvDeny)
 }

@@ -19,7 +19,7 @@ var ErrNoCommand = shell.ErrNoCommand
 // commands and temp folders, and returns its tools (bash, bash_output,
 // bash_kill).
 func shellTools(k *Kernel) []tools.Tool {
-	k.shell = shell.New(shell.Options{})
+	k.shell = shell.New(shell.Options{Environ: k.commandEnv})
 	return k.shell.Tools()
 }
 

@@ -233,15 +233,15 @@ func (s *Shell) command(rc *tools.RunContext, a bashArgs, p plan) (sandbox.Comma
 			ReadOnly:   []string{filepath.Join(rc.Workdir, ".foya")},
 		}
 	}
-	cmd.Env = environ(env)
+	cmd.Env = environ(s.opts.Environ(), env)
 	return cmd, nil
 }
 
-// environ is this process's environment with set replacing or adding
-// variables.
-func environ(set map[string]string) []string {
+// environ is base (the environment filtered of secrets) with set replacing
+// or adding variables.
+func environ(base []string, set map[string]string) []string {
 	var env []string
-	for _, kv := range os.Environ() {
+	for _, kv := range base {
 		name, _, _ := strings.Cut(kv, "=")
 		if _, ok := set[name]; !ok {
 			env = append(env, kv)

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"foya/backend/sandbox"
+	"foya/backend/secret"
 	"foya/backend/tools"
 )
 
@@ -31,6 +32,10 @@ type Options struct {
 	// commands to write besides the working directory and the session's
 	// temp folder; nil means none.
 	Granted func(sessionID string) []string
+	// Environ returns the environment commands start from, already
+	// filtered of secrets; nil means this process's environment filtered
+	// by secret.Filter's default rules.
+	Environ func() []string
 }
 
 // Shell is what the shell tools share: each session's background commands
@@ -60,6 +65,12 @@ func New(o Options) *Shell {
 	}
 	if o.TempRoot == "" {
 		o.TempRoot = os.TempDir()
+	}
+	if o.Environ == nil {
+		o.Environ = func() []string {
+			env, _ := secret.Filter(os.Environ(), secret.Policy{}, nil)
+			return env
+		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Shell{opts: o, ctx: ctx, cancel: cancel, sessions: map[string]*session{}, temps: map[string]string{}}
