@@ -730,3 +730,37 @@ func TestProbe(t *testing.T) {
 		t.Errorf("Run: %v, Sandbox %q; want %q", err, res.Sandbox, c.Mechanism)
 	}
 }
+
+// TestHelperHasCommandsEnvironment checks that the process above the shell
+// (the helper, or bwrap) holds the command's environment, not the runner's:
+// a command can read its parent's /proc/PID/environ, and the runner's
+// holds Foya's secrets (issue 9 class 6).
+//
+// spec: A2
+func TestHelperHasCommandsEnvironment(t *testing.T) {
+	t.Setenv("FOYA_RUNNER_ONLY_SECRET", "runner-secret-value")
+	for _, m := range allModes(t) {
+		t.Run(m.name, func(t *testing.T) {
+			m.use(t)
+			b := newBox(t)
+			var env []string
+			for _, kv := range b.env() {
+				if !strings.HasPrefix(kv, "FOYA_RUNNER_ONLY_SECRET=") {
+					env = append(env, kv)
+				}
+			}
+			res, err := Run(context.Background(), Command{Script: `tr '\0' '\n' < /proc/$PPID/environ; echo "own=${FOYA_RUNNER_ONLY_SECRET:-unset}"`,
+				Dir: b.ws, Env: env, Policy: b.policy(m.restricted)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := string(res.Output)
+			// Where the helper keeps more privileges than the shell (PID 1
+			// of the namespaces), its environ is not readable at all.
+			readable := !strings.Contains(out, "Permission denied")
+			if strings.Contains(out, "runner-secret-value") || !strings.Contains(out, "own=unset") || readable && !strings.Contains(out, "WS="+b.ws) {
+				t.Errorf("the command's parent's environment:\n%s", out)
+			}
+		})
+	}
+}
