@@ -35,11 +35,14 @@ func secretAttempt(name, command, varName, value string) escapeAttempt {
 }
 
 // daemonAttempt starts a process that leaves the command's process group
-// the given way; it happened if the process is alive once the call is done.
+// the given way (form runs SLEEP once it has left, after touching the file
+// ready); the command waits until it has. It happened if the process is
+// alive once the call is done.
 func daemonAttempt(name, form string) escapeAttempt {
 	m := sleepMarker()
 	return escapeAttempt{
-		name: name, command: strings.ReplaceAll(form, "SLEEP", "sleep "+m) + "\necho started", everyMode: true,
+		name: name, everyMode: true,
+		command: strings.ReplaceAll(form, "SLEEP", "sleep "+m) + "\nwhile [ ! -e ready ]; do sleep 0.01; done; echo started",
 		happened: func(*escBox, string) bool {
 			alive := processesWith(m)
 			for pid := range alive {
@@ -75,9 +78,9 @@ var secretEnvAttempts = []escapeAttempt{
 }
 
 var processAttempts = []escapeAttempt{
-	daemonAttempt("a setsid daemon outlives its call", `setsid SLEEP > /dev/null 2>&1 &`),
-	daemonAttempt("a nohup daemon outlives its call", `nohup SLEEP > /dev/null 2>&1 &`),
-	daemonAttempt("a double-forked daemon outlives its call", `( ( SLEEP > /dev/null 2>&1 & ) & )`),
+	daemonAttempt("a setsid daemon outlives its call", `setsid sh -c 'touch ready; exec SLEEP' > /dev/null 2>&1 &`),
+	daemonAttempt("a nohup daemon outlives its call", `nohup sh -c 'touch ready; exec SLEEP' > /dev/null 2>&1 &`),
+	daemonAttempt("a double-forked daemon outlives its call", `( ( touch ready; exec SLEEP ) > /dev/null 2>&1 & )`),
 	daemonAttempt("a setsid double fork that ignores SIGTERM outlives its call",
-		`setsid sh -c '( trap "" TERM HUP; SLEEP > /dev/null 2>&1 & )' > /dev/null 2>&1 &`),
+		`setsid sh -c '( trap "" TERM HUP; touch ready; exec SLEEP ) > /dev/null 2>&1 &' > /dev/null 2>&1 &`),
 }
