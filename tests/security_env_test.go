@@ -203,9 +203,9 @@ func TestSecretsStayOutOfCommandsModelAndDB(t *testing.T) {
 
 // TestExecKeepsProviderKeyFromCommands runs the real foya exec with the key
 // in OPENAI_API_KEY (its default for --api-key) and again under a name that
-// looks harmless: a Full Access command that prints its environment and a
-// file holding the key shows the model neither, and the database holds
-// none (issue 9 class 6).
+// looks harmless: a Full Access command that prints its environment, a
+// file holding the key and foya exec's own /proc environ shows the model
+// none of it, and the database holds none (issue 9 class 6).
 //
 // spec: A2
 func TestExecKeepsProviderKeyFromCommands(t *testing.T) {
@@ -213,7 +213,11 @@ func TestExecKeepsProviderKeyFromCommands(t *testing.T) {
 		t.Run(fmt.Sprintf("viaEnv=%v", viaEnv), func(t *testing.T) {
 			dir := t.TempDir()
 			writeFileT(t, filepath.Join(dir, "key.txt"), "the key is "+testOpenAIKey+"\n")
-			srv := pt.New(t, pt.Calls(call("c1", "bash", `{"command":"env; cat key.txt"}`)), pt.Say("done"))
+			// The last part reads foya exec's own environment: the helper's
+			// parent's /proc/PID/environ.
+			script := `env; cat key.txt; tr '\0' '\n' < /proc/$(cut -d' ' -f4 /proc/$PPID/stat)/environ | grep -e OPENAI_API_KEY= -e INNOCENT_LOOKING=`
+			callArgs, _ := json.Marshal(map[string]string{"command": script})
+			srv := pt.New(t, pt.Calls(call("c1", "bash", string(callArgs))), pt.Say("done"))
 			db := filepath.Join(t.TempDir(), "foya.db")
 			self, _ := os.Executable()
 			args := []string{"exec", "--base-url", srv.URL, "--model", "m", "--db", db, "--workdir", dir,
@@ -231,8 +235,12 @@ func TestExecKeepsProviderKeyFromCommands(t *testing.T) {
 			if err != nil {
 				t.Fatalf("foya exec: %v\n%s", err, out)
 			}
-			if !bytes.Contains(out, []byte("[secret ")) {
-				t.Errorf("foya exec's events show no masked secret:\n%s", out)
+			own := "INNOCENT_LOOKING=[secret "
+			if viaEnv {
+				own = "OPENAI_API_KEY=[secret "
+			}
+			if !bytes.Contains(out, []byte(own)) {
+				t.Errorf("foya exec's events do not show its own environ, masked (%q):\n%s", own, out)
 			}
 			if bytes.Contains(out, []byte(testOpenAIKey)) {
 				t.Errorf("foya exec printed the key in its events")
