@@ -4,6 +4,11 @@
 // parallel lane of at most five and a serial lane (P1-P5), feeds results back
 // in the model's order, and stores every event before any client sees it.
 //
+// Every tool's output passes Config.Mask on its way from the tool's Result
+// to the stored Tool Message and its events (result text, display diff,
+// file-change diffs, tool.update progress), so no tool can store or send a
+// known secret value (issue 9 class 6).
+//
 // It declares what it needs as small interfaces (Model, Store) and never
 // imports store, provider or a front end. An Engine runs any number of
 // sessions at once, one run per session; every goroutine it starts ends
