@@ -21,6 +21,7 @@ import (
 	"foya/backend/llm"
 	"foya/backend/provider"
 	pt "foya/backend/provider/providertest"
+	"foya/backend/tools"
 )
 
 // Test secrets: shaped like the real ones, valid nowhere.
@@ -272,4 +273,75 @@ func writeFileT(t *testing.T, path, content string) {
 func sha256hex(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:])
+}
+
+// leaker is a tool that returns what it is given everywhere a result can
+// carry text: its result, its display diff and its progress.
+type leaker struct{}
+
+func (leaker) Spec() tools.Spec {
+	return tools.Spec{Name: "leak", Description: "Repeats a value.", Schema: json.RawMessage(
+		`{"type":"object","properties":{"value":{"type":"string"}},"required":["value"]}`)}
+}
+
+func (leaker) Run(ctx context.Context, rc *tools.RunContext, c tools.Call) (tools.Result, error) {
+	var a struct{ Value string }
+	json.Unmarshal(c.Arguments, &a)
+	rc.Report(map[string]any{"tail": "progress " + os.Getenv(a.Value)})
+	v := os.Getenv(a.Value)
+	return tools.Result{Text: "result " + v, DisplayDiff: "+diff " + v}, nil
+}
+
+// TestMaskCoversEveryTool runs a tool that is not the shell and returns a
+// known secret (with characters JSON escapes) in its text, its display
+// diff and its progress: the model, the events and the database see it
+// masked (issue 9 class 6: the engine masks every tool, MCP ones later).
+//
+// spec: A2
+func TestMaskCoversEveryTool(t *testing.T) {
+	const odd = `odd"<secret>&\value-0123456789`
+	t.Setenv("FOYA_TEST_ODD_TOKEN", odd)
+	h := &harness{t: t, dir: t.TempDir()}
+	h.db = filepath.Join(t.TempDir(), "foya.db")
+	h.srv = pt.New(t, pt.Calls(call("l1", "leak", `{"value":"FOYA_TEST_ODD_TOKEN"}`)), pt.Say("done"))
+	k, err := kernel.Open(context.Background(), kernel.Options{DBPath: h.db, Tools: []tools.Tool{leaker{}}, TextFlush: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.k = k
+	t.Cleanup(func() { k.Close() })
+	k.Subscribe(func(ev llm.Event) {
+		h.mu.Lock()
+		h.events = append(h.events, ev)
+		h.mu.Unlock()
+	})
+	if run := h.run("leak it"); run.Status != llm.RunCompleted {
+		t.Fatalf("run %s %s", run.Status, run.Error)
+	}
+	evs := h.eventList()
+	esc, _ := json.Marshal(odd)
+	forms := [][]byte{[]byte(odd), esc[1 : len(esc)-1]}
+	check := func(where string, b []byte) {
+		for _, f := range forms {
+			if bytes.Contains(b, f) {
+				t.Errorf("%s holds the secret", where)
+			}
+		}
+	}
+	masked := 0
+	for _, ev := range evs {
+		check("event "+ev.Type, ev.Data)
+		if !json.Valid(ev.Data) {
+			t.Errorf("event %s is not JSON after masking: %s", ev.Type, ev.Data)
+		}
+		masked += strings.Count(string(ev.Data), "[secret FOYA_TEST_ODD_TOKEN hidden]")
+	}
+	if masked < 3 {
+		t.Errorf("%d masks in the events; want the progress, the result and the diff masked", masked)
+	}
+	for _, req := range h.srv.Requests() {
+		check("a request to the model", req.Raw)
+	}
+	k.Close()
+	check("the database", dbBytes(t, h.db))
 }
