@@ -345,3 +345,47 @@ func TestMaskCoversEveryTool(t *testing.T) {
 	k.Close()
 	check("the database", dbBytes(t, h.db))
 }
+
+// TestEnvPolicyFromTheCLI sets shell.env.allow and shell.env.deny with
+// foya settings: a malformed pattern is refused, an allowed token reaches
+// the next foya exec's commands (its value still masked in what the model
+// reads), a denied harmless-looking variable does not (issue 9 class 6).
+//
+// spec: A2, W4
+func TestEnvPolicyFromTheCLI(t *testing.T) {
+	bin := foyaBinary(t)
+	db := filepath.Join(t.TempDir(), "foya.db")
+	for args, want := range map[string]int{
+		"settings set shell.env.deny x[":                         2,
+		"settings set shell.env.allow FOYA_CLI_*_TOKEN":          0,
+		"settings set shell.env.deny FOYA_CLI_PLAIN,OTHER_THING": 0,
+	} {
+		res := runFoya(t, bin, nil, append(strings.Fields(args), "--db", db)...)
+		if res.code != want || want != 0 && res.stderr == "" {
+			t.Errorf("foya %s: exit %d (%s); want %d", args, res.code, res.stderr, want)
+		}
+	}
+	res := runFoya(t, bin, nil, "settings", "--db", db, "--json")
+	var all map[string]string
+	if json.Unmarshal([]byte(res.stdout), &all); all[kernel.SettingEnvAllow] != "FOYA_CLI_*_TOKEN" || all[kernel.SettingEnvDeny] != "FOYA_CLI_PLAIN,OTHER_THING" {
+		t.Fatalf("settings = %s", res.stdout)
+	}
+	const token = "cli-allowed-token-0123456789abcdef"
+	srv := pt.New(t, pt.Calls(call("c1", "bash",
+		`{"command":"echo allowed=${#FOYA_CLI_API_TOKEN} plain=${FOYA_CLI_PLAIN:-unset}; echo \"$FOYA_CLI_API_TOKEN\""}`)), pt.Say("done"))
+	res = runFoya(t, bin, []string{"FOYA_CLI_API_TOKEN=" + token, "FOYA_CLI_PLAIN=harmless"},
+		"exec", "--base-url", srv.URL, "--api-key", "x", "--model", "m", "--db", db, "--workdir", t.TempDir(),
+		"--approval", "full-access", "--json", "show the variables")
+	if res.code != 0 {
+		t.Fatalf("exec: %d %s", res.code, res.stderr)
+	}
+	reqs := srv.Requests()
+	tm := toolMessages(reqs[len(reqs)-1])
+	if len(tm) != 1 {
+		t.Fatalf("tool messages %+v", tm)
+	}
+	want := fmt.Sprintf("allowed=%d plain=unset\n[secret FOYA_CLI_API_TOKEN hidden]", len(token))
+	if !strings.Contains(tm[0].Content, want) {
+		t.Errorf("the command printed %q; want %q", tm[0].Content, want)
+	}
+}
