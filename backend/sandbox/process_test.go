@@ -764,3 +764,25 @@ func TestHelperHasCommandsEnvironment(t *testing.T) {
 		})
 	}
 }
+
+// TestPlainIsUnrestricted pins what Full Access keeps although its
+// commands now run below the reaping helper (issue 9 class 10): the host's
+// user, PID and mount namespaces, the user's own uid, and no
+// no_new_privs, so that sudo and setuid programs work.
+func TestPlainIsUnrestricted(t *testing.T) {
+	b := newBox(t)
+	res := b.run(t, plainMode, `readlink /proc/self/ns/user /proc/self/ns/pid /proc/self/ns/mnt /proc/self/ns/net; id -u; `+
+		`grep NoNewPrivs /proc/self/status; kill -0 `+strconv.Itoa(os.Getpid())+` && echo sees-the-host`)
+	var want []string
+	for _, ns := range []string{"user", "pid", "mnt", "net"} {
+		l, err := os.Readlink("/proc/self/ns/" + ns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, l)
+	}
+	want = append(want, strconv.Itoa(os.Getuid()), "NoNewPrivs:\t0", "sees-the-host")
+	if got := strings.TrimSpace(string(res.Output)); got != strings.Join(want, "\n") {
+		t.Errorf("a command without restriction reports\n%s\nwant\n%s", got, strings.Join(want, "\n"))
+	}
+}
