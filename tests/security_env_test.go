@@ -108,7 +108,7 @@ func assertNoSecret(t *testing.T, where string, b []byte) {
 // requests, and none is anywhere in the SQLite files after the kernel
 // closed (issue 9 class 6).
 //
-// spec: A2, O1, B1
+// spec: A1, A2, B1
 func TestSecretsStayOutOfCommandsModelAndDB(t *testing.T) {
 	for _, mode := range []string{"manual", "auto", "full_access"} {
 		t.Run(mode, func(t *testing.T) {

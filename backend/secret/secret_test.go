@@ -10,7 +10,7 @@ import (
 // TestLooksSecret pins which variables commands do not get by default
 // (issue 9 class 6), and the harmless ones that must stay.
 //
-// spec: A2
+// spec: A1, A2
 func TestLooksSecret(t *testing.T) {
 	secret := map[string]string{
 		"OPENAI_API_KEY": "sk-test", "AWS_SECRET_ACCESS_KEY": "x", "AWS_ACCESS_KEY_ID": "x", "AWS_SESSION_TOKEN": "x",
@@ -55,7 +55,7 @@ func TestLooksSecret(t *testing.T) {
 // masked), denied names never do, and the provider's key is dropped
 // whatever its variable is called, allowed or not.
 //
-// spec: A2
+// spec: A1, A2
 func TestFilter(t *testing.T) {
 	env := []string{
 		"PATH=/usr/bin", "HOME=/home/u",
@@ -95,7 +95,7 @@ func TestFilter(t *testing.T) {
 // TestMasker masks every known value in one pass, longest first, in plain
 // text and in JSON, and leaves short values and other text alone.
 //
-// spec: A2
+// spec: A1, A2
 func TestMasker(t *testing.T) {
 	m := NewMasker([]Secret{
 		{Name: "OPENAI_API_KEY", Value: "sk-abcdefgh"},
