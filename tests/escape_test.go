@@ -92,6 +92,10 @@ type escapeAttempt struct {
 	// say the user denied it.
 	asks     bool
 	needsDNS bool
+	// everyMode marks attempts that must fail in Full Access too: Full
+	// Access lifts the sandbox, not the filtering of secrets or the
+	// ownership of processes (issue 9 classes 6 and 10).
+	everyMode bool
 }
 
 func outsideFile(t *testing.T, b *escBox) {
@@ -247,7 +251,7 @@ var escapeAttempts = []escapeAttempt{
 // allEscapeAttempts is every group of the suite: the attempts above, and
 // one group per class of attack in escape_*_test.go files.
 func allEscapeAttempts() []escapeAttempt {
-	return slices.Concat(escapeAttempts, gitAttempts, socketAttempts, secretAttempts, deleteAttempts)
+	return slices.Concat(escapeAttempts, gitAttempts, socketAttempts, secretAttempts, deleteAttempts, secretEnvAttempts, processAttempts)
 }
 
 // standIns puts sudo and busybox on PATH where they are not installed:
@@ -272,7 +276,8 @@ func standIns(t *testing.T) {
 // with each attempt, through the whole kernel, in every mode. In Manual
 // every approval request is answered "allow once", so what blocks is the
 // sandbox (or, for permanent deletes, the policy's refusal); in Auto nobody
-// is asked; in Full Access every attempt must work. Each attempt is checked
+// is asked; in Full Access every attempt must work, except those marked
+// everyMode (secrets, processes), which must fail there too. Each attempt is checked
 // against the real filesystem or the test's own listener.
 func TestEscapeSuite(t *testing.T) {
 	if c := sandbox.Probe(); c.Mechanism == "" {
@@ -336,6 +341,10 @@ func TestEscapeSuite(t *testing.T) {
 					res := calls[0].Result
 					happened := a.happened(b, res.Text)
 					switch {
+					case mode == approval.FullAccess && a.everyMode:
+						if happened || res.IsError {
+							t.Errorf("Full Access: ESCAPED (is_error %v):\n%s", res.IsError, res.Text)
+						}
 					case mode == approval.FullAccess:
 						if !happened || res.IsError {
 							t.Errorf("Full Access: did not happen (is_error %v):\n%s", res.IsError, res.Text)

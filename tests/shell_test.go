@@ -262,8 +262,9 @@ func TestShellBackgroundBoundedAcrossTurns(t *testing.T) {
 }
 
 // spec: B3 — deleting a session ends its background commands (no process
-// is left, by PID and process group), removes its temp folder and its
-// history; a session with a run going is not deleted.
+// is left, by PID and process group, even daemons that left the command's
+// session: issue 9 class 10), removes its temp folder and its history; a
+// session with a run going is not deleted.
 func TestShellDeleteSessionLeavesNoProcess(t *testing.T) {
 	for _, mode := range []string{"auto", "full_access"} {
 		t.Run(mode, func(t *testing.T) {
@@ -271,7 +272,8 @@ func TestShellDeleteSessionLeavesNoProcess(t *testing.T) {
 				needSandbox(t)
 			}
 			m := sleepMarker()
-			args, _ := json.Marshal(map[string]any{"command": treeCommand(m), "run_in_background": true})
+			script, n := escapingCommand(m)
+			args, _ := json.Marshal(map[string]any{"command": script, "run_in_background": true})
 			hold := make(chan struct{})
 			h := newHarness(t, nil,
 				pt.Calls(call("c1", "bash", string(args)), call("c2", "bash", `{"command":"touch \"$TMPDIR/scratch\""}`)),
@@ -280,7 +282,8 @@ func TestShellDeleteSessionLeavesNoProcess(t *testing.T) {
 			sess := h.session(mode)
 			ctx := context.Background()
 			h.runIn(ctx, sess.ID, "start it")
-			pids := waitProcesses(t, m, 3)
+			pids := waitProcesses(t, m, n)
+			killPIDs(t, pids)
 
 			// A run going: refused, nothing ends.
 			done := make(chan error)
@@ -299,7 +302,7 @@ func TestShellDeleteSessionLeavesNoProcess(t *testing.T) {
 			if err := <-done; err != nil {
 				t.Fatal(err)
 			}
-			if len(processesWith(m)) < 3 {
+			if len(processesWith(m)) < n {
 				t.Fatal("a refused delete ended the commands")
 			}
 
@@ -311,6 +314,7 @@ func TestShellDeleteSessionLeavesNoProcess(t *testing.T) {
 				t.Fatal(err)
 			}
 			assertGone(t, pids, "DeleteSession")
+			awaitPIDsGone(t, pids, "DeleteSession")
 			if pathExists(tmp) {
 				t.Errorf("the temp folder %s outlived its session", tmp)
 			}
@@ -329,18 +333,24 @@ func TestShellDeleteSessionLeavesNoProcess(t *testing.T) {
 
 // spec: B3 — closing the kernel (the app exits) ends every background
 // command of every session: no orphans.
+//
+// Issue 9 class 10: the commands start daemons that left their session
+// (setsid, nohup, double forks); none of them may outlive Close either.
 func TestShellCloseLeavesNoProcess(t *testing.T) {
 	m := sleepMarker()
-	args, _ := json.Marshal(map[string]any{"command": treeCommand(m), "run_in_background": true})
+	script, n := escapingCommand(m)
+	args, _ := json.Marshal(map[string]any{"command": script, "run_in_background": true})
 	h := newHarness(t, nil, pt.Calls(call("c1", "bash", string(args))), pt.Say("a"), pt.Calls(call("c2", "bash", string(args))), pt.Say("b"))
 	ctx := context.Background()
 	h.runIn(ctx, h.session("full_access").ID, "one")
 	h.runIn(ctx, h.session("full_access").ID, "two")
-	pids := waitProcesses(t, m, 6)
+	pids := waitProcesses(t, m, 2*n)
+	killPIDs(t, pids)
 	if err := h.k.Close(); err != nil {
 		t.Fatal(err)
 	}
 	assertGone(t, pids, "Close")
+	awaitPIDsGone(t, pids, "Close")
 }
 
 // spec: A1, A2, B1, D2 — foya exec --approval auto with a scripted model:

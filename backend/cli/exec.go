@@ -88,7 +88,10 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 	}
 
 	interactive := isTerminal(env.Stdin) || env.Interactive
-	k, err := kernel.Open(ctx, kernel.Options{DBPath: dbPath(*db, env), Tools: env.Tools, Headless: !interactive, Probe: env.Probe})
+	// The provider's key never reaches a command or a stored result,
+	// whatever variable holds it.
+	k, err := kernel.Open(ctx, kernel.Options{DBPath: dbPath(*db, env), Tools: env.Tools, Headless: !interactive, Probe: env.Probe,
+		Secrets: providerSecrets(*apiKey, headers)})
 	if err != nil {
 		return fail(env, err)
 	}
@@ -406,4 +409,15 @@ func (p *printer) finish() {
 	if !p.json {
 		p.endLine()
 	}
+}
+
+// providerSecrets are the values that let Foya talk to the model server:
+// its API key and the values of extra headers (an Authorization header,
+// an API key header), by the name a mask shows.
+func providerSecrets(apiKey string, headers headerFlags) map[string]string {
+	out := map[string]string{"provider API key": apiKey}
+	for name, v := range headers {
+		out["provider header "+name] = v
+	}
+	return out
 }

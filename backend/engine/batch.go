@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"runtime/debug"
 	"slices"
@@ -257,7 +258,10 @@ func (r *runner) runCall(ctx context.Context, p *prepared, prev *llm.Commit, def
 			return out, err
 		},
 		Update: func(v any) {
-			r.rec.commit(ctx, llm.Commit{Events: []llm.Event{{Type: llm.EventToolUpdate, Data: llm.Data(map[string]any{"step": p.rec.Step, "id": p.rec.ID, "progress": v})}}})
+			// Masked as JSON text: the masker knows each value's
+			// JSON-escaped form, and its replacement needs no escaping.
+			data := json.RawMessage(r.e.cfg.Mask(string(llm.Data(map[string]any{"step": p.rec.Step, "id": p.rec.ID, "progress": v}))))
+			r.rec.commit(ctx, llm.Commit{Events: []llm.Event{{Type: llm.EventToolUpdate, Data: data}}})
 		},
 	}
 	res, err := safeRun(ctx, p.tool, rc, p.call)
@@ -267,7 +271,7 @@ func (r *runner) runCall(ctx context.Context, p *prepared, prev *llm.Commit, def
 	if err != nil {
 		if ctx.Err() == nil {
 			p.rec.State = llm.CallError
-			p.rec.Result = &llm.ToolResult{Text: "internal error: " + err.Error(), IsError: true}
+			p.rec.Result = &llm.ToolResult{Text: r.e.cfg.Mask("internal error: " + err.Error()), IsError: true}
 			r.rec.commit(ctx, llm.Commit{Calls: []llm.CallRecord{p.rec}, Events: []llm.Event{endEvent(p.rec, dur)}})
 			msg, _, _ := strings.Cut(err.Error(), "\n")
 			return nil, nil, &runError{fmt.Sprintf("tool %s failed: %s", p.rec.Name, msg)}
@@ -328,20 +332,25 @@ func merge(a, b llm.Commit) llm.Commit {
 }
 
 // keep turns a tool's result into its stored form: image bytes become
-// artifacts in the session's store, referred to by ID (spec I1, I2).
+// artifacts in the session's store, referred to by ID (spec I1, I2), and
+// known secret values are masked in every text, so that no tool (bash,
+// bash_output, read, MCP) stores or sends them. The contents before and
+// after a file change stay exact: revert restores them.
 func (r *runner) keep(call llm.CallRecord, res tools.Result) (*llm.ToolResult, llm.Commit) {
+	mask := r.e.cfg.Mask
 	out := &llm.ToolResult{
-		Text:        res.Text,
+		Text:        mask(res.Text),
 		IsError:     res.IsError,
 		Artifacts:   append([]string(nil), res.Artifacts...),
 		StopBatch:   res.StopBatch,
-		DisplayDiff: res.DisplayDiff,
+		DisplayDiff: mask(res.DisplayDiff),
 	}
 	var c llm.Commit
 	// spec F1: file changes and their contents are stored in the same
 	// transaction as the result.
 	for _, fc := range res.FileChanges {
 		rec := fc.FileChange
+		rec.Diff = mask(rec.Diff)
 		if rec.ID == "" {
 			rec.ID = NewID("chg")
 		}

@@ -7,6 +7,11 @@
 // CLAUDE.md, beneath the working directory, bounded) into a system prompt
 // that stays the same bytes for every step of the turn.
 //
+// Every tool's output passes Config.Mask on its way from the tool's Result
+// to the stored Tool Message and its events (result text, display diff,
+// file-change diffs, tool.update progress), so no tool can store or send a
+// known secret value (issue 9 class 6).
+//
 // It declares what it needs as small interfaces (Model, Store) and never
 // imports store, provider or a front end. An Engine runs any number of
 // sessions at once, one run per session; every goroutine it starts ends

@@ -74,6 +74,11 @@ type Config struct {
 	// Approved only if the user approved its exact content. Nil reads the
 	// project's rules as not approved.
 	Rules func(ctx context.Context, workdir string) []*approval.Rules
+	// Mask, if set, replaces known secret values (the provider's key, the
+	// environment's credentials) in every tool's output before it is
+	// stored, published or sent to the model: result texts, display diffs,
+	// file-change diffs and tool.update progress.
+	Mask func(string) string
 }
 
 // Engine runs agent loops.
@@ -93,6 +98,9 @@ func New(cfg Config) *Engine {
 	}
 	if cfg.TextFlush <= 0 {
 		cfg.TextFlush = 40 * time.Millisecond
+	}
+	if cfg.Mask == nil {
+		cfg.Mask = func(s string) string { return s }
 	}
 	return &Engine{cfg: cfg, active: map[string]*runner{}}
 }

@@ -49,6 +49,11 @@ type Options struct {
 	// of DBPath: a database kept in a workspace must not make a workspace
 	// file the user's rules).
 	UserRules string
+	// Secrets are values, by the name a mask shows, that no command's
+	// environment holds whatever the variable is called, and that are
+	// masked in every tool result before it is stored or sent: the
+	// provider's API key.
+	Secrets map[string]string
 }
 
 // Info describes a running kernel for front ends.
@@ -72,6 +77,7 @@ type Kernel struct {
 	// userRules is the user's own rules file ("" if there is none).
 	userRules string
 	owner     *owner
+	secrets   *secrets
 
 	mu      sync.Mutex
 	subs    map[int]func(llm.Event)
@@ -141,6 +147,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 		watches: map[string]func(){},
 
 		userRules: userRules,
+		secrets:   newSecrets(opts.Secrets),
 	}
 	k.reg.Add(tools.Search{}, history.New(st))
 	k.reg.Add(fileTools(st)...)
@@ -154,7 +161,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 		k.gateway = approval.NewGateway()
 	}
 	k.eng = engine.New(engine.Config{Store: st, Tools: k.reg, Emit: k.publish, Owner: own.id,
-		TextFlush: opts.TextFlush, Gateway: k.gateway, Context: opts.Context, Rules: k.rulesFor})
+		TextFlush: opts.TextFlush, Gateway: k.gateway, Context: opts.Context, Rules: k.rulesFor, Mask: k.mask})
 	if _, err := k.eng.Recover(ctx, own.claim); err != nil {
 		return nil, errors.Join(err, k.Close())
 	}

@@ -122,9 +122,13 @@ func parseIdleTimeout(v string) (time.Duration, error) {
 // mode), run.max_steps (a whole number from 1 to engine.MaxStepsLimit),
 // files.maxWriteBytes (the most content one write takes, in bytes, or with
 // KiB, MiB or GiB), sandbox.readable (absolute paths), provider.idleTimeout
-// (a positive duration) or model.images.MODEL (true or false).
+// (a positive duration), shell.env.allow or shell.env.deny (variable names
+// or globs, separated by commas or spaces) or model.images.MODEL (true or
+// false).
 func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 	switch {
+	case key == SettingEnvAllow || key == SettingEnvDeny:
+		return k.setEnvPolicy(ctx, key, value)
 	case key == SettingDefaultMode:
 		if _, err := approval.ParseMode(value); err != nil {
 			return err
@@ -164,7 +168,7 @@ func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 }
 
 // settingKeys are the plain keys SetSetting takes, for its error message.
-var settingKeys = []string{SettingDefaultMode, SettingMaxSteps, SettingMaxWrite, SettingSandboxReadable, SettingIdleTimeout}
+var settingKeys = []string{SettingDefaultMode, SettingMaxSteps, SettingMaxWrite, SettingSandboxReadable, SettingIdleTimeout, SettingEnvAllow, SettingEnvDeny}
 
 // ParseMaxSteps reads a step limit: a whole number from 1 to
 // engine.MaxStepsLimit, in decimal digits.

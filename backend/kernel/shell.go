@@ -28,7 +28,8 @@ var ErrNoCommand = shell.ErrNoCommand
 func shellTools(k *Kernel, probe func() sandbox.Capability) []tools.Tool {
 	db := k.info.DBPath
 	opts := shell.Options{
-		Probe: probe,
+		Probe:   probe,
+		Environ: k.commandEnv,
 		// With the database: the ownership locks beside it, which a
 		// command must not take or remove (see owner.go).
 		Database: []string{db, db + "-wal", db + "-shm", db + "-journal", OwnersDir(db)},

@@ -9,7 +9,9 @@
 // [Policy.Writable] (minus [Policy.ReadOnly] and [Policy.ReadOnlyIfExists]),
 // connect to no pathname UNIX socket outside Writable, and reach no network
 // unless [Policy.Network] is set. An unrestricted command (Full Access, or an
-// approved escalation) runs as a plain child process, still in its own process
+// approved escalation) has no restriction at all, but it still belongs to
+// its call: it runs below the helper as its subreaper (see "Processes and
+// output"), in its own process
 // group with bounded output.
 //
 // # What every mechanism holds on Linux
@@ -65,7 +67,9 @@
 //     system call of another architecture, plus Landlock's TCP rules where
 //     the ABI has them. From Landlock ABI 9, Landlock refuses connecting to
 //     sockets outside Writable instead and AF_UNIX is allowed. The helper
-//     executes the shell in its place.
+//     stays as the shell's parent and subreaper, as for unrestricted
+//     commands (see "Processes and output"), so the whole tree dies with
+//     the command and with Foya.
 //   - "landlock": "landlock+seccomp" with Network set: the seccomp filter
 //     refuses AF_UNIX sockets only (before ABI 9).
 //   - "bubblewrap": no Landlock in the kernel (or the helper fails); bwrap
@@ -82,7 +86,10 @@
 //     the rest of the group directly, and SIGKILL after the grace period
 //     ends bwrap too. Where Foya cannot create these namespaces, bwrap runs
 //     without them, and that race remains.
-//   - "none": the command was not restricted.
+//   - "none": the command was not restricted: the helper confines nothing,
+//     it only reaps (no namespace, no Landlock, no seccomp, no
+//     no_new_privs: sudo, setuid programs, the network, the user's own
+//     uid and files all work as outside Foya).
 //
 // [Probe] reports which mechanism works here; when nothing can confine, its
 // Mechanism is empty with a Reason, and [Start] refuses restricted commands
@@ -118,17 +125,58 @@
 // Every command runs in its own session (setsid, so also its own process
 // group) without a controlling terminal and with stdin at end of file, so a
 // command waiting for a terminal or for input fails at once instead of
-// hanging. Cancelling the context, the timeout and [Process.Kill] send SIGTERM
-// to the group, wait a grace period of two seconds, then send SIGKILL. When
-// the shell ends, what is left of its group is killed too, and Done waits
-// until those processes are dead (a PID namespace guarantees it; otherwise
-// the runner waits on pidfds for at most five seconds). A process that leaves
-// the group (setsid, as daemons do) escapes this only without a PID
-// namespace: in Full Access, "landlock" and "landlock+seccomp" commands.
-// Processes are started from one locked OS thread so that PR_SET_PDEATHSIG
-// (which follows the forking thread) stays armed: if Foya dies, the helper
-// (or bwrap) dies and takes its PID namespace with it; a command without PID
-// namespace loses its shell only.
+// hanging.
+//
+// Every command belongs to its call and dies with it, in every mechanism,
+// Full Access included (spec X1). Two mechanisms hold the tree:
+//
+//   - A PID namespace ("landlock+netns", "landlock+userns", "bubblewrap"):
+//     the helper (or bwrap) is its PID 1. Cancelling, the timeout and
+//     [Process.Kill] send SIGTERM to the group (PID 1 forwards it to every
+//     process of the namespace), wait a grace period of two seconds, then
+//     send SIGKILL; when PID 1 ends, or Foya dies (PR_SET_PDEATHSIG), the
+//     kernel kills every process of the namespace.
+//   - A subreaper helper ("none", "landlock", "landlock+seccomp"): the
+//     helper sets PR_SET_CHILD_SUBREAPER and starts the shell as its child,
+//     so every process the command leaves behind (setsid, nohup, a double
+//     fork) is reparented to the helper, not to the host's init, and stays
+//     its descendant. Cancelling sends SIGTERM to the helper, which forwards
+//     it to every descendant it finds in /proc; after the grace period the
+//     runner sends SIGUSR1, and the helper SIGKILLs every descendant. Its
+//     parent-death signal is SIGUSR1 too, so when Foya dies (even by
+//     SIGKILL) the helper lives on long enough to kill the tree. When the
+//     shell ends, the helper kills what is left, again and again, until it
+//     has no child at all (then no descendant is left: every orphan comes
+//     to it), reports how the shell ended and exits. Only if the helper
+//     itself does not end does the runner SIGKILL the group.
+//
+// Why a subreaper and not a PID namespace or a cgroup for Full Access: a
+// PID namespace needs a user namespace unless Foya runs as root, and a
+// user namespace is not unrestricted (setuid programs and sudo stop
+// working, the uid is mapped); even for root, a PID namespace without a
+// mount namespace leaves /proc showing the host's PIDs, which then name
+// other processes or none (kill $(pgrep x) would miss or hit the wrong
+// one), and with its own /proc the command cannot see the user's other
+// processes. A cgroup v2 leaf with cgroup.kill needs a writable, delegated
+// cgroup tree, which many desktops and containers do not give. The
+// subreaper needs no privilege and works on every Linux since 3.4, and
+// one mechanism for every user is simpler to trust than two.
+//
+// What the subreaper does not hold, because the command runs as the user
+// without restriction: a command that kills the helper itself (kill -9
+// $PPID) orphans the rest of its tree to the host; a process that changed
+// user (sudo, a setuid program) dies only if the user may signal it; and
+// a process stuck in the kernel (an unreachable network file system) is
+// left behind after ten seconds. In "landlock" and "landlock+seccomp" the
+// helper's thread that starts the shell is in the Landlock domain, so the
+// command may signal the helper too. In every mechanism, when the helper
+// has ended, what is left of the group is killed, and Done waits until
+// those processes are dead (for at most five seconds without a PID
+// namespace). Processes are started from one locked OS thread so that
+// PR_SET_PDEATHSIG (which follows the forking thread) stays armed.
+//
+// The helper gets the shell's environment, never Foya's: a command can
+// read its helper's /proc/PID/environ.
 //
 // Combined stdout and stderr go to one ring buffer of fixed size that counts
 // every byte and line, so memory stays flat whatever a command prints (spec

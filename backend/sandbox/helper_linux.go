@@ -30,6 +30,7 @@ const (
 const (
 	modeNS       = "ns"       // in new user, mount, PID (and network) namespaces
 	modeLandlock = "landlock" // no namespaces: Landlock and seccomp only
+	modePlain    = "plain"    // no confinement: the helper only reaps (see runReaper)
 )
 
 // helperSpec is what the parent asks of the helper.
@@ -107,6 +108,8 @@ func HelperMain(args []string) int {
 		confine = confineNS
 	case modeLandlock:
 		confine = confineLandlock
+	case modePlain:
+		confine = func(*helperSpec) error { return nil }
 	default:
 		return fail(fmt.Errorf("unknown sandbox mode %q", hs.Mode))
 	}
@@ -121,17 +124,10 @@ func HelperMain(args []string) int {
 	if scriptFD >= 0 {
 		argv = []string{hs.Shell, "/dev/fd/" + strconv.Itoa(scriptFD)}
 	}
-	if hs.Mode == modeLandlock {
-		// Nothing to stay for: no PID namespace to hold together.
-		if hs.Dir != "" {
-			if err := os.Chdir(hs.Dir); err != nil {
-				return fail(fmt.Errorf("working directory: %w", err))
-			}
-		}
-		status.Close() // close-on-exec anyway; makes the parent's EOF explicit
-		err := syscall.Exec(hs.Shell, argv, hs.Env)
-		fmt.Fprintf(os.Stderr, "sandbox: exec %s: %v\n", hs.Shell, err)
-		return 126
+	if hs.Mode != modeNS {
+		// No PID namespace holds the tree together: the helper stays as
+		// the command's subreaper instead.
+		return runReaper(hs, argv, scriptFD, report)
 	}
 	return runInit(hs, argv, scriptFD, report)
 }

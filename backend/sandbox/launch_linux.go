@@ -58,21 +58,11 @@ func start(ctx context.Context, sp *spec) (*Process, error) {
 	return startHelper(ctx, sp, mode)
 }
 
-// startPlain runs the shell as a plain child: no sandbox.
+// startPlain runs the shell without any restriction, below the helper as
+// its subreaper (see runReaper): Full Access means no sandbox, not
+// processes that outlive their call.
 func startPlain(ctx context.Context, sp *spec) (*Process, error) {
-	cmd := exec.Command(sp.shell, "-c", sp.Script)
-	if len(sp.Script) > bigScript {
-		fd, err := scriptMemfd(sp.Script)
-		if err != nil {
-			return nil, err
-		}
-		f := os.NewFile(uintptr(fd), "script")
-		defer f.Close()
-		cmd.ExtraFiles = []*os.File{f}
-		cmd.Args = []string{sp.shell, "/dev/fd/3"}
-	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
-	return launch(ctx, sp, cmd, "none", nil)
+	return startHelper(ctx, sp, modePlain)
 }
 
 // startBwrap confines with bubblewrap: the same read-only mount tree as the
@@ -205,8 +195,8 @@ func startHelper(ctx context.Context, sp *spec, mode string) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
-	name := map[string]string{modeNS: "landlock+netns", modeLandlock: "landlock+seccomp"}[mode]
-	if sp.Policy.Network {
+	name := map[string]string{modeNS: "landlock+netns", modeLandlock: "landlock+seccomp", modePlain: "none"}[mode]
+	if sp.Policy.Network && mode != modePlain {
 		name = map[string]string{modeNS: "landlock+userns", modeLandlock: "landlock"}[mode]
 	}
 	return launch(ctx, sp, cmd, name, status)
@@ -235,10 +225,15 @@ func helperCmd(hs *helperSpec) (*exec.Cmd, *os.File, error) {
 	}
 	cmd := exec.Command(exe, HelperArg)
 	cmd.Dir = "/"
-	cmd.Env = os.Environ() // the helper's own; the shell's is in the spec
+	// The helper gets the shell's environment, never the runner's own:
+	// the command can read its helper's /proc/PID/environ.
+	cmd.Env = append([]string{}, hs.Env...)
 	cmd.ExtraFiles = []*os.File{specFile, statusW}
-	attr := &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
+	// Without a PID namespace the helper is the command's subreaper: it
+	// must live on when the runner dies, to kill the tree (runReaper).
+	attr := &syscall.SysProcAttr{Setsid: true, Pdeathsig: killTreeSignal}
 	if hs.Mode == modeNS {
+		attr.Pdeathsig = syscall.SIGKILL
 		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC
 		if !hs.Network {
 			attr.Cloneflags |= syscall.CLONE_NEWNET
@@ -294,7 +289,8 @@ func launch(ctx context.Context, sp *spec, cmd *exec.Cmd, name string, status *o
 		return nil, fmt.Errorf("start %s: %w", cmd.Path, err)
 	}
 	p.pid = cmd.Process.Pid
-	t := &groupTree{pid: p.pid, pidNS: cmd.SysProcAttr.Cloneflags&syscall.CLONE_NEWPID != 0}
+	t := &groupTree{pid: p.pid, pidNS: cmd.SysProcAttr.Cloneflags&syscall.CLONE_NEWPID != 0,
+		reaper: cmd.SysProcAttr.Pdeathsig == killTreeSignal}
 	if status != nil {
 		msgs := readStatus(status)
 		if err := handshake(ctx, msgs); err != nil {
@@ -355,6 +351,12 @@ type groupTree struct {
 	// pidNS is true when the leader is PID 1 of a PID namespace holding the
 	// whole tree: once it has exited, every process of the tree is dead.
 	pidNS bool
+	// reaper is true when the leader is a helper that reaps and kills the
+	// tree itself (runReaper): it is signalled alone, and asked to kill
+	// with killTreeSignal; SIGKILL, which would leave its orphans to the
+	// host, is the last resort when it does not end.
+	reaper    bool
+	hardKills int
 }
 
 func (g *groupTree) waitExited() {
@@ -372,7 +374,17 @@ func (g *groupTree) signal(term bool) error {
 	if term {
 		sig = unix.SIGTERM
 	}
-	if err := unix.Kill(-g.pid, sig); err != nil && !errors.Is(err, unix.ESRCH) {
+	target := -g.pid
+	if g.reaper && (term || g.hardKills == 0) {
+		target = g.pid // it forwards to every descendant
+		if !term {
+			sig = killTreeSignal
+		}
+	}
+	if !term {
+		g.hardKills++
+	}
+	if err := unix.Kill(target, sig); err != nil && !errors.Is(err, unix.ESRCH) {
 		return fmt.Errorf("signal process group %d: %w", g.pid, err)
 	}
 	return nil
@@ -434,6 +446,7 @@ func (g *groupTree) killRest() {
 // procState is what the runner reads of a process in /proc/pid/stat.
 type procState struct {
 	state   byte
+	ppid    int
 	pgrp    int
 	threads int
 }
@@ -488,6 +501,8 @@ func readProcState(pid int, buf []byte) (procState, bool) {
 		switch field {
 		case 0:
 			st.state = w[0]
+		case 1:
+			st.ppid, _ = strconv.Atoi(string(w))
 		case 2:
 			st.pgrp, _ = strconv.Atoi(string(w))
 		case 17:

@@ -22,7 +22,9 @@ import (
 func parentMain(script string) int {
 	forceMode = os.Getenv("FOYA_SANDBOX_TEST_FORCE")
 	dir, _ := os.Getwd()
-	p, err := Start(context.Background(), Command{Script: script, Dir: dir, Policy: Policy{Restricted: true, Writable: []string{dir}}})
+	// No mechanism forced means a command without restriction (Full Access).
+	restricted := forceMode != ""
+	p, err := Start(context.Background(), Command{Script: script, Dir: dir, Policy: Policy{Restricted: restricted, Writable: []string{dir}}})
 	if err != nil {
 		fmt.Println("error:", err)
 		return 1
@@ -78,20 +80,19 @@ func startParent(t *testing.T, m mode, script string, early bool) (*exec.Cmd, in
 	return parent, pgid
 }
 
-// TestParentDeath kills the process that started a sandboxed command, as if
-// Foya crashed: the command's whole tree must die with it, including a
-// process that left the process group.
+// TestParentDeath kills the process that started a command, as if Foya
+// crashed: the command's whole tree must die with it, including processes
+// that left the process group and the session (setsid, nohup, a double
+// fork, one that ignores SIGTERM), in every mode, Full Access included
+// (issue 9 class 10: without a PID namespace they used to outlive Foya).
 //
 // spec: X1
 func TestParentDeath(t *testing.T) {
-	for _, m := range restrictedModes(t) {
-		if m == llMode {
-			continue // no PID namespace: only the shell dies (documented)
-		}
+	for _, m := range allModes(t) {
 		t.Run(m.name, func(t *testing.T) {
 			sl := sleeper(7)
-			parent, pgid := startParent(t, m, "setsid "+sl+" & "+sl+" & echo ready; wait", false)
-			tree := append(waitTasks(t, sl, 2), groupTasks(pgid)...)
+			parent, pgid := startParent(t, m, escapingTree(sl)+sl+" & echo ready; wait", false)
+			tree := append(waitTasks(t, sl, escapingTreeSize+1), groupTasks(pgid)...)
 			parent.Process.Kill()
 			parent.Wait()
 			// The kernel kills them on its own time: wait for each, boundedly.
@@ -111,10 +112,7 @@ func TestParentDeath(t *testing.T) {
 //
 // spec: X1
 func TestParentDeathAtStart(t *testing.T) {
-	for _, m := range restrictedModes(t) {
-		if m == llMode {
-			continue // no PID namespace: only the shell dies (documented)
-		}
+	for _, m := range allModes(t) {
 		t.Run(m.name, func(t *testing.T) {
 			sl := sleeper(8)
 			// Different pauses before the kill reach different points of

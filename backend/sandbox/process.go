@@ -129,7 +129,9 @@ wait:
 			timedOut = true
 			stop()
 		case <-grace:
-			grace = nil
+			// Again after each grace period while the leader lives: a
+			// reaping helper gets the first kill, SIGKILL the next.
+			grace = time.After(killGrace)
 			p.noteSignalErr(t.signal(false))
 		}
 	}

@@ -94,30 +94,46 @@ func TestCancelKillsTree(t *testing.T) {
 	}
 }
 
-// TestCancelKillsEscapedProcess checks that a process that left the process
-// group (setsid, as daemons do) dies too where a PID namespace holds the
-// tree.
+// TestCancelKillsEscapedProcess checks that processes that left the
+// process group and the session (setsid, nohup, a double fork, one that
+// ignores SIGTERM) die with a cancelled command in every mode, Full Access
+// and Landlock without namespaces included (issue 9 class 10: a setsid
+// child used to survive a cancel there). They are dead by PID when the
+// command is done.
 //
 // spec: X1
 func TestCancelKillsEscapedProcess(t *testing.T) {
-	for _, m := range restrictedModes(t) {
-		if m == llMode {
-			continue // no PID namespace: documented
-		}
+	for _, m := range allModes(t) {
 		t.Run(m.name, func(t *testing.T) {
 			m.use(t)
 			b := newBox(t)
 			ctx, cancel := context.WithCancel(context.Background())
 			sl := sleeper(2)
-			p := b.start(t, ctx, m, "setsid "+sl+" > /dev/null 2>&1 & echo ready; wait")
+			p := b.start(t, ctx, m, escapingTree(sl)+"echo ready; wait")
 			waitOutput(t, p, "ready")
-			tree := waitTasks(t, sl, 1) // "ready" may come before setsid runs sleep
+			tree := waitTasks(t, sl, escapingTreeSize) // "ready" may come before they run sleep
 			cancel()
 			<-p.Done()
 			checkTreeGone(t, p, tree)
 		})
 	}
 }
+
+// escapingTree starts escapingTreeSize processes running sl that leave the
+// shell's process group or session in the ways daemons do, and returns at
+// once; it ends with a newline. The last one ignores SIGTERM, so only the kill after the grace
+// period ends it.
+func escapingTree(sl string) string {
+	return strings.Join([]string{
+		"setsid " + sl + " > /dev/null 2>&1 &",
+		"nohup " + sl + " > /dev/null 2>&1 &",
+		"( ( " + sl + " > /dev/null 2>&1 & ) & )",
+		"setsid sh -c '( " + sl + " > /dev/null 2>&1 & )' &",
+		`setsid sh -c 'trap "" TERM HUP; exec ` + sl + `' > /dev/null 2>&1 &`,
+	}, "\n") + "\n"
+}
+
+const escapingTreeSize = 5
 
 // TestKillBackgroundTree kills a background command whose tree ignores
 // SIGTERM: after the grace period SIGKILL ends it.
@@ -712,5 +728,61 @@ func TestProbe(t *testing.T) {
 		t.Errorf("no mechanism: Run error %v; want ErrUnavailable", err)
 	case c.Mechanism != "" && (err != nil || res.Sandbox != c.Mechanism):
 		t.Errorf("Run: %v, Sandbox %q; want %q", err, res.Sandbox, c.Mechanism)
+	}
+}
+
+// TestHelperHasCommandsEnvironment checks that the process above the shell
+// (the helper, or bwrap) holds the command's environment, not the runner's:
+// a command can read its parent's /proc/PID/environ, and the runner's
+// holds Foya's secrets (issue 9 class 6).
+//
+// spec: A2
+func TestHelperHasCommandsEnvironment(t *testing.T) {
+	t.Setenv("FOYA_RUNNER_ONLY_SECRET", "runner-secret-value")
+	for _, m := range allModes(t) {
+		t.Run(m.name, func(t *testing.T) {
+			m.use(t)
+			b := newBox(t)
+			var env []string
+			for _, kv := range b.env() {
+				if !strings.HasPrefix(kv, "FOYA_RUNNER_ONLY_SECRET=") {
+					env = append(env, kv)
+				}
+			}
+			res, err := Run(context.Background(), Command{Script: `tr '\0' '\n' < /proc/$PPID/environ; echo "own=${FOYA_RUNNER_ONLY_SECRET:-unset}"`,
+				Dir: b.ws, Env: env, Policy: b.policy(m.restricted)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := string(res.Output)
+			// Where the helper keeps more privileges than the shell (PID 1
+			// of the namespaces), its environ is not readable at all.
+			readable := !strings.Contains(out, "Permission denied")
+			if strings.Contains(out, "runner-secret-value") || !strings.Contains(out, "own=unset") || readable && !strings.Contains(out, "WS="+b.ws) {
+				t.Errorf("the command's parent's environment:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestPlainIsUnrestricted pins what Full Access keeps although its
+// commands now run below the reaping helper (issue 9 class 10): the host's
+// user, PID and mount namespaces, the user's own uid, and no
+// no_new_privs, so that sudo and setuid programs work.
+func TestPlainIsUnrestricted(t *testing.T) {
+	b := newBox(t)
+	res := b.run(t, plainMode, `readlink /proc/self/ns/user /proc/self/ns/pid /proc/self/ns/mnt /proc/self/ns/net; id -u; `+
+		`grep NoNewPrivs /proc/self/status; kill -0 `+strconv.Itoa(os.Getpid())+` && echo sees-the-host`)
+	var want []string
+	for _, ns := range []string{"user", "pid", "mnt", "net"} {
+		l, err := os.Readlink("/proc/self/ns/" + ns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, l)
+	}
+	want = append(want, strconv.Itoa(os.Getuid()), "NoNewPrivs:\t0", "sees-the-host")
+	if got := strings.TrimSpace(string(res.Output)); got != strings.Join(want, "\n") {
+		t.Errorf("a command without restriction reports\n%s\nwant\n%s", got, strings.Join(want, "\n"))
 	}
 }

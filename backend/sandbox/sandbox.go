@@ -143,7 +143,7 @@ type Capability struct {
 // not cover file attributes, and without a PID namespace processes that
 // leave the command's group are not followed.
 const WeakerLandlock = "chmod, chown and touch -d can still change files outside the workspace " +
-	"(Landlock does not cover file attributes), and processes that leave the command's process group outlive it"
+	"(Landlock does not cover file attributes)"
 
 // Run runs cmd to its end. The error is only for a command that could not
 // start (bad input, no shell, no sandbox); a command that fails, times out or

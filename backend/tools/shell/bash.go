@@ -282,7 +282,7 @@ func (s *Shell) command(rc *tools.RunContext, a bashArgs, p plan) (sandbox.Comma
 			Hidden:           s.hidden(),
 		}
 	}
-	cmd.Env = environ(env)
+	cmd.Env = environ(s.opts.Environ(), env)
 	return cmd, nil
 }
 
@@ -312,11 +312,11 @@ func (s *Shell) hidden() []string {
 	return out
 }
 
-// environ is this process's environment with set replacing or adding
-// variables.
-func environ(set map[string]string) []string {
+// environ is base (the environment filtered of secrets) with set replacing
+// or adding variables.
+func environ(base []string, set map[string]string) []string {
 	var env []string
-	for _, kv := range os.Environ() {
+	for _, kv := range base {
 		name, _, _ := strings.Cut(kv, "=")
 		if _, ok := set[name]; !ok {
 			env = append(env, kv)

@@ -435,3 +435,26 @@ func TestSessionTempDir(t *testing.T) {
 		t.Error("TempDir accepted a session ID with a path in it")
 	}
 }
+
+// TestCommandsGetNoSecrets checks that a Shell without an Environ option
+// still leaves credentials out of its commands' environment, in the
+// sandbox and in Full Access (issue 9 class 6), and keeps the rest.
+//
+// spec: A2
+func TestCommandsGetNoSecrets(t *testing.T) {
+	t.Setenv("FOYA_SHELL_TEST_API_KEY", "shell-test-key-0123456789")
+	t.Setenv("FOYA_SHELL_TEST_HARMLESS", "kept")
+	for _, mode := range []approval.Mode{approval.Auto, approval.FullAccess} {
+		t.Run(string(mode), func(t *testing.T) {
+			if mode == approval.Auto && sandbox.Probe().Mechanism == "" {
+				t.Skip("no sandbox here")
+			}
+			b := newBox(t, Options{})
+			res := b.call(t, context.Background(), b.rc("s1", &gate{mode: mode}), BashName,
+				map[string]any{"command": `echo "key=${FOYA_SHELL_TEST_API_KEY:-unset} harmless=$FOYA_SHELL_TEST_HARMLESS"`})
+			if !strings.Contains(res.Text, "key=unset harmless=kept") {
+				t.Errorf("%s: %q; want the key unset and the harmless variable kept", mode, res.Text)
+			}
+		})
+	}
+}

@@ -62,6 +62,15 @@
 // only when no other Shell holds it, and Sweep (the kernel calls it at
 // start) removes every folder that nobody holds: what a crash left.
 //
+// Environment. In every mode, Full Access included, a command starts from
+// Options.Environ: the kernel's environment without credentials (package
+// secret decides which, with the user's shell.env.allow and shell.env.deny
+// settings, and drops the provider's key whatever its variable is called).
+// A command's output goes to the model, so Full Access lifts the sandbox,
+// not this filter. Known secret values that still show up in output (read
+// from a file, say) are masked by the engine, which sees every tool's
+// result.
+//
 // Output. Combined stdout and stderr are kept in a bounded ring buffer (the
 // sandbox runner's); a result keeps the tail within tools.ShellLimits and
 // says exactly how many lines and bytes it left out

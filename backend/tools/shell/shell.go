@@ -12,6 +12,7 @@ import (
 
 	"foya/backend/lockfile"
 	"foya/backend/sandbox"
+	"foya/backend/secret"
 	"foya/backend/tools"
 )
 
@@ -44,6 +45,10 @@ type Options struct {
 	// read although they are hidden by default (a credential store, the
 	// data folder); nil means none.
 	Readable func() []string
+	// Environ returns the environment commands start from, already
+	// filtered of secrets; nil means this process's environment filtered
+	// by secret.Filter's default rules.
+	Environ func() []string
 }
 
 // Shell is what the shell tools share: each session's background commands
@@ -83,6 +88,12 @@ func New(o Options) *Shell {
 	}
 	if o.TempRoot == "" {
 		o.TempRoot = os.TempDir()
+	}
+	if o.Environ == nil {
+		o.Environ = func() []string {
+			env, _ := secret.Filter(os.Environ(), secret.Policy{}, nil)
+			return env
+		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Shell{opts: o, ctx: ctx, cancel: cancel, sessions: map[string]*session{}, temps: map[string]*temp{}}
