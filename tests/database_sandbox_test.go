@@ -41,7 +41,7 @@ func TestSandboxKeepsTheDatabase(t *testing.T) {
 			h := &harness{t: t, dir: ws, db: filepath.Join(ws, "foya.db")}
 			var turns []pt.Turn
 			for i, cmd := range []string{
-				`./foya mode "$SESSION" full-access --db foya.db; echo "mode exit $?"`,
+				`./foya mode "$FOYA_TEST_SID" full-access --db foya.db; echo "mode exit $?"`,
 				`python3 -c 'import sqlite3; c = sqlite3.connect("foya.db"); c.execute("UPDATE sessions SET approval_mode = ?", ("full_access",)); c.commit(); print("sqlite wrote")'`,
 				`cat foya.db | head -c 16; echo; strings foya.db-wal 2>/dev/null | head -3`,
 				// The ownership locks beside the database (class 7's lock).
@@ -55,8 +55,8 @@ func TestSandboxKeepsTheDatabase(t *testing.T) {
 			ans := &answerer{}
 			ans.watch(h.k, func(approval.Pending) approval.Answer { return approval.Answer{Choice: approval.AllowOnce} })
 			sess := h.session(string(mode))
-			os.Setenv("SESSION", sess.ID)
-			t.Cleanup(func() { os.Unsetenv("SESSION") })
+			os.Setenv("FOYA_TEST_SID", sess.ID)
+			t.Cleanup(func() { os.Unsetenv("FOYA_TEST_SID") })
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			run := h.runIn(ctx, sess.ID, "take over")

@@ -373,8 +373,14 @@ func pattern(s string) bool {
 		switch s[i] {
 		case '\\':
 			i++
-		case '*', '?', '[':
+		case '*', '?':
 			return true
+		case '[':
+			// A bracket expression needs its closing bracket: `[` alone
+			// is the test command, which the shell never expands.
+			if strings.IndexByte(s[i+1:], ']') >= 0 {
+				return true
+			}
 		case '{':
 			brace = i
 		case '}':

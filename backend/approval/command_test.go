@@ -188,7 +188,8 @@ func TestOpaqueCommands(t *testing.T) {
 	}
 	// Harmless commands stay allowed in Auto: no question for them.
 	clear := []string{
-		"ls -la", "go test ./...", `"$VENV/bin/python" -m pytest`, `$HOME/bin/tool --flag`, "echo $HOME", `rm_helper=1 make`,
+		"ls -la", "go test ./...", "[ -e f ] && echo y", "while [ ! -e ready ]; do sleep 0.01; done", "[ a = b ]", "test -d x",
+		`"$VENV/bin/python" -m pytest`, `$HOME/bin/tool --flag`, "echo $HOME", `rm_helper=1 make`,
 		"python3 script.py", "python3 -m pip list", "python3 --version", "node --version", "perl -v", "node app.js", "awk '{print $1}' f",
 		"python3 -c 'print(1)'", `perl -ne 'print if /x/' f`, "git status", "git log --oneline", "git diff", "git commit -m 'rm old code'",
 		"git checkout -b feature", "git switch main", "git restore --staged f", "git stash", "git stash pop", "git branch -D old",

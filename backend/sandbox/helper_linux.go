@@ -170,13 +170,10 @@ func scriptMemfd(script string) (int, error) {
 	return fd, nil
 }
 
-// runInit starts the shell and stays as PID 1 of the command's PID
-// namespace: it forwards termination signals to every process of the
-// namespace, reaps orphans, and reports how the shell ended. When it exits,
-// the kernel kills whatever is left in the namespace.
-func runInit(hs *helperSpec, argv []string, scriptFD int, report func(helperMsg)) int {
-	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, unix.SIGTERM, unix.SIGINT, unix.SIGHUP, unix.SIGQUIT)
+// startShell starts the shell as the helper's child, with the script as
+// descriptor 3 when it came by memfd. When it cannot start, it reports exit
+// code 127 and returns it with a nil process.
+func startShell(hs *helperSpec, argv []string, scriptFD int, report func(helperMsg)) (*os.Process, int) {
 	files := []*os.File{os.Stdin, os.Stdout, os.Stderr}
 	if scriptFD >= 0 {
 		unix.CloseOnExec(scriptFD) // the shell gets it as descriptor 3 only
@@ -193,6 +190,20 @@ func runInit(hs *helperSpec, argv []string, scriptFD int, report func(helperMsg)
 		fmt.Fprintf(os.Stderr, "sandbox: start %s: %v\n", hs.Shell, err)
 		code := 127
 		report(helperMsg{Exit: &code})
+		return nil, code
+	}
+	return shell, 0
+}
+
+// runInit starts the shell and stays as PID 1 of the command's PID
+// namespace: it forwards termination signals to every process of the
+// namespace, reaps orphans, and reports how the shell ended. When it exits,
+// the kernel kills whatever is left in the namespace.
+func runInit(hs *helperSpec, argv []string, scriptFD int, report func(helperMsg)) int {
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, unix.SIGTERM, unix.SIGINT, unix.SIGHUP, unix.SIGQUIT)
+	shell, code := startShell(hs, argv, scriptFD, report)
+	if shell == nil {
 		return code
 	}
 	go func() {

@@ -51,22 +51,8 @@ func runReaper(hs *helperSpec, argv []string, scriptFD int, report func(helperMs
 		return code
 	default:
 	}
-	files := []*os.File{os.Stdin, os.Stdout, os.Stderr}
-	if scriptFD >= 0 {
-		unix.CloseOnExec(scriptFD) // the shell gets it as descriptor 3 only
-		files = append(files, os.NewFile(uintptr(scriptFD), "script"))
-		argv[1] = "/dev/fd/3"
-	}
-	shell, err := os.StartProcess(hs.Shell, argv, &os.ProcAttr{
-		Dir:   hs.Dir,
-		Env:   hs.Env,
-		Files: files,
-		Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
-	})
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "sandbox: start %s: %v\n", hs.Shell, err)
-		code := 127
-		report(helperMsg{Exit: &code})
+	shell, code := startShell(hs, argv, scriptFD, report)
+	if shell == nil {
 		return code
 	}
 	go func() {
@@ -98,7 +84,7 @@ func runReaper(hs *helperSpec, argv []string, scriptFD int, report func(helperMs
 		report(helperMsg{Signal: unix.SignalName(ws.Signal())})
 		return 128 + int(ws.Signal())
 	}
-	code := ws.ExitStatus()
+	code = ws.ExitStatus()
 	report(helperMsg{Exit: &code})
 	return code
 }
