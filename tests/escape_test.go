@@ -29,6 +29,9 @@ type escBox struct {
 	*sandboxtest.Net
 	ws, out, foya string
 	dnsName       string
+	// db is the kernel's database, kept outside /tmp (which the sandbox
+	// hides) so that only its own protection is tried.
+	db string
 }
 
 func newEscBox(t *testing.T, dnsName string) *escBox {
@@ -46,13 +49,15 @@ func newEscBox(t *testing.T, dnsName string) *escBox {
 }
 
 // expand fills in the attempt's places: OUT (the outside folder), TCP and
-// UDP (the test's ports), DNS (a name this machine resolves).
+// UDP (the test's ports), DNS (a name this machine resolves), FOYADB (the
+// kernel's database).
 func (b *escBox) expand(cmd string) string {
 	return strings.NewReplacer(
 		"OUT", b.out,
 		"TCP", strconv.Itoa(b.TCPPort()),
 		"UDP", strconv.Itoa(b.UDPPort()),
 		"DNS", b.dnsName,
+		"FOYADB", b.db,
 	).Replace(cmd)
 }
 
@@ -251,7 +256,8 @@ var escapeAttempts = []escapeAttempt{
 // allEscapeAttempts is every group of the suite: the attempts above, and
 // one group per class of attack in escape_*_test.go files.
 func allEscapeAttempts() []escapeAttempt {
-	return slices.Concat(escapeAttempts, gitAttempts, socketAttempts, secretAttempts, deleteAttempts, secretEnvAttempts, processAttempts)
+	return slices.Concat(escapeAttempts, gitAttempts, socketAttempts, secretAttempts, deleteAttempts, secretEnvAttempts, processAttempts,
+		databaseAttempts)
 }
 
 // standIns puts sudo and busybox on PATH where they are not installed:
@@ -306,15 +312,18 @@ func TestEscapeSuite(t *testing.T) {
 		t.Run(string(mode), func(t *testing.T) {
 			boxes := make([]*escBox, len(attempts))
 			var turns []pt.Turn
+			db := filepath.Join(sandboxtest.Dir(t), "foya.db")
 			for i, a := range attempts {
 				boxes[i] = newEscBox(t, dnsName)
+				boxes[i].db = db
 				if a.setup != nil {
 					a.setup(t, boxes[i])
 				}
 				args, _ := json.Marshal(map[string]any{"command": boxes[i].expand(a.command)})
 				turns = append(turns, pt.Calls(call(fmt.Sprintf("c%d", i), "bash", string(args))), pt.Say("tried"))
 			}
-			h := newHarness(t, nil, turns...)
+			h := &harness{t: t, dir: t.TempDir(), db: db, srv: pt.New(t, turns...)}
+			h.open(nil)
 			ans := &answerer{}
 			ans.watch(h.k, func(p approval.Pending) approval.Answer {
 				// A command Foya cannot read is denied (see escapeAttempt.asks).
