@@ -3,6 +3,7 @@ package tests
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"foya/backend/cli"
 	"foya/backend/sandbox"
+	"foya/backend/sandbox/sandboxtest"
 	"foya/backend/tools"
 )
 
@@ -29,6 +31,10 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	if binPath != "" && buildErr == nil {
 		os.RemoveAll(filepath.Dir(binPath))
+	}
+	if err := sandboxtest.CheckDevNull(); err != nil {
+		fmt.Fprintln(os.Stderr, "tests:", err)
+		code = 1
 	}
 	os.Exit(code)
 }

@@ -3,8 +3,11 @@
 package sandbox
 
 import (
+	"fmt"
 	"os"
 	"testing"
+
+	"foya/backend/sandbox/sandboxtest"
 )
 
 // TestMain lets the test binary serve as the sandbox helper, as the foya
@@ -16,5 +19,10 @@ func TestMain(m *testing.M) {
 	if script := os.Getenv("FOYA_SANDBOX_TEST_PARENT"); script != "" {
 		os.Exit(parentMain(script))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if err := sandboxtest.CheckDevNull(); err != nil {
+		fmt.Fprintln(os.Stderr, "sandbox tests:", err)
+		code = 1
+	}
+	os.Exit(code)
 }

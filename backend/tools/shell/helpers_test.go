@@ -19,6 +19,7 @@ import (
 
 	"foya/backend/approval"
 	"foya/backend/sandbox"
+	"foya/backend/sandbox/sandboxtest"
 	"foya/backend/tools"
 )
 
@@ -31,7 +32,12 @@ func TestMain(m *testing.M) {
 	if os.Getenv(rssChildEnv) != "" {
 		os.Exit(rssChild())
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if err := sandboxtest.CheckDevNull(); err != nil {
+		fmt.Fprintln(os.Stderr, "shell tests:", err)
+		code = 1
+	}
+	os.Exit(code)
 }
 
 // gate answers approval requests as the engine does, with the real policy
