@@ -1,0 +1,59 @@
+package llm
+
+import "sync"
+
+// Encodings keeps, across the steps of one run, what a provider encoded of
+// each message of its requests, by position, so that a step encodes only
+// the messages that are new or changed since the previous one (a step's cost
+// then does not grow with the history, except for writing the bytes). It
+// pairs with Request.Keys: the encoding of message i is reused when the
+// request's Keys[i] equals the key it was kept under. The zero value is
+// ready to use; it is safe for concurrent use.
+type Encodings struct {
+	mu    sync.Mutex
+	slots []encoded
+	kept  int
+}
+
+type encoded struct {
+	key  uint64
+	data []byte
+}
+
+// Lookup returns the encoding kept for message i under key, if any. The
+// bytes are shared: callers must not change them.
+func (e *Encodings) Lookup(i int, key uint64) ([]byte, bool) {
+	if key == 0 {
+		return nil, false
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if i < 0 || i >= len(e.slots) || e.slots[i].key != key {
+		return nil, false
+	}
+	return e.slots[i].data, true
+}
+
+// Keep keeps data as the encoding of message i under key, replacing what
+// was kept for that position. A zero key keeps nothing.
+func (e *Encodings) Keep(i int, key uint64, data []byte) {
+	if key == 0 || i < 0 {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for len(e.slots) <= i {
+		e.slots = append(e.slots, encoded{})
+	}
+	e.slots[i] = encoded{key: key, data: data}
+	e.kept++
+}
+
+// Kept returns how many encodings were kept so far: the messages encoded
+// instead of reused. Tests count it to pin that a step encodes only what
+// is new.
+func (e *Encodings) Kept() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.kept
+}
