@@ -1,6 +1,10 @@
 package llm
 
-import "sync"
+import (
+	"bytes"
+	"slices"
+	"sync"
+)
 
 // Encodings keeps, across the steps of one run, what a provider encoded of
 // each message of its requests, by position, so that a step encodes only
@@ -13,6 +17,10 @@ type Encodings struct {
 	mu    sync.Mutex
 	slots []encoded
 	kept  int
+	// The tools last encoded, and their encoding: a step's tools are
+	// usually the previous step's.
+	tools     []ToolSchema
+	toolsData []byte
 }
 
 type encoded struct {
@@ -56,4 +64,29 @@ func (e *Encodings) Kept() int {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.kept
+}
+
+// LookupTools returns the encoding kept for tools, if the tools last kept
+// are the same (same names, descriptions and parameter bytes, in order).
+func (e *Encodings) LookupTools(tools []ToolSchema) ([]byte, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.toolsData == nil || !slices.EqualFunc(e.tools, tools, func(a, b ToolSchema) bool {
+		return a.Name == b.Name && a.Description == b.Description && bytes.Equal(a.Parameters, b.Parameters)
+	}) {
+		return nil, false
+	}
+	return e.toolsData, true
+}
+
+// KeepTools keeps data as the encoding of tools (a copy of them is kept).
+func (e *Encodings) KeepTools(tools []ToolSchema, data []byte) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.tools = make([]ToolSchema, len(tools))
+	for i, t := range tools {
+		t.Parameters = bytes.Clone(t.Parameters)
+		e.tools[i] = t
+	}
+	e.toolsData = data
 }

@@ -100,8 +100,23 @@ func TestRequestBodyEncodesOnlyNewMessages(t *testing.T) {
 			t.Fatalf("step %d: the body from kept encodings differs from a fresh one", step)
 		}
 	}
+	// Other tools than the previous step's are encoded anew.
+	req := growing(3)
+	req.Tools = append(req.Tools, llm.ToolSchema{Name: "grep", Description: "Searches."})
+	req.Encodings = enc
+	b, err := requestBody("m", req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := requestBody("m", llm.Request{Messages: req.Messages, Tools: req.Tools})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := bodyBytes(t, b); got != bodyBytes(t, fresh) || !strings.Contains(got, `"name":"grep"`) {
+		t.Fatalf("a step with another tool sent the kept tools: %.300s", got)
+	}
 	// A message whose key changed (a projected result) is encoded again.
-	req := growing(10)
+	req = growing(10)
 	req.Keys = make([]uint64, len(req.Messages))
 	for i := range req.Keys {
 		req.Keys[i] = 1
@@ -109,7 +124,7 @@ func TestRequestBodyEncodesOnlyNewMessages(t *testing.T) {
 	req.Keys[3], req.Messages[3].Content = 2, "projected"
 	req.Encodings = enc
 	before := enc.Kept()
-	b, err := requestBody("m", req)
+	b, err = requestBody("m", req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,7 +53,7 @@ var (
 // req.Encodings kept for its position is not encoded again (see
 // llm.Request.Keys); messages with image parts always are.
 func requestBody(model string, req llm.Request) (*body, error) {
-	tools, err := chatTools(req.Tools)
+	tools, err := encodeTools(req)
 	if err != nil {
 		return nil, err
 	}
@@ -122,16 +122,37 @@ func requestBody(model string, req llm.Request) (*body, error) {
 		return nil, err
 	}
 	b.add(bodyStream)
-	if len(tools) > 0 {
-		enc, err := json.Marshal(tools)
-		if err != nil {
-			return nil, fmt.Errorf("provider: encode tools: %w", err)
-		}
+	if tools != nil {
 		b.add([]byte(`,"tools":`))
-		b.add(enc)
+		b.add(tools)
 	}
 	b.add(bodyEnd)
 	return b, nil
+}
+
+// encodeTools returns the encoded tools of req, nil when it has none: kept
+// from the previous step when they are the same (req.Encodings).
+func encodeTools(req llm.Request) ([]byte, error) {
+	if len(req.Tools) == 0 {
+		return nil, nil
+	}
+	if req.Encodings != nil {
+		if enc, ok := req.Encodings.LookupTools(req.Tools); ok {
+			return enc, nil
+		}
+	}
+	tools, err := chatTools(req.Tools)
+	if err != nil {
+		return nil, err
+	}
+	enc, err := json.Marshal(tools)
+	if err != nil {
+		return nil, fmt.Errorf("provider: encode tools: %w", err)
+	}
+	if req.Encodings != nil {
+		req.Encodings.KeepTools(req.Tools, enc)
+	}
+	return enc, nil
 }
 
 // chatTools maps the visible tools.
