@@ -96,3 +96,39 @@ func TestStepEncodesOnlyNewMessages(t *testing.T) {
 	}
 	t.Logf("%d requests, %d messages encoded for a last request of %d messages, %d projection moves", len(m.encoded), total, last, moves)
 }
+
+// spec: L4 — issue 10 item 4: a step of one call costs few store
+// transactions: the end of the batch's last call, the step's results and
+// the next step's start are stored together, and so are the model's answer
+// and its first call's start, since nothing happens between them. Each
+// transaction gives its events one time, so the distinct times of a run's
+// events count its transactions (that store events: all of them now).
+func TestStepTransactions(t *testing.T) {
+	const steps = 20
+	srv := stepServer(t, steps)
+	calls := 0
+	h := newHarness(t, []tools.Tool{fiveKB{&calls}})
+	client, err := provider.New(provider.Config{BaseURL: srv.URL + "/v1", APIKey: "x", Model: "m", MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := h.session("full-access")
+	run, err := h.k.Run(context.Background(), kernel.RunOptions{SessionID: s.ID, Prompt: "go", Model: client, MaxSteps: steps + 1})
+	if err != nil || run.Status != llm.RunCompleted || calls != steps {
+		t.Fatalf("run %s: %s (%v), %d calls", run.Status, run.Error, err, calls)
+	}
+	times := map[int64]bool{}
+	for _, ev := range h.eventList() {
+		if ev.RunID == run.ID {
+			times[ev.Time.UnixNano()] = true
+		}
+	}
+	// Per step: its start, with the previous step's results and its last
+	// call's end; the call's begin; the answer with the call's start. Then
+	// the run's start, the last step and the run's end. Before: six per
+	// step, five of them with events (104 here).
+	if want := 3*steps + 4; len(times) > want {
+		t.Fatalf("%d transactions for %d steps of one call; want at most %d", len(times), steps, want)
+	}
+	t.Logf("%d transactions for %d steps of one call", len(times), steps)
+}

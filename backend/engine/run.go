@@ -227,6 +227,9 @@ func (r *runner) image(ctx context.Context, id string) ([]byte, error) {
 	if ok {
 		return data, nil
 	}
+	if err := r.rec.storeHeld(ctx); err != nil {
+		return nil, err
+	}
 	a, err := r.e.cfg.Store.Artifact(ctx, r.sess.ID, id)
 	if err != nil {
 		return nil, fmt.Errorf("read image %s back: %w", id, err)
@@ -473,13 +476,14 @@ func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
 	c.Run = &r.run
 	if len(calls) == 0 {
 		c.Events = []llm.Event{{Type: llm.EventStepEnd, Data: llm.Data(map[string]any{"step": n, "finishReason": finish, "usage": usage, "toolCalls": 0})}}
-	}
-	if err := r.rec.commit(ctx, c); err != nil {
-		return 0, err
-	}
-	if len(calls) == 0 {
+		if err := r.rec.commit(ctx, c); err != nil {
+			return 0, err
+		}
 		return stepDone, nil
 	}
+	// Stored with the batch's first commit: only the calls' checks come
+	// between, and nothing of them is seen before it.
+	r.rec.hold(c)
 
 	recs := make([]llm.CallRecord, len(calls))
 	for i, sc := range calls {
@@ -508,6 +512,12 @@ func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
 		c.Messages = append(c.Messages, llm.StoredMessage{SessionID: r.sess.ID, RunID: r.run.ID, Message: m})
 	}
 	c.Events = append(c.Events, llm.Event{Type: llm.EventStepEnd, Data: llm.Data(map[string]any{"step": n, "finishReason": finish, "usage": usage, "toolCalls": len(recs)})})
+	if batchErr == nil && ctx.Err() == nil {
+		// Stored with the next step's start, or the run's end: only the
+		// next request's compilation comes between.
+		r.rec.hold(c)
+		return stepContinue, nil
+	}
 	if err := r.rec.commit(ctx, c); err != nil {
 		return 0, err
 	}
