@@ -3,7 +3,6 @@ package llm
 import (
 	"bytes"
 	"slices"
-	"sync"
 )
 
 // Encodings keeps, across the steps of one run, what a provider encoded of
@@ -12,11 +11,14 @@ import (
 // then does not grow with the history, except for writing the bytes). It
 // pairs with Request.Keys: the encoding of message i is reused when the
 // request's Keys[i] equals the key it was kept under. The zero value is
-// ready to use; it is safe for concurrent use.
+// ready to use. It is not safe for concurrent use: a run's requests are
+// made one after another, and each is done with it before the next.
 type Encodings struct {
-	mu    sync.Mutex
 	slots []encoded
 	kept  int
+	// Pieces is scratch space a provider may keep the pieces of its last
+	// request body in, to reuse it for the next.
+	Pieces [][]byte
 	// The tools last encoded, and their encoding: a step's tools are
 	// usually the previous step's.
 	tools     []ToolSchema
@@ -34,8 +36,6 @@ func (e *Encodings) Lookup(i int, key uint64) ([]byte, bool) {
 	if key == 0 {
 		return nil, false
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	if i < 0 || i >= len(e.slots) || e.slots[i].key != key {
 		return nil, false
 	}
@@ -48,8 +48,6 @@ func (e *Encodings) Keep(i int, key uint64, data []byte) {
 	if key == 0 || i < 0 {
 		return
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	for len(e.slots) <= i {
 		e.slots = append(e.slots, encoded{})
 	}
@@ -61,16 +59,12 @@ func (e *Encodings) Keep(i int, key uint64, data []byte) {
 // instead of reused. Tests count it to pin that a step encodes only what
 // is new.
 func (e *Encodings) Kept() int {
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	return e.kept
 }
 
 // LookupTools returns the encoding kept for tools, if the tools last kept
 // are the same (same names, descriptions and parameter bytes, in order).
 func (e *Encodings) LookupTools(tools []ToolSchema) ([]byte, bool) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	if e.toolsData == nil || !slices.EqualFunc(e.tools, tools, func(a, b ToolSchema) bool {
 		return a.Name == b.Name && a.Description == b.Description && bytes.Equal(a.Parameters, b.Parameters)
 	}) {
@@ -81,8 +75,6 @@ func (e *Encodings) LookupTools(tools []ToolSchema) ([]byte, bool) {
 
 // KeepTools keeps data as the encoding of tools (a copy of them is kept).
 func (e *Encodings) KeepTools(tools []ToolSchema, data []byte) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	e.tools = make([]ToolSchema, len(tools))
 	for i, t := range tools {
 		t.Parameters = bytes.Clone(t.Parameters)

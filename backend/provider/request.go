@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"slices"
 
 	openai "github.com/sashabaranov/go-openai"
 
@@ -34,9 +32,47 @@ func (b *body) add(p []byte) {
 
 // reader returns a new reader of the whole body (one per attempt).
 func (b *body) reader() io.ReadCloser {
-	bufs := net.Buffers(slices.Clone(b.pieces))
-	return io.NopCloser(&bufs)
+	return &bodyReader{pieces: b.pieces}
 }
+
+// bodyReader reads a body's pieces in order without changing them, so that
+// every attempt can read them again.
+type bodyReader struct {
+	pieces [][]byte
+	i, off int
+}
+
+func (r *bodyReader) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) && r.i < len(r.pieces) {
+		c := copy(p[n:], r.pieces[r.i][r.off:])
+		n += c
+		r.off += c
+		if r.off == len(r.pieces[r.i]) {
+			r.i, r.off = r.i+1, 0
+		}
+	}
+	if n == 0 && r.i == len(r.pieces) {
+		return 0, io.EOF
+	}
+	return n, nil
+}
+
+// WriteTo writes what is left of the pieces to w, each as it is.
+func (r *bodyReader) WriteTo(w io.Writer) (int64, error) {
+	var total int64
+	for ; r.i < len(r.pieces); r.i, r.off = r.i+1, 0 {
+		n, err := w.Write(r.pieces[r.i][r.off:])
+		total += int64(n)
+		if err != nil {
+			r.off += n
+			return total, err
+		}
+	}
+	return total, nil
+}
+
+func (r *bodyReader) Close() error { return nil }
 
 var (
 	comma      = []byte(",")
@@ -61,7 +97,14 @@ func requestBody(model string, req llm.Request) (*body, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &body{pieces: make([][]byte, 0, 2*len(req.Messages)+8)}
+	b := &body{}
+	if req.Encodings != nil {
+		// The previous request is done with its pieces.
+		b.pieces = req.Encodings.Pieces[:0]
+	}
+	if need := 2*len(req.Messages) + 8; cap(b.pieces) < need {
+		b.pieces = make([][]byte, 0, need+need/4)
+	}
 	b.add([]byte(`{"model":`))
 	b.add(head)
 	b.add([]byte(`,"messages":[`))
@@ -127,6 +170,9 @@ func requestBody(model string, req llm.Request) (*body, error) {
 		b.add(tools)
 	}
 	b.add(bodyEnd)
+	if req.Encodings != nil {
+		req.Encodings.Pieces = b.pieces
+	}
 	return b, nil
 }
 
