@@ -143,7 +143,9 @@ func (r *runner) batch(ctx context.Context, step int, f tools.Filter, visible []
 
 	if carry != nil {
 		// Stored with what follows: the step's results.
-		r.rec.hold(*carry)
+		if err := r.rec.hold(ctx, *carry); err != nil && fatal == nil {
+			fatal = err
+		}
 	}
 	if fatal != nil {
 		return results, fatal

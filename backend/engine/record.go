@@ -83,15 +83,32 @@ func (r *recorder) commitLocked(ctx context.Context, c llm.Commit) error {
 // the step's results, then the next step's start), so that a step costs
 // fewer transactions. The run's last commit (finish) always follows, so
 // nothing held is left behind; a crash before it loses what a crash an
-// instant earlier would have.
-func (r *recorder) hold(c llm.Commit) {
+// instant earlier would have. A commit that carries large data (blobs,
+// artifacts: a big write's arguments) is stored at once instead, so that
+// its bytes are not kept alive while the run goes on.
+func (r *recorder) hold(ctx context.Context, c llm.Commit) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.held != nil {
 		c = merge(*r.held, c)
+		r.held = nil
+	}
+	size := 0
+	for _, b := range c.Blobs {
+		size += len(b)
+	}
+	for _, a := range c.Artifacts {
+		size += len(a.Data)
+	}
+	if size > maxHeld {
+		return r.commitLocked(ctx, c)
 	}
 	r.held = &c
+	return nil
 }
+
+// maxHeld is the most blob and artifact bytes a held commit keeps.
+const maxHeld = 1 << 20
 
 // storeHeld stores what is held, if anything: before the run reads back from
 // the store what may be in it (an image stored with the last results).

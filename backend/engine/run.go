@@ -483,7 +483,9 @@ func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
 	}
 	// Stored with the batch's first commit: only the calls' checks come
 	// between, and nothing of them is seen before it.
-	r.rec.hold(c)
+	if err := r.rec.hold(ctx, c); err != nil {
+		return 0, err
+	}
 
 	recs := make([]llm.CallRecord, len(calls))
 	for i, sc := range calls {
@@ -515,7 +517,9 @@ func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
 	if batchErr == nil && ctx.Err() == nil {
 		// Stored with the next step's start, or the run's end: only the
 		// next request's compilation comes between.
-		r.rec.hold(c)
+		if err := r.rec.hold(ctx, c); err != nil {
+			return 0, err
+		}
 		return stepContinue, nil
 	}
 	if err := r.rec.commit(ctx, c); err != nil {
