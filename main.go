@@ -20,6 +20,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
 	"foya/backend/cli"
+	_ "foya/backend/sandbox/helperentry"
 )
 
 // assets is the built front end. In a fresh clone frontend/dist holds only

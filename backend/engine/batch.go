@@ -110,7 +110,8 @@ func (r *runner) batch(ctx context.Context, step int, f tools.Filter, visible []
 		}
 		if !preps[i].parallel {
 			next := i + 1
-			carry = run(i, carry, next < len(preps) && preps[next].result == nil && !preps[next].parallel)
+			// The last call's end is held for the step's results.
+			carry = run(i, carry, next == len(preps) || preps[next].result == nil && !preps[next].parallel)
 			i++
 			continue
 		}
@@ -142,7 +143,8 @@ func (r *runner) batch(ctx context.Context, step int, f tools.Filter, visible []
 	}
 
 	if carry != nil {
-		if err := r.rec.commit(ctx, *carry); err != nil && fatal == nil {
+		// Stored with what follows: the step's results.
+		if err := r.rec.hold(ctx, *carry); err != nil && fatal == nil {
 			fatal = err
 		}
 	}

@@ -57,18 +57,47 @@ func (c ContextConfig) withDefaults() ContextConfig {
 }
 
 // projection is what the context compiler knows of a run's history: the
-// estimated tokens of each message, what projecting it would save, and the
-// summaries it has made. It grows with the history; nothing in it is ever
-// recomputed, so compiling a step costs O(messages) additions at most.
+// estimated tokens of each message, what projecting it would save, the
+// summaries it has made, and the history as it was last sent (the view),
+// with a key per message for the provider's kept encodings (llm.Request.Keys).
+// It grows with the history and moves its watermark forward only, so
+// compiling a step costs the new messages and, at the rare steps where the
+// watermark moves, the messages it passes: never the whole history. The
+// history it is given must only grow between calls.
 type projection struct {
 	cfg     ContextConfig
 	tokens  []int // estimated tokens of each message, verbatim
 	savings []int // tokens saved by projecting it (0: not projectable)
 	summary map[int]string
-	// args holds, by index, the assistant messages whose calls' arguments
-	// are too large to send again, as they are sent instead.
-	args map[int]llm.Message
+	total   int // the sum of tokens
+
+	// The watermark: w as last computed, wSaved the savings below it.
+	w, wSaved int
+
+	// lead messages (the system prompt) come first in the view, then the
+	// history as sent: verbatim, with oversized arguments shortened, and
+	// below applied (the watermark the view reflects) projected.
+	lead    int
+	view    []llm.Message
+	keys    []uint64
+	parts   []int // view positions of messages with parts (images)
+	applied int
+	refs    int // projected results in the view
+	// shape, if set, gives the form in which a message is sent (the engine
+	// replaces images by notes for models that take none). It must be a
+	// pure function of the message.
+	shape func(llm.Message) llm.Message
+	// made counts messages put in the view: each history message once, and
+	// once more if projected. Tests pin that a step's work does not grow.
+	made int
 }
+
+// Keys of view messages: a position's message changes once at most, when
+// the watermark passes it.
+const (
+	keyVerbatim  uint64 = 1
+	keyProjected uint64 = 2
+)
 
 // estimate is a cheap, deterministic token estimate: four bytes a token,
 // plus a little per message and per image.
@@ -80,19 +109,40 @@ func estimate(m llm.Message) int {
 	return n + 800*len(m.Parts)
 }
 
+// setLead puts messages before the history in the view (the system
+// prompt); it must be called before the first compile.
+func (p *projection) setLead(ms ...llm.Message) {
+	if len(p.view) > 0 {
+		panic("engine: projection lead set after the history")
+	}
+	for _, m := range ms {
+		p.add(m)
+	}
+	p.lead = len(ms)
+}
+
+func (p *projection) add(m llm.Message) {
+	if p.shape != nil {
+		m = p.shape(m)
+	}
+	if len(m.Parts) > 0 {
+		p.parts = append(p.parts, len(p.view))
+	}
+	p.view = append(p.view, m)
+	p.keys = append(p.keys, keyVerbatim)
+	p.made++
+}
+
 // grow accounts for messages appended to the history since the last call.
 func (p *projection) grow(hist []llm.Message) {
 	for i := len(p.tokens); i < len(hist); i++ {
 		m := hist[i]
 		if pm, ok := p.shortArgs(m); ok {
-			if p.args == nil {
-				p.args = map[int]llm.Message{}
-			}
-			p.args[i] = pm
 			m = pm
 		}
 		t := estimate(m)
 		p.tokens = append(p.tokens, t)
+		p.total += t
 		save := 0
 		if m.Role == llm.RoleTool && len(m.Content) >= p.cfg.MinBytes {
 			save = t - estimate(llm.Message{Role: m.Role, Content: p.summarize(i, m)})
@@ -101,22 +151,25 @@ func (p *projection) grow(hist []llm.Message) {
 			}
 		}
 		p.savings = append(p.savings, save)
+		p.add(m)
 	}
 }
 
-// watermark returns how many of the oldest messages are projected: 0 while
-// the history fits the budget; else the smallest multiple of Quantum that
-// brings it under Target × Budget, or as far as KeepRecent allows (rounded
-// down to a multiple of Quantum). It
-// depends on the history alone and never moves back as the history grows,
-// so the same history always gives the same request and prompt caches keep
-// hitting between the rare steps where it moves (spec R2, O5).
+// watermark returns how many of the oldest of the n messages are projected:
+// 0 while the history fits the budget; else the smallest multiple of
+// Quantum that brings it under Target × Budget, or as far as KeepRecent
+// allows (rounded down to a multiple of Quantum). It depends on the history
+// alone and never moves back as the history grows, so the same history
+// always gives the same request and prompt caches keep hitting between the
+// rare steps where it moves (spec R2, O5).
+//
+// Because it never moves back, the search starts where the last one ended:
+// with the history grown, no smaller multiple can meet the goal (the total
+// only grew, the savings below it are fixed), and the limit only grew. So
+// the result is that of searching from 0, at a cost that does not grow with
+// the history. n must not be less than at the last call.
 func (p *projection) watermark(n int) int {
-	total := 0
-	for _, t := range p.tokens[:n] {
-		total += t
-	}
-	if total <= p.cfg.Budget {
+	if p.total <= p.cfg.Budget {
 		return 0
 	}
 	// The limit moves in quanta too, so that a history whose summaries
@@ -126,46 +179,59 @@ func (p *projection) watermark(n int) int {
 		return 0
 	}
 	goal := int(float64(p.cfg.Budget) * p.cfg.Target)
-	saved := 0
-	for w := 0; w < limit; {
+	w, saved := p.w, p.wSaved
+	if w > 0 && p.total-saved <= goal {
+		return w
+	}
+	for w < limit {
 		next := min(w+p.cfg.Quantum, limit)
 		for i := w; i < next; i++ {
 			saved += p.savings[i]
 		}
 		w = next
-		if total-saved <= goal {
-			return w
+		if p.total-saved <= goal {
+			break
 		}
 	}
-	return limit
+	p.w, p.wSaved = w, saved
+	return w
 }
 
 // compile returns the history as the model sees it: messages before the
 // watermark that are large tool results are replaced by a head/tail summary
 // with a reference the model can read back with history_read_tool_result
 // (spec O5, O6). The canonical history is never changed. It also returns how
-// many references the projection holds.
+// many references the projection holds. The slice returned is the
+// projection's own: callers must not change it, and it is valid until the
+// next compile, which may change it in place.
 func (p *projection) compile(hist []llm.Message) ([]llm.Message, int) {
+	view, _, refs := p.request(hist)
+	return view[p.lead:], refs
+}
+
+// request is compile with the lead messages first, and the key of each
+// message (llm.Request.Keys).
+func (p *projection) request(hist []llm.Message) ([]llm.Message, []uint64, int) {
 	p.grow(hist)
-	w := p.watermark(len(hist))
-	if w == 0 && len(p.args) == 0 {
-		return hist, 0
-	}
-	out := make([]llm.Message, len(hist))
-	copy(out, hist)
-	for i, m := range p.args {
-		out[i] = m
-	}
-	refs := 0
-	for i := range w {
-		if p.savings[i] > 0 {
-			m := out[i]
+	if w := p.watermark(len(hist)); w > p.applied {
+		// In place: a request's messages are valid until the model's
+		// Stream returns (see Model), so no one holds the previous one.
+		for i := p.applied; i < w; i++ {
+			if p.savings[i] == 0 {
+				continue
+			}
+			m := hist[i]
 			m.Content = p.summarize(i, m)
-			out[i] = m
-			refs++
+			if p.shape != nil {
+				m = p.shape(m)
+			}
+			p.view[p.lead+i], p.keys[p.lead+i] = m, keyProjected
+			p.refs++
+			p.made++
 		}
+		p.applied = w
 	}
-	return out, refs
+	return p.view, p.keys, p.refs
 }
 
 // shortArgs returns m as it is sent when one of its calls has arguments

@@ -97,14 +97,53 @@ func TestProjectionMovesForwardRarely(t *testing.T) {
 	t.Logf("watermark moved at %d of %d steps (%.1f%%)", moves, steps, 100*float64(moves)/float64(steps))
 }
 
-// BenchmarkCompile compiles the request history of a 10,000-message session
-// for its next step, as the engine does at every step (the summaries and
-// token estimates of earlier steps are kept).
+// BenchmarkCompile compiles the request of a session of 10,000 messages and
+// more (4 KB results, projection active) for its next step, as the engine
+// does at every step: one call and its result more each time.
 func BenchmarkCompile(b *testing.B) {
 	h := session(5000, 4000)
+	out := h[len(h)-1].Content
 	p := &projection{cfg: ContextConfig{}.withDefaults()}
-	p.compile(h[:len(h)-2])
+	p.compile(h)
+	i := 0
 	for b.Loop() {
+		id := fmt.Sprintf("n%d", i)
+		i++
+		h = append(h, llm.Message{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: id, Name: "bash", Arguments: `{"command":"make"}`}}},
+			llm.Message{Role: llm.RoleTool, ToolCallID: id, ToolName: "bash", Content: out})
 		p.compile(h)
+	}
+}
+
+// spec: O5, R2 — issue 10 item 3: the projection compiled step by step, as
+// the engine does (it never starts over), gives at every step the very
+// request a projection compiling the whole history at once gives, and puts
+// each message in the request at most twice (verbatim, then projected): a
+// step's work does not grow with the history.
+func TestIncrementalProjectionIsTheOneShot(t *testing.T) {
+	cfg := ContextConfig{Budget: 40_000}
+	full := session(400, 6000)
+	p := &projection{cfg: cfg.withDefaults()}
+	p.setLead(llm.Message{Role: llm.RoleSystem, Content: "system"})
+	moves, prevRefs := 0, 0
+	for n := 3; n <= len(full); n += 2 {
+		made := p.made
+		got, keys, refs := p.request(full[:n])
+		want, wantRefs := (&projection{cfg: cfg.withDefaults()}).compile(full[:n])
+		if refs != wantRefs || len(got) != len(want)+1 || marshal(t, got[1:]) != marshal(t, want) {
+			t.Fatalf("at %d messages the step-by-step request differs from the one-shot one (refs %d, %d)", n, refs, wantRefs)
+		}
+		if len(keys) != len(got) {
+			t.Fatalf("%d keys for %d messages", len(keys), len(got))
+		}
+		if refs != prevRefs {
+			moves++
+		} else if n > 3 && p.made-made != 2 {
+			t.Fatalf("at %d messages a step without a move put %d messages in the request; want 2", n, p.made-made)
+		}
+		prevRefs = refs
+	}
+	if moves == 0 || p.made > 2*len(full)+1 {
+		t.Fatalf("%d moves; %d messages made for a history of %d", moves, p.made, len(full))
 	}
 }

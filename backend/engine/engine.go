@@ -23,6 +23,9 @@ import (
 var systemPrompt string
 
 // Model is what the engine needs from a model provider: one streamed step.
+// The request is the engine's and valid until Stream's iteration ends: its
+// slices are reused and changed at later steps, so a Model that keeps any
+// of it copies it.
 type Model interface {
 	Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Delta, error]
 }
@@ -154,6 +157,7 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (llm.Run, error) {
 		active: map[string]bool{},
 		images: map[string][]byte{},
 		proj:   &projection{cfg: e.cfg.Context.withDefaults()},
+		enc:    &llm.Encodings{},
 		run: llm.Run{
 			ID:        NewID("run"),
 			SessionID: req.Session.ID,
@@ -162,6 +166,9 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (llm.Run, error) {
 			Owner:     e.cfg.Owner,
 			StartedAt: time.Now(),
 		},
+	}
+	if !req.Images {
+		r.proj.shape = noImages
 	}
 	r.rec = &recorder{store: e.cfg.Store, emit: e.cfg.Emit, flush: e.cfg.TextFlush, sess: r.sess.ID, run: r.run.ID}
 	e.mu.Lock()

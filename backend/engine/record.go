@@ -23,7 +23,8 @@ type recorder struct {
 	mu      sync.Mutex
 	pending []pendingDelta
 	timer   *time.Timer
-	err     error // the first storage error; the run fails with it
+	held    *llm.Commit // stored with the next commit (see hold)
+	err     error       // the first storage error; the run fails with it
 }
 
 type pendingDelta struct {
@@ -56,6 +57,10 @@ func (r *recorder) commitLocked(ctx context.Context, c llm.Commit) error {
 		r.pending = r.pending[:0]
 		c.Events = append(evs, c.Events...)
 	}
+	if r.held != nil {
+		c = merge(*r.held, c)
+		r.held = nil
+	}
 	for i := range c.Events {
 		c.Events[i].SessionID, c.Events[i].RunID = r.sess, r.run
 	}
@@ -70,6 +75,50 @@ func (r *recorder) commitLocked(ctx context.Context, c llm.Commit) error {
 		r.emit(ev)
 	}
 	return nil
+}
+
+// hold keeps c to be stored and published with the next commit, in the
+// same transaction and before it: for a commit after which nothing the run
+// does can be seen before the next one (the end of a batch's last call, then
+// the step's results, then the next step's start), so that a step costs
+// fewer transactions. The run's last commit (finish) always follows, so
+// nothing held is left behind; a crash before it loses what a crash an
+// instant earlier would have. A commit that carries large data (blobs,
+// artifacts: a big write's arguments) is stored at once instead, so that
+// its bytes are not kept alive while the run goes on.
+func (r *recorder) hold(ctx context.Context, c llm.Commit) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.held != nil {
+		c = merge(*r.held, c)
+		r.held = nil
+	}
+	size := 0
+	for _, b := range c.Blobs {
+		size += len(b)
+	}
+	for _, a := range c.Artifacts {
+		size += len(a.Data)
+	}
+	if size > maxHeld {
+		return r.commitLocked(ctx, c)
+	}
+	r.held = &c
+	return nil
+}
+
+// maxHeld is the most blob and artifact bytes a held commit keeps.
+const maxHeld = 1 << 20
+
+// storeHeld stores what is held, if anything: before the run reads back from
+// the store what may be in it (an image stored with the last results).
+func (r *recorder) storeHeld(ctx context.Context) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.held == nil {
+		return nil
+	}
+	return r.commitLocked(ctx, llm.Commit{})
 }
 
 func (r *recorder) deltaEvent(p *pendingDelta) llm.Event {

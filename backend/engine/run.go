@@ -30,7 +30,8 @@ type runner struct {
 	hist   []llm.Message
 	images map[string][]byte // artifact bytes read back for requests (spec I3)
 	proj   *projection
-	system string // the turn's system prompt, the same bytes at every step
+	enc    *llm.Encodings // the provider's encodings of proj's messages, kept across steps
+	system string         // the turn's system prompt, the same bytes at every step
 
 	mu     sync.Mutex      // guards active and images
 	active map[string]bool // deferred tools activated in this turn (spec E2, K3)
@@ -62,6 +63,7 @@ func (r *runner) loop(ctx context.Context) (llm.Run, error) {
 	// reason: prompt caches), whatever the turn does to the file.
 	instructions, instrInfo := loadInstructions(r.sess.Workdir)
 	r.system = systemText(r.sess.Workdir, instructions, instrInfo.File)
+	r.proj.setLead(llm.Message{Role: llm.RoleSystem, Content: r.system})
 	user := llm.Message{Role: llm.RoleUser, Content: r.req.Prompt}
 	r.hist = append(r.hist, user)
 	err = r.rec.commit(ctx, llm.Commit{
@@ -174,30 +176,17 @@ func (r *runner) Candidates() []tools.Spec {
 	return r.e.cfg.Tools.Candidates(r.filter(0))
 }
 
-// request compiles the step's provider request from the history: the
-// turn's system prompt, the projected history (spec O5) and the visible tools,
-// with images read back from the artifact store for models that take them
-// (spec I3) and an explicit note for models that do not (spec I4).
-func (r *runner) request(ctx context.Context, hist []llm.Message, visible []string) (llm.Request, error) {
-	msgs := make([]llm.Message, 0, len(hist)+1)
-	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: r.system})
-	msgs = append(msgs, hist...)
-	req := llm.Request{Model: r.sess.Model, Messages: msgs, Tools: r.e.cfg.Tools.Schemas(visible)}
-	for i, m := range msgs {
-		if len(m.Parts) == 0 {
-			continue
-		}
-		if !r.req.Images {
-			var notes []string
-			for _, p := range m.Parts {
-				notes = append(notes, fmt.Sprintf("[image %s (%s) left out: this model takes no image input; the user can see it in Foya]", p.ArtifactID, p.MIME))
-			}
-			m.Content = strings.TrimSpace(m.Content + "\n" + strings.Join(notes, "\n"))
-			m.Parts = nil
-			msgs[i] = m
-			continue
-		}
-		for _, p := range m.Parts {
+// request makes the step's provider request of the compiled history (the
+// projection's view: the turn's system prompt, then the projected history,
+// spec O5) and the visible tools, with images read back from the artifact
+// store for models that take them (spec I3); for models that do not, the
+// projection's shape (noImages) has put a note in their place (spec I4).
+// The projection and the provider's kept encodings (r.enc) make its cost
+// that of the new messages, not of the history.
+func (r *runner) request(ctx context.Context, msgs []llm.Message, keys []uint64, visible []string) (llm.Request, error) {
+	req := llm.Request{Model: r.sess.Model, Messages: msgs, Tools: r.e.cfg.Tools.Schemas(visible), Keys: keys, Encodings: r.enc}
+	for _, i := range r.proj.parts {
+		for _, p := range msgs[i].Parts {
 			if p.Type != llm.PartImage || p.ArtifactID == "" {
 				continue
 			}
@@ -214,6 +203,21 @@ func (r *runner) request(ctx context.Context, hist []llm.Message, visible []stri
 	return req, nil
 }
 
+// noImages is the form of a message with images sent to a model that takes
+// no image input: a note for each image (spec I4).
+func noImages(m llm.Message) llm.Message {
+	if len(m.Parts) == 0 {
+		return m
+	}
+	var notes []string
+	for _, p := range m.Parts {
+		notes = append(notes, fmt.Sprintf("[image %s (%s) left out: this model takes no image input; the user can see it in Foya]", p.ArtifactID, p.MIME))
+	}
+	m.Content = strings.TrimSpace(m.Content + "\n" + strings.Join(notes, "\n"))
+	m.Parts = nil
+	return m
+}
+
 // image returns an artifact's bytes as sent to the model (scaled down when
 // oversized), reading the store once per run.
 func (r *runner) image(ctx context.Context, id string) ([]byte, error) {
@@ -222,6 +226,9 @@ func (r *runner) image(ctx context.Context, id string) ([]byte, error) {
 	r.mu.Unlock()
 	if ok {
 		return data, nil
+	}
+	if err := r.rec.storeHeld(ctx); err != nil {
+		return nil, err
 	}
 	a, err := r.e.cfg.Store.Artifact(ctx, r.sess.ID, id)
 	if err != nil {
@@ -338,10 +345,10 @@ func (c *streamedCall) storeArgs() [][]byte {
 }
 
 func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
-	hist, refs := r.proj.compile(r.hist)
+	msgs, keys, refs := r.proj.request(r.hist)
 	f := r.filter(refs)
 	visible := r.e.cfg.Tools.Visible(f)
-	req, err := r.request(ctx, hist, visible)
+	req, err := r.request(ctx, msgs, keys, visible)
 	if err != nil {
 		return 0, err
 	}
@@ -469,12 +476,15 @@ func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
 	c.Run = &r.run
 	if len(calls) == 0 {
 		c.Events = []llm.Event{{Type: llm.EventStepEnd, Data: llm.Data(map[string]any{"step": n, "finishReason": finish, "usage": usage, "toolCalls": 0})}}
-	}
-	if err := r.rec.commit(ctx, c); err != nil {
-		return 0, err
-	}
-	if len(calls) == 0 {
+		if err := r.rec.commit(ctx, c); err != nil {
+			return 0, err
+		}
 		return stepDone, nil
+	}
+	// Stored with the batch's first commit: only the calls' checks come
+	// between, and nothing of them is seen before it.
+	if err := r.rec.hold(ctx, c); err != nil {
+		return 0, err
 	}
 
 	recs := make([]llm.CallRecord, len(calls))
@@ -504,6 +514,14 @@ func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
 		c.Messages = append(c.Messages, llm.StoredMessage{SessionID: r.sess.ID, RunID: r.run.ID, Message: m})
 	}
 	c.Events = append(c.Events, llm.Event{Type: llm.EventStepEnd, Data: llm.Data(map[string]any{"step": n, "finishReason": finish, "usage": usage, "toolCalls": len(recs)})})
+	if batchErr == nil && ctx.Err() == nil {
+		// Stored with the next step's start, or the run's end: only the
+		// next request's compilation comes between.
+		if err := r.rec.hold(ctx, c); err != nil {
+			return 0, err
+		}
+		return stepContinue, nil
+	}
 	if err := r.rec.commit(ctx, c); err != nil {
 		return 0, err
 	}

@@ -73,6 +73,13 @@ type Request struct {
 	// Images holds the bytes of image parts referenced by Messages, keyed by
 	// artifact ID, for providers that send images inline (spec I3).
 	Images map[string][]byte `json:"-"`
+	// Keys, when it has one entry per message, names each message's
+	// content: within one Encodings, a message at the same position with
+	// the same non-zero key is the same message, so a provider may send
+	// its earlier encoding again instead of encoding it anew. Zero means
+	// "do not reuse". Nil Keys or Encodings: everything is encoded.
+	Keys      []uint64   `json:"-"`
+	Encodings *Encodings `json:"-"`
 }
 
 // Usage counts the tokens of one model step, as the provider reported them.

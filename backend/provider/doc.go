@@ -2,8 +2,12 @@
 // (OpenAI, Ollama, LM Studio, vLLM, llama.cpp, OpenRouter and the like) and
 // normalises them into llm.Delta values.
 //
-// A Client builds chat-completions requests with go-openai's request types and
-// sends them through go-openai's client; the response body is then read by this
+// A Client encodes chat-completions requests with go-openai's message and
+// tool types, byte for byte as go-openai would, but writes the body itself
+// from the encodings of each message, which a run keeps across its steps
+// (llm.Encodings): a step encodes its new messages only, not the history
+// again. go-openai's client sends the request and maps error answers; the
+// response body is then read by this
 // package's own SSE reader, because servers differ in ways go-openai's stream
 // reader does not cope with: unbounded runs of keep-alive comments, the
 // non-standard "reasoning" field, error objects in the middle of a stream

@@ -166,14 +166,14 @@ func (c *Client) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Delt
 		if model == "" {
 			model = c.cfg.Model
 		}
-		creq, err := chatRequest(model, req)
+		body, err := requestBody(model, req)
 		if err != nil {
 			yield(llm.Delta{}, err)
 			return
 		}
 		out := &output{yield: yield}
 		for attempt := 0; ; attempt++ {
-			wait, err := c.attempt(ctx, creq, out)
+			wait, err := c.attempt(ctx, model, body, out)
 			if err == nil || out.stopped {
 				return
 			}
@@ -268,8 +268,11 @@ func retryable(err error) bool {
 }
 
 // attempt sends the request once and streams its answer into out. wait is
-// the server's Retry-After, or -1 when it sent none.
-func (c *Client) attempt(parent context.Context, creq openai.ChatCompletionRequest, out *output) (wait time.Duration, err error) {
+// the server's Retry-After, or -1 when it sent none. go-openai builds the
+// HTTP request and maps error answers; the body it would encode is replaced
+// by this package's (see requestBody), so the history is not encoded again
+// at every step.
+func (c *Client) attempt(parent context.Context, model string, body *body, out *output) (wait time.Duration, err error) {
 	ctx, idle := c.watchIdle(parent)
 	defer idle.stop()
 	defer func() {
@@ -279,9 +282,9 @@ func (c *Client) attempt(parent context.Context, creq openai.ChatCompletionReque
 			wait, err = -1, &IdleError{After: c.cfg.IdleTimeout}
 		}
 	}()
-	x := &exchange{client: c.http, headers: c.cfg.Headers, idle: idle}
+	x := &exchange{client: c.http, headers: c.cfg.Headers, idle: idle, send: body}
 	oc := openai.NewClientWithConfig(c.openaiConfig(x))
-	stream, err := oc.CreateChatCompletionStream(ctx, creq)
+	stream, err := oc.CreateChatCompletionStream(ctx, openai.ChatCompletionRequest{Model: model})
 	if err != nil {
 		x.close()
 		wait = -1
@@ -392,6 +395,7 @@ func (c *Client) end(a *assembler, out *output) error {
 type exchange struct {
 	client  *http.Client
 	headers map[string]string
+	send    *body // the request body sent instead of go-openai's
 	resp    *http.Response
 	body    io.ReadCloser
 	doErr   error
@@ -402,6 +406,11 @@ type exchange struct {
 const maxErrorBody = 1 << 20
 
 func (x *exchange) Do(req *http.Request) (*http.Response, error) {
+	if x.send != nil {
+		req.Body = x.send.reader()
+		req.ContentLength = x.send.size
+		req.GetBody = func() (io.ReadCloser, error) { return x.send.reader(), nil }
+	}
 	for k, v := range x.headers {
 		req.Header.Set(k, v)
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"foya/backend/approval"
@@ -199,6 +200,7 @@ func (t bashTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 	rep := &reporter{rc: rc, start: time.Now()}
 	cmd.OnOutput = rep.onOutput
 	res, err := sandbox.Run(ctx, cmd)
+	rep.stop()
 	if err != nil {
 		if ctx.Err() != nil {
 			return tools.Errorf("bash: cancelled before the command started"), nil
@@ -328,14 +330,39 @@ func environ(base []string, set map[string]string) []string {
 	return env
 }
 
-// reporter sends the live output tail as tool.update progress, throttled.
+// firstReport is how long a command runs before its output is sent as
+// progress: most commands end sooner, and their result alone says it all,
+// without a progress event to store and send. A variable for tests.
+var firstReport = 200 * time.Millisecond
+
+// reporter sends the live output tail as tool.update progress, throttled:
+// not before firstReport, then at most every 500 ms (2 s after 30 s). Its
+// methods are safe for concurrent use; nothing is reported after stop.
 type reporter struct {
-	rc          *tools.RunContext
-	start, last time.Time
+	rc    *tools.RunContext
+	start time.Time
+
+	mu    sync.Mutex
+	last  time.Time
+	tail  []byte // output that arrived before firstReport, not sent yet
+	timer *time.Timer
+	done  bool
 }
 
 func (r *reporter) onOutput(tail []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.done {
+		return
+	}
 	now := time.Now()
+	if wait := firstReport - now.Sub(r.start); wait > 0 {
+		r.tail = append(r.tail[:0], tail...)
+		if r.timer == nil {
+			r.timer = time.AfterFunc(wait, r.early)
+		}
+		return
+	}
 	gap := 500 * time.Millisecond
 	if now.Sub(r.start) > 30*time.Second {
 		gap = 2 * time.Second
@@ -343,8 +370,34 @@ func (r *reporter) onOutput(tail []byte) {
 	if !r.last.IsZero() && now.Sub(r.last) < gap {
 		return
 	}
+	r.report(now, tail)
+}
+
+// early sends the output that arrived before firstReport, once the command
+// has run that long.
+func (r *reporter) early() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.done && r.tail != nil && r.last.IsZero() {
+		r.report(time.Now(), r.tail)
+	}
+}
+
+func (r *reporter) report(now time.Time, tail []byte) {
 	r.last = now
+	r.tail = nil
 	r.rc.Report(map[string]any{"tail": lastLines(tail)})
+}
+
+// stop ends the reports: once it returns, none is in progress and none
+// follows, so the call's result is the last word.
+func (r *reporter) stop() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.done = true
+	if r.timer != nil {
+		r.timer.Stop()
+	}
 }
 
 // foreground turns a finished command into the model's result.

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"foya/backend/approval"
@@ -380,6 +381,29 @@ func TestBashCancel(t *testing.T) {
 	}
 }
 
+// A command that ends before firstReport costs no progress event: its
+// result says it all (issue 10 item 4: no store write and no event per
+// quick call).
+func TestBashQuickCommandReportsNoProgress(t *testing.T) {
+	defer func(d time.Duration) { firstReport = d }(firstReport)
+	firstReport = time.Hour
+	b := newBox(t, Options{})
+	rc := b.rc("ses_1", &gate{mode: approval.Auto})
+	var mu sync.Mutex
+	updates := 0
+	rc.Update = func(any) {
+		mu.Lock()
+		updates++
+		mu.Unlock()
+	}
+	out := b.bash(t, rc, map[string]any{"command": "seq 1 5000"})
+	mu.Lock()
+	defer mu.Unlock()
+	if updates != 0 || !strings.Contains(out.Text, "5000") {
+		t.Fatalf("%d progress updates for a command that ended before the first report, result %.100q; want none and the output", updates, out.Text)
+	}
+}
+
 // While a command runs, its output's tail goes to tool.update progress.
 func TestBashLiveTail(t *testing.T) {
 	b := newBox(t, Options{})
@@ -391,7 +415,8 @@ func TestBashLiveTail(t *testing.T) {
 		updates = append(updates, v.(map[string]any))
 		mu.Unlock()
 	}
-	b.bash(t, rc, map[string]any{"command": "seq 1 5000"})
+	// It runs past firstReport, so the output it printed is reported.
+	b.bash(t, rc, map[string]any{"command": "seq 1 5000; sleep 1"})
 	mu.Lock()
 	defer mu.Unlock()
 	if len(updates) == 0 {
