@@ -357,13 +357,20 @@ type groupTree struct {
 	// host, is the last resort when it does not end.
 	reaper    bool
 	hardKills int
+	// reaped is true when a reaping helper exited on its own: it does so
+	// only once it has no child left, so nothing of the tree is alive.
+	reaped bool
 }
+
+// cldExited is CLD_EXITED of siginfo's si_code: the child called exit.
+const cldExited = 1
 
 func (g *groupTree) waitExited() {
 	for {
 		var info unix.Siginfo
 		err := unix.Waitid(unix.P_PID, g.pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
 		if !errors.Is(err, unix.EINTR) {
+			g.reaped = err == nil && g.reaper && info.Code == cldExited
 			return
 		}
 	}
@@ -397,6 +404,11 @@ func (g *groupTree) killRest() {
 	_ = unix.Kill(-g.pid, unix.SIGKILL)
 	if g.pidNS {
 		return // the kernel ended the namespace before the leader exited
+	}
+	if g.reaped {
+		// The helper ended every descendant and reaped it before it
+		// exited; one killed from outside (signalled) is checked below.
+		return
 	}
 	var fds []unix.PollFd
 	defer func() {
