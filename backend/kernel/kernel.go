@@ -78,6 +78,7 @@ type Kernel struct {
 	userRules string
 	owner     *owner
 	secrets   *secrets
+	keys      *keys // provider API keys
 
 	mu      sync.Mutex
 	subs    map[int]func(llm.Event)
@@ -148,6 +149,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 
 		userRules: userRules,
 		secrets:   newSecrets(opts.Secrets),
+		keys:      &keys{file: filepath.Join(dataDir, KeyFile)},
 	}
 	k.reg.Add(tools.Search{}, history.New(st))
 	k.reg.Add(fileTools(st)...)
