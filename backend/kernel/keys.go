@@ -104,11 +104,9 @@ func keyringCall(op func() (string, error)) (string, error) {
 	}
 	msg := a.err.Error()
 	switch {
-	case strings.Contains(msg, "ServiceUnknown"), strings.Contains(msg, "NoReply") && strings.Contains(msg, "Secret"),
-		strings.Contains(msg, "dial"), strings.Contains(msg, "connection refused"), strings.Contains(msg, "no such file"),
-		errors.Is(a.err, keyring.ErrUnsupportedPlatform):
+	case noSecretService(a.err), errors.Is(a.err, keyring.ErrUnsupportedPlatform):
 		return "", errNoKeyring
-	case strings.Contains(msg, "unlock"), strings.Contains(msg, "dismissed"), strings.Contains(msg, "IsLocked"):
+	case secretServiceLocked(a.err):
 		return "", ErrKeyringLocked
 	}
 	return "", fmt.Errorf("keyring: %s", firstLineOf(msg))
