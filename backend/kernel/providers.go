@@ -519,6 +519,7 @@ func (k *Kernel) ProviderModel(ctx context.Context, c ModelChoice) (engine.Model
 	}
 	cfg.IdleTimeout = idle
 	k.addSecrets(cfg)
+	k.addFileSecrets()
 	client, err := provider.New(cfg)
 	if err != nil {
 		return nil, "", "", invalid{k.mask(err.Error())}
@@ -531,6 +532,30 @@ func (k *Kernel) addSecrets(cfg provider.Config) {
 	known := map[string]string{"provider API key": cfg.APIKey}
 	for h, v := range cfg.Headers {
 		known["provider header "+h] = v
+	}
+	k.secrets.add(known)
+}
+
+// addFileSecrets makes every key in KeyFile a kernel secret, not only the
+// run's own: in Full Access a command may read that file, and the other
+// profiles' keys must be masked in what it prints too. (Keys in a keyring
+// are out of a command's reach unless the keyring hands them out; those
+// of other profiles are not read, so as not to prompt for them.)
+func (k *Kernel) addFileSecrets() {
+	m, err := k.keys.fileRead()
+	if err != nil {
+		return
+	}
+	known := map[string]string{}
+	for name, v := range m {
+		var sec providerSecret
+		if json.Unmarshal([]byte(v), &sec) != nil {
+			continue
+		}
+		known["provider "+name+" API key"] = sec.APIKey
+		for h, hv := range sec.Headers {
+			known["provider "+name+" header "+h] = hv
+		}
 	}
 	k.secrets.add(known)
 }
