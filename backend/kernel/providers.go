@@ -111,9 +111,12 @@ func secretHeader(name string) bool {
 // with a host, without credentials, query or fragment (credentials belong
 // in the key, which is kept out of settings and logs).
 func CheckBaseURL(raw string) error {
+	if strings.ContainsFunc(raw, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+		return invalidf("the base URL must not contain spaces or control characters")
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return invalidf("base URL %q: %v", raw, errors.Unwrap(err))
+		return invalidf("the base URL is not a URL (%v): want one such as http://127.0.0.1:8080/v1", errors.Unwrap(err))
 	}
 	switch {
 	case (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
