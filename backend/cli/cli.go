@@ -1,5 +1,6 @@
 // Package cli implements foya's command line: exec (one headless run),
-// sessions and show (stored history), and --version. Flags and exit codes
+// sessions and show (stored history), settings, providers (named model
+// servers), and --version. Flags and exit codes
 // are a contract that docs, tests and benchmarks rely on.
 //
 // It imports kernel, provider and the vocabulary packages; never the Wails

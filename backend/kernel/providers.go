@@ -118,13 +118,15 @@ func CheckBaseURL(raw string) error {
 	if err != nil {
 		return invalidf("the base URL is not a URL (%v): want one such as http://127.0.0.1:8080/v1", errors.Unwrap(err))
 	}
+	shown := *u
+	shown.User = nil // a user name may be a token too
 	switch {
-	case (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
-		return invalidf("base URL %q: want an http:// or https:// URL with a host, such as http://127.0.0.1:8080/v1", u.Redacted())
 	case u.User != nil:
-		return invalidf("base URL %s: must not hold a user name or password; pass the key with --api-key-stdin", u.Redacted())
+		return invalidf("base URL %s: must not hold a user name or password; pass the key with --api-key-stdin", shown.String())
+	case (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+		return invalidf("base URL %q: want an http:// or https:// URL with a host, such as http://127.0.0.1:8080/v1", shown.String())
 	case u.RawQuery != "" || u.Fragment != "":
-		return invalidf("base URL %s: must not have a query or fragment", u.Redacted())
+		return invalidf("base URL %s: must not have a query or fragment", u.Scheme+"://"+u.Host+u.Path)
 	}
 	return nil
 }
