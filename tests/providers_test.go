@@ -175,6 +175,19 @@ func TestProvidersCommandLine(t *testing.T) {
 	if res.code != 0 || sessions()[0].Provider != "local" || sessions()[0].Model != "m" {
 		t.Fatalf("exec --provider local: %d %+v\n%s", res.code, sessions()[0], res.stderr)
 	}
+	// edit changes what it is given; the key and headers stay.
+	res = runFoya(t, bin, env, "providers", "edit", "local", "--model", "m2", "--db", db)
+	if res.code != 0 || !strings.Contains(res.stdout, "model m2") {
+		t.Fatalf("edit: %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if p := listProviders(t, bin, env, db)[0]; p.Name != "local" || p.Model != "m2" || p.Headers["X-Org"] != "acme" || p.KeyStore != kernel.KeyInFile {
+		t.Fatalf("after edit: %+v", p)
+	}
+	// foya settings shows the default's name, not the profiles' JSON.
+	res = runFoya(t, bin, env, "settings", "--db", db)
+	if !strings.Contains(res.stdout, "providers.default = other") || strings.Contains(res.stdout, kernel.SettingProviders) {
+		t.Fatalf("settings:\n%s", res.stdout)
+	}
 	if res = runFoya(t, bin, env, "providers", "remove", "other", "--db", db); res.code != 0 {
 		t.Fatalf("remove: %d %s", res.code, res.stderr)
 	}
