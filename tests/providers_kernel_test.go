@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -148,8 +149,9 @@ func TestKernelProviderProfiles(t *testing.T) {
 	}
 }
 
-// Two kernels (two processes' worth) adding profiles to one database at
-// once lose none: each change is one write transaction.
+// Two kernels (two processes' worth) adding profiles with keys to one
+// database at once lose none: each change of the profiles is one write
+// transaction, and each of the key file is under its lock.
 func TestKernelProvidersConcurrentAdds(t *testing.T) {
 	noKeyring(t)
 	ctx := context.Background()
@@ -160,7 +162,8 @@ func TestKernelProvidersConcurrentAdds(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := ks[i%2].AddProvider(ctx, kernel.ProviderInput{Name: fmt.Sprintf("p%02d", i), BaseURL: "http://127.0.0.1:1/v1", Model: "m"})
+			_, err := ks[i%2].AddProvider(ctx, kernel.ProviderInput{Name: fmt.Sprintf("p%02d", i), BaseURL: "http://127.0.0.1:1/v1", Model: "m",
+				APIKey: fmt.Sprintf("sk-concurrent-%02d", i)})
 			if err != nil {
 				t.Error(err)
 			}
@@ -179,5 +182,15 @@ func TestKernelProvidersConcurrentAdds(t *testing.T) {
 	}
 	if defaults != 1 {
 		t.Fatalf("%d default profiles; want 1", defaults)
+	}
+	// Every key is in the key file: its lock keeps writers in turn.
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(db), kernel.KeyFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 20 {
+		if !strings.Contains(string(b), fmt.Sprintf("sk-concurrent-%02d", i)) {
+			t.Errorf("key %d lost", i)
+		}
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/zalando/go-keyring"
+
+	"foya/backend/lockfile"
 )
 
 // Where a provider's API key is kept (Provider.KeyStore).
@@ -239,9 +241,27 @@ func (ks *keys) fileWrite(m map[string]string) error {
 	return nil
 }
 
+// lock takes the key file's lock, which another Foya process changing the
+// file holds too (ks.mu is this process's side of it).
+func (ks *keys) lock() (unlock func(), err error) {
+	if err := os.MkdirAll(filepath.Dir(ks.file), 0o700); err != nil {
+		return nil, fmt.Errorf("create %s: %w", filepath.Dir(ks.file), err)
+	}
+	l, err := lockfile.Create(ks.file+".lock", lockfile.Exclusive|lockfile.Wait)
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", ks.file, err)
+	}
+	return func() { l.Close() }, nil
+}
+
 func (ks *keys) fileSet(name, key string) error {
 	ks.mu.Lock()
 	defer ks.mu.Unlock()
+	unlock, err := ks.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	m, err := ks.fileRead()
 	if err != nil {
 		return err
@@ -251,8 +271,16 @@ func (ks *keys) fileSet(name, key string) error {
 }
 
 func (ks *keys) fileDelete(name string) error {
+	if _, err := os.Stat(ks.file); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
 	ks.mu.Lock()
 	defer ks.mu.Unlock()
+	unlock, err := ks.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	m, err := ks.fileRead()
 	if err != nil {
 		return err
