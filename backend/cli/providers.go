@@ -153,7 +153,9 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 				where, inFile = "key in file", true
 			}
 			hs := slices.Sorted(maps.Keys(p.Headers))
-			hs = append(hs, p.SecretHeaders...)
+			for _, h := range p.SecretHeaders {
+				hs = append(hs, h+" (kept with the key)")
+			}
 			extra := ""
 			if len(hs) > 0 {
 				extra = " · headers " + strings.Join(hs, ", ")
