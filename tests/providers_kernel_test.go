@@ -194,3 +194,56 @@ func TestKernelProvidersConcurrentAdds(t *testing.T) {
 		}
 	}
 }
+
+// A front end that knows nothing of providers runs a session with no
+// model given: the kernel builds it from the session's profile (or the
+// default one), and the session records it.
+//
+// spec: C1 — the run's provider and model (run.start, the run context) are
+// the profile's.
+func TestKernelRunUsesTheSessionsProfile(t *testing.T) {
+	noKeyring(t)
+	h := newHarness(t, nil, pt.Say("from the default"), pt.Say("from the session's"))
+	ctx := context.Background()
+	h.srv.RequireKey("sk-profile-0123456789")
+	for _, name := range []string{"a", "b"} {
+		if _, err := h.k.AddProvider(ctx, kernel.ProviderInput{Name: name, BaseURL: h.srv.URL, Model: "m-" + name, APIKey: "sk-profile-0123456789"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sess, err := h.k.CreateSession(ctx, kernel.NewSession{Workdir: h.dir, ApprovalMode: "manual"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := h.k.Run(ctx, kernel.RunOptions{SessionID: sess.ID, Prompt: "hi"})
+	if err != nil || run.Status != llm.RunCompleted {
+		t.Fatalf("run: %v %+v", err, run)
+	}
+	if s, _ := h.k.Session(ctx, sess.ID); s.Provider != "a" || s.Model != "m-a" {
+		t.Fatalf("session after a run with the default: %s/%s; want a/m-a", s.Provider, s.Model)
+	}
+	evs, _ := h.k.Events(ctx, sess.ID, 0)
+	starts := 0
+	for _, ev := range evs {
+		if ev.Type == llm.EventRunStart {
+			starts++
+			if field(ev, "provider") != "a" || field(ev, "model") != "m-a" {
+				t.Fatalf("run.start says %v/%v; want a/m-a", field(ev, "provider"), field(ev, "model"))
+			}
+		}
+	}
+	if starts != 1 {
+		t.Fatalf("%d run.start events; want 1", starts)
+	}
+	s, _ := h.k.Session(ctx, sess.ID)
+	s.Provider, s.Model = "b", "m-b2"
+	if err := h.k.UpdateSession(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.k.Run(ctx, kernel.RunOptions{SessionID: sess.ID, Prompt: "again"}); err != nil {
+		t.Fatal(err)
+	}
+	if reqs := h.srv.Requests(); reqs[len(reqs)-1].Model != "m-b2" {
+		t.Fatalf("second run asked %q; want the session's m-b2", reqs[len(reqs)-1].Model)
+	}
+}

@@ -363,6 +363,11 @@ func TestProvidersKeyring(t *testing.T) {
 	if res.code != 1 || !strings.Contains(res.stderr, "no keyring is reachable") {
 		t.Fatalf("exec with the keyring gone: %d %s", res.code, res.stderr)
 	}
+	// A locked keyring when the key is needed: a clear error, exit 1.
+	res = runFoya(t, bin, providerEnv(busLocked), "exec", "--provider", "ring", "--workdir", dir, "--db", db, "hi")
+	if res.code != 1 || !strings.Contains(res.stderr, "keyring is locked") {
+		t.Fatalf("exec with the keyring locked: %d %s", res.code, res.stderr)
+	}
 	if res = runFoya(t, bin, ring, "providers", "remove", "ring", "--db", db); res.code != 0 || len(ss.values()) != 0 {
 		t.Fatalf("remove: %d %s; keyring holds %d", res.code, res.stderr, len(ss.values()))
 	}
