@@ -1,5 +1,6 @@
 // Package cli implements foya's command line: exec (one headless run),
-// sessions and show (stored history), and --version. Flags and exit codes
+// sessions and show (stored history), settings, providers (named model
+// servers), and --version. Flags and exit codes
 // are a contract that docs, tests and benchmarks rely on.
 //
 // It imports kernel, provider and the vocabulary packages; never the Wails
@@ -87,6 +88,8 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return showCmd(ctx, args[1:], env)
 	case "settings":
 		return settingsCmd(ctx, args[1:], env)
+	case "providers":
+		return providersCmd(ctx, args[1:], env)
 	case "mode":
 		return modeCmd(ctx, args[1:], env)
 	case "rules":
@@ -124,6 +127,9 @@ func usage(w io.Writer) {
   foya settings [--json]    list settings; foya settings set KEY VALUE changes one
                             (approval.default: manual, auto, full-access; model.images.MODEL: true, false;
                             provider.idleTimeout: how long the model may send nothing, such as 30s)
+  foya providers add NAME --base-url URL --model M [--header K=V]... [--api-key-stdin]
+  foya providers edit|list [--json]|remove|test|default ...
+                            named model servers; keys go to the system keyring (foya providers help)
   foya mode SESSION MODE    switch a session's approval mode (recorded in its history)
   foya rules [allow|revoke] [--workdir DIR]
                             show the project's .foya/permissions.json and whether you approved

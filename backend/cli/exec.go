@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -19,7 +20,6 @@ import (
 	"foya/backend/engine"
 	"foya/backend/kernel"
 	"foya/backend/llm"
-	"foya/backend/provider"
 	"foya/backend/sandbox"
 )
 
@@ -37,9 +37,10 @@ func (h headerFlags) Set(v string) error {
 
 func execCmd(ctx context.Context, args []string, env Env) int {
 	fs, db := newFlags("foya exec", env)
-	baseURL := fs.String("base-url", env.Getenv("OPENAI_BASE_URL"), "OpenAI-compatible API base URL (default $OPENAI_BASE_URL, else OpenAI's)")
+	baseURL := fs.String("base-url", env.Getenv("OPENAI_BASE_URL"), "OpenAI-compatible API base URL (default $OPENAI_BASE_URL, else the provider profile's, else OpenAI's)")
 	apiKey := fs.String("api-key", env.Getenv("OPENAI_API_KEY"), "API key (default $OPENAI_API_KEY)")
-	model := fs.String("model", env.Getenv("FOYA_MODEL"), "model name (default $FOYA_MODEL)")
+	model := fs.String("model", env.Getenv("FOYA_MODEL"), "model name (default $FOYA_MODEL, else the provider profile's)")
+	profile := fs.String("provider", "", "the provider profile to use (see foya providers; default: the session's, else the default profile)")
 	workdir := fs.String("workdir", "", "the project folder the agent works in (default: the current folder)")
 	mode := fs.String("approval", "", "approval mode: manual, auto or full-access (default: the session's, else manual)")
 	sessionID := fs.String("session", "", "continue this session instead of starting a new one")
@@ -131,19 +132,33 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 			}
 		}
 	}
-	if strings.TrimSpace(*model) == "" {
-		fmt.Fprintln(env.Stderr, "foya exec: no model: pass --model or set FOYA_MODEL")
-		return ExitUsage
+	// The kernel builds the model from the profile (the --provider flag,
+	// else the session's, else the default one) under the flags and
+	// environment variables, which win.
+	choice := kernel.ModelChoice{Provider: *profile, Session: sess.Provider, BaseURL: *baseURL, Model: *model, Headers: headers}
+	if isSet(fs, "api-key") {
+		choice.APIKey = *apiKey
+	} else {
+		choice.EnvAPIKey = *apiKey
 	}
-	idle, err := k.IdleTimeout(ctx)
-	if err != nil {
-		return fail(env, err)
+	if isSet(fs, "provider") && *profile != sess.Provider && !isSet(fs, "model") {
+		// Another profile's server: its model, unless FOYA_MODEL names one.
+		choice.Model = env.Getenv("FOYA_MODEL")
 	}
-	client, err := provider.New(provider.Config{BaseURL: *baseURL, APIKey: *apiKey, Model: *model, Headers: headers,
-		IdleTimeout: idle})
-	if err != nil {
+	client, profileName, modelName, err := k.ProviderModel(ctx, choice)
+	switch {
+	case errors.Is(err, kernel.ErrInvalidProvider) || errors.Is(err, kernel.ErrProviderNotFound):
 		fmt.Fprintf(env.Stderr, "foya exec: %v\n", err)
 		return ExitUsage
+	case err != nil:
+		return fail(env, err)
+	}
+	*model = modelName
+	if sess.ID != "" && (sess.Provider != profileName || sess.Model != modelName) {
+		sess.Provider, sess.Model = profileName, modelName
+		if err := k.UpdateSession(ctx, sess); err != nil {
+			return fail(env, err)
+		}
 	}
 	if sess.ID == "" {
 		dir := *workdir
@@ -161,7 +176,7 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 			m = string(def)
 		}
 		sess, err = k.CreateSession(ctx, kernel.NewSession{
-			Workdir: dir, ApprovalMode: m, Provider: client.Name(), Model: *model, Title: kernel.Title(prompt),
+			Workdir: dir, ApprovalMode: m, Provider: profileName, Model: modelName, Title: kernel.Title(prompt),
 		})
 		if err != nil {
 			return fail(env, err)

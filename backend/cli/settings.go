@@ -24,7 +24,8 @@ func settingsCmd(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stderr, "usage: foya settings [--json] | foya settings set KEY VALUE\n  keys: approval.default (manual, auto, full-access), "+
 			"run.max_steps (model steps per turn, 1 to %d, default %d), files.maxWriteBytes (bytes, or with KiB, MiB, GiB; default 64MiB), "+
 			"sandbox.readable (absolute paths the sandbox may read, separated by :), "+
-			"provider.idleTimeout (a duration such as 30s: how long the model may send nothing), model.images.MODEL (true, false),\n"+
+			"provider.idleTimeout (a duration such as 30s: how long the model may send nothing), providers.default (a profile, see foya providers),\n"+
+			"        model.images.MODEL (true, false),\n"+
 			"        shell.env.allow, shell.env.deny (environment variable names or globs such as AWS_*, separated by commas:\n"+
 			"        commands get allowed ones although they look secret, never denied ones; their values stay masked in tool output)\n",
 			engine.MaxStepsLimit, engine.DefaultMaxSteps)

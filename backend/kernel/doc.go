@@ -8,7 +8,10 @@
 // RevokeProjectRules: the approved sha256 per workspace real path, in the
 // settings table) and hands the engine, at each decision, the user's own
 // rules and the project's, marked approved only when the file's bytes still
-// have the approved hash.
+// have the approved hash. It owns the provider profiles (providers.go: in
+// the settings table, their keys in the system keyring or, where there is
+// none, a 0600 file, see keys.go) and builds each run's model from them
+// (ProviderModel), so that the key is masked and kept from commands.
 //
 // It must not import a front end or the Wails runtime. A Kernel is safe for
 // concurrent use.

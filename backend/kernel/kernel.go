@@ -78,6 +78,7 @@ type Kernel struct {
 	userRules string
 	owner     *owner
 	secrets   *secrets
+	keys      *keys // provider API keys
 
 	mu      sync.Mutex
 	subs    map[int]func(llm.Event)
@@ -148,6 +149,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 
 		userRules: userRules,
 		secrets:   newSecrets(opts.Secrets),
+		keys:      &keys{file: filepath.Join(dataDir, KeyFile)},
 	}
 	k.reg.Add(tools.Search{}, history.New(st))
 	k.reg.Add(fileTools(st)...)
@@ -350,7 +352,10 @@ func (k *Kernel) UpdateSession(ctx context.Context, s Session) error {
 type RunOptions struct {
 	SessionID string
 	Prompt    string
-	Model     engine.Model
+	// Model is the model to ask; nil means the one of the session's
+	// provider profile and model (see ProviderModel), so a front end
+	// need not know about providers.
+	Model engine.Model
 	// MaxSteps bounds the model steps of this turn; 0 means the
 	// run.max_steps setting, else engine.DefaultMaxSteps.
 	MaxSteps int
@@ -363,6 +368,24 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (llm.Run, error) {
 	sess, err := k.store.Session(ctx, o.SessionID)
 	if err != nil {
 		return llm.Run{}, err
+	}
+	if o.Model == nil {
+		// The session's profile with its model; a session of none (or of
+		// a profile since removed) gets the default profile with its own.
+		choice := ModelChoice{Session: sess.Provider}
+		if _, err := k.Provider(ctx, sess.Provider); err == nil {
+			choice.Model = sess.Model
+		}
+		var prov, model string
+		if o.Model, prov, model, err = k.ProviderModel(ctx, choice); err != nil {
+			return llm.Run{}, err
+		}
+		if prov != sess.Provider || model != sess.Model {
+			sess.Provider, sess.Model = prov, model
+			if err := k.store.UpdateSession(ctx, sess); err != nil {
+				return llm.Run{}, err
+			}
+		}
 	}
 	images, err := k.ImageInput(ctx, sess.Model)
 	if err != nil {

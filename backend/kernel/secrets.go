@@ -37,13 +37,22 @@ type secrets struct {
 
 func newSecrets(known map[string]string) *secrets {
 	s := &secrets{}
+	s.add(known)
+	return s
+}
+
+// add makes more values secrets (a provider's key, once a run uses it):
+// the environment and the masker are built again at the next use.
+func (s *secrets) add(known map[string]string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	for name, v := range known {
-		if v != "" {
+		if v != "" && !slices.ContainsFunc(s.known, func(k secret.Secret) bool { return k.Value == v }) {
 			s.known = append(s.known, secret.Secret{Name: name, Value: v})
+			s.built = false
 		}
 	}
 	slices.SortFunc(s.known, func(a, b secret.Secret) int { return len(b.Value) - len(a.Value) })
-	return s
 }
 
 // secretState returns the environment commands start from and the masker
@@ -66,7 +75,7 @@ func (k *Kernel) secretState() ([]string, *secret.Masker) {
 	}
 	allow, _ := secret.ParsePatterns(policy[0])
 	deny, _ := secret.ParsePatterns(policy[1])
-	env, found := secret.Filter(os.Environ(), secret.Policy{Allow: allow, Deny: deny}, s.known)
+	env, found := secret.Filter(os.Environ(), secret.Policy{Allow: allow, Deny: deny}, slices.Clone(s.known))
 	s.policy, s.built, s.env, s.masker = policy, true, env, secret.NewMasker(found)
 	return env, s.masker
 }

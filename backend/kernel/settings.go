@@ -41,8 +41,8 @@ func (k *Kernel) Settings(ctx context.Context) (map[string]string, error) {
 		return nil, err
 	}
 	for key := range all {
-		if strings.HasPrefix(key, settingRulesPrefix) {
-			delete(all, key) // approvals of rules files: see ProjectRules
+		if strings.HasPrefix(key, settingRulesPrefix) || key == SettingProviders {
+			delete(all, key) // approvals of rules files: see ProjectRules; profiles: see Providers
 		}
 	}
 	mode, err := k.DefaultMode(ctx)
@@ -129,6 +129,8 @@ func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 	switch {
 	case key == SettingEnvAllow || key == SettingEnvDeny:
 		return k.setEnvPolicy(ctx, key, value)
+	case key == SettingDefaultProvider:
+		return k.SetDefaultProvider(ctx, value)
 	case key == SettingDefaultMode:
 		if _, err := approval.ParseMode(value); err != nil {
 			return err
@@ -168,7 +170,7 @@ func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 }
 
 // settingKeys are the plain keys SetSetting takes, for its error message.
-var settingKeys = []string{SettingDefaultMode, SettingMaxSteps, SettingMaxWrite, SettingSandboxReadable, SettingIdleTimeout, SettingEnvAllow, SettingEnvDeny}
+var settingKeys = []string{SettingDefaultMode, SettingDefaultProvider, SettingMaxSteps, SettingMaxWrite, SettingSandboxReadable, SettingIdleTimeout, SettingEnvAllow, SettingEnvDeny}
 
 // ParseMaxSteps reads a step limit: a whole number from 1 to
 // engine.MaxStepsLimit, in decimal digits.

@@ -32,7 +32,8 @@ func shellTools(k *Kernel, probe func() sandbox.Capability) []tools.Tool {
 		Environ: k.commandEnv,
 		// With the database: the ownership locks beside it, which a
 		// command must not take or remove (see owner.go).
-		Database: []string{db, db + "-wal", db + "-shm", db + "-journal", OwnersDir(db)},
+		// And the provider keys' file, which may lie beside it.
+		Database: []string{db, db + "-wal", db + "-shm", db + "-journal", OwnersDir(db), k.keys.file, k.keys.file + ".lock"},
 		Readable: func() []string {
 			paths, _ := k.SandboxReadable(context.Background())
 			return paths

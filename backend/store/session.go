@@ -183,3 +183,36 @@ func (s *Store) Settings(ctx context.Context) (map[string]string, error) {
 	}
 	return out, s.wrap(rows.Err())
 }
+
+// UpdateSetting reads a setting and replaces it with what fn returns, in
+// one write transaction, so that two processes changing the same setting
+// do not lose each other's change. ok is false if it was never set. An
+// error of fn is returned as it is and changes nothing; remove true from
+// fn deletes the setting.
+func (s *Store) UpdateSetting(ctx context.Context, key string, fn func(value string, ok bool) (next string, remove bool, err error)) error {
+	var fnErr error
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		var value string
+		err := tx.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, key).Scan(&value)
+		ok := err == nil
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		next, remove, err := fn(value, ok)
+		if err != nil {
+			fnErr = err
+			return err
+		}
+		if remove {
+			_, err = tx.ExecContext(ctx, `DELETE FROM settings WHERE key = ?`, key)
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO settings (key, value) VALUES (?, ?)
+			ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, next)
+		return err
+	})
+	if fnErr != nil {
+		return fnErr
+	}
+	return err
+}

@@ -101,7 +101,8 @@ type Message struct {
 	Images []string
 }
 
-// Server is a running scripted server.
+// Server is a running scripted server. Besides the chat route it can
+// list models (SetModels) and require a key (RequireKey).
 type Server struct {
 	// URL is the base URL to give a client, ending in /v1.
 	URL string
@@ -111,6 +112,8 @@ type Server struct {
 	closeOnce sync.Once
 
 	mu     sync.Mutex
+	models []string // GET /v1/models lists these; nil: no such route
+	key    string   // if set, every request must carry it as a bearer token
 	turns  []Turn
 	next   int // index of the next turn to serve
 	reqs   []Request
@@ -173,8 +176,48 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.reqs...)
 }
 
+// SetModels makes GET /v1/models list these model IDs, as OpenAI's
+// servers do; without it that route answers 404.
+func (s *Server) SetModels(ids ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.models = append([]string{}, ids...)
+}
+
+// RequireKey makes every request without "Authorization: Bearer key" get
+// 401 with an OpenAI-style error that echoes the key it got, as some
+// servers do (a test that a key is masked can then see it fail).
+func (s *Server) RequireKey(key string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.key = key
+}
+
 // ServeHTTP answers a request with the next turn of the script.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	key, models := s.key, s.models
+	s.mu.Unlock()
+	if got, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); key != "" && got != key {
+		writeError(w, http.StatusUnauthorized, "invalid_request_error", "Incorrect API key provided: "+got)
+		return
+	}
+	if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models") && models != nil {
+		type model struct {
+			ID     string `json:"id"`
+			Object string `json:"object"`
+		}
+		list := struct {
+			Object string  `json:"object"`
+			Data   []model `json:"data"`
+		}{Object: "list", Data: []model{}}
+		for _, id := range models {
+			list.Data = append(list.Data, model{ID: id, Object: "model"})
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(list)
+		return
+	}
 	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/chat/completions") {
 		writeError(w, http.StatusNotFound, "invalid_request_error",
 			fmt.Sprintf("providertest: no route for %s %s; the server answers POST /v1/chat/completions", r.Method, r.URL.Path))

@@ -457,3 +457,36 @@ func TestStartWithoutTest(t *testing.T) {
 		t.Error("unexpected EOF error")
 	}
 }
+
+func TestModelsAndRequiredKey(t *testing.T) {
+	srv := providertest.New(t, providertest.Say("with the key"))
+	srv.SetModels("a", "b")
+	srv.RequireKey("sk-right-key")
+	get := func(key string) (int, string) {
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+"/models", nil)
+		if key != "" {
+			req.Header.Set("Authorization", "Bearer "+key)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := get("sk-right-key"); code != 200 || !strings.Contains(body, `"id":"a"`) || !strings.Contains(body, `"id":"b"`) {
+		t.Errorf("GET /models with the key: %d %s", code, body)
+	}
+	if code, body := get("sk-wrong"); code != 401 || !strings.Contains(body, "Incorrect API key provided: sk-wrong") {
+		t.Errorf("GET /models with a wrong key: %d %s", code, body)
+	}
+	if code, _ := get(""); code != 401 {
+		t.Errorf("GET /models without a key: %d", code)
+	}
+	resp := post(t, t.Context(), srv.URL, `{"model":"a","stream":true,"messages":[]}`)
+	resp.Body.Close()
+	if resp.StatusCode != 401 || srv.Pending() != 1 {
+		t.Errorf("chat without the key: %d, %d turns pending; want 401 and the turn kept", resp.StatusCode, srv.Pending())
+	}
+}

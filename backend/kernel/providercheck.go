@@ -1,0 +1,253 @@
+package kernel
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"foya/backend/llm"
+	"foya/backend/provider"
+)
+
+// Outcomes of one step of a provider check.
+const (
+	CheckOK           = "ok"
+	CheckUnauthorized = "unauthorized" // 401 or 403: the key is wrong or missing
+	CheckWrongModel   = "wrong-model"  // the server does not know the model
+	CheckDown         = "down"         // nothing answers at the base URL
+	CheckFailed       = "failed"       // another error
+	CheckSkipped      = "skipped"      // not tried: an earlier step says why
+)
+
+// CheckStep is the result of one step of a provider check.
+type CheckStep struct {
+	Status     string `json:"status"`
+	HTTPStatus int    `json:"httpStatus,omitempty"`
+	// Message says what happened and what to do; it never holds the key.
+	Message string `json:"message"`
+	// Millis is how long the step took, in milliseconds.
+	Millis int64 `json:"millis"`
+}
+
+// ProviderCheck is the result of TestProvider.
+type ProviderCheck struct {
+	Provider string `json:"provider"`
+	BaseURL  string `json:"baseUrl"`
+	Model    string `json:"model"`
+	// Models is GET /models: whether the server answers, takes the key,
+	// and lists the model.
+	Models CheckStep `json:"models"`
+	// Stream is one tiny streamed chat request to the model.
+	Stream CheckStep `json:"stream"`
+}
+
+// OK reports whether both steps passed.
+func (c ProviderCheck) OK() bool { return c.Models.Status == CheckOK && c.Stream.Status == CheckOK }
+
+// checkTimeout bounds each step of a provider check.
+const checkTimeout = 30 * time.Second
+
+// TestProvider checks a profile: GET {base}/models (is the server up, does
+// it take the key, does it list the model), then one tiny streamed chat
+// request, each with its outcome and timing. An error is returned only
+// when the check could not be made (unknown profile, unreadable key); a
+// server that is down or refuses the key is a result.
+func (k *Kernel) TestProvider(ctx context.Context, name string) (ProviderCheck, error) {
+	p, err := k.Provider(ctx, name)
+	if err != nil {
+		return ProviderCheck{}, err
+	}
+	sec, err := k.secretOf(p)
+	if err != nil {
+		return ProviderCheck{}, err
+	}
+	headers := map[string]string{}
+	for h, v := range p.Headers {
+		headers[h] = v
+	}
+	for h, v := range sec.Headers {
+		headers[h] = v
+	}
+	cfg := provider.Config{BaseURL: p.BaseURL, APIKey: sec.APIKey, Model: p.Model, Headers: headers, MaxRetries: -1}
+	k.addSecrets(cfg)
+	res := ProviderCheck{Provider: p.Name, BaseURL: p.BaseURL, Model: p.Model}
+	res.Models = k.checkModels(ctx, cfg)
+	if res.Models.Status == CheckDown || res.Models.Status == CheckUnauthorized {
+		res.Stream = CheckStep{Status: CheckSkipped, Message: "not tried: " + res.Models.Status}
+		return res, nil
+	}
+	idle, err := k.IdleTimeout(ctx)
+	if err != nil {
+		return res, err
+	}
+	cfg.IdleTimeout = min(idle, checkTimeout)
+	res.Stream = k.checkStream(ctx, cfg)
+	return res, nil
+}
+
+func (k *Kernel) checkModels(ctx context.Context, cfg provider.Config) (step CheckStep) {
+	start := time.Now()
+	defer func() {
+		step.Millis = time.Since(start).Milliseconds()
+		step.Message = k.mask(step.Message)
+	}()
+	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(cfg.BaseURL, "/")+"/models", nil)
+	if err != nil {
+		return CheckStep{Status: CheckFailed, Message: err.Error()}
+	}
+	if cfg.APIKey != "" {
+		req.Header.Set("Authorization", "Bearer "+cfg.APIKey)
+	}
+	for h, v := range cfg.Headers {
+		req.Header.Set(h, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return CheckStep{Status: CheckDown, Message: "no answer from " + cfg.BaseURL + ": " + downReason(err) + "; is the server running, and is the base URL right?"}
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
+	step = CheckStep{HTTPStatus: resp.StatusCode}
+	switch {
+	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
+		step.Status = CheckUnauthorized
+		step.Message = fmt.Sprintf("the server refused the key (%d %s): %s; set a new one with foya providers edit NAME --api-key-stdin",
+			resp.StatusCode, http.StatusText(resp.StatusCode), serverText(body))
+		return step
+	case resp.StatusCode == http.StatusNotFound:
+		step.Status = CheckFailed
+		step.Message = "GET /models: 404 Not Found: the server lists no models there; check the base URL (it usually ends in /v1)"
+		return step
+	case resp.StatusCode != http.StatusOK:
+		step.Status = CheckFailed
+		step.Message = fmt.Sprintf("GET /models: %d %s: %s", resp.StatusCode, http.StatusText(resp.StatusCode), serverText(body))
+		return step
+	}
+	var list struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(body, &list); err != nil {
+		step.Status = CheckFailed
+		step.Message = "GET /models answered something that is not a model list; is this an OpenAI-compatible server?"
+		return step
+	}
+	ids := make([]string, len(list.Data))
+	for i, m := range list.Data {
+		ids[i] = m.ID
+	}
+	if !slices.Contains(ids, cfg.Model) {
+		step.Status = CheckWrongModel
+		step.Message = fmt.Sprintf("the server does not list model %s; it lists %s", cfg.Model, listed(ids))
+		return step
+	}
+	step.Status = CheckOK
+	step.Message = fmt.Sprintf("reachable; %d models listed, %s among them", len(ids), cfg.Model)
+	return step
+}
+
+func listed(ids []string) string {
+	if len(ids) == 0 {
+		return "none"
+	}
+	if len(ids) > 10 {
+		return strings.Join(ids[:10], ", ") + fmt.Sprintf(" and %d more", len(ids)-10)
+	}
+	return strings.Join(ids, ", ")
+}
+
+// serverText is a short one-line piece of an error body: an OpenAI-style
+// error's message, else the text.
+func serverText(body []byte) string {
+	var e struct {
+		Error struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	s := string(body)
+	if json.Unmarshal(body, &e) == nil && e.Error.Message != "" {
+		s = e.Error.Message
+	}
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 200 {
+		s = string(r[:199]) + "…"
+	}
+	return cmp.Or(s, "no message")
+}
+
+func downReason(err error) string {
+	var op *net.OpError
+	var dns *net.DNSError
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Sprintf("no answer within %s", checkTimeout)
+	case errors.As(err, &dns):
+		return "the host name " + dns.Name + " is unknown"
+	case errors.As(err, &op) && op.Op == "dial":
+		return "connection refused or unreachable"
+	}
+	return err.Error()
+}
+
+func (k *Kernel) checkStream(ctx context.Context, cfg provider.Config) (step CheckStep) {
+	start := time.Now()
+	defer func() {
+		step.Millis = time.Since(start).Milliseconds()
+		step.Message = k.mask(step.Message)
+	}()
+	client, err := provider.New(cfg)
+	if err != nil {
+		return CheckStep{Status: CheckFailed, Message: err.Error()}
+	}
+	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
+	defer cancel()
+	req := llm.Request{Model: cfg.Model, Messages: []llm.Message{{Role: llm.RoleUser, Content: "Reply with the single word: ok"}}}
+	var text strings.Builder
+	for d, err := range client.Stream(ctx, req) {
+		if err != nil {
+			return streamFailure(err, cfg.Model)
+		}
+		if d.Kind == llm.DeltaText {
+			text.WriteString(d.Text)
+		}
+	}
+	return CheckStep{Status: CheckOK, Message: fmt.Sprintf("model %s answered %q", cfg.Model, firstWords(text.String()))}
+}
+
+func firstWords(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 60 {
+		return string(r[:59]) + "…"
+	}
+	return s
+}
+
+func streamFailure(err error, model string) CheckStep {
+	var pe *provider.Error
+	var idle *provider.IdleError
+	switch {
+	case errors.As(err, &pe) && (pe.Status == http.StatusUnauthorized || pe.Status == http.StatusForbidden):
+		return CheckStep{Status: CheckUnauthorized, HTTPStatus: pe.Status, Message: err.Error() + "; set a new key with foya providers edit NAME --api-key-stdin"}
+	case errors.As(err, &pe) && (pe.Status == http.StatusNotFound || pe.Code == "model_not_found" ||
+		strings.Contains(strings.ToLower(pe.Message), "model")):
+		return CheckStep{Status: CheckWrongModel, HTTPStatus: pe.Status, Message: err.Error() + "; check the model name " + model}
+	case errors.As(err, &pe):
+		return CheckStep{Status: CheckFailed, HTTPStatus: pe.Status, Message: err.Error()}
+	case errors.As(err, &idle), errors.Is(err, context.DeadlineExceeded):
+		return CheckStep{Status: CheckDown, Message: "the model answered nothing in time: " + err.Error()}
+	case strings.Contains(err.Error(), "connect") || strings.Contains(err.Error(), "dial"):
+		return CheckStep{Status: CheckDown, Message: err.Error()}
+	}
+	return CheckStep{Status: CheckFailed, Message: err.Error()}
+}
