@@ -134,7 +134,8 @@ func HelperMain(args []string) int {
 }
 
 // closeInheritedOnExec marks every descriptor above the standard three
-// close-on-exec, so that the command gets only what the helper hands it. A
+// close-on-exec, so that the command gets only what the helper (or bwrap's
+// runner) hands it. A
 // descriptor Foya inherited or a library opened without close-on-exec (a
 // connection to the session bus, to a display, to an agent) would otherwise
 // reach every command, whatever the sandbox hides or refuses (issue 9
@@ -459,6 +460,16 @@ func confineLandlock(hs *helperSpec) error {
 	abi := landlockABI()
 	if err := restrictLandlock(hs.Network, reads, writes); err != nil {
 		return err
+	}
+	// Root keeps its capabilities without a user namespace: with
+	// CAP_SYS_PTRACE a command read Foya's /proc environ (the secrets the
+	// filter keeps from its own environment), with CAP_DAC_OVERRIDE files
+	// of other users. The shell gets none (a helper that is not root has
+	// none to drop).
+	if os.Geteuid() == 0 {
+		if err := dropCapabilities(); err != nil {
+			return err
+		}
 	}
 	// From ABI 9 Landlock itself refuses connecting to a socket outside
 	// Writable; before, no UNIX socket may be made at all (socketpair, a
