@@ -169,7 +169,7 @@ func bounded(s string, limit int) string {
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return fmt.Sprintf("%s ... (%d more bytes of this error left out)", s[:cut], len(s)-cut)
+	return fmt.Sprintf("%s ... (%d more bytes of this message left out)", s[:cut], len(s)-cut)
 }
 
 // validationText flattens a validation error into one readable line per

@@ -125,6 +125,19 @@ func TestValidateBoundsItsError(t *testing.T) {
 	}
 }
 
+// TestErrorfIsBounded: an error that quotes a 20 MiB argument is cut to a
+// few KiB, saying how much was left out (issue 9 class 11, second review:
+// grep's invalid-pattern error quoted the whole pattern).
+func TestErrorfIsBounded(t *testing.T) {
+	r := Errorf("grep: the pattern is not valid: %s", strings.Repeat("a", 20<<20))
+	if !r.IsError || len(r.Text) > 10<<10 || !strings.Contains(r.Text, "left out") {
+		t.Fatalf("Errorf: %d bytes; want at most 10 KiB that say what was left out", len(r.Text))
+	}
+	if r := Errorf("short %d", 1); r.Text != "short 1" {
+		t.Fatalf("Errorf(short) = %q", r.Text)
+	}
+}
+
 type activator struct {
 	cands     []Spec
 	activated []string
