@@ -23,6 +23,12 @@ func listenFor(t *testing.T, b *escBox, path string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { l.Close() })
+	countAccepts(b, l)
+	escWrite(t, filepath.Join(b.out, "where"), path)
+}
+
+// countAccepts counts the connections l takes, as b's attempt's hits.
+func countAccepts(b *escBox, l net.Listener) {
 	hits := &atomic.Int32{}
 	socketHits.Store(b, hits)
 	go func() {
@@ -36,7 +42,6 @@ func listenFor(t *testing.T, b *escBox, path string) {
 			c.Close()
 		}
 	}()
-	escWrite(t, filepath.Join(b.out, "where"), path)
 }
 
 func socketReached(b *escBox, _ string) bool {

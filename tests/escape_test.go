@@ -257,7 +257,7 @@ var escapeAttempts = []escapeAttempt{
 // one group per class of attack in escape_*_test.go files.
 func allEscapeAttempts() []escapeAttempt {
 	return slices.Concat(escapeAttempts, gitAttempts, socketAttempts, secretAttempts, deleteAttempts, secretEnvAttempts, processAttempts,
-		databaseAttempts)
+		databaseAttempts, review2Attempts, review2DeleteAttempts, review2ProcessAttempts)
 }
 
 // standIns puts sudo and busybox on PATH where they are not installed:

@@ -1,11 +1,14 @@
 package tests
 
 import (
+	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
 )
 
@@ -52,5 +55,49 @@ func TestWriteRefusesLoneSurrogates(t *testing.T) {
 	}
 	if r := res["pair"]; r == nil || r.IsError || readFile(t, filepath.Join(h.dir, "pair.txt")) != "😀" {
 		t.Errorf("pair: %+v", r)
+	}
+}
+
+// rawCallTurn is a turn whose one tool call's arguments are argsLiteral, a
+// JSON string literal as the server wrote it (escapes and bytes as given).
+func rawCallTurn(id, name, argsLiteral string) pt.Turn {
+	return pt.Turn{Raw: []string{
+		`data: {"id":"x","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"role":"assistant","tool_calls":[{"index":0,"id":"` +
+			id + `","type":"function","function":{"name":"` + name + `","arguments":` + argsLiteral + `}}]},"finish_reason":"tool_calls"}]}`,
+		"data: [DONE]",
+	}}
+}
+
+// spec: K1, T4
+// Issue 9 class 13, second review: invalid UTF-8 and lone surrogate
+// escapes in the server's own JSON (the string that carries the arguments,
+// not the arguments' JSON inside it) reached the tools as U+FFFD, so a
+// write reported success for content the model never sent and bash ran
+// another command than it sent. Now each is refused, saying where, and
+// nothing is written or run.
+func TestStreamLevelInvalidUnicodeIsRefused(t *testing.T) {
+	h := newHarness(t, nil,
+		rawCallTurn("w1", "write", `"{\"path\":\"a.txt\",\"content\":\"ab\ud800cd\"}"`), pt.Say("1"),
+		rawCallTurn("w2", "write", "\"{\\\"path\\\":\\\"b.txt\\\",\\\"content\\\":\\\"a\xffb\\\"}\""), pt.Say("2"),
+		rawCallTurn("b1", "bash", `"{\"command\":\"echo \udc00 > c.txt\"}"`), pt.Say("3"),
+		rawCallTurn("w3", "write", `"{\"path\":\"d.txt\",\"content\":\"\ud83d\ude00\"}"`), pt.Say("4"),
+	)
+	s := h.session("auto")
+	got := map[string]*llm.ToolResult{}
+	for range 4 {
+		maps.Copy(got, h.results(h.runIn(context.Background(), s.ID, "go").ID))
+	}
+	for _, id := range []string{"w1", "w2", "b1"} {
+		if r := got[id]; r == nil || !r.IsError || !strings.Contains(r.Text, `argument "`) {
+			t.Errorf("%s: %+v; want an error that names the argument", id, r)
+		}
+	}
+	for _, name := range []string{"a.txt", "b.txt", "c.txt"} {
+		if _, err := os.Lstat(filepath.Join(h.dir, name)); err == nil {
+			t.Errorf("%s was written: %q", name, readFile(t, filepath.Join(h.dir, name)))
+		}
+	}
+	if r := got["w3"]; r == nil || r.IsError || readFile(t, filepath.Join(h.dir, "d.txt")) != "😀" {
+		t.Errorf("a surrogate pair: %+v", r)
 	}
 }

@@ -84,6 +84,9 @@ func TestPermanentDeleteSteppedAround(t *testing.T) {
 		`strace -o /dev/null rm victim`, `unshare -r rm victim`, `su -c 'rm victim'`, `su - root -c 'rm victim'`,
 		`runuser -u nobody -- rm victim`, `script -qc 'rm victim' /dev/null`, `nice timeout 5 sudo env rm victim`,
 		`sudo timeout 5 nice -n 1 xargs rm`, `command exec nohup rm victim`, `unbuffer rm victim`,
+		`setpriv --reuid=0 rm victim`, `setpriv --regid 0 --clear-groups rm victim`, `numactl -m 0 rm victim`,
+		`numactl --membind 0 -- rm victim`, `ltrace -o x rm victim`, `sg root "rm victim"`, `sg - root -c "rm victim"`, `sg root rm victim`,
+		`mv victim /dev/null`, `mv -f victim /dev/null`,
 		// find -exec with a command, a wrapper or a shell.
 		`find . -exec sh -c 'rm "$1"' _ {} \;`, `find . -name v -execdir bash -c 'rm "$0"' {} +`, `find . -ok env rm {} \;`,
 		`find . -type f -okdir /bin/rm {} \;`, `find . -exec timeout 5 rm {} +`, `find . -name x -print -delete`,

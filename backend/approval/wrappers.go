@@ -335,6 +335,31 @@ var wrappers = map[string]wrapper{
 			}
 			return u, true
 		}},
+	// setpriv, numactl and ltrace run their command after their options;
+	// sg hands its command to /bin/sh -c.
+	"setpriv": {options: options{long: []string{"reuid", "regid", "ruid", "rgid", "euid", "egid", "groups", "inh-caps",
+		"ambient-caps", "bounding-set", "securebits", "pdeathsig", "selinux-label", "apparmor-profile", "landlock-access",
+		"landlock-rule"}}, none: []string{"-d", "--dump"}},
+	"numactl": {options: options{short: "imNCpPw", long: []string{"interleave", "membind", "cpunodebind", "physcpubind",
+		"preferred", "preferred-many", "weighted-interleave"}}, none: []string{"-s", "--show", "-H", "--hardware"}},
+	"ltrace": {options: options{short: "aAeFlnopsuwx", long: []string{"output", "library"}}, none: []string{"-p"}},
+	"sg": {special: func(s Simple, _ int, _ []opt) (unwrapped, bool) {
+		rest := s.from(1)
+		if len(rest.Args) > 0 && !rest.Dynamic[0] && rest.Args[0] == "-" {
+			rest = rest.from(1)
+		}
+		rest = rest.from(1) // the group
+		if len(rest.Args) > 0 && !rest.Dynamic[0] && rest.Args[0] == "-c" {
+			rest = rest.from(1)
+		}
+		if len(rest.Args) == 0 {
+			return unwrapped{}, true
+		}
+		if slices.Contains(rest.Dynamic, true) {
+			return unwrapped{opaque: "sg runs a command that is not a literal word"}, true
+		}
+		return unwrapped{scripts: []string{join(rest)}}, true
+	}},
 	"su":      {options: options{short: "cgGsw", long: []string{"command", "group", "supp-group", "shell", "whitelist-environment"}}, special: suCommand},
 	"runuser": {options: options{short: "cgGsuw", long: []string{"command", "group", "supp-group", "shell", "user", "whitelist-environment"}}, special: suCommand},
 	"script": {options: options{short: "cEIOBTm", long: []string{"command", "echo", "log-in", "log-out", "log-io", "log-timing", "logging-format"}},

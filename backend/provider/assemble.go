@@ -9,6 +9,8 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"foya/backend/llm"
 )
@@ -114,6 +116,73 @@ func (f *flexText) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// unquoteExact decodes a JSON string literal (already checked by the
+// decoder) as encoding/json does, except that nothing is replaced: invalid
+// UTF-8 stays as its bytes, and a \uXXXX surrogate escape without its pair
+// becomes the three bytes of that surrogate (WTF-8), which are not valid
+// UTF-8 either. encoding/json would write U+FFFD for both, and the tool
+// would then act on content the model never sent (issue 9 class 13);
+// kept, they reach the tools' argument check, which refuses them and says
+// where.
+func unquoteExact(b []byte) (string, error) {
+	if len(b) < 2 || b[0] != '"' || b[len(b)-1] != '"' {
+		return "", fmt.Errorf("not a JSON string: %.40q", b)
+	}
+	b = b[1 : len(b)-1]
+	if bytes.IndexByte(b, '\\') < 0 {
+		return string(b), nil
+	}
+	out := make([]byte, 0, len(b))
+	hex4 := func(i int) (rune, bool) {
+		if i+6 > len(b) || b[i] != '\\' || b[i+1] != 'u' {
+			return 0, false
+		}
+		v, err := strconv.ParseUint(string(b[i+2:i+6]), 16, 16)
+		return rune(v), err == nil
+	}
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c != '\\' || i+1 >= len(b) {
+			out = append(out, c)
+			i++
+			continue
+		}
+		switch e := b[i+1]; e {
+		case 'u':
+			r, ok := hex4(i)
+			if !ok {
+				return "", fmt.Errorf("bad \\u escape in JSON string at byte %d", i)
+			}
+			i += 6
+			if utf16.IsSurrogate(r) {
+				if r2, ok := hex4(i); ok && r < 0xdc00 && r2 >= 0xdc00 && r2 <= 0xdfff {
+					out = utf8.AppendRune(out, utf16.DecodeRune(r, r2))
+					i += 6
+					continue
+				}
+				out = append(out, byte(0xe0|r>>12), byte(0x80|(r>>6)&0x3f), byte(0x80|r&0x3f))
+				continue
+			}
+			out = utf8.AppendRune(out, r)
+			continue
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		default: // " \\ /
+			out = append(out, e)
+		}
+		i += 2
+	}
+	return string(out), nil
+}
+
 // flexArgs accepts arguments as a JSON string (the standard) or as a JSON
 // object that some servers send instead; the object is kept as its raw text.
 type flexArgs string
@@ -121,8 +190,8 @@ type flexArgs string
 func (f *flexArgs) UnmarshalJSON(b []byte) error {
 	switch {
 	case len(b) > 0 && b[0] == '"':
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
+		s, err := unquoteExact(b)
+		if err != nil {
 			return err
 		}
 		*f = flexArgs(s)

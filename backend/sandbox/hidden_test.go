@@ -6,9 +6,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"foya/backend/sandbox/sandboxtest"
 )
@@ -67,6 +70,43 @@ echo planted > "$WS/foya.db"; echo planted > "$WS/pinned"; mv "$WS/foya.db" "$WS
 			}
 			if exists(filepath.Join(b.ws, "absent")) {
 				t.Errorf("%s: a missing ReadOnlyIfExists path was created", m.name)
+			}
+		})
+	}
+}
+
+// TestInheritedDescriptorsAndRunnerUnreachable: a descriptor the runner
+// holds without close-on-exec (a library's connection to a bus, a display,
+// an agent) does not reach the command in any mode, Full Access included,
+// and a confined command cannot read the runner's /proc environment, which
+// holds what the filter keeps from the command's own (issue 9 classes 2
+// and 6, second review: bubblewrap and the helper passed such descriptors
+// on, and root kept CAP_SYS_PTRACE under Landlock alone).
+//
+// spec: A1, A2
+func TestInheritedDescriptorsAndRunnerUnreachable(t *testing.T) {
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fds[0])
+	defer unix.Close(fds[1])
+	unix.CloseOnExec(fds[0])
+	if err := unix.SetNonblock(fds[0], true); err != nil {
+		t.Fatal(err)
+	}
+	script := `for f in /proc/self/fd/*; do n=${f##*/}; [ "$n" -gt 2 ] && [ -S "$f" ] && echo hello >&"$n" && echo "wrote $n"; done
+tr '\0' '\n' < /proc/$RUNNER/environ 2>/dev/null | grep -q '^PATH=' && echo RUNNER-ENVIRON-READ; exit 0`
+	for _, m := range append([]mode{plainMode}, restrictedModes(t)...) {
+		t.Run(m.name, func(t *testing.T) {
+			m.use(t)
+			b := newBox(t)
+			res := b.run(t, m, script, "RUNNER="+strconv.Itoa(os.Getpid()))
+			if n, _ := unix.Read(fds[0], make([]byte, 64)); n > 0 {
+				t.Errorf("%s: the command wrote to a descriptor it inherited:\n%s", m.name, res.Output)
+			}
+			if m.restricted && strings.Contains(string(res.Output), "RUNNER-ENVIRON-READ") {
+				t.Errorf("%s: the command read the runner's /proc environ:\n%s", m.name, res.Output)
 			}
 		})
 	}

@@ -98,6 +98,10 @@ func startBwrap(ctx context.Context, sp *spec, cloneflags uintptr) (*Process, er
 	}
 	cmd.Args = args
 	cmd.SysProcAttr = bwrapAttr(cloneflags)
+	// bwrap starts the shell itself, with every descriptor it got: mark
+	// the runner's inherited ones close-on-exec first, as the helper does
+	// for its shell (the script's descriptor is placed by ExtraFiles).
+	closeInheritedOnExec()
 	return launch(ctx, sp, cmd, "bubblewrap", nil)
 }
 

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
@@ -147,9 +148,28 @@ func (r *Registry) Validate(name string, args json.RawMessage) error {
 		if ve, ok := err.(*jsonschema.ValidationError); ok {
 			msg = validationText(ve)
 		}
-		return fmt.Errorf("arguments do not match the schema of %s: %s", name, msg)
+		return fmt.Errorf("arguments do not match the schema of %s: %s", name, bounded(msg, maxValidationText))
 	}
 	return nil
+}
+
+// maxValidationText bounds the schema error a model gets back: arguments
+// with a million unknown keys made an error naming every one, as large as
+// the arguments, stored in the result and sent in every later request
+// (issue 9 class 11, second review).
+const maxValidationText = 2 << 10
+
+// bounded returns s cut to at most limit bytes at a character boundary,
+// saying how much was left out.
+func bounded(s string, limit int) string {
+	if len(s) <= limit {
+		return s
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s ... (%d more bytes of this message left out)", s[:cut], len(s)-cut)
 }
 
 // validationText flattens a validation error into one readable line per

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -97,6 +98,43 @@ func TestValidate(t *testing.T) {
 	}
 	if err := r.Validate("nope", json.RawMessage(`{}`)); err == nil {
 		t.Error("Validate of an unknown tool succeeded")
+	}
+}
+
+// spec: K1
+// TestValidateBoundsItsError: arguments with a hundred thousand unknown
+// keys get a schema error of a few KiB, not one naming every key (issue 9
+// class 11, second review: the error was as large as the arguments, and
+// was stored and sent back in every later request).
+func TestValidateBoundsItsError(t *testing.T) {
+	r := NewRegistry()
+	r.Add(fake{Spec{Name: "t", Schema: schema(`{"type":"object","properties":{"n":{"type":"integer"}},"additionalProperties":false}`)}})
+	var b strings.Builder
+	b.WriteString(`{"n":1`)
+	for i := range 100000 {
+		fmt.Fprintf(&b, `,"k%d":1`, i)
+	}
+	b.WriteString("}")
+	err := r.Validate("t", json.RawMessage(b.String()))
+	if err == nil || len(err.Error()) > 4<<10 || !strings.Contains(err.Error(), "additional properties") || !strings.Contains(err.Error(), "left out") {
+		n := 0
+		if err != nil {
+			n = len(err.Error())
+		}
+		t.Fatalf("Validate: an error of %d bytes; want a bounded one that says what was left out", n)
+	}
+}
+
+// TestErrorfIsBounded: an error that quotes a 20 MiB argument is cut to a
+// few KiB, saying how much was left out (issue 9 class 11, second review:
+// grep's invalid-pattern error quoted the whole pattern).
+func TestErrorfIsBounded(t *testing.T) {
+	r := Errorf("grep: the pattern is not valid: %s", strings.Repeat("a", 20<<20))
+	if !r.IsError || len(r.Text) > 10<<10 || !strings.Contains(r.Text, "left out") {
+		t.Fatalf("Errorf: %d bytes; want at most 10 KiB that say what was left out", len(r.Text))
+	}
+	if r := Errorf("short %d", 1); r.Text != "short 1" {
+		t.Fatalf("Errorf(short) = %q", r.Text)
 	}
 }
 

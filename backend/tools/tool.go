@@ -94,10 +94,17 @@ type FileChange struct {
 	Before, After []byte
 }
 
-// Errorf returns an IsError result with a message for the model.
+// Errorf returns an IsError result with a message for the model, bounded
+// by maxErrorText: a message that quotes an argument (grep's invalid
+// pattern, a path) was as large as that argument, and was stored and sent
+// back in every later request (issue 9 class 11, second review).
 func Errorf(format string, args ...any) Result {
-	return Result{Text: sprintf(format, args...), IsError: true}
+	return Result{Text: bounded(sprintf(format, args...), maxErrorText), IsError: true}
 }
+
+// maxErrorText bounds an error result's text; outputs have their own
+// limits (Limits).
+const maxErrorText = 8 << 10
 
 // Text returns a plain text result.
 func Text(s string) Result { return Result{Text: s} }

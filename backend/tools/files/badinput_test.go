@@ -140,3 +140,24 @@ func TestHugeFilesRefusedForChanges(t *testing.T) {
 		t.Fatalf("delete: %s", res.Text)
 	}
 }
+
+// spec: K1
+// TestHugePathIsRefused: a path of a million missing folders is refused by
+// every file tool, saying the limit; resolving it element by element took
+// hours, holding the call (issue 9 class 11, second review).
+func TestHugePathIsRefused(t *testing.T) {
+	f := newFixture(t)
+	huge := strings.Repeat("a/", 1<<20) + "x.txt"
+	for tool, args := range map[string]map[string]any{
+		"read":   {"path": huge},
+		"write":  {"path": huge, "content": "x"},
+		"delete": {"path": huge},
+		"ls":     {"path": huge},
+	} {
+		if res := f.fail(tool, args); !strings.Contains(res.Text, "at most 4096") {
+			t.Errorf("%s: %.200s", tool, res.Text)
+		}
+	}
+	long := strings.Repeat("b/", 2000) + "y.txt" // under the limit: still taken
+	f.ok("write", map[string]any{"path": long, "content": "y"})
+}

@@ -88,11 +88,20 @@ func workdir(dir string) (string, error) {
 	return real, nil
 }
 
-// checkPath rejects paths no tool may be given: empty ones and ones with
-// NUL bytes (which the OS would cut short).
+// maxPathBytes is the longest path a tool takes: Linux's PATH_MAX, which
+// no path a file can be opened by exceeds. A longer one made resolving it
+// (realPath, element by element) take hours for a path of a million
+// missing folders (issue 9 class 11, second review).
+const maxPathBytes = 4096
+
+// checkPath rejects paths no tool may be given: empty ones, ones with NUL
+// bytes (which the OS would cut short) and ones longer than maxPathBytes.
 func checkPath(p string) error {
 	if strings.TrimSpace(p) == "" {
 		return errors.New("path is empty: give a path relative to the working directory, or an absolute one")
+	}
+	if len(p) > maxPathBytes {
+		return fmt.Errorf("path is %d bytes long; at most %d: no file has so long a path", len(p), maxPathBytes)
 	}
 	if strings.ContainsRune(p, 0) {
 		return fmt.Errorf("path %q contains a NUL byte: no file can have such a name", p)
