@@ -160,4 +160,15 @@ func TestHugePathIsRefused(t *testing.T) {
 	}
 	long := strings.Repeat("b/", 2000) + "y.txt" // under the limit: still taken
 	f.ok("write", map[string]any{"path": long, "content": "y"})
+	// A huge pattern that matches nothing is not quoted back whole.
+	pattern := strings.Repeat("z", 512<<10)
+	for tool, args := range map[string]map[string]any{
+		"glob": {"pattern": pattern},
+		"grep": {"pattern": pattern},
+	} {
+		res := f.ok(tool, args)
+		if len(res.Text) > 4096 || !strings.Contains(res.Text, "(524288 bytes in all)") {
+			t.Errorf("%s: %d bytes: %.300s", tool, len(res.Text), res.Text)
+		}
+	}
 }

@@ -115,9 +115,9 @@ func (t globTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 	}
 	var notes []string
 	if len(found) == 0 {
-		notes = append(notes, fmt.Sprintf("No files match %s in %s.", a.Pattern, tg.Show()))
+		notes = append(notes, fmt.Sprintf("No files match %s in %s.", quoted(a.Pattern), tg.Show()))
 		if !strings.Contains(pattern, "/") && !strings.HasPrefix(pattern, "**") {
-			notes = append(notes, fmt.Sprintf("The pattern matches only directly in that folder: use **/%s for every folder below it.", pattern))
+			notes = append(notes, fmt.Sprintf("The pattern matches only directly in that folder: use **/%s for every folder below it.", quoted(pattern)))
 		}
 	}
 	if len(found) > GlobMaxResults {

@@ -330,7 +330,7 @@ func (g *grepRun) render(a grepArgs, tg target, stats *walkStats) string {
 	}
 	var notes []string
 	if g.matches == 0 {
-		notes = append(notes, fmt.Sprintf("No matches for %q in %s.", a.Pattern, tg.Show()))
+		notes = append(notes, fmt.Sprintf("No matches for %q in %s.", quoted(a.Pattern), tg.Show()))
 		if !a.IgnoreCase {
 			notes = append(notes, "Try ignore_case, a shorter pattern, or another path.")
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"foya/backend/approval"
 )
@@ -93,6 +94,23 @@ func workdir(dir string) (string, error) {
 // (realPath, element by element) take hours for a path of a million
 // missing folders (issue 9 class 11, second review).
 const maxPathBytes = 4096
+
+// maxQuoted is how much of a model's pattern a result quotes back.
+const maxQuoted = 200
+
+// quoted returns a pattern as a result quotes it back to the model: whole
+// up to maxQuoted bytes, else its start and its length, so that a huge
+// pattern is not stored and sent again (issue 9 class 11).
+func quoted(p string) string {
+	if len(p) <= maxQuoted {
+		return p
+	}
+	cut := maxQuoted
+	for cut > 0 && !utf8.RuneStart(p[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes in all)", p[:cut], len(p))
+}
 
 // checkPath rejects paths no tool may be given: empty ones, ones with NUL
 // bytes (which the OS would cut short) and ones longer than maxPathBytes.
