@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -65,9 +64,7 @@ func changesCmd(ctx context.Context, args []string, env Env) int {
 		return fail(env, err)
 	}
 	if *asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(changes)
+		printJSON(env.Stdout, changes)
 		return ExitOK
 	}
 	fmt.Fprintf(env.Stdout, "Session %s: %s\n  workdir %s\n", sess.ID, sess.Title, sess.Workdir)
@@ -204,9 +201,7 @@ func revertCmd(ctx context.Context, args []string, env Env) int {
 		return fail(env, err)
 	}
 	if *asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(res)
+		printJSON(env.Stdout, res)
 	} else {
 		workdir := ""
 		if len(res.Reverted) > 0 {

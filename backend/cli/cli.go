@@ -9,6 +9,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -255,4 +256,11 @@ func firstLine(s string, max int) string {
 		return line + " …"
 	}
 	return line
+}
+
+// printJSON writes v as indented JSON, what every --json listing prints.
+func printJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.Encode(v)
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -130,9 +129,7 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 			return fail(env, err)
 		}
 		if *asJSON {
-			enc := json.NewEncoder(env.Stdout)
-			enc.SetIndent("", "  ")
-			enc.Encode(list)
+			printJSON(env.Stdout, list)
 			return ExitOK
 		}
 		if len(list) == 0 {
@@ -181,9 +178,7 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 			return providerFail(env, sub, err)
 		}
 		if *asJSON {
-			enc := json.NewEncoder(env.Stdout)
-			enc.SetIndent("", "  ")
-			enc.Encode(struct {
+			printJSON(env.Stdout, struct {
 				kernel.ProviderCheck
 				OK bool `json:"ok"`
 			}{res, res.OK()})

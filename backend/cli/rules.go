@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -80,9 +79,7 @@ func rulesCmd(ctx context.Context, args []string, env Env) int {
 		return ExitOK
 	}
 	if *asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(pr)
+		printJSON(env.Stdout, pr)
 		return ExitOK
 	}
 	showRules(env.Stdout, pr, false)

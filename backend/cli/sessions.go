@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -33,9 +32,7 @@ func sessionsCmd(ctx context.Context, args []string, env Env) int {
 		return fail(env, err)
 	}
 	if *asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(list)
+		printJSON(env.Stdout, list)
 		return ExitOK
 	}
 	if len(list) == 0 {
@@ -111,9 +108,7 @@ func showCmd(ctx context.Context, args []string, env Env) int {
 				return fail(env, err)
 			}
 		}
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(t)
+		printJSON(env.Stdout, t)
 		return ExitOK
 	}
 	w := env.Stdout

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -48,9 +47,7 @@ func settingsCmd(ctx context.Context, args []string, env Env) int {
 		return fail(env, err)
 	}
 	if *asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(all)
+		printJSON(env.Stdout, all)
 		return ExitOK
 	}
 	for _, key := range slices.Sorted(maps.Keys(all)) {

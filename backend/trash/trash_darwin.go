@@ -69,22 +69,34 @@ func (t *Trash) Put(path string) (Item, error) {
 	if err != nil {
 		return Item{}, fmt.Errorf("trash %s: %w", path, err)
 	}
-	base := filepath.Base(src)
+	dst, err := moveIn(path, dir, filepath.Base(src), func(dst string) error {
+		return unix.RenamexNp(src, dst, unix.RENAME_EXCL)
+	})
+	if err != nil {
+		return Item{}, err
+	}
+	return Item{OriginalPath: src, TrashedPath: dst, DeletedAt: deleted}, nil
+}
+
+// moveIn moves an entry into the trash folder dir under the first free
+// name made from base, with rename (which must refuse to replace); shown
+// names the entry in errors.
+func moveIn(shown, dir, base string, rename func(dst string) error) (string, error) {
 	for n := 1; n <= 200; n++ {
 		dst := filepath.Join(dir, candidateName(base, n, randomTag))
-		err := unix.RenamexNp(src, dst, unix.RENAME_EXCL)
+		err := rename(dst)
 		if errors.Is(err, unix.EEXIST) {
 			continue
 		}
 		if errors.Is(err, unix.EXDEV) {
-			return Item{}, fmt.Errorf("trash %s: %w: %s is on another volume and copying is not allowed", path, ErrUnsupported, dir)
+			return "", fmt.Errorf("trash %s: %w: %s is on another volume and copying is not allowed", shown, ErrUnsupported, dir)
 		}
 		if err != nil {
-			return Item{}, fmt.Errorf("trash %s: move to %s: %w", path, dst, err)
+			return "", fmt.Errorf("trash %s: move to %s: %w", shown, dst, err)
 		}
-		return Item{OriginalPath: src, TrashedPath: dst, DeletedAt: deleted}, nil
+		return dst, nil
 	}
-	return Item{}, fmt.Errorf("trash %s: no free name in %s", path, dir)
+	return "", fmt.Errorf("trash %s: no free name in %s", shown, dir)
 }
 
 // PutAt moves the entry name of the open folder dir to the trash without
@@ -114,21 +126,13 @@ func (t *Trash) PutAt(dir *os.File, name, shown string) (Item, error) {
 		return Item{}, fmt.Errorf("trash %s: %w", shown, err)
 	}
 	deleted := t.now().Local().Truncate(time.Second)
-	for n := 1; n <= 200; n++ {
-		dst := filepath.Join(tdir, candidateName(name, n, randomTag))
-		err := unix.RenameatxNp(dfd, name, unix.AT_FDCWD, dst, unix.RENAME_EXCL)
-		if errors.Is(err, unix.EEXIST) {
-			continue
-		}
-		if errors.Is(err, unix.EXDEV) {
-			return Item{}, fmt.Errorf("trash %s: %w: %s is on another volume and copying is not allowed", shown, ErrUnsupported, tdir)
-		}
-		if err != nil {
-			return Item{}, fmt.Errorf("trash %s: move to %s: %w", shown, dst, err)
-		}
-		return Item{OriginalPath: shown, TrashedPath: dst, DeletedAt: deleted}, nil
+	dst, err := moveIn(shown, tdir, name, func(dst string) error {
+		return unix.RenameatxNp(dfd, name, unix.AT_FDCWD, dst, unix.RENAME_EXCL)
+	})
+	if err != nil {
+		return Item{}, err
 	}
-	return Item{}, fmt.Errorf("trash %s: no free name in %s", shown, tdir)
+	return Item{OriginalPath: shown, TrashedPath: dst, DeletedAt: deleted}, nil
 }
 
 // finderTrash has Finder trash src and returns the trashed item's path.
