@@ -456,8 +456,5 @@ func (k *Kernel) Artifact(ctx context.Context, sessionID, id string) (llm.Artifa
 	return k.store.Artifact(ctx, sessionID, id)
 }
 
-// ErrNotFound is returned for sessions, runs and artifacts that do not exist.
-var ErrNotFound = store.ErrNotFound
-
 // IsNotFound reports whether err means something does not exist.
-func IsNotFound(err error) bool { return errors.Is(err, store.ErrNotFound) }
+func IsNotFound(err error) bool { return errors.Is(err, ErrNotFound) }
