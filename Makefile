@@ -11,6 +11,19 @@ BIN       := build/bin/foya
 VERSION   ?=
 LDFLAGS   := $(if $(VERSION),-X foya/backend/kernel.Version=$(VERSION))
 
+# --- version: the commit and its date, linked in beside VERSION ---
+# COMMIT is git rev-parse --short HEAD, with -dirty when tracked files
+# differ from it; COMMIT_DATE is that commit's date. Outside a git work tree
+# both stay empty and the binary falls back to what go build recorded.
+ifeq ($(origin COMMIT),undefined)
+COMMIT := $(shell c=$$(git rev-parse --short HEAD 2>/dev/null) && { git diff --quiet HEAD -- 2>/dev/null || c="$$c-dirty"; echo "$$c"; })
+endif
+COMMIT_DATE ?= $(shell git log -1 --format=%cs 2>/dev/null)
+LDFLAGS += $(if $(COMMIT),-X foya/backend/kernel.BuildCommit=$(COMMIT))
+LDFLAGS += $(if $(COMMIT_DATE),-X foya/backend/kernel.BuildDate=$(COMMIT_DATE))
+LDFLAGS := $(strip $(LDFLAGS))
+# --- end version ---
+
 # Debian packages: GTK and WebKitGTK headers for the desktop build; Xvfb,
 # xauth and ImageMagick for the desktop smoke test; Chromium for browser
 # tests; patch, ripgrep and trash-cli for the file tools' tests.
@@ -33,10 +46,11 @@ run: build ## install what is missing, build, start the desktop app
 build: deps $(FRONTEND_DIST) ## install what is missing, build the desktop binary into build/bin/foya
 	$(GO) build -tags $(TAGS) $(if $(LDFLAGS),-ldflags "$(LDFLAGS)") -o $(BIN) .
 
-test: deps frontend ## install what is missing, then run every test: Go, front end, desktop smoke
+test: deps frontend ## install what is missing, then run every test: Go, front end, desktop smoke, package
 	$(MAKE) --no-print-directory test-go
 	$(MAKE) --no-print-directory test-frontend
 	$(MAKE) --no-print-directory test-smoke
+	$(MAKE) --no-print-directory test-package
 
 # GORACE: a race-enabled program sleeps a second before it exits, so that
 # late reports get out; the sandbox helper is the test binary itself, so
@@ -95,3 +109,83 @@ dev: deps ## live-reloading desktop app for development (Wails dev server)
 clean: ## remove build output (keeps installed modules)
 	rm -rf build/bin tests/smoke/out
 	find frontend/dist -mindepth 1 ! -name .gitkeep -exec rm -rf {} +
+
+# --- packaging: the Debian package, the per-user install, their test ---
+# The .deb and the per-user install take build/bin/foya as make build left
+# it; icons are made from build/appicon.png at the hicolor sizes.
+.PHONY: package install uninstall icons test-package
+
+ICON_SIZES := 16 32 48 64 128 256 512
+ICON_DIR   := build/linux/icons/hicolor
+ICONS      := $(foreach s,$(ICON_SIZES),$(ICON_DIR)/$(s)x$(s)/apps/foya.png)
+PREFIX     ?= $(HOME)/.local
+PKG_ARCH   := $(shell $(GO) env GOARCH 2>/dev/null)
+
+icons: $(ICONS) ## the hicolor icons, from build/appicon.png
+
+# The date chunks are left out so that the same icon gives the same bytes.
+$(ICON_DIR)/%/apps/foya.png: build/appicon.png
+	@mkdir -p $(@D)
+	convert $< -resize $* -strip -define png:exclude-chunks=date,time $@
+
+package: build icons ## the Debian package build/bin/foya_VERSION_ARCH.deb (nfpm), of the binary make build made
+	rm -f build/bin/foya_*.deb
+	version=$$(./$(BIN) --version | awk 'NR == 1 { print $$2 }'); \
+	FOYA_VERSION="$$version" FOYA_ARCH=$(PKG_ARCH) $(GO) tool nfpm package --packager deb \
+	  --config build/linux/nfpm.yaml --target build/bin/
+	@ls build/bin/foya_*.deb
+
+# Per-user: the binary in PREFIX/bin, a menu entry whose Exec is that
+# binary's absolute path, the icons; the caches are refreshed only where
+# their tools are installed.
+install: build icons ## install for this user: ~/.local/bin/foya, a menu entry and icons (PREFIX=~/.local)
+	install -Dm755 $(BIN) "$(PREFIX)/bin/foya"
+	install -d "$(PREFIX)/share/applications"
+	sed 's|^Exec=foya$$|Exec=$(abspath $(PREFIX))/bin/foya|' build/linux/foya.desktop > "$(PREFIX)/share/applications/foya.desktop"
+	chmod 644 "$(PREFIX)/share/applications/foya.desktop"
+	for s in $(ICON_SIZES); do \
+	  install -Dm644 "$(ICON_DIR)/$${s}x$${s}/apps/foya.png" "$(PREFIX)/share/icons/hicolor/$${s}x$${s}/apps/foya.png"; \
+	done
+	$(call refresh-caches)
+	@echo "installed $(PREFIX)/bin/foya; it is in the menu as Foya"
+
+uninstall: ## remove what make install put in place (PREFIX=~/.local)
+	rm -f "$(PREFIX)/bin/foya" "$(PREFIX)/share/applications/foya.desktop"
+	for s in $(ICON_SIZES); do rm -f "$(PREFIX)/share/icons/hicolor/$${s}x$${s}/apps/foya.png"; done
+	$(call refresh-caches)
+
+define refresh-caches
+	if command -v update-desktop-database >/dev/null; then update-desktop-database -q "$(PREFIX)/share/applications"; fi
+	if command -v gtk-update-icon-cache >/dev/null && [ -d "$(PREFIX)/share/icons/hicolor" ]; then \
+	  gtk-update-icon-cache -q -t -f "$(PREFIX)/share/icons/hicolor"; fi
+endef
+
+# Builds the .deb, installs it with dpkg, checks the installed binary's
+# --version against the built one, runs a desktop smoke test against the
+# installed binary, and removes the package, also when a step failed. It
+# needs root (or sudo) for dpkg; without either it says so and passes.
+test-package: package ## install the .deb, check foya --version and the desktop smoke test on it, remove it
+	@if [ "$$(id -u)" = 0 ]; then sudo=""; \
+	elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo="sudo -n"; \
+	else echo "test-package: skipped: dpkg -i needs root, and sudo is missing or asks for a password"; exit 0; fi; \
+	deb=$$(ls build/bin/foya_*.deb); \
+	if dpkg -s foya >/dev/null 2>&1; then echo "test-package: a foya package is installed already; remove it first (dpkg -r foya)" >&2; exit 1; fi; \
+	trap '$$sudo dpkg -r foya >/dev/null && echo "test-package: removed the foya package"' EXIT; \
+	$$sudo dpkg -i "$$deb"; \
+	want=$$(./$(BIN) --version); got=$$(/usr/bin/foya --version); \
+	echo "installed: $$got"; \
+	if [ "$$got" != "$$want" ]; then echo "test-package: /usr/bin/foya --version = '$$got'; want '$$want'" >&2; exit 1; fi; \
+	case "$$got" in *"commit $(COMMIT)"*) ;; *) echo "test-package: --version lacks the commit $(COMMIT)" >&2; exit 1;; esac; \
+	for f in /usr/share/applications/foya.desktop $(foreach s,$(ICON_SIZES),/usr/share/icons/hicolor/$(s)x$(s)/apps/foya.png); do \
+	  [ -f "$$f" ] || { echo "test-package: the package did not install $$f" >&2; exit 1; }; \
+	done; \
+	FOYA_SMOKE_TEST=1 FOYA_SMOKE_BIN=/usr/bin/foya $(GO) test -count=1 -v -run '^TestDesktopWindowShowsStoredSessions$$' ./tests/smoke/
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	$(MAKE) --no-print-directory install PREFIX="$$tmp" >/dev/null; \
+	grep -qx "Exec=$$tmp/bin/foya" "$$tmp/share/applications/foya.desktop"; \
+	"$$tmp/bin/foya" --version >/dev/null; \
+	$(MAKE) --no-print-directory uninstall PREFIX="$$tmp" >/dev/null; \
+	left=$$(find "$$tmp" -type f ! -name 'icon-theme.cache' ! -name 'mimeinfo.cache'); \
+	if [ -n "$$left" ]; then echo "test-package: make uninstall left $$left" >&2; exit 1; fi; \
+	echo "test-package: make install and make uninstall (PREFIX=$$tmp): ok"
+# --- end packaging ---

@@ -127,13 +127,13 @@ func (a *App) shutdown(context.Context) {
 }
 
 // Info returns the kernel's version and where it keeps its data. When the
-// kernel is not open, only the version is known.
+// kernel is not open, only the version and commit are known.
 func (a *App) Info() kernel.Info {
 	<-a.started
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.kernel == nil {
-		return kernel.Info{Version: kernel.Version}
+		return kernel.BuildInfo()
 	}
 	return a.kernel.Info()
 }

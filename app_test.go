@@ -84,7 +84,7 @@ func TestAppShowsAKernelThatFailedToOpen(t *testing.T) {
 	a.startup(ctx)
 	defer a.shutdown(ctx) // must not touch a kernel that is not there
 
-	if got, want := a.Info(), (kernel.Info{Version: kernel.Version}); got != want {
+	if got, want := a.Info(), kernel.BuildInfo(); got != want {
 		t.Errorf("Info() = %+v; want %+v", got, want)
 	}
 	if got, want := errs.String(), "foya: open kernel: database is locked\n"; got != want {

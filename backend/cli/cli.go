@@ -1,6 +1,6 @@
 // Package cli implements foya's command line: exec (one headless run),
 // sessions and show (stored history), settings, providers (named model
-// servers), and --version. Flags and exit codes
+// servers), doctor (what works on this machine), and --version. Flags and exit codes
 // are a contract that docs, tests and benchmarks rely on.
 //
 // It imports kernel, provider and the vocabulary packages; never the Wails
@@ -102,8 +102,10 @@ func Run(ctx context.Context, args []string, env Env) int {
 	case "revert":
 		return revertCmd(ctx, args[1:], env)
 	case "version", "--version", "-version", "-v":
-		fmt.Fprintf(env.Stdout, "foya %s\n", kernel.Version)
+		fmt.Fprintln(env.Stdout, versionLine(kernel.BuildInfo()))
 		return ExitOK
+	case "doctor":
+		return doctorCmd(ctx, args[1:], env)
 	case "help", "--help", "-help", "-h":
 		usage(env.Stdout)
 		return ExitOK
@@ -111,6 +113,22 @@ func Run(ctx context.Context, args []string, env Env) int {
 	fmt.Fprintf(env.Stderr, "foya: unknown command %q\n\n", args[0])
 	usage(env.Stderr)
 	return ExitUsage
+}
+
+// versionLine is what foya --version prints: "foya 1.2.3 (commit abc1234,
+// 2026-12-01)", with what is unknown left out.
+func versionLine(i kernel.Info) string {
+	var extra []string
+	if i.Commit != "" {
+		extra = append(extra, "commit "+i.Commit)
+	}
+	if i.Date != "" {
+		extra = append(extra, i.Date)
+	}
+	if len(extra) == 0 {
+		return "foya " + i.Version
+	}
+	return fmt.Sprintf("foya %s (%s)", i.Version, strings.Join(extra, ", "))
 }
 
 func usage(w io.Writer) {
@@ -135,7 +153,8 @@ func usage(w io.Writer) {
   foya rules [allow|revoke] [--workdir DIR]
                             show the project's .foya/permissions.json and whether you approved
                             it; allow approves its exact content, revoke withdraws that
-  foya --version            print the version
+  foya doctor [--json]      check this machine: folders, database, sandbox, trash, providers
+  foya --version            print the version, the commit and its date
 
 Run "foya exec --help" for the flags of exec.
 `)

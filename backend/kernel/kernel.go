@@ -59,6 +59,10 @@ type Options struct {
 // Info describes a running kernel for front ends.
 type Info struct {
 	Version string `json:"version"`
+	// Commit and Date are the commit the binary was built from and its
+	// date, "" when unknown (see BuildInfo).
+	Commit  string `json:"commit"`
+	Date    string `json:"date"`
 	DataDir string `json:"dataDir"`
 	DBPath  string `json:"dbPath"`
 }
@@ -108,27 +112,39 @@ func DataDir() (string, error) {
 	return filepath.Join(home, ".local", "share", "foya"), nil
 }
 
-// Open opens the store, builds the registry and engine, marks runs left
-// running by a process that is gone as interrupted (spec X2), and removes
-// session temp folders that no live kernel uses (a crash leaves them).
-func Open(ctx context.Context, opts Options) (*Kernel, error) {
-	path := opts.DBPath
+// resolvePaths returns the database file (opts.DBPath, else $FOYA_DB, else
+// foya.db in DataDir), the folder of Foya's other files (the database's
+// folder when the database was named, else DataDir) and the user's rules
+// file (opts.UserRules, else in DataDir; "" when there is no DataDir).
+func resolvePaths(opts Options) (path, dataDir, userRules string, err error) {
+	path = opts.DBPath
 	if path == "" {
 		path = os.Getenv("FOYA_DB")
 	}
-	dataDir, err := DataDir()
-	userRules := opts.UserRules
+	dataDir, err = DataDir()
+	userRules = opts.UserRules
 	if userRules == "" && err == nil {
 		userRules = filepath.Join(dataDir, approval.UserRulesFile)
 	}
 	if path == "" {
 		if err != nil {
-			return nil, err
+			return "", "", "", err
 		}
 		path = filepath.Join(dataDir, "foya.db")
 	}
 	if err != nil || opts.DBPath != "" || os.Getenv("FOYA_DB") != "" {
 		dataDir = filepath.Dir(path)
+	}
+	return path, dataDir, userRules, nil
+}
+
+// Open opens the store, builds the registry and engine, marks runs left
+// running by a process that is gone as interrupted (spec X2), and removes
+// session temp folders that no live kernel uses (a crash leaves them).
+func Open(ctx context.Context, opts Options) (*Kernel, error) {
+	path, dataDir, userRules, err := resolvePaths(opts)
+	if err != nil {
+		return nil, err
 	}
 	st, err := store.Open(ctx, path)
 	if err != nil {
@@ -139,8 +155,10 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 		st.Close()
 		return nil, err
 	}
+	info := BuildInfo()
+	info.DataDir, info.DBPath = dataDir, st.Path()
 	k := &Kernel{
-		info:    Info{Version: Version, DataDir: dataDir, DBPath: st.Path()},
+		info:    info,
 		store:   st,
 		owner:   own,
 		reg:     tools.NewRegistry(),
@@ -231,7 +249,7 @@ func (k *Kernel) stopWatching(sessionID string) {
 	}
 }
 
-// Info returns the kernel's version and where it keeps its data.
+// Info returns the kernel's version, commit and where it keeps its data.
 func (k *Kernel) Info() Info { return k.info }
 
 // Registry returns the tool registry, for front ends that add tools.

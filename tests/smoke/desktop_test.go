@@ -149,9 +149,14 @@ func TestMain(m *testing.M) {
 }
 
 // buildDesktop builds the real desktop binary (once) and returns its path
-// and the kernel version linked into it.
+// and the kernel version linked into it. When FOYA_SMOKE_BIN names a
+// binary (make test-package points it at the one the .deb installed), that
+// binary is tested instead, with the version its --version prints.
 func buildDesktop(t *testing.T) (path, version string) {
 	t.Helper()
+	if bin := os.Getenv("FOYA_SMOKE_BIN"); bin != "" {
+		return givenDesktop(t, bin)
+	}
 	root := repoRoot(t)
 	if _, err := os.Stat(filepath.Join(root, "frontend", "dist", "index.html")); err != nil {
 		t.Fatalf("the front end is not built (%v): run make frontend first", err)
@@ -178,6 +183,24 @@ func buildDesktop(t *testing.T) (path, version string) {
 		t.Fatal(buildErr)
 	}
 	return binPath, binVer
+}
+
+// givenDesktop returns bin and its version: the second word of what
+// bin --version prints ("foya 1.2.3 (commit abc1234, 2026-12-01)").
+func givenDesktop(t *testing.T, bin string) (path, version string) {
+	t.Helper()
+	if !filepath.IsAbs(bin) {
+		t.Fatalf("FOYA_SMOKE_BIN=%s: want an absolute path", bin)
+	}
+	out, err := exec.Command(bin, "--version").Output()
+	if err != nil {
+		t.Fatalf("%s --version: %v", bin, err)
+	}
+	f := strings.Fields(string(out))
+	if len(f) < 2 || f[0] != "foya" {
+		t.Fatalf("%s --version = %q; want foya VERSION ...", bin, out)
+	}
+	return bin, f[1]
 }
 
 func repoRoot(t *testing.T) string {

@@ -5,6 +5,8 @@
 //
 // The test needs a display server and WebKitGTK, so it runs only when
 // FOYA_SMOKE_TEST=1 (make test sets it); plain `go test ./...` skips it.
+// FOYA_SMOKE_BIN=/absolute/path tests that binary instead of building one
+// (make test-package runs it against the binary the .deb installed).
 // Screenshots are kept in out/ (ignored by git) for people to look at.
 //
 // It drives the binary from the outside, as a person would; the only Foya

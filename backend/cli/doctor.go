@@ -1,0 +1,78 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"foya/backend/kernel"
+)
+
+// doctorCmd: foya doctor [--json] [--db PATH] [--timeout D]. It prints
+// what kernel.Doctor found, section by section, each problem with what to
+// do; the exit code is 1 when something is a problem, so that scripts can
+// branch on it.
+func doctorCmd(ctx context.Context, args []string, env Env) int {
+	fs, db := newFlags("doctor", env)
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	timeout := fs.Duration("timeout", kernel.DoctorProviderTimeout, "how long to wait for each provider")
+	pos, code, ok := parseFlags(fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 {
+		return fail(env, errUsage{"usage: foya doctor [--json] [--db PATH] [--timeout 5s]"})
+	}
+	if *timeout <= 0 || *timeout > 10*time.Minute {
+		return fail(env, errUsage{fmt.Sprintf("--timeout %s: want more than 0 and at most 10m", *timeout)})
+	}
+	r := kernel.Doctor(ctx, kernel.DoctorOptions{DBPath: dbPath(*db, env), Probe: env.Probe, ProviderTimeout: *timeout})
+	if *asJSON {
+		printJSON(env.Stdout, r)
+	} else {
+		printDoctor(env.Stdout, r)
+	}
+	if len(r.Problems()) > 0 {
+		return ExitFailed
+	}
+	return ExitOK
+}
+
+func printDoctor(w io.Writer, r kernel.DoctorReport) {
+	fmt.Fprintln(w, versionLine(kernel.Info{Version: r.Version, Commit: r.Commit, Date: r.Date}))
+	section := func(name string, fs ...kernel.Finding) {
+		fmt.Fprintf(w, "\n%s\n", name)
+		for _, f := range fs {
+			fmt.Fprintf(w, "  %-8s %-14s %s\n", f.Status, f.Name, f.Detail)
+			if f.Fix != "" && f.Status != kernel.DoctorOK {
+				fmt.Fprintf(w, "  %-8s %-14s what to do: %s\n", "", "", f.Fix)
+			}
+		}
+	}
+	section("Folders", r.Folders...)
+	section("Database", r.Database.Finding)
+	section("Sandbox", r.Sandbox.Finding)
+	section("Trash", r.Trash.Finding)
+	providers := []kernel.Finding{r.Providers.Finding}
+	for _, p := range r.Providers.Profiles {
+		f := p.Finding
+		if p.Default {
+			f.Name += " (default)"
+		}
+		providers = append(providers, f)
+	}
+	section("Providers", providers...)
+	if n := len(r.Problems()); n > 0 {
+		fmt.Fprintf(w, "\n%d %s: see \"what to do\" above\n", n, plural(n, "problem", "problems"))
+	} else {
+		fmt.Fprintln(w, "\nno problems found")
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,473 @@
+package kernel
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"foya/backend/sandbox"
+	"foya/backend/store"
+	"foya/backend/trash"
+)
+
+// Statuses of a doctor finding.
+const (
+	DoctorOK      = "ok"
+	DoctorWarning = "warning" // works, with a limit worth knowing
+	DoctorProblem = "problem" // does not work; Fix says what to do
+)
+
+// DoctorProviderTimeout is how long Doctor waits for each provider when
+// DoctorOptions does not say.
+const DoctorProviderTimeout = 5 * time.Second
+
+// DoctorOptions configure Doctor.
+type DoctorOptions struct {
+	// DBPath is the database, as Options.DBPath.
+	DBPath string
+	// Probe, if set, replaces sandbox.Probe (tests).
+	Probe func() sandbox.Capability
+	// Trash, if set, replaces the user's trash (tests).
+	Trash *trash.Trash
+	// ProviderTimeout bounds each provider's check; 0 means
+	// DoctorProviderTimeout. The providers are checked at once.
+	ProviderTimeout time.Duration
+}
+
+// Finding is one thing Doctor looked at: what it found and, unless Status
+// is DoctorOK, what to do about it.
+type Finding struct {
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	Detail string `json:"detail"`
+	Fix    string `json:"fix,omitempty"`
+}
+
+// DoctorDatabase is the database's finding.
+type DoctorDatabase struct {
+	Finding
+	Path   string `json:"path"`
+	Exists bool   `json:"exists"`
+	// Size is the database file's size plus its write-ahead log's, in bytes.
+	Size int64 `json:"size"`
+	// Integrity is what PRAGMA integrity_check said: "ok", its problems,
+	// or "" when it could not run.
+	Integrity []string `json:"integrity,omitempty"`
+}
+
+// DoctorSandbox is what confines commands on this machine.
+type DoctorSandbox struct {
+	Finding
+	Mechanism string `json:"mechanism"`
+	Landlock  int    `json:"landlockAbi"`
+	// Namespaces is true when unprivileged user, mount, PID and network
+	// namespaces work.
+	Namespaces bool   `json:"namespaces"`
+	Bubblewrap bool   `json:"bubblewrap"`
+	Weaker     string `json:"weaker,omitempty"`
+}
+
+// DoctorTrash is where deleted files go.
+type DoctorTrash struct {
+	Finding
+	Path string `json:"path"`
+}
+
+// DoctorProvider is one provider profile's reachability.
+type DoctorProvider struct {
+	Finding
+	BaseURL string         `json:"baseUrl"`
+	Model   string         `json:"model"`
+	Default bool           `json:"default,omitempty"`
+	Check   *ProviderCheck `json:"check,omitempty"`
+}
+
+// DoctorProviders is every provider profile's check, and a summary.
+type DoctorProviders struct {
+	Finding
+	Profiles []DoctorProvider `json:"profiles"`
+}
+
+// DoctorReport is what Doctor found.
+type DoctorReport struct {
+	Version   string          `json:"version"`
+	Commit    string          `json:"commit"`
+	Date      string          `json:"date"`
+	Folders   []Finding       `json:"folders"`
+	Database  DoctorDatabase  `json:"database"`
+	Sandbox   DoctorSandbox   `json:"sandbox"`
+	Trash     DoctorTrash     `json:"trash"`
+	Providers DoctorProviders `json:"providers"`
+}
+
+// Problems returns the findings whose status is DoctorProblem.
+func (r DoctorReport) Problems() []Finding {
+	all := append([]Finding{}, r.Folders...)
+	all = append(all, r.Database.Finding, r.Sandbox.Finding, r.Trash.Finding, r.Providers.Finding)
+	for _, p := range r.Providers.Profiles {
+		all = append(all, p.Finding)
+	}
+	var out []Finding
+	for _, f := range all {
+		if f.Status == DoctorProblem {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Doctor looks at what Foya needs on this machine: its folders, the
+// database (read only: size and PRAGMA integrity_check), what confines
+// commands, the trash, and whether each provider profile answers. It is a
+// function, not a method, because a database that cannot be opened is one
+// of the things it reports: it opens a kernel only to read the profiles of
+// a sound database, and never creates one. Every problem is a finding with
+// what to do; Doctor itself does not fail.
+func Doctor(ctx context.Context, opts DoctorOptions) DoctorReport {
+	b := BuildInfo()
+	r := DoctorReport{Version: b.Version, Commit: b.Commit, Date: b.Date}
+	path, dataDir, userRules, err := resolvePaths(Options{DBPath: opts.DBPath})
+	if err != nil {
+		r.Folders = []Finding{{Name: "data folder", Status: DoctorProblem, Detail: err.Error(),
+			Fix: "set HOME (or XDG_DATA_HOME), or name a database with --db or FOYA_DB"}}
+		r.Database = DoctorDatabase{Finding: Finding{Name: "database", Status: DoctorProblem,
+			Detail: "no database path: the data folder is unknown", Fix: "see the data folder above"}}
+	} else {
+		if abs, err := filepath.Abs(dataDir); err == nil {
+			dataDir = abs
+		}
+		r.Folders = doctorFolders(dataDir, userRules)
+		r.Database = doctorDatabase(ctx, path)
+	}
+	probe := opts.Probe
+	if probe == nil {
+		probe = sandbox.Probe
+	}
+	r.Sandbox = doctorSandbox(probe())
+	tr := opts.Trash
+	if tr == nil {
+		tr = trash.Default()
+	}
+	r.Trash = doctorTrash(tr)
+	r.Providers = doctorProviders(ctx, r.Database, opts, probe)
+	return r
+}
+
+// doctorFolders looks at the data folder, where the settings are, the
+// user's rules file and the provider key file.
+func doctorFolders(dataDir, userRules string) []Finding {
+	data := Finding{Name: "data folder", Status: DoctorOK, Detail: dataDir}
+	switch fi, err := os.Stat(dataDir); {
+	case errors.Is(err, fs.ErrNotExist):
+		data.Detail += " (not made yet: Foya makes it at its first start)"
+	case err != nil:
+		data.Status, data.Detail = DoctorProblem, err.Error()
+		data.Fix = "make the folder readable by you, or name another database with --db or FOYA_DB"
+	case !fi.IsDir():
+		data.Status, data.Detail = DoctorProblem, dataDir+" is not a folder"
+		data.Fix = "move that file aside (mv " + dataDir + " " + dataDir + ".old); Foya makes the folder at its next start"
+	default:
+		if err := writable(dataDir); err != nil {
+			data.Status, data.Detail = DoctorProblem, dataDir+" is not writable: "+err.Error()
+			data.Fix = "make it yours and writable (chmod u+rwx " + dataDir + ")"
+		}
+	}
+	config := Finding{Name: "settings", Status: DoctorOK,
+		Detail: "Foya has no config folder: settings are in the database (foya settings lists them)"}
+	if userRules != "" {
+		switch _, err := os.Stat(userRules); {
+		case err == nil:
+			config.Detail += "; your rules file: " + userRules
+		case errors.Is(err, fs.ErrNotExist):
+			config.Detail += "; your rules file would be " + userRules + " (none yet)"
+		default:
+			config.Status, config.Detail = DoctorProblem, "your rules file: "+err.Error()
+			config.Fix = "make " + userRules + " readable by you"
+		}
+	}
+	keys := Finding{Name: "provider keys", Status: DoctorOK}
+	keyFile := filepath.Join(dataDir, KeyFile)
+	switch fi, err := os.Stat(keyFile); {
+	case errors.Is(err, fs.ErrNotExist):
+		keys.Detail = "no key file: keys are in the system keyring, if any are stored"
+	case err != nil:
+		keys.Status, keys.Detail = DoctorProblem, err.Error()
+		keys.Fix = "make " + keyFile + " readable by you only (chmod 600 " + keyFile + ")"
+	case runtime.GOOS != "windows" && fi.Mode().Perm()&0o077 != 0:
+		keys.Status = DoctorProblem
+		keys.Detail = fmt.Sprintf("%s holds API keys and others may read it (mode %04o)", keyFile, fi.Mode().Perm())
+		keys.Fix = "chmod 600 " + keyFile
+	default:
+		keys.Detail = keyFile + " (where there is no system keyring), readable by you only"
+	}
+	return []Finding{data, config, keys}
+}
+
+// writable checks that a file can be made in dir, and removes it.
+func writable(dir string) error {
+	f, err := os.CreateTemp(dir, ".foya-doctor-")
+	if err != nil {
+		return err
+	}
+	return errors.Join(f.Close(), os.Remove(f.Name()))
+}
+
+// damagedFix is what to do about a database that cannot be read.
+func damagedFix(path string) string {
+	return "quit Foya, move the file aside (mv " + path + " " + path + ".broken) and Foya starts with an empty database; " +
+		"sqlite3 " + path + ".broken .recover can save what is left"
+}
+
+func doctorDatabase(ctx context.Context, path string) DoctorDatabase {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	d := DoctorDatabase{Finding: Finding{Name: "database", Status: DoctorOK}, Path: path}
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		d.Detail = path + ": not made yet (Foya makes it at its first start)"
+		return d
+	case err != nil:
+		d.Status, d.Detail, d.Fix = DoctorProblem, err.Error(), "make "+path+" readable and writable by you"
+		return d
+	case fi.IsDir():
+		d.Status, d.Detail = DoctorProblem, path+" is a folder, not a database"
+		d.Fix = "move it aside (mv " + path + " " + path + ".old), or name another database with --db or FOYA_DB"
+		return d
+	}
+	d.Exists, d.Size = true, fi.Size()
+	if wal, err := os.Stat(path + "-wal"); err == nil {
+		d.Size += wal.Size()
+	}
+	size := humanSize(d.Size)
+	problems, err := store.Check(ctx, path)
+	switch {
+	case err != nil && strings.Contains(err.Error(), "locked"):
+		d.Status, d.Detail = DoctorWarning, size+"; integrity not checked: "+err.Error()
+		d.Fix = "run foya doctor again when the other Foya is done"
+	case err != nil:
+		d.Status, d.Detail, d.Fix = DoctorProblem, size+"; "+err.Error(), damagedFix(path)
+	case len(problems) > 0:
+		d.Integrity = problems
+		d.Status = DoctorProblem
+		d.Detail = fmt.Sprintf("%s, %s; integrity_check found problems: %s", path, size, strings.Join(problems, "; "))
+		d.Fix = damagedFix(path)
+	default:
+		d.Integrity = []string{"ok"}
+		d.Detail = path + ", " + size + ", integrity ok"
+	}
+	return d
+}
+
+func humanSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+func doctorSandbox(c sandbox.Capability) DoctorSandbox {
+	d := DoctorSandbox{Finding: Finding{Name: "sandbox", Status: DoctorOK}, Mechanism: c.Mechanism,
+		Landlock: c.Landlock, Namespaces: c.NetNS, Bubblewrap: c.Bubblewrap, Weaker: c.Weaker}
+	var parts []string
+	if runtime.GOOS == "linux" {
+		ll := "Landlock: none in this kernel"
+		if c.Landlock > 0 {
+			ll = fmt.Sprintf("Landlock ABI %d", c.Landlock)
+		}
+		ns := "user, mount, PID and network namespaces: refused"
+		if c.NetNS {
+			ns = "user, mount, PID and network namespaces: work"
+		}
+		bw := "bubblewrap: not installed or not working"
+		if c.Bubblewrap {
+			bw = "bubblewrap: works"
+		}
+		parts = append(parts, ll, ns, bw)
+	}
+	mech := c.Mechanism
+	if mech == "" {
+		mech = "none"
+	}
+	d.Detail = "commands are confined by " + mech
+	if len(parts) > 0 {
+		d.Detail += " (" + strings.Join(parts, "; ") + ")"
+	}
+	if c.Reason != "" {
+		d.Detail += ": " + c.Reason
+	}
+	switch {
+	case c.Mechanism == "":
+		d.Status = DoctorProblem
+		d.Fix = "commands cannot be confined here, so Foya asks before each one; " + noSandboxFix()
+	case c.Weaker != "":
+		d.Status = DoctorWarning
+		d.Fix = "Foya asks before each command because " + c.Weaker + "; " + usernsFix()
+	}
+	return d
+}
+
+// noSandboxFix says how to get a sandbox on a machine that has none.
+func noSandboxFix() string {
+	if runtime.GOOS == "linux" {
+		return "use a Linux kernel with Landlock (5.13 or later, with landlock in its lsm= list), " +
+			"or install bubblewrap (apt-get install bubblewrap)"
+	}
+	return "see the reason above"
+}
+
+// usernsFix says why unprivileged user namespaces are refused here, when
+// the kernel's settings tell, and how to allow them.
+func usernsFix() string {
+	read := func(p string) string {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return ""
+		}
+		return strings.TrimSpace(string(b))
+	}
+	switch {
+	case read("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == "1":
+		return "AppArmor restricts unprivileged user namespaces (Ubuntu 23.10 and later): " +
+			"sudo sysctl kernel.apparmor_restrict_unprivileged_userns=0 allows them (a file in /etc/sysctl.d keeps it)"
+	case read("/proc/sys/kernel/unprivileged_userns_clone") == "0":
+		return "the kernel refuses unprivileged user namespaces: sudo sysctl kernel.unprivileged_userns_clone=1 allows them"
+	case read("/proc/sys/user/max_user_namespaces") == "0":
+		return "user namespaces are off: sudo sysctl user.max_user_namespaces=10000 allows them"
+	}
+	return "user namespaces are refused here (in a container, start it with them allowed, or run Foya outside it)"
+}
+
+func doctorTrash(t *trash.Trash) DoctorTrash {
+	d := DoctorTrash{Finding: Finding{Name: "trash", Status: DoctorOK}}
+	home, err := t.Home()
+	if err != nil {
+		d.Status, d.Detail = DoctorProblem, err.Error()
+		d.Fix = "set HOME: deleted files go to the trash, and without one Foya refuses to delete"
+		return d
+	}
+	d.Path, d.Detail = home, home
+	switch fi, err := os.Stat(home); {
+	case errors.Is(err, fs.ErrNotExist):
+		d.Detail += " (not made yet: the first delete makes it)"
+	case err != nil:
+		d.Status, d.Detail = DoctorProblem, err.Error()
+		d.Fix = "make " + home + " yours and writable, or move it aside"
+	case !fi.IsDir():
+		d.Status, d.Detail = DoctorProblem, home+" is not a folder, so deleting files fails"
+		d.Fix = "move that file aside (mv " + home + " " + home + ".old)"
+	case runtime.GOOS != "windows":
+		if err := writable(home); err != nil {
+			d.Status, d.Detail = DoctorProblem, home+" is not writable, so deleting files fails: "+err.Error()
+			d.Fix = "make it yours and writable (chmod u+rwx " + home + ")"
+		}
+	}
+	return d
+}
+
+// doctorProviders checks every profile at once, each bounded by the
+// timeout, from a kernel opened on the database when it is sound.
+func doctorProviders(ctx context.Context, db DoctorDatabase, opts DoctorOptions, probe func() sandbox.Capability) DoctorProviders {
+	d := DoctorProviders{Finding: Finding{Name: "providers", Status: DoctorOK}, Profiles: []DoctorProvider{}}
+	addFix := "add one: foya providers add NAME --base-url URL --model MODEL [--api-key-stdin]"
+	switch {
+	case db.Status == DoctorProblem || (db.Exists && db.Integrity == nil):
+		d.Status, d.Detail, d.Fix = DoctorWarning, "not checked: the database could not be read", "see the database above"
+		return d
+	case !db.Exists:
+		d.Status, d.Detail, d.Fix = DoctorWarning, "no provider profiles (no database yet)", addFix
+		return d
+	}
+	k, err := Open(ctx, Options{DBPath: db.Path, Headless: true, Probe: probe})
+	if err != nil {
+		d.Status, d.Detail, d.Fix = DoctorWarning, "not checked: "+err.Error(), "run foya doctor again when the other Foya is done"
+		return d
+	}
+	defer k.Close()
+	profiles, err := k.Providers(ctx)
+	if err != nil {
+		d.Status, d.Detail, d.Fix = DoctorWarning, "not checked: "+err.Error(), "see the database above"
+		return d
+	}
+	if len(profiles) == 0 {
+		d.Status, d.Detail, d.Fix = DoctorWarning, "no provider profiles", addFix
+		return d
+	}
+	timeout := opts.ProviderTimeout
+	if timeout <= 0 {
+		timeout = DoctorProviderTimeout
+	}
+	d.Profiles = make([]DoctorProvider, len(profiles))
+	var wg sync.WaitGroup
+	for i, p := range profiles {
+		wg.Go(func() { d.Profiles[i] = k.doctorProvider(ctx, p, timeout) })
+	}
+	wg.Wait()
+	bad := 0
+	for _, p := range d.Profiles {
+		if p.Status != DoctorOK {
+			bad++
+		}
+	}
+	d.Detail = fmt.Sprintf("%d profiles, %d answer", len(profiles), len(profiles)-bad)
+	if bad > 0 {
+		d.Status, d.Fix = DoctorWarning, "see each profile below"
+	}
+	return d
+}
+
+// doctorProvider checks one profile with TestProvider within timeout.
+func (k *Kernel) doctorProvider(ctx context.Context, p Provider, timeout time.Duration) DoctorProvider {
+	d := DoctorProvider{Finding: Finding{Name: p.Name, Status: DoctorProblem}, BaseURL: p.BaseURL, Model: p.Model, Default: p.Default}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	c, err := k.TestProvider(ctx, p.Name)
+	if err != nil {
+		d.Detail, d.Fix = err.Error(), "run foya providers test "+p.Name+" for details"
+		return d
+	}
+	d.Check = &c
+	edit := "foya providers edit " + p.Name
+	switch {
+	case c.OK():
+		d.Status = DoctorOK
+		d.Detail = fmt.Sprintf("%s: %s; a streamed request answered in %d ms", p.BaseURL, c.Models.Message, c.Stream.Millis)
+	case ctx.Err() != nil:
+		d.Detail = fmt.Sprintf("no answer from %s within %s", p.BaseURL, timeout)
+		d.Fix = "start the model server, or correct the base URL (" + edit + " --base-url URL)"
+	case c.Models.Status == CheckDown:
+		d.Detail = c.Models.Message
+		d.Fix = "start the model server, or correct the base URL (" + edit + " --base-url URL)"
+	case c.Models.Status == CheckUnauthorized || c.Stream.Status == CheckUnauthorized:
+		d.Detail = firstFailure(c)
+		d.Fix = "set the right key: " + edit + " --api-key-stdin"
+	case c.Models.Status == CheckWrongModel || c.Stream.Status == CheckWrongModel:
+		d.Detail = firstFailure(c)
+		d.Fix = "choose a model the server lists: " + edit + " --model MODEL"
+	default:
+		d.Detail = firstFailure(c)
+		d.Fix = "check the base URL (it usually ends in /v1); foya providers test " + p.Name + " shows each step"
+	}
+	return d
+}
+
+// firstFailure is the message of the first step of c that did not pass.
+func firstFailure(c ProviderCheck) string {
+	if c.Models.Status != CheckOK {
+		return c.Models.Message
+	}
+	return c.Stream.Message
+}
