@@ -14,11 +14,12 @@ LDFLAGS   := $(if $(VERSION),-X foya/backend/kernel.Version=$(VERSION))
 # --- version: the commit and its date, linked in beside VERSION ---
 # COMMIT is git rev-parse --short HEAD, with -dirty when tracked files
 # differ from it; COMMIT_DATE is that commit's date. Outside a git work tree
-# both stay empty and the binary falls back to what go build recorded.
+# both stay empty and the binary falls back to what go build recorded. The
+# date is the commit's, in UTC, so that one commit always builds the same.
 ifeq ($(origin COMMIT),undefined)
 COMMIT := $(shell c=$$(git rev-parse --short HEAD 2>/dev/null) && { git diff --quiet HEAD -- 2>/dev/null || c="$$c-dirty"; echo "$$c"; })
 endif
-COMMIT_DATE ?= $(shell git log -1 --format=%cs 2>/dev/null)
+COMMIT_DATE ?= $(shell TZ=UTC git log -1 --format=%cd --date=format-local:%Y-%m-%d 2>/dev/null)
 LDFLAGS += $(if $(COMMIT),-X foya/backend/kernel.BuildCommit=$(COMMIT))
 LDFLAGS += $(if $(COMMIT_DATE),-X foya/backend/kernel.BuildDate=$(COMMIT_DATE))
 LDFLAGS := $(strip $(LDFLAGS))
