@@ -148,7 +148,9 @@ install: build icons ## install for this user: ~/.local/bin/foya, a menu entry a
 	  install -Dm644 "$(ICON_DIR)/$${s}x$${s}/apps/foya.png" "$(PREFIX)/share/icons/hicolor/$${s}x$${s}/apps/foya.png"; \
 	done
 	$(call refresh-caches)
-	@echo "installed $(PREFIX)/bin/foya; it is in the menu as Foya"
+	@echo "installed $(PREFIX)/bin/foya and its menu entry, Foya"
+	@case ":$$PATH:" in *":$(abspath $(PREFIX))/bin:"*) ;; \
+	  *) echo "note: $(abspath $(PREFIX))/bin is not on your PATH: the menu entry works, a shell needs the full path";; esac
 
 uninstall: ## remove what make install put in place (PREFIX=~/.local)
 	rm -f "$(PREFIX)/bin/foya" "$(PREFIX)/share/applications/foya.desktop"

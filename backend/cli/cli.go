@@ -1,7 +1,7 @@
 // Package cli implements foya's command line: exec (one headless run),
 // sessions and show (stored history), settings, providers (named model
-// servers), doctor (what works on this machine), and --version. Flags and exit codes
-// are a contract that docs, tests and benchmarks rely on.
+// servers), doctor (what works on this machine), and --version. Flags and
+// exit codes are a contract that docs, tests and benchmarks rely on.
 //
 // It imports kernel, provider and the vocabulary packages; never the Wails
 // runtime.

@@ -11,7 +11,12 @@
 // have the approved hash. It owns the provider profiles (providers.go: in
 // the settings table, their keys in the system keyring or, where there is
 // none, a 0600 file, see keys.go) and builds each run's model from them
-// (ProviderModel), so that the key is masked and kept from commands.
+// (ProviderModel), so that the key is masked and kept from commands. It
+// says what the binary is (BuildInfo: version, and the commit and its date
+// linked in at build time or recorded by go build) and what works on this
+// machine (Doctor, doctor.go: folders, the database's size and integrity,
+// the sandbox, the trash, each provider's reachability), without needing a
+// database that opens.
 //
 // It must not import a front end or the Wails runtime. A Kernel is safe for
 // concurrent use.
