@@ -2,6 +2,8 @@ export namespace kernel {
 	
 	export interface Info {
 	    version: string;
+	    commit: string;
+	    date: string;
 	    dataDir: string;
 	    dbPath: string;
 	}
