@@ -186,6 +186,8 @@ test-package: package ## install the .deb, check foya --version and the desktop 
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	$(MAKE) --no-print-directory install PREFIX="$$tmp" >/dev/null; \
 	grep -qx "Exec=$$tmp/bin/foya" "$$tmp/share/applications/foya.desktop"; \
+	if command -v desktop-file-validate >/dev/null; then \
+	  desktop-file-validate build/linux/foya.desktop "$$tmp/share/applications/foya.desktop"; fi; \
 	"$$tmp/bin/foya" --version >/dev/null; \
 	$(MAKE) --no-print-directory uninstall PREFIX="$$tmp" >/dev/null; \
 	left=$$(find "$$tmp" -type f ! -name 'icon-theme.cache' ! -name 'mimeinfo.cache'); \
