@@ -120,7 +120,13 @@ ICON_SIZES := 16 32 48 64 128 256 512
 ICON_DIR   := build/linux/icons/hicolor
 ICONS      := $(foreach s,$(ICON_SIZES),$(ICON_DIR)/$(s)x$(s)/apps/foya.png)
 PREFIX     ?= $(HOME)/.local
-PKG_ARCH   := $(shell $(GO) env GOARCH 2>/dev/null)
+PKG_ARCH    = $(shell $(GO) env GOARCH)
+
+# make clean removes the icons and Wails' Windows leftovers too.
+clean: clean-package
+.PHONY: clean-package
+clean-package:
+	rm -rf build/linux/icons build/windows/installer/tmp build/windows/installer/wails_tools.nsh
 
 icons: $(ICONS) ## the hicolor icons, from build/appicon.png
 
