@@ -388,7 +388,7 @@ func doctorProviders(ctx context.Context, db DoctorDatabase, opts DoctorOptions,
 		d.Status, d.Detail, d.Fix = DoctorWarning, "not checked: the database could not be read", "see the database above"
 		return d
 	case !db.Exists:
-		d.Status, d.Detail, d.Fix = DoctorWarning, "no provider profiles (no database yet)", addFix
+		d.Status, d.Detail, d.Fix = DoctorWarning, "no provider profiles (no database yet)"+envServer(), addFix
 		return d
 	}
 	k, err := Open(ctx, Options{DBPath: db.Path, Headless: true, Probe: probe})
@@ -403,7 +403,7 @@ func doctorProviders(ctx context.Context, db DoctorDatabase, opts DoctorOptions,
 		return d
 	}
 	if len(profiles) == 0 {
-		d.Status, d.Detail, d.Fix = DoctorWarning, "no provider profiles", addFix
+		d.Status, d.Detail, d.Fix = DoctorWarning, "no provider profiles"+envServer(), addFix
 		return d
 	}
 	timeout := opts.ProviderTimeout
@@ -427,6 +427,15 @@ func doctorProviders(ctx context.Context, db DoctorDatabase, opts DoctorOptions,
 		d.Status, d.Fix = DoctorWarning, "see each profile below"
 	}
 	return d
+}
+
+// envServer notes the model server foya exec takes from the environment
+// when there is no profile, if any.
+func envServer() string {
+	if u := os.Getenv("OPENAI_BASE_URL"); u != "" {
+		return "; without one, foya exec uses OPENAI_BASE_URL (" + u + ")"
+	}
+	return ""
 }
 
 // doctorProvider checks one profile with TestProvider within timeout.
