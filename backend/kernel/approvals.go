@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"foya/backend/approval"
@@ -18,9 +19,18 @@ const settingDefaultMode = "approval.default"
 // to unknown, answered or withdrawn requests are errors (nothing runs twice).
 func (k *Kernel) Answer(id string, a approval.Answer) error {
 	if k.gateway == nil {
-		return fmt.Errorf("approval %s: this Foya cannot take answers (headless)", id)
+		return kindf(ErrUnavailable, "approval %s: this Foya cannot take answers (headless)", id)
 	}
-	return k.gateway.Answer(id, a)
+	err := k.gateway.Answer(id, a)
+	switch {
+	case errors.Is(err, approval.ErrUnknownRequest):
+		return withKind(err, ErrNotFound)
+	case errors.Is(err, approval.ErrAnswered):
+		return withKind(err, ErrConflict)
+	case err != nil:
+		return withKind(err, ErrInvalid) // an answer that does not fit the request
+	}
+	return nil
 }
 
 // PendingApprovals lists the requests waiting for an answer in a session
@@ -34,6 +44,9 @@ func (k *Kernel) PendingApprovals(sessionID string) []approval.Pending {
 
 // Approvals returns a session's approval history.
 func (k *Kernel) Approvals(ctx context.Context, sessionID string) ([]llm.ApprovalRecord, error) {
+	if _, err := k.store.Session(ctx, sessionID); err != nil {
+		return nil, err
+	}
 	return k.store.Approvals(ctx, sessionID)
 }
 
@@ -43,7 +56,7 @@ func (k *Kernel) Approvals(ctx context.Context, sessionID string) ([]llm.Approva
 func (k *Kernel) SetMode(ctx context.Context, sessionID, mode string) error {
 	m, err := approval.ParseMode(mode)
 	if err != nil {
-		return err
+		return withKind(err, ErrInvalid)
 	}
 	sess, err := k.store.Session(ctx, sessionID)
 	if err != nil {
@@ -78,7 +91,7 @@ func (k *Kernel) DefaultMode(ctx context.Context) (approval.Mode, error) {
 func (k *Kernel) SetDefaultMode(ctx context.Context, mode string) error {
 	m, err := approval.ParseMode(mode)
 	if err != nil {
-		return err
+		return withKind(err, ErrInvalid)
 	}
 	return k.store.SetSetting(ctx, settingDefaultMode, string(m))
 }

@@ -135,7 +135,8 @@ type RevertResult struct {
 // errRevert marks a request that cannot be carried out as given.
 type errRevert struct{ msg string }
 
-func (e errRevert) Error() string { return e.msg }
+func (e errRevert) Error() string        { return e.msg }
+func (e errRevert) Is(target error) bool { return target == ErrInvalid }
 
 // IsBadRevert reports whether err means the revert request itself was
 // wrong (no selection, unknown hunks, changes of several sessions).
@@ -163,6 +164,18 @@ func (k *Kernel) Revert(ctx context.Context, req RevertRequest) (RevertResult, e
 	if len(req.Hunks) > 0 && len(req.ChangeIDs) != 1 {
 		return res, errRevert{"revert: hunks can be reverted for one change at a time"}
 	}
+	sessionID, err := k.revertSession(ctx, req)
+	if err != nil {
+		return res, err
+	}
+	// A revert and a run never change a session's files at once: the
+	// revert is refused while a run is going, and no run starts until it
+	// is recorded (its events then come after everything the run stored).
+	release, err := k.eng.Hold(sessionID, "a revert is being made")
+	if err != nil {
+		return res, fmt.Errorf("revert: %w; revert once it is done (or cancel the run)", err)
+	}
+	defer release()
 	changes, sessionID, err := k.revertSelection(ctx, req)
 	if err != nil || len(changes) == 0 {
 		return res, err
@@ -209,6 +222,25 @@ func (k *Kernel) Revert(ctx context.Context, req RevertRequest) (RevertResult, e
 		res.Reverted = stored
 	}
 	return res, runErr
+}
+
+// revertSession returns the session of the changes a request selects.
+func (k *Kernel) revertSession(ctx context.Context, req RevertRequest) (string, error) {
+	switch {
+	case req.RunID != "":
+		run, err := k.store.Run(ctx, req.RunID)
+		if err != nil {
+			return "", fmt.Errorf("revert: run %s: %w", req.RunID, err)
+		}
+		return run.SessionID, nil
+	case req.ToChangeID != "":
+		req.ChangeIDs = []string{req.ToChangeID}
+	}
+	c, err := k.store.FileChange(ctx, req.ChangeIDs[0])
+	if err != nil {
+		return "", fmt.Errorf("revert: change %s: %w", req.ChangeIDs[0], err)
+	}
+	return c.SessionID, nil
 }
 
 // revertSelection returns the changes a request selects, newest first, and
@@ -273,7 +305,8 @@ func explain(conflicts []Conflict, all []llm.FileChange) []Conflict {
 }
 
 // keepReverts stores revert changes with their contents and a
-// file.reverted event each, in one transaction, and publishes the events.
+// file.reverted event each, in one transaction, and publishes the events,
+// through the engine's ordering point like every event of a session.
 // The session's records of those files are marked as changed, so the
 // model reads them again before it writes them and the watcher does not
 // take the revert for an outside change.
@@ -300,12 +333,8 @@ func (k *Kernel) keepReverts(ctx context.Context, sessionID string, done []tools
 			return nil, err
 		}
 	}
-	evs, err := k.store.Apply(ctx, c)
-	if err != nil {
+	if _, err := k.eng.Commit(ctx, sessionID, c); err != nil {
 		return nil, fmt.Errorf("record the revert (the files were reverted): %w", err)
-	}
-	for _, ev := range evs {
-		k.publish(ev)
 	}
 	return out, nil
 }

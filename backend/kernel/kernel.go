@@ -276,18 +276,21 @@ type NewSession struct {
 
 // CreateSession stores a new session for a working directory that exists.
 func (k *Kernel) CreateSession(ctx context.Context, ns NewSession) (Session, error) {
+	if ns.Workdir == "" || strings.ContainsRune(ns.Workdir, 0) {
+		return Session{}, kindf(ErrInvalid, "working directory %q: give the folder to work in", ns.Workdir)
+	}
 	dir, err := filepath.Abs(ns.Workdir)
 	if err != nil {
-		return Session{}, fmt.Errorf("working directory %s: %w", ns.Workdir, err)
+		return Session{}, kindf(ErrInvalid, "working directory %s: %w", ns.Workdir, err)
 	}
 	if fi, err := os.Stat(dir); err != nil {
-		return Session{}, fmt.Errorf("working directory %s: %w", dir, err)
+		return Session{}, kindf(ErrInvalid, "working directory %s: %w", dir, err)
 	} else if !fi.IsDir() {
-		return Session{}, fmt.Errorf("working directory %s is not a directory", dir)
+		return Session{}, kindf(ErrInvalid, "working directory %s is not a directory", dir)
 	}
 	mode, err := approval.ParseMode(ns.ApprovalMode)
 	if err != nil {
-		return Session{}, err
+		return Session{}, withKind(err, ErrInvalid)
 	}
 	title := ns.Title
 	if title == "" {
@@ -365,6 +368,12 @@ type RunOptions struct {
 
 // Run runs one turn in a session to its end (see engine.Engine.Run).
 func (k *Kernel) Run(ctx context.Context, o RunOptions) (llm.Run, error) {
+	if strings.TrimSpace(o.Prompt) == "" {
+		return llm.Run{}, kindf(ErrInvalid, "the prompt is empty: say what to do")
+	}
+	if o.MaxSteps < 0 || o.MaxSteps > engine.MaxStepsLimit {
+		return llm.Run{}, kindf(ErrInvalid, "a step limit of %d: give 1 to %d model steps", o.MaxSteps, engine.MaxStepsLimit)
+	}
 	sess, err := k.store.Session(ctx, o.SessionID)
 	if err != nil {
 		return llm.Run{}, err
@@ -413,21 +422,36 @@ func (k *Kernel) Cancel(sessionID string) bool { return k.eng.Cancel(sessionID) 
 
 // Runs returns a session's runs, oldest first.
 func (k *Kernel) Runs(ctx context.Context, sessionID string) ([]llm.Run, error) {
+	if _, err := k.store.Session(ctx, sessionID); err != nil {
+		return nil, err
+	}
 	return k.store.Runs(ctx, sessionID)
 }
 
 // Calls returns a run's tool calls.
 func (k *Kernel) Calls(ctx context.Context, runID string) ([]llm.CallRecord, error) {
+	if _, err := k.store.Run(ctx, runID); err != nil {
+		return nil, err
+	}
 	return k.store.Calls(ctx, runID)
 }
 
 // Messages returns a session's canonical history.
 func (k *Kernel) Messages(ctx context.Context, sessionID string) ([]llm.StoredMessage, error) {
+	if _, err := k.store.Session(ctx, sessionID); err != nil {
+		return nil, err
+	}
 	return k.store.Messages(ctx, sessionID)
 }
 
 // Events returns a session's events after seq (0 for all).
 func (k *Kernel) Events(ctx context.Context, sessionID string, after int64) ([]llm.Event, error) {
+	if after < 0 {
+		return nil, kindf(ErrInvalid, "events after %d: give a seq of 0 or more", after)
+	}
+	if _, err := k.store.Session(ctx, sessionID); err != nil {
+		return nil, err
+	}
 	return k.store.Events(ctx, sessionID, after, 0)
 }
 
@@ -435,6 +459,9 @@ func (k *Kernel) Events(ctx context.Context, sessionID string, after int64) ([]l
 // run of a session read into its system prompt, or why none (from the
 // runs' run.start events).
 func (k *Kernel) RunInstructions(ctx context.Context, sessionID string) (map[string]llm.Instructions, error) {
+	if _, err := k.store.Session(ctx, sessionID); err != nil {
+		return nil, err
+	}
 	evs, err := k.store.EventsOfType(ctx, sessionID, llm.EventRunStart)
 	if err != nil {
 		return nil, err

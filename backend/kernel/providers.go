@@ -75,18 +75,20 @@ type ProviderEdit struct {
 
 // Errors of the provider methods that callers branch on.
 var (
-	ErrProviderNotFound = errors.New("no such provider")
-	ErrProviderExists   = errors.New("provider exists")
+	// ErrProviderNotFound means ErrNotFound too.
+	ErrProviderNotFound = newSentinel("no such provider", ErrNotFound)
+	// ErrProviderExists means ErrConflict too.
+	ErrProviderExists = newSentinel("provider exists", ErrConflict)
 	// ErrInvalidProvider is wrapped by every error about bad input: a
-	// name, a URL, a header or a model.
-	ErrInvalidProvider = errors.New("invalid provider")
+	// name, a URL, a header or a model. It means ErrInvalid too.
+	ErrInvalidProvider = newSentinel("invalid provider", ErrInvalid)
 )
 
 // invalid is bad input to a provider method.
 type invalid struct{ msg string }
 
 func (e invalid) Error() string        { return e.msg }
-func (e invalid) Is(target error) bool { return target == ErrInvalidProvider }
+func (e invalid) Is(target error) bool { return target == ErrInvalidProvider || target == ErrInvalid }
 
 func invalidf(format string, a ...any) error { return invalid{fmt.Sprintf(format, a...)} }
 

@@ -139,11 +139,11 @@ func (k *Kernel) TrustProjectRules(ctx context.Context, workdir, hash string) er
 	}
 	switch {
 	case pr.Status == RulesNone:
-		return fmt.Errorf("%s has no %s to approve", pr.Workdir, approval.RulesFile)
+		return kindf(ErrNotFound, "%s has no %s to approve", pr.Workdir, approval.RulesFile)
 	case pr.Status == RulesInvalid:
-		return fmt.Errorf("%s cannot be approved: %s; fix it first", pr.File, pr.Error)
+		return kindf(ErrInvalid, "%s cannot be approved: %s; fix it first", pr.File, pr.Error)
 	case !strings.EqualFold(strings.TrimSpace(hash), pr.Hash):
-		return fmt.Errorf("%s changed since it was shown (sha256 %s, not %s): review it again", pr.File, pr.Hash, hash)
+		return kindf(ErrConflict, "%s changed since it was shown (sha256 %s, not %s): review it again", pr.File, pr.Hash, hash)
 	}
 	v, _ := json.Marshal(rulesApproval{Hash: pr.Hash, ApprovedAt: time.Now().UTC()})
 	return k.store.SetSetting(ctx, settingRulesPrefix+pr.Workdir, string(v))
