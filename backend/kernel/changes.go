@@ -31,9 +31,6 @@ const (
 	EventWatchDegraded = "file.watch_degraded"
 )
 
-// Conflict is a change a revert stopped at (see files.Conflict).
-type Conflict = files.Conflict
-
 // fileTools returns the built-in file tools, their stale-read guard kept
 // in st and deletions going to the user's trash.
 func fileTools(st *store.Store) []tools.Tool {
@@ -66,20 +63,24 @@ func readOf(fr store.FileRead) files.Read {
 }
 
 // Changes returns a session's file changes, oldest first.
-func (k *Kernel) Changes(ctx context.Context, sessionID string) ([]llm.FileChange, error) {
+func (k *Kernel) Changes(ctx context.Context, sessionID string) ([]Change, error) {
 	if _, err := k.store.Session(ctx, sessionID); err != nil {
 		return nil, err
 	}
 	list, err := k.store.FileChanges(ctx, sessionID)
-	if list == nil && err == nil {
-		list = []llm.FileChange{}
+	if err != nil {
+		return nil, err
 	}
-	return list, err
+	if list == nil {
+		return []Change{}, nil
+	}
+	return mapSlice(list, changeOf), nil
 }
 
 // Change returns one file change.
-func (k *Kernel) Change(ctx context.Context, id string) (llm.FileChange, error) {
-	return k.store.FileChange(ctx, id)
+func (k *Kernel) Change(ctx context.Context, id string) (Change, error) {
+	c, err := k.store.FileChange(ctx, id)
+	return changeOf(c), err
 }
 
 // Diff returns what a change did, for people: its unified diff, or a line
@@ -128,8 +129,8 @@ type RevertRequest struct {
 // order it made them, or the conflicts that stopped it (then nothing was
 // changed).
 type RevertResult struct {
-	Reverted  []llm.FileChange `json:"reverted"`
-	Conflicts []Conflict       `json:"conflicts,omitempty"`
+	Reverted  []Change   `json:"reverted"`
+	Conflicts []Conflict `json:"conflicts,omitempty"`
 }
 
 // errRevert marks a request that cannot be carried out as given.
@@ -151,7 +152,7 @@ func IsBadRevert(err error) bool {
 // the changes left there, it changes nothing and returns the conflicts,
 // unless req.Force.
 func (k *Kernel) Revert(ctx context.Context, req RevertRequest) (RevertResult, error) {
-	res := RevertResult{Reverted: []llm.FileChange{}}
+	res := RevertResult{Reverted: []Change{}}
 	sel := 0
 	for _, set := range []bool{len(req.ChangeIDs) > 0, req.RunID != "", req.ToChangeID != ""} {
 		if set {
@@ -190,7 +191,7 @@ func (k *Kernel) Revert(ctx context.Context, req RevertRequest) (RevertResult, e
 	}
 	rv := &files.Reverter{Blobs: k.store, Trash: trash.Default()}
 	var done []tools.FileChange
-	var conflicts []Conflict
+	var conflicts []files.Conflict
 	var runErr error
 	if len(req.Hunks) > 0 {
 		var accept []string
@@ -206,20 +207,20 @@ func (k *Kernel) Revert(ctx context.Context, req RevertRequest) (RevertResult, e
 		case err != nil:
 			runErr = err
 		case cf != nil:
-			conflicts = []Conflict{*cf}
+			conflicts = []files.Conflict{*cf}
 		default:
 			done = []tools.FileChange{*fc}
 		}
 	} else {
 		done, conflicts, runErr = rv.Revert(ctx, sess.Workdir, changes, req.Force)
 	}
-	res.Conflicts = explain(conflicts, all)
+	res.Conflicts = mapSlice(explain(conflicts, all), conflictOf)
 	if len(done) > 0 {
 		stored, err := k.keepReverts(ctx, sessionID, done)
 		if err != nil {
 			return res, errors.Join(runErr, err)
 		}
-		res.Reverted = stored
+		res.Reverted = mapSlice(stored, changeOf)
 	}
 	return res, runErr
 }
@@ -289,7 +290,7 @@ func (k *Kernel) revertSelection(ctx context.Context, req RevertRequest) ([]llm.
 
 // explain adds to conflicts what people most often need to know: that the
 // change was already reverted.
-func explain(conflicts []Conflict, all []llm.FileChange) []Conflict {
+func explain(conflicts []files.Conflict, all []llm.FileChange) []files.Conflict {
 	for i, cf := range conflicts {
 		for j := len(all) - 1; j >= 0; j-- {
 			if all[j].Path != cf.Path {

@@ -63,9 +63,6 @@ type Info struct {
 	DBPath  string `json:"dbPath"`
 }
 
-// Session is a stored session as front ends see it.
-type Session = llm.Session
-
 // Kernel is the facade every front end uses.
 type Kernel struct {
 	info    Info
@@ -304,7 +301,7 @@ func (k *Kernel) CreateSession(ctx context.Context, ns NewSession) (Session, err
 		// Every session that runs with Full Access is on record.
 		err = k.eng.Record(ctx, sess.ID, llm.Event{Type: EventSessionMode, Data: llm.Data(map[string]any{"from": "", "to": mode})})
 	}
-	return sess, err
+	return sessionOf(sess), err
 }
 
 // Title makes a session title from a prompt: its first line, at most 80
@@ -320,16 +317,20 @@ func Title(prompt string) string {
 
 // Session returns one session.
 func (k *Kernel) Session(ctx context.Context, id string) (Session, error) {
-	return k.store.Session(ctx, id)
+	s, err := k.store.Session(ctx, id)
+	return sessionOf(s), err
 }
 
 // Sessions lists stored sessions, most recently updated first.
 func (k *Kernel) Sessions(ctx context.Context) ([]Session, error) {
 	list, err := k.store.Sessions(ctx)
-	if list == nil && err == nil {
-		list = []Session{}
+	if err != nil {
+		return nil, err
 	}
-	return list, err
+	if list == nil {
+		return []Session{}, nil
+	}
+	return mapSlice(list, sessionOf), nil
 }
 
 // UpdateSession changes a session's title, model, provider or tool
@@ -342,7 +343,7 @@ func (k *Kernel) UpdateSession(ctx context.Context, s Session) error {
 	}
 	mode := s.ApprovalMode
 	s.ApprovalMode = cur.ApprovalMode
-	if err := k.store.UpdateSession(ctx, s); err != nil {
+	if err := k.store.UpdateSession(ctx, s.record()); err != nil {
 		return err
 	}
 	if mode != "" && mode != cur.ApprovalMode {
@@ -367,16 +368,16 @@ type RunOptions struct {
 }
 
 // Run runs one turn in a session to its end (see engine.Engine.Run).
-func (k *Kernel) Run(ctx context.Context, o RunOptions) (llm.Run, error) {
+func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 	if strings.TrimSpace(o.Prompt) == "" {
-		return llm.Run{}, kindf(ErrInvalid, "the prompt is empty: say what to do")
+		return Run{}, kindf(ErrInvalid, "the prompt is empty: say what to do")
 	}
 	if o.MaxSteps < 0 || o.MaxSteps > engine.MaxStepsLimit {
-		return llm.Run{}, kindf(ErrInvalid, "a step limit of %d: give 1 to %d model steps", o.MaxSteps, engine.MaxStepsLimit)
+		return Run{}, kindf(ErrInvalid, "a step limit of %d: give 1 to %d model steps", o.MaxSteps, engine.MaxStepsLimit)
 	}
 	sess, err := k.store.Session(ctx, o.SessionID)
 	if err != nil {
-		return llm.Run{}, err
+		return Run{}, err
 	}
 	if o.Model == nil {
 		// The session's profile with its model; a session of none (or of
@@ -387,23 +388,23 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (llm.Run, error) {
 		}
 		var prov, model string
 		if o.Model, prov, model, err = k.ProviderModel(ctx, choice); err != nil {
-			return llm.Run{}, err
+			return Run{}, err
 		}
 		if prov != sess.Provider || model != sess.Model {
 			sess.Provider, sess.Model = prov, model
 			if err := k.store.UpdateSession(ctx, sess); err != nil {
-				return llm.Run{}, err
+				return Run{}, err
 			}
 		}
 	}
 	images, err := k.ImageInput(ctx, sess.Model)
 	if err != nil {
-		return llm.Run{}, err
+		return Run{}, err
 	}
 	steps := o.MaxSteps
 	if steps == 0 {
 		if steps, err = k.MaxSteps(ctx); err != nil {
-			return llm.Run{}, err
+			return Run{}, err
 		}
 	}
 	// From a session's first run on, outside changes to files it read or
@@ -413,35 +414,39 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (llm.Run, error) {
 	// cannot be watched does not stop the run: the guard still compares
 	// contents before every write.
 	k.keepWatching(sess.ID)
-	return k.eng.Run(ctx, engine.RunRequest{Session: sess, Prompt: o.Prompt, Model: o.Model, MaxSteps: steps,
+	run, err := k.eng.Run(ctx, engine.RunRequest{Session: sess, Prompt: o.Prompt, Model: o.Model, MaxSteps: steps,
 		Started: o.Started, Images: images})
+	return runOf(run), err
 }
 
 // Cancel cancels a session's running run; it reports whether there was one.
 func (k *Kernel) Cancel(sessionID string) bool { return k.eng.Cancel(sessionID) }
 
 // Runs returns a session's runs, oldest first.
-func (k *Kernel) Runs(ctx context.Context, sessionID string) ([]llm.Run, error) {
+func (k *Kernel) Runs(ctx context.Context, sessionID string) ([]Run, error) {
 	if _, err := k.store.Session(ctx, sessionID); err != nil {
 		return nil, err
 	}
-	return k.store.Runs(ctx, sessionID)
+	list, err := k.store.Runs(ctx, sessionID)
+	return mapSlice(list, runOf), err
 }
 
 // Calls returns a run's tool calls.
-func (k *Kernel) Calls(ctx context.Context, runID string) ([]llm.CallRecord, error) {
+func (k *Kernel) Calls(ctx context.Context, runID string) ([]Call, error) {
 	if _, err := k.store.Run(ctx, runID); err != nil {
 		return nil, err
 	}
-	return k.store.Calls(ctx, runID)
+	list, err := k.store.Calls(ctx, runID)
+	return mapSlice(list, callOf), err
 }
 
 // Messages returns a session's canonical history.
-func (k *Kernel) Messages(ctx context.Context, sessionID string) ([]llm.StoredMessage, error) {
+func (k *Kernel) Messages(ctx context.Context, sessionID string) ([]Message, error) {
 	if _, err := k.store.Session(ctx, sessionID); err != nil {
 		return nil, err
 	}
-	return k.store.Messages(ctx, sessionID)
+	list, err := k.store.Messages(ctx, sessionID)
+	return mapSlice(list, messageOf), err
 }
 
 // Events returns a session's events after seq (0 for all).
@@ -479,8 +484,9 @@ func (k *Kernel) RunInstructions(ctx context.Context, sessionID string) (map[str
 }
 
 // Artifact returns an artifact of a session with its bytes and MIME type.
-func (k *Kernel) Artifact(ctx context.Context, sessionID, id string) (llm.Artifact, error) {
-	return k.store.Artifact(ctx, sessionID, id)
+func (k *Kernel) Artifact(ctx context.Context, sessionID, id string) (Artifact, error) {
+	a, err := k.store.Artifact(ctx, sessionID, id)
+	return artifactOf(a), err
 }
 
 // IsNotFound reports whether err means something does not exist.

@@ -53,9 +53,9 @@ type ProjectRules struct {
 	// ApprovedAt is when this content was approved (RulesApproved).
 	ApprovedAt *time.Time `json:"approvedAt,omitempty"`
 	// Allow, Ask and Deny are the parsed rules.
-	Allow []approval.Rule `json:"allow,omitempty"`
-	Ask   []approval.Rule `json:"ask,omitempty"`
-	Deny  []approval.Rule `json:"deny,omitempty"`
+	Allow []Rule `json:"allow,omitempty"`
+	Ask   []Rule `json:"ask,omitempty"`
+	Deny  []Rule `json:"deny,omitempty"`
 }
 
 type rulesApproval struct {
@@ -111,7 +111,7 @@ func (k *Kernel) ProjectRules(ctx context.Context, workdir string) (ProjectRules
 		pr.Status, pr.Error = RulesInvalid, err.Error()
 		return pr, nil
 	}
-	pr.Allow, pr.Ask, pr.Deny = r.Allow, r.Ask, r.Deny
+	pr.Allow, pr.Ask, pr.Deny = mapSlice(r.Allow, ruleOf), mapSlice(r.Ask, ruleOf), mapSlice(r.Deny, ruleOf)
 	a, err := k.rulesApproval(ctx, dir)
 	if err != nil {
 		return ProjectRules{}, err

@@ -11,9 +11,6 @@ import (
 	"foya/backend/tools/shell"
 )
 
-// BackgroundCommand is a background command as front ends see it.
-type BackgroundCommand = shell.Background
-
 // ErrNoCommand is returned for a background command a session does not have.
 var ErrNoCommand = shell.ErrNoCommand
 
@@ -52,7 +49,7 @@ func shellTools(k *Kernel, probe func() sandbox.Capability) []tools.Tool {
 // BackgroundCommands lists a session's background commands, oldest first
 // (spec B1): running ones and those that ended and are still kept.
 func (k *Kernel) BackgroundCommands(sessionID string) []BackgroundCommand {
-	return k.shell.List(sessionID)
+	return mapSlice(k.shell.List(sessionID), backgroundOf)
 }
 
 // KillBackground ends a session's background command with its whole process
@@ -62,7 +59,7 @@ func (k *Kernel) KillBackground(sessionID, id string) (BackgroundCommand, error)
 	if errors.Is(err, shell.ErrNoCommand) {
 		err = withKind(err, ErrNotFound)
 	}
-	return b, err
+	return backgroundOf(b), err
 }
 
 // DeleteSession deletes a session for good: its background commands end
