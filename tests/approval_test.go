@@ -194,8 +194,8 @@ func TestCancelWithdrawsApproval(t *testing.T) {
 	if run.Status != kernel.RunCancelled {
 		t.Fatalf("run %s", run.Status)
 	}
-	if err := h.k.Answer(id, kernel.Answer{Choice: kernel.AllowOnce}); !errors.Is(err, approval.ErrAnswered) {
-		t.Fatalf("late answer: %v; want ErrAnswered", err)
+	if err := h.k.Answer(id, kernel.Answer{Choice: kernel.AllowOnce}); !errors.Is(err, approval.ErrAnswered) || kernel.Code(err) != kernel.CodeConflict {
+		t.Fatalf("late answer: %v; want ErrAnswered, code conflict", err)
 	}
 	if err := h.k.Answer("apr_nope", kernel.Answer{Choice: kernel.AllowOnce}); !errors.Is(err, approval.ErrUnknownRequest) {
 		t.Fatalf("unknown answer: %v", err)

@@ -51,7 +51,7 @@ func sessionsCmd(ctx context.Context, args []string, env Env) int {
 
 // Transcript is what `foya show --json` prints.
 type Transcript struct {
-	Session  kernel.Session      `json:"session"`
+	Session  kernel.Session   `json:"session"`
 	Runs     []kernel.Run     `json:"runs"`
 	Calls    []kernel.Call    `json:"calls"`
 	Messages []kernel.Message `json:"messages"`

@@ -155,7 +155,9 @@ type Part struct {
 	MIME       string `json:"mime,omitempty"`
 }
 
-func partOf(p llm.Part) Part { return Part{Type: string(p.Type), ArtifactID: p.ArtifactID, MIME: p.MIME} }
+func partOf(p llm.Part) Part {
+	return Part{Type: string(p.Type), ArtifactID: p.ArtifactID, MIME: p.MIME}
+}
 
 // Change is one change to one path (a write, edit, delete or revert):
 // what was there before and after, and a unified diff for people.
