@@ -106,33 +106,6 @@ func (k *Kernel) Diff(ctx context.Context, id string) (string, error) {
 	return c.Diff, nil
 }
 
-// RevertRequest says what to revert: exactly one of ChangeIDs (with Hunks,
-// exactly one change), RunID or ToChangeID.
-type RevertRequest struct {
-	// ChangeIDs are changes to revert, whatever order they are given in:
-	// they are undone newest first.
-	ChangeIDs []string `json:"changeIds,omitempty"`
-	// RunID reverts every change of a run ("undo this turn").
-	RunID string `json:"runId,omitempty"`
-	// ToChangeID restores the session to just after this change: every
-	// later change is undone, newest first.
-	ToChangeID string `json:"toChangeId,omitempty"`
-	// Hunks, with one change, reverts only these hunks of its diff
-	// (numbered from 1, in the diff's order).
-	Hunks []int `json:"hunks,omitempty"`
-	// Force overwrites what is there now instead of stopping at a
-	// conflict; what it overwrites is kept as the revert's before content.
-	Force bool `json:"force,omitempty"`
-}
-
-// RevertResult is what Revert did: the revert changes it recorded, in the
-// order it made them, or the conflicts that stopped it (then nothing was
-// changed).
-type RevertResult struct {
-	Reverted  []Change   `json:"reverted"`
-	Conflicts []Conflict `json:"conflicts,omitempty"`
-}
-
 // errRevert marks a request that cannot be carried out as given.
 type errRevert struct{ msg string }
 

@@ -325,9 +325,9 @@ func backgroundOf(b shell.Background) BackgroundCommand {
 
 // Answers to an approval request (Answer.Choice).
 const (
-	AllowOnce    = string(approval.AllowOnce)
-	AllowSession = string(approval.AllowSession) // with a Scope
-	Deny         = string(approval.Deny)
+	AllowOnce    = "allow_once"
+	AllowSession = "allow_session" // with a Scope
+	Deny         = "deny"
 )
 
 // Answer answers a pending approval request.

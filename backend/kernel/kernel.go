@@ -56,13 +56,6 @@ type Options struct {
 	Secrets map[string]string
 }
 
-// Info describes a running kernel for front ends.
-type Info struct {
-	Version string `json:"version"`
-	DataDir string `json:"dataDir"`
-	DBPath  string `json:"dbPath"`
-}
-
 // Kernel is the facade every front end uses.
 type Kernel struct {
 	info    Info
@@ -261,16 +254,6 @@ func (k *Kernel) publish(ev llm.Event) {
 	}
 }
 
-// NewSession describes a session to create.
-type NewSession struct {
-	Workdir      string
-	ApprovalMode string
-	Provider     string
-	Model        string
-	Title        string
-	Tools        []string
-}
-
 // CreateSession stores a new session for a working directory that exists.
 func (k *Kernel) CreateSession(ctx context.Context, ns NewSession) (Session, error) {
 	if ns.Workdir == "" || strings.ContainsRune(ns.Workdir, 0) {
@@ -350,21 +333,6 @@ func (k *Kernel) UpdateSession(ctx context.Context, s Session) error {
 		return k.SetMode(ctx, s.ID, mode)
 	}
 	return nil
-}
-
-// RunOptions ask for one turn.
-type RunOptions struct {
-	SessionID string
-	Prompt    string
-	// Model is the model to ask; nil means the one of the session's
-	// provider profile and model (see ProviderModel), so a front end
-	// need not know about providers.
-	Model engine.Model
-	// MaxSteps bounds the model steps of this turn; 0 means the
-	// run.max_steps setting, else engine.DefaultMaxSteps.
-	MaxSteps int
-	// Started, if set, is called with the run's ID once it is stored.
-	Started func(runID string)
 }
 
 // Run runs one turn in a session to its end (see engine.Engine.Run).

@@ -32,47 +32,6 @@ const (
 // profile: a server given by flags or environment variables only.
 const NoProvider = "openai-compatible"
 
-// Provider is a named provider profile: where the model server is, the
-// model to ask, extra headers, and where its API key is kept (never the
-// key itself).
-type Provider struct {
-	Name    string            `json:"name"`
-	BaseURL string            `json:"baseUrl"`
-	Model   string            `json:"model"`
-	Headers map[string]string `json:"headers,omitempty"`
-	// SecretHeaders names headers whose values are credentials (an
-	// Authorization or api-key header): they are kept with the key, not
-	// in Headers.
-	SecretHeaders []string `json:"secretHeaders,omitempty"`
-	// KeyStore is where the key and secret headers are: KeyInKeyring,
-	// KeyInFile, or "" for none.
-	KeyStore string `json:"keyStore,omitempty"`
-	// Default marks the default profile (in lists; not stored here).
-	Default bool `json:"default,omitempty"`
-}
-
-// ProviderInput is a profile to add, or the new values of one to edit.
-type ProviderInput struct {
-	Name    string
-	BaseURL string
-	Model   string
-	// Headers are extra request headers; values of headers that carry
-	// credentials go with the key (see Provider.SecretHeaders).
-	Headers map[string]string
-	// APIKey, if not empty, is sent as a bearer token.
-	APIKey string
-}
-
-// ProviderEdit changes some fields of a profile; nil fields stay.
-type ProviderEdit struct {
-	BaseURL *string
-	Model   *string
-	// Headers, if not nil, replace the profile's headers.
-	Headers map[string]string
-	// APIKey, if not nil, replaces the key ("" removes it).
-	APIKey *string
-}
-
 // Errors of the provider methods that callers branch on.
 var (
 	// ErrProviderNotFound means ErrNotFound too.

@@ -35,29 +35,6 @@ const (
 	RulesInvalid    = "invalid"    // cannot be read or parsed
 )
 
-// ProjectRules is a project's rules file as the user reviews it.
-type ProjectRules struct {
-	// Workdir is the workspace's real path, which approvals are keyed by.
-	Workdir string `json:"workdir"`
-	// File is the rules file's path.
-	File string `json:"file"`
-	// Status is one of RulesNone, RulesApproved, RulesUnapproved,
-	// RulesChanged and RulesInvalid.
-	Status string `json:"status"`
-	// Content is the file's exact text and Hash its sha256 (hex): what
-	// TrustProjectRules approves.
-	Content string `json:"content,omitempty"`
-	Hash    string `json:"hash,omitempty"`
-	// Error says why the file cannot be used (RulesInvalid).
-	Error string `json:"error,omitempty"`
-	// ApprovedAt is when this content was approved (RulesApproved).
-	ApprovedAt *time.Time `json:"approvedAt,omitempty"`
-	// Allow, Ask and Deny are the parsed rules.
-	Allow []Rule `json:"allow,omitempty"`
-	Ask   []Rule `json:"ask,omitempty"`
-	Deny  []Rule `json:"deny,omitempty"`
-}
-
 type rulesApproval struct {
 	Hash       string    `json:"sha256"`
 	ApprovedAt time.Time `json:"approvedAt"`
