@@ -13,6 +13,13 @@
 // none, a 0600 file, see keys.go) and builds each run's model from them
 // (ProviderModel), so that the key is masked and kept from commands.
 //
+// Its API speaks its own types (dto.go, dto_api.go), never an inner
+// package's; every error it returns wraps one of the sentinels of errors.go,
+// which Code names for transports. Every event of a session, whoever makes
+// it, is stored and published through the engine's one ordering point, so
+// subscribers see each session's events in seq order; a revert is refused
+// while the session has a run going.
+//
 // It must not import a front end or the Wails runtime. A Kernel is safe for
 // concurrent use.
 package kernel

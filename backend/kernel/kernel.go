@@ -227,8 +227,12 @@ func (k *Kernel) Info() Info { return k.info }
 // Registry returns the tool registry, for front ends that add tools.
 func (k *Kernel) Registry() *tools.Registry { return k.reg }
 
-// Subscribe calls fn with every event after it is stored, until the returned
-// function is called. fn must not block for long.
+// Subscribe calls fn with every event after it is stored, each session's in
+// seq order with no gap and no repeat, until the returned function is
+// called. fn is called while the session's next event waits, so it must not
+// block for long, nor record an event of the session itself (answer an
+// approval, switch a mode) before it returns: it may start a goroutine that
+// does.
 func (k *Kernel) Subscribe(fn func(llm.Event)) (unsubscribe func()) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
