@@ -119,6 +119,11 @@ func TestRevertDuringRunIsRefused(t *testing.T) {
 	if err := h.k.SetMode(ctx, sess.ID, "auto"); err != nil {
 		t.Errorf("mode switch during a run: %v", err)
 	}
+	for _, bad := range []kernel.Answer{{Choice: "maybe"}, {Choice: kernel.AllowSession}, {Choice: kernel.AllowSession, Scope: &kernel.Grant{Kind: "fetch", Host: "example.com"}}} {
+		if err := h.k.Answer(id, bad); kernel.Code(err) != kernel.CodeInvalid {
+			t.Errorf("answer %+v: %v; want an invalid request", bad, err)
+		}
+	}
 	if err := h.k.Answer(id, kernel.Answer{Choice: kernel.AllowOnce}); err != nil {
 		t.Fatal(err)
 	}
