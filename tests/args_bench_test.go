@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"foya/backend/kernel"
-	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
 )
 
@@ -37,7 +36,7 @@ func BenchmarkLargeArguments(b *testing.B) {
 				b.StartTimer()
 				run := h.runIn(context.Background(), sess.ID, "write it")
 				b.StopTimer()
-				if run.Status != llm.RunCompleted {
+				if run.Status != kernel.RunCompleted {
 					b.Fatalf("run %s: %s", run.Status, run.Error)
 				}
 				eventBytes = 0

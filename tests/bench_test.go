@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"foya/backend/kernel"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
 	"foya/backend/tools"
@@ -48,7 +49,7 @@ func BenchmarkPipelinePerCall(b *testing.B) {
 		b.StartTimer()
 		run := h.run("go")
 		b.StopTimer()
-		if run.Status != llm.RunCompleted {
+		if run.Status != kernel.RunCompleted {
 			b.Fatalf("run %s: %s", run.Status, run.Error)
 		}
 		for i := 1; i < len(times); i++ {

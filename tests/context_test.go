@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"foya/backend/kernel"
-	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
 	"foya/backend/tools"
 )
@@ -46,7 +45,7 @@ func TestRunContextPerSessionConcurrently(t *testing.T) {
 	sa, _ := h.k.CreateSession(ctx, kernel.NewSession{Workdir: dirA, ApprovalMode: "manual", Model: "ma"})
 	sb, _ := h.k.CreateSession(ctx, kernel.NewSession{Workdir: dirB, ApprovalMode: "full-access", Model: "mb"})
 	var wg sync.WaitGroup
-	runs := make([]llm.Run, 2)
+	runs := make([]kernel.Run, 2)
 	for i, s := range []kernel.Session{sa, sb} {
 		wg.Go(func() { runs[i] = h.runIn(ctx, s.ID, "probe") })
 	}
@@ -67,7 +66,7 @@ func TestRunContextPerSessionConcurrently(t *testing.T) {
 			rc.ProjectID == "" || rc.Activator == nil || !slices.Contains(rc.Exposed, "probe") || !slices.IsSorted(rc.Exposed) {
 			t.Errorf("session %d saw run context %+v", i, rc)
 		}
-		if runs[i].Status != llm.RunCompleted {
+		if runs[i].Status != kernel.RunCompleted {
 			t.Errorf("run %d: %s %s", i, runs[i].Status, runs[i].Error)
 		}
 	}

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"foya/backend/approval"
-	"foya/backend/llm"
+	"foya/backend/kernel"
 	pt "foya/backend/provider/providertest"
 	"foya/backend/sandbox/sandboxtest"
 )
@@ -53,14 +53,14 @@ func TestSandboxKeepsTheDatabase(t *testing.T) {
 			h.srv = pt.New(t, append(turns, pt.Say("done"))...)
 			h.open(nil)
 			ans := &answerer{}
-			ans.watch(h.k, func(approval.Pending) approval.Answer { return approval.Answer{Choice: approval.AllowOnce} })
+			ans.watch(h.k, func(kernel.Approval) kernel.Answer { return kernel.Answer{Choice: kernel.AllowOnce} })
 			sess := h.session(string(mode))
 			os.Setenv("FOYA_TEST_SID", sess.ID)
 			t.Cleanup(func() { os.Unsetenv("FOYA_TEST_SID") })
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			run := h.runIn(ctx, sess.ID, "take over")
-			if run.Status != llm.RunCompleted {
+			if run.Status != kernel.RunCompleted {
 				t.Fatalf("run %s: %s", run.Status, run.Error)
 			}
 			calls, err := h.k.Calls(ctx, run.ID)

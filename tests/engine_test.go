@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"foya/backend/kernel"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
 	"foya/backend/tools"
@@ -25,7 +26,7 @@ func TestRunEventsInOrder(t *testing.T) {
 		pt.Turn{Text: "Let me record.", Calls: []pt.Call{call("c1", "record", `{"tag":"a"}`)}},
 		pt.Say("Done."))
 	run := h.run("hello")
-	if run.Status != llm.RunCompleted {
+	if run.Status != kernel.RunCompleted {
 		t.Fatalf("run = %s (%s); want completed", run.Status, run.Error)
 	}
 	var types []string
@@ -69,7 +70,7 @@ func TestParallelLaneCapAndOrder(t *testing.T) {
 	}
 	h := newHarness(t, []tools.Tool{sleeper{tr}}, pt.Calls(calls...), pt.Say("ok"))
 	run := h.run("sleep a lot")
-	if run.Status != llm.RunCompleted {
+	if run.Status != kernel.RunCompleted {
 		t.Fatalf("run %s: %s", run.Status, run.Error)
 	}
 	if p := tr.peak.Load(); p != 5 {
@@ -95,7 +96,7 @@ func TestSerialLaneKeepsModelOrder(t *testing.T) {
 		call("5", "record", `{"tag":"r3"}`),
 		call("6", "sleep", `{"ms":5,"tag":"s3"}`),
 	), pt.Say("ok"))
-	if run := h.run("mix"); run.Status != llm.RunCompleted {
+	if run := h.run("mix"); run.Status != kernel.RunCompleted {
 		t.Fatalf("run %s: %s", run.Status, run.Error)
 	}
 	log := tr.entries()
@@ -135,7 +136,7 @@ func TestToolBeginBeforeArgumentsComplete(t *testing.T) {
 	rest := `data: {"id":"x","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"1}"}}]},"finish_reason":"tool_calls"}]}`
 	h := newHarness(t, []tools.Tool{named{name: "probe", desc: "probe", calls: &ran}},
 		pt.Turn{Raw: []string{first, rest, "data: [DONE]"}, Hold: hold}, pt.Say("ok"))
-	done := make(chan llm.Run)
+	done := make(chan kernel.Run)
 	go func() { done <- h.run("go") }()
 	deadline := time.After(10 * time.Second)
 	for {
@@ -154,7 +155,7 @@ func TestToolBeginBeforeArgumentsComplete(t *testing.T) {
 		t.Fatalf("tool ran %d times on half its arguments", n)
 	}
 	close(hold)
-	if run := <-done; run.Status != llm.RunCompleted || ran.Load() != 1 {
+	if run := <-done; run.Status != kernel.RunCompleted || ran.Load() != 1 {
 		t.Fatalf("run %s, tool ran %d times; want completed, once", run.Status, ran.Load())
 	}
 }
@@ -166,15 +167,15 @@ func TestCutStreamRunsNothing(t *testing.T) {
 	h := newHarness(t, []tools.Tool{named{name: "probe", desc: "probe", calls: &ran}},
 		pt.Turn{Calls: []pt.Call{call("c1", "probe", `{"a": 1, "b": 2, "c": 3}`)}, CutAfter: 3})
 	run := h.run("go")
-	if run.Status != llm.RunFailed || !strings.Contains(run.Error, "model") || ran.Load() != 0 {
+	if run.Status != kernel.RunFailed || !strings.Contains(run.Error, "model") || ran.Load() != 0 {
 		t.Fatalf("run %s %q, ran %d; want failed with a model error, nothing run", run.Status, run.Error, ran.Load())
 	}
 	calls, _ := h.k.Calls(context.Background(), run.ID)
-	if len(calls) != 1 || calls[0].State != llm.CallError || !strings.Contains(calls[0].Result.Text, "not run") {
+	if len(calls) != 1 || calls[0].State != kernel.CallError || !strings.Contains(calls[0].Result.Text, "not run") {
 		t.Fatalf("calls = %+v", calls)
 	}
 	msgs, _ := h.k.Messages(context.Background(), run.SessionID)
-	if len(msgs) != 1 || msgs[0].Message.Role != llm.RoleUser {
+	if len(msgs) != 1 || msgs[0].Message.Role != kernel.RoleUser {
 		t.Fatalf("history after a cut stream = %+v; want just the prompt", msgs)
 	}
 }
@@ -197,7 +198,7 @@ func TestDeferredActivationLastsOneTurn(t *testing.T) {
 	)
 	sess := h.session("auto")
 	run := h.runIn(context.Background(), sess.ID, "weather?")
-	if run.Status != llm.RunCompleted {
+	if run.Status != kernel.RunCompleted {
 		t.Fatalf("run %s: %s", run.Status, run.Error)
 	}
 	reqs := h.srv.Requests()
@@ -267,7 +268,7 @@ func TestBusinessErrorsGoBackToTheModel(t *testing.T) {
 		),
 		pt.Say("I see."))
 	run := h.run("go")
-	if run.Status != llm.RunCompleted {
+	if run.Status != kernel.RunCompleted {
 		t.Fatalf("run %s: %s", run.Status, run.Error)
 	}
 	tm := toolMessages(h.srv.Requests()[1])
@@ -289,7 +290,7 @@ func TestRuntimeErrorEndsTheRun(t *testing.T) {
 	h := newHarness(t, []tools.Tool{broken{}, recorder{tr}},
 		pt.Calls(call("1", "broken", `{}`), call("2", "record", `{"tag":"never"}`)))
 	run := h.run("go")
-	if run.Status != llm.RunFailed || !strings.Contains(run.Error, "disk on fire") {
+	if run.Status != kernel.RunFailed || !strings.Contains(run.Error, "disk on fire") {
 		t.Fatalf("run %s %q; want failed naming the error", run.Status, run.Error)
 	}
 	if len(tr.entries()) != 0 {
@@ -298,7 +299,7 @@ func TestRuntimeErrorEndsTheRun(t *testing.T) {
 	msgs, _ := h.k.Messages(context.Background(), run.SessionID)
 	var tools int
 	for _, m := range msgs {
-		if m.Message.Role == llm.RoleTool {
+		if m.Message.Role == kernel.RoleTool {
 			tools++
 		}
 	}
@@ -315,19 +316,19 @@ func TestCancelStopsRunningCalls(t *testing.T) {
 		pt.Calls(call("1", "sleep", `{"ms":60000,"tag":"long"}`), call("2", "sleep", `{"ms":60000,"tag":"long2"}`)))
 	sess := h.session("auto")
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan llm.Run)
+	done := make(chan kernel.Run)
 	go func() { done <- h.runIn(ctx, sess.ID, "go") }()
 	for tr.running.Load() < 2 {
 		time.Sleep(2 * time.Millisecond)
 	}
 	cancel()
 	run := <-done
-	if run.Status != llm.RunCancelled {
+	if run.Status != kernel.RunCancelled {
 		t.Fatalf("run %s; want cancelled", run.Status)
 	}
 	calls, _ := h.k.Calls(context.Background(), run.ID)
 	for _, c := range calls {
-		if c.State != llm.CallCancelled {
+		if c.State != kernel.CallCancelled {
 			t.Fatalf("call %s is %s; want cancelled", c.ID, c.State)
 		}
 	}
@@ -341,7 +342,7 @@ func TestCancelStopsRunningCalls(t *testing.T) {
 func TestImagesBecomeArtifacts(t *testing.T) {
 	h := newHarness(t, []tools.Tool{imager{}}, pt.Calls(call("1", "screenshot", `{}`)), pt.Say("I see a red dot"))
 	run := h.run("look")
-	if run.Status != llm.RunCompleted {
+	if run.Status != kernel.RunCompleted {
 		t.Fatalf("run %s: %s", run.Status, run.Error)
 	}
 	var artID string
@@ -378,7 +379,7 @@ func TestStepLimit(t *testing.T) {
 		pt.Calls(call("1", "record", `{"tag":"a"}`)), pt.Calls(call("2", "record", `{"tag":"b"}`)), pt.Calls(call("3", "record", `{"tag":"c"}`)))
 	sess := h.session("auto")
 	run, err := h.k.Run(context.Background(), kernelRun(sess.ID, "loop", h, 2))
-	if err != nil || run.Status != llm.RunFailed || !strings.Contains(run.Error, "2 model steps") {
+	if err != nil || run.Status != kernel.RunFailed || !strings.Contains(run.Error, "2 model steps") {
 		t.Fatalf("run %s %q %v; want a failure naming the limit", run.Status, run.Error, err)
 	}
 }
@@ -398,7 +399,7 @@ func TestStopBatchAndDisplayDiff(t *testing.T) {
 	h := newHarness(t, []tools.Tool{halter{}, recorder{tr}},
 		pt.Calls(call("1", "halt", `{}`), call("2", "record", `{"tag":"x"}`)), pt.Say("ok"))
 	run := h.run("go")
-	if run.Status != llm.RunCompleted {
+	if run.Status != kernel.RunCompleted {
 		t.Fatalf("run %s: %s", run.Status, run.Error)
 	}
 	if len(tr.entries()) != 0 {

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"foya/backend/approval"
-	"foya/backend/llm"
+	"foya/backend/kernel"
 	pt "foya/backend/provider/providertest"
 )
 
@@ -188,14 +188,14 @@ func TestGitReadsInSandbox(t *testing.T) {
 func TestGitWriteAsksWithPrefixScope(t *testing.T) {
 	h := newHarness(t, nil,
 		pt.Calls(call("c1", "bash", `{"command":"git commit -m x","sandbox":false,"reason":"commit the change"}`)), pt.Say("done"))
-	var scopes []approval.Grant
+	var scopes []kernel.Grant
 	ans := &answerer{}
-	ans.watch(h.k, func(p approval.Pending) approval.Answer {
+	ans.watch(h.k, func(p kernel.Approval) kernel.Answer {
 		scopes = p.Scopes
-		return approval.Answer{Choice: approval.Deny}
+		return kernel.Answer{Choice: kernel.Deny}
 	})
 	run := h.runIn(context.Background(), h.session("auto").ID, "commit")
-	if run.Status != llm.RunCompleted {
+	if run.Status != kernel.RunCompleted {
 		t.Fatalf("run %s: %s", run.Status, run.Error)
 	}
 	if len(ans.asked) != 1 || ans.asked[0] != string(approval.ShellEscalate) {

@@ -17,7 +17,6 @@ import (
 
 	"foya/backend/approval"
 	"foya/backend/kernel"
-	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
 	"foya/backend/sandbox"
 	"foya/backend/sandbox/sandboxtest"
@@ -325,12 +324,12 @@ func TestEscapeSuite(t *testing.T) {
 			h := &harness{t: t, dir: t.TempDir(), db: db, srv: pt.New(t, turns...)}
 			h.open(nil)
 			ans := &answerer{}
-			ans.watch(h.k, func(p approval.Pending) approval.Answer {
+			ans.watch(h.k, func(p kernel.Approval) kernel.Answer {
 				// A command Foya cannot read is denied (see escapeAttempt.asks).
 				if c, err := approval.ParseCommand(p.Request.Action.Command); err == nil && len(c.Opaque()) > 0 {
-					return approval.Answer{Choice: approval.Deny}
+					return kernel.Answer{Choice: kernel.Deny}
 				}
-				return approval.Answer{Choice: approval.AllowOnce}
+				return kernel.Answer{Choice: kernel.AllowOnce}
 			})
 			for i, a := range attempts {
 				b := boxes[i]
@@ -340,7 +339,7 @@ func TestEscapeSuite(t *testing.T) {
 						t.Fatal(err)
 					}
 					run := h.runIn(context.Background(), sess.ID, "try "+a.name)
-					if run.Status != llm.RunCompleted {
+					if run.Status != kernel.RunCompleted {
 						t.Fatalf("run %s: %s", run.Status, run.Error)
 					}
 					calls, err := h.k.Calls(context.Background(), run.ID)

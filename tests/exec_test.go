@@ -193,7 +193,7 @@ func TestExecInterruptCancels(t *testing.T) {
 	defer k.Close()
 	list, _ := k.Sessions(context.Background())
 	runs, _ := k.Runs(context.Background(), list[0].ID)
-	if len(runs) != 1 || runs[0].Status != llm.RunCancelled {
+	if len(runs) != 1 || runs[0].Status != kernel.RunCancelled {
 		t.Fatalf("runs = %+v; want one cancelled", runs)
 	}
 }
@@ -235,14 +235,14 @@ func TestKilledRunIsInterruptedNotReplayed(t *testing.T) {
 	ctx := context.Background()
 	list, _ := h.k.Sessions(ctx)
 	runs, _ := h.k.Runs(ctx, list[0].ID)
-	if len(runs) != 1 || runs[0].Status != llm.RunInterrupted {
+	if len(runs) != 1 || runs[0].Status != kernel.RunInterrupted {
 		t.Fatalf("runs after restart = %+v; want one interrupted", runs)
 	}
 	if locks, _ := filepath.Glob(filepath.Join(kernel.OwnersDir(db), "*.lock")); len(locks) != 1 {
 		t.Fatalf("owner lock files after the restart = %q; want only the live kernel's", locks)
 	}
 	calls, _ := h.k.Calls(ctx, runs[0].ID)
-	if len(calls) != 1 || calls[0].State != llm.CallInterrupted || !strings.Contains(calls[0].Result.Text, "interrupted, not replayed") {
+	if len(calls) != 1 || calls[0].State != kernel.CallInterrupted || !strings.Contains(calls[0].Result.Text, "interrupted, not replayed") {
 		t.Fatalf("calls after restart = %+v", calls)
 	}
 	// Reopening again changes nothing; continuing the session runs nothing twice.
@@ -250,7 +250,7 @@ func TestKilledRunIsInterruptedNotReplayed(t *testing.T) {
 	h.open([]kernelTool{marker{}})
 	srv.Append(pt.Say("I see it was interrupted."))
 	run := h.runIn(ctx, list[0].ID, "what happened?")
-	if run.Status != llm.RunCompleted {
+	if run.Status != kernel.RunCompleted {
 		t.Fatalf("continued run %s: %s", run.Status, run.Error)
 	}
 	if b, _ := os.ReadFile(markFile); string(b) != "ran\n" {

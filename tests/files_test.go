@@ -80,7 +80,7 @@ func TestFileToolsThroughTheKernel(t *testing.T) {
 	writeFile(t, filepath.Join(h.dir, "old.log"), "old\n", 0o644)
 	sess := h.session("auto")
 	run := h.runIn(context.Background(), sess.ID, "change things")
-	if run.Status != llm.RunCompleted {
+	if run.Status != kernel.RunCompleted {
 		t.Fatalf("run %s: %s", run.Status, run.Error)
 	}
 	reqs := h.srv.Requests()
@@ -172,20 +172,20 @@ func TestReadImageBecomesArtifact(t *testing.T) {
 }
 
 // results returns the stored results of a run's calls by call ID.
-func (h *harness) results(runID string) map[string]*llm.ToolResult {
+func (h *harness) results(runID string) map[string]*kernel.ToolResult {
 	h.t.Helper()
 	calls, err := h.k.Calls(context.Background(), runID)
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	out := map[string]*llm.ToolResult{}
+	out := map[string]*kernel.ToolResult{}
 	for _, c := range calls {
 		out[c.ID] = c.Result
 	}
 	return out
 }
 
-func (h *harness) mustRun(sessionID string) llm.Run {
+func (h *harness) mustRun(sessionID string) kernel.Run {
 	runs, err := h.k.Runs(context.Background(), sessionID)
 	if err != nil || len(runs) == 0 {
 		h.t.Fatalf("runs: %v", err)
@@ -239,7 +239,7 @@ func TestDeleteModesThroughTheEngine(t *testing.T) {
 			writeFile(t, filepath.Join(h.dir, ".git", "HEAD"), "ref", 0o644)
 			writeFile(t, outside, "out", 0o644)
 			ans := &answerer{}
-			ans.watch(h.k, func(approval.Pending) approval.Answer { return approval.Answer{Choice: approval.AllowOnce} })
+			ans.watch(h.k, func(kernel.Approval) kernel.Answer { return kernel.Answer{Choice: kernel.AllowOnce} })
 			res := h.results(h.runIn(context.Background(), h.session(string(mode)).ID, "delete").ID)
 			gone := func(p string) bool { _, err := os.Lstat(p); return os.IsNotExist(err) }
 			full := mode == approval.FullAccess

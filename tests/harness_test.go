@@ -99,12 +99,12 @@ func (h *harness) session(mode string) kernel.Session {
 }
 
 // run runs one turn in a new session and returns the run.
-func (h *harness) run(prompt string) llm.Run {
+func (h *harness) run(prompt string) kernel.Run {
 	h.t.Helper()
 	return h.runIn(context.Background(), h.session("auto").ID, prompt)
 }
 
-func (h *harness) runIn(ctx context.Context, sessionID, prompt string) llm.Run {
+func (h *harness) runIn(ctx context.Context, sessionID, prompt string) kernel.Run {
 	h.t.Helper()
 	r, err := h.k.Run(ctx, kernel.RunOptions{SessionID: sessionID, Prompt: prompt, Model: h.model()})
 	if err != nil {

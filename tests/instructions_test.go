@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"foya/backend/engine"
+	"foya/backend/kernel"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
 	"foya/backend/tools"
@@ -165,7 +166,7 @@ func TestProjectInstructions(t *testing.T) {
 			h := newHarness(t, nil, pt.Say("ok"))
 			c.setup(t, h.dir)
 			run := h.runIn(context.Background(), h.session("auto").ID, "hi")
-			if run.Status != llm.RunCompleted {
+			if run.Status != kernel.RunCompleted {
 				t.Fatalf("run %s: %s", run.Status, run.Error)
 			}
 			_, sys := systemOf(t, h.srv.Requests()[0])
@@ -228,7 +229,7 @@ func TestProjectInstructionsStableWithinATurn(t *testing.T) {
 		pt.Say("again"))
 	writeFile(t, filepath.Join(h.dir, "AGENTS.md"), "Version one.\n", 0o644)
 	sess := h.session("auto")
-	if run := h.runIn(context.Background(), sess.ID, "change the rules"); run.Status != llm.RunCompleted {
+	if run := h.runIn(context.Background(), sess.ID, "change the rules"); run.Status != kernel.RunCompleted {
 		t.Fatalf("run %s: %s", run.Status, run.Error)
 	}
 	reqs := h.srv.Requests()

@@ -9,9 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"foya/backend/approval"
 	"foya/backend/kernel"
-	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
 )
 
@@ -44,15 +42,15 @@ func TestModeSwitchMidTurnAppliesToTheNextCommand(t *testing.T) {
 				pt.Turn{Calls: []pt.Call{bash("next", "echo 2 > next; echo 2 > OUT/next")}, Hold: hold},
 				pt.Say("ok"))
 			ans := &answerer{}
-			ans.watch(h.k, func(approval.Pending) approval.Answer {
-				return approval.Answer{Choice: approval.Deny, Message: "no one should ask"}
+			ans.watch(h.k, func(kernel.Approval) kernel.Answer {
+				return kernel.Answer{Choice: kernel.Deny, Message: "no one should ask"}
 			})
 			ctx := context.Background()
 			sess, err := h.k.CreateSession(ctx, kernel.NewSession{Workdir: b.ws, ApprovalMode: c.from, Model: "m"})
 			if err != nil {
 				t.Fatal(err)
 			}
-			done := make(chan llm.Run)
+			done := make(chan kernel.Run)
 			go func() { done <- h.runIn(ctx, sess.ID, "go") }()
 			// The second request means the first command has ended; its
 			// answer is held until the mode has switched.
@@ -64,7 +62,7 @@ func TestModeSwitchMidTurnAppliesToTheNextCommand(t *testing.T) {
 			}
 			close(hold)
 			run := <-done
-			if run.Status != llm.RunCompleted {
+			if run.Status != kernel.RunCompleted {
 				t.Fatalf("run %s: %s", run.Status, run.Error)
 			}
 			ans.mu.Lock()

@@ -86,7 +86,7 @@ func TestProjectionAndHistoryReader(t *testing.T) {
 		pt.Say("found it"))
 	h := openWith(t, kernel.Options{Tools: []tools.Tool{dump{}}, Context: engine.ContextConfig{Budget: 30_000, KeepRecent: 4, Quantum: 4}}, turns...)
 	run := h.run("dig")
-	if run.Status != llm.RunCompleted {
+	if run.Status != kernel.RunCompleted {
 		t.Fatalf("run %s: %s", run.Status, run.Error)
 	}
 	reqs := h.srv.Requests()

@@ -55,7 +55,7 @@ func TestSecondFoyaDoesNotInterruptALiveRun(t *testing.T) {
 	g := newGate()
 	h := newHarness(t, []tools.Tool{g}, pt.Calls(call("g1", "gate", `{}`)), pt.Say("through the gate"))
 	sess := h.session("auto")
-	done := make(chan llm.Run, 1)
+	done := make(chan kernel.Run, 1)
 	go func() { done <- h.runIn(context.Background(), sess.ID, "go through") }()
 	select {
 	case <-g.started:
@@ -82,18 +82,18 @@ func TestSecondFoyaDoesNotInterruptALiveRun(t *testing.T) {
 
 	ctx := context.Background()
 	runs, _ := h.k.Runs(ctx, sess.ID)
-	if len(runs) != 1 || runs[0].Status != llm.RunRunning {
+	if len(runs) != 1 || runs[0].Status != kernel.RunRunning {
 		t.Fatalf("runs while the first Foya lives = %+v; want one running", runs)
 	}
 	close(g.open)
 	run := <-done
-	if run.Status != llm.RunCompleted {
+	if run.Status != kernel.RunCompleted {
 		t.Fatalf("run %s: %s; want completed", run.Status, run.Error)
 	}
 	msgs, _ := h.k.Messages(ctx, sess.ID)
 	results := 0
 	for _, m := range msgs {
-		if m.Message.Role == llm.RoleTool {
+		if m.Message.Role == kernel.RoleTool {
 			results++
 			if m.Message.ToolCallID != "g1" || strings.Contains(m.Message.Content, "interrupted") {
 				t.Errorf("tool message %s: %q", m.Message.ToolCallID, m.Message.Content)
@@ -128,7 +128,7 @@ func TestSandboxedFoyaDoesNotInterruptItsOwnRun(t *testing.T) {
 	q, _ := json.Marshal(map[string]string{"command": bin + " sessions --db " + h.db})
 	h.srv.Append(pt.Calls(call("b1", "bash", string(q)), call("g1", "gate", `{}`)), pt.Say("done"))
 	sess := h.session("auto")
-	done := make(chan llm.Run, 1)
+	done := make(chan kernel.Run, 1)
 	go func() { done <- h.runIn(context.Background(), sess.ID, "look") }()
 	select {
 	case <-g.started:
@@ -137,17 +137,17 @@ func TestSandboxedFoyaDoesNotInterruptItsOwnRun(t *testing.T) {
 	}
 	ctx := context.Background()
 	runs, _ := h.k.Runs(ctx, sess.ID)
-	if len(runs) != 1 || runs[0].Status != llm.RunRunning {
+	if len(runs) != 1 || runs[0].Status != kernel.RunRunning {
 		t.Fatalf("runs after the sandboxed foya = %+v; want one running", runs)
 	}
 	close(g.open)
-	if run := <-done; run.Status != llm.RunCompleted {
+	if run := <-done; run.Status != kernel.RunCompleted {
 		t.Fatalf("run %s: %s; want completed", run.Status, run.Error)
 	}
 	msgs, _ := h.k.Messages(ctx, sess.ID)
 	results := map[string]int{}
 	for _, m := range msgs {
-		if m.Message.Role == llm.RoleTool {
+		if m.Message.Role == kernel.RoleTool {
 			results[m.Message.ToolCallID]++
 		}
 	}
@@ -180,7 +180,7 @@ func TestCrashLeftTempFolderIsRemovedAtStart(t *testing.T) {
 	h.open(nil)
 	srv.Append(pt.Calls(call("b1", "bash", `{"command":"echo live > \"$TMPDIR/live.txt\""}`)), pt.Say("ok"))
 	live := h.session("auto")
-	if run := h.runIn(ctx, live.ID, "make a file"); run.Status != llm.RunCompleted {
+	if run := h.runIn(ctx, live.ID, "make a file"); run.Status != kernel.RunCompleted {
 		t.Fatalf("live run %s: %s", run.Status, run.Error)
 	}
 	liveFile := findFile(t, tmpRoot, "live.txt")

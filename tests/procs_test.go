@@ -17,7 +17,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"foya/backend/llm"
+	"foya/backend/kernel"
 	pt "foya/backend/provider/providertest"
 )
 
@@ -107,13 +107,13 @@ func TestShellCancelEndsEscapedTree(t *testing.T) {
 			h := newHarness(t, nil, pt.Calls(call("c1", "bash", string(args))))
 			sess := h.session(mode)
 			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan llm.Run)
+			done := make(chan kernel.Run)
 			go func() { done <- h.runIn(ctx, sess.ID, "start daemons") }()
 			pids := waitProcesses(t, m, n)
 			killPIDs(t, pids)
 			cancel()
 			run := <-done
-			if run.Status != llm.RunCancelled {
+			if run.Status != kernel.RunCancelled {
 				t.Fatalf("run %s", run.Status)
 			}
 			awaitPIDsGone(t, pids, "the cancel")

@@ -216,7 +216,7 @@ func TestKernelRunUsesTheSessionsProfile(t *testing.T) {
 		t.Fatal(err)
 	}
 	run, err := h.k.Run(ctx, kernel.RunOptions{SessionID: sess.ID, Prompt: "hi"})
-	if err != nil || run.Status != llm.RunCompleted {
+	if err != nil || run.Status != kernel.RunCompleted {
 		t.Fatalf("run: %v %+v", err, run)
 	}
 	if s, _ := h.k.Session(ctx, sess.ID); s.Provider != "a" || s.Model != "m-a" {

@@ -236,7 +236,7 @@ func TestExecWalkthroughRevertsARun(t *testing.T) {
 	}
 
 	res = runFoya(t, bin, env, "changes", "--json")
-	var changes []llm.FileChange
+	var changes []kernel.Change
 	if err := json.Unmarshal([]byte(res.stdout), &changes); err != nil || res.code != 0 {
 		t.Fatalf("changes --json: %v\n%s%s", err, res.stdout, res.stderr)
 	}

@@ -16,7 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"foya/backend/approval"
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	"foya/backend/provider"
@@ -145,14 +144,14 @@ func TestSecretsStayOutOfCommandsModelAndDB(t *testing.T) {
 			if err := h.k.SetSetting(ctx, kernel.SettingEnvDeny, "FOYA_TEST_DENIED"); err != nil {
 				t.Fatal(err)
 			}
-			defer (&answerer{}).watch(h.k, func(approval.Pending) approval.Answer { return approval.Answer{Choice: approval.AllowOnce} })()
+			defer (&answerer{}).watch(h.k, func(kernel.Approval) kernel.Answer { return kernel.Answer{Choice: kernel.AllowOnce} })()
 			sess := h.session(mode)
 			model, err := provider.New(provider.Config{BaseURL: h.srv.URL, APIKey: testProvider, Model: "m", MaxRetries: -1})
 			if err != nil {
 				t.Fatal(err)
 			}
 			run, err := h.k.Run(ctx, kernel.RunOptions{SessionID: sess.ID, Prompt: "show me the environment", Model: model})
-			if err != nil || run.Status != llm.RunCompleted {
+			if err != nil || run.Status != kernel.RunCompleted {
 				t.Fatalf("run %s %s %v", run.Status, run.Error, err)
 			}
 
@@ -315,7 +314,7 @@ func TestMaskCoversEveryTool(t *testing.T) {
 		h.events = append(h.events, ev)
 		h.mu.Unlock()
 	})
-	if run := h.run("leak it"); run.Status != llm.RunCompleted {
+	if run := h.run("leak it"); run.Status != kernel.RunCompleted {
 		t.Fatalf("run %s %s", run.Status, run.Error)
 	}
 	evs := h.eventList()

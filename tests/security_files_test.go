@@ -13,8 +13,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"foya/backend/approval"
-	"foya/backend/llm"
+	"foya/backend/kernel"
 	pt "foya/backend/provider/providertest"
 )
 
@@ -113,15 +112,15 @@ func TestFileToolsRaceASymlinkSwap(t *testing.T) {
 	}
 	var asked atomic.Int64
 	ans := &answerer{}
-	ans.watch(h.k, func(approval.Pending) approval.Answer {
+	ans.watch(h.k, func(kernel.Approval) kernel.Answer {
 		asked.Add(1)
-		return approval.Answer{Choice: approval.Deny, Message: "denied by the test"}
+		return kernel.Answer{Choice: kernel.Deny, Message: "denied by the test"}
 	})
 	sess := h.session("auto")
 	sw := startSwapper(t, filepath.Join(h.dir, "sub"), filepath.Join(h.dir, "link"))
 	run := h.runIn(context.Background(), sess.ID, "race")
 	sw.finish(t)
-	if run.Status != llm.RunCompleted {
+	if run.Status != kernel.RunCompleted {
 		t.Fatalf("run %s: %s", run.Status, run.Error)
 	}
 	res := h.results(run.ID)

@@ -10,9 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"foya/backend/approval"
 	"foya/backend/kernel"
-	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
 )
 
@@ -68,8 +66,8 @@ func plantCall(id, command string) pt.Call {
 // through either.
 func TestRevertRefusesAPlantedLink(t *testing.T) {
 	needSandbox(t)
-	type request func(changes []llm.FileChange, run llm.Run) kernel.RevertRequest
-	last := func(changes []llm.FileChange, _ llm.Run) kernel.RevertRequest {
+	type request func(changes []kernel.Change, run kernel.Run) kernel.RevertRequest
+	last := func(changes []kernel.Change, _ kernel.Run) kernel.RevertRequest {
 		return kernel.RevertRequest{ChangeIDs: []string{changes[len(changes)-1].ID}}
 	}
 	cases := []struct {
@@ -103,13 +101,17 @@ func TestRevertRefusesAPlantedLink(t *testing.T) {
 		calls:   []pt.Call{call("w", "write", `{"path":"sub/new.txt","content":"fresh\n"}`)},
 		plant:   "mv sub sub.moved && ln -s OUT sub",
 		outside: map[string]string{"new.txt": "fresh\n"},
-		req:     func(_ []llm.FileChange, run llm.Run) kernel.RevertRequest { return kernel.RevertRequest{RunID: run.ID} },
+		req: func(_ []kernel.Change, run kernel.Run) kernel.RevertRequest {
+			return kernel.RevertRequest{RunID: run.ID}
+		},
 	}, {
 		name:  "a run that deleted a file",
 		files: map[string]string{"sub/old.txt": "old\n"},
 		calls: []pt.Call{call("d", "delete", `{"path":"sub/old.txt"}`)},
 		plant: "mv sub sub.moved && ln -s OUT sub",
-		req:   func(_ []llm.FileChange, run llm.Run) kernel.RevertRequest { return kernel.RevertRequest{RunID: run.ID} },
+		req: func(_ []kernel.Change, run kernel.Run) kernel.RevertRequest {
+			return kernel.RevertRequest{RunID: run.ID}
+		},
 	}, {
 		name:  "back to a point",
 		files: map[string]string{"deep/sub/keep.txt": "kept\n"},
@@ -119,7 +121,7 @@ func TestRevertRefusesAPlantedLink(t *testing.T) {
 			call("w2", "write", `{"path":"deep/sub/x.txt","content":"two\n"}`)},
 		plant:   "mv deep deep.moved && ln -s OUT deep",
 		outside: map[string]string{"sub/x.txt": "two\n"},
-		req: func(changes []llm.FileChange, _ llm.Run) kernel.RevertRequest {
+		req: func(changes []kernel.Change, _ kernel.Run) kernel.RevertRequest {
 			return kernel.RevertRequest{ToChangeID: changes[0].ID}
 		},
 	}, {
@@ -131,7 +133,7 @@ func TestRevertRefusesAPlantedLink(t *testing.T) {
 				{"old_string": "1\n2\n", "new_string": "ONE\n2\n"}, {"old_string": "11\n12\n", "new_string": "11\nTWELVE\n"}}}))},
 		plant:   "mv sub sub.moved && ln -s OUT sub",
 		outside: map[string]string{"h.txt": "ONE\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\nTWELVE\n"},
-		req: func(changes []llm.FileChange, _ llm.Run) kernel.RevertRequest {
+		req: func(changes []kernel.Change, _ kernel.Run) kernel.RevertRequest {
 			return kernel.RevertRequest{ChangeIDs: []string{changes[len(changes)-1].ID}, Hunks: []int{2}, Force: true}
 		},
 	}, {
@@ -164,7 +166,7 @@ func TestRevertRefusesAPlantedLink(t *testing.T) {
 				writeFile(t, filepath.Join(out, name), content, 0o644)
 			}
 			ans := &answerer{}
-			ans.watch(h.k, func(approval.Pending) approval.Answer { return approval.Answer{Choice: approval.Deny} })
+			ans.watch(h.k, func(kernel.Approval) kernel.Answer { return kernel.Answer{Choice: kernel.Deny} })
 			sess := h.session("auto")
 			run := h.runIn(context.Background(), sess.ID, "change, then plant")
 			res := h.results(run.ID)
@@ -232,7 +234,7 @@ func TestCLIRevertRefusesAPlantedLink(t *testing.T) {
 		t.Fatal(err)
 	}
 	res = runFoya(t, bin, env, "changes", "--json")
-	var all, changes []llm.FileChange
+	var all, changes []kernel.Change
 	if err := json.Unmarshal([]byte(res.stdout), &all); err != nil {
 		t.Fatalf("changes: %v %s", err, res.stdout)
 	}

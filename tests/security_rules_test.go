@@ -34,10 +34,10 @@ type rulesWorld struct {
 	k    *kernel.Kernel
 	srv  *pt.Server
 	mu   sync.Mutex
-	reqs []approval.Pending
+	reqs []kernel.Approval
 }
 
-func newRulesWorld(t *testing.T, rules string, answer func(approval.Pending) approval.Answer, opts kernel.Options) *rulesWorld {
+func newRulesWorld(t *testing.T, rules string, answer func(kernel.Approval) kernel.Answer, opts kernel.Options) *rulesWorld {
 	t.Helper()
 	if c := sandbox.Probe(); c.Mechanism == "" {
 		t.Skipf("no sandbox here: %s", c.Reason)
@@ -63,7 +63,7 @@ func newRulesWorld(t *testing.T, rules string, answer func(approval.Pending) app
 			if ev.Type != "approval.request" {
 				return
 			}
-			var p approval.Pending
+			var p kernel.Approval
 			json.Unmarshal(ev.Data, &p)
 			w.mu.Lock()
 			w.reqs = append(w.reqs, p)
@@ -76,7 +76,7 @@ func newRulesWorld(t *testing.T, rules string, answer func(approval.Pending) app
 
 // run runs one turn in a new session of mode and returns the results of
 // its calls, in order.
-func (w *rulesWorld) run(mode approval.Mode) []*llm.ToolResult {
+func (w *rulesWorld) run(mode approval.Mode) []*kernel.ToolResult {
 	w.t.Helper()
 	ctx := context.Background()
 	sess, err := w.k.CreateSession(ctx, kernel.NewSession{Workdir: w.ws, ApprovalMode: string(mode), Model: "m"})
@@ -85,24 +85,24 @@ func (w *rulesWorld) run(mode approval.Mode) []*llm.ToolResult {
 	}
 	h := &harness{t: w.t, k: w.k, srv: w.srv}
 	run := h.runIn(ctx, sess.ID, "go")
-	if run.Status != llm.RunCompleted {
+	if run.Status != kernel.RunCompleted {
 		w.t.Fatalf("run %s: %s", run.Status, run.Error)
 	}
 	calls, err := w.k.Calls(ctx, run.ID)
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	var out []*llm.ToolResult
+	var out []*kernel.ToolResult
 	for _, c := range calls {
 		out = append(out, c.Result)
 	}
 	return out
 }
 
-func (w *rulesWorld) asked() []approval.Pending {
+func (w *rulesWorld) asked() []kernel.Approval {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return append([]approval.Pending(nil), w.reqs...)
+	return append([]kernel.Approval(nil), w.reqs...)
 }
 
 func (w *rulesWorld) trust() {
@@ -116,11 +116,11 @@ func (w *rulesWorld) trust() {
 	}
 }
 
-func denyAll(approval.Pending) approval.Answer {
-	return approval.Answer{Choice: approval.Deny, Message: "no"}
+func denyAll(kernel.Approval) kernel.Answer {
+	return kernel.Answer{Choice: kernel.Deny, Message: "no"}
 }
 
-func allowOnce(approval.Pending) approval.Answer { return approval.Answer{Choice: approval.AllowOnce} }
+func allowOnce(kernel.Approval) kernel.Answer { return kernel.Answer{Choice: kernel.AllowOnce} }
 
 // leaveTurns are the review's attempts: bash with sandbox: false writing
 // outside and connecting to a TCP listener, and a write outside.
@@ -154,16 +154,16 @@ func TestProjectRulesNeverLeaveTheSandbox(t *testing.T) {
 					t.Fatalf("ESCAPED: escaped %v, tcp %v, written %v; results %+v %+v", pathExists(filepath.Join(w.out, "escaped")),
 						w.TCPReached(), pathExists(filepath.Join(w.out, "written")), res[0], res[1])
 				}
-				kinds := map[approval.Kind]approval.Pending{}
+				kinds := map[string]kernel.Approval{}
 				for _, p := range w.asked() {
 					kinds[p.Request.Action.Kind] = p
 				}
-				esc, okEsc := kinds[approval.ShellEscalate]
-				wr, okWr := kinds[approval.WriteProtected]
+				esc, okEsc := kinds[string(approval.ShellEscalate)]
+				wr, okWr := kinds[string(approval.WriteProtected)]
 				if !okEsc || !okWr {
 					t.Fatalf("asked %v; want shell_escalate and write_protected", w.asked())
 				}
-				for _, p := range []approval.Pending{esc, wr} {
+				for _, p := range []kernel.Approval{esc, wr} {
 					switch {
 					case !approved && !strings.Contains(p.Reason, approval.UnapprovedNotice):
 						t.Errorf("unapproved: reason %q does not say the file is not approved", p.Reason)
@@ -238,7 +238,7 @@ func TestProjectRulesApproval(t *testing.T) {
 	// Approved, a write outside still asks.
 	w.srv = pt.New(t, pt.Calls(call("o", "write", jsonArgs(map[string]any{"path": filepath.Join(w.out, "o.txt"), "content": "x\n"}))), pt.Say("ok"))
 	res = w.run(approval.Manual)
-	if pathExists(filepath.Join(w.out, "o.txt")) || len(w.asked()) != 2 || w.asked()[1].Request.Action.Kind != approval.WriteProtected {
+	if pathExists(filepath.Join(w.out, "o.txt")) || len(w.asked()) != 2 || w.asked()[1].Request.Action.Kind != string(approval.WriteProtected) {
 		t.Fatalf("outside write: written %v, result %q, asked %+v", pathExists(filepath.Join(w.out, "o.txt")), res[0].Text, w.asked())
 	}
 
@@ -290,7 +290,7 @@ func TestProjectRulesDenyAndMalformed(t *testing.T) {
 		if pathExists(filepath.Join(w.ws, "denied")) || !res[0].IsError || !strings.Contains(res[0].Text, `denied by the rule {"tool":"bash","command":"touch"} in .foya/permissions.json`) {
 			t.Errorf("deny rule: ran %v, result %q", pathExists(filepath.Join(w.ws, "denied")), res[0].Text)
 		}
-		if a := w.asked(); len(a) != 1 || a[0].Request.Action.Kind != approval.WriteInside || !strings.Contains(a[0].Reason, "asks for approval") {
+		if a := w.asked(); len(a) != 1 || a[0].Request.Action.Kind != string(approval.WriteInside) || !strings.Contains(a[0].Reason, "asks for approval") {
 			t.Errorf("ask rule in Auto: asked %+v; want one question about the docs write", a)
 		}
 	})
@@ -348,14 +348,14 @@ func TestAllowReasonsReachTheModel(t *testing.T) {
 	t.Run("answers, grants and modes", func(t *testing.T) {
 		var n int
 		var mu sync.Mutex
-		w := newRulesWorld(t, "", func(p approval.Pending) approval.Answer {
+		w := newRulesWorld(t, "", func(p kernel.Approval) kernel.Answer {
 			mu.Lock()
 			defer mu.Unlock()
 			n++
 			if n == 1 {
-				return approval.Answer{Choice: approval.AllowOnce}
+				return kernel.Answer{Choice: kernel.AllowOnce}
 			}
-			return approval.Answer{Choice: approval.AllowSession, Scope: &p.Scopes[0]}
+			return kernel.Answer{Choice: kernel.AllowSession, Scope: &p.Scopes[0]}
 		}, kernel.Options{})
 		w.srv = pt.New(t, pt.Calls(
 			call("1", "bash", jsonArgs(map[string]any{"command": "echo once"})),

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"foya/backend/llm"
+	"foya/backend/kernel"
 	pt "foya/backend/provider/providertest"
 )
 
@@ -83,7 +83,7 @@ func TestStreamLevelInvalidUnicodeIsRefused(t *testing.T) {
 		rawCallTurn("w3", "write", `"{\"path\":\"d.txt\",\"content\":\"\ud83d\ude00\"}"`), pt.Say("4"),
 	)
 	s := h.session("auto")
-	got := map[string]*llm.ToolResult{}
+	got := map[string]*kernel.ToolResult{}
 	for range 4 {
 		maps.Copy(got, h.results(h.runIn(context.Background(), s.ID, "go").ID))
 	}

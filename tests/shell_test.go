@@ -17,7 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"foya/backend/approval"
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
@@ -140,8 +139,8 @@ func TestShellThreeLayers(t *testing.T) {
 		pt.Calls(script("hidden", "echo x > registry-layer")), pt.Say("ok"),
 		pt.Calls(script("denied", "echo x > approval-layer")), pt.Say("ok"),
 		pt.Calls(script("sandboxed", "echo x > sandbox-layer; echo x > OUT/escaped; exec 3<>/dev/tcp/127.0.0.1/TCP")), pt.Say("ok"))
-	(&answerer{}).watch(h.k, func(approval.Pending) approval.Answer {
-		return approval.Answer{Choice: approval.Deny, Message: "not now"}
+	(&answerer{}).watch(h.k, func(kernel.Approval) kernel.Answer {
+		return kernel.Answer{Choice: kernel.Deny, Message: "not now"}
 	})
 	ctx := context.Background()
 	newSession := func(mode string, allow []string) string {
@@ -151,7 +150,7 @@ func TestShellThreeLayers(t *testing.T) {
 		}
 		return s.ID
 	}
-	result := func(run llm.Run) *llm.ToolResult {
+	result := func(run kernel.Run) *kernel.ToolResult {
 		calls, err := h.k.Calls(ctx, run.ID)
 		if err != nil || len(calls) != 1 {
 			t.Fatalf("calls %+v %v", calls, err)
@@ -196,16 +195,16 @@ func TestShellCancelEndsTree(t *testing.T) {
 			h := newHarness(t, nil, pt.Calls(call("c1", "bash", string(args))))
 			sess := h.session(mode)
 			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan llm.Run)
+			done := make(chan kernel.Run)
 			go func() { done <- h.runIn(ctx, sess.ID, "start a tree") }()
 			pids := waitProcesses(t, m, 3)
 			cancel()
 			run := <-done
-			if run.Status != llm.RunCancelled {
+			if run.Status != kernel.RunCancelled {
 				t.Fatalf("run %s", run.Status)
 			}
 			calls, _ := h.k.Calls(context.Background(), run.ID)
-			if len(calls) != 1 || calls[0].State != llm.CallCancelled {
+			if len(calls) != 1 || calls[0].State != kernel.CallCancelled {
 				t.Errorf("calls %+v; want one cancelled", calls)
 			}
 			assertGone(t, pids, "the cancel")
@@ -224,7 +223,7 @@ func TestShellBackgroundBoundedAcrossTurns(t *testing.T) {
 		pt.Calls(call("c3", "bash_kill", `{"id":"bg1"}`)), pt.Say("killed"))
 	sess := h.session("auto")
 	ctx := context.Background()
-	if run := h.runIn(ctx, sess.ID, "start it"); run.Status != llm.RunCompleted {
+	if run := h.runIn(ctx, sess.ID, "start it"); run.Status != kernel.RunCompleted {
 		t.Fatalf("run 1: %s %s", run.Status, run.Error)
 	}
 	// The turn is over; the command runs on.

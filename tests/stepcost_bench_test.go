@@ -123,7 +123,7 @@ func BenchmarkStepCost(b *testing.B) {
 		b.StartTimer()
 		run, err := h.k.Run(context.Background(), kernel.RunOptions{SessionID: s.ID, Prompt: "go", Model: m, MaxSteps: steps + 1})
 		b.StopTimer()
-		if err != nil || run.Status != llm.RunCompleted || calls != steps {
+		if err != nil || run.Status != kernel.RunCompleted || calls != steps {
 			b.Fatalf("run %s: %s (%v), %d calls", run.Status, run.Error, err, calls)
 		}
 		if len(m.starts) != steps+1 || len(m.ends) != steps+1 {

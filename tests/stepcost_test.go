@@ -77,7 +77,7 @@ func TestStepEncodesOnlyNewMessages(t *testing.T) {
 	m := &countingModel{inner: client}
 	s := h.session("full-access")
 	run, err := h.k.Run(context.Background(), kernel.RunOptions{SessionID: s.ID, Prompt: "go", Model: m, MaxSteps: steps + 1})
-	if err != nil || run.Status != llm.RunCompleted || calls != steps {
+	if err != nil || run.Status != kernel.RunCompleted || calls != steps {
 		t.Fatalf("run %s: %s (%v), %d calls", run.Status, run.Error, err, calls)
 	}
 	total, moves := 0, 0
@@ -114,7 +114,7 @@ func TestStepTransactions(t *testing.T) {
 	}
 	s := h.session("full-access")
 	run, err := h.k.Run(context.Background(), kernel.RunOptions{SessionID: s.ID, Prompt: "go", Model: client, MaxSteps: steps + 1})
-	if err != nil || run.Status != llm.RunCompleted || calls != steps {
+	if err != nil || run.Status != kernel.RunCompleted || calls != steps {
 		t.Fatalf("run %s: %s (%v), %d calls", run.Status, run.Error, err, calls)
 	}
 	times := map[int64]bool{}

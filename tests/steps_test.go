@@ -11,7 +11,6 @@ import (
 	"foya/backend/cli"
 	"foya/backend/engine"
 	"foya/backend/kernel"
-	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
 	"foya/backend/tools"
 )
@@ -36,7 +35,7 @@ func TestStepLimitIsASetting(t *testing.T) {
 		// 50 calls and an answer are 51 steps: more than the old limit.
 		h := newHarness(t, []tools.Tool{recorder{&tracker{}}}, recordTurns(50)...)
 		run := h.runIn(ctx, h.session("auto").ID, "fifty calls")
-		if run.Status != llm.RunCompleted || run.Steps != 51 {
+		if run.Status != kernel.RunCompleted || run.Steps != 51 {
 			t.Fatalf("run %s after %d steps (%s); want completed after 51", run.Status, run.Steps, run.Error)
 		}
 		if s, _ := h.k.Settings(ctx); s[kernel.SettingMaxSteps] != fmt.Sprint(engine.DefaultMaxSteps) || engine.DefaultMaxSteps != 500 {
@@ -49,7 +48,7 @@ func TestStepLimitIsASetting(t *testing.T) {
 			t.Fatal(err)
 		}
 		run := h.runIn(ctx, h.session("auto").ID, "loop")
-		if run.Status != llm.RunFailed || run.Steps != 2 || !strings.Contains(run.Error, "stopped after 2 model steps") ||
+		if run.Status != kernel.RunFailed || run.Steps != 2 || !strings.Contains(run.Error, "stopped after 2 model steps") ||
 			!strings.Contains(run.Error, "send another message to continue") || !strings.Contains(run.Error, kernel.SettingMaxSteps) {
 			t.Fatalf("run %s after %d steps: %q; want a failure at 2 steps that says how to continue", run.Status, run.Steps, run.Error)
 		}
@@ -60,7 +59,7 @@ func TestStepLimitIsASetting(t *testing.T) {
 			t.Fatal(err)
 		}
 		run, err := h.k.Run(ctx, kernelRun(h.session("auto").ID, "loop", h, 4))
-		if err != nil || run.Status != llm.RunCompleted || run.Steps != 4 {
+		if err != nil || run.Status != kernel.RunCompleted || run.Steps != 4 {
 			t.Fatalf("run %s after %d steps (%q, %v); want completed after 4", run.Status, run.Steps, run.Error, err)
 		}
 		if _, err := h.k.Run(ctx, kernelRun(h.session("auto").ID, "loop", h, -1)); err == nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"foya/backend/engine"
+	"foya/backend/kernel"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
 	"foya/backend/tools"
@@ -27,7 +28,7 @@ const (
 )
 
 // stepEnds returns the step.end events of a run's stored events.
-func stepEnds(t *testing.T, h *harness, run llm.Run) []llm.Event {
+func stepEnds(t *testing.T, h *harness, run kernel.Run) []llm.Event {
 	t.Helper()
 	evs, err := h.k.Events(context.Background(), run.SessionID, 0)
 	if err != nil {
@@ -80,11 +81,11 @@ func TestServerErrorInTheStreamFailsTheRun(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newHarness(t, nil, pt.Turn{Raw: tt.raw})
 			run := h.run("hello")
-			if run.Status != llm.RunFailed || !strings.Contains(run.Error, tt.want) {
+			if run.Status != kernel.RunFailed || !strings.Contains(run.Error, tt.want) {
 				t.Fatalf("run %s %q; want failed with %q", run.Status, run.Error, tt.want)
 			}
 			msgs, err := h.k.Messages(context.Background(), run.SessionID)
-			if err != nil || len(msgs) != 1 || msgs[0].Message.Role != llm.RoleUser {
+			if err != nil || len(msgs) != 1 || msgs[0].Message.Role != kernel.RoleUser {
 				t.Fatalf("history = %+v (%v); want just the prompt", msgs, err)
 			}
 			ends := stepEnds(t, h, run)
@@ -115,7 +116,7 @@ func TestToolCallEntriesOutOfIndexOrder(t *testing.T) {
 	}
 	h := newHarness(t, []tools.Tool{recorder{tr}}, pt.Turn{Raw: raw}, pt.Say("ok"))
 	run := h.run("go")
-	if run.Status != llm.RunCompleted {
+	if run.Status != kernel.RunCompleted {
 		t.Fatalf("run %s: %s", run.Status, run.Error)
 	}
 	want := []string{"call_a", "call_b", "call_c"}
@@ -207,7 +208,7 @@ func TestVLLMToolCallsCutByTokenLimit(t *testing.T) {
 				"data: [DONE]")
 			h := newHarness(t, []tools.Tool{recorder{tr}}, pt.Turn{Raw: raw}, pt.Say("I will send it again, smaller."))
 			run := h.run("go")
-			if run.Status != llm.RunCompleted {
+			if run.Status != kernel.RunCompleted {
 				t.Fatalf("run %s: %s", run.Status, run.Error)
 			}
 			if got := tr.entries(); !slices.Equal(got, tt.ran) {
@@ -238,7 +239,7 @@ func TestVLLMToolCallsCutByTokenLimit(t *testing.T) {
 				if _, args, _ := strings.Cut(tt.calls[i], " "); c.Arguments != args {
 					t.Errorf("call %d stored with arguments %q; want the %q that arrived", i, c.Arguments, args)
 				}
-				if wantErr := tt.wants[i] != "recorded a"; (c.State == llm.CallError) != wantErr || c.Result == nil || c.Result.IsError != wantErr {
+				if wantErr := tt.wants[i] != "recorded a"; (c.State == kernel.CallError) != wantErr || c.Result == nil || c.Result.IsError != wantErr {
 					t.Errorf("call %d stored as %s %+v; want is_error %v", i, c.State, c.Result, wantErr)
 				}
 			}
@@ -267,7 +268,7 @@ func TestTenThousandToolCallsInOneAnswer(t *testing.T) {
 	raw = append(raw, `data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`, "data: [DONE]")
 	h := newHarness(t, []tools.Tool{named{name: "probe", desc: "probe", calls: &ran}}, pt.Turn{Raw: raw}, pt.Say("ok"))
 	run := h.run("go")
-	if run.Status != llm.RunCompleted {
+	if run.Status != kernel.RunCompleted {
 		t.Fatalf("run %s: %s", run.Status, run.Error)
 	}
 	if got := ran.Load(); got != engine.MaxCallsPerStep {
@@ -290,7 +291,7 @@ func TestTenThousandToolCallsInOneAnswer(t *testing.T) {
 	if err != nil || len(calls) != n {
 		t.Fatalf("%d calls stored (%v); want %d", len(calls), err, n)
 	}
-	if last := calls[n-1]; last.State != llm.CallError || last.Result == nil || !last.Result.IsError {
+	if last := calls[n-1]; last.State != kernel.CallError || last.Result == nil || !last.Result.IsError {
 		t.Errorf("last call stored as %+v; want an is_error result", last)
 	}
 }

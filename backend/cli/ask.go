@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"foya/backend/approval"
+	"foya/backend/kernel"
 	"foya/backend/llm"
 )
 
@@ -17,14 +17,14 @@ import (
 type asker struct {
 	in     *bufio.Reader
 	out    io.Writer
-	answer func(id string, a approval.Answer) error
+	answer func(id string, a kernel.Answer) error
 	mu     sync.Mutex
 }
 
 // ask shows one request and reads the person's answer. It runs on its own
 // goroutine per request; requests are asked in turn.
 func (a *asker) ask(ev llm.Event) {
-	var p approval.Pending
+	var p kernel.Approval
 	if err := json.Unmarshal(ev.Data, &p); err != nil {
 		return
 	}
@@ -56,12 +56,12 @@ func (a *asker) ask(ev llm.Event) {
 		fmt.Fprint(a.out, "Allow? [y] once  [s] for this session  [n] deny  [m] deny with a message: ")
 		line, err := a.in.ReadString('\n')
 		if err != nil && line == "" {
-			a.reply(p.ID, approval.Answer{Choice: approval.Deny, Message: "no answer (standard input closed)"})
+			a.reply(p.ID, kernel.Answer{Choice: kernel.Deny, Message: "no answer (standard input closed)"})
 			return
 		}
 		switch strings.ToLower(strings.TrimSpace(line)) {
 		case "y", "yes":
-			a.reply(p.ID, approval.Answer{Choice: approval.AllowOnce})
+			a.reply(p.ID, kernel.Answer{Choice: kernel.AllowOnce})
 			return
 		case "s":
 			scope := p.Scopes[0]
@@ -75,21 +75,21 @@ func (a *asker) ask(ev llm.Event) {
 					scope = p.Scopes[n-1]
 				}
 			}
-			a.reply(p.ID, approval.Answer{Choice: approval.AllowSession, Scope: &scope})
+			a.reply(p.ID, kernel.Answer{Choice: kernel.AllowSession, Scope: &scope})
 			return
 		case "n", "no":
-			a.reply(p.ID, approval.Answer{Choice: approval.Deny})
+			a.reply(p.ID, kernel.Answer{Choice: kernel.Deny})
 			return
 		case "m":
 			fmt.Fprint(a.out, "Message for the agent: ")
 			msg, _ := a.in.ReadString('\n')
-			a.reply(p.ID, approval.Answer{Choice: approval.Deny, Message: strings.TrimSpace(msg)})
+			a.reply(p.ID, kernel.Answer{Choice: kernel.Deny, Message: strings.TrimSpace(msg)})
 			return
 		}
 	}
 }
 
-func (a *asker) reply(id string, ans approval.Answer) {
+func (a *asker) reply(id string, ans kernel.Answer) {
 	if err := a.answer(id, ans); err != nil {
 		fmt.Fprintf(a.out, "foya: %v\n", err)
 	}

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"foya/backend/kernel"
-	"foya/backend/llm"
 )
 
 // changesCmd is `foya changes [SESSION] [--json]`: a session's file
@@ -90,7 +89,7 @@ func orDash(s string) string {
 	return s
 }
 
-func opText(c llm.FileChange) string {
+func opText(c kernel.Change) string {
 	op := c.Op
 	if c.IsDir {
 		op += " folder"
@@ -101,7 +100,7 @@ func opText(c llm.FileChange) string {
 	return op
 }
 
-func lineText(c llm.FileChange) string {
+func lineText(c kernel.Change) string {
 	switch {
 	case c.IsDir:
 		return ""

@@ -98,7 +98,7 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 	}
 	defer k.Close()
 
-	var sess llm.Session
+	var sess kernel.Session
 	if *sessionID != "" {
 		sess, err = k.Session(ctx, *sessionID)
 		if err != nil {
@@ -240,9 +240,9 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 		return fail(env, err)
 	}
 	switch run.Status {
-	case llm.RunCompleted:
+	case kernel.RunCompleted:
 		return ExitOK
-	case llm.RunCancelled:
+	case kernel.RunCancelled:
 		return ExitCancelled
 	}
 	return ExitFailed

@@ -109,7 +109,7 @@ func showRules(w io.Writer, pr kernel.ProjectRules, content bool) {
 	}
 	for _, l := range []struct {
 		name  string
-		rules []approval.Rule
+		rules []kernel.Rule
 	}{{"deny", pr.Deny}, {"ask", pr.Ask}, {"allow", pr.Allow}} {
 		for _, r := range l.rules {
 			fmt.Fprintf(w, "  %-5s %s\n", l.name, r)

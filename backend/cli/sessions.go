@@ -51,11 +51,11 @@ func sessionsCmd(ctx context.Context, args []string, env Env) int {
 
 // Transcript is what `foya show --json` prints.
 type Transcript struct {
-	Session  kernel.Session      `json:"session"`
-	Runs     []llm.Run           `json:"runs"`
-	Calls    []llm.CallRecord    `json:"calls"`
-	Messages []llm.StoredMessage `json:"messages"`
-	Events   []llm.Event         `json:"events,omitempty"`
+	Session  kernel.Session   `json:"session"`
+	Runs     []kernel.Run     `json:"runs"`
+	Calls    []kernel.Call    `json:"calls"`
+	Messages []kernel.Message `json:"messages"`
+	Events   []llm.Event      `json:"events,omitempty"`
 	// Instructions says, by run ID, which project instructions file each
 	// run read into its system prompt, or why none.
 	Instructions map[string]llm.Instructions `json:"instructions,omitempty"`
@@ -115,7 +115,7 @@ func showCmd(ctx context.Context, args []string, env Env) int {
 	s := t.Session
 	fmt.Fprintf(w, "Session %s: %s\n  workdir %s · model %s · approval %s · created %s\n", s.ID, s.Title, s.Workdir, s.Model,
 		s.ApprovalMode, s.CreatedAt.Local().Format(time.DateTime))
-	runs := map[string]llm.Run{}
+	runs := map[string]kernel.Run{}
 	for _, r := range t.Runs {
 		runs[r.ID] = r
 	}
@@ -135,16 +135,16 @@ func showCmd(ctx context.Context, args []string, env Env) int {
 		}
 		msg := m.Message
 		switch msg.Role {
-		case llm.RoleUser:
+		case kernel.RoleUser:
 			fmt.Fprintf(w, "user: %s\n", msg.Content)
-		case llm.RoleAssistant:
+		case kernel.RoleAssistant:
 			if msg.Content != "" {
 				fmt.Fprintf(w, "assistant: %s\n", msg.Content)
 			}
 			for _, c := range msg.ToolCalls {
 				fmt.Fprintf(w, "  → %s %s\n", c.Name, firstLine(c.Arguments, 160))
 			}
-		case llm.RoleTool:
+		case kernel.RoleTool:
 			mark := "←"
 			if msg.IsError {
 				mark = "✗"

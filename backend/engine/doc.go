@@ -2,7 +2,11 @@
 // batches of tool calls. It streams a model step, announces tool calls as
 // soon as they are known (spec L1), runs only complete calls (L2) in a
 // parallel lane of at most five and a serial lane (P1-P5), feeds results back
-// in the model's order, and stores every event before any client sees it.
+// in the model's order, and stores every event before any client sees it:
+// every commit of a session's events, a run's or not (Record, Commit,
+// recovery), goes through one publisher (publish.go) that stores it and
+// publishes it before the session's next commit is stored. Hold keeps runs
+// out of a session while the kernel reverts its files.
 // At each turn's start it reads the project's instructions (AGENTS.md, else
 // CLAUDE.md, beneath the working directory, bounded) into a system prompt
 // that stays the same bytes for every step of the turn.

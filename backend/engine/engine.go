@@ -88,10 +88,11 @@ type Config struct {
 type Engine struct {
 	cfg Config
 
+	pub *publisher // the one place events are stored and published
+
 	mu     sync.Mutex
 	active map[string]*runner // by session ID
-
-	recMu sync.Mutex // orders Record's store-and-publish outside runs
+	held   map[string]string  // sessions held by Hold, with what holds them
 }
 
 // New returns an Engine.
@@ -105,7 +106,8 @@ func New(cfg Config) *Engine {
 	if cfg.Mask == nil {
 		cfg.Mask = func(s string) string { return s }
 	}
-	return &Engine{cfg: cfg, active: map[string]*runner{}}
+	return &Engine{cfg: cfg, active: map[string]*runner{}, held: map[string]string{},
+		pub: &publisher{store: cfg.Store, emit: cfg.Emit, locks: map[string]*sessionLock{}}}
 }
 
 // RunRequest asks for one turn in a stored session.
@@ -124,8 +126,15 @@ type RunRequest struct {
 	Started func(runID string)
 }
 
-// ErrBusy is returned when a session already has a run going.
+// ErrBusy is returned when a session already has a run going, or is held
+// (see Hold).
 var ErrBusy = errors.New("the session already has a run going")
+
+// busyError is an ErrBusy with its own words.
+type busyError struct{ msg string }
+
+func (e busyError) Error() string        { return e.msg }
+func (e busyError) Is(target error) bool { return target == ErrBusy }
 
 // Run runs one turn to its end and returns the final run. The run's outcome
 // (completed, failed, cancelled) is in the returned Run; a non-nil error
@@ -170,11 +179,15 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (llm.Run, error) {
 	if !req.Images {
 		r.proj.shape = noImages
 	}
-	r.rec = &recorder{store: e.cfg.Store, emit: e.cfg.Emit, flush: e.cfg.TextFlush, sess: r.sess.ID, run: r.run.ID}
+	r.rec = &recorder{pub: e.pub, flush: e.cfg.TextFlush, sess: r.sess.ID, run: r.run.ID}
 	e.mu.Lock()
 	if _, busy := e.active[r.sess.ID]; busy {
 		e.mu.Unlock()
 		return llm.Run{}, fmt.Errorf("session %s: %w", r.sess.ID, ErrBusy)
+	}
+	if why, busy := e.held[r.sess.ID]; busy {
+		e.mu.Unlock()
+		return llm.Run{}, busyError{fmt.Sprintf("session %s is busy: %s; try again when it is done", r.sess.ID, why)}
 	}
 	e.active[r.sess.ID] = r
 	e.mu.Unlock()
@@ -199,8 +212,10 @@ func (e *Engine) Cancel(sessionID string) bool {
 }
 
 // Record stores events of a session that no run produced (a mode switch,
-// a revert) and publishes them. While the session has a run going, they go
-// through the run's recorder, so clients see every event in seq order.
+// an outside change) and publishes them. While the session has a run
+// going, they go through the run's recorder, after the text it has not
+// stored yet; either way through the one ordering point, so clients see
+// every event in seq order.
 func (e *Engine) Record(ctx context.Context, sessionID string, evs ...llm.Event) error {
 	for i := range evs {
 		evs[i].SessionID = sessionID
@@ -211,16 +226,42 @@ func (e *Engine) Record(ctx context.Context, sessionID string, evs ...llm.Event)
 	if r != nil {
 		return r.rec.commit(ctx, llm.Commit{Events: evs})
 	}
-	e.recMu.Lock()
-	defer e.recMu.Unlock()
-	stored, err := e.cfg.Store.Apply(ctx, llm.Commit{Events: evs})
-	if err != nil {
-		return err
+	_, err := e.pub.commit(ctx, sessionID, llm.Commit{Events: evs})
+	return err
+}
+
+// Commit stores a commit that no run produced (a revert's file changes,
+// their blobs and events) and publishes its events, through the same
+// ordering point as runs. It returns the events as stored, with their seq.
+func (e *Engine) Commit(ctx context.Context, sessionID string, c llm.Commit) ([]llm.Event, error) {
+	for i := range c.Events {
+		c.Events[i].SessionID = sessionID
 	}
-	for _, ev := range stored {
-		e.cfg.Emit(ev)
+	return e.pub.commit(ctx, sessionID, c)
+}
+
+// Hold keeps a session from starting a run until release is called (a
+// revert changing its files); why says what holds it, for the error Run
+// returns meanwhile. It fails with ErrBusy if the session has a run going
+// or is held already.
+func (e *Engine) Hold(sessionID, why string) (release func(), err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if _, busy := e.active[sessionID]; busy {
+		return nil, busyError{"session " + sessionID + " has a run going"}
 	}
-	return nil
+	if other, busy := e.held[sessionID]; busy {
+		return nil, busyError{"session " + sessionID + " is busy: " + other}
+	}
+	e.held[sessionID] = why
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			e.mu.Lock()
+			delete(e.held, sessionID)
+			e.mu.Unlock()
+		})
+	}, nil
 }
 
 // Running reports whether a session has a run going.

@@ -14,8 +14,7 @@ import (
 // is pending, so clients see events in the order they happened. Terminal
 // events are never coalesced.
 type recorder struct {
-	store Store
-	emit  func(llm.Event)
+	pub   *publisher
 	flush time.Duration
 	sess  string
 	run   string
@@ -64,15 +63,11 @@ func (r *recorder) commitLocked(ctx context.Context, c llm.Commit) error {
 	for i := range c.Events {
 		c.Events[i].SessionID, c.Events[i].RunID = r.sess, r.run
 	}
-	stored, err := r.store.Apply(context.WithoutCancel(ctx), c)
-	if err != nil {
+	if _, err := r.pub.commit(context.WithoutCancel(ctx), r.sess, c); err != nil {
 		if r.err == nil {
 			r.err = err
 		}
 		return err
-	}
-	for _, ev := range stored {
-		r.emit(ev)
 	}
 	return nil
 }

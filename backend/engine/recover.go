@@ -142,12 +142,8 @@ func (e *Engine) recoverRun(ctx context.Context, run llm.Run) error {
 		ev(llm.EventRunInterrupted, map[string]any{"calls": len(c.Calls)}),
 		ev(llm.EventRunEnd, map[string]any{"status": run.Status, "error": run.Error, "steps": run.Steps, "usage": run.Usage}),
 	)
-	stored, err := e.cfg.Store.Apply(ctx, c)
-	if err != nil {
+	if _, err := e.pub.commit(ctx, run.SessionID, c); err != nil {
 		return fmt.Errorf("recover run %s: %w", run.ID, err)
-	}
-	for _, s := range stored {
-		e.cfg.Emit(s)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"foya/backend/approval"
@@ -16,25 +17,38 @@ const settingDefaultMode = "approval.default"
 
 // Answer answers a pending approval request. The first answer wins; answers
 // to unknown, answered or withdrawn requests are errors (nothing runs twice).
-func (k *Kernel) Answer(id string, a approval.Answer) error {
+func (k *Kernel) Answer(id string, a Answer) error {
 	if k.gateway == nil {
-		return fmt.Errorf("approval %s: this Foya cannot take answers (headless)", id)
+		return kindf(ErrUnavailable, "approval %s: this Foya cannot take answers (headless)", id)
 	}
-	return k.gateway.Answer(id, a)
+	err := k.gateway.Answer(id, a.inner())
+	switch {
+	case errors.Is(err, approval.ErrUnknownRequest):
+		return withKind(err, ErrNotFound)
+	case errors.Is(err, approval.ErrAnswered):
+		return withKind(err, ErrConflict)
+	case err != nil:
+		return withKind(err, ErrInvalid) // an answer that does not fit the request
+	}
+	return nil
 }
 
 // PendingApprovals lists the requests waiting for an answer in a session
 // ("" for every session).
-func (k *Kernel) PendingApprovals(sessionID string) []approval.Pending {
+func (k *Kernel) PendingApprovals(sessionID string) []Approval {
 	if k.gateway == nil {
 		return nil
 	}
-	return k.gateway.Pending(sessionID)
+	return mapSlice(k.gateway.Pending(sessionID), approvalOf)
 }
 
 // Approvals returns a session's approval history.
-func (k *Kernel) Approvals(ctx context.Context, sessionID string) ([]llm.ApprovalRecord, error) {
-	return k.store.Approvals(ctx, sessionID)
+func (k *Kernel) Approvals(ctx context.Context, sessionID string) ([]ApprovalRecord, error) {
+	if _, err := k.store.Session(ctx, sessionID); err != nil {
+		return nil, err
+	}
+	list, err := k.store.Approvals(ctx, sessionID)
+	return mapSlice(list, approvalRecordOf), err
 }
 
 // SetMode switches a session's approval mode, at any time, also during a
@@ -43,7 +57,7 @@ func (k *Kernel) Approvals(ctx context.Context, sessionID string) ([]llm.Approva
 func (k *Kernel) SetMode(ctx context.Context, sessionID, mode string) error {
 	m, err := approval.ParseMode(mode)
 	if err != nil {
-		return err
+		return withKind(err, ErrInvalid)
 	}
 	sess, err := k.store.Session(ctx, sessionID)
 	if err != nil {
@@ -60,25 +74,25 @@ func (k *Kernel) SetMode(ctx context.Context, sessionID, mode string) error {
 	return k.eng.Record(ctx, sessionID, llm.Event{Type: EventSessionMode, Data: llm.Data(map[string]any{"from": from, "to": m})})
 }
 
-// DefaultMode returns the approval mode new sessions start in: the global
-// setting, else Manual.
-func (k *Kernel) DefaultMode(ctx context.Context) (approval.Mode, error) {
+// DefaultMode returns the approval mode new sessions start in
+// ("manual", "auto" or "full_access"): the global setting, else manual.
+func (k *Kernel) DefaultMode(ctx context.Context) (string, error) {
 	v, ok, err := k.store.Setting(ctx, settingDefaultMode)
 	if err != nil || !ok {
-		return approval.Manual, err
+		return string(approval.Manual), err
 	}
 	m, err := approval.ParseMode(v)
 	if err != nil {
-		return approval.Manual, fmt.Errorf("setting %s: %w", settingDefaultMode, err)
+		return string(approval.Manual), fmt.Errorf("setting %s: %w", settingDefaultMode, err)
 	}
-	return m, nil
+	return string(m), nil
 }
 
 // SetDefaultMode changes the global default approval mode.
 func (k *Kernel) SetDefaultMode(ctx context.Context, mode string) error {
 	m, err := approval.ParseMode(mode)
 	if err != nil {
-		return err
+		return withKind(err, ErrInvalid)
 	}
 	return k.store.SetSetting(ctx, settingDefaultMode, string(m))
 }

@@ -31,9 +31,6 @@ const (
 	EventWatchDegraded = "file.watch_degraded"
 )
 
-// Conflict is a change a revert stopped at (see files.Conflict).
-type Conflict = files.Conflict
-
 // fileTools returns the built-in file tools, their stale-read guard kept
 // in st and deletions going to the user's trash.
 func fileTools(st *store.Store) []tools.Tool {
@@ -66,20 +63,24 @@ func readOf(fr store.FileRead) files.Read {
 }
 
 // Changes returns a session's file changes, oldest first.
-func (k *Kernel) Changes(ctx context.Context, sessionID string) ([]llm.FileChange, error) {
+func (k *Kernel) Changes(ctx context.Context, sessionID string) ([]Change, error) {
 	if _, err := k.store.Session(ctx, sessionID); err != nil {
 		return nil, err
 	}
 	list, err := k.store.FileChanges(ctx, sessionID)
-	if list == nil && err == nil {
-		list = []llm.FileChange{}
+	if err != nil {
+		return nil, err
 	}
-	return list, err
+	if list == nil {
+		return []Change{}, nil
+	}
+	return mapSlice(list, changeOf), nil
 }
 
 // Change returns one file change.
-func (k *Kernel) Change(ctx context.Context, id string) (llm.FileChange, error) {
-	return k.store.FileChange(ctx, id)
+func (k *Kernel) Change(ctx context.Context, id string) (Change, error) {
+	c, err := k.store.FileChange(ctx, id)
+	return changeOf(c), err
 }
 
 // Diff returns what a change did, for people: its unified diff, or a line
@@ -105,37 +106,11 @@ func (k *Kernel) Diff(ctx context.Context, id string) (string, error) {
 	return c.Diff, nil
 }
 
-// RevertRequest says what to revert: exactly one of ChangeIDs (with Hunks,
-// exactly one change), RunID or ToChangeID.
-type RevertRequest struct {
-	// ChangeIDs are changes to revert, whatever order they are given in:
-	// they are undone newest first.
-	ChangeIDs []string `json:"changeIds,omitempty"`
-	// RunID reverts every change of a run ("undo this turn").
-	RunID string `json:"runId,omitempty"`
-	// ToChangeID restores the session to just after this change: every
-	// later change is undone, newest first.
-	ToChangeID string `json:"toChangeId,omitempty"`
-	// Hunks, with one change, reverts only these hunks of its diff
-	// (numbered from 1, in the diff's order).
-	Hunks []int `json:"hunks,omitempty"`
-	// Force overwrites what is there now instead of stopping at a
-	// conflict; what it overwrites is kept as the revert's before content.
-	Force bool `json:"force,omitempty"`
-}
-
-// RevertResult is what Revert did: the revert changes it recorded, in the
-// order it made them, or the conflicts that stopped it (then nothing was
-// changed).
-type RevertResult struct {
-	Reverted  []llm.FileChange `json:"reverted"`
-	Conflicts []Conflict       `json:"conflicts,omitempty"`
-}
-
 // errRevert marks a request that cannot be carried out as given.
 type errRevert struct{ msg string }
 
-func (e errRevert) Error() string { return e.msg }
+func (e errRevert) Error() string        { return e.msg }
+func (e errRevert) Is(target error) bool { return target == ErrInvalid }
 
 // IsBadRevert reports whether err means the revert request itself was
 // wrong (no selection, unknown hunks, changes of several sessions).
@@ -150,7 +125,7 @@ func IsBadRevert(err error) bool {
 // the changes left there, it changes nothing and returns the conflicts,
 // unless req.Force.
 func (k *Kernel) Revert(ctx context.Context, req RevertRequest) (RevertResult, error) {
-	res := RevertResult{Reverted: []llm.FileChange{}}
+	res := RevertResult{Reverted: []Change{}}
 	sel := 0
 	for _, set := range []bool{len(req.ChangeIDs) > 0, req.RunID != "", req.ToChangeID != ""} {
 		if set {
@@ -163,6 +138,18 @@ func (k *Kernel) Revert(ctx context.Context, req RevertRequest) (RevertResult, e
 	if len(req.Hunks) > 0 && len(req.ChangeIDs) != 1 {
 		return res, errRevert{"revert: hunks can be reverted for one change at a time"}
 	}
+	sessionID, err := k.revertSession(ctx, req)
+	if err != nil {
+		return res, err
+	}
+	// A revert and a run never change a session's files at once: the
+	// revert is refused while a run is going, and no run starts until it
+	// is recorded (its events then come after everything the run stored).
+	release, err := k.eng.Hold(sessionID, "a revert is being made")
+	if err != nil {
+		return res, fmt.Errorf("revert: %w; revert once it is done (or cancel the run)", err)
+	}
+	defer release()
 	changes, sessionID, err := k.revertSelection(ctx, req)
 	if err != nil || len(changes) == 0 {
 		return res, err
@@ -177,7 +164,7 @@ func (k *Kernel) Revert(ctx context.Context, req RevertRequest) (RevertResult, e
 	}
 	rv := &files.Reverter{Blobs: k.store, Trash: trash.Default()}
 	var done []tools.FileChange
-	var conflicts []Conflict
+	var conflicts []files.Conflict
 	var runErr error
 	if len(req.Hunks) > 0 {
 		var accept []string
@@ -193,22 +180,41 @@ func (k *Kernel) Revert(ctx context.Context, req RevertRequest) (RevertResult, e
 		case err != nil:
 			runErr = err
 		case cf != nil:
-			conflicts = []Conflict{*cf}
+			conflicts = []files.Conflict{*cf}
 		default:
 			done = []tools.FileChange{*fc}
 		}
 	} else {
 		done, conflicts, runErr = rv.Revert(ctx, sess.Workdir, changes, req.Force)
 	}
-	res.Conflicts = explain(conflicts, all)
+	res.Conflicts = mapSlice(explain(conflicts, all), conflictOf)
 	if len(done) > 0 {
 		stored, err := k.keepReverts(ctx, sessionID, done)
 		if err != nil {
 			return res, errors.Join(runErr, err)
 		}
-		res.Reverted = stored
+		res.Reverted = mapSlice(stored, changeOf)
 	}
 	return res, runErr
+}
+
+// revertSession returns the session of the changes a request selects.
+func (k *Kernel) revertSession(ctx context.Context, req RevertRequest) (string, error) {
+	switch {
+	case req.RunID != "":
+		run, err := k.store.Run(ctx, req.RunID)
+		if err != nil {
+			return "", fmt.Errorf("revert: run %s: %w", req.RunID, err)
+		}
+		return run.SessionID, nil
+	case req.ToChangeID != "":
+		req.ChangeIDs = []string{req.ToChangeID}
+	}
+	c, err := k.store.FileChange(ctx, req.ChangeIDs[0])
+	if err != nil {
+		return "", fmt.Errorf("revert: change %s: %w", req.ChangeIDs[0], err)
+	}
+	return c.SessionID, nil
 }
 
 // revertSelection returns the changes a request selects, newest first, and
@@ -257,7 +263,7 @@ func (k *Kernel) revertSelection(ctx context.Context, req RevertRequest) ([]llm.
 
 // explain adds to conflicts what people most often need to know: that the
 // change was already reverted.
-func explain(conflicts []Conflict, all []llm.FileChange) []Conflict {
+func explain(conflicts []files.Conflict, all []llm.FileChange) []files.Conflict {
 	for i, cf := range conflicts {
 		for j := len(all) - 1; j >= 0; j-- {
 			if all[j].Path != cf.Path {
@@ -273,7 +279,8 @@ func explain(conflicts []Conflict, all []llm.FileChange) []Conflict {
 }
 
 // keepReverts stores revert changes with their contents and a
-// file.reverted event each, in one transaction, and publishes the events.
+// file.reverted event each, in one transaction, and publishes the events,
+// through the engine's ordering point like every event of a session.
 // The session's records of those files are marked as changed, so the
 // model reads them again before it writes them and the watcher does not
 // take the revert for an outside change.
@@ -300,12 +307,8 @@ func (k *Kernel) keepReverts(ctx context.Context, sessionID string, done []tools
 			return nil, err
 		}
 	}
-	evs, err := k.store.Apply(ctx, c)
-	if err != nil {
+	if _, err := k.eng.Commit(ctx, sessionID, c); err != nil {
 		return nil, fmt.Errorf("record the revert (the files were reverted): %w", err)
-	}
-	for _, ev := range evs {
-		k.publish(ev)
 	}
 	return out, nil
 }

@@ -18,6 +18,13 @@
 // the sandbox, the trash, each provider's reachability), without needing a
 // database that opens.
 //
+// Its API speaks its own types (dto.go, dto_api.go), never an inner
+// package's; every error it returns wraps one of the sentinels of errors.go,
+// which Code names for transports. Every event of a session, whoever makes
+// it, is stored and published through the engine's one ordering point, so
+// subscribers see each session's events in seq order; a revert is refused
+// while the session has a run going.
+//
 // It must not import a front end or the Wails runtime. A Kernel is safe for
 // concurrent use.
 package kernel

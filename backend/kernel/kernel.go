@@ -56,20 +56,6 @@ type Options struct {
 	Secrets map[string]string
 }
 
-// Info describes a running kernel for front ends.
-type Info struct {
-	Version string `json:"version"`
-	// Commit and Date are the commit the binary was built from and its
-	// date, "" when unknown (see BuildInfo).
-	Commit  string `json:"commit"`
-	Date    string `json:"date"`
-	DataDir string `json:"dataDir"`
-	DBPath  string `json:"dbPath"`
-}
-
-// Session is a stored session as front ends see it.
-type Session = llm.Session
-
 // Kernel is the facade every front end uses.
 type Kernel struct {
 	info    Info
@@ -255,8 +241,12 @@ func (k *Kernel) Info() Info { return k.info }
 // Registry returns the tool registry, for front ends that add tools.
 func (k *Kernel) Registry() *tools.Registry { return k.reg }
 
-// Subscribe calls fn with every event after it is stored, until the returned
-// function is called. fn must not block for long.
+// Subscribe calls fn with every event after it is stored, each session's in
+// seq order with no gap and no repeat, until the returned function is
+// called. fn is called while the session's next event waits, so it must not
+// block for long, nor record an event of the session itself (answer an
+// approval, switch a mode) before it returns: it may start a goroutine that
+// does.
 func (k *Kernel) Subscribe(fn func(llm.Event)) (unsubscribe func()) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
@@ -282,30 +272,23 @@ func (k *Kernel) publish(ev llm.Event) {
 	}
 }
 
-// NewSession describes a session to create.
-type NewSession struct {
-	Workdir      string
-	ApprovalMode string
-	Provider     string
-	Model        string
-	Title        string
-	Tools        []string
-}
-
 // CreateSession stores a new session for a working directory that exists.
 func (k *Kernel) CreateSession(ctx context.Context, ns NewSession) (Session, error) {
+	if ns.Workdir == "" || strings.ContainsRune(ns.Workdir, 0) {
+		return Session{}, kindf(ErrInvalid, "working directory %q: give the folder to work in", ns.Workdir)
+	}
 	dir, err := filepath.Abs(ns.Workdir)
 	if err != nil {
-		return Session{}, fmt.Errorf("working directory %s: %w", ns.Workdir, err)
+		return Session{}, kindf(ErrInvalid, "working directory %s: %w", ns.Workdir, err)
 	}
 	if fi, err := os.Stat(dir); err != nil {
-		return Session{}, fmt.Errorf("working directory %s: %w", dir, err)
+		return Session{}, kindf(ErrInvalid, "working directory %s: %w", dir, err)
 	} else if !fi.IsDir() {
-		return Session{}, fmt.Errorf("working directory %s is not a directory", dir)
+		return Session{}, kindf(ErrInvalid, "working directory %s is not a directory", dir)
 	}
 	mode, err := approval.ParseMode(ns.ApprovalMode)
 	if err != nil {
-		return Session{}, err
+		return Session{}, withKind(err, ErrInvalid)
 	}
 	title := ns.Title
 	if title == "" {
@@ -319,7 +302,7 @@ func (k *Kernel) CreateSession(ctx context.Context, ns NewSession) (Session, err
 		// Every session that runs with Full Access is on record.
 		err = k.eng.Record(ctx, sess.ID, llm.Event{Type: EventSessionMode, Data: llm.Data(map[string]any{"from": "", "to": mode})})
 	}
-	return sess, err
+	return sessionOf(sess), err
 }
 
 // Title makes a session title from a prompt: its first line, at most 80
@@ -335,16 +318,20 @@ func Title(prompt string) string {
 
 // Session returns one session.
 func (k *Kernel) Session(ctx context.Context, id string) (Session, error) {
-	return k.store.Session(ctx, id)
+	s, err := k.store.Session(ctx, id)
+	return sessionOf(s), err
 }
 
 // Sessions lists stored sessions, most recently updated first.
 func (k *Kernel) Sessions(ctx context.Context) ([]Session, error) {
 	list, err := k.store.Sessions(ctx)
-	if list == nil && err == nil {
-		list = []Session{}
+	if err != nil {
+		return nil, err
 	}
-	return list, err
+	if list == nil {
+		return []Session{}, nil
+	}
+	return mapSlice(list, sessionOf), nil
 }
 
 // UpdateSession changes a session's title, model, provider or tool
@@ -357,7 +344,7 @@ func (k *Kernel) UpdateSession(ctx context.Context, s Session) error {
 	}
 	mode := s.ApprovalMode
 	s.ApprovalMode = cur.ApprovalMode
-	if err := k.store.UpdateSession(ctx, s); err != nil {
+	if err := k.store.UpdateSession(ctx, s.record()); err != nil {
 		return err
 	}
 	if mode != "" && mode != cur.ApprovalMode {
@@ -366,26 +353,17 @@ func (k *Kernel) UpdateSession(ctx context.Context, s Session) error {
 	return nil
 }
 
-// RunOptions ask for one turn.
-type RunOptions struct {
-	SessionID string
-	Prompt    string
-	// Model is the model to ask; nil means the one of the session's
-	// provider profile and model (see ProviderModel), so a front end
-	// need not know about providers.
-	Model engine.Model
-	// MaxSteps bounds the model steps of this turn; 0 means the
-	// run.max_steps setting, else engine.DefaultMaxSteps.
-	MaxSteps int
-	// Started, if set, is called with the run's ID once it is stored.
-	Started func(runID string)
-}
-
 // Run runs one turn in a session to its end (see engine.Engine.Run).
-func (k *Kernel) Run(ctx context.Context, o RunOptions) (llm.Run, error) {
+func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
+	if strings.TrimSpace(o.Prompt) == "" {
+		return Run{}, kindf(ErrInvalid, "the prompt is empty: say what to do")
+	}
+	if o.MaxSteps < 0 || o.MaxSteps > engine.MaxStepsLimit {
+		return Run{}, kindf(ErrInvalid, "a step limit of %d: give 1 to %d model steps", o.MaxSteps, engine.MaxStepsLimit)
+	}
 	sess, err := k.store.Session(ctx, o.SessionID)
 	if err != nil {
-		return llm.Run{}, err
+		return Run{}, err
 	}
 	if o.Model == nil {
 		// The session's profile with its model; a session of none (or of
@@ -396,23 +374,23 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (llm.Run, error) {
 		}
 		var prov, model string
 		if o.Model, prov, model, err = k.ProviderModel(ctx, choice); err != nil {
-			return llm.Run{}, err
+			return Run{}, err
 		}
 		if prov != sess.Provider || model != sess.Model {
 			sess.Provider, sess.Model = prov, model
 			if err := k.store.UpdateSession(ctx, sess); err != nil {
-				return llm.Run{}, err
+				return Run{}, err
 			}
 		}
 	}
 	images, err := k.ImageInput(ctx, sess.Model)
 	if err != nil {
-		return llm.Run{}, err
+		return Run{}, err
 	}
 	steps := o.MaxSteps
 	if steps == 0 {
 		if steps, err = k.MaxSteps(ctx); err != nil {
-			return llm.Run{}, err
+			return Run{}, err
 		}
 	}
 	// From a session's first run on, outside changes to files it read or
@@ -422,30 +400,49 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (llm.Run, error) {
 	// cannot be watched does not stop the run: the guard still compares
 	// contents before every write.
 	k.keepWatching(sess.ID)
-	return k.eng.Run(ctx, engine.RunRequest{Session: sess, Prompt: o.Prompt, Model: o.Model, MaxSteps: steps,
+	run, err := k.eng.Run(ctx, engine.RunRequest{Session: sess, Prompt: o.Prompt, Model: o.Model, MaxSteps: steps,
 		Started: o.Started, Images: images})
+	return runOf(run), err
 }
 
 // Cancel cancels a session's running run; it reports whether there was one.
 func (k *Kernel) Cancel(sessionID string) bool { return k.eng.Cancel(sessionID) }
 
 // Runs returns a session's runs, oldest first.
-func (k *Kernel) Runs(ctx context.Context, sessionID string) ([]llm.Run, error) {
-	return k.store.Runs(ctx, sessionID)
+func (k *Kernel) Runs(ctx context.Context, sessionID string) ([]Run, error) {
+	if _, err := k.store.Session(ctx, sessionID); err != nil {
+		return nil, err
+	}
+	list, err := k.store.Runs(ctx, sessionID)
+	return mapSlice(list, runOf), err
 }
 
 // Calls returns a run's tool calls.
-func (k *Kernel) Calls(ctx context.Context, runID string) ([]llm.CallRecord, error) {
-	return k.store.Calls(ctx, runID)
+func (k *Kernel) Calls(ctx context.Context, runID string) ([]Call, error) {
+	if _, err := k.store.Run(ctx, runID); err != nil {
+		return nil, err
+	}
+	list, err := k.store.Calls(ctx, runID)
+	return mapSlice(list, callOf), err
 }
 
 // Messages returns a session's canonical history.
-func (k *Kernel) Messages(ctx context.Context, sessionID string) ([]llm.StoredMessage, error) {
-	return k.store.Messages(ctx, sessionID)
+func (k *Kernel) Messages(ctx context.Context, sessionID string) ([]Message, error) {
+	if _, err := k.store.Session(ctx, sessionID); err != nil {
+		return nil, err
+	}
+	list, err := k.store.Messages(ctx, sessionID)
+	return mapSlice(list, messageOf), err
 }
 
 // Events returns a session's events after seq (0 for all).
 func (k *Kernel) Events(ctx context.Context, sessionID string, after int64) ([]llm.Event, error) {
+	if after < 0 {
+		return nil, kindf(ErrInvalid, "events after %d: give a seq of 0 or more", after)
+	}
+	if _, err := k.store.Session(ctx, sessionID); err != nil {
+		return nil, err
+	}
 	return k.store.Events(ctx, sessionID, after, 0)
 }
 
@@ -453,6 +450,9 @@ func (k *Kernel) Events(ctx context.Context, sessionID string, after int64) ([]l
 // run of a session read into its system prompt, or why none (from the
 // runs' run.start events).
 func (k *Kernel) RunInstructions(ctx context.Context, sessionID string) (map[string]llm.Instructions, error) {
+	if _, err := k.store.Session(ctx, sessionID); err != nil {
+		return nil, err
+	}
 	evs, err := k.store.EventsOfType(ctx, sessionID, llm.EventRunStart)
 	if err != nil {
 		return nil, err
@@ -470,8 +470,9 @@ func (k *Kernel) RunInstructions(ctx context.Context, sessionID string) (map[str
 }
 
 // Artifact returns an artifact of a session with its bytes and MIME type.
-func (k *Kernel) Artifact(ctx context.Context, sessionID, id string) (llm.Artifact, error) {
-	return k.store.Artifact(ctx, sessionID, id)
+func (k *Kernel) Artifact(ctx context.Context, sessionID, id string) (Artifact, error) {
+	a, err := k.store.Artifact(ctx, sessionID, id)
+	return artifactOf(a), err
 }
 
 // IsNotFound reports whether err means something does not exist.

@@ -43,7 +43,8 @@ const keyringTimeout = 30 * time.Second
 
 // ErrKeyringLocked is returned when the keyring exists but stays locked
 // (its unlock prompt was dismissed or not answered).
-var ErrKeyringLocked = errors.New("the keyring is locked: unlock it (your desktop's keyring or passwords app) and try again")
+// It means ErrUnavailable too.
+var ErrKeyringLocked = newSentinel("the keyring is locked: unlock it (your desktop's keyring or passwords app) and try again", ErrUnavailable)
 
 // errNoKeyring means the system has no keyring to talk to: the key goes to
 // KeyFile instead.
@@ -111,7 +112,7 @@ func keyringCall(op func() (string, error)) (string, error) {
 	case secretServiceLocked(a.err):
 		return "", ErrKeyringLocked
 	}
-	return "", fmt.Errorf("keyring: %s", firstLineOf(msg))
+	return "", kindf(ErrUnavailable, "keyring: %s", firstLineOf(msg))
 }
 
 func firstLineOf(s string) string {
@@ -151,16 +152,16 @@ func (ks *keys) get(name, where string) (string, error) {
 		}
 		k, ok := m[name]
 		if !ok {
-			return "", fmt.Errorf("the API key of provider %s is not in %s: add it again with foya providers add %s ... --api-key-stdin", name, ks.file, name)
+			return "", kindf(ErrUnavailable, "the API key of provider %s is not in %s: add it again with foya providers add %s ... --api-key-stdin", name, ks.file, name)
 		}
 		return k, nil
 	}
 	k, err := keyringCall(func() (string, error) { return keyring.Get(keyringService, keyAccount(name)) })
 	switch {
 	case errors.Is(err, keyring.ErrNotFound):
-		return "", fmt.Errorf("the API key of provider %s is not in the keyring: add it again with foya providers add %s ... --api-key-stdin", name, name)
+		return "", kindf(ErrUnavailable, "the API key of provider %s is not in the keyring: add it again with foya providers add %s ... --api-key-stdin", name, name)
 	case errors.Is(err, errNoKeyring):
-		return "", fmt.Errorf("the API key of provider %s is in the keyring, and no keyring is reachable here (no D-Bus session): run where the keyring is, or pass --api-key", name)
+		return "", kindf(ErrUnavailable, "the API key of provider %s is in the keyring, and no keyring is reachable here (no D-Bus session): run where the keyring is, or pass --api-key", name)
 	case err != nil:
 		return "", fmt.Errorf("read the API key of provider %s: %w", name, err)
 	}

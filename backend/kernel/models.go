@@ -45,5 +45,8 @@ func (k *Kernel) ImageInput(ctx context.Context, model string) (bool, error) {
 
 // SetImageInput records whether a model takes image input.
 func (k *Kernel) SetImageInput(ctx context.Context, model string, on bool) error {
+	if strings.TrimSpace(model) == "" {
+		return kindf(ErrInvalid, "image input: give the model's name")
+	}
 	return k.store.SetSetting(ctx, imageSetting(model), strconv.FormatBool(on))
 }

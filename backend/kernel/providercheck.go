@@ -27,28 +27,6 @@ const (
 	CheckSkipped      = "skipped"      // not tried: an earlier step says why
 )
 
-// CheckStep is the result of one step of a provider check.
-type CheckStep struct {
-	Status     string `json:"status"`
-	HTTPStatus int    `json:"httpStatus,omitempty"`
-	// Message says what happened and what to do; it never holds the key.
-	Message string `json:"message"`
-	// Millis is how long the step took, in milliseconds.
-	Millis int64 `json:"millis"`
-}
-
-// ProviderCheck is the result of TestProvider.
-type ProviderCheck struct {
-	Provider string `json:"provider"`
-	BaseURL  string `json:"baseUrl"`
-	Model    string `json:"model"`
-	// Models is GET /models: whether the server answers, takes the key,
-	// and lists the model.
-	Models CheckStep `json:"models"`
-	// Stream is one tiny streamed chat request to the model.
-	Stream CheckStep `json:"stream"`
-}
-
 // OK reports whether both steps passed.
 func (c ProviderCheck) OK() bool { return c.Models.Status == CheckOK && c.Stream.Status == CheckOK }
 

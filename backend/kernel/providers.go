@@ -32,61 +32,22 @@ const (
 // profile: a server given by flags or environment variables only.
 const NoProvider = "openai-compatible"
 
-// Provider is a named provider profile: where the model server is, the
-// model to ask, extra headers, and where its API key is kept (never the
-// key itself).
-type Provider struct {
-	Name    string            `json:"name"`
-	BaseURL string            `json:"baseUrl"`
-	Model   string            `json:"model"`
-	Headers map[string]string `json:"headers,omitempty"`
-	// SecretHeaders names headers whose values are credentials (an
-	// Authorization or api-key header): they are kept with the key, not
-	// in Headers.
-	SecretHeaders []string `json:"secretHeaders,omitempty"`
-	// KeyStore is where the key and secret headers are: KeyInKeyring,
-	// KeyInFile, or "" for none.
-	KeyStore string `json:"keyStore,omitempty"`
-	// Default marks the default profile (in lists; not stored here).
-	Default bool `json:"default,omitempty"`
-}
-
-// ProviderInput is a profile to add, or the new values of one to edit.
-type ProviderInput struct {
-	Name    string
-	BaseURL string
-	Model   string
-	// Headers are extra request headers; values of headers that carry
-	// credentials go with the key (see Provider.SecretHeaders).
-	Headers map[string]string
-	// APIKey, if not empty, is sent as a bearer token.
-	APIKey string
-}
-
-// ProviderEdit changes some fields of a profile; nil fields stay.
-type ProviderEdit struct {
-	BaseURL *string
-	Model   *string
-	// Headers, if not nil, replace the profile's headers.
-	Headers map[string]string
-	// APIKey, if not nil, replaces the key ("" removes it).
-	APIKey *string
-}
-
 // Errors of the provider methods that callers branch on.
 var (
-	ErrProviderNotFound = errors.New("no such provider")
-	ErrProviderExists   = errors.New("provider exists")
+	// ErrProviderNotFound means ErrNotFound too.
+	ErrProviderNotFound = newSentinel("no such provider", ErrNotFound)
+	// ErrProviderExists means ErrConflict too.
+	ErrProviderExists = newSentinel("provider exists", ErrConflict)
 	// ErrInvalidProvider is wrapped by every error about bad input: a
-	// name, a URL, a header or a model.
-	ErrInvalidProvider = errors.New("invalid provider")
+	// name, a URL, a header or a model. It means ErrInvalid too.
+	ErrInvalidProvider = newSentinel("invalid provider", ErrInvalid)
 )
 
 // invalid is bad input to a provider method.
 type invalid struct{ msg string }
 
 func (e invalid) Error() string        { return e.msg }
-func (e invalid) Is(target error) bool { return target == ErrInvalidProvider }
+func (e invalid) Is(target error) bool { return target == ErrInvalidProvider || target == ErrInvalid }
 
 func invalidf(format string, a ...any) error { return invalid{fmt.Sprintf(format, a...)} }
 

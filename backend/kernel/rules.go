@@ -35,29 +35,6 @@ const (
 	RulesInvalid    = "invalid"    // cannot be read or parsed
 )
 
-// ProjectRules is a project's rules file as the user reviews it.
-type ProjectRules struct {
-	// Workdir is the workspace's real path, which approvals are keyed by.
-	Workdir string `json:"workdir"`
-	// File is the rules file's path.
-	File string `json:"file"`
-	// Status is one of RulesNone, RulesApproved, RulesUnapproved,
-	// RulesChanged and RulesInvalid.
-	Status string `json:"status"`
-	// Content is the file's exact text and Hash its sha256 (hex): what
-	// TrustProjectRules approves.
-	Content string `json:"content,omitempty"`
-	Hash    string `json:"hash,omitempty"`
-	// Error says why the file cannot be used (RulesInvalid).
-	Error string `json:"error,omitempty"`
-	// ApprovedAt is when this content was approved (RulesApproved).
-	ApprovedAt *time.Time `json:"approvedAt,omitempty"`
-	// Allow, Ask and Deny are the parsed rules.
-	Allow []approval.Rule `json:"allow,omitempty"`
-	Ask   []approval.Rule `json:"ask,omitempty"`
-	Deny  []approval.Rule `json:"deny,omitempty"`
-}
-
 type rulesApproval struct {
 	Hash       string    `json:"sha256"`
 	ApprovedAt time.Time `json:"approvedAt"`
@@ -111,7 +88,7 @@ func (k *Kernel) ProjectRules(ctx context.Context, workdir string) (ProjectRules
 		pr.Status, pr.Error = RulesInvalid, err.Error()
 		return pr, nil
 	}
-	pr.Allow, pr.Ask, pr.Deny = r.Allow, r.Ask, r.Deny
+	pr.Allow, pr.Ask, pr.Deny = mapSlice(r.Allow, ruleOf), mapSlice(r.Ask, ruleOf), mapSlice(r.Deny, ruleOf)
 	a, err := k.rulesApproval(ctx, dir)
 	if err != nil {
 		return ProjectRules{}, err
@@ -139,11 +116,11 @@ func (k *Kernel) TrustProjectRules(ctx context.Context, workdir, hash string) er
 	}
 	switch {
 	case pr.Status == RulesNone:
-		return fmt.Errorf("%s has no %s to approve", pr.Workdir, approval.RulesFile)
+		return kindf(ErrNotFound, "%s has no %s to approve", pr.Workdir, approval.RulesFile)
 	case pr.Status == RulesInvalid:
-		return fmt.Errorf("%s cannot be approved: %s; fix it first", pr.File, pr.Error)
+		return kindf(ErrInvalid, "%s cannot be approved: %s; fix it first", pr.File, pr.Error)
 	case !strings.EqualFold(strings.TrimSpace(hash), pr.Hash):
-		return fmt.Errorf("%s changed since it was shown (sha256 %s, not %s): review it again", pr.File, pr.Hash, hash)
+		return kindf(ErrConflict, "%s changed since it was shown (sha256 %s, not %s): review it again", pr.File, pr.Hash, hash)
 	}
 	v, _ := json.Marshal(rulesApproval{Hash: pr.Hash, ApprovedAt: time.Now().UTC()})
 	return k.store.SetSetting(ctx, settingRulesPrefix+pr.Workdir, string(v))

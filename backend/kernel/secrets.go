@@ -2,7 +2,6 @@ package kernel
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"slices"
 	"sync"
@@ -95,7 +94,7 @@ func (k *Kernel) mask(text string) string {
 // setEnvPolicy validates and stores shell.env.allow or shell.env.deny.
 func (k *Kernel) setEnvPolicy(ctx context.Context, key, value string) error {
 	if _, err := secret.ParsePatterns(value); err != nil {
-		return fmt.Errorf("%s: %w", key, err)
+		return kindf(ErrInvalid, "%s: %w", key, err)
 	}
 	return k.store.SetSetting(ctx, key, value)
 }

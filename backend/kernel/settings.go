@@ -133,40 +133,40 @@ func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 		return k.SetDefaultProvider(ctx, value)
 	case key == SettingDefaultMode:
 		if _, err := approval.ParseMode(value); err != nil {
-			return err
+			return withKind(err, ErrInvalid)
 		}
 		return k.SetDefaultMode(ctx, value)
 	case key == SettingMaxSteps:
 		n, err := ParseMaxSteps(value)
 		if err != nil {
-			return fmt.Errorf("%s: %w", key, err)
+			return kindf(ErrInvalid, "%s: %w", key, err)
 		}
 		return k.store.SetSetting(ctx, SettingMaxSteps, strconv.Itoa(n))
 	case key == SettingSandboxReadable:
 		if _, err := parseReadable(value); err != nil {
-			return err
+			return withKind(err, ErrInvalid)
 		}
 		return k.store.SetSetting(ctx, key, value)
 	case key == SettingMaxWrite:
 		n, err := parseBytes(value)
 		if err != nil {
-			return fmt.Errorf("%s: %w", key, err)
+			return kindf(ErrInvalid, "%s: %w", key, err)
 		}
 		return k.store.SetSetting(ctx, key, strconv.FormatInt(n, 10))
 	case key == SettingIdleTimeout:
 		d, err := parseIdleTimeout(value)
 		if err != nil {
-			return fmt.Errorf("%s: %w", key, err)
+			return kindf(ErrInvalid, "%s: %w", key, err)
 		}
 		return k.store.SetSetting(ctx, key, d.String())
 	case strings.HasPrefix(key, settingImagesPrefix) && len(key) > len(settingImagesPrefix):
 		on, err := strconv.ParseBool(value)
 		if err != nil {
-			return fmt.Errorf("%s: want true or false, got %q", key, value)
+			return kindf(ErrInvalid, "%s: want true or false, got %q", key, value)
 		}
 		return k.SetImageInput(ctx, strings.TrimPrefix(key, settingImagesPrefix), on)
 	}
-	return fmt.Errorf("unknown setting %q: known are %s and %sMODEL", key, strings.Join(settingKeys, ", "), settingImagesPrefix)
+	return kindf(ErrInvalid, "unknown setting %q: known are %s and %sMODEL", key, strings.Join(settingKeys, ", "), settingImagesPrefix)
 }
 
 // settingKeys are the plain keys SetSetting takes, for its error message.

@@ -11,9 +11,6 @@ import (
 	"foya/backend/tools/shell"
 )
 
-// BackgroundCommand is a background command as front ends see it.
-type BackgroundCommand = shell.Background
-
 // ErrNoCommand is returned for a background command a session does not have.
 var ErrNoCommand = shell.ErrNoCommand
 
@@ -52,13 +49,17 @@ func shellTools(k *Kernel, probe func() sandbox.Capability) []tools.Tool {
 // BackgroundCommands lists a session's background commands, oldest first
 // (spec B1): running ones and those that ended and are still kept.
 func (k *Kernel) BackgroundCommands(sessionID string) []BackgroundCommand {
-	return k.shell.List(sessionID)
+	return mapSlice(k.shell.List(sessionID), backgroundOf)
 }
 
 // KillBackground ends a session's background command with its whole process
 // tree and returns how it ended.
 func (k *Kernel) KillBackground(sessionID, id string) (BackgroundCommand, error) {
-	return k.shell.Kill(sessionID, id)
+	b, err := k.shell.Kill(sessionID, id)
+	if errors.Is(err, shell.ErrNoCommand) {
+		err = withKind(err, ErrNotFound)
+	}
+	return backgroundOf(b), err
 }
 
 // DeleteSession deletes a session for good: its background commands end
@@ -69,9 +70,11 @@ func (k *Kernel) DeleteSession(ctx context.Context, id string) error {
 	if _, err := k.store.Session(ctx, id); err != nil {
 		return err
 	}
-	if k.eng.Running(id) {
-		return fmt.Errorf("session %s has a run going: cancel it first, then delete the session", id)
+	release, err := k.eng.Hold(id, "it is being deleted")
+	if err != nil {
+		return fmt.Errorf("delete: %w; cancel the run first, then delete the session", err)
 	}
+	defer release()
 	k.stopWatching(id)
 	// The commands die even when something else fails: no orphans.
 	shellErr := k.shell.DeleteSession(id)

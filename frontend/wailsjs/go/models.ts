@@ -7,11 +7,6 @@ export namespace kernel {
 	    dataDir: string;
 	    dbPath: string;
 	}
-
-}
-
-export namespace llm {
-	
 	export interface Session {
 	    id: string;
 	    title: string;
