@@ -253,8 +253,8 @@ func (s *Service) Providers() ([]kernel.Provider, error) {
 
 // AddProvider adds a provider profile; its key goes to the system keyring
 // (or a 0600 file where there is none).
-func (s *Service) AddProvider(in kernel.ProviderInput) (kernel.Provider, error) {
-	return call(s, func(k *kernel.Kernel) (kernel.Provider, error) { return k.AddProvider(s.ctx, in) })
+func (s *Service) AddProvider(profile kernel.ProviderInput) (kernel.Provider, error) {
+	return call(s, func(k *kernel.Kernel) (kernel.Provider, error) { return k.AddProvider(s.ctx, profile) })
 }
 
 // EditProvider changes some fields of a provider profile.
