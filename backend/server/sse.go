@@ -18,12 +18,18 @@ import (
 // reconnects with Last-Event-ID and gets what it missed from the store.
 type client struct {
 	session string // "" for every session
-	ch      chan llm.Event
+	ch      chan framed
 	gone    chan struct{}
 	once    sync.Once
 }
 
 func (c *client) drop() { c.once.Do(func() { close(c.gone) }) }
+
+// framed is an event in its SSE framing, encoded once for every client.
+type framed struct {
+	seq   int64
+	bytes []byte
+}
 
 // fanout is the server's one kernel subscription: it hands each event to
 // the clients that want it. It runs inside the kernel's publisher, so it
@@ -31,12 +37,20 @@ func (c *client) drop() { c.once.Do(func() { close(c.gone) }) }
 func (s *Server) fanout(ev llm.Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	var fr framed
 	for c := range s.clients {
 		if c.session != "" && c.session != ev.SessionID {
 			continue
 		}
+		if fr.bytes == nil {
+			b, err := frame(nil, ev)
+			if err != nil {
+				return // an event that does not encode was not stored either
+			}
+			fr = framed{seq: ev.Seq, bytes: b}
+		}
 		select {
-		case c.ch <- ev:
+		case c.ch <- fr:
 		default:
 			if _, ok := s.clients[c]; ok {
 				delete(s.clients, c)
@@ -48,7 +62,7 @@ func (s *Server) fanout(ev llm.Event) {
 }
 
 func (s *Server) subscribe(session string) *client {
-	c := &client{session: session, ch: make(chan llm.Event, s.opts.ClientBuffer), gone: make(chan struct{})}
+	c := &client{session: session, ch: make(chan framed, s.opts.ClientBuffer), gone: make(chan struct{})}
 	s.mu.Lock()
 	s.clients[c] = struct{}{}
 	s.mu.Unlock()
@@ -180,19 +194,17 @@ func (s *Server) live(r *http.Request, st *stream, c *client, last int64) {
 	defer beat.Stop()
 	for {
 		select {
-		case ev := <-c.ch:
+		case fr := <-c.ch:
 			// Take what else is waiting, then write it all at once.
 			for more := true; more; {
-				if last < 0 || ev.Seq > last {
-					if st.add(ev) != nil {
-						return
-					}
+				if last < 0 || fr.seq > last {
+					st.buf = append(st.buf, fr.bytes...)
 					if last >= 0 {
-						last = ev.Seq
+						last = fr.seq
 					}
 				}
 				select {
-				case ev = <-c.ch:
+				case fr = <-c.ch:
 				default:
 					more = false
 				}
