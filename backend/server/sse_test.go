@@ -86,6 +86,8 @@ func TestEventsResumeAcrossDisconnect(t *testing.T) {
 		}
 	}
 	s.close() // the forced disconnect
+	// A second run while this one goes is refused, not queued.
+	apiError(t, f.request("POST", "/api/call/Run", `["`+sess.ID+`", "again"]`, nil), 409, "busy")
 	close(hold)
 	f.waitEvent(func(ev llm.Event) bool { return ev.Type == "run.end" && ev.RunID == runID })
 
