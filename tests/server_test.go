@@ -177,3 +177,22 @@ func TestServeProvidersDownOr401(t *testing.T) {
 		t.Fatal("foya serve did not stop after SIGTERM")
 	}
 }
+
+// TestServeUsage: foya serve's flags are checked before anything starts,
+// and a port that is taken is a clear failure. Issue 11 item 5.
+func TestServeUsage(t *testing.T) {
+	bin := foyaBinary(t)
+	db := filepath.Join(t.TempDir(), "foya.db")
+	for _, args := range [][]string{{"--port", "-1"}, {"--port", "70000"}, {"--port", "x"}, {"extra"}} {
+		res := runFoya(t, bin, nil, append([]string{"serve", "--db", db}, args...)...)
+		if res.code != 2 || res.stdout != "" || res.stderr == "" {
+			t.Errorf("foya serve %v = exit %d, stdout %q, stderr %q; want 2 with a message and no URL", args, res.code, res.stdout, res.stderr)
+		}
+	}
+	s := startServe(t, db)
+	port := strings.TrimPrefix(s.base, "http://127.0.0.1:")
+	res := runFoya(t, bin, nil, "serve", "--port", port, "--db", filepath.Join(t.TempDir(), "other.db"))
+	if res.code != 1 || res.stdout != "" || !strings.Contains(res.stderr, "127.0.0.1") {
+		t.Errorf("foya serve on a taken port = exit %d, stdout %q, stderr %q; want 1 saying so", res.code, res.stdout, res.stderr)
+	}
+}

@@ -244,3 +244,23 @@ func TestServeShutsDownWithStreamsOpen(t *testing.T) {
 	}
 	s.close()
 }
+
+// TestHeartbeat: an idle stream gets comment lines, which EventSource
+// ignores and proxies take as life (issue 11 item 5).
+func TestHeartbeat(t *testing.T) {
+	f := start(t, server.Options{Heartbeat: 10 * time.Millisecond})
+	sess := f.session("manual")
+	for _, path := range []string{"/api/sessions/" + sess.ID + "/events", "/api/events"} {
+		s := f.stream(path, nil)
+		for beats := 0; beats < 2; {
+			line, err := s.r.ReadString('\n')
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			if line == ": ping\n" {
+				beats++
+			}
+		}
+		s.close()
+	}
+}
