@@ -21,8 +21,7 @@ import (
 // session.mode switches, one a millisecond, recorded through the kernel's
 // one publisher.
 func BenchmarkSSELatency(b *testing.B) {
-	t := &testing.T{}
-	f := start(t, server.Options{})
+	f := start(b, server.Options{})
 	sess := f.session("manual")
 	const clients = 10
 	var mu sync.Mutex
@@ -90,8 +89,7 @@ func BenchmarkSSELatency(b *testing.B) {
 // BenchmarkReplay10000 measures one SSE client replaying 10,000 stored
 // events from Last-Event-ID 0 to the last one (issue 11, "Performance").
 func BenchmarkReplay10000(b *testing.B) {
-	t := &testing.T{}
-	f := start(t, server.Options{})
+	f := start(b, server.Options{})
 	sess := f.session("manual")
 	const total = 10000
 	st, err := store.Open(context.Background(), f.k.Info().DBPath)

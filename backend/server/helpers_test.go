@@ -23,7 +23,7 @@ import (
 // fixture is a kernel on a temp database, a scripted model as its default
 // provider profile, and a server over them on a free loopback port.
 type fixture struct {
-	t     *testing.T
+	t     testing.TB
 	k     *kernel.Kernel
 	srv   *server.Server
 	model *providertest.Server
@@ -36,7 +36,7 @@ type fixture struct {
 	seen   *sync.Cond
 }
 
-func start(t *testing.T, o server.Options, turns ...providertest.Turn) *fixture {
+func start(t testing.TB, o server.Options, turns ...providertest.Turn) *fixture {
 	t.Helper()
 	ctx := context.Background()
 	k, err := kernel.Open(ctx, kernel.Options{DBPath: filepath.Join(t.TempDir(), "foya.db"), TextFlush: time.Millisecond})
