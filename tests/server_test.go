@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -194,5 +195,47 @@ func TestServeUsage(t *testing.T) {
 	res := runFoya(t, bin, nil, "serve", "--port", port, "--db", filepath.Join(t.TempDir(), "other.db"))
 	if res.code != 1 || res.stdout != "" || !strings.Contains(res.stderr, "127.0.0.1") {
 		t.Errorf("foya serve on a taken port = exit %d, stdout %q, stderr %q; want 1 saying so", res.code, res.stdout, res.stderr)
+	}
+}
+
+// TestServeOpen: --open hands the printed URL to the desktop's opener
+// (xdg-open here, played by a script that records its argument). Issue 11
+// item 5.
+func TestServeOpen(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the opener is xdg-open on Linux only")
+	}
+	bin := foyaBinary(t)
+	dir := t.TempDir()
+	got := filepath.Join(dir, "opened")
+	script := "#!/bin/sh\nprintf '%s' \"$1\" > " + got + ".tmp && mv " + got + ".tmp " + got + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "xdg-open"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "serve", "--open", "--db", filepath.Join(dir, "foya.db"))
+	cmd.Env = append(os.Environ(), "PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH"), "XDG_DATA_HOME="+dir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		b, err := os.ReadFile(got)
+		if err == nil {
+			if string(b) != strings.TrimSpace(line) {
+				t.Fatalf("opened %q; want the printed URL %q", b, line)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("--open did not run the opener")
+		}
 	}
 }
