@@ -220,9 +220,13 @@ func (s *Service) SetMode(sessionID, mode string) error {
 	return do(s, func(k *kernel.Kernel) error { return k.SetMode(s.ctx, sessionID, mode) })
 }
 
-// DefaultMode returns the approval mode new sessions start in.
-func (s *Service) DefaultMode() (approval.Mode, error) {
-	return call(s, func(k *kernel.Kernel) (approval.Mode, error) { return k.DefaultMode(s.ctx) })
+// DefaultMode returns the approval mode new sessions start in (manual,
+// auto or full_access).
+func (s *Service) DefaultMode() (string, error) {
+	return call(s, func(k *kernel.Kernel) (string, error) {
+		m, err := k.DefaultMode(s.ctx)
+		return string(m), err
+	})
 }
 
 // SetDefaultMode changes the approval mode new sessions start in.

@@ -64,9 +64,12 @@ export function createApi(transport: Caller) {
      */
     CreateSession: (ns: kernel.NewSession): Promise<llm.Session> =>
       transport.call<llm.Session>('CreateSession', [ns]),
-    /** DefaultMode returns the approval mode new sessions start in. */
-    DefaultMode: (): Promise<approval.Mode> =>
-      transport.call<approval.Mode>('DefaultMode', []),
+    /**
+     * DefaultMode returns the approval mode new sessions start in (manual,
+     * auto or full_access).
+     */
+    DefaultMode: (): Promise<string> =>
+      transport.call<string>('DefaultMode', []),
     /**
      * DeleteSession deletes a session for good, with its history and its
      * background commands. A session with a run going is refused.
