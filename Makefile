@@ -36,7 +36,7 @@ FRONTEND_SRC  := $(shell find frontend/src frontend/wailsjs -type f 2>/dev/null)
                  frontend/tsconfig.json frontend/vite.config.ts
 FRONTEND_DIST := frontend/dist/index.html
 
-.PHONY: run build test test-go test-frontend test-smoke deps deps-system deps-npm frontend bindings dev clean help
+.PHONY: run build test test-go test-frontend test-e2e test-smoke deps deps-system deps-npm frontend bindings dev clean help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -47,9 +47,10 @@ run: build ## install what is missing, build, start the desktop app
 build: deps $(FRONTEND_DIST) ## install what is missing, build the desktop binary into build/bin/foya
 	$(GO) build -tags $(TAGS) $(if $(LDFLAGS),-ldflags "$(LDFLAGS)") -o $(BIN) .
 
-test: deps frontend ## install what is missing, then run every test: Go, front end, desktop smoke, package
+test: deps frontend ## install what is missing, then run every test: Go, front end, browser, desktop smoke, package
 	$(MAKE) --no-print-directory test-go
 	$(MAKE) --no-print-directory test-frontend
+	$(MAKE) --no-print-directory test-e2e
 	$(MAKE) --no-print-directory test-smoke
 	$(MAKE) --no-print-directory test-package
 
@@ -60,11 +61,14 @@ test-go: ## go vet and go test -race (no install, no desktop)
 	$(GO) vet ./...
 	@mkdir -p build
 	@rm -f build/escape-suite.txt
-	env -u FOYA_SMOKE_TEST FOYA_ESCAPE_REPORT=$(CURDIR)/build/escape-suite.txt GORACE=atexit_sleep_ms=0 $(GO) test -race ./...
+	env -u FOYA_SMOKE_TEST -u FOYA_E2E FOYA_ESCAPE_REPORT=$(CURDIR)/build/escape-suite.txt GORACE=atexit_sleep_ms=0 $(GO) test -race ./...
 	@cat build/escape-suite.txt 2>/dev/null || echo "escape suite: did not run (cached result or no sandbox here)"
 
 test-frontend: deps-npm ## the front end's unit tests (vitest)
 	cd frontend && npx vitest run
+
+test-e2e: deps-npm $(FRONTEND_DIST) ## browser end-to-end tests: foya serve driven in Chromium (playwright-core)
+	FOYA_E2E=1 $(GO) test -count=1 -v ./tests/e2e/
 
 test-smoke: $(FRONTEND_DIST) ## the desktop smoke test: the real binary under Xvfb, with a screenshot
 	FOYA_SMOKE_TEST=1 $(GO) test -count=1 -v -run '^TestDesktop' ./tests/smoke/
@@ -100,8 +104,9 @@ $(FRONTEND_DIST): $(NPM_STAMP) $(FRONTEND_SRC)
 
 # The modes match what `wails dev` and `wails build` write, so that using
 # either leaves git status clean.
-bindings: ## regenerate frontend/wailsjs from app.go's bound methods
+bindings: ## regenerate frontend/wailsjs from app.go's bound methods, and the typed API client
 	$(GO) tool wails generate module
+	$(GO) run ./backend/api/gen
 	chmod -R a-x,a+X frontend/wailsjs/runtime
 
 dev: deps ## live-reloading desktop app for development (Wails dev server)

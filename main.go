@@ -36,6 +36,7 @@ var assets embed.FS
 var icon []byte
 
 func main() {
+	cli.Assets = assets
 	if len(os.Args) > 1 {
 		os.Exit(cli.Main(os.Args[1:]))
 	}

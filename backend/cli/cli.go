@@ -1,4 +1,5 @@
 // Package cli implements foya's command line: exec (one headless run),
+// serve (the UI over HTTP on the loopback interface),
 // sessions and show (stored history), settings, providers (named model
 // servers), doctor (what works on this machine), and --version. Flags and
 // exit codes are a contract that docs, tests and benchmarks rely on.
@@ -83,6 +84,8 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return sandbox.HelperMain(args[1:])
 	case "exec":
 		return execCmd(ctx, args[1:], env)
+	case "serve":
+		return serveCmd(ctx, args[1:], env)
 	case "sessions":
 		return sessionsCmd(ctx, args[1:], env)
 	case "show":
@@ -135,6 +138,8 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `Usage:
   foya                      start the desktop app
   foya exec [flags] PROMPT  run the agent once, headless (PROMPT "-" reads standard input)
+  foya serve [--port N] [--open]
+                            serve the UI and its API on 127.0.0.1; prints the URL to open first
   foya sessions [--json]    list stored sessions
   foya show [--json] SESSION
                             print a session's runs and history

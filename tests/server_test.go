@@ -1,0 +1,241 @@
+package tests
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"foya/backend/kernel"
+	"foya/backend/llm"
+	pt "foya/backend/provider/providertest"
+)
+
+// served is a running foya serve process.
+type served struct {
+	t     *testing.T
+	cmd   *exec.Cmd
+	base  string
+	token string
+	exit  chan error
+}
+
+// startServe starts the real binary's foya serve on a free port and reads
+// the URL from its first line of output.
+func startServe(t *testing.T, db string) *served {
+	t.Helper()
+	cmd := exec.Command(foyaBinary(t), "serve", "--port", "0", "--db", db)
+	cmd.Env = append(os.Environ(), "XDG_DATA_HOME="+t.TempDir())
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s := &served{t: t, cmd: cmd, exit: make(chan error, 1)}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		cmd.Process.Kill()
+		t.Fatalf("foya serve printed no URL: %v", err)
+	}
+	go func() { io.Copy(io.Discard, out); s.exit <- cmd.Wait() }()
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			<-s.exit
+		}
+	})
+	url := strings.TrimSpace(line)
+	base, token, ok := strings.Cut(url, "/?token=")
+	if !ok || !strings.HasPrefix(base, "http://127.0.0.1:") || len(token) < 32 {
+		t.Fatalf("first line %q; want http://127.0.0.1:PORT/?token=TOKEN", line)
+	}
+	s.base, s.token = base, token
+	return s
+}
+
+func (s *served) post(method string, args ...any) (int, []byte) {
+	s.t.Helper()
+	b, _ := json.Marshal(args)
+	req, _ := http.NewRequest("POST", s.base+"/api/call/"+method, strings.NewReader(string(b)))
+	req.Header.Set("Authorization", "Bearer "+s.token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, body
+}
+
+func (s *served) call(out any, method string, args ...any) {
+	s.t.Helper()
+	status, body := s.post(method, args...)
+	if status != 200 {
+		s.t.Fatalf("%s = %d %s", method, status, body)
+	}
+	if out != nil {
+		if err := json.Unmarshal(body, out); err != nil {
+			s.t.Fatal(err)
+		}
+	}
+}
+
+// events reads a session's SSE stream from after until an event of type
+// until.
+func (s *served) events(sessionID string, after int64, until string) []llm.Event {
+	s.t.Helper()
+	req, _ := http.NewRequest("GET", s.base+"/api/sessions/"+sessionID+"/events", nil)
+	req.Header.Set("Authorization", "Bearer "+s.token)
+	if after > 0 {
+		req.Header.Set("Last-Event-ID", strconv.FormatInt(after, 10))
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	r := bufio.NewReader(resp.Body)
+	var out []llm.Event
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			s.t.Fatalf("stream ended before %s: %v", until, err)
+		}
+		if data, ok := strings.CutPrefix(strings.TrimSpace(line), "data: "); ok {
+			var ev llm.Event
+			if err := json.Unmarshal([]byte(data), &ev); err != nil {
+				s.t.Fatal(err)
+			}
+			out = append(out, ev)
+			if ev.Type == until {
+				return out
+			}
+		}
+	}
+}
+
+// TestServeProvidersDownOr401: foya serve, started as a user does, with
+// one provider that is down and one that answers 401: the check says which
+// is which, a run with the refusing one fails with a clear message on its
+// event stream, a run with a working one completes, and SIGTERM stops the
+// server cleanly. Issue 11 item 5.
+func TestServeProvidersDownOr401(t *testing.T) {
+	locked := pt.New(t, pt.Turn{Status: 401, ErrorMessage: "Incorrect API key provided"})
+	locked.RequireKey("the-right-key")
+	good := pt.New(t, pt.Say("Hello over HTTP."))
+	dir := t.TempDir()
+	s := startServe(t, filepath.Join(t.TempDir(), "foya.db"))
+
+	s.call(nil, "AddProvider", map[string]any{"name": "good", "baseUrl": good.URL, "model": "m"})
+	s.call(nil, "AddProvider", map[string]any{"name": "down", "baseUrl": "http://127.0.0.1:1/v1", "model": "m"})
+	s.call(nil, "AddProvider", map[string]any{"name": "locked", "baseUrl": locked.URL, "model": "m"})
+	var check kernel.ProviderCheck
+	s.call(&check, "TestProvider", "down")
+	if check.Models.Status != kernel.CheckDown || check.Models.Message == "" {
+		t.Errorf("check of a provider that is down = %+v; want models %q with a message", check.Models, kernel.CheckDown)
+	}
+	s.call(&check, "TestProvider", "locked")
+	if check.Models.Status != kernel.CheckUnauthorized || check.Models.HTTPStatus != 401 {
+		t.Errorf("check of a provider that answers 401 = %+v; want %q", check.Models, kernel.CheckUnauthorized)
+	}
+
+	var sess kernel.Session
+	s.call(&sess, "CreateSession", map[string]any{"workdir": dir, "provider": "locked", "model": "m"})
+	var runID string
+	s.call(&runID, "Run", sess.ID, "hello")
+	evs := s.events(sess.ID, 0, "run.end")
+	end := evs[len(evs)-1]
+	if end.RunID != runID || !strings.Contains(string(end.Data), `"failed"`) || !strings.Contains(string(end.Data), "401") {
+		t.Fatalf("run.end with a provider that answers 401 = %s; want failed, saying 401", end.Data)
+	}
+
+	s.call(nil, "UpdateSession", sess.ID, map[string]any{"provider": "good"})
+	s.call(&runID, "Run", sess.ID, "hello again")
+	more := s.events(sess.ID, end.Seq, "run.end")
+	if more[0].Seq != end.Seq+1 || !strings.Contains(string(more[len(more)-1].Data), `"completed"`) {
+		t.Fatalf("second run: first seq %d after %d, end %s", more[0].Seq, end.Seq, more[len(more)-1].Data)
+	}
+
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-s.exit:
+		if err != nil {
+			t.Fatalf("foya serve after SIGTERM: %v; want exit 0", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("foya serve did not stop after SIGTERM")
+	}
+}
+
+// TestServeUsage: foya serve's flags are checked before anything starts,
+// and a port that is taken is a clear failure. Issue 11 item 5.
+func TestServeUsage(t *testing.T) {
+	bin := foyaBinary(t)
+	db := filepath.Join(t.TempDir(), "foya.db")
+	for _, args := range [][]string{{"--port", "-1"}, {"--port", "70000"}, {"--port", "x"}, {"extra"}} {
+		res := runFoya(t, bin, nil, append([]string{"serve", "--db", db}, args...)...)
+		if res.code != 2 || res.stdout != "" || res.stderr == "" {
+			t.Errorf("foya serve %v = exit %d, stdout %q, stderr %q; want 2 with a message and no URL", args, res.code, res.stdout, res.stderr)
+		}
+	}
+	s := startServe(t, db)
+	port := strings.TrimPrefix(s.base, "http://127.0.0.1:")
+	res := runFoya(t, bin, nil, "serve", "--port", port, "--db", filepath.Join(t.TempDir(), "other.db"))
+	if res.code != 1 || res.stdout != "" || !strings.Contains(res.stderr, "127.0.0.1") {
+		t.Errorf("foya serve on a taken port = exit %d, stdout %q, stderr %q; want 1 saying so", res.code, res.stdout, res.stderr)
+	}
+}
+
+// TestServeOpen: --open hands the printed URL to the desktop's opener
+// (xdg-open here, played by a script that records its argument). Issue 11
+// item 5.
+func TestServeOpen(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the opener is xdg-open on Linux only")
+	}
+	bin := foyaBinary(t)
+	dir := t.TempDir()
+	got := filepath.Join(dir, "opened")
+	script := "#!/bin/sh\nprintf '%s' \"$1\" > " + got + ".tmp && mv " + got + ".tmp " + got + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "xdg-open"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "serve", "--open", "--db", filepath.Join(dir, "foya.db"))
+	cmd.Env = append(os.Environ(), "PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH"), "XDG_DATA_HOME="+dir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		b, err := os.ReadFile(got)
+		if err == nil {
+			if string(b) != strings.TrimSpace(line) {
+				t.Fatalf("opened %q; want the printed URL %q", b, line)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("--open did not run the opener")
+		}
+	}
+}
