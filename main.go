@@ -3,10 +3,12 @@
 // without arguments it opens the desktop app.
 //
 // This file is wiring only. The command line lives in backend/cli, the
-// desktop's bound methods in app.go, everything else in backend/kernel.
+// desktop's own bound methods and the event bridge in app.go and bridge.go,
+// the bound kernel API in backend/api, everything else in backend/kernel.
 package main
 
 import (
+	"context"
 	"embed"
 	"errors"
 	"fmt"
@@ -19,6 +21,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
+	"foya/backend/api"
 	"foya/backend/cli"
 	_ "foya/backend/sandbox/helperentry"
 )
@@ -58,6 +61,11 @@ func runDesktop() error {
 		Out:   os.Stdout,
 		In:    os.Stdin,
 	})
+	// The kernel's API, bound as window.go.api.Service; its calls run
+	// until the window closes.
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	service := api.New(ctx, app.openKernel)
 	err := wails.Run(&options.App{
 		Title:            "Foya",
 		Width:            1100,
@@ -68,7 +76,7 @@ func runDesktop() error {
 		BackgroundColour: &options.RGBA{R: 246, G: 245, B: 241, A: 255},
 		OnStartup:        app.startup,
 		OnShutdown:       app.shutdown,
-		Bind:             []any{app},
+		Bind:             []any{app, service},
 		Linux:            &linux.Options{ProgramName: "foya", Icon: icon},
 	})
 	if err != nil && strings.Contains(err.Error(), "build tags") {
