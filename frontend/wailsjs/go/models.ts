@@ -10,6 +10,15 @@ export namespace kernel {
 
 export namespace llm {
 	
+	export interface Event {
+	    type: string;
+	    sessionId: string;
+	    runId?: string;
+	    seq: number;
+	    // Go type: time
+	    time: any;
+	    data?: number[];
+	}
 	export interface Session {
 	    id: string;
 	    title: string;
