@@ -107,7 +107,7 @@ func TestAppShowsAKernelThatFailedToOpen(t *testing.T) {
 	}
 	// Wails rejects the call with the error's text, which the window parses.
 	ss, err := svc.Sessions()
-	if want := `{"code":"internal","message":"open kernel: database is locked"}`; ss != nil || err == nil || err.Error() != want {
+	if want := `{"code":"unavailable","message":"open kernel: database is locked"}`; ss != nil || err == nil || err.Error() != want {
 		t.Errorf("Sessions() = %v, %v; want nil, %s", ss, err, want)
 	}
 }
@@ -197,7 +197,7 @@ func (r *emitRecorder) emit(_ context.Context, name string, data ...any) {
 // app opened and checks that the window receives every stored event of it,
 // once each, in seq order, as "foya:events" (issue 11 item 6).
 //
-// spec: W1
+// spec: W3
 func TestAppBridgesKernelEvents(t *testing.T) {
 	a, _, _, _ := newTestApp(t, AppOptions{})
 	rec := &emitRecorder{more: make(chan struct{}, 1)}
@@ -262,6 +262,10 @@ func TestAppBridgesKernelEvents(t *testing.T) {
 	}
 }
 
+// TestAppStopsBridgingAtShutdown checks that an event other than a delta
+// reaches the window at once, and nothing after shutdown (issue 11 item 6).
+//
+// spec: W3
 func TestAppStopsBridgingAtShutdown(t *testing.T) {
 	a, _, _, _ := newTestApp(t, AppOptions{})
 	rec := &emitRecorder{more: make(chan struct{}, 1)}
@@ -294,6 +298,10 @@ func TestAppStopsBridgingAtShutdown(t *testing.T) {
 	}
 }
 
+// TestAppPickFolder checks the native folder picker: the chosen folder, ""
+// when cancelled, a coded error when there is no dialog (issue 11 item 6).
+//
+// spec: W3
 func TestAppPickFolder(t *testing.T) {
 	tests := []struct {
 		name    string

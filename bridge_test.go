@@ -45,6 +45,8 @@ func delta(seq int64) llm.Event {
 // three seconds of fake time (testing/synctest) and counts the emits: at
 // most 60 in any second, every delta once and in order, none held longer
 // than bridgeInterval (issue 11 item 6 and its Performance figure).
+//
+// spec: W3
 func TestBridgeBatchesDeltas(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var log emitLog
@@ -88,7 +90,9 @@ func TestBridgeBatchesDeltas(t *testing.T) {
 
 // TestBridgeKeepsOrder checks that an event other than a delta goes out at
 // once, after the deltas before it and in the same emit, and that deltas
-// after it wait for the next batch.
+// after it wait for the next batch (issue 11 item 6).
+//
+// spec: W3
 func TestBridgeKeepsOrder(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var log emitLog
@@ -127,7 +131,9 @@ func TestBridgeKeepsOrder(t *testing.T) {
 }
 
 // TestBridgeClose checks that a closed bridge sends nothing more: neither
-// the deltas that waited nor later events.
+// the deltas that waited nor later events (issue 11 item 6).
+//
+// spec: W3
 func TestBridgeClose(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var log emitLog

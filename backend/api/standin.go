@@ -59,18 +59,27 @@ func New(ctx context.Context, get func() (*kernel.Kernel, error)) *Service {
 // Info returns the kernel's version and where it keeps its data; when the
 // kernel cannot be opened, only the version.
 func (s *Service) Info() (kernel.Info, error) {
-	k, err := s.get()
+	k, err := s.kernel()
 	if err != nil {
 		return kernel.Info{Version: kernel.Version}, nil
 	}
 	return k.Info(), nil
 }
 
-// Sessions lists the stored sessions, newest first; never nil.
-func (s *Service) Sessions() ([]kernel.Session, error) {
+// kernel returns the kernel, or why there is none (code unavailable).
+func (s *Service) kernel() (*kernel.Kernel, error) {
 	k, err := s.get()
 	if err != nil {
-		return nil, wrap(err)
+		return nil, &Error{Code: kernel.CodeUnavailable, Message: err.Error()}
+	}
+	return k, nil
+}
+
+// Sessions lists the stored sessions, newest first; never nil.
+func (s *Service) Sessions() ([]kernel.Session, error) {
+	k, err := s.kernel()
+	if err != nil {
+		return nil, err
 	}
 	ss, err := k.Sessions(s.ctx)
 	if err != nil {
@@ -84,9 +93,9 @@ func (s *Service) Sessions() ([]kernel.Session, error) {
 
 // Events returns a session's stored events with seq > after; never nil.
 func (s *Service) Events(sessionID string, after int64) ([]llm.Event, error) {
-	k, err := s.get()
+	k, err := s.kernel()
 	if err != nil {
-		return nil, wrap(err)
+		return nil, err
 	}
 	evs, err := k.Events(s.ctx, sessionID, after)
 	if err != nil {

@@ -10,7 +10,7 @@ export type { UIReport } from "./smoke";
 export { ApiError, toApiError } from "./errors";
 export { TransportProvider, useTransport } from "./context";
 export { reportReady } from "./smoke";
-export * as api from "./api";
+export { createApi } from "./api";
 
 /**
  * defaultTransport picks the transport for the page it runs in: Wails in

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { api, toApiError, type Info, type Transport } from "../../backend";
+import { createApi, toApiError, type Info, type Transport } from "../../backend";
 
 /** InfoState is what the window knows about the kernel. */
 export type InfoState =
@@ -13,7 +13,7 @@ export function useInfo(transport: Transport): InfoState {
   useEffect(() => {
     let current = true;
     setState({ status: "loading" });
-    api.info(transport).then(
+    createApi(transport).Info().then(
       (info) => {
         if (current) setState({ status: "ready", info });
       },

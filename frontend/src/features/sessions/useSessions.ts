@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { api, toApiError, type Session, type Transport } from "../../backend";
+import { createApi, toApiError, type Session, type Transport } from "../../backend";
 
 /** SessionsState is what the sessions view shows. */
 export type SessionsState =
@@ -18,9 +18,10 @@ export function useSessions(transport: Transport): { state: SessionsState; reloa
   useEffect(() => {
     let current = true;
     setState({ status: "loading" });
-    api.sessions(transport).then(
+    createApi(transport).Sessions().then(
       (sessions) => {
-        if (current) setState({ status: "ready", sessions });
+        // The API sends [] for none; null is accepted all the same.
+        if (current) setState({ status: "ready", sessions: sessions ?? [] });
       },
       (e: unknown) => {
         if (current) setState({ status: "error", message: toApiError(e).message });
