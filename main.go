@@ -61,11 +61,15 @@ func runDesktop() error {
 		Out:   os.Stdout,
 		In:    os.Stdin,
 	})
-	// The kernel's API, bound as window.go.api.Service; its calls run
-	// until the window closes.
+	// The kernel's API, bound as window.go.api.Service. Its context ends
+	// at shutdown, before the kernel closes, so that calls under way stop.
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	service := api.New(ctx, app.openKernel)
+	shutdown := func(wctx context.Context) {
+		stop()
+		app.shutdown(wctx)
+	}
 	err := wails.Run(&options.App{
 		Title:            "Foya",
 		Width:            1100,
@@ -75,7 +79,7 @@ func runDesktop() error {
 		AssetServer:      &assetserver.Options{Assets: assets},
 		BackgroundColour: &options.RGBA{R: 246, G: 245, B: 241, A: 255},
 		OnStartup:        app.startup,
-		OnShutdown:       app.shutdown,
+		OnShutdown:       shutdown,
 		Bind:             []any{app, service},
 		Linux:            &linux.Options{ProgramName: "foya", Icon: icon},
 	})
