@@ -11,7 +11,9 @@ import (
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"foya/backend/api"
 	"foya/backend/kernel"
+	"foya/backend/llm"
 )
 
 // smokeHold bounds how long a smoke run keeps its window open after the UI
@@ -38,26 +40,36 @@ type UIReport struct {
 	Error string `json:"error"`
 }
 
-// App is the Wails-bound facade of the desktop window: thin methods over
-// the kernel. It is the only code that imports the Wails runtime.
+// App is the desktop window's side of Wails: it owns the kernel's life
+// (open at start-up, retried on demand, closed at shutdown), bridges the
+// kernel's events to the window, and binds what only the desktop can do
+// (the folder picker, the smoke hook). The kernel's API is bound next to
+// it as *api.Service (main.go), which reaches the kernel through
+// openKernel. App is the only code that imports the Wails runtime.
 //
 // Wails calls startup on its own goroutine while the page loads, and bound
-// methods from others; every bound method waits until startup has finished.
-// When the kernel failed to open, Sessions tries again (the user may have
+// methods from others; openKernel waits until startup has finished. When
+// the kernel failed to open, openKernel tries again (the user may have
 // fixed the cause and pressed "Try again"); mu serialises those attempts
-// and keeps shutdown from closing the kernel under a call.
+// with shutdown.
 type App struct {
 	opts AppOptions
 	open func(context.Context) (*kernel.Kernel, error)
 	quit func(context.Context)
+	// emit sends one Wails event to the window (runtime.EventsEmit).
+	emit func(ctx context.Context, name string, data ...any)
+	// pickDir shows the native folder dialog (runtime.OpenDirectoryDialog).
+	pickDir func(context.Context, runtime.OpenDialogOptions) (string, error)
 
 	started chan struct{}   // closed at the end of startup
 	ctx     context.Context // set by startup before started is closed
+	bridge  *bridge         // set by startup before started is closed
 
-	mu      sync.Mutex
-	kernel  *kernel.Kernel // nil until opened
-	openErr error          // why the last attempt to open failed
-	closed  bool           // set by shutdown; no more attempts after it
+	mu          sync.Mutex
+	kernel      *kernel.Kernel // nil until opened
+	unsubscribe func()         // ends the bridge's kernel subscription
+	openErr     error          // why the last attempt to open failed
+	closed      bool           // set by shutdown; no more attempts after it
 
 	reportOnce sync.Once
 }
@@ -77,6 +89,8 @@ func NewApp(opts AppOptions) *App {
 			return kernel.Open(ctx, kernel.Options{})
 		},
 		quit:    runtime.Quit,
+		emit:    runtime.EventsEmit,
+		pickDir: runtime.OpenDirectoryDialog,
 		started: make(chan struct{}),
 	}
 }
@@ -86,6 +100,7 @@ func NewApp(opts AppOptions) *App {
 func (a *App) startup(ctx context.Context) {
 	defer close(a.started)
 	a.ctx = ctx
+	a.bridge = newBridge(func(evs []llm.Event) { a.emit(ctx, eventsName, evs) })
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if _, err := a.openLocked(); err != nil {
@@ -93,8 +108,17 @@ func (a *App) startup(ctx context.Context) {
 	}
 }
 
+// openKernel returns the open kernel, trying once more to open it if the
+// last attempt failed. It is what api.Service calls the kernel through.
+func (a *App) openKernel() (*kernel.Kernel, error) {
+	<-a.started
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.openLocked()
+}
+
 // openLocked returns the open kernel, opening it if an earlier attempt
-// failed. a.mu must be held.
+// failed, and subscribes the bridge to a kernel it opens. a.mu must be held.
 func (a *App) openLocked() (*kernel.Kernel, error) {
 	if a.kernel != nil {
 		return a.kernel, nil
@@ -108,57 +132,41 @@ func (a *App) openLocked() (*kernel.Kernel, error) {
 		return nil, a.openErr
 	}
 	a.kernel, a.openErr = k, nil
+	a.unsubscribe = k.Subscribe(a.bridge.add)
 	return k, nil
 }
 
-// shutdown closes the kernel.
+// shutdown stops the bridge and closes the kernel.
 func (a *App) shutdown(context.Context) {
 	<-a.started
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.closed = true
+	a.bridge.close()
 	if a.kernel == nil {
 		return
 	}
+	a.unsubscribe()
 	if err := a.kernel.Close(); err != nil {
 		fmt.Fprintf(a.opts.Errs, "foya: close kernel: %v\n", err)
 	}
 	a.kernel = nil
 }
 
-// Info returns the kernel's version and where it keeps its data. When the
-// kernel is not open, only the version and commit are known.
-func (a *App) Info() kernel.Info {
+// PickFolder shows the system's folder dialog and returns the folder the
+// user chose, or "" when they cancelled it. The browser has no such dialog;
+// it completes typed paths with the CompletePath call instead.
+func (a *App) PickFolder() (string, error) {
 	<-a.started
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.kernel == nil {
-		return kernel.BuildInfo()
-	}
-	return a.kernel.Info()
-}
-
-// Sessions lists the stored sessions, newest first; never nil, so the front
-// end receives an empty list rather than null. When the kernel is not open
-// it tries to open it once more, and fails with the reason if it cannot.
-func (a *App) Sessions() ([]kernel.Session, error) {
-	<-a.started
-	// Held through the call, so that shutdown never closes the kernel
-	// under a listing.
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	k, err := a.openLocked()
+	dir, err := a.pickDir(a.ctx, runtime.OpenDialogOptions{
+		Title:                "Choose a project folder",
+		CanCreateDirectories: true,
+	})
 	if err != nil {
-		return nil, err
+		return "", &api.Error{Code: kernel.CodeUnavailable,
+			Message: fmt.Sprintf("open the folder dialog: %v; type the folder's path instead", err)}
 	}
-	ss, err := k.Sessions(a.ctx)
-	if err != nil {
-		return nil, fmt.Errorf("list sessions: %w", err)
-	}
-	if ss == nil {
-		ss = []kernel.Session{}
-	}
-	return ss, nil
+	return dir, nil
 }
 
 // UIReady is called by the front end once it has rendered the kernel's

@@ -3,10 +3,12 @@
 // without arguments it opens the desktop app.
 //
 // This file is wiring only. The command line lives in backend/cli, the
-// desktop's bound methods in app.go, everything else in backend/kernel.
+// desktop's own bound methods and the event bridge in app.go and bridge.go,
+// the bound kernel API in backend/api, everything else in backend/kernel.
 package main
 
 import (
+	"context"
 	"embed"
 	"errors"
 	"fmt"
@@ -19,6 +21,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
+	"foya/backend/api"
 	"foya/backend/cli"
 	_ "foya/backend/sandbox/helperentry"
 )
@@ -59,6 +62,16 @@ func runDesktop() error {
 		Out:   os.Stdout,
 		In:    os.Stdin,
 	})
+	// The kernel's API, bound as window.go.api.Service. Its context ends
+	// at shutdown, before the kernel closes, so that calls under way stop.
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	service := api.New(ctx, app.openKernel)
+	shutdown := func(wctx context.Context) {
+		stop()
+		api.Wait(service) // the runs end before the kernel closes
+		app.shutdown(wctx)
+	}
 	err := wails.Run(&options.App{
 		Title:            "Foya",
 		Width:            1100,
@@ -68,8 +81,8 @@ func runDesktop() error {
 		AssetServer:      &assetserver.Options{Assets: assets},
 		BackgroundColour: &options.RGBA{R: 246, G: 245, B: 241, A: 255},
 		OnStartup:        app.startup,
-		OnShutdown:       app.shutdown,
-		Bind:             []any{app},
+		OnShutdown:       shutdown,
+		Bind:             []any{app, service},
 		Linux:            &linux.Options{ProgramName: "foya", Icon: icon},
 	})
 	if err != nil && strings.Contains(err.Error(), "build tags") {

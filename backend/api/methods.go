@@ -17,7 +17,7 @@ import (
 func (s *Service) Info() (kernel.Info, error) {
 	k, err := s.kernel()
 	if err != nil {
-		return kernel.Info{Version: kernel.Version}, nil
+		return kernel.BuildInfo(), nil
 	}
 	return k.Info(), nil
 }

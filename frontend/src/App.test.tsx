@@ -2,25 +2,30 @@ import { cleanup, render, screen, waitFor, within } from "@testing-library/react
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
 import { App } from "./App";
-import { BackendProvider } from "./backend";
-import { FakeBackend, session } from "./backend/fake";
+import { ApiError, TransportProvider, type UIReport } from "./backend";
+import { FakeTransport, session } from "./backend/fake";
 
 afterEach(cleanup);
 
-function renderApp(backend: FakeBackend) {
-  return render(
-    <BackendProvider backend={backend}>
-      <App />
-    </BackendProvider>,
+const info = { version: "1.2.3-test", dataDir: "/data/foya", dbPath: "/data/foya/foya.db" };
+
+function renderApp(transport: FakeTransport) {
+  const reports: UIReport[] = [];
+  render(
+    <TransportProvider transport={transport}>
+      <App onReady={(r) => reports.push(r)} />
+    </TransportProvider>,
   );
+  return reports;
 }
 
 describe("App", () => {
   it("shows the kernel's version, storage and sessions, then reports ready once", async () => {
-    const backend = new FakeBackend({
-      sessions: [session({ id: "a", title: "First" }), session({ id: "b", title: "Second" })],
+    const transport = new FakeTransport({
+      Info: info,
+      Sessions: [session({ id: "a", title: "First" }), session({ id: "b", title: "Second" })],
     });
-    renderApp(backend);
+    const reports = renderApp(transport);
 
     expect(await screen.findByText("version 1.2.3-test")).toBeTruthy();
     expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Foya");
@@ -29,56 +34,73 @@ describe("App", () => {
     expect(storage.textContent).toContain("/data/foya");
     expect(storage.textContent).toContain("/data/foya/foya.db");
 
-    await waitFor(() => expect(backend.reports).toEqual([{ version: "1.2.3-test", sessions: 2, error: "" }]));
+    await waitFor(() => expect(reports).toEqual([{ version: "1.2.3-test", sessions: 2, error: "" }]));
+    expect(transport.calls).toEqual([
+      { method: "Info", args: [] },
+      { method: "Sessions", args: [] },
+    ]);
   });
 
-  it("reports an empty list as zero sessions", async () => {
-    const backend = new FakeBackend({ sessions: [] });
-    renderApp(backend);
-    expect(await screen.findByText(/No sessions yet/)).toBeTruthy();
-    await waitFor(() => expect(backend.reports).toEqual([{ version: "1.2.3-test", sessions: 0, error: "" }]));
+  it("reports an empty list, and a null one, as zero sessions", async () => {
+    for (const sessions of [[], null]) {
+      const reports = renderApp(new FakeTransport({ Info: info, Sessions: sessions }));
+      expect(await screen.findByText(/No sessions yet/)).toBeTruthy();
+      await waitFor(() => expect(reports).toEqual([{ version: "1.2.3-test", sessions: 0, error: "" }]));
+      cleanup();
+    }
   });
 
   it("shows a kernel that failed to open instead of a blank window", async () => {
-    // What app.go answers when kernel.Open failed: Info knows only the version.
-    const backend = new FakeBackend({
-      info: { version: "1.2.3-test", dataDir: "", dbPath: "" },
-      sessions: new Error("open kernel: open /nowhere/foya.db: permission denied"),
+    // What api.Service answers when kernel.Open failed: Info knows only the
+    // version, Sessions fails with the reason.
+    const transport = new FakeTransport({
+      Info: { version: "1.2.3-test", dataDir: "", dbPath: "" },
+      Sessions: new ApiError("internal", "open kernel: open /nowhere/foya.db: permission denied"),
     });
-    renderApp(backend);
+    const reports = renderApp(transport);
 
     const alert = await screen.findByRole("alert");
     expect(alert.textContent).toContain("open kernel: open /nowhere/foya.db: permission denied");
     expect(screen.getByRole("region", { name: "Storage" }).textContent).toContain("not available");
     await waitFor(() =>
-      expect(backend.reports).toEqual([
+      expect(reports).toEqual([
         { version: "1.2.3-test", sessions: 0, error: "open kernel: open /nowhere/foya.db: permission denied" },
       ]),
     );
   });
 
   it("shows why nothing loads when the backend is unreachable", async () => {
-    const backend = new FakeBackend({ info: new Error("backend gone"), sessions: new Error("backend gone") });
-    renderApp(backend);
+    const gone = new ApiError("unavailable", "Foya's server is not reachable (Failed to fetch): start foya serve");
+    const reports = renderApp(new FakeTransport({ Info: gone, Sessions: gone }));
     expect(await screen.findByText("version unknown")).toBeTruthy();
     const storage = screen.getByRole("region", { name: "Storage" });
-    expect(within(storage).getByRole("alert").textContent).toContain("backend gone");
-    await waitFor(() => expect(backend.reports).toEqual([{ version: "", sessions: 0, error: "backend gone" }]));
+    expect(within(storage).getByRole("alert").textContent).toContain("Foya's server is not reachable");
+    await waitFor(() => expect(reports).toEqual([{ version: "", sessions: 0, error: gone.message }]));
   });
 
   it("reloads the sessions from the keyboard without reporting ready twice", async () => {
-    const backend = new FakeBackend({ sessions: [] });
-    renderApp(backend);
+    const transport = new FakeTransport({ Info: info, Sessions: [] });
+    const reports = renderApp(transport);
     await screen.findByText(/No sessions yet/);
-    await waitFor(() => expect(backend.reports).toHaveLength(1));
+    await waitFor(() => expect(reports).toHaveLength(1));
 
-    backend.sessionsReply = [session({ id: "new", title: "Just started" })];
+    transport.replies["Sessions"] = [session({ id: "new", title: "Just started" })];
     const user = userEvent.setup();
     await user.tab();
     expect(document.activeElement).toBe(screen.getByRole("button", { name: "Reload" }));
     await user.keyboard("{Enter}");
 
     expect(await screen.findByText("Just started")).toBeTruthy();
-    expect(backend.reports).toHaveLength(1);
+    expect(transport.callsOf("Sessions")).toBe(2);
+    expect(reports).toHaveLength(1);
+  });
+
+  it("renders without a ready hook (the browser)", async () => {
+    render(
+      <TransportProvider transport={new FakeTransport({ Info: info, Sessions: [] })}>
+        <App />
+      </TransportProvider>,
+    );
+    expect(await screen.findByText(/No sessions yet/)).toBeTruthy();
   });
 });

@@ -1,7 +1,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
-import { BackendProvider, defaultBackend } from "./backend";
+import { defaultTransport, reportReady, TransportProvider } from "./backend";
 import "./styles.css";
 
 const root = document.getElementById("root");
@@ -10,8 +10,8 @@ if (root === null) {
 }
 createRoot(root).render(
   <StrictMode>
-    <BackendProvider backend={defaultBackend()}>
-      <App />
-    </BackendProvider>
+    <TransportProvider transport={defaultTransport()}>
+      <App onReady={reportReady} />
+    </TransportProvider>
   </StrictMode>,
 );

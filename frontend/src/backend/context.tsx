@@ -1,18 +1,18 @@
 import { createContext, useContext, type ReactNode } from "react";
-import type { Backend } from "./types";
+import type { Transport } from "./transport";
 
-const BackendContext = createContext<Backend | null>(null);
+const TransportContext = createContext<Transport | null>(null);
 
-/** BackendProvider makes a Backend available to the components below it. */
-export function BackendProvider(props: { backend: Backend; children: ReactNode }) {
-  return <BackendContext.Provider value={props.backend}>{props.children}</BackendContext.Provider>;
+/** TransportProvider makes a Transport available to the components below it. */
+export function TransportProvider(props: { transport: Transport; children: ReactNode }) {
+  return <TransportContext.Provider value={props.transport}>{props.children}</TransportContext.Provider>;
 }
 
-/** useBackend returns the Backend given to the nearest BackendProvider. */
-export function useBackend(): Backend {
-  const b = useContext(BackendContext);
-  if (b === null) {
-    throw new Error("useBackend: no BackendProvider above this component");
+/** useTransport returns the Transport given to the nearest TransportProvider. */
+export function useTransport(): Transport {
+  const t = useContext(TransportContext);
+  if (t === null) {
+    throw new Error("useTransport: no TransportProvider above this component");
   }
-  return b;
+  return t;
 }

@@ -1,35 +1,48 @@
-import type { Backend, Info, Session, UIReport } from "./types";
+import { ApiError } from "./errors";
+import type { Event, Transport } from "./transport";
+import type { Session } from "./types";
 
 /**
- * FakeBackend is a Backend for tests: it answers from the values it was
- * given (a value, or an Error to reject with) and records what the UI sent.
- * It is our own interface, played by hand; nothing of the kernel is mocked.
+ * FakeTransport is a Transport for tests of the UI: each call answers from
+ * replies (a value, or an Error to reject with), by method name, and is
+ * recorded; push hands an event to the session's subscribers. It plays our
+ * own interface by hand; nothing of the kernel is mocked.
  */
-export class FakeBackend implements Backend {
-  infoReply: Info | Error;
-  sessionsReply: Session[] | Error;
-  readonly reports: UIReport[] = [];
-  sessionsCalls = 0;
+export class FakeTransport implements Transport {
+  readonly replies: Record<string, unknown>;
+  readonly calls: { method: string; args: unknown[] }[] = [];
+  pickFolder: (() => Promise<string | null>) | null = null;
+  private readonly subs = new Set<{ sessionId: string; afterSeq: number; onEvent: (ev: Event) => void }>();
 
-  constructor(opts: { info?: Info | Error; sessions?: Session[] | Error } = {}) {
-    this.infoReply = opts.info ?? { version: "1.2.3-test", dataDir: "/data/foya", dbPath: "/data/foya/foya.db" };
-    this.sessionsReply = opts.sessions ?? [];
+  constructor(replies: Record<string, unknown> = {}) {
+    this.replies = replies;
   }
 
-  info(): Promise<Info> {
-    const r = this.infoReply;
-    return r instanceof Error ? Promise.reject(r) : Promise.resolve(r);
+  call<T>(method: string, args: unknown[]): Promise<T> {
+    this.calls.push({ method, args });
+    if (!(method in this.replies)) {
+      return Promise.reject(new ApiError("internal", `FakeTransport: no reply for ${method}`));
+    }
+    const r = this.replies[method];
+    return r instanceof Error ? Promise.reject(r) : Promise.resolve(r as T);
   }
 
-  sessions(): Promise<Session[]> {
-    this.sessionsCalls++;
-    const r = this.sessionsReply;
-    return r instanceof Error ? Promise.reject(r) : Promise.resolve(r);
+  /** callsOf counts the calls of one method. */
+  callsOf(method: string): number {
+    return this.calls.filter((c) => c.method === method).length;
   }
 
-  uiReady(report: UIReport): Promise<void> {
-    this.reports.push(report);
-    return Promise.resolve();
+  subscribe(sessionId: string, afterSeq: number, onEvent: (ev: Event) => void): () => void {
+    const sub = { sessionId, afterSeq, onEvent };
+    this.subs.add(sub);
+    return () => this.subs.delete(sub);
+  }
+
+  /** push delivers ev to the subscribers of its session that want it. */
+  push(ev: Event): void {
+    for (const s of this.subs) {
+      if (s.sessionId === ev.sessionId && ev.seq > s.afterSeq) s.onEvent(ev);
+    }
   }
 }
 

@@ -1,14 +1,21 @@
 // Package-like entry for src/backend: the only code that touches Wails
-// bindings (and, later, fetch/EventSource for `foya serve`).
-import { unavailableBackend } from "./unavailable";
-import { hasWails, wailsBackend } from "./wails";
-import type { Backend } from "./types";
+// bindings, fetch and EventSource.
+import { HttpTransport } from "./http";
+import type { Transport } from "./transport";
+import { hasWails, WailsTransport } from "./wails";
 
-export type { Backend, Info, Session, UIReport } from "./types";
-export { BackendProvider, useBackend } from "./context";
-export { toError } from "./errors";
+export type { Event, Transport } from "./transport";
+export type { Info, Session } from "./types";
+export type { UIReport } from "./smoke";
+export { ApiError, toApiError } from "./errors";
+export { TransportProvider, useTransport } from "./context";
+export { reportReady } from "./smoke";
+export { createApi } from "./api";
 
-/** defaultBackend picks the transport for the page it runs in. */
-export function defaultBackend(): Backend {
-  return hasWails() ? wailsBackend : unavailableBackend;
+/**
+ * defaultTransport picks the transport for the page it runs in: Wails in
+ * the desktop window (its runtime is injected), else `foya serve`'s HTTP.
+ */
+export function defaultTransport(): Transport {
+  return hasWails() ? new WailsTransport() : new HttpTransport();
 }

@@ -2,10 +2,22 @@ export namespace kernel {
 	
 	export interface Info {
 	    version: string;
-	    commit: string;
-	    date: string;
 	    dataDir: string;
 	    dbPath: string;
+	}
+
+}
+
+export namespace llm {
+	
+	export interface Event {
+	    type: string;
+	    sessionId: string;
+	    runId?: string;
+	    seq: number;
+	    // Go type: time
+	    time: any;
+	    data?: number[];
 	}
 	export interface Session {
 	    id: string;

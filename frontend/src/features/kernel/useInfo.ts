@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { toError, type Backend, type Info } from "../../backend";
+import { createApi, toApiError, type Info, type Transport } from "../../backend";
 
 /** InfoState is what the window knows about the kernel. */
 export type InfoState =
@@ -7,23 +7,23 @@ export type InfoState =
   | { status: "ready"; info: Info }
   | { status: "error"; message: string };
 
-/** useInfo loads the kernel's info once per backend. */
-export function useInfo(backend: Backend): InfoState {
+/** useInfo loads the kernel's info once per transport. */
+export function useInfo(transport: Transport): InfoState {
   const [state, setState] = useState<InfoState>({ status: "loading" });
   useEffect(() => {
     let current = true;
     setState({ status: "loading" });
-    backend.info().then(
+    createApi(transport).Info().then(
       (info) => {
         if (current) setState({ status: "ready", info });
       },
       (e: unknown) => {
-        if (current) setState({ status: "error", message: toError(e).message });
+        if (current) setState({ status: "error", message: toApiError(e).message });
       },
     );
     return () => {
       current = false;
     };
-  }, [backend]);
+  }, [transport]);
   return state;
 }

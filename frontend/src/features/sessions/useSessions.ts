@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { toError, type Backend, type Session } from "../../backend";
+import { createApi, toApiError, type Session, type Transport } from "../../backend";
 
 /** SessionsState is what the sessions view shows. */
 export type SessionsState =
@@ -8,28 +8,29 @@ export type SessionsState =
   | { status: "error"; message: string };
 
 /**
- * useSessions loads the stored sessions from backend, and again on reload.
+ * useSessions loads the stored sessions over transport, and again on reload.
  * A reply that arrives after a newer request started is dropped.
  */
-export function useSessions(backend: Backend): { state: SessionsState; reload: () => void } {
+export function useSessions(transport: Transport): { state: SessionsState; reload: () => void } {
   const [state, setState] = useState<SessionsState>({ status: "loading" });
   const [generation, setGeneration] = useState(0);
 
   useEffect(() => {
     let current = true;
     setState({ status: "loading" });
-    backend.sessions().then(
+    createApi(transport).Sessions().then(
       (sessions) => {
-        if (current) setState({ status: "ready", sessions });
+        // The API sends [] for none; null is accepted all the same.
+        if (current) setState({ status: "ready", sessions: sessions ?? [] });
       },
       (e: unknown) => {
-        if (current) setState({ status: "error", message: toError(e).message });
+        if (current) setState({ status: "error", message: toApiError(e).message });
       },
     );
     return () => {
       current = false;
     };
-  }, [backend, generation]);
+  }, [transport, generation]);
 
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
   return { state, reload };

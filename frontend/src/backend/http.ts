@@ -1,0 +1,136 @@
+import { ApiError, fromBody } from "./errors";
+import type { Event, Transport } from "./transport";
+
+/** EventSourceLike is the part of the browser's EventSource this file uses. */
+export interface EventSourceLike {
+  onmessage: ((m: MessageEvent<string>) => void) | null;
+  onerror: (() => void) | null;
+  readonly readyState: number;
+  close(): void;
+}
+
+/** closedState is EventSource.CLOSED: the source gave up and will not reconnect. */
+const closedState = 2;
+
+export interface HttpOptions {
+  /** fetch sends the calls; the page's own fetch by default. */
+  fetch?: typeof fetch;
+  /** openEvents opens an event stream; new EventSource(url) by default. */
+  openEvents?: (url: string) => EventSourceLike;
+  /** retryMs is how long to wait before reopening a stream the browser gave up on. */
+  retryMs?: number;
+}
+
+/**
+ * HttpTransport implements Transport in a browser page served by `foya
+ * serve`: calls are `POST /api/call/{method}` with the JSON array of
+ * arguments, events an EventSource on the session's SSE stream. Both go to
+ * the page's own origin, so the foya_auth cookie the server set
+ * authenticates them.
+ *
+ * The EventSource reconnects by itself after a dropped connection, sending
+ * the last seq it got as Last-Event-ID; when it gives up (the server
+ * answered with an error), the stream is reopened after the last seq
+ * delivered. Events at or below that seq are dropped, so each arrives once.
+ */
+export class HttpTransport implements Transport {
+  readonly pickFolder = null;
+  private readonly fetch: typeof fetch;
+  private readonly openEvents: (url: string) => EventSourceLike;
+  private readonly retryMs: number;
+
+  constructor(opts: HttpOptions = {}) {
+    this.fetch = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.openEvents = opts.openEvents ?? ((url) => new EventSource(url) as EventSourceLike);
+    this.retryMs = opts.retryMs ?? 1000;
+  }
+
+  async call<T>(method: string, args: unknown[]): Promise<T> {
+    let res: Response;
+    try {
+      res = await this.fetch(`/api/call/${encodeURIComponent(method)}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(args),
+        credentials: "same-origin",
+      });
+    } catch (e) {
+      throw new ApiError(
+        "unavailable",
+        `Foya's server is not reachable (${e instanceof Error ? e.message : String(e)}): start foya serve and open the address it prints`,
+      );
+    }
+    const text = await res.text();
+    if (!res.ok) {
+      throw (
+        fromBody(text) ??
+        new ApiError(codeOf(res.status), `${method}: the server answered ${res.status} ${res.statusText}${text.trim() === "" ? "" : `: ${text.trim().slice(0, 200)}`}`)
+      );
+    }
+    if (text.trim() === "") {
+      return null as T;
+    }
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new ApiError("internal", `${method}: the server's answer is not JSON: ${text.slice(0, 200)}`);
+    }
+  }
+
+  subscribe(sessionId: string, afterSeq: number, onEvent: (ev: Event) => void): () => void {
+    let last = afterSeq;
+    let closed = false;
+    let source: EventSourceLike | null = null;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+
+    const open = () => {
+      const es = this.openEvents(`/api/sessions/${encodeURIComponent(sessionId)}/events?after=${last}`);
+      source = es;
+      es.onmessage = (m) => {
+        if (closed) return;
+        let ev: Event;
+        try {
+          ev = JSON.parse(m.data) as Event;
+        } catch {
+          console.error(`foya: an event of session ${sessionId} is not JSON:`, m.data.slice(0, 200));
+          return;
+        }
+        if (typeof ev.seq !== "number" || ev.seq <= last) return;
+        last = ev.seq;
+        onEvent(ev);
+      };
+      es.onerror = () => {
+        // While CONNECTING the browser retries by itself, with Last-Event-ID.
+        if (closed || es.readyState !== closedState) return;
+        es.close();
+        retry = setTimeout(open, this.retryMs);
+      };
+    };
+    open();
+    return () => {
+      closed = true;
+      clearTimeout(retry);
+      source?.close();
+    };
+  }
+}
+
+/** codeOf names an HTTP status the way the server's error bodies do. */
+function codeOf(status: number): string {
+  switch (status) {
+    case 400:
+      return "invalid";
+    case 401:
+      return "unauthorized";
+    case 403:
+      return "forbidden";
+    case 404:
+      return "not_found";
+    case 409:
+      return "conflict";
+    case 503:
+      return "unavailable";
+    default:
+      return "internal";
+  }
+}

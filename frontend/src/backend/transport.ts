@@ -1,0 +1,36 @@
+/**
+ * Event is a kernel event as the transports see it: they route it by
+ * sessionId and order it by seq (1, 2, 3 … per session, no gaps; see
+ * docs/events.md) and hand it on untouched. The full envelope, with every
+ * payload, is the type generated from Go (gen/); this is the part of it the
+ * transports rely on.
+ */
+export interface Event {
+  readonly type: string;
+  readonly sessionId: string;
+  readonly seq: number;
+}
+
+/**
+ * Transport is how the UI reaches the kernel: the desktop over Wails
+ * bindings and runtime events (wails.ts), the browser over `foya serve`'s
+ * HTTP and SSE (http.ts). Both call the same methods, those of the Go
+ * api.Service, with the same JSON arguments, and reject with an ApiError.
+ */
+export interface Transport {
+  /** call invokes a method of api.Service with its arguments in order. */
+  call<T>(method: string, args: unknown[]): Promise<T>;
+  /**
+   * subscribe delivers a session's events with seq > afterSeq, each once
+   * and in seq order: first those stored, then live ones as they come,
+   * across reconnections, until the returned function is called.
+   */
+  subscribe(sessionId: string, afterSeq: number, onEvent: (ev: Event) => void): () => void;
+  /**
+   * pickFolder shows the system's folder dialog and resolves to the
+   * chosen folder, or null when the user cancelled. It is null where there
+   * is no such dialog (the browser): there the UI offers a path field
+   * completed by the CompletePath call.
+   */
+  readonly pickFolder: (() => Promise<string | null>) | null;
+}
