@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"foya/backend/approval"
+	"foya/backend/event"
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
@@ -390,7 +391,7 @@ func TestExecShellWalkthrough(t *testing.T) {
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		var ev llm.Event
-		if json.Unmarshal(sc.Bytes(), &ev) != nil || ev.Type != llm.EventToolEnd {
+		if json.Unmarshal(sc.Bytes(), &ev) != nil || ev.Type != event.TypeToolEnd {
 			continue
 		}
 		results[field(ev, "id").(string)] = fmt.Sprint(field(ev, "text"))

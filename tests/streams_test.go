@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"foya/backend/engine"
+	"foya/backend/event"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
 	"foya/backend/tools"
@@ -35,7 +36,7 @@ func stepEnds(t *testing.T, h *harness, run llm.Run) []llm.Event {
 	}
 	var out []llm.Event
 	for _, ev := range evs {
-		if ev.RunID == run.ID && ev.Type == llm.EventStepEnd {
+		if ev.RunID == run.ID && ev.Type == event.TypeStepEnd {
 			out = append(out, ev)
 		}
 	}

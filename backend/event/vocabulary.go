@@ -160,6 +160,11 @@ const (
 	KindSubAgent             = "subagent"
 )
 
+// Kinds lists every action kind, in approval.Kinds' order.
+var Kinds = []string{KindRead, KindReadOutside, KindWrite, KindWriteProtected, KindDelete, KindDeleteProtected,
+	KindDeleteRoot, KindShell, KindShellEscalate, KindShellWeakSandbox, KindShellPermanentDelete, KindFetch, KindMCP,
+	KindSubAgent}
+
 // Ask mirrors approval.Request: what a tool asks the approval gateway.
 type Ask struct {
 	CallID string `json:"callId"`
@@ -207,3 +212,9 @@ const (
 	ModeAuto       = "auto"
 	ModeFullAccess = "full_access"
 )
+
+// Modes lists every approval mode, in approval.Modes' order.
+var Modes = []string{ModeManual, ModeAuto, ModeFullAccess}
+
+// Choices lists every answer choice.
+var Choices = []string{ChoiceAllowOnce, ChoiceAllowSession, ChoiceDeny}

@@ -14,6 +14,7 @@ import (
 
 	"foya/backend/approval"
 	"foya/backend/engine"
+	"foya/backend/event"
 	"foya/backend/llm"
 	"foya/backend/sandbox"
 	"foya/backend/store"
@@ -299,7 +300,7 @@ func (k *Kernel) CreateSession(ctx context.Context, ns NewSession) (Session, err
 	})
 	if err == nil && mode == approval.FullAccess {
 		// Every session that runs with Full Access is on record.
-		err = k.eng.Record(ctx, sess.ID, llm.Event{Type: EventSessionMode, Data: llm.Data(map[string]any{"from": "", "to": mode})})
+		err = k.eng.Record(ctx, sess.ID, event.SessionMode(event.SessionModeData{To: string(mode)}))
 	}
 	return sess, err
 }
@@ -435,17 +436,15 @@ func (k *Kernel) Events(ctx context.Context, sessionID string, after int64) ([]l
 // run of a session read into its system prompt, or why none (from the
 // runs' run.start events).
 func (k *Kernel) RunInstructions(ctx context.Context, sessionID string) (map[string]llm.Instructions, error) {
-	evs, err := k.store.EventsOfType(ctx, sessionID, llm.EventRunStart)
+	evs, err := k.store.EventsOfType(ctx, sessionID, event.TypeRunStart)
 	if err != nil {
 		return nil, err
 	}
 	out := make(map[string]llm.Instructions, len(evs))
 	for _, ev := range evs {
-		var d struct {
-			Instructions *llm.Instructions `json:"instructions"`
-		}
-		if json.Unmarshal(ev.Data, &d) == nil && d.Instructions != nil {
-			out[ev.RunID] = *d.Instructions
+		var d event.RunStartData
+		if json.Unmarshal(ev.Data, &d) == nil && d.Instructions.Status != "" {
+			out[ev.RunID] = d.Instructions
 		}
 	}
 	return out, nil
