@@ -23,8 +23,9 @@ func RunStart(d RunStartData) Event { return of(TypeRunStart, d) }
 // StepStartData is the payload of step.start, before each model request:
 // the tools offered to the model, sorted.
 type StepStartData struct {
-	Step  int      `json:"step"`
-	Tools []string `json:"tools"`
+	Step int `json:"step"`
+	// Tools is null when no tool is offered.
+	Tools []string `json:"tools" tstype:"string[] | null"`
 }
 
 // StepStart is a step.start event.
@@ -139,7 +140,7 @@ type ApprovalRequestData struct {
 	RunID     string    `json:"runId"`
 	Request   Ask       `json:"request"`
 	Reason    string    `json:"reason"`
-	Scopes    []Grant   `json:"scopes"`
+	Scopes    []Grant   `json:"scopes" tstype:"Grant[] | null"` // null when none fits
 	AskedAt   time.Time `json:"askedAt"`
 }
 

@@ -1,38 +1,18 @@
-// The data the kernel hands to front ends, as the UI sees it. Field names
-// follow the kernel's JSON (backend/kernel).
+// The data the kernel hands to front ends, as the UI sees it. The types are
+// generated from the Go types (make bindings: ./gen from tygo.yaml, the
+// Wails models from app.go); nothing here copies a Go type by hand.
 
-/** Info describes the running kernel: its version and where it keeps data. */
-export interface Info {
-  version: string;
-  /** The data folder; empty when the kernel could not be opened. */
-  dataDir: string;
-  /** The SQLite database file; empty when the kernel could not be opened. */
-  dbPath: string;
-}
+import type { main } from "../../wailsjs/go/models";
+import type { Info, Session } from "./gen/kernel";
 
-/** Session is one stored session. Times are RFC 3339 strings. */
-export interface Session {
-  id: string;
-  title: string;
-  workdir: string;
-  model: string;
-  approvalMode: string;
-  createdAt: string;
-  updatedAt: string;
-  runs: number;
-}
+export type { Info, Session };
 
 /**
  * UIReport tells the host what the window rendered once it first showed the
  * kernel's info and sessions (or the error it shows instead). The desktop
  * smoke test reads it; otherwise the host ignores it.
  */
-export interface UIReport {
-  version: string;
-  sessions: number;
-  /** The error the window shows instead of the sessions, or "". */
-  error: string;
-}
+export type UIReport = main.UIReport;
 
 /**
  * Backend is the one transport the UI talks to. The desktop app implements
