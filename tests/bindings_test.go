@@ -17,6 +17,7 @@ import (
 // the front end then hand-writes no copy of a Go type that could drift
 // (issue 11 item 1). It needs no GTK and no network: tygo reads the Go
 // source.
+// spec: W3
 func TestBindingsAreCurrent(t *testing.T) {
 	raw, err := os.ReadFile("../tygo.yaml")
 	if err != nil {

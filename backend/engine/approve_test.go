@@ -37,6 +37,7 @@ func jsonShape(t reflect.Type) string {
 // (issue 11 item 1): same JSON names, order, options and shapes, so a field
 // added to approval.Request without its mirror fails here, and the bytes are
 // those approval's types marshal to.
+// spec: W3
 func TestApprovalPayloadsMirrorApproval(t *testing.T) {
 	for _, c := range []struct{ theirs, ours reflect.Type }{
 		{reflect.TypeFor[approval.Pending](), reflect.TypeFor[event.ApprovalRequestData]()},

@@ -82,7 +82,7 @@ func goldenEvents() []event.Event {
 // HTML, over the stored payload bytes, which json.Marshal escaped). The
 // golden file was written from the map payloads the engine and the kernel
 // built before this package, so these are today's bytes (issue 11 item 1).
-// spec: I2
+// spec: I2, L1, L4
 func TestGoldenEvents(t *testing.T) {
 	evs := goldenEvents()
 	var buf bytes.Buffer
