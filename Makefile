@@ -102,12 +102,17 @@ frontend: deps-npm $(FRONTEND_DIST) ## build the front end into frontend/dist
 $(FRONTEND_DIST): $(NPM_STAMP) $(FRONTEND_SRC)
 	cd frontend && npm run build
 
-# The modes match what `wails dev` and `wails build` write, so that using
-# either leaves git status clean.
-bindings: ## regenerate frontend/wailsjs from app.go's bound methods, and the typed API client
+# Everything the front end gets generated from Go: frontend/wailsjs (the
+# bound methods; the modes match what `wails dev` and `wails build` write,
+# so that using either leaves git status clean) and frontend/src/backend/gen
+# (tygo.yaml: events, kernel DTOs, enums; backend/api/gen: the typed API
+# client; tests/bindings_test.go and backend/api/gen fail when
+# it is stale).
+bindings: ## regenerate frontend/wailsjs and frontend/src/backend/gen from the Go types
 	$(GO) tool wails generate module
-	$(GO) run ./backend/api/gen
 	chmod -R a-x,a+X frontend/wailsjs/runtime
+	$(GO) tool tygo generate
+	$(GO) run ./backend/api/gen
 
 dev: deps ## live-reloading desktop app for development (Wails dev server)
 	$(GO) tool wails dev -m -tags webkit2_41

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"foya/backend/approval"
+	"foya/backend/event"
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
@@ -251,7 +252,7 @@ func TestModeSwitchMidRun(t *testing.T) {
 	evs, _ := h.k.Events(context.Background(), sess.ID, 0)
 	var switches []string
 	for _, ev := range evs {
-		if ev.Type == kernel.EventSessionMode {
+		if ev.Type == event.TypeSessionMode {
 			switches = append(switches, fmt.Sprint(field(ev, "from"), "→", field(ev, "to")))
 		}
 	}

@@ -20,6 +20,7 @@ import (
 
 	_ "modernc.org/sqlite"
 
+	"foya/backend/event"
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
@@ -92,7 +93,7 @@ func execEvents(t *testing.T, bin string, args ...string) (evs []llm.Event, size
 		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
 			t.Fatalf("line %.200q is not an event: %v", sc.Text(), err)
 		}
-		if ev.Type == llm.EventRunEnd {
+		if ev.Type == event.TypeRunEnd {
 			syscall.Kill(pid, syscall.SIGSTOP)
 			note()
 			syscall.Kill(pid, syscall.SIGCONT)
@@ -195,9 +196,9 @@ func TestExecLargeWriteIsBounded(t *testing.T) {
 				callEvents++
 				callBytes += sizes[i]
 				switch ev.Type {
-				case llm.EventToolUpdate:
+				case event.TypeToolUpdate:
 					updates++
-				case llm.EventToolEnd:
+				case event.TypeToolEnd:
 					end = ev
 				}
 			}
@@ -284,7 +285,7 @@ func dbInt(t *testing.T, db, query string, args ...any) int64 {
 // argsBytes of its last streaming update, and how many such updates came.
 func argsUpdates(evs []llm.Event, id string) (preview string, last int, n int) {
 	for _, ev := range evs {
-		if ev.Type != llm.EventToolUpdate || field(ev, "id") != id || field(ev, "argsBytes") == nil {
+		if ev.Type != event.TypeToolUpdate || field(ev, "id") != id || field(ev, "argsBytes") == nil {
 			continue
 		}
 		n++
@@ -453,7 +454,7 @@ func TestWriteLimitIsASetting(t *testing.T) {
 	h.run("write both")
 	var texts []string
 	for _, ev := range h.eventList() {
-		if ev.Type == llm.EventToolEnd {
+		if ev.Type == event.TypeToolEnd {
 			texts = append(texts, fmt.Sprint(field(ev, "text")))
 		}
 	}

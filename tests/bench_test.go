@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"foya/backend/event"
 	"foya/backend/kernel"
-	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
 	"foya/backend/tools"
 )
@@ -83,10 +83,10 @@ func BenchmarkParallelSleepers(b *testing.B) {
 				evs := h.eventList()
 				var first, last time.Time
 				for _, ev := range evs {
-					if ev.Type == llm.EventToolUpdate && field(ev, "status") == "running" && first.IsZero() {
+					if ev.Type == event.TypeToolUpdate && field(ev, "status") == "running" && first.IsZero() {
 						first = ev.Time
 					}
-					if ev.Type == llm.EventToolEnd {
+					if ev.Type == event.TypeToolEnd {
 						last = ev.Time
 					}
 				}

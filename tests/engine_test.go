@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"foya/backend/event"
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
@@ -141,8 +142,8 @@ func TestToolBeginBeforeArgumentsComplete(t *testing.T) {
 	deadline := time.After(10 * time.Second)
 	for {
 		evs := h.eventList()
-		if slices.ContainsFunc(evs, func(e llm.Event) bool { return e.Type == llm.EventToolBegin }) &&
-			slices.ContainsFunc(evs, func(e llm.Event) bool { return e.Type == llm.EventToolUpdate && field(e, "argsDelta") == `{"a":` }) {
+		if slices.ContainsFunc(evs, func(e llm.Event) bool { return e.Type == event.TypeToolBegin }) &&
+			slices.ContainsFunc(evs, func(e llm.Event) bool { return e.Type == event.TypeToolUpdate && field(e, "argsDelta") == `{"a":` }) {
 			break
 		}
 		select {
@@ -350,7 +351,7 @@ func TestImagesBecomeArtifacts(t *testing.T) {
 		if bytes.Contains(ev.Data, []byte("PNG")) || len(ev.Data) > 4096 {
 			t.Fatalf("event %s carries binary data", ev.Type)
 		}
-		if ev.Type == llm.EventToolEnd {
+		if ev.Type == event.TypeToolEnd {
 			arts, _ := field(ev, "artifacts").([]any)
 			if len(arts) == 1 {
 				artID, _ = arts[0].(string)
@@ -414,7 +415,7 @@ func TestStopBatchAndDisplayDiff(t *testing.T) {
 	}
 	var shown bool
 	for _, ev := range h.eventList() {
-		shown = shown || ev.Type == llm.EventToolEnd && strings.Contains(fmt.Sprint(field(ev, "displayDiff")), "SECRET-DIFF")
+		shown = shown || ev.Type == event.TypeToolEnd && strings.Contains(fmt.Sprint(field(ev, "displayDiff")), "SECRET-DIFF")
 	}
 	if !shown {
 		t.Fatal("no tool.end event carried the display diff")

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"foya/backend/event"
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
@@ -138,7 +139,7 @@ func TestExecBadInput(t *testing.T) {
 		lines := strings.Split(strings.TrimSpace(res.stdout), "\n")
 		var end llm.Event
 		json.Unmarshal([]byte(lines[len(lines)-1]), &end)
-		if end.Type != llm.EventRunEnd || field(end, "status") != "failed" || !strings.Contains(strings.ToLower(field(end, "error").(string)), c.want) {
+		if end.Type != event.TypeRunEnd || field(end, "status") != "failed" || !strings.Contains(strings.ToLower(field(end, "error").(string)), c.want) {
 			t.Errorf("%s: last event %s %s; want run.end failed mentioning %q", name, end.Type, end.Data, c.want)
 		}
 	}
@@ -262,7 +263,7 @@ func TestKilledRunIsInterruptedNotReplayed(t *testing.T) {
 		t.Fatalf("the model was told %+v; want the interrupted result", tm)
 	}
 	evs, _ := h.k.Events(ctx, list[0].ID, 0)
-	if n := countType(evs, llm.EventRunInterrupted); n != 1 {
+	if n := countType(evs, event.TypeRunInterrupted); n != 1 {
 		t.Fatalf("%d run.interrupted events; want 1", n)
 	}
 }

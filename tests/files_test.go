@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"foya/backend/approval"
+	"foya/backend/event"
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
@@ -133,7 +134,7 @@ func TestFileToolsThroughTheKernel(t *testing.T) {
 	// The tool.end events carry the changes for the UI (spec D5).
 	ends := 0
 	for _, ev := range h.eventList() {
-		if ev.Type == llm.EventToolEnd && field(ev, "fileChanges") != nil {
+		if ev.Type == event.TypeToolEnd && field(ev, "fileChanges") != nil {
 			ends++
 		}
 	}
@@ -270,7 +271,7 @@ func TestWatchReportsOutsideChanges(t *testing.T) {
 	h.runIn(context.Background(), sess.ID, "read")
 	got := make(chan llm.Event, 4)
 	unsub := h.k.Subscribe(func(ev llm.Event) {
-		if ev.Type == kernel.EventFileChangedOutside {
+		if ev.Type == event.TypeFileChangedOutside {
 			got <- ev
 		}
 	})
@@ -286,7 +287,7 @@ func TestWatchReportsOutsideChanges(t *testing.T) {
 		t.Fatalf("event %+v %s", ev, ev.Data)
 	}
 	stored, _ := h.k.Events(context.Background(), sess.ID, ev.Seq-1)
-	if len(stored) == 0 || stored[0].Type != kernel.EventFileChangedOutside {
+	if len(stored) == 0 || stored[0].Type != event.TypeFileChangedOutside {
 		t.Fatalf("event not stored: %+v", stored)
 	}
 	if _, err := h.k.WatchSession(context.Background(), "ses_nope"); !kernel.IsNotFound(err) {

@@ -31,8 +31,9 @@ type harness struct {
 	dir string
 	db  string
 
-	mu     sync.Mutex
-	events []llm.Event
+	mu      sync.Mutex
+	events  []llm.Event
+	untyped []error // events whose payload is not exactly their typed struct
 }
 
 func newHarness(t *testing.T, extra []tools.Tool, turns ...providertest.Turn) *harness {
@@ -76,9 +77,21 @@ func (h *harness) open(extra []tools.Tool) {
 		h.t.Fatal(err)
 	}
 	k.Subscribe(func(ev llm.Event) {
+		err := typedRoundTrip(ev)
 		h.mu.Lock()
 		h.events = append(h.events, ev)
+		if err != nil {
+			h.untyped = append(h.untyped, err)
+		}
 		h.mu.Unlock()
+	})
+	h.t.Cleanup(func() {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		for _, err := range h.untyped {
+			h.t.Errorf("typed events: %v", err)
+		}
+		h.untyped = nil
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"foya/backend/event"
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
@@ -51,7 +52,7 @@ func TestStalledModelEndsTheRunAfterTheIdleTimeout(t *testing.T) {
 	var end llm.Event
 	json.Unmarshal([]byte(lines[len(lines)-1]), &end)
 	msg, _ := field(end, "error").(string)
-	if end.Type != llm.EventRunEnd || field(end, "status") != "failed" ||
+	if end.Type != event.TypeRunEnd || field(end, "status") != "failed" ||
 		!strings.Contains(msg, "the model sent nothing for 0.2 s: the stream was stopped (setting provider.idleTimeout)") {
 		t.Fatalf("last event %s %s; want run.end failed with the idle message", end.Type, end.Data)
 	}

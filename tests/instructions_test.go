@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"foya/backend/engine"
+	"foya/backend/event"
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
@@ -41,7 +42,7 @@ func systemOf(t *testing.T, req pt.Request) (raw []byte, text string) {
 func runStartInstructions(t *testing.T, h *harness, runID string) llm.Instructions {
 	t.Helper()
 	for _, ev := range h.eventList() {
-		if ev.Type == llm.EventRunStart && ev.RunID == runID {
+		if ev.Type == event.TypeRunStart && ev.RunID == runID {
 			var d struct {
 				Instructions *llm.Instructions `json:"instructions"`
 			}

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"foya/backend/event"
 	"foya/backend/engine"
 	"foya/backend/kernel"
 	"foya/backend/llm"
@@ -140,7 +141,7 @@ func TestRevertDuringRunIsRefused(t *testing.T) {
 	stored := seqs.check(t, h.k, sess.ID)
 	var types []string
 	for _, ev := range stored {
-		if ev.Type == kernel.EventSessionMode || ev.Type == kernel.EventFileReverted || strings.HasPrefix(ev.Type, "approval.") {
+		if ev.Type == event.TypeSessionMode || ev.Type == event.TypeFileReverted || strings.HasPrefix(ev.Type, "approval.") {
 			types = append(types, ev.Type)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"foya/backend/engine"
+	"foya/backend/event"
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
@@ -215,7 +216,7 @@ func TestImagesForModelsWithAndWithoutImageInput(t *testing.T) {
 			// The artifacts are kept either way, with their sizes.
 			var ids []string
 			for _, ev := range h.eventList() {
-				if ev.Type == llm.EventToolEnd {
+				if ev.Type == event.TypeToolEnd {
 					for _, a := range asStrings(field(ev, "artifacts")) {
 						ids = append(ids, a)
 					}

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"foya/backend/event"
 	"foya/backend/kernel"
-	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
 	"foya/backend/tools"
 )
@@ -104,10 +104,10 @@ func TestSecondFoyaDoesNotInterruptALiveRun(t *testing.T) {
 		t.Fatalf("%d tool results for one call; want 1", results)
 	}
 	evs, _ := h.k.Events(ctx, sess.ID, 0)
-	if n := countType(evs, llm.EventRunInterrupted); n != 0 {
+	if n := countType(evs, event.TypeRunInterrupted); n != 0 {
 		t.Fatalf("%d run.interrupted events for a live run; want 0", n)
 	}
-	if n := countType(evs, llm.EventRunEnd); n != 1 {
+	if n := countType(evs, event.TypeRunEnd); n != 1 {
 		t.Fatalf("%d run.end events; want 1", n)
 	}
 }
@@ -155,7 +155,7 @@ func TestSandboxedFoyaDoesNotInterruptItsOwnRun(t *testing.T) {
 		t.Fatalf("tool results by call = %v; want one each for b1 and g1", results)
 	}
 	evs, _ := h.k.Events(ctx, sess.ID, 0)
-	if n := countType(evs, llm.EventRunInterrupted); n != 0 {
+	if n := countType(evs, event.TypeRunInterrupted); n != 0 {
 		t.Fatalf("%d run.interrupted events for a live run; want 0", n)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"foya/backend/event"
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
@@ -225,7 +226,7 @@ func TestKernelRunUsesTheSessionsProfile(t *testing.T) {
 	evs, _ := h.k.Events(ctx, sess.ID, 0)
 	starts := 0
 	for _, ev := range evs {
-		if ev.Type == llm.EventRunStart {
+		if ev.Type == event.TypeRunStart {
 			starts++
 			if field(ev, "provider") != "a" || field(ev, "model") != "m-a" {
 				t.Fatalf("run.start says %v/%v; want a/m-a", field(ev, "provider"), field(ev, "model"))

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"foya/backend/event"
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
@@ -145,7 +146,7 @@ func TestRevertThroughTheKernel(t *testing.T) {
 	evs, _ := h.k.Events(ctx, sess.ID, 0)
 	reverted := 0
 	for _, ev := range evs {
-		if ev.Type == kernel.EventFileReverted {
+		if ev.Type == event.TypeFileReverted {
 			reverted++
 			if field(ev, "changeId") == nil || field(ev, "revertOf") == nil {
 				t.Fatalf("event data %s", ev.Data)
@@ -227,7 +228,7 @@ func TestExecWalkthroughRevertsARun(t *testing.T) {
 	sc := bufio.NewScanner(strings.NewReader(res.stdout))
 	for sc.Scan() {
 		var ev llm.Event
-		if json.Unmarshal(sc.Bytes(), &ev) == nil && ev.Type == llm.EventRunEnd {
+		if json.Unmarshal(sc.Bytes(), &ev) == nil && ev.Type == event.TypeRunEnd {
 			runID = ev.RunID
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"foya/backend/event"
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	"foya/backend/provider"
@@ -184,7 +185,7 @@ func TestSecretsStayOutOfCommandsModelAndDB(t *testing.T) {
 			// The live output went out as tool.update progress, masked.
 			progressed := false
 			for _, ev := range h.eventList() {
-				if ev.Type == llm.EventToolUpdate && strings.Contains(string(ev.Data), "progress") && strings.Contains(string(ev.Data), `"progress"`) &&
+				if ev.Type == event.TypeToolUpdate && strings.Contains(string(ev.Data), "progress") && strings.Contains(string(ev.Data), `"progress"`) &&
 					strings.Contains(string(ev.Data), "[secret ") {
 					progressed = true
 				}
@@ -286,7 +287,7 @@ func (leaker) Spec() tools.Spec {
 func (leaker) Run(ctx context.Context, rc *tools.RunContext, c tools.Call) (tools.Result, error) {
 	var a struct{ Value string }
 	json.Unmarshal(c.Arguments, &a)
-	rc.Report(map[string]any{"tail": "progress " + os.Getenv(a.Value)})
+	rc.Report(event.Progress{Tail: "progress " + os.Getenv(a.Value)})
 	v := os.Getenv(a.Value)
 	return tools.Result{Text: "result " + v, DisplayDiff: "+diff " + v}, nil
 }

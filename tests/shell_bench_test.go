@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"testing"
 
+	"foya/backend/event"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
 )
@@ -57,7 +58,7 @@ func BenchmarkExecBigOutputPeakRSS(b *testing.B) {
 		sc.Buffer(nil, 1<<20)
 		for sc.Scan() {
 			var ev llm.Event
-			if json.Unmarshal(sc.Bytes(), &ev) == nil && ev.Type == llm.EventToolEnd {
+			if json.Unmarshal(sc.Bytes(), &ev) == nil && ev.Type == event.TypeToolEnd {
 				text = fmt.Sprint(field(ev, "text"))
 			}
 		}

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"foya/backend/event"
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
@@ -389,7 +390,7 @@ func TestExecShellWalkthrough(t *testing.T) {
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		var ev llm.Event
-		if json.Unmarshal(sc.Bytes(), &ev) != nil || ev.Type != llm.EventToolEnd {
+		if json.Unmarshal(sc.Bytes(), &ev) != nil || ev.Type != event.TypeToolEnd {
 			continue
 		}
 		results[field(ev, "id").(string)] = fmt.Sprint(field(ev, "text"))

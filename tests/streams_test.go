@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"foya/backend/engine"
+	"foya/backend/event"
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
@@ -36,7 +37,7 @@ func stepEnds(t *testing.T, h *harness, run kernel.Run) []llm.Event {
 	}
 	var out []llm.Event
 	for _, ev := range evs {
-		if ev.RunID == run.ID && ev.Type == llm.EventStepEnd {
+		if ev.RunID == run.ID && ev.Type == event.TypeStepEnd {
 			out = append(out, ev)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/creack/pty"
 
+	"foya/backend/event"
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
@@ -115,7 +116,7 @@ func TestExecKeepsTerminalControlsOffTheTerminal(t *testing.T) {
 		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
 			t.Fatalf("line %q is not JSON: %v", sc.Text(), err)
 		}
-		if ev.Type == llm.EventTextDelta {
+		if ev.Type == event.TypeTextDelta {
 			text.WriteString(field(ev, "text").(string))
 		}
 	}

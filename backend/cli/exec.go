@@ -18,6 +18,7 @@ import (
 
 	"foya/backend/approval"
 	"foya/backend/engine"
+	"foya/backend/event"
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	"foya/backend/sandbox"
@@ -204,7 +205,7 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 			return
 		}
 		out.event(ev)
-		if interactive && ev.Type == "approval.request" {
+		if interactive && ev.Type == event.TypeApprovalRequest {
 			go ask.ask(ev)
 		}
 	})
@@ -306,38 +307,25 @@ func (p *printer) event(ev llm.Event) {
 		p.enc.Encode(ev)
 		return
 	}
-	var d struct {
-		Text    string   `json:"text"`
-		Name    string   `json:"name"`
-		Status  string   `json:"status"`
-		IsError bool     `json:"isError"`
-		Error   string   `json:"error"`
-		Prompt  string   `json:"prompt"`
-		Workdir string   `json:"workdir"`
-		Model   string   `json:"model"`
-		Mode    string   `json:"approvalMode"`
-		Names   []string `json:"names"`
-		ID      string   `json:"id"`
-		Args    string   `json:"argsDelta"`
-		// Instructions is run.start's project instructions file.
-		Instructions *llm.Instructions `json:"instructions"`
+	data := event.Payload(ev.Type)
+	if data == nil || json.Unmarshal(ev.Data, data) != nil {
+		return
 	}
-	json.Unmarshal(ev.Data, &d)
-	switch ev.Type {
-	case llm.EventRunStart:
-		p.line("2", fmt.Sprintf("foya %s · %s · %s · %s", kernel.Version, d.Model, d.Mode, d.Workdir))
-		if in := d.Instructions; in != nil && in.Status != llm.InstructionsNone {
-			p.line("2", "instructions: "+instructionsLine(*in))
+	switch d := data.(type) {
+	case *event.RunStartData:
+		p.line("2", fmt.Sprintf("foya %s · %s · %s · %s", kernel.Version, d.Model, d.ApprovalMode, d.Workdir))
+		if in := d.Instructions; in.Status != "" && in.Status != llm.InstructionsNone {
+			p.line("2", "instructions: "+instructionsLine(in))
 		}
-	case llm.EventTextDelta:
+	case *event.TextDeltaData:
 		fmt.Fprint(p.env.Stdout, d.Text)
 		p.midLine = !strings.HasSuffix(d.Text, "\n")
-	case llm.EventToolBegin:
+	case *event.ToolBeginData:
 		p.endLine()
 		p.line("36", "→ "+d.Name)
-	case llm.EventToolUpdate:
-		p.args[d.ID] += d.Args
-	case llm.EventToolEnd:
+	case *event.ToolUpdateData:
+		p.args[d.ID] += d.ArgsDelta
+	case *event.ToolEndData:
 		p.endLine()
 		name := d.Name
 		if a := argSummary(p.args[d.ID]); a != "" {
@@ -349,13 +337,13 @@ func (p *printer) event(ev llm.Event) {
 		} else {
 			p.line("32", fmt.Sprintf("  ✓ %s: %s", name, firstLine(d.Text, 200)))
 		}
-	case llm.EventToolsActivated:
+	case *event.ToolsActivatedData:
 		p.line("2", "  tools activated: "+strings.Join(d.Names, ", "))
-	case llm.EventRunEnd:
+	case *event.RunEndData:
 		p.endLine()
 		switch d.Status {
-		case string(llm.RunCompleted):
-		case string(llm.RunCancelled):
+		case llm.RunCompleted:
+		case llm.RunCancelled:
 			p.line("33", "run cancelled")
 		default:
 			p.line("31", fmt.Sprintf("run %s: %s", d.Status, d.Error))

@@ -7,13 +7,8 @@ import (
 	"time"
 
 	"foya/backend/approval"
+	"foya/backend/event"
 	"foya/backend/llm"
-)
-
-// Approval event types.
-const (
-	EventApprovalRequest = "approval.request"
-	EventApprovalAnswer  = "approval.answer"
 )
 
 // rules are the rules Decide applies to this session: the user's own and
@@ -86,11 +81,11 @@ func (r *runner) approve(ctx context.Context, callID string, mode approval.Mode,
 		Scopes: approval.Scopes(req.Action), AskedAt: time.Now(),
 	}
 	gw.Open(p) // before it is announced, so an answer can never come too early
-	rec := llm.ApprovalRecord{ID: p.ID, SessionID: p.SessionID, RunID: p.RunID, CallID: callID, State: "pending",
+	rec := llm.ApprovalRecord{ID: p.ID, SessionID: p.SessionID, RunID: p.RunID, CallID: callID, State: event.ApprovalPending,
 		Request: llm.Data(req), AskedAt: p.AskedAt}
 	if err := r.rec.commit(ctx, llm.Commit{
 		Approvals: []llm.ApprovalRecord{rec},
-		Events:    []llm.Event{{Type: EventApprovalRequest, Data: llm.Data(p)}},
+		Events:    []llm.Event{event.ApprovalRequest(requestData(p))},
 	}); err != nil {
 		gw.Wait(canceled, p.ID) // withdraw it
 		return approval.Outcome{}, err
@@ -101,16 +96,16 @@ func (r *runner) approve(ctx context.Context, callID string, mode approval.Mode,
 	out := approval.Outcome{}
 	switch {
 	case werr != nil:
-		rec.State = "cancelled"
+		rec.State = event.ApprovalCancelled
 		ans = approval.Answer{Choice: approval.Deny, Message: "the run was cancelled"}
 	case ans.Choice == approval.Deny:
-		rec.State = "denied"
+		rec.State = event.ApprovalDenied
 		out.Message = "denied by the user: no changes made"
 		if ans.Message != "" {
 			out.Message = "denied by the user: " + ans.Message
 		}
 	default:
-		rec.State = "allowed"
+		rec.State = event.ApprovalAllowed
 		out.Allowed = true
 		out.Reason = "allowed by your answer 'allow once'"
 		if ans.Scope != nil {
@@ -127,9 +122,7 @@ func (r *runner) approve(ctx context.Context, callID string, mode approval.Mode,
 	}
 	rec.Answer = llm.Data(ans)
 	c.Approvals = []llm.ApprovalRecord{rec}
-	c.Events = []llm.Event{{Type: EventApprovalAnswer, Data: llm.Data(map[string]any{
-		"id": p.ID, "callId": callID, "state": rec.State, "answer": ans,
-	})}}
+	c.Events = []llm.Event{event.ApprovalAnswer(event.ApprovalAnswerData{ID: p.ID, CallID: callID, State: rec.State, Answer: answerData(ans)})}
 	if err := r.rec.commit(ctx, c); err != nil {
 		return approval.Outcome{}, err
 	}
@@ -137,4 +130,39 @@ func (r *runner) approve(ctx context.Context, callID string, mode approval.Mode,
 		return approval.Outcome{}, werr
 	}
 	return out, nil
+}
+
+// requestData is the approval.request payload of p: event mirrors the
+// approval types it carries, field for field (event imports no Foya
+// package; approval imports llm, which imports event).
+func requestData(p approval.Pending) event.ApprovalRequestData {
+	scopes := make([]event.Grant, len(p.Scopes))
+	for i, g := range p.Scopes {
+		scopes[i] = grantData(g)
+	}
+	if p.Scopes == nil {
+		scopes = nil
+	}
+	a := p.Request.Action
+	return event.ApprovalRequestData{
+		ID: p.ID, SessionID: p.SessionID, RunID: p.RunID, Reason: p.Reason, Scopes: scopes, AskedAt: p.AskedAt,
+		Request: event.Ask{
+			CallID: p.Request.CallID, Why: p.Request.Why, Preview: p.Request.Preview,
+			Action: event.Action{Kind: string(a.Kind), Tool: a.Tool, Paths: a.Paths, Command: a.Command, Host: a.Host, ReadOnly: a.ReadOnly},
+		},
+	}
+}
+
+func grantData(g approval.Grant) event.Grant {
+	return event.Grant{Kind: string(g.Kind), Tool: g.Tool, Prefix: g.Prefix, Host: g.Host, Folder: g.Folder}
+}
+
+// answerData is an answer as the approval.answer payload carries it.
+func answerData(a approval.Answer) event.Answer {
+	out := event.Answer{Choice: string(a.Choice), Message: a.Message}
+	if a.Scope != nil {
+		g := grantData(*a.Scope)
+		out.Scope = &g
+	}
+	return out
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"foya/backend/approval"
+	"foya/backend/event"
 	"foya/backend/llm"
 	"foya/backend/tools"
 )
@@ -227,7 +228,7 @@ func (r *runner) runCall(ctx context.Context, p *prepared, prev *llm.Commit, def
 	p.rec.State, p.rec.StartedAt = llm.CallRunning, time.Now()
 	start := llm.Commit{
 		Calls:  []llm.CallRecord{p.rec},
-		Events: []llm.Event{{Type: llm.EventToolUpdate, Data: llm.Data(map[string]any{"step": p.rec.Step, "id": p.rec.ID, "status": llm.CallRunning})}},
+		Events: []llm.Event{event.ToolUpdate(event.ToolUpdateData{Step: p.rec.Step, ID: p.rec.ID, Status: llm.CallRunning})},
 	}
 	if prev != nil {
 		start = merge(*prev, start)
@@ -259,11 +260,12 @@ func (r *runner) runCall(ctx context.Context, p *prepared, prev *llm.Commit, def
 			}
 			return out, err
 		},
-		Update: func(v any) {
+		Update: func(pr event.Progress) {
 			// Masked as JSON text: the masker knows each value's
 			// JSON-escaped form, and its replacement needs no escaping.
-			data := json.RawMessage(r.e.cfg.Mask(string(llm.Data(map[string]any{"step": p.rec.Step, "id": p.rec.ID, "progress": v}))))
-			r.rec.commit(ctx, llm.Commit{Events: []llm.Event{{Type: llm.EventToolUpdate, Data: data}}})
+			ev := event.ToolUpdate(event.ToolUpdateData{Step: p.rec.Step, ID: p.rec.ID, Progress: &pr})
+			ev.Data = json.RawMessage(r.e.cfg.Mask(string(ev.Data)))
+			r.rec.commit(ctx, llm.Commit{Events: []llm.Event{ev}})
 		},
 	}
 	res, err := safeRun(ctx, p.tool, rc, p.call)

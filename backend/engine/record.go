@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"foya/backend/event"
 	"foya/backend/llm"
 )
 
@@ -117,10 +118,13 @@ func (r *recorder) storeHeld(ctx context.Context) error {
 }
 
 func (r *recorder) deltaEvent(p *pendingDelta) llm.Event {
-	if p.typ == llm.EventToolUpdate {
+	switch p.typ {
+	case event.TypeToolUpdate:
 		return argsEvent(p.step, p.id, p.text.String(), p.total)
+	case event.TypeReasoningDelta:
+		return event.ReasoningDelta(event.ReasoningDeltaData{Step: p.step, Text: p.text.String()})
 	}
-	return llm.Event{Type: p.typ, Data: llm.Data(map[string]any{"step": p.step, "text": p.text.String()})}
+	return event.TextDelta(event.TextDeltaData{Step: p.step, Text: p.text.String()})
 }
 
 // delta queues a piece of text for coalescing.
@@ -139,7 +143,7 @@ func (r *recorder) delta(ctx context.Context, typ string, step int, id, text str
 func (r *recorder) args(ctx context.Context, step int, id, preview string, total int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.queue(ctx, llm.EventToolUpdate, step, id, preview).total = total
+	r.queue(ctx, event.TypeToolUpdate, step, id, preview).total = total
 }
 
 func (r *recorder) queue(ctx context.Context, typ string, step int, id, text string) *pendingDelta {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"foya/backend/event"
 	"foya/backend/llm"
 )
 
@@ -88,9 +89,6 @@ func (e *Engine) recoverRun(ctx context.Context, run llm.Run) error {
 	}
 	now := time.Now()
 	var c llm.Commit
-	ev := func(typ string, data any) llm.Event {
-		return llm.Event{Type: typ, SessionID: run.SessionID, RunID: run.ID, Data: llm.Data(data)}
-	}
 	byID := map[string]*llm.CallRecord{}
 	for i := range calls {
 		cr := &calls[i]
@@ -105,9 +103,7 @@ func (e *Engine) recoverRun(ctx context.Context, run llm.Run) error {
 		cr.State, cr.EndedAt = llm.CallInterrupted, now
 		cr.Result = &llm.ToolResult{Text: fmt.Sprintf(interruptedText, what), IsError: true}
 		c.Calls = append(c.Calls, *cr)
-		end := endEvent(*cr, 0)
-		end.SessionID, end.RunID = run.SessionID, run.ID
-		c.Events = append(c.Events, end)
+		c.Events = append(c.Events, endEvent(*cr, 0))
 	}
 	// Every call the history shows the model must be answered, or the
 	// conversation cannot go on: answer the unanswered ones from their
@@ -139,9 +135,12 @@ func (e *Engine) recoverRun(ctx context.Context, run llm.Run) error {
 	run.Error = "interrupted: Foya stopped during this run; unfinished tool calls were not replayed"
 	c.Run = &run
 	c.Events = append(c.Events,
-		ev(llm.EventRunInterrupted, map[string]any{"calls": len(c.Calls)}),
-		ev(llm.EventRunEnd, map[string]any{"status": run.Status, "error": run.Error, "steps": run.Steps, "usage": run.Usage}),
+		event.RunInterrupted(event.RunInterruptedData{Calls: len(c.Calls)}),
+		event.RunEnd(event.RunEndData{Status: run.Status, Error: run.Error, Steps: run.Steps, Usage: run.Usage}),
 	)
+	for i := range c.Events {
+		c.Events[i].SessionID, c.Events[i].RunID = run.SessionID, run.ID
+	}
 	if _, err := e.pub.commit(ctx, run.SessionID, c); err != nil {
 		return fmt.Errorf("recover run %s: %w", run.ID, err)
 	}

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"foya/backend/event"
 	"foya/backend/llm"
 	"foya/backend/tools"
 )
@@ -70,10 +71,10 @@ func (r *runner) loop(ctx context.Context) (llm.Run, error) {
 		Run:      &r.run,
 		Messages: []llm.StoredMessage{{SessionID: r.sess.ID, RunID: r.run.ID, Message: user}},
 		Events: []llm.Event{
-			{Type: llm.EventRunStart, Data: llm.Data(map[string]any{
-				"prompt": r.req.Prompt, "workdir": r.sess.Workdir, "model": r.sess.Model,
-				"provider": r.sess.Provider, "approvalMode": r.sess.ApprovalMode, "instructions": instrInfo,
-			})},
+			event.RunStart(event.RunStartData{
+				Prompt: r.req.Prompt, Workdir: r.sess.Workdir, Model: r.sess.Model,
+				Provider: r.sess.Provider, ApprovalMode: r.sess.ApprovalMode, Instructions: instrInfo,
+			}),
 		},
 	})
 	if err != nil {
@@ -129,9 +130,9 @@ func (r *runner) finish(ctx context.Context, end error) (llm.Run, error) {
 	}
 	err := r.rec.commit(ctx, llm.Commit{
 		Run: &r.run,
-		Events: []llm.Event{{Type: llm.EventRunEnd, Data: llm.Data(map[string]any{
-			"status": r.run.Status, "error": r.run.Error, "steps": r.run.Steps, "usage": r.run.Usage,
-		})}},
+		Events: []llm.Event{event.RunEnd(event.RunEndData{
+			Status: r.run.Status, Error: r.run.Error, Steps: r.run.Steps, Usage: r.run.Usage,
+		})},
 	})
 	if err != nil {
 		return r.run, fmt.Errorf("record the end of run %s: %w", r.run.ID, err)
@@ -167,7 +168,7 @@ func (r *runner) Activate(names ...string) {
 	}
 	r.mu.Unlock()
 	if len(added) > 0 {
-		r.rec.commit(context.Background(), llm.Commit{Events: []llm.Event{{Type: llm.EventToolsActivated, Data: llm.Data(map[string]any{"names": added})}}})
+		r.rec.commit(context.Background(), llm.Commit{Events: []llm.Event{event.ToolsActivated(event.ToolsActivatedData{Names: added})}})
 	}
 }
 
@@ -328,11 +329,7 @@ func (c *streamedCall) join() string {
 
 // argsEvent is a tool.update while a call's arguments stream.
 func argsEvent(step int, id, preview string, total int) llm.Event {
-	d := map[string]any{"step": step, "id": id, "argsBytes": total}
-	if preview != "" {
-		d["argsDelta"] = preview
-	}
-	return llm.Event{Type: llm.EventToolUpdate, Data: llm.Data(d)}
+	return event.ToolUpdate(event.ToolUpdateData{Step: step, ID: id, ArgsBytes: total, ArgsDelta: preview})
 }
 
 // storeArgs sets the call's arguments, and, for large ones, the reference
@@ -352,7 +349,7 @@ func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := r.rec.commit(ctx, llm.Commit{Events: []llm.Event{{Type: llm.EventStepStart, Data: llm.Data(map[string]any{"step": n, "tools": visible})}}}); err != nil {
+	if err := r.rec.commit(ctx, llm.Commit{Events: []llm.Event{event.StepStart(event.StepStartData{Step: n, Tools: visible})}}); err != nil {
 		return 0, err
 	}
 
@@ -371,10 +368,10 @@ func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
 		switch d.Kind {
 		case llm.DeltaText:
 			text.WriteString(d.Text)
-			r.rec.delta(ctx, llm.EventTextDelta, n, "", d.Text)
+			r.rec.delta(ctx, event.TypeTextDelta, n, "", d.Text)
 		case llm.DeltaReasoning:
 			reasoning.WriteString(d.Text)
-			r.rec.delta(ctx, llm.EventReasoningDelta, n, "", d.Text)
+			r.rec.delta(ctx, event.TypeReasoningDelta, n, "", d.Text)
 		case llm.DeltaToolCall:
 			c, ok := byIndex[d.Index]
 			if !ok {
@@ -393,7 +390,7 @@ func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
 				// spec L1: clients learn of the call as soon as its name is known.
 				if err := r.rec.commit(ctx, llm.Commit{
 					Calls:  []llm.CallRecord{c.rec},
-					Events: []llm.Event{{Type: llm.EventToolBegin, Data: llm.Data(map[string]any{"step": n, "index": c.rec.Index, "id": c.rec.ID, "name": c.rec.Name})}},
+					Events: []llm.Event{event.ToolBegin(event.ToolBeginData{Step: n, Index: c.rec.Index, ID: c.rec.ID, Name: c.rec.Name})},
 				}); err != nil {
 					return 0, err
 				}
@@ -435,7 +432,7 @@ func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
 			r.hist = append(r.hist, m)
 			c.Messages = append(c.Messages, llm.StoredMessage{SessionID: r.sess.ID, RunID: r.run.ID, Message: m})
 		}
-		c.Events = append(c.Events, llm.Event{Type: llm.EventStepEnd, Data: llm.Data(map[string]any{"step": n, "error": streamErr.Error(), "usage": usage})})
+		c.Events = append(c.Events, event.StepEnd(event.StepEndData{Step: n, Error: streamErr.Error(), Usage: usage}))
 		if err := r.rec.commit(ctx, c); err != nil {
 			return 0, err
 		}
@@ -475,7 +472,8 @@ func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
 	c.Messages = []llm.StoredMessage{{SessionID: r.sess.ID, RunID: r.run.ID, Message: asst}}
 	c.Run = &r.run
 	if len(calls) == 0 {
-		c.Events = []llm.Event{{Type: llm.EventStepEnd, Data: llm.Data(map[string]any{"step": n, "finishReason": finish, "usage": usage, "toolCalls": 0})}}
+		none := 0
+		c.Events = []llm.Event{event.StepEnd(event.StepEndData{Step: n, FinishReason: finish, Usage: usage, ToolCalls: &none})}
 		if err := r.rec.commit(ctx, c); err != nil {
 			return 0, err
 		}
@@ -513,7 +511,8 @@ func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
 		r.hist = append(r.hist, m)
 		c.Messages = append(c.Messages, llm.StoredMessage{SessionID: r.sess.ID, RunID: r.run.ID, Message: m})
 	}
-	c.Events = append(c.Events, llm.Event{Type: llm.EventStepEnd, Data: llm.Data(map[string]any{"step": n, "finishReason": finish, "usage": usage, "toolCalls": len(recs)})})
+	made := len(recs)
+	c.Events = append(c.Events, event.StepEnd(event.StepEndData{Step: n, FinishReason: finish, Usage: usage, ToolCalls: &made}))
 	if batchErr == nil && ctx.Err() == nil {
 		// Stored with the next step's start, or the run's end: only the
 		// next request's compilation comes between.
@@ -546,24 +545,16 @@ func toolMessage(rec llm.CallRecord, res *llm.ToolResult) llm.Message {
 // endEvent is the tool.end event of a finished call (spec L4): status,
 // result text, attachments by reference and file changes with their diffs.
 func endEvent(rec llm.CallRecord, dur time.Duration) llm.Event {
-	d := map[string]any{"step": rec.Step, "index": rec.Index, "id": rec.ID, "name": rec.Name, "status": rec.State}
+	d := event.ToolEndData{Step: rec.Step, Index: rec.Index, ID: rec.ID, Name: rec.Name, Status: rec.State}
 	if res := rec.Result; res != nil {
-		d["isError"] = res.IsError
-		d["text"] = res.Text
-		if len(res.Artifacts) > 0 {
-			d["artifacts"] = res.Artifacts
-		}
-		if len(res.FileChanges) > 0 {
-			d["fileChanges"] = res.FileChanges
-		}
-		if res.DisplayDiff != "" {
-			d["displayDiff"] = res.DisplayDiff
-		}
+		d.IsError, d.Text = res.IsError, res.Text
+		d.Artifacts, d.FileChanges, d.DisplayDiff = res.Artifacts, res.FileChanges, res.DisplayDiff
 	}
 	if dur > 0 {
-		d["durationMs"] = dur.Milliseconds()
+		ms := dur.Milliseconds()
+		d.DurationMs = &ms
 	}
-	return llm.Event{Type: llm.EventToolEnd, Data: llm.Data(d)}
+	return event.ToolEnd(d)
 }
 
 // validArgs returns the call's arguments as JSON, treating empty arguments

@@ -6,11 +6,8 @@ import (
 	"fmt"
 
 	"foya/backend/approval"
-	"foya/backend/llm"
+	"foya/backend/event"
 )
-
-// EventSessionMode records a switch of a session's approval mode.
-const EventSessionMode = "session.mode"
 
 // settingDefaultMode is the settings key of the global default mode.
 const settingDefaultMode = "approval.default"
@@ -71,7 +68,7 @@ func (k *Kernel) SetMode(ctx context.Context, sessionID, mode string) error {
 	if err := k.store.UpdateSession(ctx, sess); err != nil {
 		return err
 	}
-	return k.eng.Record(ctx, sessionID, llm.Event{Type: EventSessionMode, Data: llm.Data(map[string]any{"from": from, "to": m})})
+	return k.eng.Record(ctx, sessionID, event.SessionMode(event.SessionModeData{From: from, To: string(m)}))
 }
 
 // DefaultMode returns the approval mode new sessions start in

@@ -11,24 +11,12 @@ import (
 	"time"
 
 	"foya/backend/engine"
+	"foya/backend/event"
 	"foya/backend/llm"
 	"foya/backend/store"
 	"foya/backend/tools"
 	"foya/backend/tools/files"
 	"foya/backend/trash"
-)
-
-// Event types of file changes and watching. Their data never holds file
-// contents.
-const (
-	// EventFileReverted announces a revert change: {changeId, revertOf, path, op}.
-	EventFileReverted = "file.reverted"
-	// EventFileChangedOutside announces that a file the session read or
-	// changed was changed by something other than Foya: {path, exists}.
-	EventFileChangedOutside = "file.changed_outside"
-	// EventWatchDegraded says the session's watcher does not cover the
-	// whole workspace any more: {reason}.
-	EventWatchDegraded = "file.watch_degraded"
 )
 
 // fileTools returns the built-in file tools, their stale-read guard kept
@@ -298,8 +286,9 @@ func (k *Kernel) keepReverts(ctx context.Context, sessionID string, done []tools
 			c.Blobs = append(c.Blobs, fc.After)
 		}
 		c.FileChanges = append(c.FileChanges, rec)
-		c.Events = append(c.Events, llm.Event{Type: EventFileReverted, SessionID: sessionID,
-			Data: llm.Data(map[string]any{"changeId": rec.ID, "revertOf": rec.RevertOf, "path": rec.Path, "op": rec.Op})})
+		ev := event.FileReverted(event.FileRevertedData{ChangeID: rec.ID, RevertOf: rec.RevertOf, Path: rec.Path, Op: rec.Op})
+		ev.SessionID = sessionID
+		c.Events = append(c.Events, ev)
 		out = append(out, rec)
 	}
 	for _, rec := range out {
@@ -334,7 +323,9 @@ func (k *Kernel) WatchSession(ctx context.Context, sessionID string) (stop func(
 	w, err := files.Watch(sess.Workdir, files.WatchOptions{
 		OnChange: check,
 		OnDegraded: func(why string) {
-			k.recordEvents(ctx, llm.Event{Type: EventWatchDegraded, SessionID: sessionID, Data: llm.Data(map[string]any{"reason": why})})
+			ev := event.FileWatchDegraded(event.FileWatchDegradedData{Reason: why})
+			ev.SessionID = sessionID
+			k.recordEvents(ctx, ev)
 		},
 	})
 	if err != nil {
@@ -391,8 +382,9 @@ func (k *Kernel) checkOutside(ctx context.Context, sessionID, path string) {
 		if first, err := k.store.MarkFileReadOutside(ctx, sessionID, r.Path); err != nil || !first {
 			continue
 		}
-		k.recordEvents(ctx, llm.Event{Type: EventFileChangedOutside, SessionID: sessionID,
-			Data: llm.Data(map[string]any{"path": r.Path, "exists": exists})})
+		ev := event.FileChangedOutside(event.FileChangedOutsideData{Path: r.Path, Exists: exists})
+		ev.SessionID = sessionID
+		k.recordEvents(ctx, ev)
 	}
 }
 

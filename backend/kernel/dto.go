@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"foya/backend/approval"
+	"foya/backend/event"
 	"foya/backend/llm"
 	"foya/backend/tools/files"
 	"foya/backend/tools/shell"
@@ -50,8 +51,8 @@ func (s Session) record() llm.Session {
 		Runs: s.Runs, LastSeq: s.LastSeq}
 }
 
-// RunStatus is the state of a run.
-type RunStatus string
+// RunStatus is the state of a run (the vocabulary of run.end).
+type RunStatus = event.RunStatus
 
 // States of a run.
 const (
@@ -63,11 +64,7 @@ const (
 )
 
 // Usage counts the tokens of a run, as the provider reported them.
-type Usage struct {
-	PromptTokens     int `json:"promptTokens"`
-	CompletionTokens int `json:"completionTokens"`
-	TotalTokens      int `json:"totalTokens"`
-}
+type Usage = event.Usage
 
 // Run is one turn: a prompt and every model step and tool call that
 // answered it.
@@ -90,8 +87,8 @@ func runOf(r llm.Run) Run {
 		Steps: r.Steps, Usage: Usage(r.Usage), Owner: r.Owner, StartedAt: r.StartedAt, EndedAt: r.EndedAt}
 }
 
-// CallState is the state of a tool call.
-type CallState string
+// CallState is the state of a tool call (the vocabulary of tool.end).
+type CallState = event.CallState
 
 // States of a tool call.
 const (

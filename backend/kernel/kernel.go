@@ -14,6 +14,7 @@ import (
 
 	"foya/backend/approval"
 	"foya/backend/engine"
+	"foya/backend/event"
 	"foya/backend/llm"
 	"foya/backend/sandbox"
 	"foya/backend/store"
@@ -300,7 +301,7 @@ func (k *Kernel) CreateSession(ctx context.Context, ns NewSession) (Session, err
 	})
 	if err == nil && mode == approval.FullAccess {
 		// Every session that runs with Full Access is on record.
-		err = k.eng.Record(ctx, sess.ID, llm.Event{Type: EventSessionMode, Data: llm.Data(map[string]any{"from": "", "to": mode})})
+		err = k.eng.Record(ctx, sess.ID, event.SessionMode(event.SessionModeData{To: string(mode)}))
 	}
 	return sessionOf(sess), err
 }
@@ -453,17 +454,15 @@ func (k *Kernel) RunInstructions(ctx context.Context, sessionID string) (map[str
 	if _, err := k.store.Session(ctx, sessionID); err != nil {
 		return nil, err
 	}
-	evs, err := k.store.EventsOfType(ctx, sessionID, llm.EventRunStart)
+	evs, err := k.store.EventsOfType(ctx, sessionID, event.TypeRunStart)
 	if err != nil {
 		return nil, err
 	}
 	out := make(map[string]llm.Instructions, len(evs))
 	for _, ev := range evs {
-		var d struct {
-			Instructions *llm.Instructions `json:"instructions"`
-		}
-		if json.Unmarshal(ev.Data, &d) == nil && d.Instructions != nil {
-			out[ev.RunID] = *d.Instructions
+		var d event.RunStartData
+		if json.Unmarshal(ev.Data, &d) == nil && d.Instructions.Status != "" {
+			out[ev.RunID] = d.Instructions
 		}
 	}
 	return out, nil

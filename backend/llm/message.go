@@ -1,6 +1,10 @@
 package llm
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"foya/backend/event"
+)
 
 // Role is the author of a message in the canonical history.
 type Role string
@@ -82,18 +86,5 @@ type Request struct {
 	Encodings *Encodings `json:"-"`
 }
 
-// Usage counts the tokens of one model step, as the provider reported them.
-type Usage struct {
-	PromptTokens     int `json:"promptTokens"`
-	CompletionTokens int `json:"completionTokens"`
-	TotalTokens      int `json:"totalTokens"`
-}
-
-// Add returns the sum of u and v.
-func (u Usage) Add(v Usage) Usage {
-	return Usage{
-		PromptTokens:     u.PromptTokens + v.PromptTokens,
-		CompletionTokens: u.CompletionTokens + v.CompletionTokens,
-		TotalTokens:      u.TotalTokens + v.TotalTokens,
-	}
-}
+// Usage counts the tokens of one model step (event.Usage).
+type Usage = event.Usage

@@ -3,6 +3,8 @@ package llm
 import (
 	"encoding/json"
 	"time"
+
+	"foya/backend/event"
 )
 
 // Session is one conversation with the agent in one working directory.
@@ -23,19 +25,16 @@ type Session struct {
 	LastSeq int64 `json:"lastSeq"`
 }
 
-// RunStatus is the state of a run.
-type RunStatus string
+// RunStatus is the state of a run (event.RunStatus).
+type RunStatus = event.RunStatus
 
 const (
-	RunRunning     RunStatus = "running"
-	RunCompleted   RunStatus = "completed"
-	RunFailed      RunStatus = "failed"
-	RunCancelled   RunStatus = "cancelled"
-	RunInterrupted RunStatus = "interrupted"
+	RunRunning     = event.RunStatusRunning
+	RunCompleted   = event.RunStatusCompleted
+	RunFailed      = event.RunStatusFailed
+	RunCancelled   = event.RunStatusCancelled
+	RunInterrupted = event.RunStatusInterrupted
 )
-
-// Terminal reports whether the run has ended.
-func (s RunStatus) Terminal() bool { return s != RunRunning }
 
 // Run is one turn: a user prompt and every model step and tool call that
 // answered it.
@@ -55,22 +54,17 @@ type Run struct {
 	EndedAt   time.Time `json:"endedAt,omitzero"`
 }
 
-// CallState is the state of one tool call.
-type CallState string
+// CallState is the state of one tool call (event.CallState).
+type CallState = event.CallState
 
 const (
-	CallQueued      CallState = "queued"
-	CallRunning     CallState = "running"
-	CallDone        CallState = "done"
-	CallError       CallState = "error"
-	CallCancelled   CallState = "cancelled"
-	CallInterrupted CallState = "interrupted"
+	CallQueued      = event.CallQueued
+	CallRunning     = event.CallRunning
+	CallDone        = event.CallDone
+	CallError       = event.CallError
+	CallCancelled   = event.CallCancelled
+	CallInterrupted = event.CallInterrupted
 )
-
-// Terminal reports whether the call has ended.
-func (s CallState) Terminal() bool {
-	return s != CallQueued && s != CallRunning
-}
 
 // CallRecord is the stored row of one tool call. Index orders the calls of
 // its step as the model did (the stream's Delta.Index): unique in the step,
@@ -106,46 +100,8 @@ type ToolResult struct {
 	DisplayDiff string       `json:"displayDiff,omitempty"`
 }
 
-// FileChange records one change to one path (spec F1): what was there
-// before and after, as content-addressed blobs, and a unified diff for the
-// user. The model never sees the diff (spec F2).
-type FileChange struct {
-	ID        string `json:"id"`
-	SessionID string `json:"sessionId"`
-	RunID     string `json:"runId,omitempty"`
-	// CallID is the tool call that made the change; empty for a revert.
-	CallID string `json:"callId,omitempty"`
-	Tool   string `json:"tool,omitempty"`
-	// Path is absolute.
-	Path string `json:"path"`
-	// Op is "create", "write", "edit", "delete" or "revert".
-	Op            string `json:"op"`
-	ExistedBefore bool   `json:"existedBefore"`
-	ExistsAfter   bool   `json:"existsAfter"`
-	// IsDir marks a folder (deleted or restored whole); folders have no
-	// content blobs, their bytes live in the trash.
-	IsDir      bool   `json:"isDir,omitempty"`
-	ModeBefore uint32 `json:"modeBefore,omitempty"`
-	ModeAfter  uint32 `json:"modeAfter,omitempty"`
-	// SHABefore and SHAAfter are the sha256 (hex) of the contents, and the
-	// keys of their blobs; empty where there was no file.
-	SHABefore string `json:"shaBefore,omitempty"`
-	SHAAfter  string `json:"shaAfter,omitempty"`
-	// Binary marks contents that are not text; Diff then says so instead.
-	Binary bool `json:"binary,omitempty"`
-	// Diff is a unified diff from before to after that GNU patch applies.
-	Diff string `json:"diff,omitempty"`
-	// Added and Removed count the diff's lines.
-	Added   int `json:"added,omitempty"`
-	Removed int `json:"removed,omitempty"`
-	// TrashPath and TrashInfo locate a deleted path in the OS trash, for
-	// restoring it.
-	TrashPath string `json:"trashPath,omitempty"`
-	TrashInfo string `json:"trashInfo,omitempty"`
-	// RevertOf is the change this one reverted.
-	RevertOf  string    `json:"revertOf,omitempty"`
-	CreatedAt time.Time `json:"createdAt"`
-}
+// FileChange records one change to one path (event.FileChange, spec F1).
+type FileChange = event.FileChange
 
 // Artifact is a binary a tool produced (an image), kept in the session's
 // artifact store and referred to by ID everywhere else (spec I1).

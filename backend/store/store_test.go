@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"foya/backend/event"
 	"foya/backend/llm"
 )
 
@@ -41,8 +42,8 @@ func TestApplyAssignsSeqAndKeepsEverything(t *testing.T) {
 		Calls:    []llm.CallRecord{{SessionID: "s1", RunID: "r1", Step: 1, Index: 0, ID: "c1", Name: "read", State: llm.CallQueued}},
 		Messages: []llm.StoredMessage{{SessionID: "s1", RunID: "r1", Message: llm.Message{Role: llm.RoleUser, Content: "hi"}}},
 		Events: []llm.Event{
-			{Type: llm.EventRunStart, SessionID: "s1", RunID: "r1"},
-			{Type: llm.EventToolBegin, SessionID: "s1", RunID: "r1", Data: llm.Data(map[string]string{"id": "c1"})},
+			{Type: event.TypeRunStart, SessionID: "s1", RunID: "r1"},
+			{Type: event.TypeToolBegin, SessionID: "s1", RunID: "r1", Data: llm.Data(map[string]string{"id": "c1"})},
 		},
 	})
 	if err != nil {
@@ -54,13 +55,13 @@ func TestApplyAssignsSeqAndKeepsEverything(t *testing.T) {
 	res := &llm.ToolResult{Text: "ok"}
 	evs, err = s.Apply(ctx, llm.Commit{
 		Calls:  []llm.CallRecord{{SessionID: "s1", RunID: "r1", Step: 1, Index: 0, ID: "c1", Name: "read", State: llm.CallDone, Result: res}},
-		Events: []llm.Event{{Type: llm.EventToolEnd, SessionID: "s1", RunID: "r1"}},
+		Events: []llm.Event{{Type: event.TypeToolEnd, SessionID: "s1", RunID: "r1"}},
 	})
 	if err != nil || evs[0].Seq != 3 {
 		t.Fatalf("second apply: seq %v, err %v", evs, err)
 	}
 	got, err := s.Events(ctx, "s1", 1, 0)
-	if err != nil || len(got) != 2 || got[0].Type != llm.EventToolBegin || string(got[0].Data) != `{"id":"c1"}` {
+	if err != nil || len(got) != 2 || got[0].Type != event.TypeToolBegin || string(got[0].Data) != `{"id":"c1"}` {
 		t.Fatalf("Events after 1 = %+v, %v", got, err)
 	}
 	calls, err := s.Calls(ctx, "r1")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"foya/backend/approval"
+	"foya/backend/event"
 )
 
 func sprintf(format string, args ...any) string {
@@ -36,8 +37,8 @@ type RunContext struct {
 	// next step on (spec E2).
 	Activator Activator
 	// Update reports progress of a running call to clients as a tool.update
-	// event; v is a small JSON-marshallable payload. It may be nil.
-	Update func(v any)
+	// event. It may be nil.
+	Update func(p event.Progress)
 	// Approval asks the approval gateway whether an action may happen; it
 	// blocks while a person decides. Nil allows everything (unit tests of a
 	// tool alone); the engine always sets it.
@@ -59,8 +60,8 @@ type Activator interface {
 }
 
 // Report sends a progress update if the context has a sink.
-func (rc *RunContext) Report(v any) {
+func (rc *RunContext) Report(p event.Progress) {
 	if rc != nil && rc.Update != nil {
-		rc.Update(v)
+		rc.Update(p)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"foya/backend/approval"
+	"foya/backend/event"
 	"foya/backend/sandbox"
 	"foya/backend/tools"
 )
@@ -386,7 +387,7 @@ func (r *reporter) early() {
 func (r *reporter) report(now time.Time, tail []byte) {
 	r.last = now
 	r.tail = nil
-	r.rc.Report(map[string]any{"tail": lastLines(tail)})
+	r.rc.Report(event.Progress{Tail: lastLines(tail)})
 }
 
 // stop ends the reports: once it returns, none is in progress and none

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"foya/backend/approval"
+	"foya/backend/event"
 	"foya/backend/sandbox"
 	"foya/backend/tools"
 )
@@ -356,7 +357,7 @@ func TestBashCancel(t *testing.T) {
 			rc := b.rc("ses_1", &gate{mode: mode})
 			started := make(chan struct{})
 			var once sync.Once
-			rc.Update = func(any) { once.Do(func() { close(started) }) }
+			rc.Update = func(event.Progress) { once.Do(func() { close(started) }) }
 			done := make(chan tools.Result)
 			go func() {
 				done <- b.call(t, ctx, rc, BashName, map[string]any{"command": fmt.Sprintf("(sleep %s & sleep %s; wait) & echo up; sleep %s", m, m, m)})
@@ -391,7 +392,7 @@ func TestBashQuickCommandReportsNoProgress(t *testing.T) {
 	rc := b.rc("ses_1", &gate{mode: approval.Auto})
 	var mu sync.Mutex
 	updates := 0
-	rc.Update = func(any) {
+	rc.Update = func(event.Progress) {
 		mu.Lock()
 		updates++
 		mu.Unlock()
@@ -409,10 +410,10 @@ func TestBashLiveTail(t *testing.T) {
 	b := newBox(t, Options{})
 	rc := b.rc("ses_1", &gate{mode: approval.Auto})
 	var mu sync.Mutex
-	var updates []map[string]any
-	rc.Update = func(v any) {
+	var updates []event.Progress
+	rc.Update = func(p event.Progress) {
 		mu.Lock()
-		updates = append(updates, v.(map[string]any))
+		updates = append(updates, p)
 		mu.Unlock()
 	}
 	// It runs past firstReport, so the output it printed is reported.
@@ -422,7 +423,7 @@ func TestBashLiveTail(t *testing.T) {
 	if len(updates) == 0 {
 		t.Fatal("no progress update")
 	}
-	tail, _ := updates[len(updates)-1]["tail"].(string)
+	tail := updates[len(updates)-1].Tail
 	if len(tail) > liveLimits.Bytes || strings.Count(tail, "\n") > liveLimits.Lines || !strings.Contains(tail, "5000") {
 		t.Errorf("last update %q; want at most %d lines ending in 5000", tail, liveLimits.Lines)
 	}

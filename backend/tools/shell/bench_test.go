@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"foya/backend/approval"
+	"foya/backend/event"
 	"foya/backend/sandbox"
 	"foya/backend/tools"
 )
@@ -202,7 +203,7 @@ func rssChild() int {
 	sh := New(Options{TempRoot: tmp})
 	defer sh.Close()
 	g := &gate{mode: approval.Mode(mode)}
-	rc := &tools.RunContext{SessionID: "ses_rss", Workdir: dir, ApprovalMode: mode, Approval: g.approve, Update: func(any) {}}
+	rc := &tools.RunContext{SessionID: "ses_rss", Workdir: dir, ApprovalMode: mode, Approval: g.approve, Update: func(event.Progress) {}}
 	res, err := bashTool{sh}.Run(context.Background(), rc, tools.Call{ID: "c", Name: BashName,
 		Arguments: json.RawMessage(`{"command":"cat big","timeout_ms":600000}`)})
 	if err == nil {

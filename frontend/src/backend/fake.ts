@@ -51,12 +51,15 @@ export function session(fields: Partial<Session> = {}): Session {
   return {
     id: "s1",
     title: "Fix the flaky test",
+    projectId: "p1",
     workdir: "/home/ada/project",
+    provider: "local",
     model: "gpt-test",
     approvalMode: "auto",
     createdAt: "2026-01-02T10:00:00Z",
     updatedAt: "2026-01-02T11:30:00Z",
     runs: 1,
+    lastSeq: 12,
     ...fields,
   };
 }

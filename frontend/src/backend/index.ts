@@ -10,7 +10,8 @@ export type { UIReport } from "./smoke";
 export { ApiError, toApiError } from "./errors";
 export { TransportProvider, useTransport } from "./context";
 export { reportReady } from "./smoke";
-export { createApi } from "./api";
+export { createApi } from "./gen/api";
+export type { Api } from "./gen/api";
 
 /**
  * defaultTransport picks the transport for the page it runs in: Wails in

@@ -1,14 +1,15 @@
-export namespace kernel {
+export namespace api {
 	
-	export interface Info {
-	    version: string;
-	    dataDir: string;
-	    dbPath: string;
+	export interface SessionPatch {
+	    title?: string;
+	    mode?: string;
+	    provider?: string;
+	    model?: string;
 	}
 
 }
 
-export namespace llm {
+export namespace event {
 	
 	export interface Event {
 	    type: string;
@@ -18,6 +19,265 @@ export namespace llm {
 	    // Go type: time
 	    time: any;
 	    data?: number[];
+	}
+	export interface Usage {
+	    promptTokens: number;
+	    completionTokens: number;
+	    totalTokens: number;
+	}
+
+}
+
+export namespace kernel {
+	
+	export interface Action {
+	    kind: string;
+	    tool: string;
+	    paths?: string[];
+	    command?: string;
+	    host?: string;
+	    readOnly?: boolean;
+	}
+	export interface Grant {
+	    kind: string;
+	    tool?: string;
+	    prefix?: string[];
+	    host?: string;
+	    folder?: string;
+	}
+	export interface Answer {
+	    choice: string;
+	    scope?: Grant;
+	    message?: string;
+	}
+	export interface ApprovalRequest {
+	    callId: string;
+	    action: Action;
+	    why: string;
+	    preview?: string;
+	}
+	export interface Approval {
+	    id: string;
+	    sessionId: string;
+	    runId: string;
+	    request: ApprovalRequest;
+	    reason: string;
+	    scopes: Grant[];
+	    // Go type: time
+	    askedAt: any;
+	}
+	export interface ApprovalRecord {
+	    id: string;
+	    sessionId: string;
+	    runId: string;
+	    callId: string;
+	    state: string;
+	    request: ApprovalRequest;
+	    answer?: Answer;
+	    // Go type: time
+	    askedAt: any;
+	    // Go type: time
+	    answeredAt: any;
+	}
+	
+	export interface BackgroundCommand {
+	    id: string;
+	    sessionId: string;
+	    command: string;
+	    pid: number;
+	    // Go type: time
+	    startedAt: any;
+	    running: boolean;
+	    exitCode: number;
+	    signal?: string;
+	    killed?: boolean;
+	    timedOut?: boolean;
+	    durationNs?: number;
+	    sandbox: string;
+	    outputBytes: number;
+	}
+	export interface Change {
+	    id: string;
+	    sessionId: string;
+	    runId?: string;
+	    callId?: string;
+	    tool?: string;
+	    path: string;
+	    op: string;
+	    existedBefore: boolean;
+	    existsAfter: boolean;
+	    isDir?: boolean;
+	    modeBefore?: number;
+	    modeAfter?: number;
+	    shaBefore?: string;
+	    shaAfter?: string;
+	    binary?: boolean;
+	    diff?: string;
+	    added?: number;
+	    removed?: number;
+	    trashPath?: string;
+	    trashInfo?: string;
+	    revertOf?: string;
+	    // Go type: time
+	    createdAt: any;
+	}
+	export interface Part {
+	    type: string;
+	    artifactId?: string;
+	    mime?: string;
+	}
+	export interface ToolResult {
+	    text: string;
+	    isError?: boolean;
+	    parts?: Part[];
+	    artifacts?: string[];
+	    stopBatch?: boolean;
+	    fileChanges?: Change[];
+	    displayDiff?: string;
+	}
+	export interface Call {
+	    sessionId: string;
+	    runId: string;
+	    id: string;
+	    step: number;
+	    index: number;
+	    name: string;
+	    arguments: string;
+	    state: string;
+	    result?: ToolResult;
+	    // Go type: time
+	    startedAt: any;
+	    // Go type: time
+	    endedAt: any;
+	}
+	
+	export interface CheckStep {
+	    status: string;
+	    httpStatus?: number;
+	    message: string;
+	    millis: number;
+	}
+	export interface Conflict {
+	    changeId: string;
+	    path: string;
+	    reason: string;
+	    expectedExists: boolean;
+	    expectedSha?: string;
+	    foundExists: boolean;
+	    foundSha?: string;
+	    diff?: string;
+	    forceable: boolean;
+	}
+	
+	export interface ToolCall {
+	    id: string;
+	    name: string;
+	    arguments: string;
+	}
+	export interface HistoryMessage {
+	    role: string;
+	    content?: string;
+	    reasoning?: string;
+	    toolCalls?: ToolCall[];
+	    toolCallId?: string;
+	    toolName?: string;
+	    isError?: boolean;
+	    parts?: Part[];
+	}
+	export interface Info {
+	    version: string;
+	    commit: string;
+	    date: string;
+	    dataDir: string;
+	    dbPath: string;
+	}
+	export interface Message {
+	    sessionId: string;
+	    runId: string;
+	    message: HistoryMessage;
+	}
+	export interface NewSession {
+	    workdir: string;
+	    approvalMode: string;
+	    provider?: string;
+	    model?: string;
+	    title?: string;
+	    tools?: string[];
+	}
+	
+	export interface Rule {
+	    tool?: string;
+	    command?: string;
+	    path?: string;
+	    host?: string;
+	}
+	export interface ProjectRules {
+	    workdir: string;
+	    file: string;
+	    status: string;
+	    content?: string;
+	    hash?: string;
+	    error?: string;
+	    // Go type: time
+	    approvedAt?: any;
+	    allow?: Rule[];
+	    ask?: Rule[];
+	    deny?: Rule[];
+	}
+	export interface Provider {
+	    name: string;
+	    baseUrl: string;
+	    model: string;
+	    headers?: Record<string, string>;
+	    secretHeaders?: string[];
+	    keyStore?: string;
+	    default?: boolean;
+	}
+	export interface ProviderCheck {
+	    provider: string;
+	    baseUrl: string;
+	    model: string;
+	    models: CheckStep;
+	    stream: CheckStep;
+	}
+	export interface ProviderEdit {
+	    baseUrl?: string;
+	    model?: string;
+	    headers?: Record<string, string>;
+	    apiKey?: string;
+	}
+	export interface ProviderInput {
+	    name: string;
+	    baseUrl: string;
+	    model: string;
+	    headers?: Record<string, string>;
+	    apiKey?: string;
+	}
+	export interface RevertRequest {
+	    changeIds?: string[];
+	    runId?: string;
+	    toChangeId?: string;
+	    hunks?: number[];
+	    force?: boolean;
+	}
+	export interface RevertResult {
+	    reverted: Change[];
+	    conflicts?: Conflict[];
+	}
+	
+	export interface Run {
+	    id: string;
+	    sessionId: string;
+	    status: string;
+	    prompt: string;
+	    error?: string;
+	    steps: number;
+	    usage: event.Usage;
+	    owner?: string;
+	    // Go type: time
+	    startedAt: any;
+	    // Go type: time
+	    endedAt: any;
 	}
 	export interface Session {
 	    id: string;
@@ -35,6 +295,7 @@ export namespace llm {
 	    runs: number;
 	    lastSeq: number;
 	}
+	
 
 }
 

@@ -1,0 +1,105 @@
+package event
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Event is one entry of a session's append-only event log. Seq is assigned
+// by the store when the event is persisted, before any client sees it. Data
+// holds the payload of Type as a JSON object (one of the *Data structs); it
+// never holds binaries (spec I2).
+type Event struct {
+	Type      string          `json:"type"`
+	SessionID string          `json:"sessionId"`
+	RunID     string          `json:"runId,omitempty"`
+	Seq       int64           `json:"seq"`
+	Time      time.Time       `json:"time"`
+	Data      json.RawMessage `json:"data,omitempty" tstype:"unknown"`
+}
+
+// Event types, one per payload struct. Names are dotted.
+const (
+	TypeRunStart           = "run.start"
+	TypeStepStart          = "step.start"
+	TypeTextDelta          = "text.delta"
+	TypeReasoningDelta     = "reasoning.delta"
+	TypeToolBegin          = "tool.begin"
+	TypeToolUpdate         = "tool.update"
+	TypeToolEnd            = "tool.end"
+	TypeToolsActivated     = "tools.activated"
+	TypeStepEnd            = "step.end"
+	TypeApprovalRequest    = "approval.request"
+	TypeApprovalAnswer     = "approval.answer"
+	TypeSessionMode        = "session.mode"
+	TypeFileReverted       = "file.reverted"
+	TypeFileChangedOutside = "file.changed_outside"
+	TypeFileWatchDegraded  = "file.watch_degraded"
+	TypeRunInterrupted     = "run.interrupted"
+	TypeRunEnd             = "run.end"
+)
+
+// Types lists every event type, in the order of docs/events.md.
+var Types = []string{
+	TypeRunStart, TypeStepStart, TypeTextDelta, TypeReasoningDelta, TypeToolBegin, TypeToolUpdate,
+	TypeToolEnd, TypeToolsActivated, TypeStepEnd, TypeApprovalRequest, TypeApprovalAnswer,
+	TypeSessionMode, TypeFileReverted, TypeFileChangedOutside, TypeFileWatchDegraded,
+	TypeRunInterrupted, TypeRunEnd,
+}
+
+// Data marshals v as an event payload. It panics if v cannot be marshalled,
+// which is a programmer error: payloads are plain structs.
+func Data(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("event: payload: " + err.Error())
+	}
+	return b
+}
+
+// of is the event of type typ with payload d; the session, run, seq and
+// time are filled in by whoever stores it.
+func of(typ string, d any) Event { return Event{Type: typ, Data: Data(d)} }
+
+// Payload returns a pointer to a new zero payload of event type typ (a
+// *RunStartData for run.start, ...), for decoding Data into; nil for a type
+// this package does not know.
+func Payload(typ string) any {
+	switch typ {
+	case TypeRunStart:
+		return new(RunStartData)
+	case TypeStepStart:
+		return new(StepStartData)
+	case TypeTextDelta:
+		return new(TextDeltaData)
+	case TypeReasoningDelta:
+		return new(ReasoningDeltaData)
+	case TypeToolBegin:
+		return new(ToolBeginData)
+	case TypeToolUpdate:
+		return new(ToolUpdateData)
+	case TypeToolEnd:
+		return new(ToolEndData)
+	case TypeToolsActivated:
+		return new(ToolsActivatedData)
+	case TypeStepEnd:
+		return new(StepEndData)
+	case TypeApprovalRequest:
+		return new(ApprovalRequestData)
+	case TypeApprovalAnswer:
+		return new(ApprovalAnswerData)
+	case TypeSessionMode:
+		return new(SessionModeData)
+	case TypeFileReverted:
+		return new(FileRevertedData)
+	case TypeFileChangedOutside:
+		return new(FileChangedOutsideData)
+	case TypeFileWatchDegraded:
+		return new(FileWatchDegradedData)
+	case TypeRunInterrupted:
+		return new(RunInterruptedData)
+	case TypeRunEnd:
+		return new(RunEndData)
+	}
+	return nil
+}

@@ -1,0 +1,230 @@
+package event
+
+import "time"
+
+// The payloads that were maps before this package keep their JSON names in
+// sorted order (see the package doc); do not reorder their fields.
+
+// RunStartData is the payload of run.start: a run begins. Provider is the
+// session's provider profile, or "openai-compatible" for a server given by
+// URL only.
+type RunStartData struct {
+	ApprovalMode string       `json:"approvalMode"`
+	Instructions Instructions `json:"instructions"`
+	Model        string       `json:"model"`
+	Prompt       string       `json:"prompt"`
+	Provider     string       `json:"provider"`
+	Workdir      string       `json:"workdir"`
+}
+
+// RunStart is a run.start event.
+func RunStart(d RunStartData) Event { return of(TypeRunStart, d) }
+
+// StepStartData is the payload of step.start, before each model request:
+// the tools offered to the model, sorted.
+type StepStartData struct {
+	Step int `json:"step"`
+	// Tools is null when no tool is offered.
+	Tools []string `json:"tools" tstype:"string[] | null"`
+}
+
+// StepStart is a step.start event.
+func StepStart(d StepStartData) Event { return of(TypeStepStart, d) }
+
+// TextDeltaData is the payload of text.delta: a piece of the assistant's
+// text as it streams (pieces may be coalesced).
+type TextDeltaData struct {
+	Step int    `json:"step"`
+	Text string `json:"text"`
+}
+
+// TextDelta is a text.delta event.
+func TextDelta(d TextDeltaData) Event { return of(TypeTextDelta, d) }
+
+// ReasoningDeltaData is the payload of reasoning.delta: a piece of the
+// model's reasoning as it streams, where the server sends it.
+type ReasoningDeltaData struct {
+	Step int    `json:"step"`
+	Text string `json:"text"`
+}
+
+// ReasoningDelta is a reasoning.delta event.
+func ReasoningDelta(d ReasoningDeltaData) Event { return of(TypeReasoningDelta, d) }
+
+// ToolBeginData is the payload of tool.begin: a streamed call's name is
+// known (spec L1). Index orders the step's calls as the model did; calls
+// may begin out of Index order and indexes need not be dense.
+type ToolBeginData struct {
+	ID    string `json:"id"`
+	Index int    `json:"index"`
+	Name  string `json:"name"`
+	Step  int    `json:"step"`
+}
+
+// ToolBegin is a tool.begin event.
+func ToolBegin(d ToolBeginData) Event { return of(TypeToolBegin, d) }
+
+// ToolUpdateData is the payload of tool.update, one of three kinds: while
+// the arguments stream, ArgsBytes (how many bytes arrived) with ArgsDelta
+// (the next piece of their first 4 KiB, may be empty); Status "running"
+// when the call starts; Progress, a running tool's live output.
+type ToolUpdateData struct {
+	ArgsBytes int       `json:"argsBytes,omitempty"`
+	ArgsDelta string    `json:"argsDelta,omitempty"`
+	ID        string    `json:"id"`
+	Progress  *Progress `json:"progress,omitempty"`
+	Status    CallState `json:"status,omitempty"`
+	Step      int       `json:"step"`
+}
+
+// Progress is a running tool's live output. For bash, Tail is the last
+// lines of its output: at most 20 lines, 2 KiB.
+type Progress struct {
+	Tail string `json:"tail"`
+}
+
+// ToolUpdate is a tool.update event.
+func ToolUpdate(d ToolUpdateData) Event { return of(TypeToolUpdate, d) }
+
+// ToolEndData is the payload of tool.end: a call ended (never coalesced).
+// Text is the result the model reads, Artifacts the IDs of what it made,
+// DurationMs how long it ran (absent for a call that never ran).
+type ToolEndData struct {
+	Artifacts   []string     `json:"artifacts,omitempty"`
+	DisplayDiff string       `json:"displayDiff,omitempty"`
+	DurationMs  *int64       `json:"durationMs,omitempty"`
+	FileChanges []FileChange `json:"fileChanges,omitempty"`
+	ID          string       `json:"id"`
+	Index       int          `json:"index"`
+	IsError     bool         `json:"isError"`
+	Name        string       `json:"name"`
+	Status      CallState    `json:"status"`
+	Step        int          `json:"step"`
+	Text        string       `json:"text"`
+}
+
+// ToolEnd is a tool.end event.
+func ToolEnd(d ToolEndData) Event { return of(TypeToolEnd, d) }
+
+// ToolsActivatedData is the payload of tools.activated: tool_search
+// activated deferred tools, offered from the next step, for this turn.
+type ToolsActivatedData struct {
+	Names []string `json:"names"`
+}
+
+// ToolsActivated is a tools.activated event.
+func ToolsActivated(d ToolsActivatedData) Event { return of(TypeToolsActivated, d) }
+
+// StepEndData is the payload of step.end, after a step's calls have all
+// ended. Either the model's stream failed (Error) or it completed
+// (FinishReason and ToolCalls, how many calls it made). FinishReason is
+// "length" when a call's arguments were cut off.
+type StepEndData struct {
+	Error        string `json:"error,omitempty"`
+	FinishReason string `json:"finishReason,omitempty"`
+	Step         int    `json:"step"`
+	ToolCalls    *int   `json:"toolCalls,omitempty"`
+	Usage        Usage  `json:"usage"`
+}
+
+// StepEnd is a step.end event.
+func StepEnd(d StepEndData) Event { return of(TypeStepEnd, d) }
+
+// ApprovalRequestData is the payload of approval.request: a call waits for
+// a person. It mirrors approval.Pending. Reason is why the policy asks;
+// Scopes are the grants the person may choose for "allow for this
+// session".
+type ApprovalRequestData struct {
+	ID        string    `json:"id"`
+	SessionID string    `json:"sessionId"`
+	RunID     string    `json:"runId"`
+	Request   Ask       `json:"request"`
+	Reason    string    `json:"reason"`
+	Scopes    []Grant   `json:"scopes" tstype:"Grant[] | null"` // null when none fits
+	AskedAt   time.Time `json:"askedAt"`
+}
+
+// ApprovalRequest is an approval.request event.
+func ApprovalRequest(d ApprovalRequestData) Event { return of(TypeApprovalRequest, d) }
+
+// Approval request states (ApprovalAnswerData.State).
+const (
+	ApprovalPending   = "pending"
+	ApprovalAllowed   = "allowed"
+	ApprovalDenied    = "denied"
+	ApprovalCancelled = "cancelled"
+)
+
+// ApprovalAnswerData is the payload of approval.answer: the first answer
+// to request ID, or the run's cancel. State is allowed, denied or
+// cancelled.
+type ApprovalAnswerData struct {
+	Answer Answer `json:"answer"`
+	CallID string `json:"callId"`
+	ID     string `json:"id"`
+	State  string `json:"state"`
+}
+
+// ApprovalAnswer is an approval.answer event.
+func ApprovalAnswer(d ApprovalAnswerData) Event { return of(TypeApprovalAnswer, d) }
+
+// SessionModeData is the payload of session.mode: a session's approval
+// mode changed (From is empty when a session starts in Full Access).
+type SessionModeData struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// SessionMode is a session.mode event.
+func SessionMode(d SessionModeData) Event { return of(TypeSessionMode, d) }
+
+// FileRevertedData is the payload of file.reverted, one per file: ChangeID
+// is the revert (itself a file change), RevertOf the change it reverted.
+type FileRevertedData struct {
+	ChangeID string `json:"changeId"`
+	Op       string `json:"op"`
+	Path     string `json:"path"`
+	RevertOf string `json:"revertOf"`
+}
+
+// FileReverted is a file.reverted event.
+func FileReverted(d FileRevertedData) Event { return of(TypeFileReverted, d) }
+
+// FileChangedOutsideData is the payload of file.changed_outside: a file the
+// session read or changed was changed by something other than Foya.
+type FileChangedOutsideData struct {
+	Exists bool   `json:"exists"`
+	Path   string `json:"path"`
+}
+
+// FileChangedOutside is a file.changed_outside event.
+func FileChangedOutside(d FileChangedOutsideData) Event { return of(TypeFileChangedOutside, d) }
+
+// FileWatchDegradedData is the payload of file.watch_degraded: the
+// workspace cannot be watched whole, so the session's files are polled.
+type FileWatchDegradedData struct {
+	Reason string `json:"reason"`
+}
+
+// FileWatchDegraded is a file.watch_degraded event.
+func FileWatchDegraded(d FileWatchDegradedData) Event { return of(TypeFileWatchDegraded, d) }
+
+// RunInterruptedData is the payload of run.interrupted, at start-up, for a
+// run whose process died (spec X2): how many unfinished calls were marked.
+type RunInterruptedData struct {
+	Calls int `json:"calls"`
+}
+
+// RunInterrupted is a run.interrupted event.
+func RunInterrupted(d RunInterruptedData) Event { return of(TypeRunInterrupted, d) }
+
+// RunEndData is the payload of run.end, the last event of a run.
+type RunEndData struct {
+	Error  string    `json:"error"`
+	Status RunStatus `json:"status"`
+	Steps  int       `json:"steps"`
+	Usage  Usage     `json:"usage"`
+}
+
+// RunEnd is a run.end event.
+func RunEnd(d RunEndData) Event { return of(TypeRunEnd, d) }

@@ -1,0 +1,43 @@
+package event
+
+// tsEvents is TypeScript that tygo copies into the generated event.ts
+// (tygo:emit): the payload type of each event type, and TypedEvent, the
+// union of typed events a front end switches on (ev.type narrows ev.data).
+// TestTSEvents checks it against Types and Payload.
+//
+//tygo:emit
+var tsEvents = `
+/**
+ * EventDataByType maps each event type to its payload.
+ */
+export interface EventDataByType {
+  "run.start": RunStartData;
+  "step.start": StepStartData;
+  "text.delta": TextDeltaData;
+  "reasoning.delta": ReasoningDeltaData;
+  "tool.begin": ToolBeginData;
+  "tool.update": ToolUpdateData;
+  "tool.end": ToolEndData;
+  "tools.activated": ToolsActivatedData;
+  "step.end": StepEndData;
+  "approval.request": ApprovalRequestData;
+  "approval.answer": ApprovalAnswerData;
+  "session.mode": SessionModeData;
+  "file.reverted": FileRevertedData;
+  "file.changed_outside": FileChangedOutsideData;
+  "file.watch_degraded": FileWatchDegradedData;
+  "run.interrupted": RunInterruptedData;
+  "run.end": RunEndData;
+}
+/**
+ * EventType is every event type.
+ */
+export type EventType = keyof EventDataByType;
+/**
+ * TypedEvent is an Event whose data is its type's payload: switching on
+ * ev.type narrows ev.data.
+ */
+export type TypedEvent = {
+  [T in EventType]: Omit<Event, "type" | "data"> & { type: T; data: EventDataByType[T] };
+}[EventType];
+`

@@ -1,0 +1,220 @@
+package event
+
+import "time"
+
+// RunStatus is the state of a run.
+type RunStatus string
+
+const (
+	RunStatusRunning     RunStatus = "running"
+	RunStatusCompleted   RunStatus = "completed"
+	RunStatusFailed      RunStatus = "failed"
+	RunStatusCancelled   RunStatus = "cancelled"
+	RunStatusInterrupted RunStatus = "interrupted"
+)
+
+// Terminal reports whether the run has ended.
+func (s RunStatus) Terminal() bool { return s != RunStatusRunning }
+
+// CallState is the state of one tool call.
+type CallState string
+
+const (
+	CallQueued      CallState = "queued"
+	CallRunning     CallState = "running"
+	CallDone        CallState = "done"
+	CallError       CallState = "error"
+	CallCancelled   CallState = "cancelled"
+	CallInterrupted CallState = "interrupted"
+)
+
+// Terminal reports whether the call has ended.
+func (s CallState) Terminal() bool {
+	return s != CallQueued && s != CallRunning
+}
+
+// Usage counts the tokens of one model step, as the provider reported them.
+type Usage struct {
+	PromptTokens     int `json:"promptTokens"`
+	CompletionTokens int `json:"completionTokens"`
+	TotalTokens      int `json:"totalTokens"`
+}
+
+// Add returns the sum of u and v.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{
+		PromptTokens:     u.PromptTokens + v.PromptTokens,
+		CompletionTokens: u.CompletionTokens + v.CompletionTokens,
+		TotalTokens:      u.TotalTokens + v.TotalTokens,
+	}
+}
+
+// File change operations (FileChange.Op).
+const (
+	OpCreate = "create"
+	OpWrite  = "write"
+	OpEdit   = "edit"
+	OpDelete = "delete"
+	OpRevert = "revert"
+)
+
+// FileChange records one change to one path (spec F1): what was there
+// before and after, as content-addressed blobs, and a unified diff for the
+// user. The model never sees the diff (spec F2).
+type FileChange struct {
+	ID        string `json:"id"`
+	SessionID string `json:"sessionId"`
+	RunID     string `json:"runId,omitempty"`
+	// CallID is the tool call that made the change; empty for a revert.
+	CallID string `json:"callId,omitempty"`
+	Tool   string `json:"tool,omitempty"`
+	// Path is absolute.
+	Path string `json:"path"`
+	// Op is one of the Op constants: create, write, edit, delete, revert.
+	Op            string `json:"op"`
+	ExistedBefore bool   `json:"existedBefore"`
+	ExistsAfter   bool   `json:"existsAfter"`
+	// IsDir marks a folder (deleted or restored whole); folders have no
+	// content blobs, their bytes live in the trash.
+	IsDir      bool   `json:"isDir,omitempty"`
+	ModeBefore uint32 `json:"modeBefore,omitempty"`
+	ModeAfter  uint32 `json:"modeAfter,omitempty"`
+	// SHABefore and SHAAfter are the sha256 (hex) of the contents, and the
+	// keys of their blobs; empty where there was no file.
+	SHABefore string `json:"shaBefore,omitempty"`
+	SHAAfter  string `json:"shaAfter,omitempty"`
+	// Binary marks contents that are not text; Diff then says so instead.
+	Binary bool `json:"binary,omitempty"`
+	// Diff is a unified diff from before to after that GNU patch applies.
+	Diff string `json:"diff,omitempty"`
+	// Added and Removed count the diff's lines.
+	Added   int `json:"added,omitempty"`
+	Removed int `json:"removed,omitempty"`
+	// TrashPath and TrashInfo locate a deleted path in the OS trash, for
+	// restoring it.
+	TrashPath string `json:"trashPath,omitempty"`
+	TrashInfo string `json:"trashInfo,omitempty"`
+	// RevertOf is the change this one reverted.
+	RevertOf  string    `json:"revertOf,omitempty"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// Instructions statuses.
+const (
+	InstructionsUsed    = "used"    // the file is in the system prompt
+	InstructionsSkipped = "skipped" // a file is there but was not used; Skipped says why
+	InstructionsNone    = "none"    // the working directory has neither file
+)
+
+// Instructions says which project instructions file (AGENTS.md, else
+// CLAUDE.md, at the root of the working directory) a run put into its
+// system prompt, or why none. It is the "instructions" field of the
+// run.start event.
+type Instructions struct {
+	Status string `json:"status"`
+	// File is the file's name in the working directory; empty for none.
+	File string `json:"file,omitempty"`
+	// Size is the file's size in bytes; Bytes the length of the text the
+	// system prompt holds (before the truncation notice).
+	Size  int64 `json:"size,omitempty"`
+	Bytes int   `json:"bytes,omitempty"`
+	// Truncated says the file was cut at the bound, with a notice saying so.
+	Truncated bool `json:"truncated,omitempty"`
+	// InvalidUTF8 says bytes that are not UTF-8 were replaced with U+FFFD.
+	InvalidUTF8 bool `json:"invalidUtf8,omitempty"`
+	// Skipped is why the file was not used, worded for the user.
+	Skipped string `json:"skipped,omitempty"`
+}
+
+// Action mirrors approval.Action: what a tool wants to do.
+type Action struct {
+	// Kind is one of the Kind constants.
+	Kind string `json:"kind"`
+	// Tool is the tool's name.
+	Tool string `json:"tool"`
+	// Paths are the absolute paths involved, if any.
+	Paths []string `json:"paths,omitempty"`
+	// Command is the shell command, as the model wrote it.
+	Command string `json:"command,omitempty"`
+	// Host is the network host, for a fetch.
+	Host string `json:"host,omitempty"`
+	// ReadOnly is set for MCP tools their server annotates read-only.
+	ReadOnly bool `json:"readOnly,omitempty"`
+}
+
+// Action kinds (Action.Kind, Grant.Kind), as approval.Kind.
+const (
+	KindRead                 = "read"
+	KindReadOutside          = "read_outside"
+	KindWrite                = "write"
+	KindWriteProtected       = "write_protected"
+	KindDelete               = "delete"
+	KindDeleteProtected      = "delete_protected"
+	KindDeleteRoot           = "delete_root"
+	KindShell                = "shell"
+	KindShellEscalate        = "shell_escalate"
+	KindShellWeakSandbox     = "shell_weak_sandbox"
+	KindShellPermanentDelete = "shell_permanent_delete"
+	KindFetch                = "fetch"
+	KindMCP                  = "mcp"
+	KindSubAgent             = "subagent"
+)
+
+// Kinds lists every action kind, in approval.Kinds' order.
+var Kinds = []string{KindRead, KindReadOutside, KindWrite, KindWriteProtected, KindDelete, KindDeleteProtected,
+	KindDeleteRoot, KindShell, KindShellEscalate, KindShellWeakSandbox, KindShellPermanentDelete, KindFetch, KindMCP,
+	KindSubAgent}
+
+// Ask mirrors approval.Request: what a tool asks the approval gateway.
+type Ask struct {
+	CallID string `json:"callId"`
+	Action Action `json:"action"`
+	// Why is a one-line reason the user reads.
+	Why string `json:"why"`
+	// Preview is the diff a write would make, the command a shell call
+	// would run.
+	Preview string `json:"preview,omitempty"`
+}
+
+// Grant mirrors approval.Grant: a remembered "allow for this session",
+// scoped to one kind of action and one of a tool, a command prefix, a host,
+// a folder.
+type Grant struct {
+	// Kind is one of the Kind constants.
+	Kind   string   `json:"kind"`
+	Tool   string   `json:"tool,omitempty"`
+	Prefix []string `json:"prefix,omitempty"`
+	Host   string   `json:"host,omitempty"`
+	Folder string   `json:"folder,omitempty"`
+}
+
+// Approval answers (Answer.Choice), as approval.Choice.
+const (
+	ChoiceAllowOnce    = "allow_once"
+	ChoiceAllowSession = "allow_session"
+	ChoiceDeny         = "deny"
+)
+
+// Answer mirrors approval.Answer: a person's answer.
+type Answer struct {
+	// Choice is one of the Choice constants.
+	Choice string `json:"choice"`
+	// Scope is the grant to remember with allow_session.
+	Scope *Grant `json:"scope,omitempty"`
+	// Message is an optional note for the model with deny.
+	Message string `json:"message,omitempty"`
+}
+
+// Approval modes (SessionModeData, RunStartData.ApprovalMode), as
+// approval.Mode.
+const (
+	ModeManual     = "manual"
+	ModeAuto       = "auto"
+	ModeFullAccess = "full_access"
+)
+
+// Modes lists every approval mode, in approval.Modes' order.
+var Modes = []string{ModeManual, ModeAuto, ModeFullAccess}
+
+// Choices lists every answer choice.
+var Choices = []string{ChoiceAllowOnce, ChoiceAllowSession, ChoiceDeny}
