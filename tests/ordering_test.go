@@ -12,8 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"foya/backend/event"
 	"foya/backend/engine"
+	"foya/backend/event"
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	"foya/backend/provider"
