@@ -1,9 +1,10 @@
 // TO BE REPLACED by the types that tygo generates from backend/event into
 // src/backend/gen/ (issue 11). Until those exist, this one file holds the
-// smallest structural view of the event envelope and its payloads that the
-// reducers read, field names as docs/events.md gives them. No other file
-// declares an event shape; when the generated types land, this file goes and
-// the reducers import them instead.
+// smallest structural view of the event envelope, the event type constants
+// and the payloads that the reducers read, with the Go names of package
+// backend/event (RunStartData, TypeRunStart, ...) and the JSON field names of
+// docs/events.md. No other file declares a Go shape; when the generated types
+// land, this file goes and the reducers import them instead.
 
 /** Event is one entry of a session's append-only log (docs/events.md). */
 export interface Event {
@@ -32,7 +33,7 @@ export interface Instructions {
   skipped?: string;
 }
 
-export interface RunStart {
+export interface RunStartData {
   prompt: string;
   workdir: string;
   model: string;
@@ -41,30 +42,39 @@ export interface RunStart {
   instructions: Instructions;
 }
 
-export interface StepStart {
+export interface StepStartData {
   step: number;
-  tools: string[] | null;
+  tools: string[];
 }
 
-export interface Delta {
+export interface TextDeltaData {
   step: number;
   text: string;
 }
 
-export interface ToolBegin {
+export interface ReasoningDeltaData {
+  step: number;
+  text: string;
+}
+
+export interface ToolBeginData {
   step: number;
   index: number;
   id: string;
   name: string;
 }
 
-export interface ToolUpdate {
+export interface ToolUpdateData {
   step: number;
   id: string;
   argsBytes?: number;
   argsDelta?: string;
   status?: string;
-  progress?: { tail?: string } & Record<string, unknown>;
+  progress?: Progress;
+}
+
+export interface Progress {
+  tail: string;
 }
 
 export interface FileChange {
@@ -88,30 +98,30 @@ export interface FileChange {
   createdAt: string;
 }
 
-export interface ToolEnd {
+export interface ToolEndData {
   step: number;
   index: number;
   id: string;
   name: string;
   status: string;
-  isError?: boolean;
-  text?: string;
+  isError: boolean;
+  text: string;
   artifacts?: string[];
   fileChanges?: FileChange[];
   displayDiff?: string;
   durationMs?: number;
 }
 
-export interface ToolsActivated {
-  names: string[] | null;
+export interface ToolsActivatedData {
+  names: string[];
 }
 
-export interface StepEnd {
-  step: number;
-  finishReason?: string;
-  usage?: Usage;
-  toolCalls?: number;
+export interface StepEndData {
   error?: string;
+  finishReason?: string;
+  step: number;
+  toolCalls?: number;
+  usage: Usage;
 }
 
 export interface Action {
@@ -123,6 +133,13 @@ export interface Action {
   readOnly?: boolean;
 }
 
+export interface Ask {
+  callId: string;
+  action: Action;
+  why: string;
+  preview?: string;
+}
+
 export interface Grant {
   kind: string;
   tool?: string;
@@ -131,96 +148,79 @@ export interface Grant {
   folder?: string;
 }
 
-export interface ApprovalRequest {
+export interface ApprovalRequestData {
   id: string;
   sessionId: string;
   runId: string;
-  request: { callId: string; action: Action; why: string; preview?: string };
+  request: Ask;
   reason: string;
-  scopes: Grant[] | null;
+  scopes: Grant[];
   askedAt: string;
 }
 
-export interface ApprovalAnswer {
+export interface Answer {
+  choice: string;
+  scope?: Grant;
+  message?: string;
+}
+
+export interface ApprovalAnswerData {
   id: string;
   callId: string;
   state: string;
-  answer: { choice: string; scope?: Grant; message?: string };
+  answer: Answer;
 }
 
-export interface SessionMode {
+export interface SessionModeData {
   from: string;
   to: string;
 }
 
-export interface FileReverted {
+export interface FileRevertedData {
   changeId: string;
   revertOf: string;
   path: string;
   op: string;
 }
 
-export interface FileChangedOutside {
+export interface FileChangedOutsideData {
   path: string;
   exists: boolean;
 }
 
-export interface WatchDegraded {
+export interface FileWatchDegradedData {
   reason: string;
 }
 
-export interface RunInterrupted {
+export interface RunInterruptedData {
   calls: number;
 }
 
-export interface RunEnd {
+export interface RunEndData {
+  error: string;
   status: string;
-  error?: string;
   steps: number;
-  usage?: Usage;
+  usage: Usage;
 }
 
-/** Payloads maps each event type the reducers read to its payload. */
-export interface Payloads {
-  "run.start": RunStart;
-  "step.start": StepStart;
-  "text.delta": Delta;
-  "reasoning.delta": Delta;
-  "tool.begin": ToolBegin;
-  "tool.update": ToolUpdate;
-  "tool.end": ToolEnd;
-  "tools.activated": ToolsActivated;
-  "step.end": StepEnd;
-  "approval.request": ApprovalRequest;
-  "approval.answer": ApprovalAnswer;
-  "session.mode": SessionMode;
-  "file.reverted": FileReverted;
-  "file.changed_outside": FileChangedOutside;
-  "file.watch_degraded": WatchDegraded;
-  "run.interrupted": RunInterrupted;
-  "run.end": RunEnd;
-}
-
-/** EventTypes lists every type of Payloads, for checks at run time. */
-export const EventTypes: readonly (keyof Payloads)[] = [
-  "run.start",
-  "step.start",
-  "text.delta",
-  "reasoning.delta",
-  "tool.begin",
-  "tool.update",
-  "tool.end",
-  "tools.activated",
-  "step.end",
-  "approval.request",
-  "approval.answer",
-  "session.mode",
-  "file.reverted",
-  "file.changed_outside",
-  "file.watch_degraded",
-  "run.interrupted",
-  "run.end",
-];
+// Event types (backend/event), one per payload.
+export const TypeRunStart = "run.start";
+export const TypeStepStart = "step.start";
+export const TypeTextDelta = "text.delta";
+export const TypeReasoningDelta = "reasoning.delta";
+export const TypeToolBegin = "tool.begin";
+export const TypeToolUpdate = "tool.update";
+export const TypeToolEnd = "tool.end";
+export const TypeToolsActivated = "tools.activated";
+export const TypeStepEnd = "step.end";
+export const TypeApprovalRequest = "approval.request";
+export const TypeApprovalAnswer = "approval.answer";
+export const TypeSessionMode = "session.mode";
+export const TypeFileReverted = "file.reverted";
+export const TypeFileChangedOutside = "file.changed_outside";
+export const TypeFileWatchDegraded = "file.watch_degraded";
+export const TypeRunInterrupted = "run.interrupted";
+export const TypeRunEnd = "run.end";
 
 /**
  * BackgroundCommand is a background command as the kernel lists it

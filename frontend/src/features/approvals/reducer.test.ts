@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EventTypes } from "../events";
+import { EventTypes } from "../seq";
 import { Log, WORKDIR, everything, itKeepsSeqOrder, journey, reduceAll, typesOf } from "../eventstest";
 import { applyApprovals, initialApprovals } from "./reducer";
 

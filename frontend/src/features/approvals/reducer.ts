@@ -1,11 +1,11 @@
 // Approvals: the queue of requests waiting for a person, and the session's
 // approval mode. A pure reducer over the session's events.
-import type { ApprovalRequest, Event } from "../events";
+import type { ApprovalRequestData, Event } from "../events";
 import { inSeqOrder, initialSeq, typed, type Sequenced } from "../seq";
 
 export interface ApprovalsState extends Sequenced {
   /** Requests waiting for an answer, oldest first. */
-  pending: ApprovalRequest[];
+  pending: ApprovalRequestData[];
   /**
    * The session's approval mode: from session.mode, else the last
    * run.start's approvalMode, else what the store was made with ("" when
@@ -59,7 +59,7 @@ function apply(s: ApprovalsState, raw: Event): ApprovalsState {
   }
 }
 
-function withPending(s: ApprovalsState, pending: ApprovalRequest[]): ApprovalsState {
+function withPending(s: ApprovalsState, pending: ApprovalRequestData[]): ApprovalsState {
   return pending.length === s.pending.length ? s : { ...s, pending };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { BackgroundCommand } from "../events";
-import { EventTypes } from "../events";
+import { EventTypes } from "../seq";
 import { Log, everything, itKeepsSeqOrder, reduceAll, typesOf } from "../eventstest";
 import { applyBackground, initialBackground, stale, withCommands } from "./reducer";
 

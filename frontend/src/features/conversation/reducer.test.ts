@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EventTypes } from "../events";
+import { EventTypes } from "../seq";
 import {
   Log,
   SESSION,

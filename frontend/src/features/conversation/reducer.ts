@@ -52,8 +52,6 @@ export interface ToolCard {
   argsPreview: string;
   /** bash's live output: its last lines (tool.update progress.tail). */
   tail: string;
-  /** Live progress of other tools, as they send it; null when none. */
-  progress: Record<string, unknown> | null;
   approval: CardApproval | null;
   /** Event times (RFC 3339): announced, started running, ended. */
   beganAt: string;
@@ -237,11 +235,7 @@ function applyToTurn(s: ConversationState, turn: Turn, ev: TypedEvent): Conversa
       if (d.argsBytes !== undefined) next = { ...next, argsBytes: d.argsBytes };
       if (d.argsDelta !== undefined) next = { ...next, argsPreview: next.argsPreview + d.argsDelta };
       if (d.status === "running") next = { ...next, status: "running", startedAt: ev.time };
-      if (d.progress !== undefined && d.progress !== null) {
-        const { tail, ...rest } = d.progress;
-        if (typeof tail === "string") next = { ...next, tail };
-        if (Object.keys(rest).length > 0) next = { ...next, progress: rest };
-      }
+      if (typeof d.progress?.tail === "string") next = { ...next, tail: d.progress.tail };
       return next === card ? s : withCard(s, next);
     }
     case "tool.end": {
@@ -351,7 +345,6 @@ function newCard(runId: string, step: number, index: number, id: string, name: s
     argsBytes: 0,
     argsPreview: "",
     tail: "",
-    progress: null,
     approval: null,
     beganAt: time,
     startedAt: "",

@@ -4,7 +4,7 @@
 // step's stream, and only the component showing that stream renders.
 import { createContext, useContext, useMemo, type ReactNode } from "react";
 import { useStore } from "zustand";
-import type { ApprovalRequest, BackgroundCommand } from "../events";
+import type { ApprovalRequestData, BackgroundCommand } from "../events";
 import type { Change, Group, OutsideMark } from "../changes/reducer";
 import type { Entry, ToolCard, Turn } from "../conversation/reducer";
 import { stale } from "../background/reducer";
@@ -53,7 +53,7 @@ export function useCard(key: string): ToolCard | undefined {
 }
 
 /** usePendingApprovals is the queue of requests waiting for a person, oldest first. */
-export function usePendingApprovals(): ApprovalRequest[] {
+export function usePendingApprovals(): ApprovalRequestData[] {
   return useSession((s) => s.approvals.pending);
 }
 

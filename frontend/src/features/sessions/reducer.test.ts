@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Session } from "../../backend";
-import { EventTypes } from "../events";
+import { EventTypes } from "../seq";
 import { Log, everything, reduceAll, typesOf } from "../eventstest";
 import { applySessions, initialSessions, statusOf, withSessions } from "./reducer";
 
