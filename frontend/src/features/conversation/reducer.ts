@@ -199,16 +199,7 @@ function applyToTurn(s: ConversationState, turn: Turn, ev: TypedEvent): Conversa
   switch (ev.type) {
     case "step.start": {
       if (turn.steps.some((st) => st.step === ev.data.step)) return s;
-      const step: Step = {
-        step: ev.data.step,
-        tools: ev.data.tools ?? [],
-        cards: [],
-        ended: false,
-        finishReason: "",
-        usage: null,
-        toolCalls: 0,
-        error: "",
-      };
+      const step: Step = { ...emptyStep(ev.data.step), tools: ev.data.tools ?? [] };
       return withTurn(s, { ...turn, steps: [...turn.steps, step] });
     }
     case "text.delta":
@@ -271,7 +262,9 @@ function applyToTurn(s: ConversationState, turn: Turn, ev: TypedEvent): Conversa
       return withTurn(s, { ...turn, activated: [...turn.activated, ...(ev.data.names ?? [])] });
     case "step.end": {
       const d = ev.data;
-      const steps = turn.steps.map((st) =>
+      // A step.end whose step.start is missing still shows (with its error).
+      const known = turn.steps.some((st) => st.step === d.step) ? turn.steps : [...turn.steps, emptyStep(d.step)];
+      const steps = known.map((st) =>
         st.step === d.step
           ? {
               ...st,
@@ -355,6 +348,10 @@ function newCard(runId: string, step: number, index: number, id: string, name: s
   };
 }
 
+function emptyStep(step: number): Step {
+  return { step, tools: [], cards: [], ended: false, finishReason: "", usage: null, toolCalls: 0, error: "" };
+}
+
 function isEnded(c: ToolCard): boolean {
   return endStatuses.has(c.status);
 }
@@ -372,7 +369,7 @@ function withCard(s: ConversationState, c: ToolCard): ConversationState {
 function addCard(s: ConversationState, turn: Turn, c: ToolCard): ConversationState {
   let steps = turn.steps;
   if (!steps.some((st) => st.step === c.step)) {
-    steps = [...steps, { step: c.step, tools: [], cards: [], ended: false, finishReason: "", usage: null, toolCalls: 0, error: "" }];
+    steps = [...steps, emptyStep(c.step)];
   }
   steps = steps.map((st) => {
     if (st.step !== c.step) return st;
