@@ -3,7 +3,7 @@
 // backend/kernel/changes.go, approvals.go; docs/events.md): envelopes with a
 // dense per-session seq, payloads with the fields the Go code writes.
 import { expect, it } from "vitest";
-import type { Event, FileChange } from "./events";
+import type { Event, FileChange } from "../backend/gen/event";
 import type { Sequenced } from "./seq";
 
 export const SESSION = "ses_01";

@@ -9,7 +9,7 @@ import { applyApprovals, initialApprovals } from "./approvals/reducer";
 import { applyBackground, initialBackground, stale } from "./background/reducer";
 import { applyChanges, initialChanges } from "./changes/reducer";
 import { applyConversation, cardKey, initialConversation } from "./conversation/reducer";
-import type { Event } from "./events";
+import type { Event } from "../backend/gen/event";
 import { reduceAll } from "./eventstest";
 import { EventTypes } from "./seq";
 import { applySessions, initialSessions } from "./sessions/reducer";

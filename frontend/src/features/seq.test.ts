@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Log } from "./eventstest";
 import { inSeqOrder, initialSeq, typed, type Sequenced } from "./seq";
-import type { Event } from "./events";
+import type { Event } from "../backend/gen/event";
 
 interface Seen extends Sequenced {
   seen: number[];

@@ -1,59 +1,34 @@
 // How every per-session reducer takes events: typed by their "type", applied
 // in seq order, each seq once.
-import * as ev from "./events";
-import type { Event } from "./events";
+import * as gen from "../backend/gen/event";
+import type { Event, EventType, TypedEvent } from "../backend/gen/event";
 
-/** Payloads maps each event type to its payload (backend/event's Type* constants and *Data structs). */
-export interface Payloads {
-  [ev.TypeRunStart]: ev.RunStartData;
-  [ev.TypeStepStart]: ev.StepStartData;
-  [ev.TypeTextDelta]: ev.TextDeltaData;
-  [ev.TypeReasoningDelta]: ev.ReasoningDeltaData;
-  [ev.TypeToolBegin]: ev.ToolBeginData;
-  [ev.TypeToolUpdate]: ev.ToolUpdateData;
-  [ev.TypeToolEnd]: ev.ToolEndData;
-  [ev.TypeToolsActivated]: ev.ToolsActivatedData;
-  [ev.TypeStepEnd]: ev.StepEndData;
-  [ev.TypeApprovalRequest]: ev.ApprovalRequestData;
-  [ev.TypeApprovalAnswer]: ev.ApprovalAnswerData;
-  [ev.TypeSessionMode]: ev.SessionModeData;
-  [ev.TypeFileReverted]: ev.FileRevertedData;
-  [ev.TypeFileChangedOutside]: ev.FileChangedOutsideData;
-  [ev.TypeFileWatchDegraded]: ev.FileWatchDegradedData;
-  [ev.TypeRunInterrupted]: ev.RunInterruptedData;
-  [ev.TypeRunEnd]: ev.RunEndData;
-}
+export type { EventType, TypedEvent };
 
-export type EventType = keyof Payloads;
-
-// Every key of Payloads once: a type missing here, or one too many, does not compile.
+// Every event type once (backend/event's Type* constants): a type missing
+// here, or one too many, does not compile.
 const typeSet: { [K in EventType]: true } = {
-  [ev.TypeRunStart]: true,
-  [ev.TypeStepStart]: true,
-  [ev.TypeTextDelta]: true,
-  [ev.TypeReasoningDelta]: true,
-  [ev.TypeToolBegin]: true,
-  [ev.TypeToolUpdate]: true,
-  [ev.TypeToolEnd]: true,
-  [ev.TypeToolsActivated]: true,
-  [ev.TypeStepEnd]: true,
-  [ev.TypeApprovalRequest]: true,
-  [ev.TypeApprovalAnswer]: true,
-  [ev.TypeSessionMode]: true,
-  [ev.TypeFileReverted]: true,
-  [ev.TypeFileChangedOutside]: true,
-  [ev.TypeFileWatchDegraded]: true,
-  [ev.TypeRunInterrupted]: true,
-  [ev.TypeRunEnd]: true,
+  [gen.TypeRunStart]: true,
+  [gen.TypeStepStart]: true,
+  [gen.TypeTextDelta]: true,
+  [gen.TypeReasoningDelta]: true,
+  [gen.TypeToolBegin]: true,
+  [gen.TypeToolUpdate]: true,
+  [gen.TypeToolEnd]: true,
+  [gen.TypeToolsActivated]: true,
+  [gen.TypeStepEnd]: true,
+  [gen.TypeApprovalRequest]: true,
+  [gen.TypeApprovalAnswer]: true,
+  [gen.TypeSessionMode]: true,
+  [gen.TypeFileReverted]: true,
+  [gen.TypeFileChangedOutside]: true,
+  [gen.TypeFileWatchDegraded]: true,
+  [gen.TypeRunInterrupted]: true,
+  [gen.TypeRunEnd]: true,
 };
 
 /** EventTypes lists every event type the reducers know. */
 export const EventTypes = Object.keys(typeSet) as EventType[];
-
-/** TypedEvent is an Event whose data is known from its type. */
-export type TypedEvent = {
-  [K in EventType]: Omit<Event, "type" | "data"> & { type: K; data: Payloads[K] };
-}[EventType];
 
 const known = new Set<string>(EventTypes);
 

@@ -1,6 +1,6 @@
 // Approvals: the queue of requests waiting for a person, and the session's
 // approval mode. A pure reducer over the session's events.
-import type { ApprovalRequestData, Event } from "../events";
+import type { ApprovalRequestData, Event } from "../../backend/gen/event";
 import { inSeqOrder, initialSeq, typed, type Sequenced } from "../seq";
 
 export interface ApprovalsState extends Sequenced {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { BackgroundCommand } from "../events";
+import type { BackgroundCommand } from "../../backend/gen/kernel";
 import { EventTypes } from "../seq";
 import { Log, everything, itKeepsSeqOrder, reduceAll, typesOf } from "../eventstest";
 import { applyBackground, initialBackground, stale, withCommands } from "./reducer";

@@ -5,7 +5,8 @@
 // (a command started, was read or killed) or a run ended. The view lists
 // again when stale is set, and while a command runs (commands also end by
 // themselves, and nothing announces that).
-import type { BackgroundCommand, Event } from "../events";
+import type { Event } from "../../backend/gen/event";
+import type { BackgroundCommand } from "../../backend/gen/kernel";
 import { inSeqOrder, initialSeq, typed, type Sequenced } from "../seq";
 
 export interface BackgroundState extends Sequenced {

@@ -1,7 +1,7 @@
 // Changes: every file change of the session grouped by turn, which of them
 // were reverted (and by which change), and the files changed outside Foya.
 // A pure reducer over the session's events.
-import type { Event, FileChange } from "../events";
+import type { Event, FileChange } from "../../backend/gen/event";
 import { inSeqOrder, initialSeq, typed, type Sequenced } from "../seq";
 
 /**

@@ -6,7 +6,7 @@
 // possible: text and reasoning live in `streams`, apart from the turns and the
 // cards, so a text.delta leaves `turnIds`, `turns` and `cards` the same
 // objects and a view that selects them does not render again.
-import type { Event, FileChange, Instructions, Usage } from "../events";
+import type { Event, FileChange, Instructions, Usage } from "../../backend/gen/event";
 import { inSeqOrder, initialSeq, typed, type Sequenced, type TypedEvent } from "../seq";
 import { truncationNotices } from "./truncation";
 

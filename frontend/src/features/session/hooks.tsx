@@ -4,7 +4,8 @@
 // step's stream, and only the component showing that stream renders.
 import { createContext, useContext, useMemo, type ReactNode } from "react";
 import { useStore } from "zustand";
-import type { ApprovalRequestData, BackgroundCommand } from "../events";
+import type { ApprovalRequestData } from "../../backend/gen/event";
+import type { BackgroundCommand } from "../../backend/gen/kernel";
 import type { Change, Group, OutsideMark } from "../changes/reducer";
 import type { Entry, ToolCard, Turn } from "../conversation/reducer";
 import { stale } from "../background/reducer";

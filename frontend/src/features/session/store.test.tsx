@@ -1,7 +1,7 @@
 import { act, cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { applyConversation, cardKey, initialConversation } from "../conversation/reducer";
-import type { Event } from "../events";
+import type { Event } from "../../backend/gen/event";
 import { Log, everything, journey, reduceAll } from "../eventstest";
 import { SessionStoreProvider, useCard, useEntries, useMode, usePendingApprovals, useStepText, useTurn } from "./hooks";
 import { createSessionStore, follow, lastSeq, type SessionStore, type Subscribe } from "./store";

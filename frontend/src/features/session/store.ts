@@ -7,7 +7,8 @@ import { applyApprovals, initialApprovals, type ApprovalsState } from "../approv
 import { applyBackground, initialBackground, withCommands, type BackgroundState } from "../background/reducer";
 import { applyChanges, initialChanges, type ChangesState } from "../changes/reducer";
 import { applyConversation, initialConversation, type ConversationState } from "../conversation/reducer";
-import type { BackgroundCommand, Event } from "../events";
+import type { Event } from "../../backend/gen/event";
+import type { BackgroundCommand } from "../../backend/gen/kernel";
 
 export interface SessionState {
   sessionId: string;

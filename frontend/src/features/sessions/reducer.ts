@@ -9,7 +9,7 @@
 // listing again brings the counts back). The per-session stores, which must
 // see every event, buffer instead (see ../seq.ts).
 import type { Session } from "../../backend";
-import type { Event } from "../events";
+import type { Event } from "../../backend/gen/event";
 import { typed } from "../seq";
 
 /** Status is what a session is doing, live. */
