@@ -8,7 +8,7 @@ import golden from "./testdata/golden-events.jsonl?raw";
 import { applyApprovals, initialApprovals } from "./approvals/reducer";
 import { applyBackground, initialBackground, stale } from "./background/reducer";
 import { applyChanges, initialChanges } from "./changes/reducer";
-import { applyConversation, cardKey, initialConversation } from "./conversation/reducer";
+import { applyConversation, cardOf, initialConversation } from "./conversation/reducer";
 import type { Event } from "../backend/gen/event";
 import { reduceAll } from "./eventstest";
 import { EventTypes } from "./seq";
@@ -39,11 +39,11 @@ describe("golden events", () => {
     expect(t.modes.map((m) => m.to)).toEqual(["full_access"]);
     expect(t.activated).toEqual(["web_fetch"]);
     expect(t.interruptedCalls).toBe(2);
-    const card = c.cards[cardKey("run_1", "call_1")]!;
+    const card = cardOf(c, "run_1", "call_1")!;
     expect(card).toMatchObject({ status: "done", argsBytes: 5 << 20, argsPreview: '{"command":"ls >', tail: "line 1\nline <2>\n", durationMs: 42 });
     expect(card.result).toMatchObject({ artifacts: ["art_1"], displayDiff: "-x\n+y" });
     expect(card.result!.fileChanges.map((f) => f.id)).toEqual(["chg_1"]);
-    expect(c.cards[cardKey("run_1", "call_2")]).toMatchObject({ status: "error", result: { text: "unknown tool" } });
+    expect(cardOf(c, "run_1", "call_2")).toMatchObject({ status: "error", result: { text: "unknown tool" } });
 
     const a = reduceAll(applyApprovals, initialApprovals("manual"), events);
     expect(a).toMatchObject({ seq: events.length, pending: [], mode: "full_access" });

@@ -11,7 +11,7 @@ import {
   reduceAll,
   typesOf,
 } from "../eventstest";
-import { applyConversation, cardKey, initialConversation, type ConversationState } from "./reducer";
+import { applyConversation, cardOf, initialConversation, type ConversationState } from "./reducer";
 
 const reduce = (log: Log, s: ConversationState = initialConversation) => reduceAll(applyConversation, s, log.events);
 
@@ -49,14 +49,14 @@ describe("applyConversation", () => {
       usage: { totalTokens: 1880 },
     });
     expect(t.steps.map((st) => [st.step, st.finishReason, st.toolCalls, st.cards])).toEqual([
-      [1, "tool_calls", 1, [cardKey("run_1", "call_w")]],
+      [1, "tool_calls", 1, ["call_w"]],
       [2, "stop", 0, []],
     ]);
     expect(s.streams["run_1"]).toEqual({
       1: { text: "I'll create the file.", reasoning: "The user wants a file. I will write it." },
       2: { text: "Done.", reasoning: "" },
     });
-    const card = s.cards[cardKey("run_1", "call_w")]!;
+    const card = cardOf(s, "run_1", "call_w")!;
     expect(card).toMatchObject({
       name: "write",
       status: "done",
@@ -74,13 +74,12 @@ describe("applyConversation", () => {
 
   it("moves a card through queued, streaming arguments, running, waiting, running, done", () => {
     const log = journey();
-    const key = cardKey("run_1", "call_w");
     const seen: unknown[] = [];
     let s = initialConversation;
     const last = log.events.findIndex((e) => e.type === "step.end");
     for (const ev of log.events.slice(0, last + 1)) {
       s = applyConversation(s, ev);
-      const c = s.cards[key];
+      const c = cardOf(s, "run_1", "call_w");
       if (c) seen.push([ev.type, c.status, c.argsBytes, c.approval?.state ?? null]);
     }
     const args = JSON.stringify({ path: "notes.txt", content: "hello\n" }).length;
@@ -98,14 +97,14 @@ describe("applyConversation", () => {
 
   it("shows bash's live tail and a cancelled call and run", () => {
     const log = journey();
-    const key = cardKey("run_2", "call_b");
+    const key = "call_b";
     const upToTail = log.events.filter((e) => e.runId !== "run_2" || e.type !== "tool.end" && e.type !== "run.end");
     const live = reduceAll(applyConversation, initialConversation, upToTail);
-    expect(live.cards[key]).toMatchObject({ status: "running", tail: "=== RUN TestA\n=== RUN TestB\n" });
+    expect(cardOf(live, "run_2", key)).toMatchObject({ status: "running", tail: "=== RUN TestA\n=== RUN TestB\n" });
     expect(live.turns["run_2"]!.status).toBe("running");
 
     const s = reduce(log);
-    expect(s.cards[key]).toMatchObject({ status: "cancelled", endedWithRun: false, tail: "=== RUN TestA\n=== RUN TestB\n" });
+    expect(cardOf(s, "run_2", key)).toMatchObject({ status: "cancelled", endedWithRun: false, tail: "=== RUN TestA\n=== RUN TestB\n" });
     expect(s.turns["run_2"]).toMatchObject({ status: "cancelled", error: "cancelled", stepLimit: false, approvalMode: "auto" });
   });
 
@@ -114,7 +113,7 @@ describe("applyConversation", () => {
     const t = s.turns["run_3"]!;
     expect(t).toMatchObject({ status: "interrupted", interruptedCalls: 1 });
     expect(t.error).toMatch(/^interrupted: Foya stopped during this run/);
-    expect(s.cards[cardKey("run_3", "call_e")]).toMatchObject({
+    expect(cardOf(s, "run_3", "call_e")).toMatchObject({
       status: "interrupted",
       durationMs: null,
       endedWithRun: false,
@@ -132,8 +131,8 @@ describe("applyConversation", () => {
     log.ask("run_1", "apr_1", "call_a", { kind: "shell", tool: "bash", command: "make" });
     log.runEnd("run_1", "cancelled", "cancelled");
     const s = reduce(log);
-    expect(s.cards[cardKey("run_1", "call_a")]).toMatchObject({ status: "cancelled", endedWithRun: true });
-    expect(s.cards[cardKey("run_1", "call_b")]).toMatchObject({ status: "cancelled", endedWithRun: true });
+    expect(cardOf(s, "run_1", "call_a")).toMatchObject({ status: "cancelled", endedWithRun: true });
+    expect(cardOf(s, "run_1", "call_b")).toMatchObject({ status: "cancelled", endedWithRun: true });
   });
 
   it("tells the step-limit stop from other failures", () => {
@@ -152,7 +151,7 @@ describe("applyConversation", () => {
 
   it("keeps a failed call's full error and no file changes", () => {
     const s = reduce(everything());
-    expect(s.cards[cardKey("run_4", "call_x")]).toMatchObject({
+    expect(cardOf(s, "run_4", "call_x")).toMatchObject({
       status: "error",
       result: { isError: true, text: "missing.txt does not exist (check the path with ls or glob)", fileChanges: [] },
     });
@@ -168,8 +167,8 @@ describe("applyConversation", () => {
     log.end("run_1", 3, 0, "call_lost", "ls", "interrupted", interruptedText("waiting to run"));
     const t = reduce(log).turns["run_1"]!;
     expect(t.steps.map((st) => [st.step, st.cards])).toEqual([
-      [1, [cardKey("run_1", "call_early"), cardKey("run_1", "call_late")]],
-      [3, [cardKey("run_1", "call_lost")]],
+      [1, ["call_early", "call_late"]],
+      [3, ["call_lost"]],
     ]);
   });
 
@@ -181,7 +180,7 @@ describe("applyConversation", () => {
     const text =
       "[1,200 lines (52,000 bytes) of 2,000 lines (84,768 bytes) left out before this] Narrow the output.\nok\nexit status 0";
     log.end("run_1", 1, 0, "call_1", "bash", "done", text);
-    const c = reduce(log).cards[cardKey("run_1", "call_1")]!;
+    const c = cardOf(reduce(log), "run_1", "call_1")!;
     expect(c.result!.truncation).toEqual([
       "[1,200 lines (52,000 bytes) of 2,000 lines (84,768 bytes) left out before this] Narrow the output.",
     ]);

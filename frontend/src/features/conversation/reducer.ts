@@ -4,8 +4,9 @@
 //
 // The state is normalised so that a streamed token changes as little as
 // possible: text and reasoning live in `streams`, apart from the turns and the
-// cards, so a text.delta leaves `turnIds`, `turns` and `cards` the same
-// objects and a view that selects them does not render again.
+// cards, so a text.delta leaves `entries`, `turns` and `cards` the same
+// objects and a view that selects them does not render again. Cards are kept
+// by run, then call ID: an event copies the run's cards, not the session's.
 import type { Event, FileChange, Instructions, Usage } from "../../backend/gen/event";
 import { inSeqOrder, initialSeq, typed, type Sequenced, type TypedEvent } from "../seq";
 import { truncationNotices } from "./truncation";
@@ -38,8 +39,7 @@ export interface Result {
 
 /** ToolCard is one tool call as the conversation shows it. */
 export interface ToolCard {
-  /** key is runId + "/" + id: models may reuse call IDs across runs. */
-  key: string;
+  /** The call's ID; models may reuse call IDs across runs, so a card is found by run and ID. */
   id: string;
   runId: string;
   step: number;
@@ -69,7 +69,7 @@ export interface Step {
   step: number;
   /** Tools offered to the model. */
   tools: string[];
-  /** Keys of the step's cards, ordered by the model's index. */
+  /** Call IDs of the step's cards, ordered by the model's index. */
   cards: string[];
   ended: boolean;
   finishReason: string;
@@ -131,14 +131,15 @@ export interface ConversationState extends Sequenced {
   turns: Record<string, Turn>;
   /** streams[runId][step]. */
   streams: Record<string, Record<number, Stream>>;
-  cards: Record<string, ToolCard>;
+  /** cards[runId][callId]. */
+  cards: Record<string, Record<string, ToolCard>>;
 }
 
 export const initialConversation: ConversationState = { ...initialSeq, entries: [], turns: {}, streams: {}, cards: {} };
 
-/** cardKey is the key of a call's card. */
-export function cardKey(runId: string, callId: string): string {
-  return runId + "/" + callId;
+/** cardOf returns the card of call callId in run runId. */
+export function cardOf(s: ConversationState, runId: string, callId: string): ToolCard | undefined {
+  return s.cards[runId]?.[callId];
 }
 
 /** applyConversation applies one event, in seq order (see inSeqOrder). */
@@ -214,13 +215,12 @@ function applyToTurn(s: ConversationState, turn: Turn, ev: TypedEvent): Conversa
     }
     case "tool.begin": {
       const d = ev.data;
-      const key = cardKey(turn.id, d.id);
-      if (s.cards[key]) return s;
+      if (cardOf(s, turn.id, d.id)) return s;
       return addCard(s, turn, newCard(turn.id, d.step, d.index, d.id, d.name, ev.time));
     }
     case "tool.update": {
       const d = ev.data;
-      const card = s.cards[cardKey(turn.id, d.id)];
+      const card = cardOf(s, turn.id, d.id);
       if (!card || isEnded(card)) return s;
       let next = card;
       if (d.argsBytes !== undefined) next = { ...next, argsBytes: d.argsBytes };
@@ -231,9 +231,8 @@ function applyToTurn(s: ConversationState, turn: Turn, ev: TypedEvent): Conversa
     }
     case "tool.end": {
       const d = ev.data;
-      const key = cardKey(turn.id, d.id);
       let base = s;
-      let card = s.cards[key];
+      let card = cardOf(s, turn.id, d.id);
       if (!card) {
         // Calls that never streamed (recovery marks stored ones) still get a card.
         card = newCard(turn.id, d.step, d.index, d.id, d.name, ev.time);
@@ -280,13 +279,13 @@ function applyToTurn(s: ConversationState, turn: Turn, ev: TypedEvent): Conversa
     }
     case "approval.request": {
       const d = ev.data;
-      const card = s.cards[cardKey(turn.id, d.request?.callId ?? "")];
+      const card = cardOf(s, turn.id, d.request?.callId ?? "");
       if (!card || isEnded(card)) return s;
       return withCard(s, { ...card, status: "waiting", approval: { id: d.id, state: "pending", reason: d.reason ?? "", message: "" } });
     }
     case "approval.answer": {
       const d = ev.data;
-      const card = s.cards[cardKey(turn.id, d.callId)];
+      const card = cardOf(s, turn.id, d.callId);
       if (!card || isEnded(card) || card.approval?.id !== d.id) return s;
       const state = d.state === "allowed" || d.state === "denied" || d.state === "cancelled" ? d.state : "cancelled";
       return withCard(s, {
@@ -328,7 +327,6 @@ function unreachable(ev: never): never {
 
 function newCard(runId: string, step: number, index: number, id: string, name: string, time: string): ToolCard {
   return {
-    key: cardKey(runId, id),
     id,
     runId,
     step,
@@ -361,7 +359,7 @@ function withTurn(s: ConversationState, t: Turn): ConversationState {
 }
 
 function withCard(s: ConversationState, c: ToolCard): ConversationState {
-  return { ...s, cards: { ...s.cards, [c.key]: c } };
+  return { ...s, cards: { ...s.cards, [c.runId]: { ...s.cards[c.runId], [c.id]: c } } };
 }
 
 // addCard adds c to s and its key to its step (made if the step.start is
@@ -373,14 +371,14 @@ function addCard(s: ConversationState, turn: Turn, c: ToolCard): ConversationSta
   }
   steps = steps.map((st) => {
     if (st.step !== c.step) return st;
-    const cards = [...st.cards, c.key].sort((a, b) => indexOf(s, c, a) - indexOf(s, c, b));
+    const cards = [...st.cards, c.id].sort((a, b) => indexOf(s, c, a) - indexOf(s, c, b));
     return { ...st, cards };
   });
   return withCard(withTurn(s, { ...turn, steps }), c);
 }
 
-function indexOf(s: ConversationState, added: ToolCard, key: string): number {
-  return key === added.key ? added.index : (s.cards[key]?.index ?? 0);
+function indexOf(s: ConversationState, added: ToolCard, id: string): number {
+  return id === added.id ? added.index : (cardOf(s, added.runId, id)?.index ?? 0);
 }
 
 // settleCards ends the turn's cards that the run left unended: a run's end
@@ -388,14 +386,15 @@ function indexOf(s: ConversationState, added: ToolCard, key: string): number {
 // run's outcome and are marked endedWithRun, so the view can say so.
 function settleCards(s: ConversationState, turn: Turn, status: TurnStatus, time: string): ConversationState {
   const to: CardStatus = status === "cancelled" ? "cancelled" : status === "interrupted" ? "interrupted" : "error";
-  let cards = s.cards;
+  const old = s.cards[turn.id] ?? {};
+  let cards = old;
   for (const st of turn.steps) {
-    for (const key of st.cards) {
-      const c = cards[key];
+    for (const id of st.cards) {
+      const c = cards[id];
       if (!c || isEnded(c)) continue;
-      if (cards === s.cards) cards = { ...s.cards };
-      cards[key] = { ...c, status: to, endedAt: time, endedWithRun: true };
+      if (cards === old) cards = { ...old };
+      cards[id] = { ...c, status: to, endedAt: time, endedWithRun: true };
     }
   }
-  return cards === s.cards ? s : { ...s, cards };
+  return cards === old ? s : { ...s, cards: { ...s.cards, [turn.id]: cards } };
 }

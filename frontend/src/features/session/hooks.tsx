@@ -48,9 +48,9 @@ export function useStepReasoning(runId: string, step: number): string {
   return useSession((s) => s.conversation.streams[runId]?.[step]?.reasoning ?? "");
 }
 
-/** useCard is one tool call's card, by its key (cardKey). */
-export function useCard(key: string): ToolCard | undefined {
-  return useSession((s) => s.conversation.cards[key]);
+/** useCard is the card of call callId in run runId (a step lists its cards' call IDs). */
+export function useCard(runId: string, callId: string): ToolCard | undefined {
+  return useSession((s) => s.conversation.cards[runId]?.[callId]);
 }
 
 /** usePendingApprovals is the queue of requests waiting for a person, oldest first. */

@@ -1,6 +1,6 @@
 import { act, cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { applyConversation, cardKey, initialConversation } from "../conversation/reducer";
+import { applyConversation, cardOf, initialConversation } from "../conversation/reducer";
 import type { Event } from "../../backend/gen/event";
 import { Log, everything, journey, reduceAll } from "../eventstest";
 import { SessionStoreProvider, useCard, useEntries, useMode, usePendingApprovals, useStepText, useTurn } from "./hooks";
@@ -137,8 +137,8 @@ function mount(store: SessionStore, renders: Renders) {
         {t.steps.map((st) => (
           <section key={st.step}>
             <StepText runId={id} step={st.step} />
-            {st.cards.map((k) => (
-              <Card key={k} k={k} />
+            {st.cards.map((callId) => (
+              <Card key={callId} runId={id} callId={callId} />
             ))}
           </section>
         ))}
@@ -150,9 +150,9 @@ function mount(store: SessionStore, renders: Renders) {
     const text = useStepText(runId, step);
     return <article aria-label={`${runId} step ${step}`}>{text}</article>;
   }
-  function Card({ k }: { k: string }) {
+  function Card({ runId, callId }: { runId: string; callId: string }) {
     renders.card++;
-    const c = useCard(k)!;
+    const c = useCard(runId, callId)!;
     return (
       <span role="status" aria-label={c.name}>
         {c.status}
@@ -193,8 +193,8 @@ describe("session store cards", () => {
     }
     const store = createSessionStore(log.sessionId);
     store.getState().apply(log.events);
-    const cards = store.getState().conversation.cards;
-    expect(cards[cardKey("run_1", "call_0")]!.result!.text).toBe("run_1");
-    expect(cards[cardKey("run_2", "call_0")]!.result!.text).toBe("run_2");
+    const s = store.getState().conversation;
+    expect(cardOf(s, "run_1", "call_0")!.result!.text).toBe("run_1");
+    expect(cardOf(s, "run_2", "call_0")!.result!.text).toBe("run_2");
   });
 });
