@@ -646,4 +646,3 @@ export const ModeAuto = "auto";
  * approval.Mode.
  */
 export const ModeFullAccess = "full_access";
-// x

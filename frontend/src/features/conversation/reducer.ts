@@ -190,8 +190,8 @@ function apply(s: ConversationState, raw: Event): ConversationState {
     return { ...s, entries: [...s.entries, { kind: "turn", id: runId }], turns: { ...s.turns, [runId]: turn } };
   }
   const turn = s.turns[runId];
-  // Every event of a run follows its run.start in the log; others (the
-  // session's file and approval-free events) are not the conversation's.
+  // Every event of a run follows its run.start in the log. Events of no
+  // known run (file events outside a run) are not the conversation's.
   if (!turn) return s;
   return applyToTurn(s, turn, ev);
 }
