@@ -58,3 +58,43 @@ describe("golden events", () => {
     expect(reduceAll(applySessions, initialSessions, events).lastSeq).toEqual({ ses_1: events.length });
   });
 });
+
+// wrongTypes replaces every field of a payload, one level down too, with a
+// value of another type.
+function wrongTypes(v: unknown, depth = 0): unknown {
+  if (Array.isArray(v)) return depth > 1 ? 7 : v.map((x) => wrongTypes(x, depth + 1));
+  if (typeof v === "object" && v !== null) {
+    if (depth > 1) return "object";
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, wrongTypes(x, depth + 1)]));
+  }
+  if (typeof v === "string") return 42;
+  if (typeof v === "number") return { n: v };
+  if (typeof v === "boolean") return "yes";
+  return [v];
+}
+
+describe("events of the wrong shape", () => {
+  it("are skipped in their place, and the events after them apply", () => {
+    const bad = events.map((e) => ({ ...e, data: wrongTypes(e.data) }));
+    const last = events.length;
+    for (const [apply, initial] of [
+      [applyConversation, initialConversation],
+      [applyApprovals, initialApprovals()],
+      [applyChanges, initialChanges],
+      [applyBackground, initialBackground],
+    ] as const) {
+      const f = apply as (s: typeof initial, ev: Event) => typeof initial;
+      const s = reduceAll(f, initial, bad);
+      expect(s.seq).toBe(last);
+      // A good event after them still applies.
+      const next = { ...events[0]!, seq: last + 1, runId: "run_9", data: { ...(events[0]!.data as object) } };
+      expect(f(s, next).seq).toBe(last + 1);
+    }
+    const c = reduceAll(applyConversation, initialConversation, [
+      ...bad,
+      { ...events[0]!, seq: last + 1, runId: "run_9" },
+    ]);
+    expect(c.turns["run_9"]!.prompt).toBe('fix <the> "bug" & go');
+    expect(reduceAll(applySessions, initialSessions, bad).lastSeq).toEqual({ ses_1: last });
+  });
+});

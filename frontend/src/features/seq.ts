@@ -73,14 +73,25 @@ export function inSeqOrder<S extends Sequenced>(state: S, ev: Event, apply: (s: 
     const ahead = [...state.ahead, ev].sort((a, b) => a.seq - b.seq);
     return { ...state, ahead };
   }
-  let s = { ...apply(state, ev), seq: ev.seq };
+  let s = { ...guarded(apply, state, ev), seq: ev.seq };
   if (s.ahead.length === 0) return s;
   const rest = [...s.ahead];
   while (rest.length > 0 && rest[0]!.seq === s.seq + 1) {
     const next = rest.shift()!;
-    s = { ...apply(s, next), seq: next.seq };
+    s = { ...guarded(apply, s, next), seq: next.seq };
   }
   return { ...s, ahead: rest };
+}
+
+// guarded applies ev, or skips it when its payload is not of its type's
+// shape (a field of the wrong type) and apply throws on it: one bad event
+// changes nothing and stalls nothing, like an unknown type.
+function guarded<S>(apply: (s: S, ev: Event) => S, s: S, ev: Event): S {
+  try {
+    return apply(s, ev);
+  } catch {
+    return s;
+  }
 }
 
 /** initialSeq is the ordering state of an area that has seen nothing. */
