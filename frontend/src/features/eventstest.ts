@@ -242,7 +242,11 @@ export function typesOf(events: readonly Event[]): Set<string> {
  * events followed by live ones (overlapping at the seam, as a resume may)
  * gives the state of live events alone.
  */
-export function itKeepsSeqOrder<S extends Sequenced>(apply: (s: S, ev: Event) => S, initial: S, log: () => Log): void {
+export function itKeepsSeqOrder<S extends Sequenced>(
+  apply: (s: S, ev: Event) => S,
+  initial: S,
+  log: () => { events: readonly Event[] },
+): void {
   it("ignores a duplicate seq", () => {
     const evs = log().events;
     const once = reduceAll(apply, initial, evs);
