@@ -4,8 +4,11 @@
 // is written as /home/me. Three runs: in Manual, a write and an edit allowed
 // and a bash denied with a message; a switch to Auto; a bash printing three
 // lines slowly (its live tail); a bash cancelled mid-run; then the first
-// turn reverted.
+// turn reverted. And testdata/crash.jsonl: a run in Auto whose process was
+// killed (kill -9) while its bash call slept, with a write waiting behind
+// it, as the next kernel start recovered it.
 import { describe, expect, it } from "vitest";
+import crashLog from "./testdata/crash.jsonl?raw";
 import log from "./testdata/run.jsonl?raw";
 import type { Event } from "../backend/gen/event";
 import { applyApprovals, initialApprovals } from "./approvals/reducer";
@@ -14,10 +17,13 @@ import { applyChanges, initialChanges } from "./changes/reducer";
 import { applyConversation, cardOf, initialConversation } from "./conversation/reducer";
 import { itKeepsSeqOrder, reduceAll } from "./eventstest";
 
-const events: Event[] = log
-  .split("\n")
-  .filter((l) => l.trim() !== "")
-  .map((l) => JSON.parse(l) as Event);
+const parse = (text: string): Event[] =>
+  text
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as Event);
+const events = parse(log);
+const crash = parse(crashLog);
 const runIds = [...new Set(events.filter((e) => e.type === "run.start").map((e) => e.runId!))];
 const [r1, r2, r3] = runIds as [string, string, string];
 
@@ -72,4 +78,33 @@ describe("a real session", () => {
   describe("conversation", () => itKeepsSeqOrder(applyConversation, initialConversation, () => ({ events })));
   describe("approvals", () => itKeepsSeqOrder(applyApprovals, initialApprovals("manual"), () => ({ events })));
   describe("changes", () => itKeepsSeqOrder(applyChanges, initialChanges, () => ({ events })));
+});
+
+describe("a run a crash interrupted", () => {
+  it("is restored from history as interrupted, each unfinished call marked", () => {
+    const s = reduceAll(applyConversation, initialConversation, crash);
+    const runId = crash[0]!.runId!;
+    expect(s.turns[runId]).toMatchObject({ status: "interrupted", interruptedCalls: 2, stepLimit: false });
+    expect(s.turns[runId]!.error).toMatch(/^interrupted: Foya stopped during this run/);
+    expect(s.turns[runId]!.steps[0]!.cards).toEqual(["call_r", "call_z", "call_q"]);
+    expect(cardOf(s, runId, "call_r")).toMatchObject({ status: "done", endedWithRun: false });
+    const z = cardOf(s, runId, "call_z")!;
+    expect(z).toMatchObject({ status: "interrupted", durationMs: null, endedWithRun: false });
+    expect(z.startedAt).not.toBe("");
+    expect(z.result!.text).toMatch(/^interrupted, not replayed: Foya stopped while this call was running/);
+    const q = cardOf(s, runId, "call_q")!;
+    expect(q).toMatchObject({ status: "interrupted", startedAt: "" });
+    expect(q.result!.text).toMatch(/while this call was waiting to run/);
+  });
+
+  it("shows the same after a reload as to a window open through the crash", () => {
+    // The window saw the events up to the crash live; after the restart it
+    // resumes after the last seq it had.
+    const seen = crash.findIndex((e) => e.type === "tool.end" && (e.data as { status: string }).status === "interrupted");
+    const live = reduceAll(applyConversation, initialConversation, crash.slice(0, seen));
+    expect(live.turns[crash[0]!.runId!]!.status).toBe("running");
+    expect(reduceAll(applyConversation, live, crash.slice(seen - 2))).toEqual(reduceAll(applyConversation, initialConversation, crash));
+  });
+
+  itKeepsSeqOrder(applyConversation, initialConversation, () => ({ events: crash }));
 });
