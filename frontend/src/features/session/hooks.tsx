@@ -2,19 +2,28 @@
 // view shows. Each hook selects the smallest piece it needs, so a view
 // renders again only when that piece changes: a streamed token changes one
 // step's stream, and only the component showing that stream renders.
-import { createContext, useContext, useMemo, type ReactNode } from "react";
+import { createContext, useContext, useEffect, useMemo, type ReactNode } from "react";
 import { useStore } from "zustand";
 import type { ApprovalRequestData } from "../../backend/gen/event";
 import type { BackgroundCommand } from "../../backend/gen/kernel";
 import type { Change, Group, OutsideMark } from "../changes/reducer";
 import type { Entry, ToolCard, Turn } from "../conversation/reducer";
 import { stale } from "../background/reducer";
-import type { SessionState, SessionStore } from "./store";
+import { follow, type SessionState, type SessionStore, type Subscribe } from "./store";
 
 const StoreContext = createContext<SessionStore | null>(null);
 
 export function SessionStoreProvider({ store, children }: { store: SessionStore; children: ReactNode }) {
   return <StoreContext.Provider value={store}>{children}</StoreContext.Provider>;
+}
+
+/**
+ * useFollow keeps store following the transport's subscribe while the
+ * calling component is mounted; a remount resumes after the store's last
+ * seq. subscribe must be stable (the transport's method, bound once).
+ */
+export function useFollow(store: SessionStore, subscribe: Subscribe): void {
+  useEffect(() => follow(store, subscribe), [store, subscribe]);
 }
 
 function useSessionStore(): SessionStore {

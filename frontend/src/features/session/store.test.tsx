@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { applyConversation, cardOf, initialConversation } from "../conversation/reducer";
 import type { Event } from "../../backend/gen/event";
 import { Log, everything, journey, reduceAll } from "../eventstest";
-import { SessionStoreProvider, useCard, useEntries, useMode, usePendingApprovals, useStepText, useTurn } from "./hooks";
+import { SessionStoreProvider, useCard, useEntries, useFollow, useMode, usePendingApprovals, useStepText, useTurn } from "./hooks";
 import { createSessionStore, follow, lastSeq, type SessionStore, type Subscribe } from "./store";
 
 afterEach(cleanup);
@@ -180,6 +180,29 @@ function mount(store: SessionStore, renders: Renders) {
     </SessionStoreProvider>,
   );
 }
+
+describe("useFollow", () => {
+  it("follows while mounted and resumes after the last seq when mounted again", async () => {
+    const log = journey();
+    const t = new FakeTransport();
+    t.stored = log.events.slice(0, 10);
+    const store = createSessionStore(log.sessionId);
+    function Follower() {
+      useFollow(store, t.subscribe);
+      return null;
+    }
+    const first = render(<Follower />);
+    await act(flush);
+    expect(lastSeq(store.getState())).toBe(10);
+    first.unmount();
+    expect(t.listeners.size).toBe(0);
+    t.publish(log.events[10]!);
+    render(<Follower />);
+    await act(flush);
+    expect(t.subscribedAfter).toEqual([0, 10]);
+    expect(lastSeq(store.getState())).toBe(11);
+  });
+});
 
 describe("session store cards", () => {
   it("keys cards by run, so a model reusing call IDs across runs keeps both", () => {
