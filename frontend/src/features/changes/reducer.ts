@@ -151,3 +151,23 @@ function add(s: ChangesState, c: Change): ChangesState {
 function unreachable(ev: never): never {
   throw new Error(`unhandled event ${JSON.stringify(ev)}`);
 }
+
+/** Counts sums a group's changes: how many, lines added and removed (of the changes whose record is known). */
+export interface Counts {
+  changes: number;
+  added: number;
+  removed: number;
+}
+
+/** countsOf returns the counts of group g. */
+export function countsOf(s: ChangesState, g: Group): Counts {
+  const out: Counts = { changes: 0, added: 0, removed: 0 };
+  for (const id of g.changes) {
+    const c = s.byId[id];
+    if (!c) continue;
+    out.changes++;
+    out.added += c.record?.added ?? 0;
+    out.removed += c.record?.removed ?? 0;
+  }
+  return out;
+}
