@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { EventTypes } from "../seq";
+import { Log, WORKDIR, everything, fileChange, itKeepsSeqOrder, reduceAll, typesOf } from "../eventstest";
+import { applyChanges, initialChanges } from "./reducer";
+
+const reduce = (log: Log) => reduceAll(applyChanges, initialChanges, log.events);
+const notes = WORKDIR + "/notes.txt";
+
+describe("applyChanges", () => {
+  it("takes every event type of docs/events.md", () => {
+    const log = everything();
+    for (const t of EventTypes) expect(typesOf(log.events)).toContain(t);
+    const s = reduce(log);
+    expect(s.seq).toBe(log.events.length);
+    expect(s.groups).toEqual([
+      { runId: "run_1", changes: ["chg_1"] },
+      { runId: "", changes: ["chg_2"] },
+    ]);
+    expect(s.byId["chg_1"]).toMatchObject({ runId: "run_1", callId: "call_w", path: notes, op: "create", full: true });
+    expect(s.byId["chg_1"]!.record!.diff).toContain("+hello");
+    expect(s.byId["chg_2"]).toMatchObject({ path: notes, op: "revert", revertOf: "chg_1", full: false, record: null });
+    expect(s.revertedBy).toEqual({ chg_1: "chg_2" });
+    // The outside change came after the revert: it stays marked.
+    expect(s.outside[notes]).toMatchObject({ path: notes, exists: true });
+    expect(s.watchDegraded).toMatch(/polling/);
+  });
+
+  it("groups a multi-file turn and keeps turns apart", () => {
+    const log = new Log();
+    log.runStart("run_1", "two files");
+    log.end("run_1", 1, 0, "call_a", "write", "done", "ok", {
+      fileChanges: [fileChange("chg_a", "run_1", "call_a", WORKDIR + "/a", "create"), fileChange("chg_b", "run_1", "call_a", WORKDIR + "/b", "create")],
+    });
+    log.runStart("run_2", "delete");
+    log.end("run_2", 1, 0, "call_d", "delete", "done", "moved to the trash", {
+      fileChanges: [{ ...fileChange("chg_d", "run_2", "call_d", WORKDIR + "/a", "delete"), trashPath: "/home/me/.local/share/Trash/files/a" }],
+    });
+    const s = reduce(log);
+    expect(s.groups).toEqual([
+      { runId: "run_1", changes: ["chg_a", "chg_b"] },
+      { runId: "run_2", changes: ["chg_d"] },
+    ]);
+    expect(s.byId["chg_d"]!.record!.trashPath).toBe("/home/me/.local/share/Trash/files/a");
+  });
+
+  it("takes no change from a call that did not succeed", () => {
+    const log = new Log();
+    log.runStart("run_1", "p");
+    log.end("run_1", 1, 0, "call_a", "write", "error", "denied by the user: no", {
+      fileChanges: [fileChange("chg_a", "run_1", "call_a", WORKDIR + "/a", "create")],
+    });
+    expect(reduce(log).groups).toEqual([]);
+  });
+
+  it("marks an undo: the revert of a revert", () => {
+    const log = new Log();
+    log.add("file.reverted", { changeId: "chg_2", revertOf: "chg_1", path: notes, op: "revert" });
+    log.add("file.reverted", { changeId: "chg_3", revertOf: "chg_2", path: notes, op: "revert" });
+    expect(reduce(log).revertedBy).toEqual({ chg_1: "chg_2", chg_2: "chg_3" });
+  });
+
+  it("clears an outside mark when Foya changes the path again", () => {
+    const log = new Log();
+    log.add("file.changed_outside", { path: notes, exists: false });
+    expect(reduce(log).outside[notes]).toMatchObject({ exists: false });
+    log.add("file.reverted", { changeId: "chg_2", revertOf: "chg_1", path: notes, op: "revert" });
+    expect(reduce(log).outside).toEqual({});
+  });
+
+  itKeepsSeqOrder(applyChanges, initialChanges, everything);
+});

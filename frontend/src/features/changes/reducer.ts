@@ -1,0 +1,173 @@
+// Changes: every file change of the session grouped by turn, which of them
+// were reverted (and by which change), and the files changed outside Foya.
+// A pure reducer over the session's events.
+import type { Event, FileChange } from "../../backend/gen/event";
+import { inSeqOrder, initialSeq, typed, type Sequenced } from "../seq";
+
+/**
+ * Change is one file change. Changes from tool.end carry the whole record;
+ * a revert announced by file.reverted carries only what the event says
+ * (id, path, op, revertOf): full is false, and the view reads the rest with
+ * the kernel's change list when it needs the diff.
+ */
+export interface Change {
+  id: string;
+  runId: string;
+  callId: string;
+  path: string;
+  op: string;
+  /** The change this one reverted; "" for a change by a tool. */
+  revertOf: string;
+  /** The seq of the event that announced it. */
+  seq: number;
+  time: string;
+  record: FileChange | null;
+  full: boolean;
+}
+
+/** Group is the changes of one turn (a run), or of reverts made outside a run (runId ""). */
+export interface Group {
+  runId: string;
+  /** Change IDs in the order they happened. */
+  changes: string[];
+}
+
+/** OutsideMark says a file the session touched was changed by something other than Foya. */
+export interface OutsideMark {
+  path: string;
+  exists: boolean;
+  seq: number;
+  time: string;
+}
+
+export interface ChangesState extends Sequenced {
+  byId: Record<string, Change>;
+  /** Groups oldest first (the view shows them newest first). */
+  groups: Group[];
+  /** revertedBy[changeId] is the ID of the change that reverted it. */
+  revertedBy: Record<string, string>;
+  /** By absolute path; cleared when Foya changes the path again. */
+  outside: Record<string, OutsideMark>;
+  /** Why the workspace is polled instead of watched; "" while it is watched. */
+  watchDegraded: string;
+}
+
+export const initialChanges: ChangesState = {
+  ...initialSeq,
+  byId: {},
+  groups: [],
+  revertedBy: {},
+  outside: {},
+  watchDegraded: "",
+};
+
+/** applyChanges applies one event, in seq order (see inSeqOrder). */
+export function applyChanges(state: ChangesState, ev: Event): ChangesState {
+  return inSeqOrder(state, ev, apply);
+}
+
+function apply(s: ChangesState, raw: Event): ChangesState {
+  const ev = typed(raw);
+  if (ev === null) return s;
+  switch (ev.type) {
+    case "tool.end": {
+      const fcs = ev.data.status === "done" ? (ev.data.fileChanges ?? []) : [];
+      let next = s;
+      for (const fc of fcs) {
+        next = add(next, {
+          id: fc.id,
+          runId: fc.runId ?? ev.runId ?? "",
+          callId: fc.callId ?? ev.data.id,
+          path: fc.path,
+          op: fc.op,
+          revertOf: fc.revertOf ?? "",
+          seq: ev.seq,
+          time: ev.time,
+          record: fc,
+          full: true,
+        });
+      }
+      return next;
+    }
+    case "file.reverted": {
+      const d = ev.data;
+      const next = add(s, {
+        id: d.changeId,
+        runId: ev.runId ?? "",
+        callId: "",
+        path: d.path,
+        op: d.op,
+        revertOf: d.revertOf,
+        seq: ev.seq,
+        time: ev.time,
+        record: null,
+        full: false,
+      });
+      if (next === s || d.revertOf === "") return next;
+      return { ...next, revertedBy: { ...next.revertedBy, [d.revertOf]: d.changeId } };
+    }
+    case "file.changed_outside": {
+      const d = ev.data;
+      return { ...s, outside: { ...s.outside, [d.path]: { path: d.path, exists: d.exists, seq: ev.seq, time: ev.time } } };
+    }
+    case "file.watch_degraded":
+      return { ...s, watchDegraded: ev.data.reason || "the workspace is polled instead of watched" };
+    case "run.start":
+    case "step.start":
+    case "text.delta":
+    case "reasoning.delta":
+    case "tool.begin":
+    case "tool.update":
+    case "tools.activated":
+    case "step.end":
+    case "approval.request":
+    case "approval.answer":
+    case "session.mode":
+    case "run.interrupted":
+    case "run.end":
+      return s;
+    default:
+      return unreachable(ev);
+  }
+}
+
+// add records c in its turn's group (a new group when the turn has none
+// yet) and clears an outside mark of its path: Foya changed it since.
+function add(s: ChangesState, c: Change): ChangesState {
+  if (c.id === "" || s.byId[c.id]) return s;
+  const i = s.groups.findIndex((g) => g.runId === c.runId);
+  const groups =
+    i < 0
+      ? [...s.groups, { runId: c.runId, changes: [c.id] }]
+      : s.groups.map((g, j) => (j === i ? { ...g, changes: [...g.changes, c.id] } : g));
+  let outside = s.outside;
+  if (outside[c.path]) {
+    outside = { ...outside };
+    delete outside[c.path];
+  }
+  return { ...s, byId: { ...s.byId, [c.id]: c }, groups, outside };
+}
+
+function unreachable(ev: never): never {
+  throw new Error(`unhandled event ${JSON.stringify(ev)}`);
+}
+
+/** Counts sums a group's changes: how many, lines added and removed (of the changes whose record is known). */
+export interface Counts {
+  changes: number;
+  added: number;
+  removed: number;
+}
+
+/** countsOf returns the counts of group g. */
+export function countsOf(s: ChangesState, g: Group): Counts {
+  const out: Counts = { changes: 0, added: 0, removed: 0 };
+  for (const id of g.changes) {
+    const c = s.byId[id];
+    if (!c) continue;
+    out.changes++;
+    out.added += c.record?.added ?? 0;
+    out.removed += c.record?.removed ?? 0;
+  }
+  return out;
+}

@@ -1,0 +1,400 @@
+// The conversation: one turn per run (the user's prompt and everything that
+// answers it), its steps' streamed text and reasoning, and a card per tool
+// call. A pure reducer over the session's events (docs/events.md).
+//
+// The state is normalised so that a streamed token changes as little as
+// possible: text and reasoning live in `streams`, apart from the turns and the
+// cards, so a text.delta leaves `entries`, `turns` and `cards` the same
+// objects and a view that selects them does not render again. Cards are kept
+// by run, then call ID: an event copies the run's cards, not the session's.
+import type { Event, FileChange, Instructions, Usage } from "../../backend/gen/event";
+import { inSeqOrder, initialSeq, typed, type Sequenced, type TypedEvent } from "../seq";
+import { truncationNotices } from "./truncation";
+
+/** CardStatus is where a tool call is (docs/events.md, "Call states"), plus waiting for a person. */
+export type CardStatus = "queued" | "waiting" | "running" | "done" | "error" | "cancelled" | "interrupted";
+
+/** Approval is a card's request for a person and, once given, the answer. */
+export interface CardApproval {
+  id: string;
+  state: "pending" | "allowed" | "denied" | "cancelled";
+  /** Why the policy asks. */
+  reason: string;
+  /** The person's message with a deny, or "". */
+  message: string;
+}
+
+/** Result is what a call ended with (tool.end). */
+export interface Result {
+  /** The text the model reads. */
+  text: string;
+  isError: boolean;
+  artifacts: string[];
+  /** The files a successful write, edit or delete changed; the card shows these, not the arguments. */
+  fileChanges: FileChange[];
+  displayDiff: string;
+  /** Lines of text saying the tool left part of its output out. */
+  truncation: string[];
+}
+
+/** ToolCard is one tool call as the conversation shows it. */
+export interface ToolCard {
+  /** The call's ID; models may reuse call IDs across runs, so a card is found by run and ID. */
+  id: string;
+  runId: string;
+  step: number;
+  index: number;
+  name: string;
+  status: CardStatus;
+  /** How many bytes of arguments have streamed so far. */
+  argsBytes: number;
+  /** The start of the arguments as text (at most their first 4 KiB). */
+  argsPreview: string;
+  /** bash's live output: its last lines (tool.update progress.tail). */
+  tail: string;
+  approval: CardApproval | null;
+  /** Event times (RFC 3339): announced, started running, ended. */
+  beganAt: string;
+  startedAt: string;
+  endedAt: string;
+  /** How long it ran, from tool.end; null until then (or when not measured). */
+  durationMs: number | null;
+  result: Result | null;
+  /** The run ended with the call not ended: its status comes from the run's. */
+  endedWithRun: boolean;
+}
+
+/** Step is one model request of a turn. */
+export interface Step {
+  step: number;
+  /** Tools offered to the model. */
+  tools: string[];
+  /** Call IDs of the step's cards, ordered by the model's index. */
+  cards: string[];
+  ended: boolean;
+  finishReason: string;
+  usage: Usage | null;
+  toolCalls: number;
+  /** The model's stream failed; "" otherwise. */
+  error: string;
+}
+
+/** Stream is a step's streamed text and reasoning. */
+export interface Stream {
+  text: string;
+  reasoning: string;
+}
+
+export type TurnStatus = "running" | "completed" | "failed" | "cancelled" | "interrupted";
+
+/** ModeNote is a switch of the session's approval mode. */
+export interface ModeNote {
+  seq: number;
+  time: string;
+  from: string;
+  to: string;
+}
+
+/** Turn is one run. */
+export interface Turn {
+  id: string;
+  /** The seq of its run.start. */
+  seq: number;
+  startedAt: string;
+  prompt: string;
+  model: string;
+  provider: string;
+  workdir: string;
+  approvalMode: string;
+  instructions: Instructions | null;
+  steps: Step[];
+  /** Deferred tools that tool_search activated in this turn. */
+  activated: string[];
+  /** Mode switches made while the turn ran, in order. */
+  modes: ModeNote[];
+  status: TurnStatus;
+  error: string;
+  endedAt: string;
+  usage: Usage | null;
+  /** The run stopped at the step limit: the view offers "Continue". */
+  stepLimit: boolean;
+  /** How many unfinished calls a crash left (run.interrupted); null when none. */
+  interruptedCalls: number | null;
+}
+
+/** Entry is one item of the conversation in order: a turn, or a mode switch between turns. */
+export type Entry = { kind: "turn"; id: string } | ({ kind: "mode" } & ModeNote);
+
+export interface ConversationState extends Sequenced {
+  /** The conversation in order. Changes only when a turn starts or a mode switch falls between turns. */
+  entries: Entry[];
+  turns: Record<string, Turn>;
+  /** streams[runId][step]. */
+  streams: Record<string, Record<number, Stream>>;
+  /** cards[runId][callId]. */
+  cards: Record<string, Record<string, ToolCard>>;
+}
+
+export const initialConversation: ConversationState = { ...initialSeq, entries: [], turns: {}, streams: {}, cards: {} };
+
+/** cardOf returns the card of call callId in run runId. */
+export function cardOf(s: ConversationState, runId: string, callId: string): ToolCard | undefined {
+  return s.cards[runId]?.[callId];
+}
+
+/** applyConversation applies one event, in seq order (see inSeqOrder). */
+export function applyConversation(state: ConversationState, ev: Event): ConversationState {
+  return inSeqOrder(state, ev, apply);
+}
+
+// The step limit's run.end error (backend/engine/run.go). The event has no
+// field of its own for it; the text's start is stable.
+const stepLimitError = /^stopped after \d+ model steps, the limit for one turn/;
+
+const endStatuses = new Set(["done", "error", "cancelled", "interrupted"]);
+const turnEnds = new Set(["completed", "failed", "cancelled", "interrupted"]);
+
+function apply(s: ConversationState, raw: Event): ConversationState {
+  const ev = typed(raw);
+  if (ev === null) return s;
+  const runId = ev.runId ?? "";
+  if (ev.type === "session.mode") {
+    const note: ModeNote = { seq: ev.seq, time: ev.time, from: ev.data.from, to: ev.data.to };
+    const t = s.turns[runId];
+    if (t && t.status === "running") return withTurn(s, { ...t, modes: [...t.modes, note] });
+    return { ...s, entries: [...s.entries, { kind: "mode", ...note }] };
+  }
+  if (ev.type === "run.start") {
+    if (s.turns[runId] || runId === "") return s;
+    const d = ev.data;
+    const turn: Turn = {
+      id: runId,
+      seq: ev.seq,
+      startedAt: ev.time,
+      prompt: d.prompt ?? "",
+      model: d.model ?? "",
+      provider: d.provider ?? "",
+      workdir: d.workdir ?? "",
+      approvalMode: d.approvalMode ?? "",
+      instructions: d.instructions ?? null,
+      steps: [],
+      activated: [],
+      modes: [],
+      status: "running",
+      error: "",
+      endedAt: "",
+      usage: null,
+      stepLimit: false,
+      interruptedCalls: null,
+    };
+    return { ...s, entries: [...s.entries, { kind: "turn", id: runId }], turns: { ...s.turns, [runId]: turn } };
+  }
+  const turn = s.turns[runId];
+  // Every event of a run follows its run.start in the log. Events of no
+  // known run (file events outside a run) are not the conversation's.
+  if (!turn) return s;
+  return applyToTurn(s, turn, ev);
+}
+
+function applyToTurn(s: ConversationState, turn: Turn, ev: TypedEvent): ConversationState {
+  switch (ev.type) {
+    case "step.start": {
+      if (turn.steps.some((st) => st.step === ev.data.step)) return s;
+      const step: Step = { ...emptyStep(ev.data.step), tools: ev.data.tools ?? [] };
+      return withTurn(s, { ...turn, steps: [...turn.steps, step] });
+    }
+    case "text.delta":
+    case "reasoning.delta": {
+      const byStep = s.streams[turn.id] ?? {};
+      const old = byStep[ev.data.step] ?? { text: "", reasoning: "" };
+      const next =
+        ev.type === "text.delta"
+          ? { ...old, text: old.text + ev.data.text }
+          : { ...old, reasoning: old.reasoning + ev.data.text };
+      return { ...s, streams: { ...s.streams, [turn.id]: { ...byStep, [ev.data.step]: next } } };
+    }
+    case "tool.begin": {
+      const d = ev.data;
+      if (cardOf(s, turn.id, d.id)) return s;
+      return addCard(s, turn, newCard(turn.id, d.step, d.index, d.id, d.name, ev.time));
+    }
+    case "tool.update": {
+      const d = ev.data;
+      const card = cardOf(s, turn.id, d.id);
+      if (!card || isEnded(card)) return s;
+      let next = card;
+      if (d.argsBytes !== undefined) next = { ...next, argsBytes: d.argsBytes };
+      if (d.argsDelta !== undefined) next = { ...next, argsPreview: next.argsPreview + d.argsDelta };
+      if (d.status === "running") next = { ...next, status: "running", startedAt: ev.time };
+      if (typeof d.progress?.tail === "string") next = { ...next, tail: d.progress.tail };
+      return next === card ? s : withCard(s, next);
+    }
+    case "tool.end": {
+      const d = ev.data;
+      let base = s;
+      let card = cardOf(s, turn.id, d.id);
+      if (!card) {
+        // Calls that never streamed (recovery marks stored ones) still get a card.
+        card = newCard(turn.id, d.step, d.index, d.id, d.name, ev.time);
+        base = addCard(s, turn, card);
+      }
+      const text = d.text ?? "";
+      const status: CardStatus = endStatuses.has(d.status) ? (d.status as CardStatus) : "error";
+      const ended: ToolCard = {
+        ...card,
+        status,
+        endedAt: ev.time,
+        durationMs: d.durationMs ?? null,
+        approval: card.approval && card.approval.state === "pending" ? { ...card.approval, state: "cancelled" } : card.approval,
+        result: {
+          text,
+          isError: d.isError ?? false,
+          artifacts: d.artifacts ?? [],
+          fileChanges: status === "done" ? (d.fileChanges ?? []) : [],
+          displayDiff: d.displayDiff ?? "",
+          truncation: truncationNotices(text),
+        },
+      };
+      return withCard(base, ended);
+    }
+    case "tools.activated":
+      return withTurn(s, { ...turn, activated: [...turn.activated, ...(ev.data.names ?? [])] });
+    case "step.end": {
+      const d = ev.data;
+      // A step.end whose step.start is missing still shows (with its error).
+      const known = turn.steps.some((st) => st.step === d.step) ? turn.steps : [...turn.steps, emptyStep(d.step)];
+      const steps = known.map((st) =>
+        st.step === d.step
+          ? {
+              ...st,
+              ended: true,
+              finishReason: d.finishReason ?? "",
+              usage: d.usage ?? null,
+              toolCalls: d.toolCalls ?? 0,
+              error: d.error ?? "",
+            }
+          : st,
+      );
+      return withTurn(s, { ...turn, steps });
+    }
+    case "approval.request": {
+      const d = ev.data;
+      const card = cardOf(s, turn.id, d.request?.callId ?? "");
+      if (!card || isEnded(card)) return s;
+      return withCard(s, { ...card, status: "waiting", approval: { id: d.id, state: "pending", reason: d.reason ?? "", message: "" } });
+    }
+    case "approval.answer": {
+      const d = ev.data;
+      const card = cardOf(s, turn.id, d.callId);
+      if (!card || isEnded(card) || card.approval?.id !== d.id) return s;
+      const state = d.state === "allowed" || d.state === "denied" || d.state === "cancelled" ? d.state : "cancelled";
+      return withCard(s, {
+        ...card,
+        status: card.startedAt !== "" ? "running" : "queued",
+        approval: { ...card.approval, state, message: d.answer?.message ?? "" },
+      });
+    }
+    case "run.interrupted":
+      return withTurn(s, { ...turn, interruptedCalls: ev.data.calls });
+    case "run.end": {
+      const d = ev.data;
+      const status: TurnStatus = turnEnds.has(d.status) ? (d.status as TurnStatus) : "failed";
+      const error = d.error ?? "";
+      const next = withTurn(s, {
+        ...turn,
+        status,
+        error,
+        endedAt: ev.time,
+        usage: d.usage ?? null,
+        stepLimit: status === "failed" && stepLimitError.test(error),
+      });
+      return settleCards(next, turn, status, ev.time);
+    }
+    case "session.mode":
+    case "run.start":
+    case "file.reverted":
+    case "file.changed_outside":
+    case "file.watch_degraded":
+      return s;
+    default:
+      return unreachable(ev);
+  }
+}
+
+function unreachable(ev: never): never {
+  throw new Error(`unhandled event ${JSON.stringify(ev)}`);
+}
+
+function newCard(runId: string, step: number, index: number, id: string, name: string, time: string): ToolCard {
+  return {
+    id,
+    runId,
+    step,
+    index,
+    name,
+    status: "queued",
+    argsBytes: 0,
+    argsPreview: "",
+    tail: "",
+    approval: null,
+    beganAt: time,
+    startedAt: "",
+    endedAt: "",
+    durationMs: null,
+    result: null,
+    endedWithRun: false,
+  };
+}
+
+function emptyStep(step: number): Step {
+  return { step, tools: [], cards: [], ended: false, finishReason: "", usage: null, toolCalls: 0, error: "" };
+}
+
+function isEnded(c: ToolCard): boolean {
+  return endStatuses.has(c.status);
+}
+
+function withTurn(s: ConversationState, t: Turn): ConversationState {
+  return { ...s, turns: { ...s.turns, [t.id]: t } };
+}
+
+function withCard(s: ConversationState, c: ToolCard): ConversationState {
+  return { ...s, cards: { ...s.cards, [c.runId]: { ...s.cards[c.runId], [c.id]: c } } };
+}
+
+// addCard adds c to s and its key to its step (made if the step.start is
+// missing), ordered by the model's index.
+function addCard(s: ConversationState, turn: Turn, c: ToolCard): ConversationState {
+  let steps = turn.steps;
+  if (!steps.some((st) => st.step === c.step)) {
+    steps = [...steps, emptyStep(c.step)];
+  }
+  steps = steps.map((st) => {
+    if (st.step !== c.step) return st;
+    const cards = [...st.cards, c.id].sort((a, b) => indexOf(s, c, a) - indexOf(s, c, b));
+    return { ...st, cards };
+  });
+  return withCard(withTurn(s, { ...turn, steps }), c);
+}
+
+function indexOf(s: ConversationState, added: ToolCard, id: string): number {
+  return id === added.id ? added.index : (cardOf(s, added.runId, id)?.index ?? 0);
+}
+
+// settleCards ends the turn's cards that the run left unended: a run's end
+// is its last event, so none of them will end otherwise. They take the
+// run's outcome and are marked endedWithRun, so the view can say so.
+function settleCards(s: ConversationState, turn: Turn, status: TurnStatus, time: string): ConversationState {
+  const to: CardStatus = status === "cancelled" ? "cancelled" : status === "interrupted" ? "interrupted" : "error";
+  const old = s.cards[turn.id] ?? {};
+  let cards = old;
+  for (const st of turn.steps) {
+    for (const id of st.cards) {
+      const c = cards[id];
+      if (!c || isEnded(c)) continue;
+      if (cards === old) cards = { ...old };
+      cards[id] = { ...c, status: to, endedAt: time, endedWithRun: true };
+    }
+  }
+  return cards === old ? s : { ...s, cards: { ...s.cards, [turn.id]: cards } };
+}

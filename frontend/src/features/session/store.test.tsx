@@ -1,0 +1,223 @@
+import { act, cleanup, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import { applyConversation, cardOf, initialConversation } from "../conversation/reducer";
+import type { Event } from "../../backend/gen/event";
+import { Log, everything, journey, reduceAll } from "../eventstest";
+import { SessionStoreProvider, useCard, useEntries, useFollow, useMode, usePendingApprovals, useStepText, useTurn } from "./hooks";
+import { createSessionStore, follow, lastSeq, type SessionStore, type Subscribe } from "./store";
+
+afterEach(cleanup);
+
+// A transport as CONTRACT.md has it: stored events after afterSeq, then live
+// ones, each seq once, in order.
+class FakeTransport {
+  stored: Event[] = [];
+  listeners = new Set<(ev: Event) => void>();
+  subscribedAfter: number[] = [];
+
+  subscribe: Subscribe = (sessionId, afterSeq, onEvent) => {
+    this.subscribedAfter.push(afterSeq);
+    for (const ev of this.stored) if (ev.sessionId === sessionId && ev.seq > afterSeq) onEvent(ev);
+    this.listeners.add(onEvent);
+    return () => this.listeners.delete(onEvent);
+  };
+
+  publish(ev: Event) {
+    this.stored.push(ev);
+    for (const l of this.listeners) l(ev);
+  }
+}
+
+const flush = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+describe("session store", () => {
+  it("follows a transport: replay then live, one store update per burst, resumes after its last seq", async () => {
+    const log = everything();
+    const cut = 30;
+    const t = new FakeTransport();
+    t.stored = log.events.slice(0, cut);
+    const store = createSessionStore(log.sessionId, { mode: "manual" });
+    let updates = 0;
+    store.subscribe(() => updates++);
+
+    const stop = follow(store, t.subscribe);
+    expect(updates).toBe(0);
+    await flush();
+    expect(updates).toBe(1);
+    expect(lastSeq(store.getState())).toBe(cut);
+
+    stop();
+    // Events stored while nobody followed, then a resume.
+    for (const ev of log.events.slice(cut, cut + 5)) t.publish(ev);
+    const stop2 = follow(store, t.subscribe);
+    expect(t.subscribedAfter).toEqual([0, cut]);
+    for (const ev of log.events.slice(cut + 5)) t.publish(ev);
+    await flush();
+    stop2();
+
+    const want = reduceAll(applyConversation, initialConversation, log.events);
+    expect(store.getState().conversation).toEqual(want);
+    expect(store.getState().approvals.mode).toBe("auto");
+  });
+
+  it("ignores another session's events", () => {
+    const store = createSessionStore("ses_other");
+    const before = store.getState();
+    store.getState().apply(journey().events);
+    expect(store.getState()).toBe(before);
+  });
+
+  it("re-renders only the streaming text when a token streams", () => {
+    const log = journey();
+    const firstText = log.events.findIndex((e) => e.type === "text.delta");
+    const store = createSessionStore(log.sessionId);
+    store.getState().apply(log.events.slice(0, firstText));
+    const renders = { transcript: 0, turn: 0, text: 0, card: 0, approvals: 0 };
+    mount(store, renders);
+    expect(screen.getByText("Create notes.txt saying hello")).toBeTruthy();
+    const initial = { ...renders };
+
+    act(() => store.getState().apply([log.events[firstText]!]));
+    act(() => store.getState().apply([log.events[firstText + 1]!]));
+    expect(screen.getByRole("article", { name: "run_1 step 1" }).textContent).toBe("I'll create the file.");
+    expect(renders).toEqual({ ...initial, text: initial.text + 2 });
+
+    // A card's own change renders the turn once (a card joins its step) and
+    // the card; the transcript stays.
+    const begin = log.events.findIndex((e) => e.type === "tool.begin");
+    act(() => store.getState().apply(log.events.slice(firstText + 2, begin + 1)));
+    const afterBegin = { ...renders };
+    expect(afterBegin.transcript).toBe(initial.transcript);
+    act(() => store.getState().apply([log.events[begin + 1]!]));
+    expect(renders).toEqual({ ...afterBegin, card: afterBegin.card + 1 });
+    expect(screen.getByRole("status", { name: "write" }).textContent).toBe("queued");
+  });
+
+  it("shows a cancelled run and the pending approvals of a reloaded page", async () => {
+    const log = journey();
+    const ask = log.events.findIndex((e) => e.type === "approval.request");
+    const store = createSessionStore(log.sessionId, { mode: "manual" });
+    const t = new FakeTransport();
+    t.stored = log.events.slice(0, ask + 1);
+    follow(store, t.subscribe);
+    await flush();
+    mount(store, { transcript: 0, turn: 0, text: 0, card: 0, approvals: 0 });
+    expect(screen.getByRole("list", { name: "Waiting for you" }).textContent).toBe("apr_1 write");
+    expect(screen.getByRole("status", { name: "write" }).textContent).toBe("waiting");
+
+    act(() => {
+      for (const ev of log.events.slice(ask + 1)) t.publish(ev);
+    });
+    await act(flush);
+    expect(screen.getByRole("list", { name: "Waiting for you" }).textContent).toBe("");
+    expect(screen.getByRole("status", { name: "bash" }).textContent).toBe("cancelled");
+    expect(screen.getByText("mode auto")).toBeTruthy();
+    expect(store.getState().conversation.turns["run_2"]!.status).toBe("cancelled");
+  });
+});
+
+type Renders = { transcript: number; turn: number; text: number; card: number; approvals: number };
+
+function mount(store: SessionStore, renders: Renders) {
+  function Transcript() {
+    renders.transcript++;
+    const entries = useEntries();
+    return (
+      <ol>
+        {entries.map((e) => (e.kind === "turn" ? <TurnView key={e.id} id={e.id} /> : <li key={e.seq}>mode {e.to}</li>))}
+      </ol>
+    );
+  }
+  function TurnView({ id }: { id: string }) {
+    renders.turn++;
+    const t = useTurn(id)!;
+    return (
+      <li>
+        <p>{t.prompt}</p>
+        {t.steps.map((st) => (
+          <section key={st.step}>
+            <StepText runId={id} step={st.step} />
+            {st.cards.map((callId) => (
+              <Card key={callId} runId={id} callId={callId} />
+            ))}
+          </section>
+        ))}
+      </li>
+    );
+  }
+  function StepText({ runId, step }: { runId: string; step: number }) {
+    renders.text++;
+    const text = useStepText(runId, step);
+    return <article aria-label={`${runId} step ${step}`}>{text}</article>;
+  }
+  function Card({ runId, callId }: { runId: string; callId: string }) {
+    renders.card++;
+    const c = useCard(runId, callId)!;
+    return (
+      <span role="status" aria-label={c.name}>
+        {c.status}
+      </span>
+    );
+  }
+  function Approvals() {
+    renders.approvals++;
+    const pending = usePendingApprovals();
+    useMode();
+    return (
+      <ul aria-label="Waiting for you">
+        {pending.map((p) => (
+          <li key={p.id}>
+            {p.id} {p.request.action.tool}
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  render(
+    <SessionStoreProvider store={store}>
+      <Approvals />
+      <Transcript />
+    </SessionStoreProvider>,
+  );
+}
+
+describe("useFollow", () => {
+  it("follows while mounted and resumes after the last seq when mounted again", async () => {
+    const log = journey();
+    const t = new FakeTransport();
+    t.stored = log.events.slice(0, 10);
+    const store = createSessionStore(log.sessionId);
+    function Follower() {
+      useFollow(store, t.subscribe);
+      return null;
+    }
+    const first = render(<Follower />);
+    await act(flush);
+    expect(lastSeq(store.getState())).toBe(10);
+    first.unmount();
+    expect(t.listeners.size).toBe(0);
+    t.publish(log.events[10]!);
+    render(<Follower />);
+    await act(flush);
+    expect(t.subscribedAfter).toEqual([0, 10]);
+    expect(lastSeq(store.getState())).toBe(11);
+  });
+});
+
+describe("session store cards", () => {
+  it("keys cards by run, so a model reusing call IDs across runs keeps both", () => {
+    const log = new Log();
+    for (const run of ["run_1", "run_2"]) {
+      log.runStart(run, "p");
+      log.stepStart(run, 1);
+      log.call(run, 1, 0, "call_0", "read", "{}");
+      log.end(run, 1, 0, "call_0", "read", "done", run);
+      log.runEnd(run, "completed");
+    }
+    const store = createSessionStore(log.sessionId);
+    store.getState().apply(log.events);
+    const s = store.getState().conversation;
+    expect(cardOf(s, "run_1", "call_0")!.result!.text).toBe("run_1");
+    expect(cardOf(s, "run_2", "call_0")!.result!.text).toBe("run_2");
+  });
+});

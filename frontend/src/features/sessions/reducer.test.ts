@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import type { Session } from "../../backend";
+import { EventTypes } from "../seq";
+import { Log, everything, reduceAll, typesOf } from "../eventstest";
+import { applySessions, initialSessions, statusOf, withSessions } from "./reducer";
+
+const row = (id: string, updatedAt: string, runs = 0): Session => ({
+  id,
+  title: "Session " + id,
+  projectId: "p1",
+  workdir: "/home/me/" + id,
+  provider: "local",
+  model: "scripted-model",
+  approvalMode: "manual",
+  createdAt: "2026-12-01T10:00:00Z",
+  updatedAt,
+  runs,
+  lastSeq: 0,
+});
+
+const listed = () => withSessions(initialSessions, [row("ses_b", "2026-12-01T10:30:00Z", 2), row("ses_01", "2026-12-01T10:00:00Z")]);
+
+describe("applySessions", () => {
+  it("takes every event type of docs/events.md", () => {
+    const log = everything();
+    for (const t of EventTypes) expect(typesOf(log.events)).toContain(t);
+    const s = reduceAll(applySessions, listed(), log.events);
+    expect(s.lastSeq).toEqual({ ses_01: log.events.length });
+    expect(s.sessions.map((x) => [x.id, x.runs, x.approvalMode])).toEqual([
+      ["ses_01", 4, "auto"],
+      ["ses_b", 2, "manual"],
+    ]);
+    expect(statusOf(s, "ses_01")).toEqual({ running: false, runId: "", lastEnd: "failed", waiting: [] });
+  });
+
+  it("shows a running session and its waiting approvals, live", () => {
+    const log = new Log();
+    log.runStart("run_1", "p");
+    log.ask("run_1", "apr_1", "call_1", { kind: "shell", tool: "bash", command: "make" });
+    log.ask("run_1", "apr_2", "call_2", { kind: "shell", tool: "bash", command: "make test" });
+    let s = reduceAll(applySessions, listed(), log.events);
+    expect(statusOf(s, "ses_01")).toEqual({ running: true, runId: "run_1", lastEnd: "", waiting: ["apr_1", "apr_2"] });
+    expect(s.sessions[0]!.id).toBe("ses_01");
+    log.answer("run_1", "apr_1", "call_1", "denied", "deny");
+    s = reduceAll(applySessions, listed(), log.events);
+    expect(statusOf(s, "ses_01").waiting).toEqual(["apr_2"]);
+    expect(statusOf(s, "ses_b")).toEqual({ running: false, runId: "", lastEnd: "", waiting: [] });
+  });
+
+  it("ignores a duplicate or late seq per session, and accepts a gap", () => {
+    const a = new Log("ses_01");
+    a.runStart("run_1", "p");
+    a.runEnd("run_1", "completed");
+    const b = new Log("ses_b");
+    b.runStart("run_b", "q");
+    const first = reduceAll(applySessions, listed(), [a.events[0]!, b.events[0]!]);
+    expect(applySessions(first, a.events[0]!)).toBe(first);
+    const ended = applySessions(first, a.events[1]!);
+    expect(statusOf(ended, "ses_01").running).toBe(false);
+    // The stream starts mid-log: seq 40 is taken, then 39 is late.
+    const mid = { ...a.events[0]!, seq: 40 };
+    const late = { ...a.events[1]!, seq: 39 };
+    const s = applySessions(applySessions(listed(), mid), late);
+    expect(statusOf(s, "ses_01").running).toBe(true);
+  });
+
+  it("keeps live status across a new listing, and forgets deleted sessions", () => {
+    const log = new Log();
+    log.runStart("run_1", "p");
+    const s = reduceAll(applySessions, listed(), log.events);
+    const relisted = withSessions(s, [row("ses_01", "2026-12-01T11:00:00Z", 1)]);
+    expect(statusOf(relisted, "ses_01").running).toBe(true);
+    const gone = withSessions(relisted, [row("ses_b", "2026-12-01T10:30:00Z")]);
+    expect(gone.status).toEqual({});
+  });
+});

@@ -1,0 +1,112 @@
+// The session list with each session's live status: the kernel's list
+// (withSessions) kept current by every session's live events (the
+// GET /api/events stream, or the desktop's "foya:events"). A pure reducer.
+//
+// Seq here is per session, and the stream starts at connection time with no
+// replay, so the first seq of a session is not known: an event whose seq is
+// not above the last one applied for its session is a duplicate (or late) and
+// is ignored; a gap is accepted (a status summary does not need every event;
+// listing again brings the counts back). The per-session stores, which must
+// see every event, buffer instead (see ../seq.ts).
+import type { Session } from "../../backend";
+import type { Event } from "../../backend/gen/event";
+import { typed } from "../seq";
+
+/** Status is what a session is doing, live. */
+export interface Status {
+  /** A run is going; runId is its ID. */
+  running: boolean;
+  runId: string;
+  /** How the last run that ended here ended; "" when none ended since listing. */
+  lastEnd: string;
+  /** Approval requests waiting, by ID. */
+  waiting: string[];
+}
+
+export interface SessionsState {
+  /** The kernel's list, newest first, with the events' changes applied. */
+  sessions: Session[];
+  status: Record<string, Status>;
+  /** lastSeq[sessionId] is the last seq applied for that session. */
+  lastSeq: Record<string, number>;
+}
+
+export const initialSessions: SessionsState = { sessions: [], status: {}, lastSeq: {} };
+
+const idle: Status = { running: false, runId: "", lastEnd: "", waiting: [] };
+
+/**
+ * withSessions sets the kernel's list. Status learnt from events is kept for
+ * sessions still listed; a deleted session's goes with it.
+ */
+export function withSessions(s: SessionsState, sessions: Session[]): SessionsState {
+  const ids = new Set(sessions.map((x) => x.id));
+  const status: Record<string, Status> = {};
+  for (const [id, st] of Object.entries(s.status)) if (ids.has(id)) status[id] = st;
+  return { ...s, sessions, status };
+}
+
+/** statusOf returns a session's live status. */
+export function statusOf(s: SessionsState, id: string): Status {
+  return s.status[id] ?? idle;
+}
+
+/** applySessions applies one event of any session. */
+export function applySessions(s: SessionsState, raw: Event): SessionsState {
+  const last = s.lastSeq[raw.sessionId] ?? 0;
+  if (!Number.isSafeInteger(raw.seq) || raw.seq <= last) return s;
+  const next = { ...s, lastSeq: { ...s.lastSeq, [raw.sessionId]: raw.seq } };
+  const ev = typed(raw);
+  if (ev === null) return next;
+  const id = ev.sessionId;
+  const st = statusOf(next, id);
+  switch (ev.type) {
+    case "run.start":
+      return touch(withStatus(next, id, { ...st, running: true, runId: ev.runId ?? "" }), id, ev.time, (x) => ({
+        ...x,
+        runs: x.runs + 1,
+        approvalMode: ev.data.approvalMode || x.approvalMode,
+      }));
+    case "run.end":
+      return touch(withStatus(next, id, { ...st, running: false, runId: "", lastEnd: ev.data.status, waiting: [] }), id, ev.time);
+    case "approval.request":
+      return st.waiting.includes(ev.data.id) ? next : withStatus(next, id, { ...st, waiting: [...st.waiting, ev.data.id] });
+    case "approval.answer":
+      return withStatus(next, id, { ...st, waiting: st.waiting.filter((w) => w !== ev.data.id) });
+    case "session.mode":
+      return touch(next, id, ev.time, (x) => ({ ...x, approvalMode: ev.data.to }));
+    case "step.start":
+    case "text.delta":
+    case "reasoning.delta":
+    case "tool.begin":
+    case "tool.update":
+    case "tool.end":
+    case "tools.activated":
+    case "step.end":
+    case "file.reverted":
+    case "file.changed_outside":
+    case "file.watch_degraded":
+    case "run.interrupted":
+      return next;
+    default:
+      return unreachable(ev);
+  }
+}
+
+function withStatus(s: SessionsState, id: string, st: Status): SessionsState {
+  return { ...s, status: { ...s.status, [id]: st } };
+}
+
+// touch applies f to the listed session id and marks it updated at time, moving
+// it to the front (the list is newest first). An unlisted session is left
+// alone: the next listing brings it.
+function touch(s: SessionsState, id: string, time: string, f: (x: Session) => Session = (x) => x): SessionsState {
+  const i = s.sessions.findIndex((x) => x.id === id);
+  if (i < 0) return s;
+  const row = { ...f(s.sessions[i]!), updatedAt: time };
+  return { ...s, sessions: [row, ...s.sessions.slice(0, i), ...s.sessions.slice(i + 1)] };
+}
+
+function unreachable(ev: never): never {
+  throw new Error(`unhandled event ${JSON.stringify(ev)}`);
+}
