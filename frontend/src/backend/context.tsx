@@ -1,4 +1,5 @@
-import { createContext, useContext, type ReactNode } from "react";
+import { createContext, useContext, useMemo, type ReactNode } from "react";
+import { createApi, type Api } from "./gen/api";
 import type { Transport } from "./transport";
 
 const TransportContext = createContext<Transport | null>(null);
@@ -15,4 +16,10 @@ export function useTransport(): Transport {
     throw new Error("useTransport: no TransportProvider above this component");
   }
   return t;
+}
+
+/** useApi returns the typed API (one function per api.Service method) over the nearest Transport. */
+export function useApi(): Api {
+  const t = useTransport();
+  return useMemo(() => createApi(t), [t]);
 }

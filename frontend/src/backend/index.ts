@@ -8,7 +8,7 @@ export type { Event, Transport } from "./transport";
 export type { Info, Session } from "./types";
 export type { UIReport } from "./smoke";
 export { ApiError, toApiError } from "./errors";
-export { TransportProvider, useTransport } from "./context";
+export { TransportProvider, useApi, useTransport } from "./context";
 export { reportReady } from "./smoke";
 export { createApi } from "./gen/api";
 export type { Api } from "./gen/api";
