@@ -77,11 +77,28 @@ func (k *Kernel) checkModels(ctx context.Context, cfg provider.Config) (step Che
 		step.Millis = time.Since(start).Milliseconds()
 		step.Message = k.mask(step.Message)
 	}()
+	ids, step := fetchModels(ctx, cfg)
+	if step.Status != CheckOK {
+		return step
+	}
+	if !slices.Contains(ids, cfg.Model) {
+		step.Status = CheckWrongModel
+		step.Message = fmt.Sprintf("the server does not list model %s; it lists %s", cfg.Model, listed(ids))
+		return step
+	}
+	step.Message = fmt.Sprintf("reachable; %d models listed, %s among them", len(ids), cfg.Model)
+	return step
+}
+
+// fetchModels asks GET {base}/models for the model IDs a server lists. The
+// step says what went wrong when Status is not CheckOK; its message may
+// hold the key (the caller masks it).
+func fetchModels(ctx context.Context, cfg provider.Config) ([]string, CheckStep) {
 	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(cfg.BaseURL, "/")+"/models", nil)
 	if err != nil {
-		return CheckStep{Status: CheckFailed, Message: err.Error()}
+		return nil, CheckStep{Status: CheckFailed, Message: err.Error()}
 	}
 	if cfg.APIKey != "" {
 		req.Header.Set("Authorization", "Bearer "+cfg.APIKey)
@@ -91,25 +108,25 @@ func (k *Kernel) checkModels(ctx context.Context, cfg provider.Config) (step Che
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return CheckStep{Status: CheckDown, Message: "no answer from " + cfg.BaseURL + ": " + downReason(err) + "; is the server running, and is the base URL right?"}
+		return nil, CheckStep{Status: CheckDown, Message: "no answer from " + cfg.BaseURL + ": " + downReason(err) + "; is the server running, and is the base URL right?"}
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
-	step = CheckStep{HTTPStatus: resp.StatusCode}
+	step := CheckStep{HTTPStatus: resp.StatusCode}
 	switch {
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
 		step.Status = CheckUnauthorized
 		step.Message = fmt.Sprintf("the server refused the key (%d %s): %s; set a new one with foya providers edit NAME --api-key-stdin",
 			resp.StatusCode, http.StatusText(resp.StatusCode), serverText(body))
-		return step
+		return nil, step
 	case resp.StatusCode == http.StatusNotFound:
 		step.Status = CheckFailed
 		step.Message = "GET /models: 404 Not Found: the server lists no models there; check the base URL (it usually ends in /v1)"
-		return step
+		return nil, step
 	case resp.StatusCode != http.StatusOK:
 		step.Status = CheckFailed
 		step.Message = fmt.Sprintf("GET /models: %d %s: %s", resp.StatusCode, http.StatusText(resp.StatusCode), serverText(body))
-		return step
+		return nil, step
 	}
 	var list struct {
 		Data []struct {
@@ -119,20 +136,14 @@ func (k *Kernel) checkModels(ctx context.Context, cfg provider.Config) (step Che
 	if err := json.Unmarshal(body, &list); err != nil {
 		step.Status = CheckFailed
 		step.Message = "GET /models answered something that is not a model list; is this an OpenAI-compatible server?"
-		return step
+		return nil, step
 	}
 	ids := make([]string, len(list.Data))
 	for i, m := range list.Data {
 		ids[i] = m.ID
 	}
-	if !slices.Contains(ids, cfg.Model) {
-		step.Status = CheckWrongModel
-		step.Message = fmt.Sprintf("the server does not list model %s; it lists %s", cfg.Model, listed(ids))
-		return step
-	}
 	step.Status = CheckOK
-	step.Message = fmt.Sprintf("reachable; %d models listed, %s among them", len(ids), cfg.Model)
-	return step
+	return ids, step
 }
 
 func listed(ids []string) string {

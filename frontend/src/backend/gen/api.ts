@@ -38,6 +38,14 @@ export function createApi(transport: Caller) {
     /** BackgroundCommands lists a session's background commands, oldest first. */
     BackgroundCommands: (sessionID: string): Promise<kernel.BackgroundCommand[]> =>
       transport.call<kernel.BackgroundCommand[]>('BackgroundCommands', [sessionID]),
+    /**
+     * BackgroundOutput returns a session's background command with its last
+     * lines of output (0 for the default count; the kernel bounds both lines
+     * and bytes). Reading it does not change what the model's bash_output
+     * shows next.
+     */
+    BackgroundOutput: (sessionID: string, id: string, lines: number): Promise<kernel.BackgroundOutput> =>
+      transport.call<kernel.BackgroundOutput>('BackgroundOutput', [sessionID, id, lines]),
     /** Calls returns a run's tool calls. */
     Calls: (runID: string): Promise<kernel.Call[]> =>
       transport.call<kernel.Call[]>('Calls', [runID]),
@@ -87,6 +95,12 @@ export function createApi(transport: Caller) {
     Events: (sessionID: string, after: number): Promise<event.Event[]> =>
       transport.call<event.Event[]>('Events', [sessionID, after]),
     /**
+     * ImageInput says whether a model is sent images: the model.images.MODEL
+     * setting when there is one, else a guess from the model's name.
+     */
+    ImageInput: (model: string): Promise<boolean> =>
+      transport.call<boolean>('ImageInput', [model]),
+    /**
      * Info returns the kernel's version and where it keeps its data. When the
      * kernel is not open, only the version is known (the other calls say why).
      */
@@ -110,6 +124,13 @@ export function createApi(transport: Caller) {
      */
     ProjectRules: (workdir: string): Promise<kernel.ProjectRules> =>
       transport.call<kernel.ProjectRules>('ProjectRules', [workdir]),
+    /**
+     * ProviderModels lists the models a provider profile's server offers (its
+     * GET /models), sorted. A server that is down or refuses the key is an
+     * error with code unavailable saying what to check.
+     */
+    ProviderModels: (name: string): Promise<string[]> =>
+      transport.call<string[]>('ProviderModels', [name]),
     /** Providers lists the provider profiles (keys never included). */
     Providers: (): Promise<kernel.Provider[]> =>
       transport.call<kernel.Provider[]>('Providers', []),

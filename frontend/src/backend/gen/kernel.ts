@@ -9,6 +9,24 @@
  */
 
 //////////
+// source: background.go
+
+/**
+ * BackgroundTailLines is how many lines BackgroundOutput returns when
+ * asked for 0, and BackgroundMaxTailLines the most it returns.
+ */
+export const BackgroundTailLines = 100;
+/**
+ * Bounds of BackgroundOutput: a panel shows the end of a command's output,
+ * never all of it (the command may print without end).
+ */
+export const BackgroundMaxTailLines = 1000;
+/**
+ * BackgroundTailBytes bounds the text BackgroundOutput returns.
+ */
+export const BackgroundTailBytes = 64 << 10;
+
+//////////
 // source: changes.go
 
 /**
@@ -816,6 +834,32 @@ export interface ProjectRules {
   allow?: Rule[];
   ask?: Rule[];
   deny?: Rule[];
+}
+
+//////////
+// source: dto_panels.go
+
+/**
+ * BackgroundOutput is a background command with the end of its output, for
+ * a person watching it in a panel (the model reads output with bash_output;
+ * reading it here does not move what bash_output shows next).
+ */
+export interface BackgroundOutput {
+  command: BackgroundCommand;
+  /**
+   * Text is its last lines (at most the lines asked for and
+   * BackgroundTailBytes bytes), terminal escapes removed; empty when it
+   * printed nothing or its output is binary.
+   */
+  text: string;
+  /**
+   * Binary says the output's end is not text, so Text is empty.
+   */
+  binary?: boolean;
+  /**
+   * Omitted counts the bytes printed before Text that it leaves out.
+   */
+  omitted: number /* int64 */;
 }
 
 //////////
