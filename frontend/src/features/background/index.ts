@@ -1,0 +1,1 @@
+export { BackgroundPanel } from "./BackgroundPanel";

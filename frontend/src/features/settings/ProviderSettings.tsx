@@ -1,0 +1,439 @@
+import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
+import { AlertDialog } from "radix-ui";
+import { useApi } from "../../backend";
+import type { CheckStep, Provider, ProviderCheck, ProviderEdit, ProviderInput } from "../../backend/gen/kernel";
+import {
+  CheckDown,
+  CheckFailed,
+  CheckOK,
+  CheckSkipped,
+  CheckUnauthorized,
+  CheckWrongModel,
+  KeyInFile,
+  KeyInKeyring,
+} from "../../backend/gen/kernel";
+import { Button } from "../../ui/Button";
+import { Notice } from "../../ui/Notice";
+import { errorText } from "./errors";
+import { formatHeaders, parseHeaders } from "./headers";
+import { Result } from "./ModeSettings";
+
+type Load = { status: "loading" } | { status: "error"; message: string } | { status: "ready"; providers: Provider[] };
+type Outcome = { ok: boolean; text: string } | null;
+
+/** keyPlace says where a profile's key is kept, from Provider.keyStore. */
+export function keyPlace(p: Provider): string {
+  switch (p.keyStore) {
+    case KeyInKeyring:
+      return "Key kept in the system keyring.";
+    case KeyInFile:
+      return "Key kept in provider-keys.json in Foya's data folder, readable by you only (mode 0600): this system has no keyring.";
+    case undefined:
+    case "":
+      return "No API key stored.";
+    default:
+      return `Key kept in: ${p.keyStore}.`;
+  }
+}
+
+/**
+ * ProviderSettings lists the provider profiles and adds, edits, tests,
+ * removes them and sets the default. A key is write-only: typed, sent,
+ * never read back (the kernel's Provider has none).
+ */
+export function ProviderSettings() {
+  const api = useApi();
+  const [load, setLoad] = useState<Load>({ status: "loading" });
+  const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [outcome, setOutcome] = useState<Outcome>(null);
+
+  const reload = useCallback(() => {
+    return api.Providers().then(
+      (providers) => setLoad({ status: "ready", providers }),
+      (e: unknown) => setLoad({ status: "error", message: errorText(e) }),
+    );
+  }, [api]);
+
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+
+  const done = (text: string) => {
+    setAdding(false);
+    setEditing(null);
+    setOutcome({ ok: true, text });
+    void reload();
+  };
+
+  if (load.status === "loading") return <p className="muted">Loading provider profiles…</p>;
+  if (load.status === "error") {
+    return (
+      <Notice kind="alert" title="Could not load the provider profiles">
+        <p className="error-text">{load.message}</p>
+        <Button onClick={() => void reload()}>Try again</Button>
+      </Notice>
+    );
+  }
+  return (
+    <div className="settings-section">
+      <Result result={outcome} />
+      {load.providers.length === 0 && !adding && (
+        <p className="muted">No provider profiles yet: add one with the server's base URL, a model and its API key.</p>
+      )}
+      <ul className="provider-list" aria-label="Provider profiles">
+        {load.providers.map((p) =>
+          editing === p.name ? (
+            <li key={p.name} className="provider">
+              <ProviderForm
+                initial={p}
+                onCancel={() => setEditing(null)}
+                onDone={(q) => done(`Provider ${q.name} saved. ${keyPlace(q)}`)}
+              />
+            </li>
+          ) : (
+            <ProviderItem
+              key={p.name}
+              provider={p}
+              onEdit={() => {
+                setOutcome(null);
+                setEditing(p.name);
+              }}
+              onChanged={done}
+              onFailed={(text) => setOutcome({ ok: false, text })}
+            />
+          ),
+        )}
+      </ul>
+      {adding ? (
+        <ProviderForm onCancel={() => setAdding(false)} onDone={(q) => done(`Provider ${q.name} added. ${keyPlace(q)}`)} />
+      ) : (
+        <Button
+          onClick={() => {
+            setOutcome(null);
+            setAdding(true);
+          }}
+        >
+          Add a provider
+        </Button>
+      )}
+    </div>
+  );
+}
+
+function ProviderItem(props: {
+  provider: Provider;
+  onEdit(): void;
+  onChanged(text: string): void;
+  onFailed(text: string): void;
+}) {
+  const api = useApi();
+  const p = props.provider;
+  const [check, setCheck] = useState<{ status: "idle" } | { status: "testing" } | { status: "done"; check: ProviderCheck } | { status: "error"; message: string }>({ status: "idle" });
+  const [removing, setRemoving] = useState(false);
+  const headingId = useId();
+
+  const test = async () => {
+    setCheck({ status: "testing" });
+    try {
+      setCheck({ status: "done", check: await api.TestProvider(p.name) });
+    } catch (e) {
+      setCheck({ status: "error", message: errorText(e) });
+    }
+  };
+  const makeDefault = async () => {
+    try {
+      await api.SetDefaultProvider(p.name);
+      props.onChanged(`Provider ${p.name} is now the default: sessions that name no profile use it.`);
+    } catch (e) {
+      props.onFailed(`${p.name} was not made the default: ${errorText(e)}`);
+    }
+  };
+  const remove = async () => {
+    try {
+      await api.RemoveProvider(p.name);
+      props.onChanged(`Provider ${p.name} removed, with its key.`);
+    } catch (e) {
+      props.onFailed(`${p.name} was not removed: ${errorText(e)}`);
+    }
+  };
+
+  return (
+    <li className="provider" aria-labelledby={headingId}>
+      <div className="provider-head">
+        <h4 id={headingId}>{p.name}</h4>
+        {p.default === true && <span className="badge">Default</span>}
+      </div>
+      <dl className="provider-facts">
+        <dt>Base URL</dt>
+        <dd>
+          <code>{p.baseUrl}</code>
+        </dd>
+        <dt>Model</dt>
+        <dd>
+          <code>{p.model}</code>
+        </dd>
+        {Object.keys(p.headers ?? {}).length > 0 && (
+          <>
+            <dt>Headers</dt>
+            <dd>
+              <pre className="headers">{formatHeaders(p.headers)}</pre>
+            </dd>
+          </>
+        )}
+        {(p.secretHeaders ?? []).length > 0 && (
+          <>
+            <dt>Secret headers</dt>
+            <dd>{(p.secretHeaders ?? []).join(", ")} (kept with the key, not shown)</dd>
+          </>
+        )}
+        <dt>API key</dt>
+        <dd>{keyPlace(p)}</dd>
+      </dl>
+      <div className="provider-actions">
+        <Button onClick={props.onEdit} aria-label={`Edit ${p.name}`}>
+          Edit
+        </Button>
+        <Button onClick={() => void test()} disabled={check.status === "testing"} aria-label={`Test connection to ${p.name}`}>
+          {check.status === "testing" ? "Testing…" : "Test connection"}
+        </Button>
+        {p.default !== true && (
+          <Button onClick={() => void makeDefault()} aria-label={`Make ${p.name} the default`}>
+            Make default
+          </Button>
+        )}
+        <Button className="danger" onClick={() => setRemoving(true)} aria-label={`Remove ${p.name}`}>
+          Remove
+        </Button>
+      </div>
+      {check.status === "testing" && (
+        <p role="status" className="muted">
+          Testing {p.name}: listing its models, then one short streamed request…
+        </p>
+      )}
+      {check.status === "error" && (
+        <p role="alert" className="error-text">
+          The test could not be made: {check.message}
+        </p>
+      )}
+      {check.status === "done" && <CheckResult check={check.check} />}
+      <AlertDialog.Root open={removing} onOpenChange={setRemoving}>
+        <AlertDialog.Portal>
+          <AlertDialog.Overlay className="settings-overlay" />
+          <AlertDialog.Content className="settings-confirm">
+            <AlertDialog.Title>Remove provider {p.name}?</AlertDialog.Title>
+            <AlertDialog.Description>
+              Its profile and its key are deleted{p.keyStore === KeyInKeyring ? " from the system keyring" : p.keyStore === KeyInFile ? " from the key file" : ""}.
+              Sessions that used it keep its name and need another profile to run again.
+            </AlertDialog.Description>
+            <div className="confirm-actions">
+              <AlertDialog.Cancel asChild>
+                <Button>Cancel</Button>
+              </AlertDialog.Cancel>
+              <AlertDialog.Action asChild>
+                <Button className="danger" onClick={() => void remove()}>
+                  Remove {p.name}
+                </Button>
+              </AlertDialog.Action>
+            </div>
+          </AlertDialog.Content>
+        </AlertDialog.Portal>
+      </AlertDialog.Root>
+    </li>
+  );
+}
+
+const stepWords: Record<string, string> = {
+  [CheckOK]: "OK",
+  [CheckUnauthorized]: "Key refused",
+  [CheckWrongModel]: "Unknown model",
+  [CheckDown]: "No answer",
+  [CheckFailed]: "Failed",
+  [CheckSkipped]: "Not tried",
+};
+
+/** CheckResult shows each step of a connection test with its outcome, message and time. */
+export function CheckResult(props: { check: ProviderCheck }) {
+  const c = props.check;
+  const ok = c.models.status === CheckOK && c.stream.status === CheckOK;
+  return (
+    <section className={ok ? "check check-ok" : "check check-bad"} aria-label={`Connection test of ${c.provider}`} role={ok ? "status" : "alert"}>
+      <p>
+        {ok ? `${c.provider} works: ${c.model} at ${c.baseUrl} answered.` : `${c.provider} does not work yet: see the steps below.`}
+      </p>
+      <ol>
+        <Step name="Model list (GET /models)" step={c.models} />
+        <Step name="One streamed reply" step={c.stream} />
+      </ol>
+    </section>
+  );
+}
+
+function Step(props: { name: string; step: CheckStep }) {
+  const s = props.step;
+  return (
+    <li>
+      <strong>{props.name}:</strong> <span className={s.status === CheckOK ? "step-ok" : "step-bad"}>{stepWords[s.status] ?? s.status}</span>
+      {s.httpStatus !== undefined && s.httpStatus !== 0 && ` (HTTP ${s.httpStatus})`}
+      {s.status !== CheckSkipped && ` in ${s.millis} ms`}. {s.message}
+    </li>
+  );
+}
+
+/**
+ * ProviderForm adds a profile (no initial) or edits one. Only changed
+ * fields are sent on edit; an empty key field keeps the stored key.
+ */
+function ProviderForm(props: { initial?: Provider; onCancel(): void; onDone(p: Provider): void }) {
+  const api = useApi();
+  const init = props.initial;
+  const id = useId();
+  const [name, setName] = useState(init?.name ?? "");
+  const [baseUrl, setBaseUrl] = useState(init?.baseUrl ?? "");
+  const [model, setModel] = useState(init?.model ?? "");
+  const [headers, setHeaders] = useState(formatHeaders(init?.headers));
+  const [apiKey, setApiKey] = useState("");
+  const [dropKey, setDropKey] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [models, setModels] = useState<{ status: "idle" | "loading" } | { status: "ready"; ids: string[] } | { status: "error"; message: string }>({ status: "idle" });
+  const secret = init?.secretHeaders ?? [];
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    const parsed = parseHeaders(headers);
+    if ("error" in parsed) {
+      setError(parsed.error);
+      return;
+    }
+    setBusy(true);
+    try {
+      if (init === undefined) {
+        const input: ProviderInput = { name: name.trim(), baseUrl: baseUrl.trim(), model: model.trim(), headers: parsed.headers };
+        if (apiKey !== "") input.apiKey = apiKey;
+        props.onDone(await api.AddProvider(input));
+      } else {
+        const edit: ProviderEdit = {};
+        if (baseUrl.trim() !== init.baseUrl) edit.baseUrl = baseUrl.trim();
+        if (model.trim() !== init.model) edit.model = model.trim();
+        if (headers !== formatHeaders(init.headers)) edit.headers = parsed.headers;
+        if (dropKey) edit.apiKey = "";
+        else if (apiKey !== "") edit.apiKey = apiKey;
+        if (Object.keys(edit).length === 0) {
+          setError("Nothing changed: change a field, or cancel.");
+          return;
+        }
+        props.onDone(await api.EditProvider(init.name, edit));
+      }
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setApiKey("");
+      setBusy(false);
+    }
+  };
+
+  const listModels = async () => {
+    if (init === undefined) return;
+    setModels({ status: "loading" });
+    try {
+      setModels({ status: "ready", ids: await api.ProviderModels(init.name) });
+    } catch (e) {
+      setModels({ status: "error", message: errorText(e) });
+    }
+  };
+
+  const title = init === undefined ? "Add a provider" : `Edit ${init.name}`;
+  return (
+    <form className="provider-form" aria-label={title} onSubmit={(e) => void submit(e)} noValidate>
+      <h4>{title}</h4>
+      {init === undefined && (
+        <div className="field">
+          <label htmlFor={`${id}-name`}>Name</label>
+          <input id={`${id}-name`} value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" required />
+          <p className="muted hint">Letters, digits, ".", "_" or "-", such as local or openai.</p>
+        </div>
+      )}
+      <div className="field">
+        <label htmlFor={`${id}-url`}>Base URL</label>
+        <input id={`${id}-url`} value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} inputMode="url" autoComplete="off" required />
+        <p className="muted hint">The OpenAI-compatible server, usually ending in /v1, such as http://127.0.0.1:8080/v1.</p>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-model`}>Model</label>
+        <input id={`${id}-model`} value={model} onChange={(e) => setModel(e.target.value)} autoComplete="off" required />
+        {init !== undefined && (
+          <div className="models">
+            <Button onClick={() => void listModels()} disabled={models.status === "loading"}>
+              {models.status === "loading" ? "Listing models…" : "List the server's models"}
+            </Button>
+            {models.status === "error" && (
+              <p role="alert" className="error-text">
+                Could not list the models: {models.message}
+              </p>
+            )}
+            {models.status === "ready" &&
+              (models.ids.length === 0 ? (
+                <p className="muted">The server lists no models; type the model's name.</p>
+              ) : (
+                <label>
+                  Models the server lists
+                  <select value={models.ids.includes(model) ? model : ""} onChange={(e) => e.target.value !== "" && setModel(e.target.value)}>
+                    <option value="">Choose one of {models.ids.length}…</option>
+                    {models.ids.map((m) => (
+                      <option key={m} value={m}>
+                        {m}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              ))}
+          </div>
+        )}
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-headers`}>Extra headers</label>
+        <textarea id={`${id}-headers`} value={headers} onChange={(e) => setHeaders(e.target.value)} rows={3} spellCheck={false} />
+        <p className="muted hint">
+          One "Name: value" per line. Headers that carry credentials (Authorization, api-key, …) are kept with the key and never shown again.
+          {secret.length > 0 && ` Kept now: ${secret.join(", ")}. Changing these headers replaces them all: type those again to keep them.`}
+        </p>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-key`}>API key</label>
+        <input
+          id={`${id}-key`}
+          type="password"
+          value={apiKey}
+          onChange={(e) => setApiKey(e.target.value)}
+          autoComplete="new-password"
+          spellCheck={false}
+          disabled={dropKey}
+          aria-describedby={`${id}-key-hint`}
+        />
+        <p className="muted hint" id={`${id}-key-hint`}>
+          {init === undefined
+            ? "Write-only: it goes to the system keyring (or a file only you can read where there is none) and is never shown again. Leave it empty for a server without a key."
+            : `Write-only: leave it empty to keep the stored key. ${keyPlace(init)}`}
+        </p>
+        {init !== undefined && init.keyStore !== undefined && init.keyStore !== "" && (
+          <label className="check-label">
+            <input type="checkbox" checked={dropKey} onChange={(e) => setDropKey(e.target.checked)} /> Remove the stored key
+          </label>
+        )}
+      </div>
+      {error !== null && (
+        <p role="alert" className="error-text">
+          {error}
+        </p>
+      )}
+      <div className="form-actions">
+        <Button type="submit" disabled={busy}>
+          {busy ? "Saving…" : init === undefined ? "Add provider" : "Save changes"}
+        </Button>
+        <Button onClick={props.onCancel}>Cancel</Button>
+      </div>
+    </form>
+  );
+}
