@@ -257,8 +257,8 @@ export function CheckResult(props: { check: ProviderCheck }) {
   const c = props.check;
   const ok = c.models.status === CheckOK && c.stream.status === CheckOK;
   return (
-    <section className={ok ? "check check-ok" : "check check-bad"} aria-label={`Connection test of ${c.provider}`} role={ok ? "status" : "alert"}>
-      <p>
+    <section className={ok ? "check check-ok" : "check check-bad"} aria-label={`Connection test of ${c.provider}`}>
+      <p role={ok ? "status" : "alert"}>
         {ok ? `${c.provider} works: ${c.model} at ${c.baseUrl} answered.` : `${c.provider} does not work yet: see the steps below.`}
       </p>
       <ol>
