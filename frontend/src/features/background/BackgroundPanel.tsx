@@ -6,7 +6,7 @@ import { Button } from "../../ui/Button";
 import { Notice } from "../../ui/Notice";
 import { useBackgroundCommands, useSession } from "../session/hooks";
 import { errorText } from "../settings/errors";
-import { durationText, sandboxText, sizeText, statusKind, statusText } from "./format";
+import { sandboxText, sizeText, statusKind, statusText } from "./format";
 import { pollMs, useBackgroundList } from "./useBackgroundList";
 import "./background.css";
 
@@ -102,7 +102,6 @@ function CommandItem(props: { sessionId: string; command: BackgroundCommand; onK
       <p className="muted bg-facts">
         Started <time dateTime={c.startedAt}>{new Date(c.startedAt).toLocaleTimeString()}</time> · {sandboxText(c)} · printed{" "}
         {sizeText(c.outputBytes)}
-        {!c.running && c.durationNs !== undefined && c.durationNs > 0 && ` · ran ${durationText(c.durationNs)}`}
       </p>
       <div className="bg-actions">
         <Button aria-expanded={open} onClick={() => setOpen((o) => !o)} aria-label={`${open ? "Hide" : "Show"} output of ${c.id}`}>

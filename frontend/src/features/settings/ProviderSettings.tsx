@@ -275,7 +275,7 @@ function Step(props: { name: string; step: CheckStep }) {
     <li>
       <strong>{props.name}:</strong> <span className={s.status === CheckOK ? "step-ok" : "step-bad"}>{stepWords[s.status] ?? s.status}</span>
       {s.httpStatus !== undefined && s.httpStatus !== 0 && ` (HTTP ${s.httpStatus})`}
-      {s.status !== CheckSkipped && ` in ${s.millis} ms`}. {s.message}
+      {s.status !== CheckSkipped && ` in ${s.millis} ms`}: {s.message}
     </li>
   );
 }

@@ -241,9 +241,9 @@ describe("SettingsView: providers", () => {
     const res = await screen.findByRole("region", { name: "Connection test of local" });
     const steps = within(res).getAllByRole("listitem");
     expect(steps[0]!.textContent).toBe(
-      "Model list (GET /models): OK (HTTP 200) in 4 ms. reachable; 3 models listed, qwen-coder among them",
+      "Model list (GET /models): OK (HTTP 200) in 4 ms: reachable; 3 models listed, qwen-coder among them",
     );
-    expect(steps[1]!.textContent).toContain("One streamed reply: Key refused (HTTP 401) in 12 ms.");
+    expect(steps[1]!.textContent).toContain("One streamed reply: Key refused (HTTP 401) in 12 ms: model: 401");
     expect(steps[1]!.textContent).toContain("set a new key");
     expect(res.textContent).toContain("local does not work yet");
   });
