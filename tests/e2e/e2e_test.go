@@ -74,6 +74,54 @@ func TestBrowserEventSourceResumesAfterReload(t *testing.T) {
 	srv.stop(t)
 }
 
+// TestBrowserSessionJourney drives the sessions sidebar in Chromium as a
+// person does: create a session on a temp folder in Manual through the
+// dialog (the path field, completed by the kernel), see it listed and open
+// with its mode in the header, rename it in place, reload and find it, reach
+// it by keyboard, switch to the dark theme, delete it after the
+// confirmation. Each step is checked on screen and in the store; the
+// screenshots go to tests/e2e/out/. Issue 12 item 1.
+//
+// spec: W3
+func TestBrowserSessionJourney(t *testing.T) {
+	requireE2E(t)
+	bin := buildFoya(t)
+	model := pt.New(t, pt.Say("unused: this journey sends no prompt"))
+	srv := startServe(t, bin)
+	srv.call(t, nil, "AddProvider", map[string]any{"name": "scripted", "baseUrl": model.URL, "model": "m"})
+	// A folder of its own under a parent that holds nothing else, so the
+	// completion the script waits for is this one.
+	project := filepath.Join(t.TempDir(), "journey-project")
+	if err := os.Mkdir(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(project, "keep.txt"), []byte("mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	shots := filepath.Join(repoRoot(t), "tests", "e2e", "out")
+	runScript(t, "sessions.mjs", map[string]string{
+		"FOYA_URL":     srv.url,
+		"FOYA_PROJECT": project,
+		"FOYA_PROFILE": "scripted",
+		"FOYA_SHOTS":   shots,
+	})
+	var left []json.RawMessage
+	srv.call(t, &left, "Sessions")
+	if len(left) != 0 {
+		t.Fatalf("Sessions after the delete = %s; want none", left)
+	}
+	// Deleting a session leaves the user's files alone.
+	if b, err := os.ReadFile(filepath.Join(project, "keep.txt")); err != nil || string(b) != "mine\n" {
+		t.Fatalf("keep.txt = %q, %v; want it untouched", b, err)
+	}
+	if n := len(model.Requests()); n != 0 {
+		t.Errorf("the model was asked %d times; the journey sends no prompt", n)
+	}
+	srv.stop(t)
+	t.Logf("screenshots: %s", shots)
+}
+
 func requireE2E(t *testing.T) {
 	t.Helper()
 	if os.Getenv("FOYA_E2E") != "1" {

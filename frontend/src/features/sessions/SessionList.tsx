@@ -5,7 +5,7 @@ import { Button } from "../../ui/Button";
 import { IconButton } from "../../ui/IconButton";
 import { Notice } from "../../ui/Notice";
 import { Spinner } from "../../ui/Spinner";
-import { formatTime } from "./format";
+import { formatShort, formatTime } from "./format";
 import { statusOf, type Status } from "./reducer";
 import { folderName, matchSessions, titleOf } from "./search";
 import type { ListState } from "./useSessionList";
@@ -92,7 +92,8 @@ export function SessionList(props: SessionListProps) {
           type="search"
           className="input"
           aria-label="Search sessions"
-          placeholder="Search by title or folder"
+          placeholder="Search sessions"
+          title="Search by title or folder"
           value={query}
           onChange={(e) => setQuery(e.target.value)}
           onKeyDown={(e) => {
@@ -226,8 +227,8 @@ function StatusText(props: { status: Status; updatedAt: string }) {
       return <span className="session-status">Last run cancelled</span>;
   }
   return (
-    <time className="session-status" dateTime={props.updatedAt}>
-      {formatTime(props.updatedAt)}
+    <time className="session-status" dateTime={props.updatedAt} title={formatTime(props.updatedAt)}>
+      {formatShort(props.updatedAt)}
     </time>
   );
 }
