@@ -126,6 +126,22 @@ describe("App", () => {
     await waitFor(() => expect(transport.callsOf("Sessions")).toBe(2));
   });
 
+  it("lists again when a session it does not list has events (made by foya exec or another window)", async () => {
+    const transport = new FakeTransport({ Info: info, Sessions: [session({ id: "a", title: "First" })] });
+    renderApp(transport);
+    await screen.findByRole("button", { name: "First" });
+    transport.replies["Sessions"] = [session({ id: "x", title: "From elsewhere" }), session({ id: "a", title: "First" })];
+    const x = new Log("x");
+    x.runStart("run_x", "hello");
+    x.stepStart("run_x", 1);
+    act(() => {
+      transport.push(x.events[0]!);
+      transport.push(x.events[1]!);
+    });
+    expect(await screen.findByRole("button", { name: "From elsewhere" })).toBeTruthy();
+    expect(transport.callsOf("Sessions")).toBe(2);
+  });
+
   it("opens a session: its history comes from the store, a run a crash interrupted shown as such", async () => {
     const crash = crashLog
       .split("\n")

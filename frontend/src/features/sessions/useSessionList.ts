@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useReducer } from "react";
+import { useCallback, useEffect, useReducer, useRef } from "react";
 import { createApi, toApiError, type Session, type Transport } from "../../backend";
 import type { Event } from "../../backend/gen/event";
 import { applySessions, initialSessions, withSessions, type SessionsState } from "./reducer";
@@ -64,10 +64,17 @@ export interface SessionList {
  * useSessionList lists the stored sessions and keeps their status live from
  * every session's events (Transport.subscribeAll). It subscribes before it
  * lists, so no event between the two is lost; a stream that came back
- * after a drop lists again, since events in between are not replayed.
+ * after a drop lists again, since events in between are not replayed, and
+ * so does an event of a session the list does not have yet.
  */
 export function useSessionList(transport: Transport): SessionList {
   const [state, dispatch] = useReducer(reduce, initial);
+  // The listed IDs, for the event handler: an event of a session not listed
+  // (one made by foya exec or another window) lists again.
+  const listed = useRef<{ ready: boolean; ids: Set<string> }>({ ready: false, ids: new Set() });
+  useEffect(() => {
+    listed.current = { ready: state.load === "ready", ids: new Set(state.live.sessions.map((s) => s.id)) };
+  }, [state]);
 
   const reload = useCallback(() => {
     dispatch({ type: "loading" });
@@ -91,6 +98,11 @@ export function useSessionList(transport: Transport): SessionList {
       const events = batch;
       batch = [];
       dispatch({ type: "events", events });
+      const l = listed.current;
+      if (l.ready && events.some((ev) => !l.ids.has(ev.sessionId))) {
+        l.ready = false; // once per listing
+        reload();
+      }
     };
     const stop = transport.subscribeAll(
       (ev) => {
