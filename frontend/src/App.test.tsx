@@ -72,6 +72,7 @@ describe("App", () => {
 
     const alert = await screen.findByRole("alert");
     expect(alert.textContent).toContain("open kernel: open /nowhere/foya.db: permission denied");
+    expect(screen.getByRole("heading", { name: "Sessions are not available" })).toBeTruthy();
     await waitFor(() =>
       expect(reports).toEqual([
         { version: "1.2.3-test", sessions: 0, error: "open kernel: open /nowhere/foya.db: permission denied" },

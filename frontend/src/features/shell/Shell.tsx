@@ -101,7 +101,7 @@ export function Shell(props: { onReady?: (r: UIReport) => void }) {
         ) : open !== null ? (
           <OpenSession key={open.id} session={open} panel={panel} setPanel={setPanel} onSettings={() => setSettings(true)} />
         ) : (
-          <Welcome loaded={list.state.load === "ready"} count={sessions.length} onNew={() => setCreating(true)} />
+          <Welcome load={list.state.load} count={sessions.length} onNew={() => setCreating(true)} />
         )}
       </main>
 
@@ -127,12 +127,21 @@ export function Shell(props: { onReady?: (r: UIReport) => void }) {
   );
 }
 
-function Welcome(props: { loaded: boolean; count: number; onNew: () => void }) {
+function Welcome(props: { load: "loading" | "ready" | "error"; count: number; onNew: () => void }) {
+  if (props.load === "error") {
+    return (
+      <div className="welcome">
+        <h2>Sessions are not available</h2>
+        <p className="muted">The sidebar says why. Fix that, then press “Try again” there.</p>
+      </div>
+    );
+  }
+  const loaded = props.load === "ready";
   return (
     <div className="welcome">
-      <h2>{props.loaded && props.count === 0 ? "Start your first session" : "No session open"}</h2>
+      <h2>{loaded && props.count === 0 ? "Start your first session" : "No session open"}</h2>
       <p className="muted">
-        {props.loaded && props.count === 0
+        {loaded && props.count === 0
           ? "A session works in a folder of yours. Foya asks before it changes anything, unless you choose a mode that does not."
           : "Choose a session on the left, or start a new one."}
       </p>
