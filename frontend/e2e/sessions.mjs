@@ -4,6 +4,7 @@
 //   FOYA_URL       the token URL foya serve printed
 //   FOYA_PROJECT   an empty folder to create the session on
 //   FOYA_PROFILE   the provider profile the server has (the scripted model)
+//   FOYA_STORED    a session with one completed run ("Stored history")
 //   FOYA_SHOTS     the folder to save screenshots in
 //   FOYA_CHROMIUM  the browser binary (never downloaded)
 // Each step is checked on screen and in the store (the API's answers).
@@ -20,6 +21,7 @@ const env = (name) => {
 const url = env('FOYA_URL');
 const project = env('FOYA_PROJECT');
 const profile = env('FOYA_PROFILE');
+const storedId = env('FOYA_STORED');
 const shots = env('FOYA_SHOTS');
 const timeout = 30_000;
 mkdirSync(shots, { recursive: true });
@@ -62,8 +64,19 @@ try {
   const resp = await page.goto(url);
   check(resp && resp.ok(), `GET the token URL: ${resp && resp.status()}`);
   const sidebar = page.getByRole('complementary', { name: 'Sessions sidebar' });
-  await sidebar.getByText('No sessions yet').waitFor();
-  await shot(page, 'sessions-empty.png');
+  const list = sidebar.getByRole('list', { name: 'Sessions' });
+  const main = page.getByRole('main');
+  await main.getByRole('heading', { level: 2, name: 'No session open' }).waitFor();
+  await shot(page, 'sessions-list.png');
+
+  // Open the session with a stored run: its history comes back from the store.
+  await list.getByRole('button', { name: 'Stored history', exact: true }).click();
+  await main.getByRole('heading', { level: 2, name: 'Stored history' }).waitFor();
+  await main.getByRole('status', { name: 'Approval mode: Auto' }).waitFor();
+  await main.getByText('Say hello from the store').first().waitFor();
+  await main.getByText('Hello from the stored run.').first().waitFor();
+  check(page.url().endsWith(`#session=${storedId}`), `the address does not name the open session: ${page.url()}`);
+  await shot(page, 'session-history.png');
 
   // Create a session on the folder, in Manual, through the dialog's path field.
   await sidebar.getByRole('button', { name: 'New session' }).click();
@@ -90,14 +103,12 @@ try {
   await dialog.getByRole('button', { name: 'Create session' }).click();
   await dialog.waitFor({ state: 'detached' });
 
-  const main = page.getByRole('main');
   await main.getByRole('heading', { level: 2, name: 'e2e journey' }).waitFor();
   await main.getByRole('status', { name: 'Approval mode: Manual' }).waitFor();
-  const list = sidebar.getByRole('list', { name: 'Sessions' });
   await list.getByRole('button', { name: 'e2e journey', exact: true }).waitFor();
   let stored = await api(page, 'Sessions');
-  check(stored.length === 1, `the store has ${stored.length} sessions; want 1`);
-  const [s] = stored;
+  check(stored.length === 2, `the store has ${stored.length} sessions; want 2`);
+  const s = stored.find((x) => x.id !== storedId);
   check(s.workdir === project && s.approvalMode === 'manual' && s.title === 'e2e journey' && s.provider === profile,
     `stored session ${JSON.stringify(s)}; want ${project}, manual, "e2e journey", ${profile}`);
   check(page.url().endsWith(`#session=${s.id}`), `the address does not name the open session: ${page.url()}`);
@@ -124,7 +135,7 @@ try {
   await page.keyboard.press('Control+k');
   check(await sidebar.getByRole('searchbox', { name: 'Search sessions' }).evaluate((el) => el === document.activeElement),
     'Ctrl+K did not focus the search');
-  await page.keyboard.type('journey');
+  await page.keyboard.type('renamed');
   await page.keyboard.press('ArrowDown');
   check(await list.getByRole('button', { name: 'Renamed journey', exact: true }).evaluate((el) => el === document.activeElement),
     'arrow down from the search did not reach the session');
@@ -148,12 +159,13 @@ try {
   await shot(page, 'session-delete.png');
   await confirm.getByRole('button', { name: 'Delete session' }).click();
   await confirm.waitFor({ state: 'detached' });
-  await sidebar.getByText('No sessions yet').waitFor();
-  check((await list.count()) === 0, 'the deleted session is still listed');
+  await list.getByRole('button', { name: 'Renamed journey', exact: true }).waitFor({ state: 'detached' });
+  await main.getByRole('heading', { level: 2, name: 'No session open' }).waitFor();
+  check((await list.getByRole('button', { name: 'Stored history', exact: true }).count()) === 1, 'the other session went too');
   stored = await api(page, 'Sessions');
-  check(stored.length === 0, `the store still has ${stored.length} sessions after the delete`);
+  check(stored.length === 1 && stored[0].id === storedId, `the store has ${JSON.stringify(stored.map((x) => x.title))} after the delete; want only "Stored history"`);
   check(errors.length === 0, `the page threw: ${errors.join('; ')}`);
-  console.log('ok: created in Manual through the path field, renamed, found after a reload, deleted after the confirmation');
+  console.log('ok: opened a stored run, created in Manual through the path field, renamed, found after a reload, deleted after the confirmation');
 } catch (err) {
   failed = true;
   console.error(`FAIL: ${err.message}`);
