@@ -69,6 +69,7 @@ test-frontend: deps-npm ## the front end's unit tests (vitest)
 
 test-e2e: deps-npm $(FRONTEND_DIST) ## browser end-to-end tests: foya serve driven in Chromium (playwright-core)
 	FOYA_E2E=1 $(GO) test -count=1 -v ./tests/e2e/
+	@echo "screenshots: tests/e2e/out/"
 
 test-smoke: $(FRONTEND_DIST) ## the desktop smoke test: the real binary under Xvfb, with a screenshot
 	FOYA_SMOKE_TEST=1 $(GO) test -count=1 -v -run '^TestDesktop' ./tests/smoke/
@@ -118,7 +119,7 @@ dev: deps ## live-reloading desktop app for development (Wails dev server)
 	$(GO) tool wails dev -m -tags webkit2_41
 
 clean: ## remove build output (keeps installed modules)
-	rm -rf build/bin tests/smoke/out
+	rm -rf build/bin tests/smoke/out tests/e2e/out
 	find frontend/dist -mindepth 1 ! -name .gitkeep -exec rm -rf {} +
 
 # --- packaging: the Debian package, the per-user install, their test ---

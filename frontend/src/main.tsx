@@ -2,7 +2,10 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
 import { defaultTransport, reportReady, TransportProvider } from "./backend";
+import { startTheme } from "./features/shell/theme";
 import "./styles.css";
+
+startTheme();
 
 const root = document.getElementById("root");
 if (root === null) {

@@ -13,6 +13,7 @@ export class FakeTransport implements Transport {
   readonly calls: { method: string; args: unknown[] }[] = [];
   pickFolder: (() => Promise<string | null>) | null = null;
   private readonly subs = new Set<{ sessionId: string; afterSeq: number; onEvent: (ev: Event) => void }>();
+  private readonly allSubs = new Set<{ onEvent: (ev: Event) => void; onReconnect: (() => void) | undefined }>();
 
   constructor(replies: Record<string, unknown> = {}) {
     this.replies = replies;
@@ -38,11 +39,31 @@ export class FakeTransport implements Transport {
     return () => this.subs.delete(sub);
   }
 
-  /** push delivers ev to the subscribers of its session that want it. */
+  subscribeAll(onEvent: (ev: Event) => void, onReconnect?: () => void): () => void {
+    const sub = { onEvent, onReconnect };
+    this.allSubs.add(sub);
+    return () => this.allSubs.delete(sub);
+  }
+
+  /** subscribers counts the open subscriptions: per session, and to every session. */
+  subscribers(): { session: number; all: number } {
+    return { session: this.subs.size, all: this.allSubs.size };
+  }
+
+  /**
+   * push delivers ev to the subscribers of its session that want it, and
+   * to every all-sessions subscriber.
+   */
   push(ev: Event): void {
     for (const s of this.subs) {
       if (s.sessionId === ev.sessionId && ev.seq > s.afterSeq) s.onEvent(ev);
     }
+    for (const s of this.allSubs) s.onEvent(ev);
+  }
+
+  /** reconnect tells every all-sessions subscriber that its stream came back. */
+  reconnect(): void {
+    for (const s of this.allSubs) s.onReconnect?.();
   }
 }
 

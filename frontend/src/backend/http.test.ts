@@ -25,6 +25,7 @@ function fetchOf(reply: () => Response | Promise<Response>) {
 class FakeSource implements EventSourceLike {
   onmessage: ((m: MessageEvent<string>) => void) | null = null;
   onerror: (() => void) | null = null;
+  onopen: (() => void) | null = null;
   readyState = 1;
   closed = false;
   constructor(readonly url: string) {}
@@ -40,6 +41,12 @@ class FakeSource implements EventSourceLike {
 
   raw(data: string): void {
     this.onmessage?.(new MessageEvent("message", { data }));
+  }
+
+  /** open reports the stream (re)connected, as the browser does. */
+  open(): void {
+    this.readyState = 1;
+    this.onopen?.();
   }
 
   /** fail reports an error; gaveUp says the browser will not reconnect by itself. */
@@ -181,5 +188,60 @@ describe("HttpTransport.subscribe", () => {
     stop2();
     await vi.advanceTimersByTimeAsync(100);
     expect(s.opened).toHaveLength(2);
+  });
+});
+
+describe("HttpTransport.subscribeAll", () => {
+  it("opens /api/events and delivers every session's events as they come", () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const s = sources();
+    const got: string[] = [];
+    new HttpTransport({ openEvents: s.openEvents }).subscribeAll((e) => got.push(`${e.sessionId}:${e.seq}`));
+    expect(s.opened.map((o) => o.url)).toEqual(["/api/events"]);
+    const src = s.opened[0]!;
+    src.open();
+    src.send(ev(7, "a"), ev(1, "b"), ev(8, "a"));
+    src.raw("not json");
+    src.raw('{"type":"x"}'); // no seq, no session: not an event
+    expect(got).toEqual(["a:7", "b:1", "a:8"]);
+    expect(errors).toHaveBeenCalledWith("foya: an event of the all-sessions stream is not JSON:", "not json");
+  });
+
+  it("says so when the stream comes back, by itself or reopened", async () => {
+    vi.useFakeTimers();
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const s = sources();
+    let reconnects = 0;
+    const got: number[] = [];
+    new HttpTransport({ openEvents: s.openEvents, retryMs: 100 }).subscribeAll(
+      (e) => got.push(e.seq),
+      () => reconnects++,
+    );
+    s.opened[0]!.open();
+    expect(reconnects).toBe(0); // the first connection is not a reconnection
+    s.opened[0]!.fail(false); // the browser reconnects by itself
+    s.opened[0]!.open();
+    expect(reconnects).toBe(1);
+    s.opened[0]!.fail(true); // the browser gave up: reopened after retryMs
+    expect(s.opened[0]!.closed).toBe(true);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(s.opened.map((o) => o.url)).toEqual(["/api/events", "/api/events"]);
+    s.opened[1]!.open();
+    expect(reconnects).toBe(2);
+    s.opened[1]!.send(ev(3));
+    expect(got).toEqual([3]);
+  });
+
+  it("stops at unsubscribe: closes the stream, drops late messages, cancels a reopen", async () => {
+    vi.useFakeTimers();
+    const s = sources();
+    const got: number[] = [];
+    const stop = new HttpTransport({ openEvents: s.openEvents, retryMs: 10 }).subscribeAll((e) => got.push(e.seq));
+    s.opened[0]!.fail(true);
+    stop();
+    await vi.advanceTimersByTimeAsync(50);
+    expect(s.opened).toHaveLength(1);
+    s.opened[0]!.send(ev(1));
+    expect(got).toEqual([]);
   });
 });

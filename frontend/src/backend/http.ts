@@ -5,6 +5,8 @@ import type { Event, Transport } from "./transport";
 export interface EventSourceLike {
   onmessage: ((m: MessageEvent<string>) => void) | null;
   onerror: (() => void) | null;
+  /** onopen is called when the stream is (re)connected. */
+  onopen: (() => void) | null;
   readonly readyState: number;
   close(): void;
 }
@@ -102,6 +104,48 @@ export class HttpTransport implements Transport {
       es.onerror = () => {
         // While CONNECTING the browser retries by itself, with Last-Event-ID.
         if (closed || es.readyState !== closedState) return;
+        es.close();
+        retry = setTimeout(open, this.retryMs);
+      };
+    };
+    open();
+    return () => {
+      closed = true;
+      clearTimeout(retry);
+      source?.close();
+    };
+  }
+
+  subscribeAll(onEvent: (ev: Event) => void, onReconnect?: () => void): () => void {
+    let closed = false;
+    let source: EventSourceLike | null = null;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let lost = false; // the stream dropped: events may have been missed
+
+    const open = () => {
+      const es = this.openEvents("/api/events");
+      source = es;
+      es.onopen = () => {
+        if (closed || !lost) return;
+        lost = false;
+        onReconnect?.();
+      };
+      es.onmessage = (m) => {
+        if (closed) return;
+        let ev: Event;
+        try {
+          ev = JSON.parse(m.data) as Event;
+        } catch {
+          console.error("foya: an event of the all-sessions stream is not JSON:", m.data.slice(0, 200));
+          return;
+        }
+        if (typeof ev.seq !== "number" || typeof ev.sessionId !== "string") return;
+        onEvent(ev);
+      };
+      es.onerror = () => {
+        if (closed) return;
+        lost = true;
+        if (es.readyState !== closedState) return; // the browser reconnects by itself
         es.close();
         retry = setTimeout(open, this.retryMs);
       };

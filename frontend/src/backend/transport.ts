@@ -27,6 +27,15 @@ export interface Transport {
    */
   subscribe(sessionId: string, afterSeq: number, onEvent: (ev: Event) => void): () => void;
   /**
+   * subscribeAll delivers every session's live events from now on (no
+   * replay), in the order published, until the returned function is called.
+   * After a dropped connection it goes on with the events published since
+   * it reconnected: what came in between is lost, so a view that needs
+   * every event lists again (the session list reloads on reconnect, see
+   * onReconnect) or uses subscribe.
+   */
+  subscribeAll(onEvent: (ev: Event) => void, onReconnect?: () => void): () => void;
+  /**
    * pickFolder shows the system's folder dialog and resolves to the
    * chosen folder, or null when the user cancelled. It is null where there
    * is no such dialog (the browser): there the UI offers a path field

@@ -168,6 +168,31 @@ describe("WailsTransport.subscribe", () => {
   });
 });
 
+describe("WailsTransport.subscribeAll", () => {
+  it("delivers every session's live events in the bridge's order, and stops at unsubscribe", () => {
+    const w = new FakeWails();
+    const got: string[] = [];
+    const stop = new WailsTransport(w).subscribeAll((e) => got.push(`${e.sessionId}:${e.seq}`));
+    w.emit([ev(3, "a"), ev(1, "b")]);
+    w.emit([ev(4, "a")]);
+    expect(got).toEqual(["a:3", "b:1", "a:4"]);
+    expect(w.reads).toHaveLength(0); // live only: nothing read from the store
+    stop();
+    w.emit([ev(5, "a")]);
+    expect(got).toEqual(["a:3", "b:1", "a:4"]);
+    expect(w.listeners.get(eventsName)?.size).toBe(0);
+  });
+
+  it("ignores a batch that is not an array", () => {
+    const w = new FakeWails();
+    const got: number[] = [];
+    new WailsTransport(w).subscribeAll((e) => got.push(e.seq));
+    for (const cb of w.listeners.get(eventsName) ?? []) cb({ not: "a batch" });
+    w.emit([ev(1)]);
+    expect(got).toEqual([1]);
+  });
+});
+
 describe("WailsTransport.call", () => {
   it("calls the bound api.Service method with the arguments in order", async () => {
     const w = new FakeWails();

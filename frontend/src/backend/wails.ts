@@ -121,6 +121,27 @@ export class WailsTransport implements Transport {
     };
   }
 
+  subscribeAll(onEvent: (ev: Event) => void): () => void {
+    const runtime = this.w.runtime;
+    if (runtime === undefined) {
+      throw new ApiError("internal", "the Wails runtime is not in this page");
+    }
+    let closed = false;
+    // The bridge emits in publication order and never drops, so there is
+    // nothing to reconnect: onReconnect is never called here.
+    const off = runtime.EventsOn(eventsName, (batch: unknown) => {
+      if (!Array.isArray(batch)) return;
+      for (const ev of batch as Event[]) {
+        if (closed) return;
+        onEvent(ev);
+      }
+    });
+    return () => {
+      closed = true;
+      off();
+    };
+  }
+
   private async pick(): Promise<string | null> {
     const fn = this.w.go?.main?.App?.PickFolder;
     if (typeof fn !== "function") {

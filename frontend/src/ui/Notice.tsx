@@ -7,7 +7,7 @@ import type { ReactNode } from "react";
 export function Notice(props: { kind: "status" | "alert"; title?: string; children: ReactNode }) {
   return (
     <div className={`notice notice-${props.kind}`} role={props.kind}>
-      {props.title !== undefined && <h3 className="notice-title">{props.title}</h3>}
+      {props.title !== undefined && <p className="notice-title">{props.title}</p>}
       {props.children}
     </div>
   );

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import type { UIReport } from "../../backend";
-import type { SessionsState } from "../sessions/useSessions";
+import type { ListState } from "../sessions/useSessionList";
 import type { InfoState } from "./useInfo";
 
 /**
@@ -9,17 +9,17 @@ import type { InfoState } from "./useInfo";
  * instead. It waits for both loads to settle and for the browser to paint,
  * so the host can rely on the window showing what the report says.
  */
-export function useReadyReport(onReady: ((r: UIReport) => void) | undefined, info: InfoState, sessions: SessionsState): void {
+export function useReadyReport(onReady: ((r: UIReport) => void) | undefined, info: InfoState, sessions: ListState): void {
   const sent = useRef(false);
   useEffect(() => {
-    if (onReady === undefined || sent.current || info.status === "loading" || sessions.status === "loading") {
+    if (onReady === undefined || sent.current || info.status === "loading" || sessions.load === "loading") {
       return;
     }
     sent.current = true;
     const report: UIReport = {
       version: info.status === "ready" ? info.info.version : "",
-      sessions: sessions.status === "ready" ? sessions.sessions.length : 0,
-      error: info.status === "error" ? info.message : sessions.status === "error" ? sessions.message : "",
+      sessions: sessions.load === "ready" ? sessions.live.sessions.length : 0,
+      error: info.status === "error" ? info.message : sessions.load === "error" ? sessions.message : "",
     };
     afterPaint(() => onReady(report));
   }, [onReady, info, sessions]);

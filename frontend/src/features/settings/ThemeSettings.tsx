@@ -1,6 +1,6 @@
 import { useId } from "react";
 import { RadioGroup } from "radix-ui";
-import { useTheme, type Theme } from "./themeHook";
+import { useTheme, type Theme } from "../shell/theme";
 
 const themes: { value: Theme; label: string; sentence: string }[] = [
   { value: "light", label: "Light", sentence: "Dark text on a light background." },

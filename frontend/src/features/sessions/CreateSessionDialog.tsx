@@ -1,0 +1,304 @@
+import { FolderOpen } from "lucide-react";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { toApiError, useApi, useTransport, type Session } from "../../backend";
+import type { Provider } from "../../backend/gen/kernel";
+import { Button } from "../../ui/Button";
+import { Dialog } from "../../ui/Dialog";
+import { Notice } from "../../ui/Notice";
+import { Spinner } from "../../ui/Spinner";
+import { modeHint, modeLabel, modes, toMode, type Mode } from "./modes";
+import { maxTitle } from "./SessionList";
+
+/** Choices is what the dialog loads before it can offer a choice. */
+interface Choices {
+  providers: Provider[];
+  mode: Mode;
+  /** error says why the providers or the default mode could not be read. */
+  error: string;
+}
+
+/**
+ * validate checks the form before it is sent and returns what is wrong, by
+ * field ("" when nothing). The kernel checks again (the folder must exist).
+ */
+export function validate(f: { folder: string; title: string; model: string }): { folder: string; title: string; model: string } {
+  const folder = f.folder.trim();
+  return {
+    folder:
+      folder === ""
+        ? "Choose the folder the session works in."
+        : !isAbsolute(folder)
+          ? `“${folder}” is not a full path: start it with / or ~ (or a drive letter such as C:\\).`
+          : "",
+    title: [...f.title.trim()].length > maxTitle ? `A title is at most ${maxTitle} characters.` : "",
+    model: /\s/.test(f.model.trim()) ? "A model name has no spaces." : "",
+  };
+}
+
+function isAbsolute(p: string): boolean {
+  return p.startsWith("/") || p === "~" || p.startsWith("~/") || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith("\\\\");
+}
+
+/**
+ * CreateSessionDialog asks for a new session's folder (the system's folder
+ * dialog on the desktop, a path field completed by CompletePath), title,
+ * provider profile and model (from Providers; the environment's model
+ * server when there is none) and approval mode (the DefaultMode, Manual
+ * when that cannot be read), then creates it (CreateSession).
+ */
+export function CreateSessionDialog(props: { open: boolean; onClose: () => void; onCreated: (s: Session) => void }) {
+  return (
+    <Dialog
+      open={props.open}
+      onOpenChange={(o) => {
+        if (!o) props.onClose();
+      }}
+      title="New session"
+      description="A session works in one folder, with one model, under one approval mode."
+      className="dialog-wide"
+    >
+      {props.open && <CreateForm onClose={props.onClose} onCreated={props.onCreated} />}
+    </Dialog>
+  );
+}
+
+function CreateForm(props: { onClose: () => void; onCreated: (s: Session) => void }) {
+  const api = useApi();
+  const transport = useTransport();
+  const ids = { folder: useId(), title: useId(), provider: useId(), model: useId(), list: useId(), err: useId() };
+  const [choices, setChoices] = useState<Choices | null>(null);
+  const [folder, setFolder] = useState("");
+  const [title, setTitle] = useState("");
+  const [provider, setProvider] = useState("");
+  const [model, setModel] = useState("");
+  const [mode, setMode] = useState<Mode>("manual");
+  const [completions, setCompletions] = useState<string[]>([]);
+  const [touched, setTouched] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState("");
+  const folderInput = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    let live = true;
+    Promise.allSettled([api.Providers(), api.DefaultMode()]).then(([p, m]) => {
+      if (!live) return;
+      const providers = p.status === "fulfilled" ? (p.value ?? []) : [];
+      const def = m.status === "fulfilled" ? toMode(m.value) : null;
+      const errors = [
+        p.status === "rejected" ? `the provider profiles could not be read (${toApiError(p.reason).message})` : "",
+        m.status === "rejected" ? `the default mode could not be read (${toApiError(m.reason).message}), so Manual is chosen` : "",
+      ].filter((e) => e !== "");
+      setChoices({ providers, mode: def ?? "manual", error: errors.join("; ") });
+      setMode(def ?? "manual");
+      const first = providers.find((x) => x.default === true) ?? providers[0];
+      if (first !== undefined) {
+        setProvider(first.name);
+        setModel(first.model);
+      }
+    });
+    return () => {
+      live = false;
+    };
+  }, [api]);
+
+  // Completion of the typed folder: the kernel lists the folders it could be.
+  useEffect(() => {
+    const typed = folder.trim();
+    if (typed === "" || !isAbsolute(typed)) {
+      setCompletions([]);
+      return;
+    }
+    let live = true;
+    const t = setTimeout(() => {
+      api.CompletePath(typed).then(
+        (c) => {
+          if (live) setCompletions((c ?? []).filter((x) => x !== typed));
+        },
+        () => {
+          if (live) setCompletions([]); // completion is a help; the field still works without it
+        },
+      );
+    }, 120);
+    return () => {
+      live = false;
+      clearTimeout(t);
+    };
+  }, [api, folder]);
+
+  const problems = validate({ folder, title, model });
+  const invalid = problems.folder !== "" || problems.title !== "" || problems.model !== "";
+
+  const pick = async () => {
+    if (transport.pickFolder === null) return;
+    try {
+      const dir = await transport.pickFolder();
+      if (dir !== null) setFolder(dir);
+    } catch (e) {
+      setError(`The folder dialog did not open: ${toApiError(e).message}. Type the folder's path instead.`);
+    }
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setTouched(true);
+    if (invalid || busy) {
+      if (problems.folder !== "") folderInput.current?.focus();
+      return;
+    }
+    setBusy(true);
+    setError("");
+    api
+      .CreateSession({
+        workdir: folder.trim(),
+        approvalMode: mode,
+        ...(provider !== "" ? { provider } : {}),
+        ...(model.trim() !== "" ? { model: model.trim() } : {}),
+        ...(title.trim() !== "" ? { title: title.trim() } : {}),
+      })
+      .then(
+        (s) => props.onCreated(s),
+        (err: unknown) => {
+          setBusy(false);
+          const ae = toApiError(err);
+          setError(
+            ae.code === "invalid"
+              ? `${ae.message}. Check the folder exists and is a folder, then try again.`
+              : `Could not create the session: ${ae.message}`,
+          );
+        },
+      );
+  };
+
+  if (choices === null) {
+    return <Spinner label="Loading provider profiles…" visible />;
+  }
+  const chosen = choices.providers.find((p) => p.name === provider);
+  const showFolderError = touched && problems.folder !== "";
+
+  return (
+    <form className="form" onSubmit={submit} noValidate>
+      <div className="field">
+        <label htmlFor={ids.folder}>Folder</label>
+        <div className="field-row">
+          <input
+            ref={folderInput}
+            id={ids.folder}
+            className="input mono"
+            list={ids.list}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder={transport.pickFolder !== null ? "Choose a folder, or type its path" : "/home/you/project"}
+            value={folder}
+            aria-invalid={showFolderError ? true : undefined}
+            aria-describedby={showFolderError ? `${ids.folder}-err` : undefined}
+            onChange={(e) => setFolder(e.target.value)}
+            autoFocus
+          />
+          {transport.pickFolder !== null && (
+            <Button onClick={() => void pick()}>
+              <FolderOpen size={16} aria-hidden="true" /> Choose…
+            </Button>
+          )}
+        </div>
+        <datalist id={ids.list}>
+          {completions.map((c) => (
+            <option key={c} value={c} />
+          ))}
+        </datalist>
+        {showFolderError && (
+          <p className="field-error" id={`${ids.folder}-err`}>
+            {problems.folder}
+          </p>
+        )}
+      </div>
+
+      <div className="field">
+        <label htmlFor={ids.title}>Title (optional)</label>
+        <input
+          id={ids.title}
+          className="input"
+          placeholder="New session"
+          value={title}
+          aria-invalid={problems.title !== "" ? true : undefined}
+          onChange={(e) => setTitle(e.target.value)}
+        />
+        {problems.title !== "" && <p className="field-error">{problems.title}</p>}
+      </div>
+
+      <div className="field-pair">
+        <div className="field">
+          <label htmlFor={ids.provider}>Provider profile</label>
+          {choices.providers.length === 0 ? (
+            <p className="field-static" id={ids.provider}>
+              The environment’s model server (no profile is set up; add one in Settings)
+            </p>
+          ) : (
+            <select
+              id={ids.provider}
+              className="input"
+              value={provider}
+              onChange={(e) => {
+                const p = choices.providers.find((x) => x.name === e.target.value);
+                setProvider(e.target.value);
+                if (p !== undefined) setModel(p.model);
+              }}
+            >
+              {choices.providers.map((p) => (
+                <option key={p.name} value={p.name}>
+                  {p.name}
+                  {p.default === true ? " (default)" : ""}
+                </option>
+              ))}
+            </select>
+          )}
+        </div>
+        <div className="field">
+          <label htmlFor={ids.model}>Model</label>
+          <input
+            id={ids.model}
+            className="input mono"
+            spellCheck={false}
+            placeholder={chosen?.model || "the environment’s model"}
+            value={model}
+            aria-invalid={problems.model !== "" ? true : undefined}
+            onChange={(e) => setModel(e.target.value)}
+          />
+          {problems.model !== "" && <p className="field-error">{problems.model}</p>}
+        </div>
+      </div>
+
+      <fieldset className="field modes">
+        <legend>Approval mode</legend>
+        {modes.map((m) => (
+          <label key={m} className={`mode-choice mode-${m}`}>
+            <input type="radio" name="mode" value={m} checked={mode === m} onChange={() => setMode(m)} />
+            <span>
+              <span className="mode-choice-name">
+                {modeLabel[m]}
+                {m === choices.mode ? " (default)" : ""}
+              </span>
+              <span className="mode-choice-hint">{modeHint[m]}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+
+      {choices.error !== "" && (
+        <Notice kind="status">
+          <p>Note: {choices.error}.</p>
+        </Notice>
+      )}
+      {error !== "" && (
+        <Notice kind="alert">
+          <p className="error-text">{error}</p>
+        </Notice>
+      )}
+      <div className="dialog-actions">
+        <Button onClick={props.onClose}>Cancel</Button>
+        <Button type="submit" variant="primary" disabled={busy}>
+          {busy ? "Creating…" : "Create session"}
+        </Button>
+      </div>
+    </form>
+  );
+}

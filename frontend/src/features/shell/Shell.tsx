@@ -1,0 +1,212 @@
+import { FolderGit2, History, Plus, Settings, TerminalSquare } from "lucide-react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useTransport, type Session, type UIReport } from "../../backend";
+import { Button } from "../../ui/Button";
+import { IconButton } from "../../ui/IconButton";
+import { useInfo } from "../kernel/useInfo";
+import { useReadyReport } from "../kernel/useReadyReport";
+import { createSessionStore, type SessionStore, type Subscribe } from "../session/store";
+import { SessionStoreProvider, useFollow } from "../session/hooks";
+import { CreateSessionDialog, DeleteSessionDialog, SessionList, titleOf, useSessionList } from "../sessions";
+import { About } from "./About";
+import { useShortcuts } from "./keyboard";
+import { ModeIndicator } from "./ModeIndicator";
+import { ApprovalsSlot, BackgroundSlot, ConversationSlot, ReviewSlot, SettingsSlot } from "./slots";
+
+/** Panel is what the right-hand side shows beside the conversation. */
+export type Panel = "review" | "background" | null;
+
+const openKey = "session";
+
+/** openFromLocation reads the open session from the address (#session=ID), so a reload keeps it open. */
+function openFromLocation(): string | null {
+  const id = new URLSearchParams(window.location.hash.slice(1)).get(openKey);
+  return id === null || id === "" ? null : id;
+}
+
+function writeLocation(id: string | null): void {
+  const hash = id === null ? "" : `#${openKey}=${encodeURIComponent(id)}`;
+  if (window.location.hash === hash) return;
+  history.replaceState(null, "", `${window.location.pathname}${window.location.search}${hash}`);
+}
+
+/**
+ * Shell is Foya's window: the sessions sidebar on the left, the open
+ * session (header with its mode, the conversation, a side panel, the
+ * approval queue) in the centre, settings as a view of its own. onReady,
+ * if given, is told once what the window first rendered.
+ */
+export function Shell(props: { onReady?: (r: UIReport) => void }) {
+  const transport = useTransport();
+  const info = useInfo(transport);
+  const list = useSessionList(transport);
+  const [openId, setOpenId] = useState<string | null>(openFromLocation);
+  const [creating, setCreating] = useState(false);
+  const [deleting, setDeleting] = useState<Session | null>(null);
+  const [settings, setSettings] = useState(false);
+  const [panel, setPanel] = useState<Panel>(null);
+  const search = useRef<HTMLInputElement>(null);
+  useReadyReport(props.onReady, info, list.state);
+
+  const sessions = list.state.live.sessions;
+  const open = sessions.find((s) => s.id === openId) ?? null;
+
+  useEffect(() => writeLocation(openId), [openId]);
+  // A session that is gone (deleted elsewhere, or an old address) is closed.
+  useEffect(() => {
+    if (list.state.load === "ready" && openId !== null && open === null) setOpenId(null);
+  }, [list.state.load, openId, open]);
+
+  const openSession = useCallback((id: string) => {
+    setOpenId(id);
+    setSettings(false);
+  }, []);
+
+  useShortcuts({
+    newSession: () => setCreating(true),
+    focusSearch: () => {
+      search.current?.focus();
+      search.current?.select();
+    },
+    openSettings: () => setSettings(true),
+  });
+
+  return (
+    <div className="app">
+      <aside className="sidebar" aria-label="Sessions sidebar">
+        <div className="sidebar-top">
+          <h1 className="brand">Foya</h1>
+          <Button variant="primary" onClick={() => setCreating(true)} aria-keyshortcuts="Control+N">
+            <Plus size={16} aria-hidden="true" /> New session
+          </Button>
+        </div>
+        <SessionList
+          state={list.state}
+          openId={openId}
+          onOpen={openSession}
+          onReload={list.reload}
+          onRenamed={list.upsert}
+          onDelete={setDeleting}
+          searchRef={search}
+        />
+        <div className="sidebar-footer">
+          <About state={info} />
+          <IconButton label="Settings" icon={<Settings size={16} />} onClick={() => setSettings(true)} aria-keyshortcuts="Control+," />
+        </div>
+      </aside>
+
+      <main className="main">
+        {settings ? (
+          <SettingsSlot sessionId={open?.id ?? null} onClose={() => setSettings(false)} />
+        ) : open !== null ? (
+          <OpenSession key={open.id} session={open} panel={panel} setPanel={setPanel} onSettings={() => setSettings(true)} />
+        ) : (
+          <Welcome load={list.state.load} count={sessions.length} onNew={() => setCreating(true)} />
+        )}
+      </main>
+
+      <CreateSessionDialog
+        open={creating}
+        onClose={() => setCreating(false)}
+        onCreated={(s) => {
+          setCreating(false);
+          list.upsert(s);
+          openSession(s.id);
+        }}
+      />
+      <DeleteSessionDialog
+        session={deleting}
+        onClose={() => setDeleting(null)}
+        onDeleted={(id) => {
+          setDeleting(null);
+          list.remove(id);
+          if (openId === id) setOpenId(null);
+        }}
+      />
+    </div>
+  );
+}
+
+function Welcome(props: { load: "loading" | "ready" | "error"; count: number; onNew: () => void }) {
+  if (props.load === "error") {
+    return (
+      <div className="welcome">
+        <h2>Sessions are not available</h2>
+        <p className="muted">The sidebar says why. Fix that, then press “Try again” there.</p>
+      </div>
+    );
+  }
+  const loaded = props.load === "ready";
+  return (
+    <div className="welcome">
+      <h2>{loaded && props.count === 0 ? "Start your first session" : "No session open"}</h2>
+      <p className="muted">
+        {loaded && props.count === 0
+          ? "A session works in a folder of yours. Foya asks before it changes anything, unless you choose a mode that does not."
+          : "Choose a session on the left, or start a new one."}
+      </p>
+      <Button variant="primary" onClick={props.onNew}>
+        <Plus size={16} aria-hidden="true" /> New session
+      </Button>
+    </div>
+  );
+}
+
+/**
+ * OpenSession is one open session: its store (created here, fed by the
+ * transport from seq 1, so the stored history comes back, crash-interrupted
+ * runs included), the header and the slots, all below its
+ * SessionStoreProvider.
+ */
+function OpenSession(props: { session: Session; panel: Panel; setPanel: (p: Panel) => void; onSettings: () => void }) {
+  const transport = useTransport();
+  const { session: s, panel, setPanel } = props;
+  // One store per opening (the key of this component is the session's ID).
+  const [store] = useState<SessionStore>(() => createSessionStore(s.id, { mode: s.approvalMode }));
+  // The transport hands on the kernel's events untouched: full envelopes.
+  const subscribe = useMemo(() => transport.subscribe.bind(transport) as Subscribe, [transport]);
+  useFollow(store, subscribe);
+  const toggle = (p: Exclude<Panel, null>) => setPanel(panel === p ? null : p);
+
+  return (
+    <SessionStoreProvider store={store}>
+      <header className="session-header">
+        <div className="session-heading">
+          <h2 className="session-name">{titleOf(s)}</h2>
+          <p className="session-where mono" title={s.workdir}>
+            <FolderGit2 size={13} aria-hidden="true" /> {s.workdir}
+            {s.model !== "" && <span className="muted"> · {s.model}</span>}
+          </p>
+        </div>
+        <ModeIndicator listed={s.approvalMode} />
+        <div className="session-tools" role="toolbar" aria-label="Session views">
+          <IconButton label="Review" text="Review" icon={<History size={16} />} aria-pressed={panel === "review"} onClick={() => toggle("review")} />
+          <IconButton
+            label="Background"
+            text="Background"
+            icon={<TerminalSquare size={16} />}
+            aria-pressed={panel === "background"}
+            onClick={() => toggle("background")}
+          />
+          <IconButton label="Session settings" icon={<Settings size={16} />} onClick={props.onSettings} />
+        </div>
+      </header>
+      <div className={`session-body${panel !== null ? " has-panel" : ""}`}>
+        <div className="session-centre">
+          <ConversationSlot sessionId={s.id} />
+        </div>
+        {panel === "review" && (
+          <div className="side-panel">
+            <ReviewSlot sessionId={s.id} onClose={() => setPanel(null)} />
+          </div>
+        )}
+        {panel === "background" && (
+          <div className="side-panel">
+            <BackgroundSlot sessionId={s.id} onClose={() => setPanel(null)} />
+          </div>
+        )}
+      </div>
+      <ApprovalsSlot sessionId={s.id} />
+    </SessionStoreProvider>
+  );
+}

@@ -1,0 +1,44 @@
+import { Dialog as D } from "radix-ui";
+import type { ReactNode } from "react";
+
+export interface DialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** title names the dialog (its accessible name). */
+  title: string;
+  /** description, if given, is read with the title. */
+  description?: ReactNode;
+  children: ReactNode;
+  /** role "alertdialog" for a confirmation of something that cannot be undone. */
+  role?: "dialog" | "alertdialog";
+  /** onOpenAutoFocus lets a dialog choose what takes focus when it opens. */
+  onOpenAutoFocus?: (e: Event) => void;
+  className?: string;
+}
+
+/**
+ * Dialog is a modal dialog (radix-ui): focus is trapped inside and comes
+ * back to where it was on close; Escape and a click outside close it.
+ */
+export function Dialog(props: DialogProps) {
+  return (
+    <D.Root open={props.open} onOpenChange={props.onOpenChange}>
+      <D.Portal>
+        <D.Overlay className="dialog-overlay" />
+        <D.Content
+          className={`dialog${props.className !== undefined ? ` ${props.className}` : ""}`}
+          role={props.role ?? "dialog"}
+          {...(props.description === undefined ? { "aria-describedby": undefined } : {})}
+          {...(props.onOpenAutoFocus !== undefined ? { onOpenAutoFocus: props.onOpenAutoFocus } : {})}
+        >
+          <D.Title className="dialog-title">{props.title}</D.Title>
+          {props.description !== undefined && <D.Description className="dialog-description">{props.description}</D.Description>}
+          {props.children}
+        </D.Content>
+      </D.Portal>
+    </D.Root>
+  );
+}
+
+/** DialogClose wraps a button that closes the nearest Dialog. */
+export const DialogClose = D.Close;
