@@ -143,7 +143,9 @@ try {
 
   // The dark theme, chosen in settings, kept across a reload.
   await sidebar.getByRole('button', { name: 'Settings' }).click();
-  await page.getByRole('radio', { name: 'Dark' }).check();
+  const settings = page.getByRole('dialog', { name: 'Settings' });
+  await settings.getByRole('tab', { name: 'Theme' }).click();
+  await settings.getByRole('radio', { name: 'Dark' }).check();
   await page.reload();
   check((await page.evaluate(() => document.documentElement.dataset.theme)) === 'dark', 'the dark theme did not hold across the reload');
   await main.getByRole('heading', { level: 2, name: 'Renamed journey' }).waitFor();
