@@ -1,6 +1,7 @@
 // RevertDialog shows a revert's preview before it runs, and the conflict
 // step when files changed since: what is there now against what Foya left,
 // with overwrite or cancel.
+import { useRef } from "react";
 import { Dialog } from "radix-ui";
 import type { Change as Stored, Conflict } from "../../backend/gen/kernel";
 import { DiffView } from "../../ui/diff";
@@ -8,6 +9,7 @@ import { effect, relative, type Flow } from "./review";
 
 export function RevertDialog(props: { flow: Flow; workdir: string; onConfirm: () => void; onCancel: () => void }) {
   const { flow, workdir, onConfirm, onCancel } = props;
+  const cancelRef = useRef<HTMLButtonElement>(null);
   const open = flow.step === "previewing" || flow.step === "confirm" || flow.step === "running" || flow.step === "failed";
   if (!open) return null;
   const preview = flow.step === "confirm" || flow.step === "running" ? flow.preview : null;
@@ -20,7 +22,16 @@ export function RevertDialog(props: { flow: Flow; workdir: string; onConfirm: ()
     <Dialog.Root open onOpenChange={(o) => (!o && !running ? onCancel() : undefined)}>
       <Dialog.Portal>
         <Dialog.Overlay className="review-overlay" />
-        <Dialog.Content className="review-dialog" aria-describedby="review-dialog-what">
+        <Dialog.Content
+          className="review-dialog"
+          aria-describedby="review-dialog-what"
+          // Focus lands on Cancel, not on Revert or Overwrite: a key press
+          // meant for something else never runs a revert.
+          onOpenAutoFocus={(e) => {
+            e.preventDefault();
+            cancelRef.current?.focus();
+          }}
+        >
           <Dialog.Title>{title}</Dialog.Title>
           <p id="review-dialog-what" className="review-what">
             {flow.what}
@@ -47,7 +58,7 @@ export function RevertDialog(props: { flow: Flow; workdir: string; onConfirm: ()
                 Overwrite
               </button>
             )}
-            <button type="button" className="review-button" onClick={onCancel} disabled={running}>
+            <button type="button" className="review-button" onClick={onCancel} disabled={running} ref={cancelRef}>
               {flow.step === "failed" || (conflicts.length === 0 && preview?.reverted.length === 0) ? "Close" : "Cancel"}
             </button>
           </div>

@@ -194,7 +194,9 @@ describe("ReviewPanel", () => {
     };
     await userEvent.click(within(row(/notes\.txt, edited/)).getByRole("button", { name: "Revert" }));
     await waitFor(() => expect(within(dialog()).getByRole("button", { name: "Cancel" })).toBeTruthy());
-    await userEvent.click(within(dialog()).getByRole("button", { name: "Cancel" }));
+    // Focus is on Cancel, so a stray Enter cancels; Escape cancels too.
+    expect(document.activeElement).toBe(within(dialog()).getByRole("button", { name: "Cancel" }));
+    await userEvent.keyboard("{Escape}");
     expect(screen.queryByRole("dialog")).toBeNull();
     expect(t.reverts).toEqual([{ changeIds: [EDIT], dryRun: true }]);
   });
@@ -209,6 +211,9 @@ describe("ReviewPanel", () => {
     await userEvent.click(within(row(/notes\.txt, edited/)).getByRole("button", { name: "Revert" }));
     await waitFor(() => expect(within(dialog()).getByText("cannot be overwritten")).toBeTruthy());
     expect(within(dialog()).queryByRole("button", { name: "Overwrite" })).toBeNull();
+    await userEvent.click(within(dialog()).getByRole("button", { name: "Cancel" }));
+    expect(screen.queryByRole("dialog")).toBeNull();
+    expect(t.reverts).toEqual([{ changeIds: [EDIT], dryRun: true }]);
   });
 
   it("comes back to the conflict step when the file changed after the preview", async () => {
