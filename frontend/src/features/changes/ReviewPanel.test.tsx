@@ -13,6 +13,7 @@ import type { Change as Stored, RevertRequest, RevertResult } from "../../backen
 import { SessionStoreProvider } from "../session/hooks";
 import { createSessionStore, type SessionStore } from "../session/store";
 import log from "../testdata/run.jsonl?raw";
+import { Log, SESSION as LOG_SESSION, WORKDIR as LOG_WORKDIR, fileChange } from "../eventstest";
 import { ReviewPanel } from "./index";
 
 afterEach(cleanup);
@@ -326,5 +327,34 @@ describe("ReviewPanel", () => {
     );
     await waitFor(() => expect(screen.getByRole("alert").textContent).toContain("the database is closed"));
     expect(screen.getByText("No file changes in this session yet.")).toBeTruthy();
+  });
+
+  it("shows the newest 20 turns first, and older ones on request", async () => {
+    const l = new Log();
+    for (let r = 0; r < 25; r++) {
+      l.runStart(`run_${r}`, `prompt ${r}`);
+      l.stepStart(`run_${r}`, 1);
+      l.call(`run_${r}`, 1, 0, "call_w", "write", "{}");
+      l.end(`run_${r}`, 1, 0, "call_w", "write", "done", "ok", { fileChanges: [fileChange(`chg_${r}`, `run_${r}`, "call_w", `${LOG_WORKDIR}/f${r}.txt`, "edit")] });
+      l.runEnd(`run_${r}`, "completed");
+    }
+    const t = new ReviewTransport({ Changes: [] });
+    const store = createSessionStore(LOG_SESSION);
+    store.getState().apply(l.events);
+    render(
+      <TransportProvider transport={t}>
+        <SessionStoreProvider store={store}>
+          <ReviewPanel sessionId={LOG_SESSION} onClose={() => {}} />
+        </SessionStoreProvider>
+      </TransportProvider>,
+    );
+    const headings = () => within(panel()).getAllByRole("heading", { level: 3 }).map((h) => h.textContent);
+    expect(headings()).toHaveLength(20);
+    expect(headings()[0]).toBe("Turn: prompt 24");
+    expect(within(panel()).getByText("25 changes in 25 groups")).toBeTruthy();
+    await userEvent.click(screen.getByRole("button", { name: "Show older turns (5 more)" }));
+    expect(headings()).toHaveLength(25);
+    expect(headings()[24]).toBe("Turn: prompt 0");
+    expect(screen.queryByRole("button", { name: /Show older turns/ })).toBeNull();
   });
 });

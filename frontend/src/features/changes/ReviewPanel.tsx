@@ -16,6 +16,10 @@ import { opLabel, relative, useRevertFlow, useStoredChanges } from "./review";
 import { Counts, RevertDialog } from "./RevertDialog";
 import "./review.css";
 
+// PAGE is how many groups are shown at first, and added by "Show older
+// turns": a long session opens fast, its newest turns first.
+const PAGE = 20;
+
 type Start = (what: string, req: RevertRequest) => void;
 
 interface Ctx {
@@ -41,6 +45,7 @@ export function ReviewPanel(props: { sessionId: string; onClose: () => void }) {
   });
   const total = useSession((s) => Object.keys(s.changes.byId).length);
   const [mode, setMode] = useState<DiffMode>("unified");
+  const [shownGroups, setShownGroups] = useState(PAGE);
   const busy = flow.step === "previewing" || flow.step === "running";
   const newest = useSession((s) => newestChange(s.changes.byId));
   const ctx: Ctx = { stored, workdir, start, busy, mode, setMode, newest };
@@ -100,10 +105,15 @@ export function ReviewPanel(props: { sessionId: string; onClose: () => void }) {
         <p className="review-muted">No file changes in this session yet.</p>
       ) : (
         <ol className="review-groups" aria-label="Changes by turn, newest first">
-          {groups.map((g) => (
+          {groups.slice(0, shownGroups).map((g) => (
             <GroupView key={g.runId || "reverts"} group={g} ctx={ctx} />
           ))}
         </ol>
+      )}
+      {groups.length > shownGroups && (
+        <button type="button" className="review-button" onClick={() => setShownGroups(shownGroups + PAGE)}>
+          Show older turns ({groups.length - shownGroups} more)
+        </button>
       )}
       <RevertDialog flow={flow} workdir={workdir} onConfirm={confirm} onCancel={cancel} />
     </aside>
