@@ -2,6 +2,7 @@ package tests
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -50,55 +51,9 @@ func TestRevertPreviewMatchesTheRevert(t *testing.T) {
 	run1 := h.runIn(ctx, sess.ID, "one")
 	run2 := h.runIn(ctx, sess.ID, "two")
 
-	// preview runs req as a dry run, checks that it changed nothing, runs
-	// it for real and checks the two agree; it returns the real result.
 	preview := func(what string, req kernel.RevertRequest) kernel.RevertResult {
 		t.Helper()
-		disk, trash := snapshotDir(t, h.dir), snapshotDir(t, trashDir)
-		changes, _ := h.k.Changes(ctx, sess.ID)
-		evs, _ := h.k.Events(ctx, sess.ID, 0)
-		dry := req
-		dry.DryRun = true
-		p, err := h.k.Revert(ctx, dry)
-		if err != nil {
-			t.Fatalf("%s: preview: %v", what, err)
-		}
-		if !p.DryRun {
-			t.Errorf("%s: preview result not marked DryRun", what)
-		}
-		sameDir(t, what+": the workspace after the preview", snapshotDir(t, h.dir), disk)
-		sameDir(t, what+": the trash after the preview", snapshotDir(t, trashDir), trash)
-		changesAfter, _ := h.k.Changes(ctx, sess.ID)
-		evsAfter, _ := h.k.Events(ctx, sess.ID, 0)
-		if len(changesAfter) != len(changes) || len(evsAfter) != len(evs) {
-			t.Fatalf("%s: the preview recorded something: %d changes, %d events; had %d, %d", what, len(changesAfter), len(evsAfter), len(changes), len(evs))
-		}
-		for _, c := range p.Reverted {
-			if c.ID != "" || c.TrashPath != "" {
-				t.Errorf("%s: a previewed change has an ID or a trash location: %+v", what, c)
-			}
-		}
-		res, err := h.k.Revert(ctx, req)
-		if err != nil {
-			t.Fatalf("%s: revert: %v", what, err)
-		}
-		if got, want := planned(p.Reverted), planned(res.Reverted); !slices.EqualFunc(got, want, func(a, b kernel.Change) bool {
-			return a.Path == b.Path && a.Op == b.Op && a.RevertOf == b.RevertOf && a.SessionID == b.SessionID &&
-				a.ExistedBefore == b.ExistedBefore && a.ExistsAfter == b.ExistsAfter && a.IsDir == b.IsDir &&
-				a.SHABefore == b.SHABefore && a.SHAAfter == b.SHAAfter && a.Diff == b.Diff &&
-				a.Added == b.Added && a.Removed == b.Removed && a.Binary == b.Binary && a.ModeBefore == b.ModeBefore
-		}) {
-			t.Fatalf("%s: preview\n%+v\nbut the revert did\n%+v", what, got, want)
-		}
-		if len(p.Conflicts) != len(res.Conflicts) {
-			t.Fatalf("%s: preview conflicts %+v; the revert met %+v", what, p.Conflicts, res.Conflicts)
-		}
-		for i := range p.Conflicts {
-			if p.Conflicts[i] != res.Conflicts[i] {
-				t.Fatalf("%s: preview conflict %+v; the revert met %+v", what, p.Conflicts[i], res.Conflicts[i])
-			}
-		}
-		return res
+		return previewThenRevert(t, h, sess.ID, trashDir, what, req)
 	}
 
 	// Undo turn two, then undo that undo.
@@ -219,5 +174,81 @@ func TestChangeContents(t *testing.T) {
 	}
 	if _, err := h.k.ChangeContents(ctx, "chg_nope"); !kernel.IsNotFound(err) {
 		t.Errorf("unknown change: %v; want not found", err)
+	}
+}
+
+// previewThenRevert runs req as a dry run, checks that it changed nothing
+// (workspace, trash, store), runs it for real and checks the two agree; it
+// returns the real result.
+func previewThenRevert(t *testing.T, h *harness, sessionID, trashDir, what string, req kernel.RevertRequest) kernel.RevertResult {
+	t.Helper()
+	ctx := context.Background()
+	disk, trash := snapshotDir(t, h.dir), snapshotDir(t, trashDir)
+	changes, _ := h.k.Changes(ctx, sessionID)
+	evs, _ := h.k.Events(ctx, sessionID, 0)
+	dry := req
+	dry.DryRun = true
+	p, err := h.k.Revert(ctx, dry)
+	if err != nil {
+		t.Fatalf("%s: preview: %v", what, err)
+	}
+	if !p.DryRun {
+		t.Errorf("%s: preview result not marked DryRun", what)
+	}
+	sameDir(t, what+": the workspace after the preview", snapshotDir(t, h.dir), disk)
+	sameDir(t, what+": the trash after the preview", snapshotDir(t, trashDir), trash)
+	changesAfter, _ := h.k.Changes(ctx, sessionID)
+	evsAfter, _ := h.k.Events(ctx, sessionID, 0)
+	if len(changesAfter) != len(changes) || len(evsAfter) != len(evs) {
+		t.Fatalf("%s: the preview recorded something: %d changes, %d events; had %d, %d", what, len(changesAfter), len(evsAfter), len(changes), len(evs))
+	}
+	for _, c := range p.Reverted {
+		if c.ID != "" || c.TrashPath != "" {
+			t.Errorf("%s: a previewed change has an ID or a trash location: %+v", what, c)
+		}
+	}
+	res, err := h.k.Revert(ctx, req)
+	if err != nil {
+		t.Fatalf("%s: revert: %v", what, err)
+	}
+	if got, want := planned(p.Reverted), planned(res.Reverted); !slices.EqualFunc(got, want, func(a, b kernel.Change) bool {
+		return a.Path == b.Path && a.Op == b.Op && a.RevertOf == b.RevertOf && a.SessionID == b.SessionID &&
+			a.ExistedBefore == b.ExistedBefore && a.ExistsAfter == b.ExistsAfter && a.IsDir == b.IsDir &&
+			a.SHABefore == b.SHABefore && a.SHAAfter == b.SHAAfter && a.Diff == b.Diff &&
+			a.Added == b.Added && a.Removed == b.Removed && a.Binary == b.Binary && a.ModeBefore == b.ModeBefore
+	}) {
+		t.Fatalf("%s: preview\n%+v\nbut the revert did\n%+v", what, got, want)
+	}
+	if len(p.Conflicts) != len(res.Conflicts) {
+		t.Fatalf("%s: preview conflicts %+v; the revert met %+v", what, p.Conflicts, res.Conflicts)
+	}
+	for i := range p.Conflicts {
+		if p.Conflicts[i] != res.Conflicts[i] {
+			t.Fatalf("%s: preview conflict %+v; the revert met %+v", what, p.Conflicts[i], res.Conflicts[i])
+		}
+	}
+	return res
+}
+
+// spec: D1, F1
+// Issue 12 item 4: the preview of restoring a deleted folder (from the
+// trash, with the files in it) and of moving it back equals the reverts.
+func TestRevertPreviewOfAFolder(t *testing.T) {
+	trashDir := privateTrash(t)
+	h := newHarness(t, nil, pt.Calls(call("d", "delete", `{"path":"docs"}`)), pt.Say("ok"))
+	ctx := context.Background()
+	writeFile(t, filepath.Join(h.dir, "docs", "a.md"), "# a\n", 0o644)
+	writeFile(t, filepath.Join(h.dir, "docs", "sub", "b.md"), "# b\n", 0o600)
+	before := snapshotDir(t, h.dir)
+	run := h.run("delete docs")
+	changes, _ := h.k.Changes(ctx, run.SessionID)
+	if len(changes) != 1 || !changes[0].IsDir || changes[0].TrashPath == "" {
+		t.Fatalf("delete: %+v", changes)
+	}
+	res := previewThenRevert(t, h, run.SessionID, trashDir, "restore the folder", kernel.RevertRequest{ChangeIDs: []string{changes[0].ID}})
+	sameDir(t, "after restoring the folder", snapshotDir(t, h.dir), before)
+	previewThenRevert(t, h, run.SessionID, trashDir, "move it back", kernel.RevertRequest{ChangeIDs: []string{res.Reverted[0].ID}})
+	if _, err := os.Stat(filepath.Join(h.dir, "docs")); !os.IsNotExist(err) {
+		t.Fatalf("docs after undoing the restore: %v", err)
 	}
 }
