@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -247,8 +248,23 @@ func TestRevertPreviewOfAFolder(t *testing.T) {
 	}
 	res := previewThenRevert(t, h, run.SessionID, trashDir, "restore the folder", kernel.RevertRequest{ChangeIDs: []string{changes[0].ID}})
 	sameDir(t, "after restoring the folder", snapshotDir(t, h.dir), before)
-	previewThenRevert(t, h, run.SessionID, trashDir, "move it back", kernel.RevertRequest{ChangeIDs: []string{res.Reverted[0].ID}})
+	back := previewThenRevert(t, h, run.SessionID, trashDir, "move it back", kernel.RevertRequest{ChangeIDs: []string{res.Reverted[0].ID}})
 	if _, err := os.Stat(filepath.Join(h.dir, "docs")); !os.IsNotExist(err) {
 		t.Fatalf("docs after undoing the restore: %v", err)
+	}
+	// The trash is emptied: the preview fails as the revert would, and
+	// says why.
+	if len(back.Reverted) != 1 || back.Reverted[0].TrashPath == "" {
+		t.Fatalf("move back: %+v", back)
+	}
+	if err := os.RemoveAll(back.Reverted[0].TrashPath); err != nil {
+		t.Fatal(err)
+	}
+	again := kernel.RevertRequest{ChangeIDs: []string{back.Reverted[0].ID}}
+	for _, dry := range []bool{true, false} {
+		again.DryRun = dry
+		if _, err := h.k.Revert(ctx, again); err == nil || !strings.Contains(err.Error(), "no longer in the trash") {
+			t.Errorf("revert (dry run %v) of a folder gone from the trash: %v; want it to say so", dry, err)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 
@@ -67,14 +68,23 @@ func (rv *Reverter) Plan(ctx context.Context, workdir string, changes []llm.File
 }
 
 // before is the state a change found at its path, as far as it was kept:
-// what an undo of it restores.
+// what an undo of it restores. It fails where the undo would: a folder
+// gone from the trash, a file too large to keep that is not in the trash.
 func (rv *Reverter) before(ctx context.Context, c llm.FileChange) (state, error) {
 	if !c.ExistedBefore {
 		return state{}, nil
 	}
 	st := state{Exists: true, IsDir: c.IsDir, Mode: c.ModeBefore, Link: c.ModeBefore&modeTypeMask == modeSymlink}
-	if c.IsDir || c.SHABefore == "" {
+	inTrash := !c.ExistsAfter && c.TrashPath != "" && present(c.TrashPath)
+	switch {
+	case c.IsDir && c.TrashPath != "" && !inTrash:
+		return state{}, fmt.Errorf("revert %s: the folder %s is no longer in the trash (it was restored or emptied), and Foya keeps no copy of folders", c.ID, c.Path)
+	case c.IsDir:
 		return st, nil
+	case c.SHABefore == "" && inTrash:
+		return st, nil // comes back whole from the trash; too large to show
+	case c.SHABefore == "":
+		return state{}, fmt.Errorf("revert %s: %s is no longer in the trash, and it was too large for Foya to keep a copy", c.ID, c.Path)
 	}
 	data, err := rv.Blobs.Blob(ctx, c.SHABefore)
 	if err != nil {
@@ -82,6 +92,12 @@ func (rv *Reverter) before(ctx context.Context, c llm.FileChange) (state, error)
 	}
 	st.Data, st.SHA, st.Size = data, c.SHABefore, int64(len(data))
 	return st, nil
+}
+
+// present says whether something is at path (a trash item).
+func present(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }
 
 // planner holds what the undos planned so far leave at their paths.
