@@ -166,6 +166,19 @@ describe("DiffView", () => {
     expect(container.querySelector(".token.keyword")?.textContent).toBe("const");
   });
 
+  it("marks the words that changed within a changed line", () => {
+    const { container } = render(<DiffView diff={"--- a/n.txt\n+++ b/n.txt\n@@ -1 +1 @@\n-the cat sat\n+the dog sat\n"} path="n.txt" />);
+    const edits = [...container.querySelectorAll(".diff-code-edit")].map((e) => e.textContent);
+    expect(edits).toEqual(["cat", "dog"]);
+  });
+
+  it("follows a layout its parent holds", () => {
+    const { rerender } = render(<DiffView diff={diff} mode="unified" />);
+    expect(screen.getByRole("table").className).toContain("diff-unified");
+    rerender(<DiffView diff={diff} mode="split" />);
+    expect(screen.getByRole("table").className).toContain("diff-split");
+  });
+
   it("shows a note for text that is no diff", () => {
     render(<DiffView diff={"Binary files a/x.png and b/x.png differ\n"} path="x.png" />);
     expect(screen.getByText("Binary files a/x.png and b/x.png differ")).toBeTruthy();

@@ -4,7 +4,7 @@
 // hunks (expandable when the old content is given), a full-file toggle and
 // an optional revert action per hunk.
 import { Fragment, useEffect, useMemo, useRef, useState, type ReactElement } from "react";
-import { Diff, Hunk, tokenize, type GutterOptions, type HunkData, type HunkTokens } from "react-diff-view";
+import { Diff, Hunk, markEdits, tokenize, type GutterOptions, type HunkData, type HunkTokens } from "react-diff-view";
 import "react-diff-view/style/index.css";
 import { gapHunk, gaps, parse, sourceLines, type Gap } from "./model";
 import { highlighter, isLoaded, languageOf, loadLanguage } from "./languages";
@@ -39,6 +39,10 @@ export function DiffView(props: DiffViewProps) {
   const { diff, path, oldSource, onRevertHunk, busy } = props;
   const file = useMemo(() => parse(diff), [diff]);
   const [mode, setMode] = useState<DiffMode>(props.mode ?? "unified");
+  // A parent that holds the layout (one choice for several diffs) switches it here too.
+  useEffect(() => {
+    if (props.mode !== undefined) setMode(props.mode);
+  }, [props.mode]);
   const [full, setFull] = useState(props.fullFile === true && oldSource !== undefined);
   const [opened, setOpened] = useState<ReadonlySet<number>>(new Set());
   const name = path ?? file?.newPath ?? "";
@@ -78,13 +82,16 @@ export function DiffView(props: DiffViewProps) {
     return out;
   }, [hunks, gapList, lines, full, opened]);
 
+  // Tokens: the language's highlighting once its grammar is loaded, and
+  // the words that changed within a changed line, marked.
   const tokens = useMemo<HunkTokens | null>(() => {
-    if (!langReady || shown.length === 0) return null;
+    if (shown.length === 0) return null;
+    const hs = shown.map((s) => s.hunk);
+    const enhancers = [markEdits(hs, { type: "block" })];
     try {
-      return tokenize(
-        shown.map((s) => s.hunk),
-        { highlight: true, refractor: highlighter, language: lang },
-      );
+      return langReady
+        ? tokenize(hs, { highlight: true, refractor: highlighter, language: lang, enhancers })
+        : tokenize(hs, { enhancers });
     } catch {
       return null;
     }
