@@ -66,8 +66,8 @@ describe("gaps", () => {
       { before: 1, oldFirst: 7, newFirst: 7, count: 5 },
       { before: 2, oldFirst: 19, newFirst: 19, count: 2 },
     ]);
-    // Without the old content the lines after the last hunk are unknown.
-    expect(gaps(f.hunks, -1)[1]).toEqual({ before: 2, oldFirst: 19, newFirst: 19, count: -1 });
+    // Without the old content the lines after the last hunk are unknown: no gap is claimed.
+    expect(gaps(f.hunks, -1)).toEqual([{ before: 1, oldFirst: 7, newFirst: 7, count: 5 }]);
     // An insertion after line 5 ("-5,0") leaves lines 1-5 before it.
     const ins = parse("--- a/x\n+++ b/x\n@@ -5,0 +6,1 @@\n+new\n")!;
     expect(gaps(ins.hunks, 8)).toEqual([

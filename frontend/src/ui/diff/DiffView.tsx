@@ -121,8 +121,7 @@ export function DiffView(props: DiffViewProps) {
   const gapRow = (g: Gap): ReactElement | null => {
     const isOpen = lines !== null && (full || opened.has(g.before));
     if (isOpen) return null;
-    const n = g.count < 0 ? "More" : `${g.count}`;
-    const label = g.count === 1 ? "1 unchanged line" : `${n} unchanged lines`;
+    const label = g.count === 1 ? "1 unchanged line" : `${g.count} unchanged lines`;
     return (
       <tbody className="diffview-gap" key={`gap-${g.before}`}>
         <tr>

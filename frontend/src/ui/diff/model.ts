@@ -67,8 +67,7 @@ export function sides(h: HunkData): { old: Range; new: Range } {
 /**
  * Gap is the unchanged lines before hunk `before` (0-based index into the
  * hunks; hunks.length for the lines after the last one): old lines
- * [oldFirst, oldNext), the new side starting at newFirst. count is -1 when
- * unknown (the lines after the last hunk, without the old source).
+ * [oldFirst, oldFirst+count), the new side starting at newFirst.
  */
 export interface Gap {
   before: number;
@@ -89,9 +88,11 @@ export function gaps(hunks: HunkData[], oldLines: number): Gap[] {
     oldNext = s.old.next;
     newNext = s.new.next;
   });
-  if (hunks.length > 0) {
-    const count = oldLines < 0 ? -1 : oldLines - oldNext + 1;
-    if (count !== 0) out.push({ before: hunks.length, oldFirst: oldNext, newFirst: newNext, count });
+  // The lines after the last hunk are known only with the old content
+  // (without it there may be none: nothing is said).
+  if (hunks.length > 0 && oldLines >= 0) {
+    const count = oldLines - oldNext + 1;
+    if (count > 0) out.push({ before: hunks.length, oldFirst: oldNext, newFirst: newNext, count });
   }
   return out;
 }
@@ -106,7 +107,6 @@ export function sourceLines(source: string): string[] {
 
 /** gapHunk is a gap's lines as a hunk of unchanged lines, or null when the gap is empty. */
 export function gapHunk(g: Gap, lines: string[]): HunkData | null {
-  const count = g.count < 0 ? lines.length - g.oldFirst + 1 : g.count;
-  if (count <= 0) return null;
-  return textLinesToHunk(lines.slice(g.oldFirst - 1, g.oldFirst - 1 + count), g.oldFirst, g.newFirst);
+  if (g.count <= 0) return null;
+  return textLinesToHunk(lines.slice(g.oldFirst - 1, g.oldFirst - 1 + g.count), g.oldFirst, g.newFirst);
 }
