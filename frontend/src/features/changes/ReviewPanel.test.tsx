@@ -303,6 +303,12 @@ describe("ReviewPanel", () => {
     expect(within(panel()).getAllByRole("heading", { level: 3 })[0]!.textContent).toBe("Turn: Delete notes.txt");
     await userEvent.click(within(deleted).getByRole("button", { name: "Restore from trash" }));
     expect(t.reverts).toEqual([{ changeIds: ["chg_del"], dryRun: true }]);
+    await waitFor(() => expect(within(dialog()).getByRole("button", { name: "Close" })).toBeTruthy());
+    await userEvent.click(within(dialog()).getByRole("button", { name: "Close" }));
+    // Restored (the kernel's file.reverted): no longer said to be in the trash.
+    act(() => store.getState().apply([next(store, "file.reverted", { changeId: "chg_undel", revertOf: "chg_del", path: NOTES, op: "revert" })]));
+    expect(within(row(/notes\.txt, deleted/)).queryByText(/In the trash:/)).toBeNull();
+    expect(within(row(/notes\.txt, deleted/)).getByText("Restored to notes.txt.")).toBeTruthy();
   });
 
   it("shows an error in words when the revert cannot run", async () => {

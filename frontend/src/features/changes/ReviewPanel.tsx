@@ -202,11 +202,12 @@ function ChangeRow({ id, ctx }: { id: string; ctx: Ctx }) {
         )}
       </div>
       {isRevert && <RevertOf id={change.revertOf} workdir={ctx.workdir} />}
-      {deleted && trashPath !== "" && (
+      {deleted && trashPath !== "" && (!reverted || undone) && (
         <p className="review-trash">
           In the trash: <span className="review-path">{trashPath}</span>
         </p>
       )}
+      {deleted && reverted && !undone && <p className="review-trash">Restored to {path}.</p>}
       <div className="review-actions">
         <button type="button" className="review-button" aria-expanded={open} onClick={() => setOpen(!open)}>
           {open ? "Hide diff" : "Show diff"}
