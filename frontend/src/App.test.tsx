@@ -199,9 +199,9 @@ describe("App", () => {
     const review = await screen.findByRole("button", { name: "Review" });
     await user.click(review);
     expect(review.getAttribute("aria-pressed")).toBe("true");
-    expect(screen.getByRole("region", { name: "Review" })).toBeTruthy();
+    expect(screen.getByRole("complementary", { name: "Review changes" })).toBeTruthy();
     await user.click(screen.getByRole("button", { name: "Background" }));
-    expect(screen.queryByRole("region", { name: "Review" })).toBeNull();
+    expect(screen.queryByRole("complementary", { name: "Review changes" })).toBeNull();
     expect(screen.getByRole("region", { name: "Background commands" })).toBeTruthy();
     await user.click(screen.getByRole("button", { name: "Close background commands" }));
     expect(screen.queryByRole("region", { name: "Background commands" })).toBeNull();

@@ -4,14 +4,13 @@
 // at merge the lead replaces each body with the area's component:
 //   ConversationSlot → features/conversation ConversationView
 //   ApprovalsSlot    → features/approvals ApprovalQueue
-//   ReviewSlot       → features/review ReviewPanel
+//   ReviewSlot       → features/changes ReviewPanel
 //   BackgroundSlot   → features/settings BackgroundPanel
 //   SettingsSlot     → features/settings SettingsView
-import { X } from "lucide-react";
-import { useChangeGroups, useChange, useEntries, usePendingApprovals, useStepText, useTurn } from "../session/hooks";
+import { useEntries, usePendingApprovals, useStepText, useTurn } from "../session/hooks";
 import { modeLabel, toMode } from "../sessions/modes";
-import { IconButton } from "../../ui/IconButton";
 import { BackgroundPanel } from "../background";
+import { ReviewPanel } from "../changes";
 import { SettingsView } from "../settings";
 
 /** ConversationSlot is the conversation of the open session. */
@@ -80,30 +79,7 @@ export function ApprovalsSlot(props: { sessionId: string }) {
 
 /** ReviewSlot is the review panel: the session's file changes by turn. */
 export function ReviewSlot(props: { sessionId: string; onClose: () => void }) {
-  const groups = useChangeGroups();
-  return (
-    <section className="slot-panel" aria-label="Review" data-session={props.sessionId}>
-      <PanelHeader title="Changes" onClose={props.onClose} />
-      {groups.length === 0 ? (
-        <p className="muted">No file changes in this session.</p>
-      ) : (
-        <ul>
-          {groups.flatMap((g) => g.changes.map((id) => <ChangeLine key={id} id={id} />))}
-        </ul>
-      )}
-    </section>
-  );
-}
-
-function ChangeLine(props: { id: string }) {
-  const { change, revertedBy } = useChange(props.id);
-  if (change === undefined) return null;
-  return (
-    <li className="mono">
-      {change.op} {change.path}
-      {revertedBy !== "" ? " (reverted)" : ""}
-    </li>
-  );
+  return <ReviewPanel sessionId={props.sessionId} onClose={props.onClose} />;
 }
 
 /** BackgroundSlot is the background commands panel. */
@@ -114,13 +90,4 @@ export function BackgroundSlot(props: { sessionId: string; onClose: () => void }
 /** SettingsSlot is the settings view; sessionId is the open session, null when none is. */
 export function SettingsSlot(props: { sessionId: string | null; onClose: () => void }) {
   return <SettingsView sessionId={props.sessionId} onClose={props.onClose} />;
-}
-
-function PanelHeader(props: { title: string; onClose: () => void }) {
-  return (
-    <header className="panel-header">
-      <h2>{props.title}</h2>
-      <IconButton label={`Close ${props.title.toLowerCase()}`} icon={<X size={16} />} onClick={props.onClose} />
-    </header>
-  );
 }
