@@ -1,0 +1,299 @@
+// The approval queue mounted as the shell mounts it: a FakeTransport, the
+// real session store fed with events in the engine's shapes, the real
+// reducers. The answers sent are the Answer calls the FakeTransport records.
+import { act, cleanup, render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import runLog from "../testdata/run.jsonl?raw";
+import { ApiError, TransportProvider } from "../../backend";
+import type { Event } from "../../backend/gen/event";
+import { FakeTransport } from "../../backend/fake";
+import { Log, SESSION, WORKDIR } from "../eventstest";
+import { SessionStoreProvider } from "../session/hooks";
+import { createSessionStore, follow, type SessionStore } from "../session/store";
+import { ApprovalQueue, GUARD_MS } from "./index";
+
+const write = (p: string) => ({ kind: "write", tool: "write", paths: [WORKDIR + "/" + p] });
+
+function mount(log: Log, replies: Record<string, unknown> = { Answer: null }) {
+  const transport = new FakeTransport(replies);
+  const store = createSessionStore(SESSION, { mode: "manual" });
+  store.getState().apply(log.events);
+  const view = render(
+    <TransportProvider transport={transport}>
+      <SessionStoreProvider store={store}>
+        <ApprovalQueue sessionId={SESSION} />
+      </SessionStoreProvider>
+    </TransportProvider>,
+  );
+  return { transport, store, view };
+}
+
+/** answers lists the Answer calls sent: [approval ID, answer]. */
+function answers(t: FakeTransport): unknown[][] {
+  return t.calls.filter((c) => c.method === "Answer").map((c) => c.args);
+}
+
+let user: ReturnType<typeof userEvent.setup>;
+
+// Testing Library waits for a timer of 0 ms after each event, and advances
+// fake timers only when it sees Jest's; this lets it advance vitest's.
+const shim = globalThis as { jest?: { advanceTimersByTime(ms: number): void } };
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  shim.jest = { advanceTimersByTime: (ms) => vi.advanceTimersByTime(ms) };
+  user = userEvent.setup({ delay: null });
+});
+
+afterEach(() => {
+  cleanup();
+  delete shim.jest;
+  vi.useRealTimers();
+});
+
+/** pass lets the key guard of the request on screen run out. */
+function pass() {
+  act(() => vi.advanceTimersByTime(GUARD_MS));
+}
+
+/** settle lets pending promises (the Answer call) resolve and React render. */
+async function settle() {
+  await act(async () => {
+    await Promise.resolve();
+  });
+}
+
+function three(): Log {
+  const log = new Log();
+  log.runStart("run_1", "three writes");
+  log.ask("run_1", "apr_a", "call_a", write("a.txt"), "+a");
+  log.ask("run_1", "apr_b", "call_b", write("b.txt"), "+b");
+  log.ask("run_1", "apr_c", "call_c", write("c.txt"), "+c");
+  return log;
+}
+
+describe("ApprovalQueue", () => {
+  it("renders nothing when no request waits", () => {
+    const log = new Log();
+    log.runStart("run_1", "p");
+    const { view } = mount(log);
+    expect(view.container.innerHTML).toBe("");
+    expect(screen.queryByRole("dialog")).toBeNull();
+  });
+
+  it("shows the oldest request first with the count, and the next after an answer", async () => {
+    const log = three();
+    const { transport, store } = mount(log);
+    const dialog = screen.getByRole("dialog", { name: "Write a file?" });
+    expect(within(dialog).getByText("1 of 3 waiting")).toBeTruthy();
+    expect(within(dialog).getByLabelText("Diff").textContent).toBe("+a");
+    expect(dialog.textContent).toContain(WORKDIR + "/a.txt");
+
+    pass();
+    await user.click(within(dialog).getByRole("button", { name: "Allow once" }));
+    await settle();
+    expect(answers(transport)).toEqual([["apr_a", { choice: "allow_once" }]]);
+    // Answered here: it leaves the queue at once, before its approval.answer.
+    const next = screen.getByRole("dialog");
+    expect(within(next).getByLabelText("Diff").textContent).toBe("+b");
+    expect(within(next).getByText("1 of 2 waiting")).toBeTruthy();
+
+    log.answer("run_1", "apr_a", "call_a", "allowed", "allow_once");
+    act(() => store.getState().apply(log.events));
+    expect(within(screen.getByRole("dialog")).getByLabelText("Diff").textContent).toBe("+b");
+  });
+
+  it("denying one request denies no other, and sends the message", async () => {
+    const log = three();
+    const { transport, store } = mount(log);
+    pass();
+    await user.type(screen.getByRole("textbox", { name: /Message to the model/ }), "  not a.txt, use notes.txt ");
+    await user.click(screen.getByRole("button", { name: "Deny" }));
+    await settle();
+    expect(answers(transport)).toEqual([["apr_a", { choice: "deny", message: "not a.txt, use notes.txt" }]]);
+
+    log.answer("run_1", "apr_a", "call_a", "denied", "deny", "not a.txt, use notes.txt");
+    act(() => store.getState().apply(log.events));
+    expect(store.getState().approvals.pending.map((p) => p.id)).toEqual(["apr_b", "apr_c"]);
+    const next = screen.getByRole("dialog");
+    expect(within(next).getByLabelText("Diff").textContent).toBe("+b");
+    expect(within(next).getByText("1 of 2 waiting")).toBeTruthy();
+    // A deny without a message sends none.
+    pass();
+    await user.click(within(next).getByRole("button", { name: "Deny" }));
+    await settle();
+    expect(answers(transport)[1]).toEqual(["apr_b", { choice: "deny" }]);
+  });
+
+  it("resets the message, the scope and the guard for each request", async () => {
+    const log = new Log();
+    log.runStart("run_1", "two commands");
+    const shell = (id: string, command: string, prefix: string[]) =>
+      log.add(
+        "approval.request",
+        {
+          id,
+          sessionId: SESSION,
+          runId: "run_1",
+          request: { callId: "call_" + id, action: { kind: "shell", tool: "bash", command }, why: "run a shell command in the sandbox", preview: command },
+          reason: "Manual mode asks before shell",
+          scopes: [{ kind: "shell", prefix }, { kind: "shell", tool: "bash" }],
+          askedAt: "2026-12-01T11:00:01Z",
+        },
+        "run_1",
+      );
+    shell("apr_1", "go test ./...", ["go", "test"]);
+    shell("apr_2", "make lint", ["make", "lint"]);
+    const { transport } = mount(log);
+    pass();
+    await user.type(screen.getByRole("textbox", { name: /Message to the model/ }), "typed for the first");
+    await user.click(screen.getByRole("radio", { name: "Tool bash" }));
+    await user.click(screen.getByRole("button", { name: "Allow for this session" }));
+    await settle();
+    expect(answers(transport)).toEqual([["apr_1", { choice: "allow_session", scope: { kind: "shell", tool: "bash" } }]]);
+
+    const next = screen.getByRole("dialog");
+    expect(within(next).getByLabelText("Command").textContent).toBe("make lint");
+    expect((within(next).getByRole("textbox", { name: /Message to the model/ }) as HTMLTextAreaElement).value).toBe("");
+    expect((within(next).getByRole("radio", { name: "Command prefix make lint" }) as HTMLInputElement).checked).toBe(true);
+    expect(document.activeElement).toBe(next);
+    // The guard holds again for the new request.
+    await user.click(within(next).getByRole("button", { name: "Allow for this session" }));
+    expect(answers(transport)).toHaveLength(1);
+    pass();
+    await user.click(within(next).getByRole("button", { name: "Allow for this session" }));
+    await settle();
+    expect(answers(transport)[1]).toEqual(["apr_2", { choice: "allow_session", scope: { kind: "shell", prefix: ["make", "lint"] } }]);
+  });
+
+  it("puts focus on the dialog itself, not on a button, and keeps it inside", async () => {
+    mount(three());
+    const dialog = screen.getByRole("dialog");
+    expect(document.activeElement).toBe(dialog);
+    pass();
+    const inside = new Set<Element | null>();
+    for (let i = 0; i < 12; i++) {
+      await user.tab();
+      inside.add(document.activeElement);
+      expect(dialog.contains(document.activeElement)).toBe(true);
+    }
+    expect([...inside].map((e) => e?.getAttribute("aria-label") ?? e?.textContent)).toContain("Allow once");
+  });
+
+  it("ignores key presses and clicks in the first 500 ms of a request", async () => {
+    const { transport } = mount(three());
+    const dialog = screen.getByRole("dialog");
+    // The composer's Enter, a Tab and Enter, a Space: nothing is answered.
+    await user.keyboard("{Enter}");
+    await user.keyboard("{Tab}{Enter} ");
+    expect(document.activeElement).toBe(dialog);
+    const allow = within(dialog).getByRole("button", { name: "Allow once" });
+    expect(allow.getAttribute("aria-disabled")).toBe("true");
+    act(() => allow.focus());
+    await user.keyboard("{Enter} ");
+    await user.click(allow);
+    act(() => vi.advanceTimersByTime(GUARD_MS - 1));
+    await user.keyboard("{Enter}");
+    await settle();
+    expect(answers(transport)).toEqual([]);
+
+    act(() => vi.advanceTimersByTime(1));
+    expect(allow.getAttribute("aria-disabled")).toBe("false");
+    act(() => allow.focus());
+    await user.keyboard("{Enter}");
+    await settle();
+    expect(answers(transport)).toEqual([["apr_a", { choice: "allow_once" }]]);
+  });
+
+  it("closes to a docked indicator on Escape, which answers nothing, and reopens", async () => {
+    const { transport } = mount(three());
+    pass();
+    await user.keyboard("{Escape}");
+    expect(screen.queryByRole("dialog")).toBeNull();
+    const dock = screen.getByRole("button", { name: "3 approvals waiting: show" });
+    expect(answers(transport)).toEqual([]);
+    await user.click(dock);
+    const dialog = screen.getByRole("dialog", { name: "Write a file?" });
+    expect(document.activeElement).toBe(dialog);
+    // Escape during the guard does not even dock: it may be meant for the composer.
+    await user.keyboard("{Escape}");
+    expect(screen.getByRole("dialog")).toBe(dialog);
+    pass();
+    await user.click(within(dialog).getByRole("button", { name: "Answer later" }));
+    expect(screen.getByRole("button", { name: "3 approvals waiting: show" })).toBeTruthy();
+    expect(answers(transport)).toEqual([]);
+  });
+
+  it("says so when the answer cannot be sent, and lets the person try again", async () => {
+    const { transport } = mount(three(), { Answer: new ApiError("unavailable", "the kernel is not open") });
+    pass();
+    await user.click(screen.getByRole("button", { name: "Allow once" }));
+    await settle();
+    expect(screen.getByRole("alert").textContent).toContain("Foya could not send your answer: the kernel is not open");
+    expect(within(screen.getByRole("dialog")).getByLabelText("Diff").textContent).toBe("+a");
+    transport.replies["Answer"] = null;
+    await user.click(screen.getByRole("button", { name: "Allow once" }));
+    await settle();
+    expect(answers(transport)).toHaveLength(2);
+    expect(within(screen.getByRole("dialog")).getByLabelText("Diff").textContent).toBe("+b");
+  });
+
+  it("drops a request the kernel no longer waits for (answered elsewhere or withdrawn)", async () => {
+    mount(three(), { Answer: new ApiError("conflict", "approval apr_a: the approval request was already answered or withdrawn") });
+    pass();
+    await user.click(screen.getByRole("button", { name: "Deny" }));
+    await settle();
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(within(screen.getByRole("dialog")).getByLabelText("Diff").textContent).toBe("+b");
+  });
+
+  it("closes when the run ends with its request unanswered", () => {
+    const log = three();
+    const { store } = mount(log);
+    log.runEnd("run_1", "cancelled", "cancelled");
+    act(() => store.getState().apply(log.events));
+    expect(screen.queryByRole("dialog")).toBeNull();
+  });
+
+  it("keeps a pending request across a reload: the replayed events bring it back", async () => {
+    // The stored events of a real session, up to its first request.
+    const stored = runLog
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Event);
+    const ask = stored.findIndex((e) => e.type === "approval.request");
+    const sessionId = stored[0]!.sessionId;
+    const transport = new FakeTransport({ Answer: null });
+    const reload = (): SessionStore => {
+      const store = createSessionStore(sessionId);
+      follow(store, transport.subscribe.bind(transport));
+      return store;
+    };
+    const first = reload();
+    for (const ev of stored.slice(0, ask + 1)) transport.push(ev);
+    await settle();
+    expect(first.getState().approvals.pending).toHaveLength(1);
+
+    // A new page: a new store, following from seq 0, the kernel replays.
+    const store = reload();
+    render(
+      <TransportProvider transport={transport}>
+        <SessionStoreProvider store={store}>
+          <ApprovalQueue sessionId={sessionId} />
+        </SessionStoreProvider>
+      </TransportProvider>,
+    );
+    expect(screen.queryByRole("dialog")).toBeNull();
+    for (const ev of stored.slice(0, ask + 1)) transport.push(ev);
+    await settle();
+    const dialog = screen.getByRole("dialog", { name: "Write a file?" });
+    expect(within(dialog).getByLabelText("Diff").textContent).toBe("--- /dev/null\n+++ b/notes.txt\n@@ -0,0 +1 @@\n+hello\n");
+    expect(dialog.textContent).toContain("create notes.txt (1 line)");
+    expect(dialog.textContent).toContain("Manual mode asks before write");
+    pass();
+    await user.click(within(dialog).getByRole("button", { name: "Allow once" }));
+    await settle();
+    expect(answers(transport)).toEqual([[(stored[ask]!.data as { id: string }).id, { choice: "allow_once" }]]);
+  });
+});
