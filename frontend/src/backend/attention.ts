@@ -5,6 +5,7 @@
 // not answer its permission request) and the count in the window title
 // (runtime.WindowSetTitle); in a browser, the web Notification API once the
 // person allowed it, and the count in the page title.
+import { toApiError } from "./errors";
 import { hasWails, type WailsWindow } from "./wails";
 
 /** Permission is whether notifications can be shown, as the person decided. */
@@ -62,7 +63,7 @@ export async function notify(
       await fn(title, body);
       return "";
     } catch (e) {
-      return `the desktop could not show a notification: ${String(e)}`;
+      return `the desktop could not show a notification: ${toApiError(e).message}`;
     }
   }
   const N = w.Notification;

@@ -64,6 +64,23 @@ async function settle() {
   });
 }
 
+/** asking adds a request for action with scopes, in the engine's shape. */
+function asking(log: Log, id: string, action: object, why: string, preview: string, scopes: object[]): void {
+  log.add(
+    "approval.request",
+    {
+      id,
+      sessionId: SESSION,
+      runId: "run_1",
+      request: { callId: "call_" + id, action, why, ...(preview ? { preview } : {}) },
+      reason: "Manual mode asks before " + (action as { kind: string }).kind,
+      scopes,
+      askedAt: "2026-12-01T11:00:01Z",
+    },
+    "run_1",
+  );
+}
+
 function three(): Log {
   const log = new Log();
   log.runStart("run_1", "three writes");
@@ -246,6 +263,158 @@ describe("ApprovalQueue", () => {
     await settle();
     expect(screen.queryByRole("alert")).toBeNull();
     expect(within(screen.getByRole("dialog")).getByLabelText("Diff").textContent).toBe("+b");
+  });
+
+  it.each([
+    [
+      "a shell command: the command",
+      { kind: "shell", tool: "bash", command: "go test ./... && echo ok" },
+      "Run a command?",
+      { Command: "go test ./... && echo ok" },
+      ["Tool bash"],
+    ],
+    [
+      "a command outside the sandbox",
+      { kind: "shell_escalate", tool: "bash", command: "curl https://go.dev" },
+      "Run a command outside the sandbox?",
+      { Command: "curl https://go.dev" },
+      [],
+    ],
+    [
+      "a delete: the path and the trash",
+      { kind: "delete", tool: "delete", paths: [WORKDIR + "/old.txt"] },
+      "Move to the trash?",
+      {},
+      [WORKDIR + "/old.txt", "It goes to the system trash, not deleted for good: the Review panel can restore it."],
+    ],
+    [
+      "a fetch: the host",
+      { kind: "fetch", tool: "web_fetch", host: "go.dev" },
+      "Reach a host on the network?",
+      {},
+      ["Hostgo.dev"],
+    ],
+    [
+      "an MCP tool: the tool and what its server says of it",
+      { kind: "mcp", tool: "issues_create" },
+      "Call an MCP tool?",
+      {},
+      ["Toolissues_create", "its server does not mark it read-only: it may change things"],
+    ],
+    [
+      "a read outside the workspace: the path",
+      { kind: "read_outside", tool: "read", paths: ["/etc/hosts"] },
+      "Read outside the workspace?",
+      {},
+      ["Path/etc/hosts"],
+    ],
+    [
+      "an edit: the diff",
+      { kind: "write", tool: "edit", paths: [WORKDIR + "/notes.txt"] },
+      "Edit a file?",
+      { Diff: "--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1 @@\n-hello\n+bye\n" },
+      ["Path" + WORKDIR + "/notes.txt"],
+    ],
+  ])("shows what %s", (_, action, question, labelled: Record<string, string>, texts) => {
+    const log = new Log();
+    log.runStart("run_1", "p");
+    asking(log, "apr_1", action, "the model asks", labelled["Diff"] ?? (action as { command?: string }).command ?? "", [
+      { kind: action.kind, tool: action.tool },
+    ]);
+    mount(log);
+    const dialog = screen.getByRole("dialog", { name: question });
+    for (const [label, text] of Object.entries(labelled)) expect(within(dialog).getByLabelText(label).textContent).toBe(text);
+    for (const t of texts) expect(dialog.textContent).toContain(t);
+    expect(dialog.textContent).toContain("Why Foya asks: Manual mode asks before " + action.kind);
+    expect(within(dialog).getByRole("radio", { name: `Tool ${action.tool}` })).toBeTruthy();
+  });
+
+  it("names the chosen scope in words before the click", async () => {
+    const log = new Log();
+    log.runStart("run_1", "p");
+    asking(log, "apr_1", { kind: "fetch", tool: "web_fetch", host: "go.dev" }, "fetch a page", "", [
+      { kind: "fetch", host: "go.dev" },
+      { kind: "fetch", tool: "web_fetch" },
+    ]);
+    const { transport } = mount(log);
+    const button = screen.getByRole("button", { name: "Allow for this session" });
+    const described = () => document.getElementById(button.getAttribute("aria-describedby")!)!.textContent;
+    expect(described()).toBe(
+      "For this session: Network fetches of the host go.dev (not its subdomains, not other hosts), for the rest of this session.",
+    );
+    pass();
+    await user.click(screen.getByRole("radio", { name: "Tool web_fetch" }));
+    expect(described()).toBe("For this session: Every fetch of any host by the tool web_fetch, for the rest of this session.");
+    await user.click(button);
+    await settle();
+    expect(answers(transport)).toEqual([["apr_1", { choice: "allow_session", scope: { kind: "fetch", tool: "web_fetch" } }]]);
+  });
+
+  it("offers no session scope when the request has none", () => {
+    const log = new Log();
+    log.runStart("run_1", "p");
+    log.add(
+      "approval.request",
+      { id: "apr_1", sessionId: SESSION, runId: "run_1", request: { callId: "c", action: { kind: "shell", tool: "bash", command: "x" }, why: "w" }, reason: "r", scopes: null, askedAt: "2026-12-01T11:00:01Z" },
+      "run_1",
+    );
+    mount(log);
+    expect(screen.queryByRole("button", { name: "Allow for this session" })).toBeNull();
+    expect(screen.getByRole("button", { name: "Allow once" })).toBeTruthy();
+  });
+
+  it("notifies each new request once while the window is not focused, and counts them in the title", async () => {
+    const shown: { title: string; body?: string }[] = [];
+    vi.stubGlobal(
+      "Notification",
+      class {
+        static permission = "granted";
+        onclick = null;
+        constructor(title: string, opts: NotificationOptions) {
+          shown.push({ title, body: opts.body });
+        }
+        close() {}
+      },
+    );
+    const hasFocus = vi.spyOn(document, "hasFocus").mockReturnValue(false);
+    const log = new Log();
+    log.runStart("run_1", "p");
+    log.ask("run_1", "apr_a", "call_a", write("a.txt"), "+a");
+    const { store } = mount(log);
+    await settle();
+    expect(shown).toEqual([{ title: "Foya: Write a file?", body: WORKDIR + "/a.txt" }]);
+    expect(document.title).toBe("(1) Foya");
+
+    asking(log, "apr_b", { kind: "shell", tool: "bash", command: "make" }, "run", "make", []);
+    act(() => store.getState().apply(log.events));
+    await settle();
+    expect(shown).toEqual([
+      { title: "Foya: Write a file?", body: WORKDIR + "/a.txt" },
+      { title: "Foya: Run a command? (2 waiting)", body: "make" },
+    ]);
+    expect(document.title).toBe("(2) Foya");
+
+    // Seen while focused: no notification.
+    hasFocus.mockReturnValue(true);
+    asking(log, "apr_c", { kind: "fetch", tool: "web_fetch", host: "go.dev" }, "fetch", "", []);
+    act(() => store.getState().apply(log.events));
+    await settle();
+    expect(shown).toHaveLength(2);
+    log.runEnd("run_1", "cancelled", "cancelled");
+    act(() => store.getState().apply(log.events));
+    expect(document.title).toBe("Foya");
+    vi.unstubAllGlobals();
+  });
+
+  it("offers to turn notifications on in a browser that has not asked yet", async () => {
+    const asked = vi.fn(async () => "granted");
+    vi.stubGlobal("Notification", { permission: "default", requestPermission: asked });
+    mount(three());
+    await user.click(screen.getByRole("button", { name: "Notify me when an approval waits" }));
+    await settle();
+    expect(asked).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole("button", { name: "Notify me when an approval waits" })).toBeNull();
+    vi.unstubAllGlobals();
   });
 
   it("closes when the run ends with its request unanswered", () => {

@@ -197,10 +197,10 @@ function RequestDialog({ req, count, onAnswer, onDock, alertError }: RequestProp
                       aria-describedby={`${id}-covers`}
                     />
                     <label htmlFor={id}>
-                      <ScopeLabel text={w.label} />
+                      <Coded text={w.label} />
                     </label>
                     <p id={`${id}-covers`} className="approval-covers">
-                      {w.covers}
+                      <Coded text={w.covers} />
                     </p>
                   </div>
                 );
@@ -255,7 +255,7 @@ function RequestDialog({ req, count, onAnswer, onDock, alertError }: RequestProp
           </div>
           {chosen !== undefined && (
             <p id={coversId} className="approval-covers approval-chosen">
-              For this session: {scopeWords(chosen).covers}
+              For this session: <Coded text={scopeWords(chosen).covers} />
             </p>
           )}
         </Dialog.Content>
@@ -264,8 +264,8 @@ function RequestDialog({ req, count, onAnswer, onDock, alertError }: RequestProp
   );
 }
 
-// ScopeLabel shows `code` spans of a scope's label as code.
-function ScopeLabel({ text }: { text: string }) {
+// Coded shows the `code` spans of a scope's words as code.
+function Coded({ text }: { text: string }) {
   const parts = text.split("`");
   return <>{parts.map((p, i) => (i % 2 === 1 ? <code key={i}>{p}</code> : p))}</>;
 }

@@ -7,6 +7,8 @@ import type { Action, ApprovalRequestData, Grant } from "../../backend/gen/event
 /** title is the dialog's question for an action, by its kind. */
 export function title(a: Action): string {
   switch (a.kind) {
+    case "read":
+      return "Read in the workspace?";
     case "write":
       return a.tool === "edit" ? "Edit a file?" : "Write a file?";
     case "write_protected":
@@ -66,7 +68,7 @@ const every: Record<string, string> = {
   shell_escalate: "command run outside the sandbox",
   shell_weak_sandbox: "command run in the weaker sandbox",
   shell_permanent_delete: "command that deletes files for good",
-  fetch: "fetch, of any host",
+  fetch: "fetch of any host",
   mcp: "call",
   subagent: "sub-agent it starts",
 };
