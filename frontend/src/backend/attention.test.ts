@@ -4,7 +4,7 @@ import { focused, notify, permission, requestPermission, setWaitingTitle, type A
 /** FakeNotification records the notifications a page shows, as the web API makes them. */
 class FakeNotification {
   static permission: NotificationPermission = "default";
-  static shown: { title: string; body?: string; tag?: string }[] = [];
+  static shown: { title: string; body: string | undefined; tag: string | undefined }[] = [];
   static requestPermission = vi.fn(async () => {
     FakeNotification.permission = "granted";
     return "granted" as NotificationPermission;

@@ -10,13 +10,16 @@ import type { Event } from "../../backend/gen/event";
 import { FakeTransport } from "../../backend/fake";
 import { Log, SESSION, WORKDIR } from "../eventstest";
 import { SessionStoreProvider } from "../session/hooks";
-import { createSessionStore, follow, type SessionStore } from "../session/store";
+import { createSessionStore, follow, type SessionStore, type Subscribe } from "../session/store";
 import { ApprovalQueue, GUARD_MS } from "./index";
 
 const write = (p: string) => ({ kind: "write", tool: "write", paths: [WORKDIR + "/" + p] });
 
-function mount(log: Log, replies: Record<string, unknown> = { Answer: null }) {
-  const transport = new FakeTransport(replies);
+/** parsedNothing is ParseCommand's reply where a test does not look at it. */
+const parsedNothing = { simple: [], deletes: [], opaque: [] };
+
+function mount(log: Log, replies: Record<string, unknown> = {}) {
+  const transport = new FakeTransport({ Answer: null, ParseCommand: parsedNothing, ...replies });
   const store = createSessionStore(SESSION, { mode: "manual" });
   store.getState().apply(log.events);
   const view = render(
@@ -329,6 +332,43 @@ describe("ApprovalQueue", () => {
     expect(within(dialog).getByRole("radio", { name: `Tool ${action.tool}` })).toBeTruthy();
   });
 
+  it("shows a command as the policy reads it: every command it runs, deletes, what it cannot read", async () => {
+    const log = new Log();
+    log.runStart("run_1", "p");
+    const command = `echo ok && sh -c "rm -rf build" && eval "$X"`;
+    asking(log, "apr_1", { kind: "shell", tool: "bash", command }, "run a shell command", command, []);
+    const { transport } = mount(log, {
+      ParseCommand: {
+        simple: [["echo", "ok"], ["sh", "-c", "rm -rf build"], ["rm", "-rf", "build"], ["eval", "$X"]],
+        deletes: ["rm -rf build"],
+        opaque: ["eval runs a string Foya cannot read"],
+      },
+    });
+    await settle();
+    expect(transport.calls.find((c) => c.method === "ParseCommand")?.args).toEqual([command]);
+    const list = screen.getByRole("list", { name: "Commands it runs" });
+    expect(within(list).getAllByRole("listitem").map((li) => li.textContent)).toEqual([
+      "echo ok",
+      "sh -c rm -rf build",
+      "rm -rf build",
+      "eval $X",
+    ]);
+    const notes = screen.getAllByRole("note").map((n) => n.textContent);
+    expect(notes).toEqual(["Deletes files for good: rm -rf build", "Foya cannot tell what part of it runs: eval runs a string Foya cannot read"]);
+  });
+
+  it("says so when a command cannot be read, and still shows it", async () => {
+    const log = new Log();
+    log.runStart("run_1", "p");
+    asking(log, "apr_1", { kind: "shell", tool: "bash", command: "echo 'open" }, "run", "echo 'open", []);
+    mount(log, { ParseCommand: new ApiError("invalid", "reached EOF without closing quote '") });
+    await settle();
+    expect(screen.getByLabelText("Command").textContent).toBe("echo 'open");
+    expect(screen.getByRole("dialog").textContent).toContain(
+      "Foya could not read this command (reached EOF without closing quote '); judge it by its text above.",
+    );
+  });
+
   it("names the chosen scope in words before the click", async () => {
     const log = new Log();
     log.runStart("run_1", "p");
@@ -364,7 +404,7 @@ describe("ApprovalQueue", () => {
   });
 
   it("notifies each new request once while the window is not focused, and counts them in the title", async () => {
-    const shown: { title: string; body?: string }[] = [];
+    const shown: { title: string; body: string | undefined }[] = [];
     vi.stubGlobal(
       "Notification",
       class {
@@ -436,7 +476,8 @@ describe("ApprovalQueue", () => {
     const transport = new FakeTransport({ Answer: null });
     const reload = (): SessionStore => {
       const store = createSessionStore(sessionId);
-      follow(store, transport.subscribe.bind(transport));
+      // The transport hands on the generated envelopes it carries.
+      follow(store, transport.subscribe.bind(transport) as unknown as Subscribe);
       return store;
     };
     const first = reload();

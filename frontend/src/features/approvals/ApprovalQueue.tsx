@@ -9,6 +9,7 @@ import { Dialog } from "radix-ui";
 import { ApiError, useApi } from "../../backend";
 import { permission, requestPermission, type Permission } from "../../backend/attention";
 import type { ApprovalRequestData } from "../../backend/gen/event";
+import type { ParsedCommand } from "../../backend/gen/api";
 import type { Answer } from "../../backend/gen/kernel";
 import { usePendingApprovals } from "../session/hooks";
 import { useWaitingAlert } from "./useWaitingAlert";
@@ -277,10 +278,14 @@ function What({ req }: { req: ApprovalRequestData }) {
   const rows: [string, ReactNode][] = [["Tool", <code>{a.tool}</code>]];
   let body: ReactNode = null;
   if (isShell(a.kind)) {
+    const command = a.command ?? req.request.preview ?? "";
     body = (
-      <pre className="approval-command" aria-label="Command">
-        {a.command ?? req.request.preview ?? ""}
-      </pre>
+      <>
+        <pre className="approval-command" aria-label="Command">
+          {command}
+        </pre>
+        <Parsed command={command} />
+      </>
     );
   } else if (isDelete(a.kind)) {
     body = (
@@ -320,6 +325,53 @@ function What({ req }: { req: ApprovalRequestData }) {
       </dl>
       {body}
     </section>
+  );
+}
+
+/**
+ * Parsed shows a command as the approval policy reads it (the ParseCommand
+ * call): every simple command it would run, what deletes for good, what
+ * Foya cannot read.
+ */
+function Parsed({ command }: { command: string }) {
+  const api = useApi();
+  const [parsed, setParsed] = useState<ParsedCommand | null>(null);
+  const [error, setError] = useState("");
+  useEffect(() => {
+    let live = true;
+    api.ParseCommand(command).then(
+      (p) => live && setParsed(p),
+      (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, command]);
+  if (error !== "") {
+    return <p className="approval-note">Foya could not read this command ({error}); judge it by its text above.</p>;
+  }
+  if (parsed === null) return null;
+  return (
+    <div className="approval-parsed">
+      <p className="approval-label">{parsed.simple.length === 1 ? "It runs one command:" : `It runs ${parsed.simple.length} commands:`}</p>
+      <ol aria-label="Commands it runs">
+        {parsed.simple.map((words, i) => (
+          <li key={i}>
+            <code>{words.join(" ")}</code>
+          </li>
+        ))}
+      </ol>
+      {parsed.deletes.length > 0 && (
+        <p className="approval-warning" role="note">
+          Deletes files for good: {parsed.deletes.join("; ")}
+        </p>
+      )}
+      {parsed.opaque.length > 0 && (
+        <p className="approval-warning" role="note">
+          Foya cannot tell what part of it runs: {parsed.opaque.join("; ")}
+        </p>
+      )}
+    </div>
   );
 }
 
