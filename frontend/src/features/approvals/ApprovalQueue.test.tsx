@@ -84,12 +84,26 @@ function asking(log: Log, id: string, action: object, why: string, preview: stri
   );
 }
 
+/** created is the preview the write tool gives of a new file p. */
+const created = (p: string) => `--- /dev/null\n+++ b/${p}\n@@ -0,0 +1 @@\n+line of ${p}\n`;
+
+/** diffShown is the name and text of the diff a dialog shows. */
+function diffShown(dialog: HTMLElement): string {
+  const table = within(dialog).getByRole("table", { name: /^Diff of / });
+  return `${table.getAttribute("aria-label")}: ${table.textContent}`;
+}
+
+/** expectDiff checks that dialog shows the diff that creates WORKDIR/p. */
+function expectDiff(dialog: HTMLElement, p: string) {
+  expect(diffShown(dialog)).toMatch(new RegExp(`^Diff of ${WORKDIR}/${p}: .*line of ${p.replace(".", "\\.")}`));
+}
+
 function three(): Log {
   const log = new Log();
   log.runStart("run_1", "three writes");
-  log.ask("run_1", "apr_a", "call_a", write("a.txt"), "+a");
-  log.ask("run_1", "apr_b", "call_b", write("b.txt"), "+b");
-  log.ask("run_1", "apr_c", "call_c", write("c.txt"), "+c");
+  log.ask("run_1", "apr_a", "call_a", write("a.txt"), created("a.txt"));
+  log.ask("run_1", "apr_b", "call_b", write("b.txt"), created("b.txt"));
+  log.ask("run_1", "apr_c", "call_c", write("c.txt"), created("c.txt"));
   return log;
 }
 
@@ -107,7 +121,7 @@ describe("ApprovalQueue", () => {
     const { transport, store } = mount(log);
     const dialog = screen.getByRole("dialog", { name: "Write a file?" });
     expect(within(dialog).getByText("1 of 3 waiting")).toBeTruthy();
-    expect(within(dialog).getByLabelText("Diff").textContent).toBe("+a");
+    expectDiff(dialog, "a.txt");
     expect(dialog.textContent).toContain(WORKDIR + "/a.txt");
 
     pass();
@@ -116,12 +130,12 @@ describe("ApprovalQueue", () => {
     expect(answers(transport)).toEqual([["apr_a", { choice: "allow_once" }]]);
     // Answered here: it leaves the queue at once, before its approval.answer.
     const next = screen.getByRole("dialog");
-    expect(within(next).getByLabelText("Diff").textContent).toBe("+b");
+    expectDiff(next, "b.txt");
     expect(within(next).getByText("1 of 2 waiting")).toBeTruthy();
 
     log.answer("run_1", "apr_a", "call_a", "allowed", "allow_once");
     act(() => store.getState().apply(log.events));
-    expect(within(screen.getByRole("dialog")).getByLabelText("Diff").textContent).toBe("+b");
+    expectDiff(screen.getByRole("dialog"), "b.txt");
   });
 
   it("denying one request denies no other, and sends the message", async () => {
@@ -137,7 +151,7 @@ describe("ApprovalQueue", () => {
     act(() => store.getState().apply(log.events));
     expect(store.getState().approvals.pending.map((p) => p.id)).toEqual(["apr_b", "apr_c"]);
     const next = screen.getByRole("dialog");
-    expect(within(next).getByLabelText("Diff").textContent).toBe("+b");
+    expectDiff(next, "b.txt");
     expect(within(next).getByText("1 of 2 waiting")).toBeTruthy();
     // A deny without a message sends none.
     pass();
@@ -251,12 +265,12 @@ describe("ApprovalQueue", () => {
     await user.click(screen.getByRole("button", { name: "Allow once" }));
     await settle();
     expect(screen.getByRole("alert").textContent).toContain("Foya could not send your answer: the kernel is not open");
-    expect(within(screen.getByRole("dialog")).getByLabelText("Diff").textContent).toBe("+a");
+    expectDiff(screen.getByRole("dialog"), "a.txt");
     transport.replies["Answer"] = null;
     await user.click(screen.getByRole("button", { name: "Allow once" }));
     await settle();
     expect(answers(transport)).toHaveLength(2);
-    expect(within(screen.getByRole("dialog")).getByLabelText("Diff").textContent).toBe("+b");
+    expectDiff(screen.getByRole("dialog"), "b.txt");
   });
 
   it("drops a request the kernel no longer waits for (answered elsewhere or withdrawn)", async () => {
@@ -265,7 +279,7 @@ describe("ApprovalQueue", () => {
     await user.click(screen.getByRole("button", { name: "Deny" }));
     await settle();
     expect(screen.queryByRole("alert")).toBeNull();
-    expect(within(screen.getByRole("dialog")).getByLabelText("Diff").textContent).toBe("+b");
+    expectDiff(screen.getByRole("dialog"), "b.txt");
   });
 
   it.each([
@@ -326,7 +340,10 @@ describe("ApprovalQueue", () => {
     ]);
     mount(log);
     const dialog = screen.getByRole("dialog", { name: question });
-    for (const [label, text] of Object.entries(labelled)) expect(within(dialog).getByLabelText(label).textContent).toBe(text);
+    for (const [label, text] of Object.entries(labelled)) {
+      if (label === "Diff") expect(diffShown(dialog)).toMatch(/^Diff of .*hello.*bye/);
+      else expect(within(dialog).getByLabelText(label).textContent).toBe(text);
+    }
     for (const t of texts) expect(dialog.textContent).toContain(t);
     expect(dialog.textContent).toContain("Why Foya asks: Manual mode asks before " + action.kind);
     expect(within(dialog).getByRole("radio", { name: `Tool ${action.tool}` })).toBeTruthy();
@@ -498,7 +515,7 @@ describe("ApprovalQueue", () => {
     for (const ev of stored.slice(0, ask + 1)) transport.push(ev);
     await settle();
     const dialog = screen.getByRole("dialog", { name: "Write a file?" });
-    expect(within(dialog).getByLabelText("Diff").textContent).toBe("--- /dev/null\n+++ b/notes.txt\n@@ -0,0 +1 @@\n+hello\n");
+    expect(diffShown(dialog)).toMatch(/^Diff of \/home\/me\/project\/notes\.txt: .*hello/);
     expect(dialog.textContent).toContain("create notes.txt (1 line)");
     expect(dialog.textContent).toContain("Manual mode asks before write");
     pass();

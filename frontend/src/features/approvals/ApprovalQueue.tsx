@@ -11,6 +11,7 @@ import { permission, requestPermission, type Permission } from "../../backend/at
 import type { ApprovalRequestData } from "../../backend/gen/event";
 import type { ParsedCommand } from "../../backend/gen/api";
 import type { Answer } from "../../backend/gen/kernel";
+import { DiffView } from "../../ui/diff";
 import { usePendingApprovals } from "../session/hooks";
 import { useWaitingAlert } from "./useWaitingAlert";
 import { isDelete, isDiff, isShell, mcpNote, scopeWords, title } from "./words";
@@ -297,9 +298,9 @@ function What({ req }: { req: ApprovalRequestData }) {
     );
   } else if (isDiff(req)) {
     body = (
-      <pre className="approval-diff" aria-label="Diff">
-        {req.request.preview}
-      </pre>
+      <div className="approval-diff">
+        <DiffView diff={req.request.preview ?? ""} {...(paths[0] !== undefined ? { path: paths[0] } : {})} />
+      </div>
     );
   } else if (a.kind === "write" || a.kind === "write_protected") {
     body = <p className="approval-note">Foya has no preview of this change.</p>;
