@@ -156,6 +156,13 @@ export namespace kernel {
 	    endedAt: any;
 	}
 	
+	export interface ChangeContents {
+	    changeId: string;
+	    before: string;
+	    beforeKnown: boolean;
+	    after: string;
+	    afterKnown: boolean;
+	}
 	export interface CheckStep {
 	    status: string;
 	    httpStatus?: number;
@@ -264,10 +271,12 @@ export namespace kernel {
 	    toChangeId?: string;
 	    hunks?: number[];
 	    force?: boolean;
+	    dryRun?: boolean;
 	}
 	export interface RevertResult {
 	    reverted: Change[];
 	    conflicts?: Conflict[];
+	    dryRun?: boolean;
 	}
 	
 	export interface Run {

@@ -18,6 +18,8 @@ export function Cancel(arg1:string):Promise<boolean>;
 
 export function Change(arg1:string):Promise<kernel.Change>;
 
+export function ChangeContents(arg1:string):Promise<kernel.ChangeContents>;
+
 export function Changes(arg1:string):Promise<Array<kernel.Change>>;
 
 export function CompletePath(arg1:string):Promise<Array<string>>;

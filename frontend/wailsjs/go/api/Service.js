@@ -30,6 +30,10 @@ export function Change(arg1) {
   return window['go']['api']['Service']['Change'](arg1);
 }
 
+export function ChangeContents(arg1) {
+  return window['go']['api']['Service']['ChangeContents'](arg1);
+}
+
 export function Changes(arg1) {
   return window['go']['api']['Service']['Changes'](arg1);
 }
