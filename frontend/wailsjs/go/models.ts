@@ -1,5 +1,10 @@
 export namespace api {
 	
+	export interface ParsedCommand {
+	    simple: string[][];
+	    deletes: string[];
+	    opaque: string[];
+	}
 	export interface SessionPatch {
 	    title?: string;
 	    mode?: string;
@@ -96,6 +101,12 @@ export namespace kernel {
 	    sandbox: string;
 	    outputBytes: number;
 	}
+	export interface BackgroundOutput {
+	    command: BackgroundCommand;
+	    text: string;
+	    binary?: boolean;
+	    omitted: number;
+	}
 	export interface Change {
 	    id: string;
 	    sessionId: string;
@@ -151,6 +162,13 @@ export namespace kernel {
 	    endedAt: any;
 	}
 	
+	export interface ChangeContents {
+	    changeId: string;
+	    before: string;
+	    beforeKnown: boolean;
+	    after: string;
+	    afterKnown: boolean;
+	}
 	export interface CheckStep {
 	    status: string;
 	    httpStatus?: number;
@@ -259,10 +277,12 @@ export namespace kernel {
 	    toChangeId?: string;
 	    hunks?: number[];
 	    force?: boolean;
+	    dryRun?: boolean;
 	}
 	export interface RevertResult {
 	    reverted: Change[];
 	    conflicts?: Conflict[];
+	    dryRun?: boolean;
 	}
 	
 	export interface Run {

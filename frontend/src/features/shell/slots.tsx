@@ -7,8 +7,9 @@
 //   ReviewSlot       → features/changes ReviewPanel
 //   BackgroundSlot   → features/settings BackgroundPanel
 //   SettingsSlot     → features/settings SettingsView
-import { useEntries, usePendingApprovals, useStepText, useTurn } from "../session/hooks";
+import { useEntries, useStepText, useTurn } from "../session/hooks";
 import { modeLabel, toMode } from "../sessions/modes";
+import { ApprovalQueue } from "../approvals";
 import { BackgroundPanel } from "../background";
 import { ReviewPanel } from "../changes";
 import { SettingsView } from "../settings";
@@ -68,13 +69,7 @@ function StepText(props: { runId: string; step: number }) {
 
 /** ApprovalsSlot is the queue of the open session's pending approvals; nothing when none wait. */
 export function ApprovalsSlot(props: { sessionId: string }) {
-  const pending = usePendingApprovals();
-  if (pending.length === 0) return null;
-  return (
-    <div className="slot-approvals" role="status" data-session={props.sessionId}>
-      {pending.length === 1 ? "An approval is waiting" : `${pending.length} approvals are waiting`}: {pending.map((p) => p.request.why).join("; ")}
-    </div>
-  );
+  return <ApprovalQueue sessionId={props.sessionId} />;
 }
 
 /** ReviewSlot is the review panel: the session's file changes by turn. */
