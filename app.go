@@ -60,6 +60,8 @@ type App struct {
 	emit func(ctx context.Context, name string, data ...any)
 	// pickDir shows the native folder dialog (runtime.OpenDirectoryDialog).
 	pickDir func(context.Context, runtime.OpenDialogOptions) (string, error)
+	// notes shows desktop notifications (Notify).
+	notes *notifier
 
 	started chan struct{}   // closed at the end of startup
 	ctx     context.Context // set by startup before started is closed
@@ -91,6 +93,7 @@ func NewApp(opts AppOptions) *App {
 		quit:    runtime.Quit,
 		emit:    runtime.EventsEmit,
 		pickDir: runtime.OpenDirectoryDialog,
+		notes:   newNotifier(),
 		started: make(chan struct{}),
 	}
 }
@@ -143,6 +146,7 @@ func (a *App) shutdown(context.Context) {
 	defer a.mu.Unlock()
 	a.closed = true
 	a.bridge.close()
+	a.notes.close()
 	if a.kernel == nil {
 		return
 	}
@@ -167,6 +171,19 @@ func (a *App) PickFolder() (string, error) {
 			Message: fmt.Sprintf("open the folder dialog: %v; type the folder's path instead", err)}
 	}
 	return dir, nil
+}
+
+// Notify shows a desktop notification with title and body, replacing the
+// one it showed before: the window calls it when an approval request waits
+// and the window is not focused. It fails, with what to do, where the
+// desktop has no notification service; the window's title still counts
+// the waiting requests.
+func (a *App) Notify(title, body string) error {
+	if err := a.notes.notify(title, body); err != nil {
+		return &api.Error{Code: kernel.CodeUnavailable,
+			Message: fmt.Sprintf("show a desktop notification: %v; the window's title counts the approvals that wait", err)}
+	}
+	return nil
 }
 
 // UIReady is called by the front end once it has rendered the kernel's

@@ -1,5 +1,10 @@
 export namespace api {
 	
+	export interface ParsedCommand {
+	    simple: string[][];
+	    deletes: string[];
+	    opaque: string[];
+	}
 	export interface SessionPatch {
 	    title?: string;
 	    mode?: string;

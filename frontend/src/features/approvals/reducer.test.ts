@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { EventTypes } from "../seq";
 import { Log, WORKDIR, everything, itKeepsSeqOrder, journey, reduceAll, typesOf } from "../eventstest";
+import type { Event } from "../../backend/gen/event";
+import runLog from "../testdata/run.jsonl?raw";
 import { applyApprovals, initialApprovals } from "./reducer";
 
 const reduce = (log: Log, mode = "") => reduceAll(applyApprovals, initialApprovals(mode), log.events);
@@ -60,6 +62,28 @@ describe("applyApprovals", () => {
     const ask = log.events.findIndex((e) => e.type === "approval.request");
     const s = reduceAll(applyApprovals, initialApprovals(), log.events.slice(0, ask + 1));
     expect(s.pending.map((p) => p.id)).toEqual(["apr_1"]);
+  });
+
+  it("replays a real session: each request waits from its approval.request to its answer, also after a reload", () => {
+    const stored = runLog
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Event);
+    const asks = stored.filter((e) => e.type === "approval.request").map((e) => (e.data as { id: string }).id);
+    expect(asks).toHaveLength(3);
+    for (const id of asks) {
+      const at = stored.findIndex((e) => e.type === "approval.request" && (e.data as { id: string }).id === id);
+      const answered = stored.findIndex((e) => e.type === "approval.answer" && (e.data as { id: string }).id === id);
+      // A page loaded while it waits: the stored events up to the request.
+      const upTo = (n: number) => reduceAll(applyApprovals, initialApprovals(), stored.slice(0, n + 1));
+      expect(upTo(at).pending.map((p) => p.id)).toEqual([id]);
+      expect(upTo(answered - 1).pending.map((p) => p.id)).toEqual([id]);
+      expect(upTo(answered).pending).toEqual([]);
+      // The replay, then the live stream from the same seq (overlapping at
+      // the seam): one request, not two.
+      const replayed = reduceAll(applyApprovals, upTo(at), stored.slice(at - 2, at + 1));
+      expect(replayed.pending.map((p) => p.id)).toEqual([id]);
+    }
   });
 
   itKeepsSeqOrder(applyApprovals, initialApprovals("manual"), everything);

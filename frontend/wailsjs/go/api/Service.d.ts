@@ -40,6 +40,8 @@ export function KillBackground(arg1:string,arg2:string):Promise<kernel.Backgroun
 
 export function Messages(arg1:string):Promise<Array<kernel.Message>>;
 
+export function ParseCommand(arg1:string):Promise<api.ParsedCommand>;
+
 export function PendingApprovals(arg1:string):Promise<Array<kernel.Approval>>;
 
 export function ProjectRules(arg1:string):Promise<kernel.ProjectRules>;

@@ -74,6 +74,10 @@ export function Messages(arg1) {
   return window['go']['api']['Service']['Messages'](arg1);
 }
 
+export function ParseCommand(arg1) {
+  return window['go']['api']['Service']['ParseCommand'](arg1);
+}
+
 export function PendingApprovals(arg1) {
   return window['go']['api']['Service']['PendingApprovals'](arg1);
 }

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/godbus/dbus/v5"
+
+	"foya/backend/api"
+	"foya/backend/kernel"
+)
+
+// testBus starts a private session bus (the real dbus-daemon) and returns
+// its address; the test is skipped where there is no dbus-daemon.
+func testBus(t *testing.T) string {
+	t.Helper()
+	daemon, err := exec.LookPath("dbus-daemon")
+	if err != nil {
+		t.Skip("no dbus-daemon here")
+	}
+	cmd := exec.Command(daemon, "--session", "--nofork", "--nopidfile", "--print-address=1",
+		"--address=unix:path="+filepath.Join(t.TempDir(), "bus"))
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("dbus-daemon printed no address: %v", err)
+	}
+	return strings.TrimSpace(line)
+}
+
+// shown is one Notify call a notification service received.
+type shown struct {
+	App, Icon, Title, Body string
+	Replaces               uint32
+	Urgency                byte
+}
+
+// noteServer is a notification service on a test bus, as a desktop's:
+// it records each Notify and answers with a new ID.
+type noteServer struct {
+	mu     sync.Mutex
+	shown  []shown
+	closed []uint32
+}
+
+func (s *noteServer) Notify(app string, replaces uint32, icon, title, body string, actions []string,
+	hints map[string]dbus.Variant, timeout int32) (uint32, *dbus.Error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u, _ := hints["urgency"].Value().(byte)
+	s.shown = append(s.shown, shown{App: app, Icon: icon, Title: title, Body: body, Replaces: replaces, Urgency: u})
+	return uint32(len(s.shown)), nil
+}
+
+func (s *noteServer) CloseNotification(id uint32) *dbus.Error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = append(s.closed, id)
+	return nil
+}
+
+func startNoteServer(t *testing.T, addr string) *noteServer {
+	t.Helper()
+	conn, err := dbus.Connect(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	s := &noteServer{}
+	if err := conn.Export(s, notifyPath, notifyName); err != nil {
+		t.Fatal(err)
+	}
+	if reply, err := conn.RequestName(notifyName, dbus.NameFlagDoNotQueue); err != nil || reply != dbus.RequestNameReplyPrimaryOwner {
+		t.Fatalf("request %s: %v %v", notifyName, reply, err)
+	}
+	return s
+}
+
+func busNotifier(addr string) *notifier {
+	return &notifier{connect: func() (*dbus.Conn, error) { return dbus.Connect(addr) }}
+}
+
+// TestNotifyShowsOnTheDesktop: App.Notify, the bound method the window
+// calls when an approval waits and it is not focused, reaches the desktop's
+// notification service; each notification replaces the one before, and
+// shutdown closes the last. Issue 12 item 3 (item 9 of the peers' asks).
+func TestNotifyShowsOnTheDesktop(t *testing.T) {
+	addr := testBus(t)
+	srv := startNoteServer(t, addr)
+	a, _, _, _ := newTestApp(t, AppOptions{})
+	a.notes = busNotifier(addr)
+	a.startup(t.Context())
+	if err := a.Notify("Foya: Write a file?", "/w/notes.txt"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Notify("Foya: Run a command? (2 waiting)", "go test ./..."); err != nil {
+		t.Fatal(err)
+	}
+	a.shutdown(t.Context())
+	srv.mu.Lock()
+	defer srv.mu.Unlock()
+	want := []shown{
+		{App: "Foya", Icon: "dialog-question", Title: "Foya: Write a file?", Body: "/w/notes.txt", Replaces: 0, Urgency: 1},
+		{App: "Foya", Icon: "dialog-question", Title: "Foya: Run a command? (2 waiting)", Body: "go test ./...", Replaces: 1, Urgency: 1},
+	}
+	if len(srv.shown) != len(want) {
+		t.Fatalf("shown %+v; want %+v", srv.shown, want)
+	}
+	for i := range want {
+		if srv.shown[i] != want[i] {
+			t.Errorf("notification %d = %+v; want %+v", i, srv.shown[i], want[i])
+		}
+	}
+	if len(srv.closed) != 1 || srv.closed[0] != 2 {
+		t.Errorf("closed %v at shutdown; want [2]", srv.closed)
+	}
+}
+
+// TestNotifyWithoutService: where no program provides the notification
+// service (or there is no bus), Notify fails with a message that says what
+// still shows, coded unavailable. Issue 12 item 3.
+func TestNotifyWithoutService(t *testing.T) {
+	addr := testBus(t)
+	for name, n := range map[string]*notifier{
+		"no service": busNotifier(addr),
+		"no bus":     busNotifier("unix:path=" + filepath.Join(t.TempDir(), "none")),
+	} {
+		t.Run(name, func(t *testing.T) {
+			a, _, _, _ := newTestApp(t, AppOptions{})
+			a.notes = n
+			err := a.Notify("t", "b")
+			var ae *api.Error
+			if !errors.As(err, &ae) || ae.Code != kernel.CodeUnavailable || !strings.Contains(ae.Message, "the window's title counts the approvals that wait") {
+				t.Fatalf("Notify = %v; want unavailable, saying the title still counts", err)
+			}
+		})
+	}
+}
