@@ -162,7 +162,7 @@ describe("App", () => {
     });
     const log = await screen.findByRole("log", { name: "Conversation" });
     await waitFor(() => expect(log.textContent).toContain("Run the slow tests"));
-    expect(log.textContent).toMatch(/Interrupted: Foya stopped during this turn/);
+    expect(log.textContent).toMatch(/Interrupted: Foya stopped during this run/);
   });
 
   it("reopens the session named in the address after a reload", async () => {
