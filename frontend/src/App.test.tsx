@@ -1,5 +1,6 @@
 import { act, cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { VirtuosoMockContext } from "react-virtuoso";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { App } from "./App";
 import { ApiError, TransportProvider, type UIReport } from "./backend";
@@ -16,9 +17,11 @@ const info = { version: "1.2.3-test", commit: "abc1234", date: "2026-12-01", dat
 function renderApp(transport: FakeTransport) {
   const reports: UIReport[] = [];
   render(
-    <TransportProvider transport={transport}>
-      <App onReady={(r) => reports.push(r)} />
-    </TransportProvider>,
+    <VirtuosoMockContext.Provider value={{ viewportHeight: 100_000, itemHeight: 40 }}>
+      <TransportProvider transport={transport}>
+        <App onReady={(r) => reports.push(r)} />
+      </TransportProvider>
+    </VirtuosoMockContext.Provider>,
   );
   return reports;
 }
