@@ -15,7 +15,7 @@
 // Each step is checked on screen and on disk (or in the store).
 // Exits 0 when every check holds, 1 with the reason otherwise.
 import { chromium } from 'playwright-core';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const env = (name) => {
@@ -35,6 +35,7 @@ const denial = env('FOYA_DENIAL');
 const oldLog = env('FOYA_OLD_LOG');
 const timeout = 30_000;
 mkdirSync(shots, { recursive: true });
+rmSync(join(shots, 'journey-failed.png'), { force: true });
 const notes = join(project, 'notes.txt');
 
 function check(ok, message) {
@@ -236,13 +237,17 @@ try {
   const oneHunk = edited.replace('ROW 2\n', 'row 2\n');
   await onDisk(notes, oneHunk, 'after reverting hunk 1');
 
-  // 11. The whole turn: notes.txt was created by it, so it goes.
+  // 11. The whole turn: notes.txt was created by it, so it goes. The hunk
+  // revert changed the file since the turn, so the preview is the conflict
+  // step (what is there now against what the turn left), and overwriting is
+  // the person's choice.
   step = 'revert the whole turn';
   await review.getByRole('button', { name: 'Revert turn' }).first().click();
-  const turnDialog = page.getByRole('dialog', { name: /^(Revert preview|Files changed since)$/ });
+  const turnDialog = page.getByRole('dialog', { name: 'Files changed since' });
   await turnDialog.waitFor();
+  await turnDialog.getByText(/it was already reverted/).waitFor();
   await shot(page, 'journey-12-revert-turn-preview.png');
-  await turnDialog.getByRole('button', { name: /^(Revert|Overwrite)$/ }).click();
+  await turnDialog.getByRole('button', { name: 'Overwrite' }).click();
   await turnDialog.waitFor({ state: 'detached' });
   await review.getByRole('status').getByText(/^Reverted: every change of the turn/).waitFor();
   await onDisk(notes, null, 'after reverting the turn that created notes.txt');
