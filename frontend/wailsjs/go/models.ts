@@ -101,6 +101,12 @@ export namespace kernel {
 	    sandbox: string;
 	    outputBytes: number;
 	}
+	export interface BackgroundOutput {
+	    command: BackgroundCommand;
+	    text: string;
+	    binary?: boolean;
+	    omitted: number;
+	}
 	export interface Change {
 	    id: string;
 	    sessionId: string;
@@ -156,6 +162,13 @@ export namespace kernel {
 	    endedAt: any;
 	}
 	
+	export interface ChangeContents {
+	    changeId: string;
+	    before: string;
+	    beforeKnown: boolean;
+	    after: string;
+	    afterKnown: boolean;
+	}
 	export interface CheckStep {
 	    status: string;
 	    httpStatus?: number;
@@ -264,10 +277,12 @@ export namespace kernel {
 	    toChangeId?: string;
 	    hunks?: number[];
 	    force?: boolean;
+	    dryRun?: boolean;
 	}
 	export interface RevertResult {
 	    reverted: Change[];
 	    conflicts?: Conflict[];
+	    dryRun?: boolean;
 	}
 	
 	export interface Run {
@@ -310,6 +325,9 @@ export namespace main {
 	    version: string;
 	    sessions: number;
 	    error: string;
+	    open: string;
+	    turns: number;
+	    cards: number;
 	}
 
 }

@@ -12,11 +12,15 @@ export function Approvals(arg1:string):Promise<Array<kernel.ApprovalRecord>>;
 
 export function BackgroundCommands(arg1:string):Promise<Array<kernel.BackgroundCommand>>;
 
+export function BackgroundOutput(arg1:string,arg2:string,arg3:number):Promise<kernel.BackgroundOutput>;
+
 export function Calls(arg1:string):Promise<Array<kernel.Call>>;
 
 export function Cancel(arg1:string):Promise<boolean>;
 
 export function Change(arg1:string):Promise<kernel.Change>;
+
+export function ChangeContents(arg1:string):Promise<kernel.ChangeContents>;
 
 export function Changes(arg1:string):Promise<Array<kernel.Change>>;
 
@@ -34,6 +38,8 @@ export function EditProvider(arg1:string,arg2:kernel.ProviderEdit):Promise<kerne
 
 export function Events(arg1:string,arg2:number):Promise<Array<event.Event>>;
 
+export function ImageInput(arg1:string):Promise<boolean>;
+
 export function Info():Promise<kernel.Info>;
 
 export function KillBackground(arg1:string,arg2:string):Promise<kernel.BackgroundCommand>;
@@ -45,6 +51,8 @@ export function ParseCommand(arg1:string):Promise<api.ParsedCommand>;
 export function PendingApprovals(arg1:string):Promise<Array<kernel.Approval>>;
 
 export function ProjectRules(arg1:string):Promise<kernel.ProjectRules>;
+
+export function ProviderModels(arg1:string):Promise<Array<string>>;
 
 export function Providers():Promise<Array<kernel.Provider>>;
 

@@ -18,6 +18,10 @@ export function BackgroundCommands(arg1) {
   return window['go']['api']['Service']['BackgroundCommands'](arg1);
 }
 
+export function BackgroundOutput(arg1, arg2, arg3) {
+  return window['go']['api']['Service']['BackgroundOutput'](arg1, arg2, arg3);
+}
+
 export function Calls(arg1) {
   return window['go']['api']['Service']['Calls'](arg1);
 }
@@ -28,6 +32,10 @@ export function Cancel(arg1) {
 
 export function Change(arg1) {
   return window['go']['api']['Service']['Change'](arg1);
+}
+
+export function ChangeContents(arg1) {
+  return window['go']['api']['Service']['ChangeContents'](arg1);
 }
 
 export function Changes(arg1) {
@@ -62,6 +70,10 @@ export function Events(arg1, arg2) {
   return window['go']['api']['Service']['Events'](arg1, arg2);
 }
 
+export function ImageInput(arg1) {
+  return window['go']['api']['Service']['ImageInput'](arg1);
+}
+
 export function Info() {
   return window['go']['api']['Service']['Info']();
 }
@@ -84,6 +96,10 @@ export function PendingApprovals(arg1) {
 
 export function ProjectRules(arg1) {
   return window['go']['api']['Service']['ProjectRules'](arg1);
+}
+
+export function ProviderModels(arg1) {
+  return window['go']['api']['Service']['ProviderModels'](arg1);
 }
 
 export function Providers() {
