@@ -71,6 +71,8 @@ type App struct {
 	pickDir func(context.Context, runtime.OpenDialogOptions) (string, error)
 	// notes shows desktop notifications (Notify).
 	notes *notifier
+	// show brings the window forward (runtime.WindowUnminimise, WindowShow).
+	show func(context.Context)
 
 	started chan struct{}   // closed at the end of startup
 	ctx     context.Context // set by startup before started is closed
@@ -94,7 +96,7 @@ func NewApp(opts AppOptions) *App {
 	if opts.Errs == nil {
 		opts.Errs = os.Stderr
 	}
-	return &App{
+	a := &App{
 		opts: opts,
 		open: func(ctx context.Context) (*kernel.Kernel, error) {
 			return kernel.Open(ctx, kernel.Options{})
@@ -102,9 +104,21 @@ func NewApp(opts AppOptions) *App {
 		quit:    runtime.Quit,
 		emit:    runtime.EventsEmit,
 		pickDir: runtime.OpenDirectoryDialog,
-		notes:   newNotifier(),
+		show: func(ctx context.Context) {
+			runtime.WindowUnminimise(ctx)
+			runtime.WindowShow(ctx)
+		},
 		started: make(chan struct{}),
 	}
+	a.notes = newNotifier()
+	a.notes.onClick = a.showWindow
+	return a
+}
+
+// showWindow brings the window forward (a click on a notification).
+func (a *App) showWindow() {
+	<-a.started
+	a.show(a.ctx)
 }
 
 // startup opens the kernel. A failure is kept, not fatal: the window still
