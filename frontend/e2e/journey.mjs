@@ -162,9 +162,13 @@ try {
   const bash = page.getByRole('dialog', { name: 'Run a command?' });
   await bash.waitFor();
   check((await bash.getByLabel('Command', { exact: true }).textContent()).includes('go test ./...'), 'the dialog does not show the command');
+  // A reload while it waits: the same request is asked again.
+  await page.reload();
+  await bash.waitFor();
+  check((await bash.getByLabel('Command', { exact: true }).textContent()).includes('go test ./...'), 'after the reload the dialog does not show the command');
   await armed(bash);
   await bash.getByRole('textbox', { name: 'Message to the model if you deny (optional)' }).fill(denial);
-  await shot(page, 'journey-05-deny-bash.png');
+  await shot(page, 'journey-04-deny-bash.png');
   await bash.getByRole('button', { name: 'Deny' }).click();
   await bash.waitFor({ state: 'detached' });
   await log.getByText('Understood: I did not run the tests.').waitFor();
@@ -172,7 +176,7 @@ try {
   // The run has ended, no dialog covers the cards: the write's diff on demand.
   await writeCard.getByRole('button', { name: 'Show diff' }).click();
   await writeCard.getByLabel(/^Diff of notes\.txt$/).getByText(/^\+row 20$/m).waitFor();
-  await shot(page, 'journey-04-file-change-cards.png');
+  await shot(page, 'journey-05-file-change-cards.png');
   const sent = await (await fetch(requestsURL)).json();
   check(sent.length === 4, `the model was asked ${sent.length} times in the first run; want 4`);
   const toolMsg = sent[3].filter((m) => m.Role === 'tool').pop();
@@ -220,18 +224,38 @@ try {
   check(runs.length === 2 && runs.some((r) => r.status === 'cancelled'), `runs ${JSON.stringify(runs.map((r) => r.status))}; want the second cancelled`);
   await shot(page, 'journey-09-cancelled.png');
 
+  // 9b. The background command the run started: its tail in the panel,
+  // live, and the Stop button.
+  step = 'a background command';
+  await main.getByRole('button', { name: 'Background' }).click();
+  const bg = main.getByRole('region', { name: 'Background commands' });
+  const bgItem = bg.getByRole('listitem').filter({ hasText: 'echo bg-one' });
+  // A running command's output is open at first; open it if not.
+  const toggle = bgItem.getByRole('button', { name: /^(Show|Hide) output of / });
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  await bgItem.getByRole('log', { name: /^Output of / }).getByText(/bg-one/).waitFor();
+  writeFileSync(join(project, 'bg.flag'), '');
+  await bgItem.getByRole('log', { name: /^Output of / }).getByText(/bg-two/).waitFor();
+  await shot(page, 'journey-10-background-tail.png');
+  await bgItem.getByRole('button', { name: /^Stop / }).click();
+  await bgItem.getByRole('button', { name: /^Stop / }).waitFor({ state: 'detached' });
+  const bgs = await api(page, 'BackgroundCommands', sess.id);
+  check(bgs.length === 1 && !bgs[0].running, `background commands ${JSON.stringify(bgs)}; want the one stopped`);
+  await shot(page, 'journey-11-background-stopped.png');
+  await bg.getByRole('button', { name: 'Close background commands' }).click();
+
   // 10. The review panel: revert one hunk of the edit, check the bytes.
   step = 'revert one hunk';
   await main.getByRole('button', { name: 'Review' }).click();
   const review = main.getByRole('complementary', { name: 'Review changes' });
   const editRow = review.getByRole('listitem', { name: /^notes\.txt, edit/ });
   await editRow.getByRole('button', { name: 'Show diff' }).click();
-  await shot(page, 'journey-10-review.png');
+  await shot(page, 'journey-12-review.png');
   await editRow.getByRole('button', { name: 'Revert hunk 1' }).click();
   const preview = page.getByRole('dialog', { name: 'Revert preview' });
   await preview.waitFor();
   await preview.getByRole('list', { name: 'What the revert does' }).waitFor();
-  await shot(page, 'journey-11-revert-hunk-preview.png');
+  await shot(page, 'journey-13-revert-hunk-preview.png');
   await preview.getByRole('button', { name: 'Revert', exact: true }).click();
   await preview.waitFor({ state: 'detached' });
   const oneHunk = edited.replace('ROW 2\n', 'row 2\n');
@@ -246,12 +270,12 @@ try {
   const turnDialog = page.getByRole('dialog', { name: 'Files changed since' });
   await turnDialog.waitFor();
   await turnDialog.getByText(/it was already reverted/).waitFor();
-  await shot(page, 'journey-12-revert-turn-preview.png');
+  await shot(page, 'journey-14-revert-turn-preview.png');
   await turnDialog.getByRole('button', { name: 'Overwrite' }).click();
   await turnDialog.waitFor({ state: 'detached' });
   await review.getByRole('status').getByText(/^Reverted: every change of the turn/).waitFor();
   await onDisk(notes, null, 'after reverting the turn that created notes.txt');
-  await shot(page, 'journey-13-turn-reverted.png');
+  await shot(page, 'journey-15-turn-reverted.png');
 
   // 12. Undo the revert: the bytes before it come back.
   step = 'undo the revert';
@@ -261,7 +285,7 @@ try {
   await undo.getByRole('button', { name: 'Revert', exact: true }).click();
   await undo.waitFor({ state: 'detached' });
   await onDisk(notes, oneHunk, 'after undoing the turn revert');
-  await shot(page, 'journey-14-revert-undone.png');
+  await shot(page, 'journey-16-revert-undone.png');
 
   // 13. An edit outside Foya: a revert meets the conflict step. (No
   // "changed outside Foya" mark here: a revert marks the session's record
@@ -274,7 +298,7 @@ try {
   const conflict = page.getByRole('dialog', { name: 'Files changed since' });
   await conflict.waitFor();
   await conflict.getByRole('list', { name: 'Conflicts' }).getByText('my own line').first().waitFor();
-  await shot(page, 'journey-15-conflict.png');
+  await shot(page, 'journey-17-conflict.png');
   await conflict.getByRole('button', { name: 'Cancel' }).click();
   await conflict.waitFor({ state: 'detached' });
   check(read(notes) === mine, `notes.txt after the cancelled conflict holds ${JSON.stringify(read(notes))}; want the outside edit kept`);
@@ -292,12 +316,8 @@ try {
   check((await delCard.textContent()).includes(trashed), `the delete card does not name ${trashed}: ${await delCard.textContent()}`);
   await onDisk(join(project, 'old.log'), null, 'after the delete');
   await onDisk(trashed, oldLog, 'in the trash');
-  await shot(page, 'journey-16-deleted-to-trash.png');
+  await shot(page, 'journey-18-deleted-to-trash.png');
 
-  // The background panel, for its screenshot: no command was left running.
-  await main.getByRole('button', { name: 'Background' }).click();
-  await main.getByRole('region', { name: 'Background commands' }).waitFor();
-  await shot(page, 'journey-17-background.png');
 
   check(errors.length === 0, `the page threw: ${errors.join('; ')}`);
   console.log('ok: Manual session, write/edit approved after their diffs, bash denied with a message the model got, Auto with session.mode, a live tail, a reload mid-run, a cancel, hunk and turn reverts with undo, the conflict step, a delete to the trash');

@@ -34,6 +34,7 @@ func joinLines(lines []string) string { return strings.Join(lines, "\n") + "\n" 
 // model's next request carries it; switch to Auto in settings and see
 // session.mode in the conversation; run a command with a live tail; reload
 // the page in the middle of a long one and find the same state; cancel it;
+// tail a background command in its panel and stop it there;
 // revert one hunk, then the whole turn, checking the bytes on disk; undo
 // the revert; edit the file outside Foya and meet the conflict step;
 // delete a file and find it in the trash folder. Screenshots of each view
@@ -66,8 +67,11 @@ func TestBrowserConversationJourney(t *testing.T) {
 		pt.Calls(pt.Call{Name: "bash", Arguments: `{"command":"go test ./...","reason":"run the tests"}`}),
 		pt.Say("Understood: I did not run the tests."),
 		// Run 2, in Auto: a command whose output the page tails until the
-		// script lets it end, then a long one the person stops.
+		// script lets it end, a background one, then a long one the person
+		// stops.
 		pt.Calls(pt.Call{Name: "bash", Arguments: `{"command":"echo tick-one; while [ ! -e release.flag ]; do sleep 0.05; done; echo tick-two"}`}),
+		// A background command, whose tail the background panel shows.
+		pt.Calls(pt.Call{Name: "bash", Arguments: `{"command":"echo bg-one; while [ ! -e bg.flag ]; do sleep 0.05; done; echo bg-two; sleep 600","run_in_background":true}`}),
 		pt.Calls(pt.Call{Name: "bash", Arguments: `{"command":"echo long-start; sleep 600; echo long-end"}`}),
 		// Run 3, in Auto: read and delete a file of the person's.
 		pt.Calls(pt.Call{Name: "read", Arguments: `{"path":"old.log"}`}, pt.Call{Name: "delete", Arguments: `{"path":"old.log"}`}),
