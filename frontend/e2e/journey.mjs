@@ -15,7 +15,7 @@
 // Each step is checked on screen and on disk (or in the store).
 // Exits 0 when every check holds, 1 with the reason otherwise.
 import { chromium } from 'playwright-core';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const env = (name) => {
@@ -35,7 +35,8 @@ const denial = env('FOYA_DENIAL');
 const oldLog = env('FOYA_OLD_LOG');
 const timeout = 30_000;
 mkdirSync(shots, { recursive: true });
-rmSync(join(shots, 'journey-failed.png'), { force: true });
+// This run's screenshots only: the last run's are removed first.
+for (const f of readdirSync(shots)) if (f.startsWith('journey-') && f.endsWith('.png')) rmSync(join(shots, f));
 const notes = join(project, 'notes.txt');
 
 function check(ok, message) {
