@@ -39,7 +39,7 @@ async function mount(events: Event[], opts: { sessionId?: string; replies?: Reco
   const store = createSessionStore(sessionId);
   // A stable subscribe, as the shell passes the transport's bound method.
   const subscribe = t.subscribe.bind(t) as Subscribe;
-  const transport: Transport = { call: t.call.bind(t), subscribe, pickFolder: null };
+  const transport: Transport = { call: t.call.bind(t), subscribe, subscribeAll: t.subscribeAll.bind(t), pickFolder: null };
   function Follows(props: { children: ReactNode }) {
     useFollow(store, subscribe);
     return <>{props.children}</>;
@@ -259,7 +259,7 @@ describe("a card moves live through its states", () => {
         const body = m === "Session" ? session({ id: SESSION, provider: "local" }) : providers;
         return new Response(JSON.stringify(body), { status: 200, headers: { "Content-Type": "application/json" } });
       },
-      openEvents: () => ({ onmessage: null, onerror: null, readyState: 1, close() {} }),
+      openEvents: () => ({ onopen: null, onmessage: null, onerror: null, readyState: 1, close() {} }),
     });
     const store = createSessionStore(SESSION);
     store.getState().apply(log.events);
