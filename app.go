@@ -26,8 +26,11 @@ type AppOptions struct {
 	// end has rendered, UIReady writes one report line to Out, and the app
 	// quits when In reaches end of file (or after smokeHold).
 	Smoke bool
-	Out   io.Writer // nil discards
-	In    io.Reader // nil counts as closed
+	// SmokeOpen, in smoke mode, is the session the window opens
+	// (FOYA_SMOKE_OPEN); its report then says what the conversation shows.
+	SmokeOpen string
+	Out       io.Writer // nil discards
+	In        io.Reader // nil counts as closed
 	// Errs receives start-up and shutdown failures; nil means os.Stderr.
 	Errs io.Writer
 }
@@ -38,6 +41,12 @@ type UIReport struct {
 	Sessions int    `json:"sessions"`
 	// Error is the error the window shows instead of the sessions, if any.
 	Error string `json:"error"`
+	// Open is the session the window opened for the smoke test (SmokeOpen),
+	// "" when none; Turns and Cards count the prompts and the tool cards its
+	// conversation view rendered.
+	Open  string `json:"open"`
+	Turns int    `json:"turns"`
+	Cards int    `json:"cards"`
 }
 
 // App is the desktop window's side of Wails: it owns the kernel's life
@@ -206,7 +215,8 @@ func (a *App) Notify(title, body string) error {
 //
 //	foya: ui ready version=V sessions=N
 //
-// (or "foya: ui error=..." when the window shows an error) and quits the
+// (with " open=ID turns=T cards=C" when the window opened SmokeOpen; or
+// "foya: ui error=..." when the window shows an error) and quits the
 // app when the smoke input closes; later calls are ignored.
 func (a *App) UIReady(r UIReport) {
 	if !a.opts.Smoke {
@@ -216,11 +226,23 @@ func (a *App) UIReady(r UIReport) {
 		<-a.started
 		if r.Error != "" {
 			fmt.Fprintf(a.opts.Out, "foya: ui error=%q version=%s\n", r.Error, r.Version)
+		} else if r.Open != "" {
+			fmt.Fprintf(a.opts.Out, "foya: ui ready version=%s sessions=%d open=%s turns=%d cards=%d\n",
+				r.Version, r.Sessions, r.Open, r.Turns, r.Cards)
 		} else {
 			fmt.Fprintf(a.opts.Out, "foya: ui ready version=%s sessions=%d\n", r.Version, r.Sessions)
 		}
 		go a.quitWhenInputCloses()
 	})
+}
+
+// SmokeSession is the session the window opens in smoke mode (SmokeOpen);
+// "" outside smoke mode, so a normal start opens what the address names.
+func (a *App) SmokeSession() string {
+	if !a.opts.Smoke {
+		return ""
+	}
+	return a.opts.SmokeOpen
 }
 
 // quitWhenInputCloses lets a smoke test hold the window open for its

@@ -366,6 +366,12 @@ func TestAppUIReady(t *testing.T) {
 			want:    "foya: ui error=\"open kernel: \\\"x\\\" is locked\" version=1.0.0\n",
 		},
 		{
+			name:    "smoke mode prints what the opened session's conversation shows",
+			smoke:   true,
+			reports: []UIReport{{Version: "1.0.0", Sessions: 1, Open: "ses_1", Turns: 1, Cards: 2}},
+			want:    "foya: ui ready version=1.0.0 sessions=1 open=ses_1 turns=1 cards=2\n",
+		},
+		{
 			name:    "only the first report counts",
 			smoke:   true,
 			reports: []UIReport{{Version: "1.0.0", Sessions: 0}, {Version: "1.0.0", Sessions: 5}},
@@ -394,6 +400,18 @@ func TestAppUIReady(t *testing.T) {
 				<-q.done // the smoke run ends once its input closes
 			}
 		})
+	}
+}
+
+// TestAppSmokeSession: the session a smoke run opens is given to the window
+// only in smoke mode; a normal start opens what the address names.
+// Issue 12 item 2 (the desktop smoke test).
+func TestAppSmokeSession(t *testing.T) {
+	if got := NewApp(AppOptions{Smoke: true, SmokeOpen: "ses_1"}).SmokeSession(); got != "ses_1" {
+		t.Errorf("SmokeSession in smoke mode = %q; want ses_1", got)
+	}
+	if got := NewApp(AppOptions{SmokeOpen: "ses_1"}).SmokeSession(); got != "" {
+		t.Errorf("SmokeSession outside smoke mode = %q; want empty", got)
 	}
 }
 

@@ -57,10 +57,12 @@ func runDesktop() error {
 	if runtime.GOOS == "linux" && !generating && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
 		return errors.New("no display (DISPLAY and WAYLAND_DISPLAY are unset): start foya from a desktop session, or use foya exec without a window")
 	}
+	smoke := os.Getenv("FOYA_SMOKE") == "1"
 	app := NewApp(AppOptions{
-		Smoke: os.Getenv("FOYA_SMOKE") == "1",
-		Out:   os.Stdout,
-		In:    os.Stdin,
+		Smoke:     smoke,
+		SmokeOpen: os.Getenv("FOYA_SMOKE_OPEN"),
+		Out:       os.Stdout,
+		In:        os.Stdin,
 	})
 	// The kernel's API, bound as window.go.api.Service. Its context ends
 	// at shutdown, before the kernel closes, so that calls under way stop.

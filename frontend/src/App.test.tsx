@@ -1,5 +1,6 @@
 import { act, cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { VirtuosoMockContext } from "react-virtuoso";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { App } from "./App";
 import { ApiError, TransportProvider, type UIReport } from "./backend";
@@ -16,9 +17,11 @@ const info = { version: "1.2.3-test", commit: "abc1234", date: "2026-12-01", dat
 function renderApp(transport: FakeTransport) {
   const reports: UIReport[] = [];
   render(
-    <TransportProvider transport={transport}>
-      <App onReady={(r) => reports.push(r)} />
-    </TransportProvider>,
+    <VirtuosoMockContext.Provider value={{ viewportHeight: 100_000, itemHeight: 40 }}>
+      <TransportProvider transport={transport}>
+        <App onReady={(r) => reports.push(r)} />
+      </TransportProvider>
+    </VirtuosoMockContext.Provider>,
   );
   return reports;
 }
@@ -35,7 +38,7 @@ describe("App", () => {
     const list = await screen.findByRole("list", { name: "Sessions" });
     expect(within(list).getByRole("button", { name: "First" })).toBeTruthy();
     expect(within(list).getByRole("button", { name: "Second" })).toBeTruthy();
-    await waitFor(() => expect(reports).toEqual([{ version: "1.2.3-test", sessions: 2, error: "" }]));
+    await waitFor(() => expect(reports).toEqual([{ version: "1.2.3-test", sessions: 2, error: "", open: "", turns: 0, cards: 0 }]));
     expect(transport.calls).toEqual([
       { method: "Info", args: [] },
       { method: "Sessions", args: [] },
@@ -56,7 +59,7 @@ describe("App", () => {
       const reports = renderApp(new FakeTransport({ Info: info, Sessions: sessions }));
       expect(await screen.findByText(/No sessions yet/)).toBeTruthy();
       expect(screen.getByRole("heading", { name: "Start your first session" })).toBeTruthy();
-      await waitFor(() => expect(reports).toEqual([{ version: "1.2.3-test", sessions: 0, error: "" }]));
+      await waitFor(() => expect(reports).toEqual([{ version: "1.2.3-test", sessions: 0, error: "", open: "", turns: 0, cards: 0 }]));
       cleanup();
     }
   });
@@ -75,7 +78,7 @@ describe("App", () => {
     expect(screen.getByRole("heading", { name: "Sessions are not available" })).toBeTruthy();
     await waitFor(() =>
       expect(reports).toEqual([
-        { version: "1.2.3-test", sessions: 0, error: "open kernel: open /nowhere/foya.db: permission denied" },
+        { version: "1.2.3-test", sessions: 0, error: "open kernel: open /nowhere/foya.db: permission denied", open: "", turns: 0, cards: 0 },
       ]),
     );
     transport.replies["Sessions"] = [session({ id: "n", title: "Now it opens" })];
@@ -89,7 +92,7 @@ describe("App", () => {
     const reports = renderApp(new FakeTransport({ Info: gone, Sessions: gone }));
     expect(await screen.findByText("Foya, version unknown")).toBeTruthy();
     expect((await screen.findByRole("alert")).textContent).toContain("Foya's server is not reachable");
-    await waitFor(() => expect(reports).toEqual([{ version: "", sessions: 0, error: gone.message }]));
+    await waitFor(() => expect(reports).toEqual([{ version: "", sessions: 0, error: gone.message, open: "", turns: 0, cards: 0 }]));
   });
 
   it("renders without a ready hook (the browser)", async () => {
@@ -162,7 +165,7 @@ describe("App", () => {
     });
     const log = await screen.findByRole("log", { name: "Conversation" });
     await waitFor(() => expect(log.textContent).toContain("Run the slow tests"));
-    expect(log.textContent).toMatch(/Interrupted: Foya stopped during this turn/);
+    expect(log.textContent).toMatch(/Interrupted: Foya stopped during this run/);
   });
 
   it("reopens the session named in the address after a reload", async () => {

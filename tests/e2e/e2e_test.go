@@ -221,6 +221,7 @@ type serve struct {
 	url   string // with the token
 	base  string
 	token string
+	data  string // its XDG_DATA_HOME: the home trash is data/Trash
 	exit  chan error
 }
 
@@ -237,7 +238,7 @@ func startServe(t *testing.T, bin string) *serve {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &serve{cmd: cmd, exit: make(chan error, 1)}
+	s := &serve{cmd: cmd, data: filepath.Join(dir, "data"), exit: make(chan error, 1)}
 	line, err := bufio.NewReader(out).ReadString('\n')
 	if err != nil {
 		cmd.Process.Kill()

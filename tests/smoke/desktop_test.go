@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -83,11 +84,66 @@ func TestDesktopWindowShowsStoredSessions(t *testing.T) {
 
 	app := startDesktop(t, bin, dir, db)
 	line := app.waitReady(t)
+	t.Logf("start to the first paint's report: %v", time.Since(app.started).Round(time.Millisecond))
 	if want := fmt.Sprintf("foya: ui ready version=%s sessions=1", version); line != want {
 		t.Fatalf("ready line = %q; want %q", line, want)
 	}
 	shot := app.screenshot(t, "desktop.png")
 	app.quit(t)
+	t.Logf("screenshot: %s", shot)
+}
+
+// TestDesktopWindowShowsTheConversation seeds a stored session with a
+// scripted run (foya exec: a write, then an answer), starts the real
+// desktop binary in smoke mode with FOYA_SMOKE_OPEN naming that session,
+// and checks that the window opened it in the real conversation view: its
+// report counts the turn and the write's card the view rendered, and the
+// screenshot of it is kept. The time from start to the report is logged
+// (docs/benchmarks.md), not asserted. Issue 12 item 2 (desktop smoke).
+//
+// spec: W1, W3
+func TestDesktopWindowShowsTheConversation(t *testing.T) {
+	requireSmoke(t)
+	bin, version := buildDesktop(t)
+
+	dir := t.TempDir()
+	db := filepath.Join(dir, "data", "foya.db")
+	project := filepath.Join(dir, "project")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	srv := providertest.New(t,
+		providertest.Calls(providertest.Call{Name: "write", Arguments: `{"path":"hello.txt","content":"hello from the smoke run\n"}`}),
+		providertest.Say("Wrote hello.txt for the smoke test."),
+	)
+	seed := exec.Command(bin, "exec", "--json", "--base-url", srv.URL, "--api-key", "smoke", "--model", "smoke-model",
+		"--workdir", project, "--approval", "auto", "Write hello.txt for the smoke test")
+	seed.Env = smokeEnv(t, dir, db)
+	out, err := seed.Output()
+	if err != nil {
+		t.Fatalf("foya exec: %v\n%s", err, out)
+	}
+	var first struct {
+		SessionID string `json:"sessionId"`
+	}
+	line, _, _ := strings.Cut(string(out), "\n")
+	if err := json.Unmarshal([]byte(line), &first); err != nil || first.SessionID == "" {
+		t.Fatalf("foya exec --json: first line %q (%v); want an event with its sessionId", line, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(project, "hello.txt")); err != nil || string(b) != "hello from the smoke run\n" {
+		t.Fatalf("hello.txt = %q, %v; want the seeded run's write", b, err)
+	}
+
+	app := startDesktop(t, bin, dir, db, "FOYA_SMOKE_OPEN="+first.SessionID)
+	ready := app.waitReady(t)
+	elapsed := time.Since(app.started)
+	want := fmt.Sprintf("foya: ui ready version=%s sessions=1 open=%s turns=1 cards=1", version, first.SessionID)
+	if ready != want {
+		t.Fatalf("ready line = %q; want %q (the conversation view with the stored turn and its write card)", ready, want)
+	}
+	shot := app.screenshot(t, "desktop-conversation.png")
+	app.quit(t)
+	t.Logf("start to the conversation's report: %v", elapsed.Round(time.Millisecond))
 	t.Logf("screenshot: %s", shot)
 }
 
@@ -234,6 +290,8 @@ type desktop struct {
 	authFile string
 	display  string
 
+	started time.Time // when xvfb-run was started
+
 	mu  sync.Mutex
 	log bytes.Buffer // everything the process printed, for failure messages
 }
@@ -242,8 +300,8 @@ var displayLine = regexp.MustCompile(`^foya-smoke: display=(:\d+)$`)
 
 // startDesktop starts bin in smoke mode under xvfb-run, with HOME and the
 // XDG folders inside dir so that it touches nothing of the user, and with
-// its database at db.
-func startDesktop(t *testing.T, bin, dir, db string) *desktop {
+// its database at db, and extra in its environment.
+func startDesktop(t *testing.T, bin, dir, db string, extra ...string) *desktop {
 	t.Helper()
 	d := &desktop{
 		authFile: filepath.Join(dir, "Xauthority"),
@@ -256,7 +314,7 @@ func startDesktop(t *testing.T, bin, dir, db string) *desktop {
 		"-s", "-screen 0 1280x900x24 -br",
 		"sh", "-c", `echo "foya-smoke: display=$DISPLAY"; exec "$0"`, bin)
 	d.cmd.Dir = dir
-	d.cmd.Env = smokeEnv(t, dir, db)
+	d.cmd.Env = append(smokeEnv(t, dir, db), extra...)
 	// Own process group, so that cleanup ends Xvfb and WebKit's helpers too.
 	d.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 
@@ -269,6 +327,7 @@ func startDesktop(t *testing.T, bin, dir, db string) *desktop {
 		t.Fatal(err)
 	}
 	d.cmd.Stderr = lockedWriter{&d.mu, &d.log}
+	d.started = time.Now()
 	if err := d.cmd.Start(); err != nil {
 		t.Fatalf("start xvfb-run: %v", err)
 	}

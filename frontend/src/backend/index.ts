@@ -9,7 +9,7 @@ export type { Info, Session } from "./types";
 export type { UIReport } from "./smoke";
 export { ApiError, toApiError } from "./errors";
 export { TransportProvider, useApi, useTransport } from "./context";
-export { reportReady } from "./smoke";
+export { countConversation, reportConversation, reportReady, smokeSession } from "./smoke";
 export { createApi } from "./gen/api";
 export type { Api } from "./gen/api";
 

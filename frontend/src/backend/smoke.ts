@@ -19,3 +19,57 @@ export function reportReady(report: UIReport, w: WailsWindow = window as WailsWi
     console.error("foya: report ui ready:", e);
   });
 }
+
+/**
+ * smokeSession asks the desktop app which session a smoke run opens
+ * (App.SmokeSession: FOYA_SMOKE_OPEN in smoke mode, "" otherwise). In a
+ * browser, or when the call fails, it is "": the window opens what the
+ * address names, as always.
+ */
+export async function smokeSession(w: WailsWindow = window as WailsWindow): Promise<string> {
+  const f = w.go?.main?.App?.SmokeSession;
+  if (typeof f !== "function") return "";
+  try {
+    const id = await f();
+    return typeof id === "string" ? id : "";
+  } catch {
+    return "";
+  }
+}
+
+/** What the conversation view shows: the prompts (turns) and the tool cards. */
+export function countConversation(root: ParentNode = document): { turns: number; cards: number } | null {
+  const log = root.querySelector('[role="log"][aria-label="Conversation"]');
+  if (log === null) return null;
+  return {
+    turns: log.querySelectorAll('section[aria-label="Your message"]').length,
+    cards: log.querySelectorAll("article").length,
+  };
+}
+
+/**
+ * reportConversation is reportReady for a smoke run that opened session
+ * open: it waits until the conversation view shows at least one turn and
+ * the counts hold for a few frames (the stored run is replayed in batches),
+ * then reports them with the shell's report. After waitMs it reports what
+ * is there, so that a view that renders nothing fails the test instead of
+ * hanging it.
+ */
+export function reportConversation(open: string, report: UIReport, w: WailsWindow = window as WailsWindow, waitMs = 20_000): void {
+  const until = performance.now() + waitMs;
+  let last = "";
+  let same = 0;
+  const tick = () => {
+    const c = countConversation();
+    const key = c === null ? "" : `${c.turns}/${c.cards}`;
+    same = key === last ? same + 1 : 0;
+    last = key;
+    const settled = c !== null && c.turns > 0 && same >= 10;
+    if (settled || performance.now() > until) {
+      reportReady({ ...report, open, turns: c?.turns ?? 0, cards: c?.cards ?? 0 }, w);
+      return;
+    }
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}

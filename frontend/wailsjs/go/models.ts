@@ -325,6 +325,9 @@ export namespace main {
 	    version: string;
 	    sessions: number;
 	    error: string;
+	    open: string;
+	    turns: number;
+	    cards: number;
 	}
 
 }

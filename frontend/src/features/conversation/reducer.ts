@@ -398,3 +398,63 @@ function settleCards(s: ConversationState, turn: Turn, status: TurnStatus, time:
   }
   return cards === old ? s : { ...s, cards: { ...s.cards, [turn.id]: cards } };
 }
+
+// Selectors: what the conversation view derives from the state. Each returns
+// stored objects (or primitives), so useSession does not render on its own.
+
+/** lastTurn is the latest turn, or undefined in a session with none. */
+export function lastTurn(s: ConversationState): Turn | undefined {
+  for (let i = s.entries.length - 1; i >= 0; i--) {
+    const e = s.entries[i]!;
+    if (e.kind === "turn") return s.turns[e.id];
+  }
+  return undefined;
+}
+
+/** runningTurnId is the ID of the turn still running, or "" when none runs. */
+export function runningTurnId(s: ConversationState): string {
+  const t = lastTurn(s);
+  return t !== undefined && t.status === "running" ? t.id : "";
+}
+
+/** lastPrompt is the latest turn's prompt ("" when none), what Up recalls in the composer. */
+export function lastPrompt(s: ConversationState): string {
+  return lastTurn(s)?.prompt ?? "";
+}
+
+/**
+ * Row is one item of the transcript as a virtualized list shows it: a mode
+ * switch between turns, a turn's prompt, a step's text and reasoning, a
+ * tool card, the turn's end. Rows hold keys, not content, so streamed text
+ * and card updates leave the rows as they are.
+ */
+export type Row =
+  | { kind: "mode"; key: string; note: ModeNote }
+  | { kind: "prompt"; key: string; runId: string }
+  | { kind: "step"; key: string; runId: string; step: number }
+  | { kind: "card"; key: string; runId: string; callId: string }
+  | { kind: "end"; key: string; runId: string };
+
+/**
+ * rowsOf lists the transcript's rows in order. It reads only entries and
+ * turns, which a text delta or a card's update leave unchanged, so a view
+ * can memoize it on those two objects.
+ */
+export function rowsOf(entries: Entry[], turns: Record<string, Turn>): Row[] {
+  const rows: Row[] = [];
+  for (const e of entries) {
+    if (e.kind === "mode") {
+      rows.push({ kind: "mode", key: `mode:${e.seq}`, note: e });
+      continue;
+    }
+    const t = turns[e.id];
+    if (t === undefined) continue;
+    rows.push({ kind: "prompt", key: `prompt:${t.id}`, runId: t.id });
+    for (const st of t.steps) {
+      rows.push({ kind: "step", key: `step:${t.id}:${st.step}`, runId: t.id, step: st.step });
+      for (const id of st.cards) rows.push({ kind: "card", key: `card:${t.id}:${id}`, runId: t.id, callId: id });
+    }
+    rows.push({ kind: "end", key: `end:${t.id}`, runId: t.id });
+  }
+  return rows;
+}

@@ -20,6 +20,11 @@ export function useReadyReport(onReady: ((r: UIReport) => void) | undefined, inf
       version: info.status === "ready" ? info.info.version : "",
       sessions: sessions.load === "ready" ? sessions.live.sessions.length : 0,
       error: info.status === "error" ? info.message : sessions.load === "error" ? sessions.message : "",
+      // What the open session's conversation shows: filled by the desktop
+      // smoke run's report (backend/smoke.ts reportConversation).
+      open: "",
+      turns: 0,
+      cards: 0,
     };
     afterPaint(() => onReady(report));
   }, [onReady, info, sessions]);

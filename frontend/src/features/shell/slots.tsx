@@ -1,70 +1,19 @@
-// The five views of the open session, mounted by the shell. On the shell's
-// branch each slot renders a small view of its own, from the same store
-// hooks the real views read (so the shell's tests and e2e see real state);
-// at merge the lead replaces each body with the area's component:
+// The five views of the open session, mounted by the shell in one place,
+// so the layout and the views stay apart:
 //   ConversationSlot → features/conversation ConversationView
 //   ApprovalsSlot    → features/approvals ApprovalQueue
 //   ReviewSlot       → features/changes ReviewPanel
 //   BackgroundSlot   → features/settings BackgroundPanel
 //   SettingsSlot     → features/settings SettingsView
-import { useEntries, useStepText, useTurn } from "../session/hooks";
-import { modeLabel, toMode } from "../sessions/modes";
 import { ApprovalQueue } from "../approvals";
+import { ConversationView } from "../conversation";
 import { BackgroundPanel } from "../background";
 import { ReviewPanel } from "../changes";
 import { SettingsView } from "../settings";
 
 /** ConversationSlot is the conversation of the open session. */
 export function ConversationSlot(props: { sessionId: string }) {
-  const entries = useEntries();
-  if (entries.length === 0) {
-    return (
-      <div className="slot-conversation" aria-label="Conversation" role="log">
-        <p className="muted">Nothing in this session yet.</p>
-      </div>
-    );
-  }
-  return (
-    <div className="slot-conversation" aria-label="Conversation" role="log" data-session={props.sessionId}>
-      {entries.map((e) =>
-        e.kind === "turn" ? (
-          <TurnLine key={e.id} runId={e.id} />
-        ) : (
-          <p key={`mode-${e.seq}`} className="muted">
-            Approval mode: {modeName(e.from)} → {modeName(e.to)}
-          </p>
-        ),
-      )}
-    </div>
-  );
-}
-
-function modeName(m: string): string {
-  const k = toMode(m);
-  return k === null ? m : modeLabel[k];
-}
-
-function TurnLine(props: { runId: string }) {
-  const turn = useTurn(props.runId);
-  if (turn === undefined) return null;
-  return (
-    <article className="slot-turn" aria-label={`Turn: ${turn.prompt}`}>
-      <p className="slot-prompt">{turn.prompt}</p>
-      {turn.steps.map((s) => (
-        <StepText key={s.step} runId={turn.id} step={s.step} />
-      ))}
-      <p className="muted">
-        {turn.status === "interrupted"
-          ? `Interrupted: Foya stopped during this turn${turn.interruptedCalls !== null ? ` (${turn.interruptedCalls} unfinished tool calls, not run again)` : ""}.`
-          : `Turn ${turn.status}${turn.error !== "" ? `: ${turn.error}` : ""}`}
-      </p>
-    </article>
-  );
-}
-
-function StepText(props: { runId: string; step: number }) {
-  const text = useStepText(props.runId, props.step);
-  return text === "" ? null : <p className="slot-text">{text}</p>;
+  return <ConversationView sessionId={props.sessionId} />;
 }
 
 /** ApprovalsSlot is the queue of the open session's pending approvals; nothing when none wait. */

@@ -6,4 +6,6 @@ export function Notify(arg1:string,arg2:string):Promise<void>;
 
 export function PickFolder():Promise<string>;
 
+export function SmokeSession():Promise<string>;
+
 export function UIReady(arg1:main.UIReport):Promise<void>;

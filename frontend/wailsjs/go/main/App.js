@@ -10,6 +10,10 @@ export function PickFolder() {
   return window['go']['main']['App']['PickFolder']();
 }
 
+export function SmokeSession() {
+  return window['go']['main']['App']['SmokeSession']();
+}
+
 export function UIReady(arg1) {
   return window['go']['main']['App']['UIReady'](arg1);
 }

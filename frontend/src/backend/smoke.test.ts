@@ -1,0 +1,61 @@
+// The desktop smoke run's hooks: which session it opens, and the report of
+// what that session's conversation view rendered. Issue 12 item 2.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { countConversation, reportConversation, smokeSession, type UIReport } from "./smoke";
+import type { WailsWindow } from "./wails";
+
+const app = (methods: Record<string, (...args: unknown[]) => Promise<unknown>>): WailsWindow => ({ go: { main: { App: methods } } });
+
+afterEach(() => {
+  document.body.innerHTML = "";
+});
+
+describe("smokeSession", () => {
+  it("is the session App.SmokeSession names, and empty without it or when it fails", async () => {
+    expect(await smokeSession(app({ SmokeSession: () => Promise.resolve("ses_1") }))).toBe("ses_1");
+    expect(await smokeSession(app({ SmokeSession: () => Promise.resolve("") }))).toBe("");
+    expect(await smokeSession(app({ SmokeSession: () => Promise.reject(new Error("gone")) }))).toBe("");
+    expect(await smokeSession(app({ SmokeSession: () => Promise.resolve(42) }))).toBe("");
+    expect(await smokeSession({})).toBe("");
+    expect(await smokeSession()).toBe(""); // the test page: no Wails
+  });
+});
+
+function conversation(turns: number, cards: number): string {
+  return (
+    '<div role="log" aria-label="Conversation">' +
+    '<section aria-label="Your message">hi</section>'.repeat(turns) +
+    "<article>card</article>".repeat(cards) +
+    "</div>"
+  );
+}
+
+describe("countConversation", () => {
+  it("counts the prompts and cards inside the conversation log only", () => {
+    expect(countConversation()).toBeNull();
+    document.body.innerHTML = conversation(2, 3) + "<article>elsewhere</article>";
+    expect(countConversation()).toEqual({ turns: 2, cards: 3 });
+  });
+});
+
+describe("reportConversation", () => {
+  const base: UIReport = { version: "1", sessions: 1, error: "", open: "", turns: 0, cards: 0 };
+
+  it("waits for the conversation to show a turn, then reports its counts once", async () => {
+    const sent: UIReport[] = [];
+    const w = app({ UIReady: (r) => (sent.push(r as UIReport), Promise.resolve()) });
+    reportConversation("ses_1", base, w);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(sent).toEqual([]); // nothing rendered yet: no report
+    document.body.innerHTML = conversation(1, 2);
+    await vi.waitFor(() => expect(sent).toEqual([{ ...base, open: "ses_1", turns: 1, cards: 2 }]), { timeout: 5000 });
+  });
+
+  it("reports what is there when the conversation never shows a turn", async () => {
+    const sent: UIReport[] = [];
+    const w = app({ UIReady: (r) => (sent.push(r as UIReport), Promise.resolve()) });
+    document.body.innerHTML = conversation(0, 0);
+    reportConversation("ses_1", base, w, 50);
+    await vi.waitFor(() => expect(sent).toEqual([{ ...base, open: "ses_1", turns: 0, cards: 0 }]), { timeout: 5000 });
+  });
+});

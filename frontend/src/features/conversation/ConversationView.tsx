@@ -1,0 +1,258 @@
+// The conversation of the open session: a virtualized transcript (a `log`
+// region) that follows the stream unless the person scrolled up, and the
+// composer with the stop button.
+import { useCallback, useContext, useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { Virtuoso, VirtuosoMockContext, type VirtuosoHandle } from "react-virtuoso";
+import { useApi } from "../../backend";
+import { useSession } from "../session/hooks";
+import { runError, runModel } from "./format";
+import { lastPrompt, lastTurn, rowsOf, runningTurnId, type Row } from "./reducer";
+import { EndRow, ModeRow, PromptRow, StepRow } from "./Rows";
+import { ToolCardRow } from "./ToolCard";
+import "./conversation.css";
+
+/** continueMessage is what "Continue" sends after the step-limit stop. */
+export const continueMessage = "Continue where you stopped.";
+
+/** ConversationView shows and drives one session's conversation; it reads the session's store. */
+export function ConversationView(props: { sessionId: string }) {
+  const api = useApi();
+  const entries = useSession((s) => s.conversation.entries);
+  const turns = useSession((s) => s.conversation.turns);
+  const rows = useMemo(() => rowsOf(entries, turns), [entries, turns]);
+  const running = useSession((s) => runningTurnId(s.conversation));
+  const lastRunId = useSession((s) => lastTurn(s.conversation)?.id ?? "");
+
+  const [sent, setSent] = useState("");
+  const started = useSession((s) => sent !== "" && s.conversation.turns[sent] !== undefined);
+  const [sending, setSending] = useState(false);
+  const [error, setError] = useState("");
+  const noModel = useNoModel(props.sessionId, running);
+  const busy = running !== "" || sending || (sent !== "" && !started);
+
+  const send = useCallback(
+    async (message: string): Promise<boolean> => {
+      setSending(true);
+      setError("");
+      try {
+        const id = await api.Run(props.sessionId, message);
+        setSent(id);
+        return true;
+      } catch (e) {
+        setError(runError(e));
+        return false;
+      } finally {
+        setSending(false);
+      }
+    },
+    [api, props.sessionId],
+  );
+  const stop = useCallback(() => {
+    setError("");
+    api.Cancel(props.sessionId).then(
+      () => undefined,
+      (e: unknown) => setError(`The run was not stopped: ${e instanceof Error ? e.message : String(e)}. Try again.`),
+    );
+  }, [api, props.sessionId]);
+  const canContinue = !busy && noModel === "";
+  const continueRun = useCallback(() => void send(continueMessage), [send]);
+  const onContinue = canContinue ? continueRun : null;
+
+  return (
+    <div className="convo">
+      <Transcript rows={rows} lastRunId={lastRunId} onContinue={onContinue} />
+      <Composer
+        busy={busy}
+        running={running !== ""}
+        noModel={noModel}
+        error={error}
+        onSend={send}
+        onStop={stop}
+      />
+    </div>
+  );
+}
+
+function Transcript(props: { rows: Row[]; lastRunId: string; onContinue: (() => void) | null }) {
+  const ref = useRef<VirtuosoHandle>(null);
+  const mocked = useContext(VirtuosoMockContext) !== undefined;
+  const [atBottom, setAtBottom] = useState(true);
+  const bottom = useRef(true);
+  const onBottom = useCallback((b: boolean) => {
+    bottom.current = b;
+    setAtBottom(b);
+  }, []);
+  const jump = () => ref.current?.scrollToIndex({ index: "LAST", align: "end" });
+  const { rows, lastRunId, onContinue } = props;
+  const item = useCallback(
+    (_: number, row: Row) => (
+      <div className="convo-row">
+        <RowView row={row} latest={row.kind === "end" && row.runId === lastRunId} onContinue={onContinue} />
+      </div>
+    ),
+    [lastRunId, onContinue],
+  );
+  return (
+    <div className="convo-transcript" role="log" aria-label="Conversation">
+      {rows.length === 0 ? (
+        <p className="convo-empty">No messages yet. Say what to do in the box below.</p>
+      ) : (
+        <Virtuoso
+          ref={ref}
+          className="convo-scroller"
+          data={rows}
+          computeItemKey={(_, row) => row.key}
+          itemContent={item}
+          // Opens at the latest row. Not under VirtuosoMockContext (tests
+          // without layout), where react-virtuoso then renders no rows (its
+          // issue 1001).
+          initialTopMostItemIndex={mocked ? undefined : { index: "LAST", align: "end" }}
+          followOutput={(isAtBottom) => (isAtBottom ? "auto" : false)}
+          atBottomStateChange={onBottom}
+          atBottomThreshold={48}
+          // A row that grows at the end (streamed text, a live tail) keeps the
+          // view at the bottom too, as long as the person has not scrolled up.
+          totalListHeightChanged={() => {
+            if (bottom.current) ref.current?.scrollToIndex({ index: "LAST", align: "end" });
+          }}
+        />
+      )}
+      {!atBottom && rows.length > 0 && (
+        <button type="button" className="button convo-jump" onClick={jump}>
+          Jump to latest
+        </button>
+      )}
+    </div>
+  );
+}
+
+function RowView({ row, latest, onContinue }: { row: Row; latest: boolean; onContinue: (() => void) | null }) {
+  switch (row.kind) {
+    case "mode":
+      return <ModeRow note={row.note} />;
+    case "prompt":
+      return <PromptRow runId={row.runId} />;
+    case "step":
+      return <StepRow runId={row.runId} step={row.step} />;
+    case "card":
+      return <ToolCardRow runId={row.runId} callId={row.callId} />;
+    case "end":
+      return <EndRow runId={row.runId} latest={latest} onContinue={onContinue} />;
+  }
+}
+
+/**
+ * useNoModel says why the session cannot run ("" when it can or it is not
+ * known): it asks the kernel for the session and the provider profiles when
+ * the view opens, after each run, and when the window comes back to the front
+ * (the settings may have changed meanwhile).
+ */
+function useNoModel(sessionId: string, running: string): string {
+  const api = useApi();
+  const [reason, setReason] = useState("");
+  useEffect(() => {
+    let live = true;
+    const check = () =>
+      Promise.all([api.Session(sessionId), api.Providers()]).then(
+        ([s, providers]) => {
+          if (!live) return;
+          setReason(
+            runModel(s, providers) === ""
+              ? "This session has no model: add a provider profile with a model in Settings, or choose one for this session."
+              : "",
+          );
+        },
+        // Not known: sending says why if it fails.
+        () => live && setReason(""),
+      );
+    void check();
+    window.addEventListener("focus", check);
+    return () => {
+      live = false;
+      window.removeEventListener("focus", check);
+    };
+  }, [api, sessionId, running]);
+  return reason;
+}
+
+function Composer(props: {
+  busy: boolean;
+  running: boolean;
+  noModel: string;
+  error: string;
+  onSend: (message: string) => Promise<boolean>;
+  onStop: () => void;
+}) {
+  const [draft, setDraft] = useState("");
+  const recall = useSession((s) => lastPrompt(s.conversation));
+  const disabled = props.busy || props.noModel !== "";
+  const reason = props.running
+    ? "A run is going: wait for it to end, or stop it (Escape)."
+    : props.busy
+      ? "Sending…"
+      : props.noModel;
+  const submit = async () => {
+    if (disabled || draft.trim() === "") return;
+    const message = draft;
+    if (await props.onSend(message)) setDraft((d) => (d === message ? "" : d));
+  };
+  const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.nativeEvent.isComposing) return;
+    if (e.key === "Enter" && !e.shiftKey) {
+      e.preventDefault();
+      void submit();
+    } else if (e.key === "ArrowUp" && draft === "" && recall !== "" && !disabled) {
+      e.preventDefault();
+      setDraft(recall);
+    } else if (e.key === "Escape" && props.running) {
+      e.preventDefault();
+      props.onStop();
+    }
+  };
+  return (
+    <form
+      className="convo-composer"
+      aria-label="Send a message"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      {props.error !== "" && (
+        <p className="convo-composer-error" role="alert">
+          {props.error}
+        </p>
+      )}
+      {reason !== "" && (
+        <p className="convo-composer-reason" id="convo-composer-reason">
+          {reason}
+        </p>
+      )}
+      <div className="convo-composer-row">
+        <textarea
+          className="convo-input"
+          aria-label="Message"
+          aria-describedby={reason !== "" ? "convo-composer-reason" : undefined}
+          aria-disabled={disabled}
+          // Read-only rather than disabled: it keeps focus, so Escape still stops the run.
+          readOnly={disabled}
+          rows={3}
+          value={draft}
+          placeholder="Say what to do. Enter sends, Shift+Enter starts a new line."
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={onKey}
+        />
+        <div className="convo-composer-buttons">
+          {props.running ? (
+            <button type="button" className="button convo-stop" onClick={props.onStop}>
+              Stop
+            </button>
+          ) : null}
+          <button type="submit" className="button convo-send" disabled={disabled || draft.trim() === ""}>
+            Send
+          </button>
+        </div>
+      </div>
+    </form>
+  );
+}

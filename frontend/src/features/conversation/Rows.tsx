@@ -1,0 +1,107 @@
+// The transcript's rows other than tool cards: a turn's prompt, a step's
+// reasoning and text, the turn's end (how it ended, "Continue" after the
+// step limit), and a mode switch between turns.
+import { memo, useDeferredValue, useState } from "react";
+import { useStepReasoning, useStepText, useTurn } from "../session/hooks";
+import { ModelText } from "./Markdown";
+import type { ModeNote, Turn } from "./reducer";
+
+const modeWord: Record<string, string> = { manual: "Manual", auto: "Auto", full_access: "Full Access", "full-access": "Full Access" };
+
+/** mode names an approval mode as the settings do. */
+export function mode(m: string): string {
+  return modeWord[m] ?? m;
+}
+
+export const ModeRow = memo(function ModeRow({ note }: { note: ModeNote }) {
+  return (
+    <p className="convo-mode">
+      Approval mode {note.from !== "" ? `switched from ${mode(note.from)} ` : "set "}to {mode(note.to)}.
+    </p>
+  );
+});
+
+export const PromptRow = memo(function PromptRow({ runId }: { runId: string }) {
+  const turn = useTurn(runId);
+  if (turn === undefined) return null;
+  return (
+    <section className="convo-prompt" aria-label="Your message">
+      <p className="convo-who">You</p>
+      <div className="convo-prompt-text">{turn.prompt}</div>
+    </section>
+  );
+});
+
+/** StepRow is one model step's reasoning (collapsible) and text (markdown), live as they stream. */
+export const StepRow = memo(function StepRow({ runId, step }: { runId: string; step: number }) {
+  // Deferred: a burst of tokens renders the markdown once it settles, and the
+  // rest of the page stays responsive meanwhile.
+  const text = useDeferredValue(useStepText(runId, step));
+  const reasoning = useDeferredValue(useStepReasoning(runId, step));
+  const [choice, setChoice] = useState<boolean | null>(null);
+  if (text === "" && reasoning === "") return <div className="convo-step-empty" />;
+  // Open while the model only reasons; collapsed once its text starts, unless the person chose.
+  const open = choice ?? text === "";
+  return (
+    <div className="convo-step">
+      {reasoning !== "" && (
+        <div className="convo-reasoning">
+          <button type="button" className="convo-link" aria-expanded={open} onClick={() => setChoice(!open)}>
+            {open ? "Hide reasoning" : "Show reasoning"}
+          </button>
+          {open && <div className="convo-reasoning-text">{reasoning}</div>}
+        </div>
+      )}
+      {text !== "" && <ModelText text={text} />}
+    </div>
+  );
+});
+
+/** EndRow says how a turn ended, or that it is still going. */
+export const EndRow = memo(function EndRow(props: { runId: string; latest: boolean; onContinue: (() => void) | null }) {
+  const turn = useTurn(props.runId);
+  if (turn === undefined) return null;
+  return (
+    <div className="convo-end">
+      {turn.modes.map((m) => (
+        <ModeRow key={m.seq} note={m} />
+      ))}
+      <EndLine turn={turn} />
+      {turn.stepLimit && props.latest && props.onContinue !== null && (
+        <button type="button" className="button convo-continue" onClick={props.onContinue}>
+          Continue
+        </button>
+      )}
+    </div>
+  );
+});
+
+function EndLine({ turn }: { turn: Turn }) {
+  switch (turn.status) {
+    case "running":
+      return (
+        <p className="convo-status" role="status">
+          Working…
+        </p>
+      );
+    case "completed":
+      return null;
+    case "cancelled":
+      return <p className="convo-status">Stopped by you.</p>;
+    case "interrupted":
+      return (
+        <p className="convo-status convo-status-bad">
+          Interrupted: Foya stopped during this run
+          {turn.interruptedCalls !== null && turn.interruptedCalls > 0
+            ? `; ${turn.interruptedCalls} unfinished tool call${turn.interruptedCalls === 1 ? " was" : "s were"} not replayed`
+            : ""}
+          . Send a message to go on.
+        </p>
+      );
+    case "failed":
+      if (turn.stepLimit) {
+        return <p className="convo-status">Stopped at the step limit: {turn.error}. Continue to let the model go on.</p>;
+      }
+      return <p className="convo-status convo-status-bad">The run failed: {turn.error || "no reason was given"}.</p>;
+  }
+}

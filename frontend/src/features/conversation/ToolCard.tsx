@@ -1,0 +1,253 @@
+// A tool call's card: its tool and target, where it is (queued, waiting for
+// approval, running with bash's live tail, done, error, cancelled,
+// interrupted), how long it ran, and what it left: the result with its
+// truncation notices and the full stored text on demand, images, and for a
+// successful write, edit or delete only the file change (never the raw
+// arguments).
+import { memo, useState } from "react";
+import type { FileChange } from "../../backend/gen/event";
+import { useApi, useTransport } from "../../backend";
+import { HttpTransport } from "../../backend/http";
+import { useCard, useSession, useTurn } from "../session/hooks";
+import { bytes, duration, relative, statusWord, target } from "./format";
+import type { ToolCard } from "./reducer";
+
+// Tools whose successful call is shown as its file change alone (D5).
+const fileTools = new Set(["write", "edit", "delete"]);
+
+/** ToolCardRow is the card of call callId in run runId, live from the store. */
+export const ToolCardRow = memo(function ToolCardRow(props: { runId: string; callId: string }) {
+  const card = useCard(props.runId, props.callId);
+  const workdir = useTurn(props.runId)?.workdir ?? "";
+  if (card === undefined) return null;
+  return <Card card={card} workdir={workdir} />;
+});
+
+function Card({ card, workdir }: { card: ToolCard; workdir: string }) {
+  const what = target(card, workdir);
+  const name = what === "" ? card.name : `${card.name} ${what}`;
+  const changes = card.status === "done" && fileTools.has(card.name) ? (card.result?.fileChanges ?? []) : [];
+  const asChange = card.status === "done" && fileTools.has(card.name) && changes.length > 0;
+  const ended = card.result !== null || card.endedWithRun;
+  return (
+    <article className={`convo-card convo-card-${card.status}`} aria-label={name}>
+      <header className="convo-card-head">
+        <span className="convo-card-tool">{card.name}</span>
+        {what !== "" && <span className="convo-card-target">{what}</span>}
+        <span className={`convo-badge convo-badge-${card.status}`}>{statusWord[card.status]}</span>
+        <span className="convo-card-meta">
+          {card.durationMs !== null
+            ? duration(card.durationMs)
+            : !ended && card.status === "queued"
+              ? `arguments ${bytes(card.argsBytes)}`
+              : ""}
+        </span>
+      </header>
+      {card.status === "waiting" && card.approval !== null && (
+        <p className="convo-card-note">Waiting for your approval: {card.approval.reason || "the policy asks before this call"}.</p>
+      )}
+      {card.approval?.state === "denied" && (
+        <p className="convo-card-note">
+          Denied by you{card.approval.message !== "" ? `: “${card.approval.message}”` : ""}.
+        </p>
+      )}
+      {card.status === "running" && card.name === "bash" && (
+        <pre className="convo-tail" aria-label={`Live output of ${name}`}>
+          {card.tail === "" ? "(no output yet)" : card.tail}
+        </pre>
+      )}
+      {card.endedWithRun && (
+        <p className="convo-card-note">
+          {card.status === "cancelled"
+            ? "The run was cancelled before this call ended."
+            : card.status === "interrupted"
+              ? "Foya stopped before this call ended; it was not replayed."
+              : "The run ended before this call did."}
+        </p>
+      )}
+      {asChange ? (
+        changes.map((c) => <FileChangeView key={c.id} change={c} workdir={workdir} />)
+      ) : (
+        <>
+          {!ended && card.argsPreview !== "" && !fileTools.has(card.name) && <Arguments card={card} />}
+          {card.result !== null && <ResultView card={card} name={name} />}
+        </>
+      )}
+    </article>
+  );
+}
+
+function Arguments({ card }: { card: ToolCard }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <div className="convo-section">
+      <button type="button" className="convo-link" aria-expanded={open} onClick={() => setOpen(!open)}>
+        {open ? "Hide arguments" : "Show arguments"} ({bytes(card.argsBytes)})
+      </button>
+      {open && <pre className="convo-pre">{card.argsPreview}</pre>}
+    </div>
+  );
+}
+
+function ResultView({ card, name }: { card: ToolCard; name: string }) {
+  const r = card.result!;
+  // A failed call shows its whole error at once (D5); other output on demand.
+  const failed = card.status !== "done";
+  const [open, setOpen] = useState(false);
+  return (
+    <div className="convo-section">
+      {r.truncation.map((t, i) => (
+        <p key={i} className="convo-truncation" role="note">
+          {t}
+        </p>
+      ))}
+      {failed ? (
+        <pre className="convo-pre convo-error" aria-label={`Error of ${name}`}>
+          {r.text === "" ? "(no message)" : r.text}
+        </pre>
+      ) : (
+        r.text !== "" && (
+          <>
+            <button type="button" className="convo-link" aria-expanded={open} onClick={() => setOpen(!open)}>
+              {open ? "Hide output" : "Show output"} ({bytes(new TextEncoder().encode(r.text).length)})
+            </button>
+            {open && <pre className="convo-pre">{r.text}</pre>}
+          </>
+        )
+      )}
+      {r.artifacts.map((id) => (
+        <Artifact key={id} id={id} />
+      ))}
+      {r.truncation.length > 0 && <StoredResult card={card} />}
+    </div>
+  );
+}
+
+/** StoredResult fetches the call's stored result (the Calls call) and shows its text whole. */
+function StoredResult({ card }: { card: ToolCard }) {
+  const api = useApi();
+  const [state, setState] = useState<{ kind: "idle" | "loading" } | { kind: "text"; text: string } | { kind: "error"; message: string }>({
+    kind: "idle",
+  });
+  const load = () => {
+    setState({ kind: "loading" });
+    api.Calls(card.runId).then(
+      (calls) => {
+        const c = calls.find((x) => x.id === card.id);
+        if (c?.result === undefined) setState({ kind: "error", message: "The stored result of this call was not found." });
+        else setState({ kind: "text", text: c.result.text });
+      },
+      (e: unknown) =>
+        setState({ kind: "error", message: `The stored result could not be read (${e instanceof Error ? e.message : String(e)}): try again.` }),
+    );
+  };
+  if (state.kind === "text") {
+    return (
+      <div>
+        <button type="button" className="convo-link" aria-expanded="true" onClick={() => setState({ kind: "idle" })}>
+          Hide the full stored result
+        </button>
+        <pre className="convo-pre" aria-label="Full stored result">
+          {state.text}
+        </pre>
+      </div>
+    );
+  }
+  return (
+    <div>
+      <button type="button" className="convo-link" aria-expanded="false" disabled={state.kind === "loading"} onClick={load}>
+        {state.kind === "loading" ? "Reading the full stored result…" : "Show the full stored result"}
+      </button>
+      {state.kind === "error" && <p role="alert">{state.message}</p>}
+    </div>
+  );
+}
+
+/**
+ * Artifact shows an image a tool produced. `foya serve` serves its bytes; the
+ * desktop window has no such route, so there it names the artifact.
+ */
+function Artifact({ id }: { id: string }) {
+  const transport = useTransport();
+  const sessionId = useSession((s) => s.sessionId);
+  if (transport instanceof HttpTransport) {
+    return (
+      <img
+        className="convo-image"
+        src={`/api/sessions/${encodeURIComponent(sessionId)}/artifacts/${encodeURIComponent(id)}`}
+        alt={`Image ${id} from the tool`}
+      />
+    );
+  }
+  return (
+    <p className="convo-card-note">
+      Image artifact <code>{id}</code> (type: image): the desktop window does not show artifacts yet; open this session in
+      the browser with <code>foya serve</code> to see it.
+    </p>
+  );
+}
+
+function FileChangeView({ change, workdir }: { change: FileChange; workdir: string }) {
+  const api = useApi();
+  const [diff, setDiff] = useState<{ kind: "closed" | "loading" } | { kind: "open"; text: string } | { kind: "error"; message: string }>({
+    kind: "closed",
+  });
+  const path = relative(change.path, workdir);
+  const toggle = () => {
+    if (diff.kind === "open") return setDiff({ kind: "closed" });
+    setDiff({ kind: "loading" });
+    api.Diff(change.id).then(
+      (text) => setDiff({ kind: "open", text }),
+      (e: unknown) =>
+        setDiff({ kind: "error", message: `The diff could not be read (${e instanceof Error ? e.message : String(e)}): try again.` }),
+    );
+  };
+  return (
+    <div className="convo-change">
+      <div className="convo-change-line">
+        <span className="convo-change-op">{opWord(change)}</span>
+        <code className="convo-change-path">{path}</code>
+        {change.binary ? (
+          <span className="convo-card-meta">binary</span>
+        ) : (
+          <span className="convo-counts" aria-label={`${change.added ?? 0} lines added, ${change.removed ?? 0} removed`}>
+            <span className="convo-added">+{change.added ?? 0}</span> <span className="convo-removed">−{change.removed ?? 0}</span>
+          </span>
+        )}
+        {!change.binary && (
+          <button type="button" className="convo-link" aria-expanded={diff.kind === "open"} disabled={diff.kind === "loading"} onClick={toggle}>
+            {diff.kind === "open" ? "Hide diff" : diff.kind === "loading" ? "Reading the diff…" : "Show diff"}
+          </button>
+        )}
+      </div>
+      {change.trashPath && (
+        <p className="convo-card-note">
+          Moved to the trash: <code>{change.trashPath}</code>
+        </p>
+      )}
+      {diff.kind === "open" && (
+        <pre className="convo-pre convo-diff" aria-label={`Diff of ${path}`}>
+          {diff.text}
+        </pre>
+      )}
+      {diff.kind === "error" && <p role="alert">{diff.message}</p>}
+    </div>
+  );
+}
+
+function opWord(c: FileChange): string {
+  switch (c.op) {
+    case "create":
+      return "created";
+    case "write":
+      return "wrote";
+    case "edit":
+      return "edited";
+    case "delete":
+      return "deleted";
+    case "revert":
+      return "reverted";
+    default:
+      return c.op;
+  }
+}
