@@ -110,6 +110,7 @@ function Transcript(props: { rows: Row[]; lastRunId: string; onContinue: (() => 
           followOutput={(isAtBottom) => (isAtBottom ? "auto" : false)}
           atBottomStateChange={onBottom}
           atBottomThreshold={48}
+          defaultItemHeight={72}
           // A row that grows at the end (streamed text, a live tail) keeps the
           // view at the bottom too, as long as the person has not scrolled up.
           totalListHeightChanged={() => {
