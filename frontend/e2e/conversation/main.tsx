@@ -110,11 +110,13 @@ window.convo = {
         </SessionStoreProvider>
       </TransportProvider>,
     );
-    // Rendered: the last rows' cards are in the page and shown (the list
-    // hides its rows until it has scrolled to the last one), then painted.
+    // Rendered: cards in the page and shown, the view scrolled to the end
+    // of the list (the latest rows), then painted.
     const shown = () => {
       const list = document.querySelector<HTMLElement>("[data-testid=virtuoso-item-list]");
-      return list !== null && list.style.visibility !== "hidden" && list.querySelector("article") !== null;
+      const scroller = document.querySelector<HTMLElement>("[data-virtuoso-scroller]");
+      if (list === null || scroller === null || list.style.visibility === "hidden" || list.querySelector("article") === null) return false;
+      return scroller.scrollTop > 0 && scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 2;
     };
     let frames = 0;
     let inDom = -1;
