@@ -63,7 +63,8 @@ func plantCall(id, command string) pt.Call {
 // change left, so no hash differs. Reverting one change, a run, back to a
 // point, or one hunk must report a conflict, not follow the link: the
 // outside folder is untouched, nothing is trashed, and force does not get
-// through either.
+// through either. Issue 12 item 4: the revert's preview (a dry run) meets
+// the same conflicts.
 func TestRevertRefusesAPlantedLink(t *testing.T) {
 	needSandbox(t)
 	type request func(changes []kernel.Change, run kernel.Run) kernel.RevertRequest
@@ -183,9 +184,20 @@ func TestRevertRefusesAPlantedLink(t *testing.T) {
 			}
 			req := c.req(changes, run)
 			req.Force = req.Force || c.force
+			// The preview (issue 12 item 4) meets the same conflicts and
+			// follows the link no more than the revert.
+			dry := req
+			dry.DryRun = true
+			pr, err := h.k.Revert(context.Background(), dry)
+			if err != nil || len(pr.Reverted) != 0 || len(pr.Conflicts) == 0 {
+				t.Fatalf("preview = %v, reverted %d, conflicts %+v; want conflicts and nothing reverted", err, len(pr.Reverted), pr.Conflicts)
+			}
 			rr, err := h.k.Revert(context.Background(), req)
 			if err != nil || len(rr.Reverted) != 0 || len(rr.Conflicts) == 0 {
 				t.Fatalf("revert = %v, reverted %d, conflicts %+v; want conflicts and nothing reverted", err, len(rr.Reverted), rr.Conflicts)
+			}
+			if len(pr.Conflicts) != len(rr.Conflicts) || pr.Conflicts[0] != rr.Conflicts[0] {
+				t.Errorf("preview conflicts %+v; the revert met %+v", pr.Conflicts, rr.Conflicts)
 			}
 			for _, cf := range rr.Conflicts {
 				if cf.Forceable || !strings.Contains(cf.Reason, "link") {

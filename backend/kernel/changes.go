@@ -111,9 +111,10 @@ func IsBadRevert(err error) bool {
 // a change of its own (Op "revert", RevertOf set), with a file.reverted
 // event, so a revert can be reverted. When the files are no longer what
 // the changes left there, it changes nothing and returns the conflicts,
-// unless req.Force.
+// unless req.Force. With req.DryRun it changes nothing and returns what it
+// would do.
 func (k *Kernel) Revert(ctx context.Context, req RevertRequest) (RevertResult, error) {
-	res := RevertResult{Reverted: []Change{}}
+	res := RevertResult{Reverted: []Change{}, DryRun: req.DryRun}
 	sel := 0
 	for _, set := range []bool{len(req.ChangeIDs) > 0, req.RunID != "", req.ToChangeID != ""} {
 		if set {
@@ -161,7 +162,11 @@ func (k *Kernel) Revert(ctx context.Context, req RevertRequest) (RevertResult, e
 				accept = append(accept, c.SHAAfter)
 			}
 		}
-		fc, cf, err := rv.RevertHunks(ctx, sess.Workdir, changes[0], req.Hunks, accept, req.Force)
+		revertHunks := rv.RevertHunks
+		if req.DryRun {
+			revertHunks = rv.PlanHunks
+		}
+		fc, cf, err := revertHunks(ctx, sess.Workdir, changes[0], req.Hunks, accept, req.Force)
 		switch {
 		case errors.Is(err, files.ErrBadHunk):
 			return res, errRevert{"revert: " + err.Error()}
@@ -172,10 +177,20 @@ func (k *Kernel) Revert(ctx context.Context, req RevertRequest) (RevertResult, e
 		default:
 			done = []tools.FileChange{*fc}
 		}
+	} else if req.DryRun {
+		done, conflicts, runErr = rv.Plan(ctx, sess.Workdir, changes, req.Force)
 	} else {
 		done, conflicts, runErr = rv.Revert(ctx, sess.Workdir, changes, req.Force)
 	}
 	res.Conflicts = mapSlice(explain(conflicts, all), conflictOf)
+	if req.DryRun {
+		for _, fc := range done {
+			rec := fc.FileChange
+			rec.SessionID, rec.Tool = sessionID, "revert"
+			res.Reverted = append(res.Reverted, changeOf(rec))
+		}
+		return res, runErr
+	}
 	if len(done) > 0 {
 		stored, err := k.keepReverts(ctx, sessionID, done)
 		if err != nil {

@@ -71,14 +71,20 @@ type RevertRequest struct {
 	// Force overwrites what is there now instead of stopping at a
 	// conflict; what it overwrites is kept as the revert's before content.
 	Force bool `json:"force,omitempty"`
+	// DryRun computes the revert without doing it: the result holds the
+	// revert changes it would record (without IDs or trash locations) or
+	// the conflicts that would stop it, and nothing is changed on disk or
+	// in the store.
+	DryRun bool `json:"dryRun,omitempty"`
 }
 
 // RevertResult is what Revert did: the revert changes it recorded, in the
 // order it made them, or the conflicts that stopped it (then nothing was
-// changed).
+// changed). For a dry run it is what Revert would do, and DryRun is set.
 type RevertResult struct {
 	Reverted  []Change   `json:"reverted"`
 	Conflicts []Conflict `json:"conflicts,omitempty"`
+	DryRun    bool       `json:"dryRun,omitempty"`
 }
 
 // Provider is a named provider profile: where the model server is, the

@@ -488,6 +488,17 @@ func (rv *Reverter) restoreFile(ctx context.Context, c llm.FileChange, l loc) er
 // returns a conflict. A hunk whose lines are no longer in the file is a
 // conflict even with force.
 func (rv *Reverter) RevertHunks(ctx context.Context, workdir string, c llm.FileChange, which []int, accept []string, force bool) (*tools.FileChange, *Conflict, error) {
+	return rv.hunks(ctx, workdir, c, which, accept, force, false)
+}
+
+// PlanHunks returns the change RevertHunks would make, or the conflict
+// that would stop it, without writing anything: the same checks, the same
+// content.
+func (rv *Reverter) PlanHunks(ctx context.Context, workdir string, c llm.FileChange, which []int, accept []string, force bool) (*tools.FileChange, *Conflict, error) {
+	return rv.hunks(ctx, workdir, c, which, accept, force, true)
+}
+
+func (rv *Reverter) hunks(ctx context.Context, workdir string, c llm.FileChange, which []int, accept []string, force, dry bool) (*tools.FileChange, *Conflict, error) {
 	switch {
 	case len(which) == 0:
 		return nil, nil, fmt.Errorf("%w: no hunks given", ErrBadHunk)
@@ -530,12 +541,18 @@ func (rv *Reverter) RevertHunks(ctx context.Context, workdir string, c llm.FileC
 	if err != nil {
 		return nil, nil, fmt.Errorf("revert %s: %w", c.ID, err)
 	}
-	if err := writeAtomic(l, data, cur.Mode); err != nil {
-		return nil, nil, fmt.Errorf("revert %s: %w", c.ID, err)
-	}
-	after, err := snapshot(l, MaxKeep)
-	if err != nil {
-		return nil, nil, fmt.Errorf("revert %s: look at %s: %w", c.ID, c.Path, err)
+	var after state
+	if dry {
+		after = cur
+		after.Data, after.SHA, after.Size = data, digest(data), int64(len(data))
+	} else {
+		if err := writeAtomic(l, data, cur.Mode); err != nil {
+			return nil, nil, fmt.Errorf("revert %s: %w", c.ID, err)
+		}
+		after, err = snapshot(l, MaxKeep)
+		if err != nil {
+			return nil, nil, fmt.Errorf("revert %s: look at %s: %w", c.ID, c.Path, err)
+		}
 	}
 	fc := makeChange("revert", c.Path, sp.wd, cur, after)
 	fc.RevertOf, fc.Tool = c.ID, "revert"

@@ -47,6 +47,13 @@ export function createApi(transport: Caller) {
     /** Change returns one file change. */
     Change: (id: string): Promise<kernel.Change> =>
       transport.call<kernel.Change>('Change', [id]),
+    /**
+     * ChangeContents returns the text of a change's file before and after it
+     * (each side only when it is text of at most kernel.MaxShownContent
+     * bytes), so a review can show the whole file around the diff.
+     */
+    ChangeContents: (changeID: string): Promise<kernel.ChangeContents> =>
+      transport.call<kernel.ChangeContents>('ChangeContents', [changeID]),
     /** Changes returns a session's file changes, oldest first. */
     Changes: (sessionID: string): Promise<kernel.Change[]> =>
       transport.call<kernel.Change[]>('Changes', [sessionID]),

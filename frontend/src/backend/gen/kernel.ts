@@ -679,15 +679,23 @@ export interface RevertRequest {
    * conflict; what it overwrites is kept as the revert's before content.
    */
   force?: boolean;
+  /**
+   * DryRun computes the revert without doing it: the result holds the
+   * revert changes it would record (without IDs or trash locations) or
+   * the conflicts that would stop it, and nothing is changed on disk or
+   * in the store.
+   */
+  dryRun?: boolean;
 }
 /**
  * RevertResult is what Revert did: the revert changes it recorded, in the
  * order it made them, or the conflicts that stopped it (then nothing was
- * changed).
+ * changed). For a dry run it is what Revert would do, and DryRun is set.
  */
 export interface RevertResult {
   reverted: Change[];
   conflicts?: Conflict[];
+  dryRun?: boolean;
 }
 /**
  * Provider is a named provider profile: where the model server is, the
@@ -1046,6 +1054,28 @@ export interface ModelChoice {
  * echoes the key in its error body must not put it in run.end, the
  * history or the log.
  */
+
+//////////
+// source: review.go
+
+/**
+ * MaxShownContent is the largest content ChangeContents hands out whole:
+ * past it a review shows the diff's hunks only.
+ */
+export const MaxShownContent = 1 << 20;
+/**
+ * ChangeContents is a change's text before and after it, for a review that
+ * shows the whole file around the diff. A side is missing (Known false)
+ * when there was no file, it is a folder or not UTF-8 text, it was too
+ * large to keep or to show (MaxShownContent), or its kept copy is gone.
+ */
+export interface ChangeContents {
+  changeId: string;
+  before: string;
+  beforeKnown: boolean;
+  after: string;
+  afterKnown: boolean;
+}
 
 //////////
 // source: rules.go

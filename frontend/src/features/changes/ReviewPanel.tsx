@@ -1,0 +1,331 @@
+// ReviewPanel: every file change of the open session by turn, newest turn
+// first, with its diff on demand, and the reverts: a change, a hunk, a
+// turn, everything after a change; each previewed before it runs, each
+// undoable. Reads the session's store through the hooks; the kernel's list
+// of changes fills in what the events leave out (a revert's diff, a trash
+// location).
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { X } from "lucide-react";
+import { useApi } from "../../backend/context";
+import { toApiError } from "../../backend/errors";
+import type { Change as Stored, ChangeContents, RevertRequest } from "../../backend/gen/kernel";
+import { DiffView, type DiffMode } from "../../ui/diff";
+import { useChange, useChangeGroups, useOutsideMark, useSession, useTurn } from "../session/hooks";
+import { countsOf, type Change, type Group } from "./reducer";
+import { opLabel, relative, useRevertFlow, useStoredChanges } from "./review";
+import { Counts, RevertDialog } from "./RevertDialog";
+import "./review.css";
+
+// PAGE is how many groups are shown at first, and added by "Show older
+// turns": a long session opens fast, its newest turns first.
+const PAGE = 20;
+
+type Start = (what: string, req: RevertRequest) => void;
+
+interface Ctx {
+  stored: Record<string, Stored>;
+  workdir: string;
+  start: Start;
+  busy: boolean;
+  mode: DiffMode;
+  setMode: (m: DiffMode) => void;
+  /** The session's last change: nothing comes after it. */
+  newest: string;
+}
+
+export function ReviewPanel(props: { sessionId: string; onClose: () => void }) {
+  const groups = useChangeGroups();
+  const { byId: stored, error, reload } = useStoredChanges(props.sessionId);
+  const { flow, start, confirm, cancel } = useRevertFlow(reload);
+  const outside = useSession((s) => s.changes.outside);
+  const degraded = useSession((s) => s.changes.watchDegraded);
+  const workdir = useSession((s) => {
+    const first = s.conversation.entries.find((e) => e.kind === "turn");
+    return first ? (s.conversation.turns[first.id]?.workdir ?? "") : "";
+  });
+  const total = useSession((s) => Object.keys(s.changes.byId).length);
+  const [mode, setMode] = useState<DiffMode>("unified");
+  const [shownGroups, setShownGroups] = useState(PAGE);
+  const busy = flow.step === "previewing" || flow.step === "running";
+  const newest = useSession((s) => newestChange(s.changes.byId));
+  const ctx: Ctx = { stored, workdir, start, busy, mode, setMode, newest };
+  const outsideList = Object.values(outside);
+
+  return (
+    <aside className="review" aria-label="Review changes">
+      <header className="review-header">
+        <h2>Changes</h2>
+        <span className="review-muted">
+          {total === 1 ? "1 change" : `${total} changes`} in {groups.length === 1 ? "1 group" : `${groups.length} groups`}
+        </span>
+        <button type="button" className="review-icon" aria-label="Close review" onClick={props.onClose}>
+          <X size={16} aria-hidden />
+        </button>
+      </header>
+      {error !== "" && (
+        <p role="alert" className="review-error">
+          {error}
+        </p>
+      )}
+      {degraded !== "" && (
+        <p className="review-note">
+          Outside changes are checked every few seconds instead of watched: {degraded}
+        </p>
+      )}
+      {outsideList.length > 0 && (
+        <section aria-label="Changed outside Foya" className="review-outside">
+          <h3>Changed outside Foya</h3>
+          <ul>
+            {outsideList.map((m) => (
+              <li key={m.path}>
+                <span className="review-path">{relative(m.path, workdir)}</span>{" "}
+                {m.exists ? "was changed" : "was deleted"} by something other than Foya since Foya last changed it.
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {flow.step === "done" && (
+        <div role="status" className="review-done">
+          <span>
+            Reverted: {flow.what} ({flow.result.reverted.length === 1 ? "1 change" : `${flow.result.reverted.length} changes`}).
+          </span>
+          {flow.result.reverted.length > 0 && (
+            <button
+              type="button"
+              className="review-button"
+              onClick={() => start(`undo of the revert (${flow.what})`, { changeIds: flow.result.reverted.map((c) => c.id) })}
+            >
+              Undo this revert
+            </button>
+          )}
+        </div>
+      )}
+      {groups.length === 0 ? (
+        <p className="review-muted">No file changes in this session yet.</p>
+      ) : (
+        <ol className="review-groups" aria-label="Changes by turn, newest first">
+          {groups.slice(0, shownGroups).map((g) => (
+            <GroupView key={g.runId || "reverts"} group={g} ctx={ctx} />
+          ))}
+        </ol>
+      )}
+      {groups.length > shownGroups && (
+        <button type="button" className="review-button" onClick={() => setShownGroups(shownGroups + PAGE)}>
+          Show older turns ({groups.length - shownGroups} more)
+        </button>
+      )}
+      <RevertDialog flow={flow} workdir={workdir} onConfirm={confirm} onCancel={cancel} />
+    </aside>
+  );
+}
+
+function GroupView({ group, ctx }: { group: Group; ctx: Ctx }) {
+  const turn = useTurn(group.runId);
+  const counts = useCounts(group, ctx.stored);
+  const label =
+    group.runId === "" ? "Reverts" : turn ? `Turn: ${oneLine(turn.prompt)}` : `Turn ${group.runId}`;
+  const headingId = `review-group-${group.runId || "reverts"}`;
+  return (
+    <li className="review-group" aria-labelledby={headingId}>
+      <div className="review-group-header">
+        <h3 id={headingId}>{label}</h3>
+        <span className="review-muted">{counts.changes === 1 ? "1 change" : `${counts.changes} changes`}</span>
+        <Counts added={counts.added} removed={counts.removed} />
+        {group.runId !== "" && (
+          <button
+            type="button"
+            className="review-button"
+            disabled={ctx.busy}
+            onClick={() => ctx.start(`every change of the turn “${oneLine(turn?.prompt ?? group.runId)}”`, { runId: group.runId })}
+          >
+            Revert turn
+          </button>
+        )}
+      </div>
+      <ul className="review-changes">
+        {group.changes.map((id) => (
+          <ChangeRow key={id} id={id} ctx={ctx} />
+        ))}
+      </ul>
+    </li>
+  );
+}
+
+// useCounts is countsOf the group, with the kernel's counts for the
+// changes whose events carry none (reverts).
+function useCounts(group: Group, stored: Record<string, Stored>) {
+  const changes = useSession((s) => s.changes);
+  return useMemo(() => {
+    const out = countsOf(changes, group);
+    for (const id of group.changes) {
+      const st = stored[id];
+      if (changes.byId[id]?.record === null && st !== undefined) {
+        out.added += st.added ?? 0;
+        out.removed += st.removed ?? 0;
+      }
+    }
+    return out;
+  }, [changes, group, stored]);
+}
+
+function ChangeRow({ id, ctx }: { id: string; ctx: Ctx }) {
+  const { change, revertedBy } = useChange(id);
+  const mark = useOutsideMark(change?.path ?? "");
+  const reverter = useChange(revertedBy);
+  const [open, setOpen] = useState(false);
+  if (change === undefined) return null;
+  const st = ctx.stored[id];
+  const rec = st ?? change.record;
+  const path = relative(change.path, ctx.workdir);
+  const added = rec?.added ?? 0;
+  const removed = rec?.removed ?? 0;
+  const isRevert = change.revertOf !== "";
+  const trashPath = st?.trashPath ?? change.record?.trashPath ?? "";
+  const deleted = rec !== null && rec !== undefined && rec.existedBefore && !rec.existsAfter;
+  const hunks = rec !== null && rec !== undefined && !rec.isDir && rec.binary !== true && rec.existsAfter && (rec.diff ?? "") !== "";
+  const reverted = revertedBy !== "";
+  // A revert that is itself reverted is undone; a change whose revert was undone is back.
+  const undone = reverted && reverter.revertedBy !== "";
+
+  return (
+    <li className="review-change" aria-label={`${path}, ${opLabel(change.op, change.revertOf)}`}>
+      <div className="review-change-line">
+        <span className="review-path" title={change.path}>
+          {path}
+        </span>
+        <span className="review-op">{opLabel(change.op, change.revertOf)}</span>
+        <Counts added={added} removed={removed} />
+        {reverted && !undone && <span className="review-badge">reverted</span>}
+        {mark !== undefined && (
+          <span className="review-badge review-badge-warning">{mark.exists ? "changed outside Foya" : "deleted outside Foya"}</span>
+        )}
+      </div>
+      {isRevert && <RevertOf id={change.revertOf} workdir={ctx.workdir} />}
+      {deleted && trashPath !== "" && (!reverted || undone) && (
+        <p className="review-trash">
+          In the trash: <span className="review-path">{trashPath}</span>
+        </p>
+      )}
+      {deleted && reverted && !undone && <p className="review-trash">Restored to {path}.</p>}
+      <div className="review-actions">
+        <button type="button" className="review-button" aria-expanded={open} onClick={() => setOpen(!open)}>
+          {open ? "Hide diff" : "Show diff"}
+        </button>
+        {!reverted && !isRevert && (
+          <button
+            type="button"
+            className="review-button"
+            disabled={ctx.busy}
+            onClick={() =>
+              ctx.start(deleted ? `restore ${path} from the trash` : `revert the change to ${path}`, { changeIds: [id] })
+            }
+          >
+            {change.op === "delete" ? "Restore from trash" : "Revert"}
+          </button>
+        )}
+        {reverted && !undone && (
+          <button
+            type="button"
+            className="review-button"
+            disabled={ctx.busy}
+            onClick={() => ctx.start(`undo of the revert of ${path}`, { changeIds: [revertedBy] })}
+          >
+            Undo revert
+          </button>
+        )}
+        {isRevert && !reverted && (
+          <button
+            type="button"
+            className="review-button"
+            disabled={ctx.busy}
+            onClick={() => ctx.start(`undo of this revert of ${path}`, { changeIds: [id] })}
+          >
+            Undo this revert
+          </button>
+        )}
+        {ctx.newest !== id && (
+          <button
+            type="button"
+            className="review-button"
+            disabled={ctx.busy}
+            onClick={() => ctx.start(`every change made after this change to ${path}`, { toChangeId: id })}
+          >
+            Revert everything after
+          </button>
+        )}
+      </div>
+      {open && (
+        <ChangeDiff
+          change={change}
+          ctx={ctx}
+          onRevertHunk={
+            hunks && !reverted
+              ? (n) => ctx.start(`hunk ${n} of the change to ${path}`, { changeIds: [id], hunks: [n] })
+              : undefined
+          }
+        />
+      )}
+    </li>
+  );
+}
+
+function RevertOf({ id, workdir }: { id: string; workdir: string }) {
+  const { change } = useChange(id);
+  if (change === undefined) return <p className="review-muted">Reverts change {id}.</p>;
+  return (
+    <p className="review-muted">
+      Reverts the change to {relative(change.path, workdir)} ({opLabel(change.op, change.revertOf)}).
+    </p>
+  );
+}
+
+// ChangeDiff reads a change's diff, and its contents for the whole-file view, when first shown.
+function ChangeDiff(props: { change: Change; ctx: Ctx; onRevertHunk: ((n: number) => void) | undefined }) {
+  const { change, ctx } = props;
+  const api = useApi();
+  const [diff, setDiff] = useState<string | null>(null);
+  const [contents, setContents] = useState<ChangeContents | null>(null);
+  const [error, setError] = useState("");
+  const load = useCallback(() => {
+    setError("");
+    api.Diff(change.id).then(setDiff, (e: unknown) =>
+      setError(`The diff could not be read: ${toApiError(e).message}. Try again.`),
+    );
+    api.ChangeContents(change.id).then(setContents, () => setContents(null));
+  }, [api, change.id]);
+  useEffect(load, [load]);
+  if (error !== "") {
+    return (
+      <p role="alert" className="review-error">
+        {error}{" "}
+        <button type="button" className="review-button" onClick={load}>
+          Try again
+        </button>
+      </p>
+    );
+  }
+  if (diff === null) return <p role="status">Reading the diff…</p>;
+  const dv = {
+    diff,
+    path: relative(change.path, ctx.workdir),
+    mode: ctx.mode,
+    onModeChange: ctx.setMode,
+    ...(contents?.beforeKnown ? { oldSource: contents.before } : {}),
+    ...(props.onRevertHunk ? { onRevertHunk: props.onRevertHunk } : {}),
+    busy: ctx.busy,
+  };
+  return <DiffView {...dv} />;
+}
+
+// newestChange is the ID of the session's last change (the one with the highest seq).
+function newestChange(byId: Record<string, Change>): string {
+  let best: Change | undefined;
+  for (const c of Object.values(byId)) if (best === undefined || c.seq >= best.seq) best = c;
+  return best?.id ?? "";
+}
+
+function oneLine(s: string): string {
+  const line = s.split("\n", 1)[0] ?? "";
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
