@@ -102,8 +102,9 @@ describe("ConversationView over a real session (run.jsonl)", () => {
     const e = card("edit notes.txt");
     expect(e.textContent).not.toContain("old_string");
     await userEvent.click(within(e).getByRole("button", { name: "Show diff" }));
-    const pre = await within(e).findByLabelText("Diff of notes.txt");
-    expect(pre.textContent).toContain("+bye");
+    const region = await within(e).findByRole("region", { name: "Diff of notes.txt" });
+    await waitFor(() => expect(within(region).getByRole("table")).toBeTruthy());
+    expect(region.textContent).toContain("bye");
     const editEnd = events.find((ev) => ev.type === "tool.end" && (ev.data as { id: string }).id === "call_e")!;
     const changeId = (editEnd.data as { fileChanges: { id: string }[] }).fileChanges[0]!.id;
     expect(t.calls.find((c) => c.method === "Diff")!.args).toEqual([changeId]);

@@ -58,8 +58,15 @@ export function ConversationView(props: { sessionId: string }) {
   const continueRun = useCallback(() => void send(continueMessage), [send]);
   const onContinue = canContinue ? continueRun : null;
 
+  // Escape stops the run from anywhere in the view (the message box, a card's button).
+  const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key === "Escape" && running !== "" && !e.defaultPrevented) {
+      e.preventDefault();
+      stop();
+    }
+  };
   return (
-    <div className="convo">
+    <div className="convo" onKeyDown={onKey}>
       <Transcript rows={rows} lastRunId={lastRunId} onContinue={onContinue} />
       <Composer
         busy={busy}
@@ -207,9 +214,6 @@ function Composer(props: {
     } else if (e.key === "ArrowUp" && draft === "" && recall !== "" && !disabled) {
       e.preventDefault();
       setDraft(recall);
-    } else if (e.key === "Escape" && props.running) {
-      e.preventDefault();
-      props.onStop();
     }
   };
   return (
