@@ -96,7 +96,7 @@ describe("words", () => {
     expect(target(card("read", '{"path":"/w/a/b.go"}'), "/w")).toBe("a/b.go");
     expect(target(card("read", '{"path":"/w/a/b.go","off'), "/w")).toBe("a/b.go");
     expect(target(card("bash", '{"command":"ls /w\\nrm x"}'), "/w")).toBe("ls /w");
-    expect(target(card("grep", '{"pattern":"TODO","path":"."}'), "/w")).toBe(".");
+    expect(target(card("grep", '{"path":".","pattern":"TODO"}'), "/w")).toBe("TODO");
     expect(target(card("glob", '{"pattern":"**/*.go"}'), "/w")).toBe("**/*.go");
     expect(target(card("bash", '{"comm'), "/w")).toBe("");
   });
