@@ -9,6 +9,7 @@
 // It starts `npx vite preview` itself, prints the figures, and exits 1
 // when a following check fails (figures are printed, not asserted).
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
 const step = (s) => process.env.CONVO_VERBOSE && console.log(`… ${s}`);
@@ -96,9 +97,21 @@ try {
       await jump.click();
       await page.waitForTimeout(300);
       check((await gap()) < 5, `Jump to latest left the view ${await gap()} px above the bottom`);
-      await page.screenshot({ path: process.env.CONVO_SHOT || 'node_modules/.cache/convo-bench.png' });
+      await page.screenshot({ path: `${process.env.CONVO_SHOTS || 'node_modules/.cache'}/conversation-2000-cards.png` });
     }
   }
+  // The real session of src/features/testdata/run.jsonl, for the eye.
+  const shots = process.env.CONVO_SHOTS || 'node_modules/.cache';
+  const real = readFileSync('src/features/testdata/run.jsonl', 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
+  const page = await browser.newPage({ viewport: { width: 1024, height: 640 } });
+  await page.goto(url);
+  await page.waitForFunction(() => window.convo !== undefined);
+  await page.evaluate((evs) => window.convo.show(evs), real.slice(0, 28));
+  await page.getByRole('article', { name: 'edit notes.txt' }).getByRole('button', { name: 'Show diff' }).click().catch(() => undefined);
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: `${shots}/conversation-run.png` });
+  step(`screenshot ${shots}/conversation-run.png`);
+
   const median = (k) => {
     const v = opens.map((o) => o[k]).sort((a, b) => a - b);
     return `median ${v[2].toFixed(0)} ms (min ${v[0].toFixed(0)}, max ${v[4].toFixed(0)})`;

@@ -66,6 +66,8 @@ const transport = new FakeTransport({
   Session: session({ id: SESSION, provider: "p", model: "m" }),
   Providers: [{ name: "p", baseUrl: "http://127.0.0.1:9/v1", model: "m", default: true }],
   Run: "run_new",
+  // Every "Show diff" of the page gets this one (FakeTransport answers by method).
+  Diff: "--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1 @@\n-hello\n+bye\n",
   Cancel: true,
 });
 const store = createSessionStore(SESSION);
@@ -74,6 +76,7 @@ let log = new Log();
 declare global {
   interface Window {
     convo: {
+      show(events: Event[]): Promise<void>;
       open(cards: number): Promise<{ ms: number; folded: number; inDom: number; frames: number; events: number; articles: number }>;
       startRun(runId: string): void;
       addCard(runId: string, step: number, index: number): void;
@@ -91,6 +94,22 @@ new PerformanceObserver((list) => {
 const frame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
 
 window.convo = {
+  // show renders the view over a given log (its session must be SESSION).
+  async show(events) {
+    follow(store, ((sid, after, onEvent) => transport.subscribe(sid, after, onEvent as never)) as Subscribe);
+    for (const ev of events) transport.push({ ...ev, sessionId: SESSION });
+    await Promise.resolve();
+    createRoot(document.getElementById("root")!).render(
+      <TransportProvider transport={transport}>
+        <SessionStoreProvider store={store}>
+          <div style={{ height: "100vh" }}>
+            <ConversationView sessionId={SESSION} />
+          </div>
+        </SessionStoreProvider>
+      </TransportProvider>,
+    );
+    await frame();
+  },
   // open folds a stored history of `cards` tool cards and renders the view,
   // as opening a session does; it resolves once the latest cards are painted.
   async open(cards) {
