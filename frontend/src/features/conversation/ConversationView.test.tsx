@@ -2,6 +2,7 @@
 // inside a TransportProvider (FakeTransport) and a SessionStoreProvider (a
 // real store fed through useFollow), fed with real event logs
 // (testdata/run.jsonl, crash.jsonl) and hand-built sequences (eventstest).
+// The spec IDs above tests are for people: the coverage file lists Go tests.
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ReactNode } from "react";
@@ -87,6 +88,7 @@ describe("ConversationView over a real session (run.jsonl)", () => {
     expect(screen.getByText("Approval mode switched from Manual to Auto.")).toBeTruthy();
   });
 
+  // spec: D5
   it("shows a successful write and edit as the file change only, the diff on demand", async () => {
     const { t } = await mount(events, {
       replies: { Diff: "diff --git a/notes.txt b/notes.txt\n--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1 @@\n-hello\n+bye\n" },
@@ -102,13 +104,15 @@ describe("ConversationView over a real session (run.jsonl)", () => {
     const e = card("edit notes.txt");
     expect(e.textContent).not.toContain("old_string");
     await userEvent.click(within(e).getByRole("button", { name: "Show diff" }));
-    const pre = await within(e).findByLabelText("Diff of notes.txt");
-    expect(pre.textContent).toContain("+bye");
+    const region = await within(e).findByRole("region", { name: "Diff of notes.txt" });
+    await waitFor(() => expect(within(region).getByRole("table")).toBeTruthy());
+    expect(region.textContent).toContain("bye");
     const editEnd = events.find((ev) => ev.type === "tool.end" && (ev.data as { id: string }).id === "call_e")!;
     const changeId = (editEnd.data as { fileChanges: { id: string }[] }).fileChanges[0]!.id;
     expect(t.calls.find((c) => c.method === "Diff")!.args).toEqual([changeId]);
   });
 
+  // spec: D5
   it("shows a denied call's whole error and the person's message", async () => {
     await mount(events);
     const b = card("bash echo cleaned >> log.txt");
@@ -133,6 +137,7 @@ describe("ConversationView over a real session (run.jsonl)", () => {
 });
 
 describe("ConversationView over a crash (crash.jsonl)", () => {
+  // spec: X2
   it("shows the interrupted run and its interrupted cards as such", async () => {
     await mount(parse(crashLog));
     expect(within(card("read notes.txt")).getByText("done")).toBeTruthy();
@@ -211,6 +216,7 @@ describe("a card moves live through its states", () => {
     expect(screen.getByText("The run failed: the model's server closed the stream.")).toBeTruthy();
   });
 
+  // spec: D5
   it("a failed edit shows its full error, not a file change", async () => {
     const log = new Log();
     log.runStart("run_1", "p");
@@ -224,6 +230,7 @@ describe("a card moves live through its states", () => {
     expect(within(c).getByLabelText("Error of edit missing.txt").textContent).toBe(long);
   });
 
+  // spec: O3
   it("shows truncation notices and the full stored result on demand", async () => {
     const log = new Log();
     log.runStart("run_1", "p");
@@ -432,6 +439,7 @@ describe("the composer", () => {
 });
 
 describe("file changes", () => {
+  // spec: D5, D1
   it("a successful delete shows the change and where the file went, not the arguments", async () => {
     const log = new Log();
     log.runStart("run_1", "p");

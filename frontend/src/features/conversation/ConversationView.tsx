@@ -58,8 +58,15 @@ export function ConversationView(props: { sessionId: string }) {
   const continueRun = useCallback(() => void send(continueMessage), [send]);
   const onContinue = canContinue ? continueRun : null;
 
+  // Escape stops the run from anywhere in the view (the message box, a card's button).
+  const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key === "Escape" && running !== "" && !e.defaultPrevented) {
+      e.preventDefault();
+      stop();
+    }
+  };
   return (
-    <div className="convo">
+    <div className="convo" onKeyDown={onKey}>
       <Transcript rows={rows} lastRunId={lastRunId} onContinue={onContinue} />
       <Composer
         busy={busy}
@@ -103,13 +110,16 @@ function Transcript(props: { rows: Row[]; lastRunId: string; onContinue: (() => 
           data={rows}
           computeItemKey={(_, row) => row.key}
           itemContent={item}
-          // Opens at the latest row. Not under VirtuosoMockContext (tests
-          // without layout), where react-virtuoso then renders no rows (its
-          // issue 1001).
-          initialTopMostItemIndex={mocked ? undefined : { index: "LAST", align: "end" }}
+          // Opens at the latest rows: an offset past the end, which the
+          // browser clamps to the bottom. initialTopMostItemIndex would do
+          // it too, but waits 4 frames and hides the rows until it is there
+          // (about twice as slow to open 2,000 cards: docs/benchmarks.md).
+          // Not under VirtuosoMockContext (tests without layout).
+          {...(mocked ? {} : { initialScrollTop: rows.length * 1000 })}
           followOutput={(isAtBottom) => (isAtBottom ? "auto" : false)}
           atBottomStateChange={onBottom}
           atBottomThreshold={48}
+          defaultItemHeight={72}
           // A row that grows at the end (streamed text, a live tail) keeps the
           // view at the bottom too, as long as the person has not scrolled up.
           totalListHeightChanged={() => {
@@ -204,9 +214,6 @@ function Composer(props: {
     } else if (e.key === "ArrowUp" && draft === "" && recall !== "" && !disabled) {
       e.preventDefault();
       setDraft(recall);
-    } else if (e.key === "Escape" && props.running) {
-      e.preventDefault();
-      props.onStop();
     }
   };
   return (

@@ -4,13 +4,15 @@
 // truncation notices and the full stored text on demand, images, and for a
 // successful write, edit or delete only the file change (never the raw
 // arguments).
-import { memo, useState } from "react";
+import { lazy, memo, Suspense, useState } from "react";
 import type { FileChange } from "../../backend/gen/event";
 import { useApi, useTransport } from "../../backend";
 import { HttpTransport } from "../../backend/http";
 import { useCard, useSession, useTurn } from "../session/hooks";
 import { bytes, duration, relative, statusWord, target } from "./format";
 import type { ToolCard } from "./reducer";
+
+const DiffView = lazy(() => import("../../ui/diff").then((m) => ({ default: m.DiffView })));
 
 // Tools whose successful call is shown as its file change alone (D5).
 const fileTools = new Set(["write", "edit", "delete"]);
@@ -226,9 +228,12 @@ function FileChangeView({ change, workdir }: { change: FileChange; workdir: stri
         </p>
       )}
       {diff.kind === "open" && (
-        <pre className="convo-pre convo-diff" aria-label={`Diff of ${path}`}>
-          {diff.text}
-        </pre>
+        <div className="convo-diff" role="region" aria-label={`Diff of ${path}`}>
+          {/* The diff component (and react-diff-view) load with the first diff opened. */}
+          <Suspense fallback={<pre className="convo-pre">{diff.text}</pre>}>
+            <DiffView diff={diff.text} path={path} />
+          </Suspense>
+        </div>
       )}
       {diff.kind === "error" && <p role="alert">{diff.message}</p>}
     </div>

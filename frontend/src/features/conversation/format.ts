@@ -32,8 +32,9 @@ export const statusWord: Record<CardStatus, string> = {
   interrupted: "interrupted",
 };
 
-// The argument that names what a tool works on, by tool.
+// The arguments that name what a tool works on, the most telling first.
 const targetKeys = ["path", "command", "pattern", "url", "query", "id", "names"];
+const searchKeys = ["pattern", "path", "query"];
 
 /**
  * target is what a call works on, from its arguments (complete or still
@@ -43,12 +44,13 @@ export function target(card: ToolCard, workdir: string): string {
   const change = card.result?.fileChanges[0];
   if (change !== undefined) return relative(change.path, workdir);
   const args = card.argsPreview;
+  const keys = card.name === "grep" || card.name === "glob" ? searchKeys : targetKeys;
   let value = "";
   try {
     const v: unknown = JSON.parse(args);
     if (typeof v === "object" && v !== null) {
       const o = v as Record<string, unknown>;
-      for (const k of targetKeys) {
+      for (const k of keys) {
         const x = o[k];
         if (typeof x === "string" && x !== "") {
           value = x;
@@ -62,7 +64,7 @@ export function target(card: ToolCard, workdir: string): string {
     }
   } catch {
     // Still streaming: the first complete string of a target key.
-    for (const k of targetKeys) {
+    for (const k of keys) {
       const m = new RegExp(`"${k}"\\s*:\\s*("(?:[^"\\\\]|\\\\.)*")`).exec(args);
       if (m) {
         try {

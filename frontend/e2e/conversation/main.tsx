@@ -1,0 +1,187 @@
+// A page with the conversation view of one session, fed by hand: the store
+// and the transport are the real ones the shell uses (createSessionStore,
+// follow), the transport is FakeTransport (no kernel: the checks measure the
+// view). check.mjs drives it through window.convo.
+import { createRoot } from "react-dom/client";
+import { TransportProvider } from "../../src/backend";
+import { FakeTransport, session } from "../../src/backend/fake";
+import type { Event } from "../../src/backend/gen/event";
+import { ConversationView } from "../../src/features/conversation";
+import { SessionStoreProvider } from "../../src/features/session/hooks";
+import { createSessionStore, follow, type Subscribe } from "../../src/features/session/store";
+import "../../src/styles.css";
+
+const SESSION = "ses_bench";
+const WORKDIR = "/home/me/project";
+
+/** Log is one session's event log with dense seqs, in the engine's shapes. */
+class Log {
+  readonly events: Event[] = [];
+  private seq = 0;
+  private clock = Date.parse("2026-12-01T11:00:00Z");
+  add(type: string, data: unknown, runId = ""): void {
+    this.seq++;
+    this.clock += 7;
+    const ev: Event = { type, sessionId: SESSION, seq: this.seq, time: new Date(this.clock).toISOString(), data };
+    if (runId !== "") ev.runId = runId;
+    this.events.push(ev);
+  }
+  next(): number {
+    return this.seq + 1;
+  }
+}
+
+// history: runs of 4 steps, each with a line of markdown and 5 calls
+// (write with a file change for the first 500, then read and bash).
+function history(cards: number): Log {
+  const log = new Log();
+  let made = 0;
+  for (let r = 0; made < cards; r++) {
+    const run = `run_${r}`;
+    log.add("run.start", { prompt: `Prompt number ${r}: fix the tests`, workdir: WORKDIR, model: "m", provider: "p", approvalMode: "auto" }, run);
+    for (let st = 1; st <= 4 && made < cards; st++) {
+      log.add("step.start", { step: st, tools: ["bash", "read", "write"] }, run);
+      log.add("text.delta", { step: st, text: `Step **${st}**: looking at \`file${st}.go\` and running the tests.` }, run);
+      for (let c = 0; c < 5 && made < cards; c++, made++) {
+        const id = `call_${st}_${c}`;
+        const name = made < 500 ? "write" : c % 2 === 0 ? "bash" : "read";
+        const args = name === "bash" ? { command: `go test ./pkg${c}/...` } : { path: `f${made}.txt`, content: "x\n" };
+        log.add("tool.begin", { step: st, index: c, id, name }, run);
+        log.add("tool.update", { step: st, id, argsBytes: JSON.stringify(args).length, argsDelta: JSON.stringify(args) }, run);
+        log.add("tool.update", { step: st, id, status: "running" }, run);
+        const fileChanges =
+          name === "write"
+            ? [{ id: `chg_${made}`, sessionId: SESSION, runId: run, callId: id, tool: "write", path: `${WORKDIR}/f${made}.txt`, op: "create", existedBefore: false, existsAfter: true, added: 1, removed: 0, createdAt: "2026-12-01T11:00:02Z" }]
+            : undefined;
+        log.add("tool.end", { step: st, index: c, id, name, status: "done", isError: false, text: name === "bash" ? "ok\n\nExit code 0 after 0.10s." : "     1\tx\n", durationMs: 100 + c, fileChanges }, run);
+      }
+      log.add("step.end", { step: st, finishReason: "tool_calls", toolCalls: 5, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } }, run);
+    }
+    log.add("run.end", { status: "completed", error: "", steps: 4, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } }, run);
+  }
+  return log;
+}
+
+const transport = new FakeTransport({
+  Session: session({ id: SESSION, provider: "p", model: "m" }),
+  Providers: [{ name: "p", baseUrl: "http://127.0.0.1:9/v1", model: "m", default: true }],
+  Run: "run_new",
+  // Every "Show diff" of the page gets this one (FakeTransport answers by method).
+  Diff: "--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1 @@\n-hello\n+bye\n",
+  Cancel: true,
+});
+const store = createSessionStore(SESSION);
+let log = new Log();
+
+declare global {
+  interface Window {
+    convo: {
+      show(events: Event[]): Promise<void>;
+      open(cards: number): Promise<{ ms: number; folded: number; inDom: number; frames: number; events: number; articles: number }>;
+      startRun(runId: string): void;
+      addCard(runId: string, step: number, index: number): void;
+      stream(runId: string, step: number, perSecond: number, seconds: number): Promise<number>;
+      longTasks(): number[];
+    };
+  }
+}
+
+const longTasks: number[] = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) longTasks.push(e.duration);
+}).observe({ type: "longtask", buffered: true });
+
+const frame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
+
+window.convo = {
+  // show renders the view over a given log (its session must be SESSION).
+  async show(events) {
+    follow(store, ((sid, after, onEvent) => transport.subscribe(sid, after, onEvent as never)) as Subscribe);
+    for (const ev of events) transport.push({ ...ev, sessionId: SESSION });
+    await Promise.resolve();
+    createRoot(document.getElementById("root")!).render(
+      <TransportProvider transport={transport}>
+        <SessionStoreProvider store={store}>
+          <div style={{ height: "100vh" }}>
+            <ConversationView sessionId={SESSION} />
+          </div>
+        </SessionStoreProvider>
+      </TransportProvider>,
+    );
+    await frame();
+  },
+  // open folds a stored history of `cards` tool cards and renders the view,
+  // as opening a session does; it resolves once the latest cards are painted.
+  async open(cards) {
+    log = history(cards);
+    const events = log.events;
+    const t0 = performance.now();
+    follow(store, ((sid, after, onEvent) => transport.subscribe(sid, after, onEvent as never)) as Subscribe);
+    for (const ev of events) transport.push(ev);
+    await Promise.resolve();
+    const folded = performance.now() - t0;
+    createRoot(document.getElementById("root")!).render(
+      <TransportProvider transport={transport}>
+        <SessionStoreProvider store={store}>
+          <div style={{ height: "100vh" }}>
+            <ConversationView sessionId={SESSION} />
+          </div>
+        </SessionStoreProvider>
+      </TransportProvider>,
+    );
+    // Rendered: cards in the page and shown, the view scrolled to the end
+    // of the list (the latest rows), then painted.
+    const shown = () => {
+      const list = document.querySelector<HTMLElement>("[data-testid=virtuoso-item-list]");
+      const scroller = document.querySelector<HTMLElement>("[data-virtuoso-scroller]");
+      if (list === null || scroller === null || list.style.visibility === "hidden" || list.querySelector("article") === null) return false;
+      return scroller.scrollTop > 0 && scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 2;
+    };
+    let frames = 0;
+    let inDom = -1;
+    while (!shown()) {
+      await frame();
+      frames++;
+      if (inDom < 0 && document.querySelector("article") !== null) inDom = performance.now() - t0;
+    }
+    await frame();
+    const ms = performance.now() - t0;
+    return { ms, folded, inDom, frames, events: events.length, articles: document.querySelectorAll("article").length };
+  },
+  startRun(runId) {
+    log.add("run.start", { prompt: "Go on", workdir: WORKDIR, model: "m", provider: "p", approvalMode: "auto" }, runId);
+    log.add("step.start", { step: 1, tools: ["bash"] }, runId);
+    transport.push(log.events[log.events.length - 2]!);
+    transport.push(log.events[log.events.length - 1]!);
+  },
+  addCard(runId, step, index) {
+    const at = log.events.length;
+    const id = `live_${step}_${index}`;
+    log.add("tool.begin", { step, index, id, name: "bash" }, runId);
+    log.add("tool.update", { step, id, argsBytes: 20, argsDelta: '{"command":"ls -la"}' }, runId);
+    for (const ev of log.events.slice(at)) transport.push(ev);
+  },
+  // stream sends text deltas at perSecond for seconds, a batch each
+  // millisecond tick as a busy stream would; resolves with the count sent.
+  stream(runId, step, perSecond, seconds) {
+    return new Promise((resolve) => {
+      const total = perSecond * seconds;
+      let sent = 0;
+      const t0 = performance.now();
+      const tick = () => {
+        const due = Math.min(total, Math.floor(((performance.now() - t0) / 1000) * perSecond));
+        while (sent < due) {
+          log.add("text.delta", { step, text: sent % 50 === 49 ? "word.\n\n" : "word " }, runId);
+          transport.push(log.events[log.events.length - 1]!);
+          sent++;
+        }
+        if (sent < total) setTimeout(tick, 1);
+        else resolve(sent);
+      };
+      tick();
+    });
+  },
+  longTasks() {
+    return [...longTasks];
+  },
+};
