@@ -172,3 +172,27 @@ type ProjectRules struct {
 	Ask   []Rule `json:"ask,omitempty"`
 	Deny  []Rule `json:"deny,omitempty"`
 }
+
+// ModelServer is a model server the first run found, or looked for: the
+// server of OPENAI_API_KEY and OPENAI_BASE_URL, or one on a loopback port.
+type ModelServer struct {
+	// ID names the candidate: "env", "ollama", "lmstudio", "llamacpp",
+	// "vllm", or "port-N" for another port.
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	BaseURL string `json:"baseUrl"`
+	// Local means the server is on this machine (no key needed, mostly).
+	Local bool `json:"local"`
+	// FromEnv marks the candidate of OPENAI_API_KEY and OPENAI_BASE_URL;
+	// KeyPresent says OPENAI_API_KEY is set (the key is never returned).
+	FromEnv    bool `json:"fromEnv"`
+	KeyPresent bool `json:"keyPresent"`
+	// Status is "" before a probe, then ok, unauthorized, down, timeout,
+	// failed (it answers, but not as a model server) or no-key.
+	Status string `json:"status"`
+	// Message says what the probe found and what to do; it never holds a
+	// key.
+	Message string   `json:"message"`
+	Models  []string `json:"models"`
+	Millis  int64    `json:"millis"`
+}

@@ -153,6 +153,12 @@ func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 			return kindf(ErrInvalid, "%s: %w", key, err)
 		}
 		return k.store.SetSetting(ctx, key, strconv.FormatInt(n, 10))
+	case key == SettingDiscoverPorts:
+		ports, err := parsePorts(value)
+		if err != nil {
+			return withKind(err, ErrInvalid)
+		}
+		return k.store.SetSetting(ctx, key, joinPorts(ports))
 	case key == SettingIdleTimeout:
 		d, err := parseIdleTimeout(value)
 		if err != nil {
@@ -170,7 +176,7 @@ func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 }
 
 // settingKeys are the plain keys SetSetting takes, for its error message.
-var settingKeys = []string{SettingDefaultMode, SettingDefaultProvider, SettingMaxSteps, SettingMaxWrite, SettingSandboxReadable, SettingIdleTimeout, SettingEnvAllow, SettingEnvDeny}
+var settingKeys = []string{SettingDefaultMode, SettingDefaultProvider, SettingMaxSteps, SettingMaxWrite, SettingSandboxReadable, SettingIdleTimeout, SettingEnvAllow, SettingEnvDeny, SettingDiscoverPorts}
 
 // ParseMaxSteps reads a step limit: a whole number from 1 to
 // engine.MaxStepsLimit, in decimal digits.

@@ -51,6 +51,14 @@ export function createApi(transport: Caller) {
      */
     AddProvider: (profile: kernel.ProviderInput): Promise<kernel.Provider> =>
       transport.call<kernel.Provider>('AddProvider', [profile]),
+    /**
+     * AddProviderFromEnv adds a provider profile whose key is the kernel's
+     * OPENAI_API_KEY, so that the key found in the environment is saved
+     * without passing through the front end. Without the variable it is an
+     * invalid-input error saying so.
+     */
+    AddProviderFromEnv: (profile: kernel.ProviderInput): Promise<kernel.Provider> =>
+      transport.call<kernel.Provider>('AddProviderFromEnv', [profile]),
     /** Answer answers a pending approval request; the first answer wins. */
     Answer: (approvalID: string, a: kernel.Answer): Promise<void> =>
       transport.call<void>('Answer', [approvalID, a]),
@@ -117,6 +125,9 @@ export function createApi(transport: Caller) {
      */
     Diff: (changeID: string): Promise<string> =>
       transport.call<string>('Diff', [changeID]),
+    /** DiscoverModelServers probes every candidate of ModelServers at once. */
+    DiscoverModelServers: (): Promise<kernel.ModelServer[]> =>
+      transport.call<kernel.ModelServer[]>('DiscoverModelServers', []),
     /** EditProvider changes some fields of a provider profile. */
     EditProvider: (name: string, e: kernel.ProviderEdit): Promise<kernel.Provider> =>
       transport.call<kernel.Provider>('EditProvider', [name, e]),
@@ -142,6 +153,14 @@ export function createApi(transport: Caller) {
     Messages: (sessionID: string): Promise<kernel.Message[]> =>
       transport.call<kernel.Message[]>('Messages', [sessionID]),
     /**
+     * ModelServers lists the model servers the first run looks for, without
+     * probing them: the server of OPENAI_API_KEY and OPENAI_BASE_URL (whether
+     * a key is set, never the key) and Ollama, LM Studio, llama.cpp and vLLM
+     * on loopback (the ports of the setting discover.ports).
+     */
+    ModelServers: (): Promise<kernel.ModelServer[]> =>
+      transport.call<kernel.ModelServer[]>('ModelServers', []),
+    /**
      * ParseCommand reads a shell command with the parser the approval policy
      * decides with (approval.ParseCommand). A command that does not parse is an
      * invalid error saying why. It needs no open kernel.
@@ -154,6 +173,13 @@ export function createApi(transport: Caller) {
      */
     PendingApprovals: (sessionID: string): Promise<kernel.Approval[]> =>
       transport.call<kernel.Approval[]>('PendingApprovals', [sessionID]),
+    /**
+     * ProbeModelServer probes one candidate of ModelServers by its ID, with a
+     * short timeout: its status (ok, unauthorized, down, timeout, failed,
+     * no-key), what to do, and the models it offers.
+     */
+    ProbeModelServer: (id: string): Promise<kernel.ModelServer> =>
+      transport.call<kernel.ModelServer>('ProbeModelServer', [id]),
     /**
      * ProjectRules returns a folder's .foya/permissions.json and whether the
      * user approved its exact content.

@@ -42,6 +42,33 @@ export const BackgroundTailBytes = 64 << 10;
 export const PollEvery = 2 * 1e9 /* time.Second in nanoseconds */;
 
 //////////
+// source: discover.go
+
+/**
+ * SettingDiscoverPorts lists the loopback ports the first run probes for
+ * model servers, separated by commas; unset means DefaultDiscoverPorts.
+ * Tests name the ports of their own scripted servers here.
+ */
+export const SettingDiscoverPorts = "discover.ports";
+/**
+ * Outcomes of a discovery probe besides those of a provider check (ok,
+ * unauthorized, down, failed).
+ */
+export const DiscoverTimeout = "timeout"; // the port answered nothing in time
+/**
+ * Outcomes of a discovery probe besides those of a provider check (ok,
+ * unauthorized, down, failed).
+ */
+export const DiscoverNoKey = "no-key"; // OPENAI_API_KEY is not set
+/**
+ * discoverTimeout bounds the probe of one candidate: a model server on
+ * loopback lists its models at once; a port that keeps silent is not one.
+ */
+/**
+ * envBaseURL is where OPENAI_API_KEY goes when OPENAI_BASE_URL is unset.
+ */
+
+//////////
 // source: doctor.go
 
 /**
@@ -842,6 +869,41 @@ export interface ProjectRules {
   allow?: Rule[];
   ask?: Rule[];
   deny?: Rule[];
+}
+/**
+ * ModelServer is a model server the first run found, or looked for: the
+ * server of OPENAI_API_KEY and OPENAI_BASE_URL, or one on a loopback port.
+ */
+export interface ModelServer {
+  /**
+   * ID names the candidate: "env", "ollama", "lmstudio", "llamacpp",
+   * "vllm", or "port-N" for another port.
+   */
+  id: string;
+  name: string;
+  baseUrl: string;
+  /**
+   * Local means the server is on this machine (no key needed, mostly).
+   */
+  local: boolean;
+  /**
+   * FromEnv marks the candidate of OPENAI_API_KEY and OPENAI_BASE_URL;
+   * KeyPresent says OPENAI_API_KEY is set (the key is never returned).
+   */
+  fromEnv: boolean;
+  keyPresent: boolean;
+  /**
+   * Status is "" before a probe, then ok, unauthorized, down, timeout,
+   * failed (it answers, but not as a model server) or no-key.
+   */
+  status: string;
+  /**
+   * Message says what the probe found and what to do; it never holds a
+   * key.
+   */
+  message: string;
+  models: string[];
+  millis: number /* int64 */;
 }
 
 //////////
