@@ -42,6 +42,7 @@ describe("App", () => {
     expect(transport.calls).toEqual([
       { method: "Info", args: [] },
       { method: "Sessions", args: [] },
+      { method: "Providers", args: [] }, // is this the first run?
     ]);
     expect(transport.subscribers()).toEqual({ session: 0, all: 1 });
   });

@@ -1,8 +1,9 @@
-import { FolderGit2, History, Plus, Settings, TerminalSquare } from "lucide-react";
+import { FolderGit2, History, Plus, Settings, Sparkles, TerminalSquare } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTransport, type Session, type UIReport } from "../../backend";
 import { Button } from "../../ui/Button";
 import { IconButton } from "../../ui/IconButton";
+import { FirstRunView, useFirstRun } from "../firstrun";
 import { useInfo } from "../kernel/useInfo";
 import { useReadyReport } from "../kernel/useReadyReport";
 import { createSessionStore, type SessionStore, type Subscribe } from "../session/store";
@@ -45,6 +46,16 @@ export function Shell(props: { onReady?: (r: UIReport) => void }) {
   const [deleting, setDeleting] = useState<Session | null>(null);
   const [settings, setSettings] = useState(false);
   const [panel, setPanel] = useState<Panel>(null);
+  // The first-run setup: opened once when there is no provider profile and
+  // no session, and from the sidebar at any time.
+  const first = useFirstRun({ load: list.state.load, count: list.state.live.sessions.length });
+  const [setup, setSetup] = useState(false);
+  const decided = useRef(false);
+  useEffect(() => {
+    if (first === "unknown" || decided.current) return;
+    decided.current = true;
+    if (first && openFromLocation() === null) setSetup(true);
+  }, [first]);
   const search = useRef<HTMLInputElement>(null);
   useReadyReport(props.onReady, info, list.state);
 
@@ -60,6 +71,7 @@ export function Shell(props: { onReady?: (r: UIReport) => void }) {
   const openSession = useCallback((id: string) => {
     setOpenId(id);
     setSettings(false);
+    setSetup(false);
   }, []);
 
   useShortcuts({
@@ -91,6 +103,14 @@ export function Shell(props: { onReady?: (r: UIReport) => void }) {
         />
         <div className="sidebar-footer">
           <About state={info} />
+          <IconButton
+            label="Set up a model"
+            icon={<Sparkles size={16} />}
+            onClick={() => {
+              setSettings(false);
+              setSetup(true);
+            }}
+          />
           <IconButton label="Settings" icon={<Settings size={16} />} onClick={() => setSettings(true)} aria-keyshortcuts="Control+," />
         </div>
       </aside>
@@ -98,6 +118,14 @@ export function Shell(props: { onReady?: (r: UIReport) => void }) {
       <main className="main">
         {settings ? (
           <SettingsSlot sessionId={open?.id ?? null} onClose={() => setSettings(false)} />
+        ) : setup ? (
+          <FirstRunView
+            onSkip={() => setSetup(false)}
+            onSessionCreated={(s) => {
+              list.upsert(s);
+              openSession(s.id);
+            }}
+          />
         ) : open !== null ? (
           <OpenSession key={open.id} session={open} panel={panel} setPanel={setPanel} onSettings={() => setSettings(true)} />
         ) : (

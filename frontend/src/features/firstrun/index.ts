@@ -1,0 +1,2 @@
+export { FirstRunView } from "./FirstRunView";
+export { useFirstRun } from "./useFirstRun";

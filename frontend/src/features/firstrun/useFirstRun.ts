@@ -1,0 +1,27 @@
+import { useEffect, useState } from "react";
+import { useApi } from "../../backend";
+
+/**
+ * useFirstRun says whether the window should open on the first-run view:
+ * when the kernel has no provider profile (its Providers call) and the
+ * sessions list (its Sessions call, loaded by the shell) is empty.
+ * "unknown" until both are known; a failed Providers call means no (the
+ * usual screens say what is wrong).
+ */
+export function useFirstRun(sessions: { load: "loading" | "ready" | "error"; count: number }): "unknown" | boolean {
+  const api = useApi();
+  const [providers, setProviders] = useState<"unknown" | "error" | number>("unknown");
+  useEffect(() => {
+    let live = true;
+    api.Providers().then(
+      (p) => live && setProviders(p.length),
+      () => live && setProviders("error"),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api]);
+  if (providers === "error" || sessions.load === "error") return false;
+  if (providers === "unknown" || sessions.load === "loading") return "unknown";
+  return providers === 0 && sessions.count === 0;
+}
