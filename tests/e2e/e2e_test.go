@@ -225,11 +225,12 @@ type serve struct {
 	exit  chan error
 }
 
-func startServe(t *testing.T, bin string) *serve {
+func startServe(t *testing.T, bin string, env ...string) *serve {
 	t.Helper()
 	dir := t.TempDir()
 	cmd := exec.Command(bin, "serve", "--port", "0", "--db", filepath.Join(dir, "foya.db"))
 	cmd.Env = append(os.Environ(), "XDG_DATA_HOME="+filepath.Join(dir, "data"), "HOME="+dir)
+	cmd.Env = append(cmd.Env, env...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -20,7 +20,8 @@ export function usable(p: Probe): boolean {
 /** profileName suggests a profile's name from its server ("ollama", "lm-studio", ...). */
 export function profileName(s: ModelServer): string {
   if (s.fromEnv) return "openai-env";
-  return s.name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || s.id;
+  if (s.id.startsWith("port-")) return `local-${s.id.slice("port-".length)}`;
+  return s.name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || s.id;
 }
 
 /**
@@ -78,6 +79,7 @@ export function FirstRunView(props: { onSkip: () => void; onSessionCreated: (s: 
 
   return (
     <section className="firstrun" aria-labelledby="firstrun-title">
+      <div className="firstrun-body">
       <h2 id="firstrun-title">Set up Foya</h2>
       <p className="muted">
         Foya works with any OpenAI-compatible model server. It looked for one on this machine and in its environment.
@@ -140,6 +142,7 @@ export function FirstRunView(props: { onSkip: () => void; onSessionCreated: (s: 
           props.onSessionCreated(s);
         }}
       />
+      </div>
     </section>
   );
 }
@@ -158,10 +161,10 @@ function ServerRow(props: { probe: Probe }) {
       ) : state === "error" ? (
         <p className="error-text">{props.probe.error}</p>
       ) : (
-        <p className={server.status === CheckOK ? "" : "muted"}>
-          {server.status === CheckOK && server.models.length > 0 && <CheckCircle2 size={14} aria-hidden="true" />} {statusText(props.probe)}
-          {server.status === CheckOK && server.models.length > 0 && `: ${shortList(server.models)}`}
-          {server.status !== CheckOK && ` ${server.message}`}
+        <p>
+          {server.status === CheckOK && server.models.length > 0 && <CheckCircle2 size={14} aria-hidden="true" />}{" "}
+          <span className="firstrun-status">{upper(statusText(props.probe))}</span>
+          {server.status === CheckOK && server.models.length > 0 ? `: ${shortList(server.models)}` : <span className="muted">. {upper(server.message)}</span>}
         </p>
       )}
     </li>
@@ -187,6 +190,10 @@ export function statusText(p: Probe): string {
     default:
       return "not a model server";
   }
+}
+
+function upper(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 function isNonEmpty<T>(a: T[]): a is [T, ...T[]] {
