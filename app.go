@@ -47,6 +47,9 @@ type UIReport struct {
 	Open  string `json:"open"`
 	Turns int    `json:"turns"`
 	Cards int    `json:"cards"`
+	// Setup means the window opened on the first-run setup (no provider
+	// profile and no session).
+	Setup bool `json:"setup"`
 }
 
 // App is the desktop window's side of Wails: it owns the kernel's life
@@ -215,7 +218,8 @@ func (a *App) Notify(title, body string) error {
 //
 //	foya: ui ready version=V sessions=N
 //
-// (with " open=ID turns=T cards=C" when the window opened SmokeOpen; or
+// (with " open=ID turns=T cards=C" when the window opened SmokeOpen, with
+// " screen=setup" when it opened on the first-run setup; or
 // "foya: ui error=..." when the window shows an error) and quits the
 // app when the smoke input closes; later calls are ignored.
 func (a *App) UIReady(r UIReport) {
@@ -229,6 +233,8 @@ func (a *App) UIReady(r UIReport) {
 		} else if r.Open != "" {
 			fmt.Fprintf(a.opts.Out, "foya: ui ready version=%s sessions=%d open=%s turns=%d cards=%d\n",
 				r.Version, r.Sessions, r.Open, r.Turns, r.Cards)
+		} else if r.Setup {
+			fmt.Fprintf(a.opts.Out, "foya: ui ready version=%s sessions=%d screen=setup\n", r.Version, r.Sessions)
 		} else {
 			fmt.Fprintf(a.opts.Out, "foya: ui ready version=%s sessions=%d\n", r.Version, r.Sessions)
 		}

@@ -39,7 +39,7 @@ describe("countConversation", () => {
 });
 
 describe("reportConversation", () => {
-  const base: UIReport = { version: "1", sessions: 1, error: "", open: "", turns: 0, cards: 0 };
+  const base: UIReport = { version: "1", sessions: 1, error: "", open: "", turns: 0, cards: 0, setup: false };
 
   it("waits for the conversation to show a turn, then reports its counts once", async () => {
     const sent: UIReport[] = [];
@@ -48,7 +48,7 @@ describe("reportConversation", () => {
     await new Promise((r) => setTimeout(r, 100));
     expect(sent).toEqual([]); // nothing rendered yet: no report
     document.body.innerHTML = conversation(1, 2);
-    await vi.waitFor(() => expect(sent).toEqual([{ ...base, open: "ses_1", turns: 1, cards: 2 }]), { timeout: 5000 });
+    await vi.waitFor(() => expect(sent).toEqual([{ ...base, open: "ses_1", turns: 1, cards: 2, setup: false }]), { timeout: 5000 });
   });
 
   it("reports what is there when the conversation never shows a turn", async () => {
@@ -56,6 +56,6 @@ describe("reportConversation", () => {
     const w = app({ UIReady: (r) => (sent.push(r as UIReport), Promise.resolve()) });
     document.body.innerHTML = conversation(0, 0);
     reportConversation("ses_1", base, w, 50);
-    await vi.waitFor(() => expect(sent).toEqual([{ ...base, open: "ses_1", turns: 0, cards: 0 }]), { timeout: 5000 });
+    await vi.waitFor(() => expect(sent).toEqual([{ ...base, open: "ses_1", turns: 0, cards: 0, setup: false }]), { timeout: 5000 });
   });
 });

@@ -214,6 +214,18 @@ export namespace kernel {
 	    runId: string;
 	    message: HistoryMessage;
 	}
+	export interface ModelServer {
+	    id: string;
+	    name: string;
+	    baseUrl: string;
+	    local: boolean;
+	    fromEnv: boolean;
+	    keyPresent: boolean;
+	    status: string;
+	    message: string;
+	    models: string[];
+	    millis: number;
+	}
 	export interface NewSession {
 	    workdir: string;
 	    approvalMode: string;
@@ -328,6 +340,7 @@ export namespace main {
 	    open: string;
 	    turns: number;
 	    cards: number;
+	    setup: boolean;
 	}
 
 }

@@ -164,7 +164,14 @@ function ServerRow(props: { probe: Probe }) {
         <p>
           {server.status === CheckOK && server.models.length > 0 && <CheckCircle2 size={14} aria-hidden="true" />}{" "}
           <span className="firstrun-status">{upper(statusText(props.probe))}</span>
-          {server.status === CheckOK && server.models.length > 0 ? `: ${shortList(server.models)}` : <span className="muted">. {upper(server.message)}</span>}
+          {server.status === CheckOK && server.models.length > 0 ? (
+            `: ${shortList(server.models)}`
+          ) : server.status === "down" ? (
+            // The same words for every port nothing listens on; the notice below says what to do.
+            <span className="muted">: nothing answers on this port.</span>
+          ) : (
+            <span className="muted">. {upper(server.message)}</span>
+          )}
         </p>
       )}
     </li>

@@ -6,13 +6,19 @@ import type { InfoState } from "./useInfo";
 /**
  * useReadyReport tells onReady, once, what the window first rendered:
  * the kernel's version and the number of sessions, or the error shown
- * instead. It waits for both loads to settle and for the browser to paint,
+ * instead, and whether it opened on the first-run setup (setup; it waits
+ * while that is "unknown"). It waits for both loads to settle and for the browser to paint,
  * so the host can rely on the window showing what the report says.
  */
-export function useReadyReport(onReady: ((r: UIReport) => void) | undefined, info: InfoState, sessions: ListState): void {
+export function useReadyReport(
+  onReady: ((r: UIReport) => void) | undefined,
+  info: InfoState,
+  sessions: ListState,
+  setup: boolean | "unknown" = false,
+): void {
   const sent = useRef(false);
   useEffect(() => {
-    if (onReady === undefined || sent.current || info.status === "loading" || sessions.load === "loading") {
+    if (onReady === undefined || sent.current || info.status === "loading" || sessions.load === "loading" || setup === "unknown") {
       return;
     }
     sent.current = true;
@@ -25,9 +31,10 @@ export function useReadyReport(onReady: ((r: UIReport) => void) | undefined, inf
       open: "",
       turns: 0,
       cards: 0,
+      setup,
     };
     afterPaint(() => onReady(report));
-  }, [onReady, info, sessions]);
+  }, [onReady, info, sessions, setup]);
 }
 
 function afterPaint(f: () => void): void {

@@ -56,8 +56,8 @@ export function Shell(props: { onReady?: (r: UIReport) => void }) {
     decided.current = true;
     if (first && openFromLocation() === null) setSetup(true);
   }, [first]);
+  useReadyReport(props.onReady, info, list.state, first === "unknown" ? "unknown" : first && openFromLocation() === null);
   const search = useRef<HTMLInputElement>(null);
-  useReadyReport(props.onReady, info, list.state);
 
   const sessions = list.state.live.sessions;
   const open = sessions.find((s) => s.id === openId) ?? null;

@@ -6,6 +6,8 @@ import {api} from '../models';
 
 export function AddProvider(arg1:kernel.ProviderInput):Promise<kernel.Provider>;
 
+export function AddProviderFromEnv(arg1:kernel.ProviderInput):Promise<kernel.Provider>;
+
 export function Answer(arg1:string,arg2:kernel.Answer):Promise<void>;
 
 export function Approvals(arg1:string):Promise<Array<kernel.ApprovalRecord>>;
@@ -34,6 +36,8 @@ export function DeleteSession(arg1:string):Promise<void>;
 
 export function Diff(arg1:string):Promise<string>;
 
+export function DiscoverModelServers():Promise<Array<kernel.ModelServer>>;
+
 export function EditProvider(arg1:string,arg2:kernel.ProviderEdit):Promise<kernel.Provider>;
 
 export function Events(arg1:string,arg2:number):Promise<Array<event.Event>>;
@@ -46,9 +50,13 @@ export function KillBackground(arg1:string,arg2:string):Promise<kernel.Backgroun
 
 export function Messages(arg1:string):Promise<Array<kernel.Message>>;
 
+export function ModelServers():Promise<Array<kernel.ModelServer>>;
+
 export function ParseCommand(arg1:string):Promise<api.ParsedCommand>;
 
 export function PendingApprovals(arg1:string):Promise<Array<kernel.Approval>>;
+
+export function ProbeModelServer(arg1:string):Promise<kernel.ModelServer>;
 
 export function ProjectRules(arg1:string):Promise<kernel.ProjectRules>;
 

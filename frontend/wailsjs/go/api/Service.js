@@ -6,6 +6,10 @@ export function AddProvider(arg1) {
   return window['go']['api']['Service']['AddProvider'](arg1);
 }
 
+export function AddProviderFromEnv(arg1) {
+  return window['go']['api']['Service']['AddProviderFromEnv'](arg1);
+}
+
 export function Answer(arg1, arg2) {
   return window['go']['api']['Service']['Answer'](arg1, arg2);
 }
@@ -62,6 +66,10 @@ export function Diff(arg1) {
   return window['go']['api']['Service']['Diff'](arg1);
 }
 
+export function DiscoverModelServers() {
+  return window['go']['api']['Service']['DiscoverModelServers']();
+}
+
 export function EditProvider(arg1, arg2) {
   return window['go']['api']['Service']['EditProvider'](arg1, arg2);
 }
@@ -86,12 +94,20 @@ export function Messages(arg1) {
   return window['go']['api']['Service']['Messages'](arg1);
 }
 
+export function ModelServers() {
+  return window['go']['api']['Service']['ModelServers']();
+}
+
 export function ParseCommand(arg1) {
   return window['go']['api']['Service']['ParseCommand'](arg1);
 }
 
 export function PendingApprovals(arg1) {
   return window['go']['api']['Service']['PendingApprovals'](arg1);
+}
+
+export function ProbeModelServer(arg1) {
+  return window['go']['api']['Service']['ProbeModelServer'](arg1);
 }
 
 export function ProjectRules(arg1) {
