@@ -199,3 +199,38 @@ func TestDiscoverOllamaTags(t *testing.T) {
 		t.Errorf("a server with /api/tags only = %+v, %v; want ok with its two models", got, err)
 	}
 }
+
+// TestAddProviderFromEnv saves the environment's server as a profile with
+// the kernel's OPENAI_API_KEY, which never passes through the front end:
+// the profile's check passes against a server that wants exactly that
+// key, and without the variable the call is refused in words. Issue 14
+// item 3.
+//
+// spec: W4
+func TestAddProviderFromEnv(t *testing.T) {
+	noKeyring(t)
+	const key = "sk-env-key-456"
+	h := newHarness(t, nil, pt.Say("ok"))
+	h.srv.RequireKey(key)
+	h.srv.SetModels("env-model")
+	svc := panelService(h)
+
+	t.Setenv("OPENAI_API_KEY", "")
+	_, err := svc.AddProviderFromEnv(kernel.ProviderInput{Name: "env", BaseURL: h.srv.URL, Model: "env-model"})
+	if apiCode(err) != kernel.CodeInvalid || !strings.Contains(err.Error(), "OPENAI_API_KEY is not set") {
+		t.Fatalf("AddProviderFromEnv without the variable = %v; want invalid, saying OPENAI_API_KEY is not set", err)
+	}
+
+	t.Setenv("OPENAI_API_KEY", key)
+	p, err := svc.AddProviderFromEnv(kernel.ProviderInput{Name: "env", BaseURL: h.srv.URL, Model: "env-model", APIKey: "ignored"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Name != "env" || p.Model != "env-model" {
+		t.Errorf("profile = %+v; want env, env-model", p)
+	}
+	check, err := svc.TestProvider("env")
+	if err != nil || !check.OK() {
+		t.Errorf("TestProvider(env) = %+v, %v; want both steps ok with the environment's key", check, err)
+	}
+}
