@@ -234,3 +234,28 @@ func TestAddProviderFromEnv(t *testing.T) {
 		t.Errorf("TestProvider(env) = %+v, %v; want both steps ok with the environment's key", check, err)
 	}
 }
+
+// TestDiscoverMasksTheEnvironmentsKey: a server that refuses the
+// environment's key and echoes it in its error (as some do) is
+// unauthorized, and the message shown says so without the key; the API
+// refuses an empty candidate ID in words. Issue 14 item 3.
+//
+// spec: W4
+func TestDiscoverMasksTheEnvironmentsKey(t *testing.T) {
+	const key = "sk-echoed-secret-789"
+	t.Setenv("OPENAI_API_KEY", key)
+	srv := pt.New(t)
+	srv.RequireKey("another-key") // its 401 echoes the key it got
+	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	h := newHarness(t, nil)
+	got, err := h.k.ProbeModelServer(context.Background(), "env")
+	if err != nil || got.Status != kernel.CheckUnauthorized {
+		t.Fatalf("ProbeModelServer(env) = %+v, %v; want unauthorized", got, err)
+	}
+	if strings.Contains(got.Message, key) || !strings.Contains(got.Message, "[OPENAI_API_KEY]") {
+		t.Errorf("message = %q; want the echoed key masked as [OPENAI_API_KEY]", got.Message)
+	}
+	if _, err := panelService(h).ProbeModelServer(""); apiCode(err) != kernel.CodeInvalid {
+		t.Errorf("ProbeModelServer(\"\") = %v; want invalid", err)
+	}
+}
