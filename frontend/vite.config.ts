@@ -18,5 +18,6 @@ export default defineConfig({
     include: ["src/**/*.test.{ts,tsx}"],
     restoreMocks: true,
     setupFiles: ["src/test-setup.ts"],
+    testTimeout: 30000,
   },
 });
