@@ -336,6 +336,7 @@ export namespace main {
 	    open: string;
 	    turns: number;
 	    cards: number;
+	    images: number;
 	}
 
 }

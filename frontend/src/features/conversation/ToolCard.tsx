@@ -209,7 +209,7 @@ function BridgedArtifact({ id, sessionId }: { id: string; sessionId: string }) {
   switch (state.kind) {
     case "loading":
       return (
-        <p className="convo-card-note" role="status">
+        <p className="convo-card-note" role="status" data-artifact="loading">
           Reading image <code>{id}</code>…
         </p>
       );
