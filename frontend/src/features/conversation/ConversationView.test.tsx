@@ -378,6 +378,11 @@ describe("a card moves live through its states", () => {
     );
     const img = within(card("read shot.png")).getByRole("img");
     expect(img.getAttribute("src")).toBe(`/api/sessions/${SESSION}/artifacts/art_1`);
+    // Bytes that do not decode as an image: said so, with a link to them.
+    fireEvent.error(img);
+    const alert = within(card("read shot.png")).getByRole("alert");
+    expect(alert.textContent).toContain("cannot be shown as an image");
+    expect(within(alert).getByRole("link", { name: "open it" }).getAttribute("href")).toBe(`/api/sessions/${SESSION}/artifacts/art_1`);
   });
 });
 
