@@ -25,6 +25,7 @@ export function useReadyReport(onReady: ((r: UIReport) => void) | undefined, inf
       open: "",
       turns: 0,
       cards: 0,
+      images: 0,
     };
     afterPaint(() => onReady(report));
   }, [onReady, info, sessions]);
