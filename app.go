@@ -47,6 +47,8 @@ type UIReport struct {
 	Open  string `json:"open"`
 	Turns int    `json:"turns"`
 	Cards int    `json:"cards"`
+	// Images counts the images of artifacts its cards show, decoded.
+	Images int `json:"images"`
 	// Setup means the window opened on the first-run setup (no provider
 	// profile and no session).
 	Setup bool `json:"setup"`
@@ -218,8 +220,9 @@ func (a *App) Notify(title, body string) error {
 //
 //	foya: ui ready version=V sessions=N
 //
-// (with " open=ID turns=T cards=C" when the window opened SmokeOpen, with
-// " screen=setup" when it opened on the first-run setup; or
+// (with " open=ID turns=T cards=C", and " images=I" when its cards show
+// images, when the window opened SmokeOpen; with " screen=setup" when it
+// opened on the first-run setup; or
 // "foya: ui error=..." when the window shows an error) and quits the
 // app when the smoke input closes; later calls are ignored.
 func (a *App) UIReady(r UIReport) {
@@ -231,8 +234,12 @@ func (a *App) UIReady(r UIReport) {
 		if r.Error != "" {
 			fmt.Fprintf(a.opts.Out, "foya: ui error=%q version=%s\n", r.Error, r.Version)
 		} else if r.Open != "" {
-			fmt.Fprintf(a.opts.Out, "foya: ui ready version=%s sessions=%d open=%s turns=%d cards=%d\n",
-				r.Version, r.Sessions, r.Open, r.Turns, r.Cards)
+			images := ""
+			if r.Images > 0 {
+				images = fmt.Sprintf(" images=%d", r.Images)
+			}
+			fmt.Fprintf(a.opts.Out, "foya: ui ready version=%s sessions=%d open=%s turns=%d cards=%d%s\n",
+				r.Version, r.Sessions, r.Open, r.Turns, r.Cards, images)
 		} else if r.Setup {
 			fmt.Fprintf(a.opts.Out, "foya: ui ready version=%s sessions=%d screen=setup\n", r.Version, r.Sessions)
 		} else {

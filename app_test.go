@@ -372,6 +372,12 @@ func TestAppUIReady(t *testing.T) {
 			want:    "foya: ui ready version=1.0.0 sessions=1 open=ses_1 turns=1 cards=2\n",
 		},
 		{
+			name:    "smoke mode prints the images the opened session's cards show",
+			smoke:   true,
+			reports: []UIReport{{Version: "1.0.0", Sessions: 1, Open: "ses_1", Turns: 1, Cards: 1, Images: 1}},
+			want:    "foya: ui ready version=1.0.0 sessions=1 open=ses_1 turns=1 cards=1 images=1\n",
+		},
+		{
 			name:    "only the first report counts",
 			smoke:   true,
 			reports: []UIReport{{Version: "1.0.0", Sessions: 0}, {Version: "1.0.0", Sessions: 5}},

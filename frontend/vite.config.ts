@@ -17,5 +17,7 @@ export default defineConfig({
     environment: "happy-dom",
     include: ["src/**/*.test.{ts,tsx}"],
     restoreMocks: true,
+    setupFiles: ["src/test-setup.ts"],
+    testTimeout: 30000,
   },
 });

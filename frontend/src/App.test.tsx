@@ -38,7 +38,7 @@ describe("App", () => {
     const list = await screen.findByRole("list", { name: "Sessions" });
     expect(within(list).getByRole("button", { name: "First" })).toBeTruthy();
     expect(within(list).getByRole("button", { name: "Second" })).toBeTruthy();
-    await waitFor(() => expect(reports).toEqual([{ version: "1.2.3-test", sessions: 2, error: "", open: "", turns: 0, cards: 0, setup: false }]));
+    await waitFor(() => expect(reports).toEqual([{ version: "1.2.3-test", sessions: 2, error: "", open: "", turns: 0, cards: 0, images: 0, setup: false }]));
     expect(transport.calls).toEqual([
       { method: "Info", args: [] },
       { method: "Sessions", args: [] },
@@ -60,7 +60,7 @@ describe("App", () => {
       const reports = renderApp(new FakeTransport({ Info: info, Sessions: sessions }));
       expect(await screen.findByText(/No sessions yet/)).toBeTruthy();
       expect(screen.getByRole("heading", { name: "Start your first session" })).toBeTruthy();
-      await waitFor(() => expect(reports).toEqual([{ version: "1.2.3-test", sessions: 0, error: "", open: "", turns: 0, cards: 0, setup: false }]));
+      await waitFor(() => expect(reports).toEqual([{ version: "1.2.3-test", sessions: 0, error: "", open: "", turns: 0, cards: 0, images: 0, setup: false }]));
       cleanup();
     }
   });
@@ -79,7 +79,7 @@ describe("App", () => {
     expect(screen.getByRole("heading", { name: "Sessions are not available" })).toBeTruthy();
     await waitFor(() =>
       expect(reports).toEqual([
-        { version: "1.2.3-test", sessions: 0, error: "open kernel: open /nowhere/foya.db: permission denied", open: "", turns: 0, cards: 0, setup: false },
+        { version: "1.2.3-test", sessions: 0, error: "open kernel: open /nowhere/foya.db: permission denied", open: "", turns: 0, cards: 0, images: 0, setup: false },
       ]),
     );
     transport.replies["Sessions"] = [session({ id: "n", title: "Now it opens" })];
@@ -93,7 +93,7 @@ describe("App", () => {
     const reports = renderApp(new FakeTransport({ Info: gone, Sessions: gone }));
     expect(await screen.findByText("Foya, version unknown")).toBeTruthy();
     expect((await screen.findByRole("alert")).textContent).toContain("Foya's server is not reachable");
-    await waitFor(() => expect(reports).toEqual([{ version: "", sessions: 0, error: gone.message, open: "", turns: 0, cards: 0, setup: false }]));
+    await waitFor(() => expect(reports).toEqual([{ version: "", sessions: 0, error: gone.message, open: "", turns: 0, cards: 0, images: 0, setup: false }]));
   });
 
   it("renders without a ready hook (the browser)", async () => {

@@ -37,20 +37,27 @@ export async function smokeSession(w: WailsWindow = window as WailsWindow): Prom
   }
 }
 
-/** What the conversation view shows: the prompts (turns) and the tool cards. */
-export function countConversation(root: ParentNode = document): { turns: number; cards: number } | null {
+/**
+ * What the conversation view shows: the prompts (turns), the tool cards,
+ * the images of artifacts decoded, and those still being read or decoded.
+ */
+export function countConversation(root: ParentNode = document): { turns: number; cards: number; images: number; pending: number } | null {
   const log = root.querySelector('[role="log"][aria-label="Conversation"]');
   if (log === null) return null;
+  const imgs = Array.from(log.querySelectorAll("img"));
   return {
     turns: log.querySelectorAll('section[aria-label="Your message"]').length,
     cards: log.querySelectorAll("article").length,
+    images: imgs.filter((i) => i.complete && i.naturalWidth > 0).length,
+    pending: imgs.filter((i) => !i.complete).length + log.querySelectorAll('[data-artifact="loading"]').length,
   };
 }
 
 /**
  * reportConversation is reportReady for a smoke run that opened session
- * open: it waits until the conversation view shows at least one turn and
- * the counts hold for a few frames (the stored run is replayed in batches),
+ * open: it waits until the conversation view shows at least one turn, no
+ * image is still loading and the counts hold for a few frames (the stored
+ * run is replayed in batches),
  * then reports them with the shell's report. After waitMs it reports what
  * is there, so that a view that renders nothing fails the test instead of
  * hanging it.
@@ -61,12 +68,12 @@ export function reportConversation(open: string, report: UIReport, w: WailsWindo
   let same = 0;
   const tick = () => {
     const c = countConversation();
-    const key = c === null ? "" : `${c.turns}/${c.cards}`;
+    const key = c === null ? "" : `${c.turns}/${c.cards}/${c.images}/${c.pending}`;
     same = key === last ? same + 1 : 0;
     last = key;
-    const settled = c !== null && c.turns > 0 && same >= 10;
+    const settled = c !== null && c.turns > 0 && c.pending === 0 && same >= 10;
     if (settled || performance.now() > until) {
-      reportReady({ ...report, open, turns: c?.turns ?? 0, cards: c?.cards ?? 0 }, w);
+      reportReady({ ...report, open, turns: c?.turns ?? 0, cards: c?.cards ?? 0, images: c?.images ?? 0 }, w);
       return;
     }
     requestAnimationFrame(tick);

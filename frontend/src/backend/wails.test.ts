@@ -251,10 +251,10 @@ describe("reportReady", () => {
       sent.push(r);
       return Promise.resolve();
     };
-    reportReady({ version: "1", sessions: 2, error: "", open: "", turns: 0, cards: 0, setup: false }, w);
-    expect(sent).toEqual([{ version: "1", sessions: 2, error: "", open: "", turns: 0, cards: 0, setup: false }]);
-    reportReady({ version: "1", sessions: 2, error: "", open: "", turns: 0, cards: 0, setup: false }, {});
-    reportReady({ version: "1", sessions: 2, error: "", open: "", turns: 0, cards: 0, setup: false }); // the test page: no Wails
+    reportReady({ version: "1", sessions: 2, error: "", open: "", turns: 0, cards: 0, images: 0, setup: false }, w);
+    expect(sent).toEqual([{ version: "1", sessions: 2, error: "", open: "", turns: 0, cards: 0, images: 0, setup: false }]);
+    reportReady({ version: "1", sessions: 2, error: "", open: "", turns: 0, cards: 0, images: 0, setup: false }, {});
+    reportReady({ version: "1", sessions: 2, error: "", open: "", turns: 0, cards: 0, images: 0, setup: false }); // the test page: no Wails
     expect(sent).toHaveLength(1);
   });
 });

@@ -1,5 +1,13 @@
 export namespace api {
 	
+	export interface ArtifactData {
+	    id: string;
+	    mime: string;
+	    size: number;
+	    width?: number;
+	    height?: number;
+	    data: string;
+	}
 	export interface ParsedCommand {
 	    simple: string[][];
 	    deletes: string[];
@@ -340,6 +348,7 @@ export namespace main {
 	    open: string;
 	    turns: number;
 	    cards: number;
+	    images: number;
 	    setup: boolean;
 	}
 

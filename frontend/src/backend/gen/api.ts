@@ -9,6 +9,22 @@ export interface Caller {
 }
 
 /**
+ * ArtifactData is an artifact with its bytes. A front end shows it inline
+ * only when MIME is an image type, and then only through an <img> element
+ * (a blob: or data: URL), never as markup: an SVG must not run script.
+ */
+export interface ArtifactData {
+  id: string;
+  mime: string;
+  /** Size is the number of bytes (before base64). */
+  size: number;
+  width?: number;
+  height?: number;
+  /** Data is the bytes, base64 (standard alphabet, padded). */
+  data: string;
+}
+
+/**
  * ParsedCommand is a shell command as the approval policy reads it, for
  * the approval dialog to show what a command would really run.
  */
@@ -65,6 +81,13 @@ export function createApi(transport: Caller) {
     /** Approvals returns a session's approval history. */
     Approvals: (sessionID: string): Promise<kernel.ApprovalRecord[]> =>
       transport.call<kernel.ApprovalRecord[]>('Approvals', [sessionID]),
+    /**
+     * Artifact returns an artifact of a session (an image a tool made) with its
+     * MIME type, size and bytes. An artifact of another session is not found;
+     * one larger than MaxArtifactBytes is refused with code invalid.
+     */
+    Artifact: (sessionID: string, artifactID: string): Promise<ArtifactData> =>
+      transport.call<ArtifactData>('Artifact', [sessionID, artifactID]),
     /** BackgroundCommands lists a session's background commands, oldest first. */
     BackgroundCommands: (sessionID: string): Promise<kernel.BackgroundCommand[]> =>
       transport.call<kernel.BackgroundCommand[]>('BackgroundCommands', [sessionID]),

@@ -7,7 +7,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testi
 import userEvent from "@testing-library/user-event";
 import type { ReactNode } from "react";
 import { VirtuosoMockContext } from "react-virtuoso";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import crashLog from "../testdata/crash.jsonl?raw";
 import runLog from "../testdata/run.jsonl?raw";
 import { ApiError, TransportProvider } from "../../backend";
@@ -250,16 +250,113 @@ describe("a card moves live through its states", () => {
     expect(t.calls.find((x) => x.method === "Calls")!.args).toEqual(["run_1"]);
   });
 
-  it("names an image artifact on the desktop and shows it in the browser", async () => {
+  // A 1x1 PNG, and an SVG that would run script if it were put in the page as markup.
+  const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+  const svg = btoa('<svg xmlns="http://www.w3.org/2000/svg"><script>window.pwned = 1</script></svg>');
+  function imageRun(mime = "image/png") {
     const log = new Log();
     log.runStart("run_1", "p");
     log.stepStart("run_1", 1);
     log.call("run_1", 1, 0, "c1", "read", '{"path":"shot.png"}');
-    log.end("run_1", 1, 0, "c1", "read", "done", "an image", { artifacts: ["art_1"] });
-    await mount(log.events);
-    expect(card("read shot.png").textContent).toContain("Image artifact art_1");
-    cleanup();
+    log.end("run_1", 1, 0, "c1", "read", "done", `an image (${mime})`, { artifacts: ["art_1"] });
+    return log;
+  }
+  /** blobs records the Blobs the view turns into URLs. */
+  function blobs(): Blob[] {
+    const made: Blob[] = [];
+    const real = URL.createObjectURL.bind(URL);
+    vi.spyOn(URL, "createObjectURL").mockImplementation((b: Blob | MediaSource) => {
+      made.push(b as Blob);
+      return real(b);
+    });
+    return made;
+  }
 
+  // spec: I1
+  it("shows an image artifact on the desktop, read through the Artifact call, as an <img> of a blob: URL", async () => {
+    const made = blobs();
+    const { t } = await mount(imageRun().events, {
+      replies: { Artifact: { id: "art_1", mime: "image/png", size: 70, width: 1, height: 1, data: png } },
+    });
+    const img = await within(card("read shot.png")).findByRole("img", { name: "Image art_1 from the tool" });
+    expect(img.getAttribute("src")).toMatch(/^blob:/);
+    expect(t.calls.filter((c) => c.method === "Artifact").map((c) => c.args)).toEqual([[SESSION, "art_1"]]);
+    expect(made).toHaveLength(1);
+    expect(made[0]!.type).toBe("image/png");
+    const got = new Uint8Array(await made[0]!.arrayBuffer());
+    expect(Array.from(got.slice(0, 8))).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    expect(got.length).toBe(atob(png).length);
+  });
+
+  it("shows an SVG artifact only through an <img>: its script is never markup in the page", async () => {
+    const made = blobs();
+    const { view } = await mount(imageRun("image/svg+xml").events, {
+      replies: { Artifact: { id: "art_1", mime: "image/svg+xml", size: atob(svg).length, data: svg } },
+    });
+    const img = await within(card("read shot.png")).findByRole("img", { name: "Image art_1 from the tool" });
+    expect(img.tagName).toBe("IMG");
+    expect(img.getAttribute("src")).toMatch(/^blob:/);
+    expect(made[0]!.type).toBe("image/svg+xml");
+    expect(view.container.querySelector("svg script, script")).toBeNull();
+    expect(view.container.innerHTML).not.toContain("pwned");
+    expect((window as unknown as { pwned?: number }).pwned).toBeUndefined();
+  });
+
+  it("names an artifact that is not an image, with its type and size, and makes no URL of it", async () => {
+    const made = blobs();
+    await mount(imageRun("application/pdf").events, {
+      replies: { Artifact: { id: "art_1", mime: "application/pdf", size: 2048, data: btoa("%PDF-1.7") } },
+    });
+    const c = card("read shot.png");
+    await waitFor(() => expect(c.textContent).toContain("is application/pdf (2.0 KB), not an image"));
+    expect(within(c).queryByRole("img")).toBeNull();
+    expect(made).toHaveLength(0);
+  });
+
+  it("says why an artifact could not be read, and reads it again on Try again", async () => {
+    const t = new FakeTransport({
+      Session: session({ id: SESSION, provider: "local", model: "m" }),
+      Providers: providers,
+      Artifact: new ApiError("invalid", "artifact art_1 is 25.0 MiB, more than the 20.0 MiB the window reads at once"),
+    });
+    await mount(imageRun().events, { transport: t });
+    const c = card("read shot.png");
+    expect((await within(c).findByRole("alert")).textContent).toContain("is 25.0 MiB, more than the 20.0 MiB");
+    t.replies.Artifact = { id: "art_1", mime: "image/png", size: 70, width: 1, height: 1, data: png };
+    await userEvent.click(within(c).getByRole("button", { name: "Try again" }));
+    expect((await within(c).findByRole("img")).getAttribute("src")).toMatch(/^blob:/);
+    expect(t.callsOf("Artifact")).toBe(2);
+  });
+
+  it("reads an artifact once while its card unmounts and mounts again", async () => {
+    const t = new FakeTransport({
+      Session: session({ id: SESSION, provider: "local", model: "m" }),
+      Providers: providers,
+      Artifact: { id: "art_1", mime: "image/png", size: 70, width: 1, height: 1, data: png },
+    });
+    const store = createSessionStore(SESSION);
+    store.getState().apply(imageRun().events);
+    // One transport, as the app has, for both mounts (the virtualized list unmounts cards out of view).
+    const show = () =>
+      render(
+        <VirtuosoMockContext.Provider value={{ viewportHeight: 100_000, itemHeight: 40 }}>
+          <TransportProvider transport={t}>
+            <SessionStoreProvider store={store}>
+              <ConversationView sessionId={SESSION} />
+            </SessionStoreProvider>
+          </TransportProvider>
+        </VirtuosoMockContext.Provider>,
+      );
+    const first = show();
+    const src = (await within(card("read shot.png")).findByRole("img")).getAttribute("src");
+    first.unmount();
+    show();
+    expect((await within(card("read shot.png")).findByRole("img")).getAttribute("src")).toBe(src);
+    expect(t.callsOf("Artifact")).toBe(1);
+  });
+
+  it("shows an image artifact in the browser from foya serve's artifacts route", async () => {
+    const log = imageRun();
     const http = new HttpTransport({
       fetch: async (input) => {
         const m = String(input).split("/").pop();
@@ -281,6 +378,11 @@ describe("a card moves live through its states", () => {
     );
     const img = within(card("read shot.png")).getByRole("img");
     expect(img.getAttribute("src")).toBe(`/api/sessions/${SESSION}/artifacts/art_1`);
+    // Bytes that do not decode as an image: said so, with a link to them.
+    fireEvent.error(img);
+    const alert = within(card("read shot.png")).getByRole("alert");
+    expect(alert.textContent).toContain("cannot be shown as an image");
+    expect(within(alert).getByRole("link", { name: "open it" }).getAttribute("href")).toBe(`/api/sessions/${SESSION}/artifacts/art_1`);
   });
 });
 

@@ -4,11 +4,12 @@
 // truncation notices and the full stored text on demand, images, and for a
 // successful write, edit or delete only the file change (never the raw
 // arguments).
-import { lazy, memo, Suspense, useState } from "react";
+import { lazy, memo, Suspense, useEffect, useState } from "react";
 import type { FileChange } from "../../backend/gen/event";
 import { useApi, useTransport } from "../../backend";
 import { HttpTransport } from "../../backend/http";
 import { useCard, useSession, useTurn } from "../session/hooks";
+import { loadArtifact, type LoadedArtifact } from "./artifacts";
 import { bytes, duration, relative, statusWord, target } from "./format";
 import type { ToolCard } from "./reducer";
 
@@ -166,27 +167,79 @@ function StoredResult({ card }: { card: ToolCard }) {
 }
 
 /**
- * Artifact shows an image a tool produced. `foya serve` serves its bytes; the
- * desktop window has no such route, so there it names the artifact.
+ * Artifact shows an image a tool produced. `foya serve` serves its bytes at
+ * a URL of their own (cached by the browser); the desktop window has no
+ * such route and reads them through the Artifact call (artifacts.ts). Either
+ * way the image is an <img>, never markup, so an SVG runs no script.
  */
 function Artifact({ id }: { id: string }) {
   const transport = useTransport();
   const sessionId = useSession((s) => s.sessionId);
+  const [broken, setBroken] = useState(false);
   if (transport instanceof HttpTransport) {
-    return (
-      <img
-        className="convo-image"
-        src={`/api/sessions/${encodeURIComponent(sessionId)}/artifacts/${encodeURIComponent(id)}`}
-        alt={`Image ${id} from the tool`}
-      />
-    );
+    const url = `/api/sessions/${encodeURIComponent(sessionId)}/artifacts/${encodeURIComponent(id)}`;
+    if (broken) {
+      return (
+        <p className="convo-card-note" role="alert">
+          Artifact <code>{id}</code> cannot be shown as an image: <a href={url}>open it</a> to see what it is.
+        </p>
+      );
+    }
+    return <img className="convo-image" src={url} alt={`Image ${id} from the tool`} onError={() => setBroken(true)} />;
   }
-  return (
-    <p className="convo-card-note">
-      Image artifact <code>{id}</code> (type: image): the desktop window does not show artifacts yet; open this session in
-      the browser with <code>foya serve</code> to see it.
-    </p>
-  );
+  return <BridgedArtifact id={id} sessionId={sessionId} />;
+}
+
+function BridgedArtifact({ id, sessionId }: { id: string; sessionId: string }) {
+  const transport = useTransport();
+  const api = useApi();
+  const [state, setState] = useState<{ kind: "loading" } | LoadedArtifact | { kind: "error"; message: string }>({ kind: "loading" });
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setState({ kind: "loading" });
+    loadArtifact(transport, api, sessionId, id).then(
+      (a) => live && setState(a),
+      (e: unknown) => live && setState({ kind: "error", message: e instanceof Error ? e.message : String(e) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [transport, api, sessionId, id, attempt]);
+  switch (state.kind) {
+    case "loading":
+      return (
+        <p className="convo-card-note" role="status" data-artifact="loading">
+          Reading image <code>{id}</code>…
+        </p>
+      );
+    case "image":
+      return (
+        <img
+          className="convo-image"
+          src={state.url}
+          width={state.width > 0 ? state.width : undefined}
+          height={state.height > 0 ? state.height : undefined}
+          alt={`Image ${id} from the tool`}
+          onError={() => setState({ kind: "error", message: `the ${state.mime} bytes do not decode as an image` })}
+        />
+      );
+    case "other":
+      return (
+        <p className="convo-card-note">
+          Artifact <code>{id}</code> is {state.mime} ({bytes(state.size)}), not an image: Foya shows only images here.
+        </p>
+      );
+    case "error":
+      return (
+        <div className="convo-card-note" role="alert">
+          Image <code>{id}</code> could not be shown ({state.message}).{" "}
+          <button type="button" className="convo-link" onClick={() => setAttempt(attempt + 1)}>
+            Try again
+          </button>
+        </div>
+      );
+  }
 }
 
 function FileChangeView({ change, workdir }: { change: FileChange; workdir: string }) {

@@ -31,6 +31,7 @@ export function useReadyReport(
       open: "",
       turns: 0,
       cards: 0,
+      images: 0,
       setup,
     };
     afterPaint(() => onReady(report));

@@ -18,6 +18,10 @@ export function Approvals(arg1) {
   return window['go']['api']['Service']['Approvals'](arg1);
 }
 
+export function Artifact(arg1, arg2) {
+  return window['go']['api']['Service']['Artifact'](arg1, arg2);
+}
+
 export function BackgroundCommands(arg1) {
   return window['go']['api']['Service']['BackgroundCommands'](arg1);
 }

@@ -1,0 +1,6 @@
+// Vitest setup: Testing Library's waits (findBy*, waitFor) give up after 1 s
+// by default, which a loaded 2-core CI machine can exceed while React
+// renders; they still fail on a real bug, only later.
+import { configure } from "@testing-library/react";
+
+configure({ asyncUtilTimeout: 5000 });
