@@ -8,6 +8,7 @@ import { applyBackground, initialBackground, withCommands, type BackgroundState 
 import { applyChanges, initialChanges, type ChangesState } from "../changes/reducer";
 import { applyConversation, initialConversation, type ConversationState } from "../conversation/reducer";
 import type { Event } from "../../backend/gen/event";
+import { inBatch } from "../draft";
 import type { BackgroundCommand } from "../../backend/gen/kernel";
 
 export interface SessionState {
@@ -40,13 +41,16 @@ export function createSessionStore(sessionId: string, opts: SessionStoreOptions 
     apply(events) {
       const s = get();
       let { conversation, approvals, changes, background } = s;
-      for (const ev of events) {
-        if (ev.sessionId !== sessionId) continue;
-        conversation = applyConversation(conversation, ev);
-        approvals = applyApprovals(approvals, ev);
-        changes = applyChanges(changes, ev);
-        background = applyBackground(background, ev);
-      }
+      // One batch: the reducers copy each record once, not once per event (../draft.ts).
+      inBatch(() => {
+        for (const ev of events) {
+          if (ev.sessionId !== sessionId) continue;
+          conversation = applyConversation(conversation, ev);
+          approvals = applyApprovals(approvals, ev);
+          changes = applyChanges(changes, ev);
+          background = applyBackground(background, ev);
+        }
+      });
       if (
         conversation === s.conversation &&
         approvals === s.approvals &&
