@@ -115,10 +115,18 @@ window.convo = {
   async open(cards) {
     log = history(cards);
     const events = log.events;
+    // The stored history exists before the session opens: making it is not
+    // part of opening, so it gets a task of its own, before the clock starts.
+    await new Promise((r) => setTimeout(r, 0));
     const t0 = performance.now();
     follow(store, ((sid, after, onEvent) => transport.subscribe(sid, after, onEvent as never)) as Subscribe);
     for (const ev of events) transport.push(ev);
-    await Promise.resolve();
+    // Folded: the store has the last event (the fold may take a few tasks).
+    const last = events[events.length - 1]!.seq;
+    await new Promise<void>((r) => {
+      if (store.getState().conversation.seq >= last) return r();
+      const stop = store.subscribe((st) => st.conversation.seq >= last && (stop(), r()));
+    });
     const folded = performance.now() - t0;
     createRoot(document.getElementById("root")!).render(
       <TransportProvider transport={transport}>

@@ -14,10 +14,18 @@
 
 let owned: WeakSet<object> | null = null;
 
-/** inBatch runs fold with copy-on-write on; what it returns must be published whole, after it returns. */
-export function inBatch<T>(fold: () => T): T {
+/** Draft is what a batch made: a batch folded in several calls of inBatch passes the same one to each. */
+export type Draft = WeakSet<object>;
+
+/**
+ * inBatch runs fold with copy-on-write on. What the batch made must be
+ * published whole, after its last call of inBatch: a batch folded in slices
+ * (a task each) passes one draft to every slice and publishes nothing before
+ * the end, since the next slice may write what the last one made.
+ */
+export function inBatch<T>(fold: () => T, draft: Draft = new WeakSet()): T {
   const outer = owned;
-  owned = new WeakSet();
+  owned = draft;
   try {
     return fold();
   } finally {
