@@ -118,7 +118,13 @@ const nextTask: (f: () => void) => void =
  * done runs after the publish; nothing is published once cancelled() is
  * true.
  */
-export function applyInSlices(store: SessionStore, events: readonly Event[], cancelled: () => boolean, done: () => void): void {
+export function applyInSlices(
+  store: SessionStore,
+  events: readonly Event[],
+  cancelled: () => boolean,
+  done: () => void,
+  budgetMs = sliceMs,
+): void {
   const base = store.getState();
   const { sessionId } = base;
   const draft: Draft = new WeakSet();
@@ -132,7 +138,7 @@ export function applyInSlices(store: SessionStore, events: readonly Event[], can
         const to = Math.min(events.length, at + sliceEvents);
         folded = fold(folded, sessionId, events, at, to);
         at = to;
-        if (performance.now() - t0 >= sliceMs) break;
+        if (performance.now() - t0 >= budgetMs) break;
       }
     }, draft);
     if (at < events.length) {
@@ -165,9 +171,10 @@ export function applyInSlices(store: SessionStore, events: readonly Event[], can
  * the end of the current task, so a burst costs one store update, not one per
  * event; a long burst (a session's stored history) is folded in slices
  * (applyInSlices) and events arriving meanwhile wait for the next batch. It
- * returns the function that stops following.
+ * returns the function that stops following. opts.sliceMs sets the slices'
+ * length (tests make it 0: a slice per 256 events).
  */
-export function follow(store: SessionStore, subscribe: Subscribe): () => void {
+export function follow(store: SessionStore, subscribe: Subscribe, opts: { sliceMs?: number } = {}): () => void {
   let queue: Event[] = [];
   let stopped = false;
   let folding = false;
@@ -184,6 +191,7 @@ export function follow(store: SessionStore, subscribe: Subscribe): () => void {
         folding = false;
         if (queue.length > 0) flush();
       },
+      opts.sliceMs,
     );
   };
   const state = store.getState();
