@@ -77,18 +77,19 @@ declare global {
   interface Window {
     convo: {
       show(events: Event[]): Promise<void>;
-      open(cards: number): Promise<{ ms: number; folded: number; inDom: number; frames: number; events: number; articles: number }>;
+      open(cards: number): Promise<{ t0: number; ms: number; folded: number; inDom: number; frames: number; events: number; articles: number }>;
       startRun(runId: string): void;
       addCard(runId: string, step: number, index: number): void;
       stream(runId: string, step: number, perSecond: number, seconds: number): Promise<number>;
-      longTasks(): number[];
+      /** longTasks are the durations of the long tasks that started at or after since (all of them by default). */
+      longTasks(since?: number): number[];
     };
   }
 }
 
-const longTasks: number[] = [];
+const longTasks: { start: number; duration: number }[] = [];
 new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) longTasks.push(e.duration);
+  for (const e of list.getEntries()) longTasks.push({ start: e.startTime, duration: e.duration });
 }).observe({ type: "longtask", buffered: true });
 
 const frame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
@@ -154,7 +155,7 @@ window.convo = {
     }
     await frame();
     const ms = performance.now() - t0;
-    return { ms, folded, inDom, frames, events: events.length, articles: document.querySelectorAll("article").length };
+    return { t0, ms, folded, inDom, frames, events: events.length, articles: document.querySelectorAll("article").length };
   },
   startRun(runId) {
     log.add("run.start", { prompt: "Go on", workdir: WORKDIR, model: "m", provider: "p", approvalMode: "auto" }, runId);
@@ -189,7 +190,7 @@ window.convo = {
       tick();
     });
   },
-  longTasks() {
-    return [...longTasks];
+  longTasks(since = -Infinity) {
+    return longTasks.filter((t) => t.start >= since).map((t) => t.duration);
   },
 };
