@@ -124,6 +124,7 @@ try {
   console.log(`  folded into the store: ${median('folded')}`);
   console.log(`  first cards in the DOM: ${median('inDom')}`);
   console.log(`  latest cards shown and painted: ${median('ms')}, after ${opens[0].frames} frames; ${opens[0].articles} cards in the DOM`);
+  console.log(`  and their steps' markdown parsed and painted: ${median('md')}`);
   console.log(`  longest task while opening: ${Math.max(...opens.map((o) => o.longest)).toFixed(0)} ms`);
   console.log('following: ok');
 } catch (e) {

@@ -77,7 +77,7 @@ declare global {
   interface Window {
     convo: {
       show(events: Event[]): Promise<void>;
-      open(cards: number): Promise<{ t0: number; ms: number; folded: number; inDom: number; frames: number; events: number; articles: number }>;
+      open(cards: number): Promise<{ t0: number; ms: number; md: number; folded: number; inDom: number; frames: number; events: number; articles: number }>;
       startRun(runId: string): void;
       addCard(runId: string, step: number, index: number): void;
       stream(runId: string, step: number, perSecond: number, seconds: number): Promise<number>;
@@ -155,7 +155,13 @@ window.convo = {
     }
     await frame();
     const ms = performance.now() - t0;
-    return { t0, ms, folded, inDom, frames, events: events.length, articles: document.querySelectorAll("article").length };
+    // Markdown: every step text in the page parsed (a step's markdown is a
+    // deferred render: its first frame shows the plain text), then painted.
+    const parsed = () => [...document.querySelectorAll(".convo-md")].every((el) => el.querySelector("strong") !== null);
+    while (!parsed()) await frame();
+    await frame();
+    const md = performance.now() - t0;
+    return { t0, ms, md, folded, inDom, frames, events: events.length, articles: document.querySelectorAll("article").length };
   },
   startRun(runId) {
     log.add("run.start", { prompt: "Go on", workdir: WORKDIR, model: "m", provider: "p", approvalMode: "auto" }, runId);
