@@ -69,6 +69,10 @@ test-frontend: deps-npm ## the front end's unit tests (vitest)
 
 test-e2e: deps-npm $(FRONTEND_DIST) ## browser end-to-end tests: foya serve driven in Chromium (playwright-core)
 	FOYA_E2E=1 $(GO) test -count=1 -v ./tests/e2e/
+	@# The conversation view alone in Chromium: opening 2,000 cards, scrolling,
+	@# streaming (figures printed, not asserted), following (asserted).
+	@mkdir -p tests/e2e/out
+	cd frontend && npx vite build --logLevel warn --config e2e/conversation/vite.config.ts && CONVO_SHOTS=$(CURDIR)/tests/e2e/out node e2e/conversation/check.mjs
 	@echo "screenshots: tests/e2e/out/"
 
 test-smoke: $(FRONTEND_DIST) ## the desktop smoke test: the real binary under Xvfb, with a screenshot

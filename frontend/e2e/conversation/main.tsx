@@ -77,18 +77,19 @@ declare global {
   interface Window {
     convo: {
       show(events: Event[]): Promise<void>;
-      open(cards: number): Promise<{ ms: number; folded: number; inDom: number; frames: number; events: number; articles: number }>;
+      open(cards: number): Promise<{ t0: number; ms: number; md: number; folded: number; inDom: number; frames: number; events: number; articles: number }>;
       startRun(runId: string): void;
       addCard(runId: string, step: number, index: number): void;
       stream(runId: string, step: number, perSecond: number, seconds: number): Promise<number>;
-      longTasks(): number[];
+      /** longTasks are the durations of the long tasks that started at or after since (all of them by default). */
+      longTasks(since?: number): number[];
     };
   }
 }
 
-const longTasks: number[] = [];
+const longTasks: { start: number; duration: number }[] = [];
 new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) longTasks.push(e.duration);
+  for (const e of list.getEntries()) longTasks.push({ start: e.startTime, duration: e.duration });
 }).observe({ type: "longtask", buffered: true });
 
 const frame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
@@ -115,10 +116,18 @@ window.convo = {
   async open(cards) {
     log = history(cards);
     const events = log.events;
+    // The stored history exists before the session opens: making it is not
+    // part of opening, so it gets a task of its own, before the clock starts.
+    await new Promise((r) => setTimeout(r, 0));
     const t0 = performance.now();
     follow(store, ((sid, after, onEvent) => transport.subscribe(sid, after, onEvent as never)) as Subscribe);
     for (const ev of events) transport.push(ev);
-    await Promise.resolve();
+    // Folded: the store has the last event (the fold may take a few tasks).
+    const last = events[events.length - 1]!.seq;
+    await new Promise<void>((r) => {
+      if (store.getState().conversation.seq >= last) return r();
+      const stop = store.subscribe((st) => st.conversation.seq >= last && (stop(), r()));
+    });
     const folded = performance.now() - t0;
     createRoot(document.getElementById("root")!).render(
       <TransportProvider transport={transport}>
@@ -146,7 +155,13 @@ window.convo = {
     }
     await frame();
     const ms = performance.now() - t0;
-    return { ms, folded, inDom, frames, events: events.length, articles: document.querySelectorAll("article").length };
+    // Markdown: every step text in the page parsed (a step's markdown is a
+    // deferred render: its first frame shows the plain text), then painted.
+    const parsed = () => [...document.querySelectorAll(".convo-md")].every((el) => el.querySelector("strong") !== null);
+    while (!parsed()) await frame();
+    await frame();
+    const md = performance.now() - t0;
+    return { t0, ms, md, folded, inDom, frames, events: events.length, articles: document.querySelectorAll("article").length };
   },
   startRun(runId) {
     log.add("run.start", { prompt: "Go on", workdir: WORKDIR, model: "m", provider: "p", approvalMode: "auto" }, runId);
@@ -181,7 +196,7 @@ window.convo = {
       tick();
     });
   },
-  longTasks() {
-    return [...longTasks];
+  longTasks(since = -Infinity) {
+    return longTasks.filter((t) => t.start >= since).map((t) => t.duration);
   },
 };

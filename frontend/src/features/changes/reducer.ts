@@ -2,6 +2,7 @@
 // were reverted (and by which change), and the files changed outside Foya.
 // A pure reducer over the session's events.
 import type { Event, FileChange } from "../../backend/gen/event";
+import { withAt, withItem, withKey, withoutKey } from "../draft";
 import { inSeqOrder, initialSeq, typed, type Sequenced } from "../seq";
 
 /**
@@ -72,9 +73,9 @@ function apply(s: ChangesState, raw: Event): ChangesState {
   switch (ev.type) {
     case "tool.end": {
       const fcs = ev.data.status === "done" ? (ev.data.fileChanges ?? []) : [];
-      let next = s;
-      for (const fc of fcs) {
-        next = add(next, {
+      // Every change is read before any is added (../draft.ts).
+      const read = fcs.map(
+        (fc): Change => ({
           id: fc.id,
           runId: fc.runId ?? ev.runId ?? "",
           callId: fc.callId ?? ev.data.id,
@@ -85,8 +86,10 @@ function apply(s: ChangesState, raw: Event): ChangesState {
           time: ev.time,
           record: fc,
           full: true,
-        });
-      }
+        }),
+      );
+      let next = s;
+      for (const c of read) next = add(next, c);
       return next;
     }
     case "file.reverted": {
@@ -104,11 +107,11 @@ function apply(s: ChangesState, raw: Event): ChangesState {
         full: false,
       });
       if (next === s || d.revertOf === "") return next;
-      return { ...next, revertedBy: { ...next.revertedBy, [d.revertOf]: d.changeId } };
+      return { ...next, revertedBy: withKey(next.revertedBy, d.revertOf, d.changeId) };
     }
     case "file.changed_outside": {
       const d = ev.data;
-      return { ...s, outside: { ...s.outside, [d.path]: { path: d.path, exists: d.exists, seq: ev.seq, time: ev.time } } };
+      return { ...s, outside: withKey(s.outside, d.path, { path: d.path, exists: d.exists, seq: ev.seq, time: ev.time }) };
     }
     case "file.watch_degraded":
       return { ...s, watchDegraded: ev.data.reason || "the workspace is polled instead of watched" };
@@ -138,14 +141,10 @@ function add(s: ChangesState, c: Change): ChangesState {
   const i = s.groups.findIndex((g) => g.runId === c.runId);
   const groups =
     i < 0
-      ? [...s.groups, { runId: c.runId, changes: [c.id] }]
-      : s.groups.map((g, j) => (j === i ? { ...g, changes: [...g.changes, c.id] } : g));
-  let outside = s.outside;
-  if (outside[c.path]) {
-    outside = { ...outside };
-    delete outside[c.path];
-  }
-  return { ...s, byId: { ...s.byId, [c.id]: c }, groups, outside };
+      ? withItem(s.groups, { runId: c.runId, changes: [c.id] })
+      : withAt(s.groups, i, { ...s.groups[i]!, changes: withItem(s.groups[i]!.changes, c.id) });
+  const outside = s.outside[c.path] ? withoutKey(s.outside, c.path) : s.outside;
+  return { ...s, byId: withKey(s.byId, c.id, c), groups, outside };
 }
 
 function unreachable(ev: never): never {

@@ -2,15 +2,34 @@
 // the tree sanitized (rehype-sanitize's default schema, GitHub's), URLs of
 // unsafe schemes dropped (react-markdown's urlTransform), code blocks
 // highlighted once their language's grammar has loaded.
-import { memo, useEffect, useState, type ReactNode } from "react";
+import { memo, useDeferredValue, useEffect, useState, type ReactNode } from "react";
 import Markdown, { type Components } from "react-markdown";
 import rehypeSanitize from "rehype-sanitize";
 import remarkGfm from "remark-gfm";
 import type { Element, ElementContent, Root } from "hast";
 import { highlighted, languageOf, loadLanguage } from "./highlight";
 
-/** ModelText renders markdown from the model; it is re-parsed only when text changes. */
+/**
+ * ModelText renders markdown from the model; it is re-parsed only when text
+ * changes. Parsing is a deferred render (useDeferredValue): a row that
+ * mounts shows the plain text in its first frame and its markdown once
+ * React gets to it, between other work, so opening a long session (many
+ * rows mounting at once) does not parse every visible step's text in one
+ * task.
+ */
 export const ModelText = memo(function ModelText(props: { text: string }) {
+  const text = useDeferredValue(props.text, null);
+  if (text === null) {
+    return (
+      <div className="convo-md">
+        <p>{props.text}</p>
+      </div>
+    );
+  }
+  return <Parsed text={text} />;
+});
+
+const Parsed = memo(function Parsed(props: { text: string }) {
   return (
     <div className="convo-md">
       <Markdown remarkPlugins={[remarkGfm]} rehypePlugins={[rehypeSanitize]} components={components}>

@@ -7,8 +7,11 @@
 // cards, so a text.delta leaves `entries`, `turns` and `cards` the same
 // objects and a view that selects them does not render again. Cards are kept
 // by run, then call ID: an event copies the run's cards, not the session's.
+// In a batch of the store (../draft.ts) those records are copied once per
+// batch, not once per event, so folding a long history stays linear.
 import type { Event, FileChange, Instructions, Usage } from "../../backend/gen/event";
 import { inSeqOrder, initialSeq, typed, type Sequenced, type TypedEvent } from "../seq";
+import { withItem, withKey } from "../draft";
 import { truncationNotices } from "./truncation";
 
 /** CardStatus is where a tool call is (docs/events.md, "Call states"), plus waiting for a person. */
@@ -162,7 +165,7 @@ function apply(s: ConversationState, raw: Event): ConversationState {
     const note: ModeNote = { seq: ev.seq, time: ev.time, from: ev.data.from, to: ev.data.to };
     const t = s.turns[runId];
     if (t && t.status === "running") return withTurn(s, { ...t, modes: [...t.modes, note] });
-    return { ...s, entries: [...s.entries, { kind: "mode", ...note }] };
+    return { ...s, entries: withItem<Entry>(s.entries, { kind: "mode", ...note }) };
   }
   if (ev.type === "run.start") {
     if (s.turns[runId] || runId === "") return s;
@@ -187,7 +190,7 @@ function apply(s: ConversationState, raw: Event): ConversationState {
       stepLimit: false,
       interruptedCalls: null,
     };
-    return { ...s, entries: [...s.entries, { kind: "turn", id: runId }], turns: { ...s.turns, [runId]: turn } };
+    return { ...s, entries: withItem<Entry>(s.entries, { kind: "turn", id: runId }), turns: withKey(s.turns, runId, turn) };
   }
   const turn = s.turns[runId];
   // Every event of a run follows its run.start in the log. Events of no
@@ -211,7 +214,7 @@ function applyToTurn(s: ConversationState, turn: Turn, ev: TypedEvent): Conversa
         ev.type === "text.delta"
           ? { ...old, text: old.text + ev.data.text }
           : { ...old, reasoning: old.reasoning + ev.data.text };
-      return { ...s, streams: { ...s.streams, [turn.id]: { ...byStep, [ev.data.step]: next } } };
+      return { ...s, streams: withKey(s.streams, turn.id, withKey(byStep, ev.data.step, next)) };
     }
     case "tool.begin": {
       const d = ev.data;
@@ -231,6 +234,16 @@ function applyToTurn(s: ConversationState, turn: Turn, ev: TypedEvent): Conversa
     }
     case "tool.end": {
       const d = ev.data;
+      const text = d.text ?? "";
+      const status: CardStatus = endStatuses.has(d.status) ? (d.status as CardStatus) : "error";
+      const result: Result = {
+        text,
+        isError: d.isError ?? false,
+        artifacts: d.artifacts ?? [],
+        fileChanges: status === "done" ? (d.fileChanges ?? []) : [],
+        displayDiff: d.displayDiff ?? "",
+        truncation: truncationNotices(text),
+      };
       let base = s;
       let card = cardOf(s, turn.id, d.id);
       if (!card) {
@@ -238,22 +251,13 @@ function applyToTurn(s: ConversationState, turn: Turn, ev: TypedEvent): Conversa
         card = newCard(turn.id, d.step, d.index, d.id, d.name, ev.time);
         base = addCard(s, turn, card);
       }
-      const text = d.text ?? "";
-      const status: CardStatus = endStatuses.has(d.status) ? (d.status as CardStatus) : "error";
       const ended: ToolCard = {
         ...card,
         status,
         endedAt: ev.time,
         durationMs: d.durationMs ?? null,
         approval: card.approval && card.approval.state === "pending" ? { ...card.approval, state: "cancelled" } : card.approval,
-        result: {
-          text,
-          isError: d.isError ?? false,
-          artifacts: d.artifacts ?? [],
-          fileChanges: status === "done" ? (d.fileChanges ?? []) : [],
-          displayDiff: d.displayDiff ?? "",
-          truncation: truncationNotices(text),
-        },
+        result,
       };
       return withCard(base, ended);
     }
@@ -355,11 +359,11 @@ function isEnded(c: ToolCard): boolean {
 }
 
 function withTurn(s: ConversationState, t: Turn): ConversationState {
-  return { ...s, turns: { ...s.turns, [t.id]: t } };
+  return { ...s, turns: withKey(s.turns, t.id, t) };
 }
 
 function withCard(s: ConversationState, c: ToolCard): ConversationState {
-  return { ...s, cards: { ...s.cards, [c.runId]: { ...s.cards[c.runId], [c.id]: c } } };
+  return { ...s, cards: withKey(s.cards, c.runId, withKey(s.cards[c.runId] ?? {}, c.id, c)) };
 }
 
 // addCard adds c to s and its key to its step (made if the step.start is
@@ -396,7 +400,7 @@ function settleCards(s: ConversationState, turn: Turn, status: TurnStatus, time:
       cards[id] = { ...c, status: to, endedAt: time, endedWithRun: true };
     }
   }
-  return cards === old ? s : { ...s, cards: { ...s.cards, [turn.id]: cards } };
+  return cards === old ? s : { ...s, cards: withKey(s.cards, turn.id, cards) };
 }
 
 // Selectors: what the conversation view derives from the state. Each returns

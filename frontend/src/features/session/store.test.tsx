@@ -1,8 +1,9 @@
 import { act, cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
+import { applyChanges, initialChanges } from "../changes/reducer";
 import { applyConversation, cardOf, initialConversation } from "../conversation/reducer";
 import type { Event } from "../../backend/gen/event";
-import { Log, everything, journey, reduceAll } from "../eventstest";
+import { Log, WORKDIR, everything, fileChange, journey, reduceAll } from "../eventstest";
 import { SessionStoreProvider, useCard, useEntries, useFollow, useMode, usePendingApprovals, useStepText, useTurn } from "./hooks";
 import { createSessionStore, follow, lastSeq, type SessionStore, type Subscribe } from "./store";
 
@@ -219,5 +220,106 @@ describe("session store cards", () => {
     const s = store.getState().conversation;
     expect(cardOf(s, "run_1", "call_0")!.result!.text).toBe("run_1");
     expect(cardOf(s, "run_2", "call_0")!.result!.text).toBe("run_2");
+  });
+});
+
+// longHistory is runs of 2 steps of 5 write calls, each with a file change:
+// 20 runs make about 1,300 events.
+function longHistory(runs: number): Log {
+  const log = new Log();
+  for (let r = 0; r < runs; r++) {
+    const run = "run_" + r;
+    log.runStart(run, "prompt " + r);
+    for (let st = 1; st <= 2; st++) {
+      log.stepStart(run, st);
+      log.text(run, st, "word ");
+      for (let c = 0; c < 5; c++) {
+        const id = `call_${st}_${c}`;
+        log.call(run, st, c, id, "write", '{"path":"a.txt"}');
+        log.running(run, st, id);
+        const fc = fileChange(`chg_${r}_${st}_${c}`, run, id, `${WORKDIR}/f${r}_${st}_${c}.txt`, "edit");
+        log.end(run, st, c, id, "write", "done", "ok", { fileChanges: [fc] });
+      }
+      log.stepEnd(run, st, "tool_calls", 5);
+    }
+    log.runEnd(run, "completed", "", 2);
+  }
+  return log;
+}
+
+const areas = (s: SessionStore) => {
+  const { conversation, approvals, changes, background } = s.getState();
+  return { conversation, approvals, changes, background };
+};
+
+describe("session store batches (issue 12, performance)", () => {
+  it("never writes the objects of the state a batch started from, and keeps what the batch did not touch", () => {
+    const log = longHistory(6);
+    const cut = log.events.findIndex((e) => e.type === "run.start" && e.runId === "run_3");
+    const store = createSessionStore(log.sessionId);
+    store.getState().apply(log.events.slice(0, cut));
+    const before = areas(store);
+    const copy = structuredClone(before);
+    store.getState().apply(log.events.slice(cut));
+    expect(before).toEqual(copy);
+    const after = store.getState();
+    expect(after.conversation.turns["run_0"]).toBe(before.conversation.turns["run_0"]);
+    expect(after.conversation.cards["run_0"]).toBe(before.conversation.cards["run_0"]);
+    expect(after.changes.byId["chg_0_1_0"]).toBe(before.changes.byId["chg_0_1_0"]);
+    expect(after.conversation).toEqual(reduceAll(applyConversation, initialConversation, log.events));
+    expect(after.changes).toEqual(reduceAll(applyChanges, initialChanges, log.events));
+  });
+
+  it("skips a bad event of a batch whole, as one event at a time does", () => {
+    const log = longHistory(1);
+    // A change list with a hole, and a call ended with a text of the wrong type.
+    log.end("run_0", 1, 9, "call_new", "write", "done", "ok", { fileChanges: [fileChange("chg_bad", "run_0", "call_new", "/x", "edit"), null] });
+    log.add("tool.end", { step: 1, index: 8, id: "call_txt", name: "read", status: "done", text: 5 }, "run_0");
+    const store = createSessionStore(log.sessionId);
+    store.getState().apply(log.events);
+    const { conversation, changes } = store.getState();
+    expect(changes).toEqual(reduceAll(applyChanges, initialChanges, log.events));
+    expect(changes.byId["chg_bad"]).toBeUndefined();
+    expect(conversation).toEqual(reduceAll(applyConversation, initialConversation, log.events));
+    expect(cardOf(conversation, "run_0", "call_txt")).toBeUndefined();
+    expect(conversation.seq).toBe(log.events.length);
+  });
+
+  it("folds a long replay in slices, a task each, publishes once, then applies what came meanwhile", async () => {
+    const log = longHistory(20);
+    const live = log.events.pop()!;
+    const t = new FakeTransport();
+    t.stored = [...log.events];
+    const store = createSessionStore(log.sessionId);
+    let updates = 0;
+    store.subscribe(() => updates++);
+    follow(store, t.subscribe, { sliceMs: 0 });
+    await Promise.resolve();
+    await Promise.resolve();
+    // The first slice has run and published nothing: the rest waits for later tasks.
+    expect(lastSeq(store.getState())).toBe(0);
+    t.publish(live);
+    store.getState().setCommands([]);
+    expect(updates).toBe(1);
+    for (let i = 0; i < 100 && lastSeq(store.getState()) < live.seq; i++) await flush();
+    expect(lastSeq(store.getState())).toBe(live.seq);
+    // The fold, its publish, then the live event as a batch of its own.
+    expect(updates).toBe(3);
+    const one = createSessionStore(log.sessionId);
+    one.getState().setCommands([]);
+    one.getState().apply(t.stored);
+    expect(areas(store)).toEqual(areas(one));
+  });
+
+  it("publishes nothing of a sliced fold once it stops following", async () => {
+    const log = longHistory(20);
+    const t = new FakeTransport();
+    t.stored = [...log.events];
+    const store = createSessionStore(log.sessionId);
+    const stop = follow(store, t.subscribe, { sliceMs: 0 });
+    await Promise.resolve();
+    stop();
+    for (let i = 0; i < 20; i++) await flush();
+    expect(lastSeq(store.getState())).toBe(0);
   });
 });

@@ -8,6 +8,7 @@ import { applyBackground, initialBackground, withCommands, type BackgroundState 
 import { applyChanges, initialChanges, type ChangesState } from "../changes/reducer";
 import { applyConversation, initialConversation, type ConversationState } from "../conversation/reducer";
 import type { Event } from "../../backend/gen/event";
+import { inBatch, type Draft } from "../draft";
 import type { BackgroundCommand } from "../../backend/gen/kernel";
 
 export interface SessionState {
@@ -29,6 +30,32 @@ export interface SessionStoreOptions {
   mode?: string;
 }
 
+/** Areas are the parts of a session's state the events fold into. */
+type Areas = Pick<SessionState, "conversation" | "approvals" | "changes" | "background">;
+
+function areasOf(s: SessionState): Areas {
+  return { conversation: s.conversation, approvals: s.approvals, changes: s.changes, background: s.background };
+}
+
+function sameAreas(a: Areas, b: Areas): boolean {
+  return a.conversation === b.conversation && a.approvals === b.approvals && a.changes === b.changes && a.background === b.background;
+}
+
+// fold applies events[from:to] of session sessionId to a, in the batch
+// inBatch opened (so each record is copied once).
+function fold(a: Areas, sessionId: string, events: readonly Event[], from = 0, to = events.length): Areas {
+  let { conversation, approvals, changes, background } = a;
+  for (let i = from; i < to; i++) {
+    const ev = events[i]!;
+    if (ev.sessionId !== sessionId) continue;
+    conversation = applyConversation(conversation, ev);
+    approvals = applyApprovals(approvals, ev);
+    changes = applyChanges(changes, ev);
+    background = applyBackground(background, ev);
+  }
+  return { conversation, approvals, changes, background };
+}
+
 /** createSessionStore makes the store of one session, empty: feed it the session's events from seq 1. */
 export function createSessionStore(sessionId: string, opts: SessionStoreOptions = {}): SessionStore {
   return createStore<SessionState>()((set, get) => ({
@@ -38,24 +65,10 @@ export function createSessionStore(sessionId: string, opts: SessionStoreOptions 
     changes: initialChanges,
     background: initialBackground,
     apply(events) {
-      const s = get();
-      let { conversation, approvals, changes, background } = s;
-      for (const ev of events) {
-        if (ev.sessionId !== sessionId) continue;
-        conversation = applyConversation(conversation, ev);
-        approvals = applyApprovals(approvals, ev);
-        changes = applyChanges(changes, ev);
-        background = applyBackground(background, ev);
-      }
-      if (
-        conversation === s.conversation &&
-        approvals === s.approvals &&
-        changes === s.changes &&
-        background === s.background
-      ) {
-        return;
-      }
-      set({ conversation, approvals, changes, background });
+      const before = areasOf(get());
+      // One batch: the reducers copy each record once, not once per event (../draft.ts).
+      const after = inBatch(() => fold(before, sessionId, events));
+      if (!sameAreas(before, after)) set(after);
     },
     setCommands(commands) {
       set({ background: withCommands(get().background, commands) });
@@ -74,23 +87,116 @@ export function lastSeq(s: SessionState): number {
  */
 export type Subscribe = (sessionId: string, afterSeq: number, onEvent: (ev: Event) => void) => () => void;
 
+/** sliceMs is about how long one task of a sliced fold works before it lets the page run (a long task is over 50 ms). */
+export const sliceMs = 8;
+
+// How many events a slice folds between looks at the clock.
+const sliceEvents = 256;
+
+// nextTask runs f in a task of its own, soon: a message to a channel (a
+// timer nested this deep waits at least 4 ms in a browser).
+const nextTask: (f: () => void) => void =
+  typeof MessageChannel === "function"
+    ? (f) => {
+        const ch = new MessageChannel();
+        ch.port1.onmessage = () => {
+          ch.port1.close();
+          f();
+        };
+        ch.port2.postMessage(null);
+      }
+    : (f) => setTimeout(f, 0);
+
+/**
+ * applyInSlices applies events to store as apply does, in slices of about
+ * sliceMs of work, each in a task of its own, so a long history does not
+ * block the page (no long task); a batch that folds within one slice is
+ * applied at once. The state is published once, at the end: the view
+ * renders the whole history once, not each slice. An area something else
+ * changed meanwhile (setCommands, apply) is folded again from its new
+ * state, so nothing is lost (the reducers ignore an event seen twice).
+ * done runs after the publish; nothing is published once cancelled() is
+ * true.
+ */
+export function applyInSlices(
+  store: SessionStore,
+  events: readonly Event[],
+  cancelled: () => boolean,
+  done: () => void,
+  budgetMs = sliceMs,
+): void {
+  const base = store.getState();
+  const { sessionId } = base;
+  const draft: Draft = new WeakSet();
+  let folded = areasOf(base);
+  let at = 0;
+  const slice = () => {
+    if (cancelled()) return;
+    const t0 = performance.now();
+    inBatch(() => {
+      while (at < events.length) {
+        const to = Math.min(events.length, at + sliceEvents);
+        folded = fold(folded, sessionId, events, at, to);
+        at = to;
+        if (performance.now() - t0 >= budgetMs) break;
+      }
+    }, draft);
+    if (at < events.length) {
+      nextTask(slice);
+      return;
+    }
+    const now = store.getState();
+    const start = areasOf(base);
+    const current = areasOf(now);
+    const out: Areas = sameAreas(start, current)
+      ? folded
+      : inBatch(() => {
+          const again = fold(current, sessionId, events);
+          return {
+            conversation: current.conversation === start.conversation ? folded.conversation : again.conversation,
+            approvals: current.approvals === start.approvals ? folded.approvals : again.approvals,
+            changes: current.changes === start.changes ? folded.changes : again.changes,
+            background: current.background === start.background ? folded.background : again.background,
+          };
+        });
+    if (!sameAreas(current, out)) store.setState(out);
+    done();
+  };
+  slice();
+}
+
 /**
  * follow feeds store from subscribe, from the last seq it has. Events that
  * arrive together (a replay, a batch of deltas) are applied as one batch at
  * the end of the current task, so a burst costs one store update, not one per
- * event. It returns the function that stops following.
+ * event; a long burst (a session's stored history) is folded in slices
+ * (applyInSlices) and events arriving meanwhile wait for the next batch. It
+ * returns the function that stops following. opts.sliceMs sets the slices'
+ * length (tests make it 0: a slice per 256 events).
  */
-export function follow(store: SessionStore, subscribe: Subscribe): () => void {
+export function follow(store: SessionStore, subscribe: Subscribe, opts: { sliceMs?: number } = {}): () => void {
   let queue: Event[] = [];
   let stopped = false;
+  let folding = false;
   const flush = () => {
     const batch = queue;
     queue = [];
-    if (!stopped && batch.length > 0) store.getState().apply(batch);
+    if (stopped || batch.length === 0) return;
+    folding = true;
+    applyInSlices(
+      store,
+      batch,
+      () => stopped,
+      () => {
+        folding = false;
+        if (queue.length > 0) flush();
+      },
+      opts.sliceMs,
+    );
   };
   const state = store.getState();
   const unsubscribe = subscribe(state.sessionId, lastSeq(state), (ev) => {
-    if (queue.length === 0) queueMicrotask(flush);
+    if (queue.length === 0 && !folding) queueMicrotask(flush);
     queue.push(ev);
   });
   return () => {
