@@ -138,6 +138,15 @@ func dial(ctx context.Context, e Entry, l Launch, timeout time.Duration, onNote 
 	case <-ictx.Done():
 		err = fmt.Errorf("the server did not complete the MCP handshake within %v (is it an MCP server speaking JSON-RPC on its standard output?)", timeout)
 	}
+	if err != nil && c.kill != nil {
+		// A transport error often comes just before the process's exit:
+		// say how it ended when it does.
+		select {
+		case <-c.done:
+			err = fmt.Errorf("the server ended before the handshake (%s)", c.exitText())
+		case <-time.After(time.Second):
+		}
+	}
 	if err != nil {
 		c.close()
 		if c.stderr != nil {

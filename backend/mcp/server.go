@@ -75,7 +75,7 @@ func (s *server) set(state, err string) {
 		s.err = err
 	}
 	s.mu.Unlock()
-	if state != Connecting {
+	if state == Failed || state == Stopped {
 		s.readyOne.Do(func() { close(s.ready) })
 	}
 }
@@ -106,6 +106,7 @@ func (s *server) run(ctx context.Context) {
 			s.mu.Unlock()
 			s.set(Ready, "")
 			s.m.sync()
+			s.readyOne.Do(func() { close(s.ready) })
 			up := time.Now()
 			why := ""
 			select {
