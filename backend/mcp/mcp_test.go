@@ -335,7 +335,9 @@ type activator struct {
 	active map[string]bool
 }
 
-func (a *activator) Candidates() []tools.Spec { return a.reg.Candidates(tools.Filter{Active: a.active}) }
+func (a *activator) Candidates() []tools.Spec {
+	return a.reg.Candidates(tools.Filter{Active: a.active})
+}
 func (a *activator) Activate(names ...string) {
 	for _, n := range names {
 		a.active[n] = true

@@ -140,11 +140,15 @@ func New() *server.MCPServer {
 	s.AddTool(mcp.NewTool("grow", mcp.WithDescription("Add the tool late (the tool list changes).")),
 		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			s.AddTool(mcp.NewTool("late", mcp.WithDescription("A tool added later.")),
-				func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) { return text("late tool ran") })
+				func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					return text("late tool ran")
+				})
 			return text("grown")
 		})
 	s.AddTool(mcp.NewTool("has spaces in it", mcp.WithDescription("A tool whose name has spaces.")),
-		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) { return text("spaces ok") })
+		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return text("spaces ok")
+		})
 	s.AddTool(mcp.NewTool(strings.Repeat("long", 50), mcp.WithDescription("A tool with a 200-character name.")),
 		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) { return text("long ok") })
 	s.AddResource(mcp.NewResource("file:///notes.txt", "notes", mcp.WithMIMEType("text/plain")),
