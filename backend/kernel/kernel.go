@@ -404,7 +404,7 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 	// cannot be watched does not stop the run: the guard still compares
 	// contents before every write.
 	k.keepWatching(sess.ID)
-	k.loadMCP(ctx, sess.Workdir, false) // its servers' tools are in the first step
+	k.loadMCP(ctx, sess.Workdir) // its servers' tools are in the first step
 	run, err := k.eng.Run(ctx, engine.RunRequest{Session: sess, Prompt: o.Prompt, Model: o.Model, MaxSteps: steps,
 		Started: o.Started, Images: images})
 	return runOf(run), err

@@ -107,8 +107,7 @@ type mcpApproval struct {
 type mcpState struct {
 	m      *mcp.Manager
 	file   string
-	mu     sync.Mutex
-	loaded map[string]bool // scopes ("" for the user's) given to the manager
+	mu     sync.Mutex // serializes loads
 }
 
 func newMCP(k *Kernel, dataDir string, budget int) *mcpState {
@@ -128,7 +127,7 @@ func newMCP(k *Kernel, dataDir string, budget int) *mcpState {
 				Hidden:           k.shell.Hidden()}
 		},
 	})
-	return &mcpState{m: m, file: filepath.Join(dataDir, MCPFile), loaded: map[string]bool{}}
+	return &mcpState{m: m, file: filepath.Join(dataDir, MCPFile)}
 }
 
 func (k *Kernel) deferShare(ctx context.Context) float64 {
@@ -201,35 +200,30 @@ func (k *Kernel) mcpApproval(ctx context.Context, workdir string, e mcp.Entry) (
 }
 
 // loadMCP gives the manager the user's servers and, for workdir, the
-// project's approved ones, then waits (bounded) for them to connect, so
+// project's approved ones, as the files say now (unchanged servers keep
+// running; changed or unapproved ones stop), then waits (bounded) for them to connect, so
 // that a run's first step sees their tools.
-func (k *Kernel) loadMCP(ctx context.Context, workdir string, reload bool) {
+func (k *Kernel) loadMCP(ctx context.Context, workdir string) {
 	st := k.mcp
 	st.mu.Lock()
 	scopes := []string{""}
-	if !st.loaded[""] || reload {
-		es, _ := mcp.ReadFile(st.file)
-		st.m.Set("", es)
-		st.loaded[""] = true
-	}
+	es, _ := mcp.ReadFile(st.file)
+	st.m.Set("", es)
 	if workdir != "" {
 		scopes = append(scopes, workdir)
-		if !st.loaded[workdir] || reload {
-			es, _, _ := projectEntries(workdir)
-			var run []mcp.Entry
-			for _, e := range es {
-				a, ok := k.mcpApproval(ctx, workdir, e)
-				if !ok {
-					continue
-				}
-				if e.Transport() == mcp.Stdio && !a.Unconfined {
-					e.Sandbox = true
-				}
-				run = append(run, e)
+		es, _, _ := projectEntries(workdir)
+		var run []mcp.Entry
+		for _, e := range es {
+			a, ok := k.mcpApproval(ctx, workdir, e)
+			if !ok {
+				continue
 			}
-			st.m.Set(workdir, run)
-			st.loaded[workdir] = true
+			if e.Transport() == mcp.Stdio && !a.Unconfined {
+				e.Sandbox = true
+			}
+			run = append(run, e)
 		}
+		st.m.Set(workdir, run)
 	}
 	st.mu.Unlock()
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
@@ -246,7 +240,7 @@ func (k *Kernel) MCPServers(ctx context.Context, workdir string) (MCPList, error
 			return MCPList{}, withKind(err, ErrInvalid)
 		}
 	}
-	k.loadMCP(ctx, workdir, false)
+	k.loadMCP(ctx, workdir)
 	running := map[string]mcp.Status{}
 	for _, s := range k.mcp.m.Statuses() {
 		running[s.Workdir+"\x00"+s.Name] = s
@@ -255,7 +249,7 @@ func (k *Kernel) MCPServers(ctx context.Context, workdir string) (MCPList, error
 	add := func(scope, file, wd string, e mcp.Entry, missing string) {
 		s := MCPServer{Name: e.Name, Scope: scope, File: file, Transport: e.Transport(), CommandLine: e.CommandLine(),
 			State: missing, Sandbox: e.Sandbox, AlwaysLoad: e.AlwaysLoad}
-		if r, ok := running[wd+"\x00"+e.Name]; ok {
+		if r, ok := running[wd+"\x00"+e.Name]; ok && missing != MCPUnapproved && missing != MCPDisabled {
 			s.State, s.Error, s.Stderr, s.Tools, s.Deferred, s.Sandbox, s.Restarts = r.State, r.Error, r.Stderr, r.Tools, r.Deferred, r.Sandbox, r.Restarts
 		}
 		list.Servers = append(list.Servers, s)
@@ -326,7 +320,7 @@ func (k *Kernel) editMCPFile(ctx context.Context, edit func(es []mcp.Entry) ([]m
 	if err := os.Rename(tmp, k.mcp.file); err != nil {
 		return fmt.Errorf("save MCP servers: %w", err)
 	}
-	k.loadMCP(ctx, "", true)
+	k.loadMCP(ctx, "")
 	return nil
 }
 
@@ -421,7 +415,7 @@ func (k *Kernel) ApproveMCPServer(ctx context.Context, workdir, name string, unc
 	if err := k.store.SetSetting(ctx, settingMCPPrefix+dir+"\x00"+name, string(v)); err != nil {
 		return MCPServer{}, err
 	}
-	k.loadMCP(ctx, abs, true)
+	k.loadMCP(ctx, abs)
 	list, err := k.MCPServers(ctx, abs)
 	if err != nil {
 		return MCPServer{}, err
@@ -466,13 +460,13 @@ func (k *Kernel) GetMCPPrompt(ctx context.Context, workdir, server, name string,
 
 func (k *Kernel) mcpScope(ctx context.Context, workdir string) string {
 	if workdir == "" {
-		k.loadMCP(ctx, "", false)
+		k.loadMCP(ctx, "")
 		return ""
 	}
 	abs, err := filepath.Abs(workdir)
 	if err != nil {
 		return ""
 	}
-	k.loadMCP(ctx, abs, false)
+	k.loadMCP(ctx, abs)
 	return abs
 }

@@ -72,11 +72,7 @@ func (t *tool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) (
 	if o.res == nil {
 		return tools.Errorf("%s", o.fail), nil
 	}
-	res := convert(o.res)
-	if out.Noteworthy(approval.MCP) {
-		res.Text = strings.TrimRight(res.Text, "\n") + "\n(" + out.Reason + ")"
-	}
-	return res, nil
+	return convert(o.res), nil
 }
 
 // convert turns a CallToolResult into a Result: text as it is, images as

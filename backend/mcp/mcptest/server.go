@@ -145,6 +145,13 @@ func New() *server.MCPServer {
 				})
 			return text("grown")
 		})
+	s.AddTool(mcp.NewTool("write", mcp.WithDescription("Write a file."), mcp.WithString("path", mcp.Required())),
+		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if err := os.WriteFile(r.GetString("path", ""), []byte("written\n"), 0o600); err != nil {
+				return mcp.NewToolResultError(err.Error()), nil
+			}
+			return text("wrote " + r.GetString("path", ""))
+		})
 	s.AddTool(mcp.NewTool("has spaces in it", mcp.WithDescription("A tool whose name has spaces.")),
 		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return text("spaces ok")
