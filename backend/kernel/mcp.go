@@ -105,9 +105,9 @@ type mcpApproval struct {
 
 // mcpState is the kernel's MCP manager and which scopes it has loaded.
 type mcpState struct {
-	m      *mcp.Manager
-	file   string
-	mu     sync.Mutex // serializes loads
+	m    *mcp.Manager
+	file string
+	mu   sync.Mutex // serializes loads
 }
 
 func newMCP(k *Kernel, dataDir string, budget int) *mcpState {
