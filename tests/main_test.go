@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"foya/backend/cli"
+	"foya/backend/mcp/mcptest"
 	"foya/backend/sandbox"
 	"foya/backend/sandbox/sandboxtest"
 	"foya/backend/tools"
@@ -25,6 +26,7 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperArg {
 		os.Exit(sandbox.HelperMain(os.Args[2:]))
 	}
+	mcptest.Main() // the test binary as an MCP server, when asked
 	if os.Getenv("FOYA_TEST_CHILD") == "exec" {
 		os.Exit(cli.Run(context.Background(), os.Args[1:], cli.Env{Tools: []tools.Tool{marker{}}}))
 	}

@@ -98,6 +98,8 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return modeCmd(ctx, args[1:], env)
 	case "rules":
 		return rulesCmd(ctx, args[1:], env)
+	case "mcp":
+		return mcpCmd(ctx, args[1:], env)
 	case "changes":
 		return changesCmd(ctx, args[1:], env)
 	case "diff":
@@ -155,6 +157,8 @@ func usage(w io.Writer) {
   foya providers edit|list [--json]|remove|test|default ...
                             named model servers; keys go to the system keyring (foya providers help)
   foya mode SESSION MODE    switch a session's approval mode (recorded in its history)
+  foya mcp add|list|remove|import|approve ...
+                            MCP servers: yours, and a project's once approved (foya mcp help)
   foya rules [allow|revoke] [--workdir DIR]
                             show the project's .foya/permissions.json and whether you approved
                             it; allow approves its exact content, revoke withdraws that

@@ -152,6 +152,7 @@ func (r *runner) filter(refs int) tools.Filter {
 	f := tools.Filter{Allow: r.sess.Tools, ReadOnly: r.req.ReadOnly, Active: active}
 	f.State.Deferred = len(r.e.cfg.Tools.Candidates(f))
 	f.State.Refs = refs
+	f.State.Workdir = r.sess.Workdir
 	return f
 }
 

@@ -20,6 +20,7 @@ var update = flag.Bool("update", false, "rewrite testdata/golden/events.jsonl")
 // can be set, and the variants of the types that have them (tool.update,
 // step.end), with text that JSON escapes (<, >, &, quotes, non-ASCII).
 func goldenEvents() []event.Event {
+	done, total := 2.0, 3.0
 	at := time.Date(2026, 11, 29, 21, 0, 0, 123456789, time.UTC)
 	ms, zero := int64(42), 0
 	three := 3
@@ -69,11 +70,13 @@ func goldenEvents() []event.Event {
 		event.RunEnd(event.RunEndData{Status: event.RunStatusCompleted, Steps: 3,
 			Usage: event.Usage{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15}}),
 		event.RunEnd(event.RunEndData{Status: event.RunStatusFailed, Error: "model: 401 <unauthorized>", Steps: 1}),
+		// An MCP server's notifications/progress (issue 13 item 1).
+		event.ToolUpdate(event.ToolUpdateData{Step: 1, ID: "call_3", Progress: &event.Progress{Done: &done, Total: &total, Message: "indexing <2/3>"}}),
 	}
 	for i := range evs {
 		evs[i].SessionID, evs[i].RunID, evs[i].Seq, evs[i].Time = "ses_1", "run_1", int64(i+1), at
 	}
-	evs[len(evs)-5].RunID = "" // file.changed_outside belongs to no run
+	evs[len(evs)-6].RunID = "" // file.changed_outside belongs to no run
 	return evs
 }
 

@@ -78,9 +78,14 @@ type ToolUpdateData struct {
 }
 
 // Progress is a running tool's live output. For bash, Tail is the last
-// lines of its output: at most 20 lines, 2 KiB.
+// lines of its output: at most 20 lines, 2 KiB. Tools that report how far
+// they are (MCP servers' notifications/progress) set Done, with Total when
+// they know it, and Message.
 type Progress struct {
-	Tail string `json:"tail"`
+	Done    *float64 `json:"done,omitempty"`
+	Message string   `json:"message,omitempty"`
+	Tail    string   `json:"tail"`
+	Total   *float64 `json:"total,omitempty"`
 }
 
 // ToolUpdate is a tool.update event.

@@ -70,6 +70,7 @@ type Kernel struct {
 	owner     *owner
 	secrets   *secrets
 	keys      *keys // provider API keys
+	mcp       *mcpState
 
 	mu      sync.Mutex
 	subs    map[int]func(llm.Event)
@@ -159,6 +160,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 	k.reg.Add(tools.Search{}, history.New(st))
 	k.reg.Add(fileTools(st)...)
 	k.reg.Add(shellTools(k, opts.Probe)...)
+	k.mcp = newMCP(k, dataDir, opts.Context.Budget)
 	for _, t := range opts.Tools {
 		if err := k.reg.Put(t); err != nil {
 			return nil, errors.Join(err, k.Close())
@@ -190,6 +192,7 @@ func (k *Kernel) Close() error {
 	for _, stop := range watches {
 		stop()
 	}
+	k.mcp.m.Close()
 	shellErr := k.shell.Close()
 	// The owner's lock goes after the commands, and before the store, which
 	// it asks whether a run of this kernel is still marked running.
@@ -401,6 +404,7 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 	// cannot be watched does not stop the run: the guard still compares
 	// contents before every write.
 	k.keepWatching(sess.ID)
+	k.loadMCP(ctx, sess.Workdir) // its servers' tools are in the first step
 	run, err := k.eng.Run(ctx, engine.RunRequest{Session: sess, Prompt: o.Prompt, Model: o.Model, MaxSteps: steps,
 		Started: o.Started, Images: images})
 	return runOf(run), err

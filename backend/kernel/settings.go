@@ -41,7 +41,7 @@ func (k *Kernel) Settings(ctx context.Context) (map[string]string, error) {
 		return nil, err
 	}
 	for key := range all {
-		if strings.HasPrefix(key, settingRulesPrefix) || key == SettingProviders {
+		if strings.HasPrefix(key, settingRulesPrefix) || strings.HasPrefix(key, settingMCPPrefix) || key == SettingProviders {
 			delete(all, key) // approvals of rules files: see ProjectRules; profiles: see Providers
 		}
 	}
@@ -129,6 +129,8 @@ func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 	switch {
 	case key == SettingEnvAllow || key == SettingEnvDeny:
 		return k.setEnvPolicy(ctx, key, value)
+	case key == SettingMCPDeferShare:
+		return k.SetMCPDeferShare(ctx, value)
 	case key == SettingDefaultProvider:
 		return k.SetDefaultProvider(ctx, value)
 	case key == SettingDefaultMode:
@@ -176,7 +178,7 @@ func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 }
 
 // settingKeys are the plain keys SetSetting takes, for its error message.
-var settingKeys = []string{SettingDefaultMode, SettingDefaultProvider, SettingMaxSteps, SettingMaxWrite, SettingSandboxReadable, SettingIdleTimeout, SettingEnvAllow, SettingEnvDeny, SettingDiscoverPorts}
+var settingKeys = []string{SettingDefaultMode, SettingDefaultProvider, SettingMaxSteps, SettingMaxWrite, SettingSandboxReadable, SettingIdleTimeout, SettingEnvAllow, SettingEnvDeny, SettingDiscoverPorts, SettingMCPDeferShare}
 
 // ParseMaxSteps reads a step limit: a whole number from 1 to
 // engine.MaxStepsLimit, in decimal digits.

@@ -210,6 +210,9 @@ type State struct {
 	Deferred int
 	// Refs counts stored results the model can read back by reference.
 	Refs int
+	// Workdir is the session's working folder (a project's MCP servers
+	// offer their tools in its sessions only).
+	Workdir string
 }
 
 // Gate is the optional capability of tools offered only in some states

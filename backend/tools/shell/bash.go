@@ -466,3 +466,7 @@ const quietNote = "It failed without a word. If it needed the network or a write
 	"call bash again with sandbox: false and a reason: the user will be asked."
 
 var _ tools.Tool = bashTool{}
+
+// Hidden lists what sandboxed processes may not read, as for a command:
+// other sandboxed programs the kernel starts (MCP servers) hide the same.
+func (s *Shell) Hidden() []string { return s.hidden() }

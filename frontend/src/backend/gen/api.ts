@@ -2,6 +2,7 @@
 
 import type * as event from './event';
 import type * as kernel from './kernel';
+import type * as mcp from './mcp';
 
 /** Caller is what the client needs of a transport (desktop or browser). */
 export interface Caller {
@@ -62,6 +63,13 @@ export interface SessionPatch {
 export function createApi(transport: Caller) {
   return {
     /**
+     * AddMCPServer adds (or replaces) one of the user's MCP servers: a
+     * command to start (stdio) or a URL (streamable HTTP, or SSE with type
+     * "sse"). It starts at once, without asking: it is the user's own.
+     */
+    AddMCPServer: (c: kernel.MCPServerConfig): Promise<void> =>
+      transport.call<void>('AddMCPServer', [c]),
+    /**
      * AddProvider adds a provider profile; its key goes to the system keyring
      * (or a 0600 file where there is none).
      */
@@ -81,6 +89,13 @@ export function createApi(transport: Caller) {
     /** Approvals returns a session's approval history. */
     Approvals: (sessionID: string): Promise<kernel.ApprovalRecord[]> =>
       transport.call<kernel.ApprovalRecord[]>('Approvals', [sessionID]),
+    /**
+     * ApproveMCPServer approves a project's MCP server as configured now (the
+     * front end shows its command line first); a stdio server then runs in
+     * the sandbox unless unconfined.
+     */
+    ApproveMCPServer: (workdir: string, name: string, unconfined: boolean): Promise<kernel.MCPServer> =>
+      transport.call<kernel.MCPServer>('ApproveMCPServer', [workdir, name, unconfined]),
     /**
      * Artifact returns an artifact of a session (an image a tool made) with its
      * MIME type, size and bytes. An artifact of another session is not found;
@@ -157,12 +172,21 @@ export function createApi(transport: Caller) {
     /** Events returns a session's stored events with seq > after (0 for all). */
     Events: (sessionID: string, after: number): Promise<event.Event[]> =>
       transport.call<event.Event[]>('Events', [sessionID, after]),
+    /** GetMCPPrompt fills a prompt with its arguments. */
+    GetMCPPrompt: (workdir: string, server: string, name: string, args: Record<string, string>): Promise<mcp.Message[]> =>
+      transport.call<mcp.Message[]>('GetMCPPrompt', [workdir, server, name, args]),
     /**
      * ImageInput says whether a model is sent images: the model.images.MODEL
      * setting when there is one, else a guess from the model's name.
      */
     ImageInput: (model: string): Promise<boolean> =>
       transport.call<boolean>('ImageInput', [model]),
+    /**
+     * ImportMCP copies the servers of a Claude Desktop, Cursor, Claude Code
+     * or VS Code configuration file into the user's own.
+     */
+    ImportMCP: (file: string): Promise<kernel.MCPImport> =>
+      transport.call<kernel.MCPImport>('ImportMCP', [file]),
     /**
      * Info returns the kernel's version and where it keeps its data. When the
      * kernel is not open, only the version is known (the other calls say why).
@@ -172,6 +196,20 @@ export function createApi(transport: Caller) {
     /** KillBackground ends a background command with its whole process tree. */
     KillBackground: (sessionID: string, id: string): Promise<kernel.BackgroundCommand> =>
       transport.call<kernel.BackgroundCommand>('KillBackground', [sessionID, id]),
+    /** MCPPrompts lists a server's prompts. */
+    MCPPrompts: (workdir: string, server: string): Promise<mcp.Prompt[]> =>
+      transport.call<mcp.Prompt[]>('MCPPrompts', [workdir, server]),
+    /** MCPResources lists a server's resources (spec M3: not tools). */
+    MCPResources: (workdir: string, server: string): Promise<mcp.Resource[]> =>
+      transport.call<mcp.Resource[]>('MCPResources', [workdir, server]),
+    /**
+     * MCPServers lists the user's MCP servers and, with a workdir, the
+     * project's, with their state (connecting, ready, failed, unapproved ...),
+     * tool count and the end of their standard error; problems name a file
+     * and the place in it that could not be read.
+     */
+    MCPServers: (workdir: string): Promise<kernel.MCPList> =>
+      transport.call<kernel.MCPList>('MCPServers', [workdir]),
     /** Messages returns a session's canonical history. */
     Messages: (sessionID: string): Promise<kernel.Message[]> =>
       transport.call<kernel.Message[]>('Messages', [sessionID]),
@@ -219,6 +257,15 @@ export function createApi(transport: Caller) {
     /** Providers lists the provider profiles (keys never included). */
     Providers: (): Promise<kernel.Provider[]> =>
       transport.call<kernel.Provider[]>('Providers', []),
+    /**
+     * ReadMCPResource reads one resource, to show it or attach its text to a
+     * message.
+     */
+    ReadMCPResource: (workdir: string, server: string, uri: string): Promise<mcp.Content[]> =>
+      transport.call<mcp.Content[]>('ReadMCPResource', [workdir, server, uri]),
+    /** RemoveMCPServer removes one of the user's MCP servers and stops it. */
+    RemoveMCPServer: (name: string): Promise<void> =>
+      transport.call<void>('RemoveMCPServer', [name]),
     /** RemoveProvider removes a provider profile and its key. */
     RemoveProvider: (name: string): Promise<void> =>
       transport.call<void>('RemoveProvider', [name]),

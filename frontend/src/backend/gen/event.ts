@@ -157,10 +157,15 @@ export interface ToolUpdateData {
 }
 /**
  * Progress is a running tool's live output. For bash, Tail is the last
- * lines of its output: at most 20 lines, 2 KiB.
+ * lines of its output: at most 20 lines, 2 KiB. Tools that report how far
+ * they are (MCP servers' notifications/progress) set Done, with Total when
+ * they know it, and Message.
  */
 export interface Progress {
+  done?: number /* float64 */;
+  message?: string;
   tail: string;
+  total?: number /* float64 */;
 }
 /**
  * ToolEndData is the payload of tool.end: a call ended (never coalesced).

@@ -1059,6 +1059,108 @@ export const KeyFile = "provider-keys.json";
  */
 
 //////////
+// source: mcp.go
+
+/**
+ * MCPFile is the user's MCP servers file in the data folder.
+ */
+export const MCPFile = "mcp.json";
+/**
+ * settingMCPPrefix keys the approvals of project MCP servers.
+ */
+/**
+ * SettingMCPDeferShare is the share of the context budget (a number from
+ * 0 to 1, default 0.1) the MCP tools' schemas may take before the tools
+ * of servers not marked alwaysLoad are deferred behind tool_search; 0
+ * never defers.
+ */
+export const SettingMCPDeferShare = "mcp.deferShare";
+/**
+ * States of an MCP server besides the running ones (connecting, ready,
+ * failed, stopped).
+ */
+export const MCPUnapproved = "unapproved"; // a project's server the user has not approved
+/**
+ * States of an MCP server besides the running ones (connecting, ready,
+ * failed, stopped).
+ */
+export const MCPDisabled = "disabled";
+/**
+ * MCPServer is one configured MCP server and how it is doing.
+ */
+export interface MCPServer {
+  name: string;
+  /**
+   * Scope is "user" (the user's own file) or "project".
+   */
+  scope: string;
+  /**
+   * File is the configuration file it comes from.
+   */
+  file: string;
+  transport: string;
+  commandLine: string;
+  /**
+   * State is connecting, ready, failed, stopped, unapproved or disabled.
+   */
+  state: string;
+  error?: string;
+  /**
+   * Stderr is the end of its standard error.
+   */
+  stderr?: string;
+  tools: number /* int */;
+  deferred: boolean;
+  sandbox: boolean;
+  alwaysLoad: boolean;
+  restarts: number /* int */;
+}
+/**
+ * MCPList is the configured servers and what is wrong with their files.
+ */
+export interface MCPList {
+  servers: MCPServer[];
+  /**
+   * Problems name a file and the place in it that could not be read;
+   * the other servers still load.
+   */
+  problems: string[];
+}
+/**
+ * MCPServerConfig is a server the user adds.
+ */
+export interface MCPServerConfig {
+  name: string;
+  command?: string;
+  args?: string[];
+  env?: { [key: string]: string};
+  /**
+   * URL is a streamable HTTP (Type "http", the default) or SSE (Type
+   * "sse") server's address.
+   */
+  url?: string;
+  type?: string;
+  headers?: { [key: string]: string};
+  sandbox?: boolean;
+  alwaysLoad?: boolean;
+  timeout?: string;
+}
+/**
+ * mcpState is the kernel's MCP manager and which scopes it has loaded.
+ */
+/**
+ * MCPImport is what an import did.
+ */
+export interface MCPImport {
+  added: string[];
+  /**
+   * Skipped are names the user has already (kept as they are).
+   */
+  skipped: string[];
+  problems: string[];
+}
+
+//////////
 // source: paths.go
 
 /**

@@ -1,0 +1,77 @@
+package api
+
+import (
+	"foya/backend/kernel"
+	"foya/backend/mcp"
+)
+
+// MCPServers lists the user's MCP servers and, with a workdir, the
+// project's, with their state (connecting, ready, failed, unapproved ...),
+// tool count and the end of their standard error; problems name a file
+// and the place in it that could not be read.
+func (s *Service) MCPServers(workdir string) (kernel.MCPList, error) {
+	return call(s, func(k *kernel.Kernel) (kernel.MCPList, error) { return k.MCPServers(s.ctx, workdir) })
+}
+
+// AddMCPServer adds (or replaces) one of the user's MCP servers: a
+// command to start (stdio) or a URL (streamable HTTP, or SSE with type
+// "sse"). It starts at once, without asking: it is the user's own.
+func (s *Service) AddMCPServer(c kernel.MCPServerConfig) error {
+	return do(s, func(k *kernel.Kernel) error {
+		if err := need("name", c.Name); err != nil {
+			return err
+		}
+		return k.AddMCPServer(s.ctx, c)
+	})
+}
+
+// RemoveMCPServer removes one of the user's MCP servers and stops it.
+func (s *Service) RemoveMCPServer(name string) error {
+	return do(s, func(k *kernel.Kernel) error { return k.RemoveMCPServer(s.ctx, name) })
+}
+
+// ImportMCP copies the servers of a Claude Desktop, Cursor, Claude Code
+// or VS Code configuration file into the user's own.
+func (s *Service) ImportMCP(file string) (kernel.MCPImport, error) {
+	return call(s, func(k *kernel.Kernel) (kernel.MCPImport, error) {
+		if err := need("file", file); err != nil {
+			return kernel.MCPImport{}, err
+		}
+		return k.ImportMCP(s.ctx, file)
+	})
+}
+
+// ApproveMCPServer approves a project's MCP server as configured now (the
+// front end shows its command line first); a stdio server then runs in
+// the sandbox unless unconfined.
+func (s *Service) ApproveMCPServer(workdir, name string, unconfined bool) (kernel.MCPServer, error) {
+	return call(s, func(k *kernel.Kernel) (kernel.MCPServer, error) {
+		if err := need("workdir", workdir); err != nil {
+			return kernel.MCPServer{}, err
+		}
+		return k.ApproveMCPServer(s.ctx, workdir, name, unconfined)
+	})
+}
+
+// MCPResources lists a server's resources (spec M3: not tools).
+func (s *Service) MCPResources(workdir, server string) ([]mcp.Resource, error) {
+	return list(s, func(k *kernel.Kernel) ([]mcp.Resource, error) { return k.MCPResources(s.ctx, workdir, server) })
+}
+
+// ReadMCPResource reads one resource, to show it or attach its text to a
+// message.
+func (s *Service) ReadMCPResource(workdir, server, uri string) ([]mcp.Content, error) {
+	return list(s, func(k *kernel.Kernel) ([]mcp.Content, error) { return k.ReadMCPResource(s.ctx, workdir, server, uri) })
+}
+
+// MCPPrompts lists a server's prompts.
+func (s *Service) MCPPrompts(workdir, server string) ([]mcp.Prompt, error) {
+	return list(s, func(k *kernel.Kernel) ([]mcp.Prompt, error) { return k.MCPPrompts(s.ctx, workdir, server) })
+}
+
+// GetMCPPrompt fills a prompt with its arguments.
+func (s *Service) GetMCPPrompt(workdir, server, name string, args map[string]string) ([]mcp.Message, error) {
+	return list(s, func(k *kernel.Kernel) ([]mcp.Message, error) {
+		return k.GetMCPPrompt(s.ctx, workdir, server, name, args)
+	})
+}

@@ -1,0 +1,196 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"foya/backend/kernel"
+)
+
+const mcpUsage = `usage: foya mcp add NAME [--env K=V]... [--sandbox] [--always-load] -- COMMAND [ARGS...]
+                                        add a stdio server (yours: it starts without asking)
+       foya mcp add NAME --url URL [--type http|sse] [--header K=V]... [--always-load]
+                                        add a streamable HTTP (default) or SSE server
+       foya mcp list [--workdir DIR] [--json]
+                                        the servers, their state, tool count and stderr tail
+       foya mcp remove NAME             remove one of your servers
+       foya mcp import FILE             copy the servers of a Claude Desktop, Cursor, Claude Code
+                                        or VS Code file into yours
+       foya mcp approve NAME [--workdir DIR] [--unsandboxed]
+                                        approve a project's server (from .foya/mcp.json or
+                                        .mcp.json) after showing its command line; it runs
+                                        in the sandbox unless --unsandboxed`
+
+// mcpCmd: foya mcp add|list|remove|import|approve.
+func mcpCmd(ctx context.Context, args []string, env Env) int {
+	var tail []string
+	if i := slices.Index(args, "--"); i >= 0 {
+		args, tail = args[:i], args[i+1:]
+	}
+	fs, db := newFlags("foya mcp", env)
+	envs, headers := headerFlags{}, headerFlags{}
+	fs.Var(envs, "env", "with add: an environment variable NAME=VALUE for the server (repeatable)")
+	fs.Var(headers, "header", "with add --url: an HTTP header NAME=VALUE (repeatable)")
+	url := fs.String("url", "", "with add: the server's URL (streamable HTTP, or SSE with --type sse)")
+	typ := fs.String("type", "", "with add --url: http (streamable HTTP, the default) or sse")
+	sandboxed := fs.Bool("sandbox", false, "with add: run the stdio server inside the sandbox (workspace writes only, no network)")
+	always := fs.Bool("always-load", false, "with add: keep its tools loaded even when MCP tools are deferred behind tool_search")
+	workdir := fs.String("workdir", "", "with list and approve: the project folder (default: the current folder)")
+	unsandboxed := fs.Bool("unsandboxed", false, "with approve: let the project's stdio server run outside the sandbox")
+	asJSON := fs.Bool("json", false, "with list: print JSON")
+	fs.Usage = func() { fmt.Fprintln(env.Stderr, mcpUsage) }
+	pos, code, ok := parseFlags(fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) == 0 {
+		fmt.Fprintln(env.Stderr, mcpUsage)
+		return ExitUsage
+	}
+	dir := *workdir
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return fail(env, err)
+		}
+		dir = wd
+	}
+	usageErr := func(msg string) int {
+		fmt.Fprintf(env.Stderr, "foya mcp: %s\n%s\n", msg, mcpUsage)
+		return ExitUsage
+	}
+	sub := pos[0]
+	if sub == "help" {
+		fmt.Fprintln(env.Stdout, mcpUsage)
+		return ExitOK
+	}
+	switch {
+	case sub == "add" && len(pos) != 2:
+		return usageErr("add takes one NAME, then -- COMMAND [ARGS...] or --url URL")
+	case sub == "add" && (*url == "") == (len(tail) == 0):
+		return usageErr("give either -- COMMAND [ARGS...] (a stdio server) or --url URL")
+	case (sub == "remove" || sub == "import" || sub == "approve") && len(pos) != 2:
+		return usageErr(sub + " takes one argument")
+	case sub == "list" && len(pos) != 1:
+		return usageErr("list takes no argument")
+	case !slices.Contains([]string{"add", "list", "remove", "import", "approve"}, sub):
+		return usageErr(fmt.Sprintf("unknown subcommand %q", sub))
+	}
+	k, err := openKernel(ctx, *db, env)
+	if err != nil {
+		return fail(env, err)
+	}
+	defer k.Close()
+	switch sub {
+	case "add":
+		c := kernel.MCPServerConfig{Name: pos[1], URL: *url, Type: *typ, Sandbox: *sandboxed, AlwaysLoad: *always}
+		if len(envs) > 0 {
+			c.Env = envs
+		}
+		if len(headers) > 0 {
+			c.Headers = headers
+		}
+		if len(tail) > 0 {
+			c.Command, c.Args = tail[0], tail[1:]
+		}
+		if err := k.AddMCPServer(ctx, c); err != nil {
+			return fail(env, err)
+		}
+		list, err := k.MCPServers(ctx, "")
+		if err != nil {
+			return fail(env, err)
+		}
+		for _, s := range list.Servers {
+			if s.Name == c.Name && s.Scope == "user" {
+				printServer(env.Stdout, s)
+			}
+		}
+		return ExitOK
+	case "remove":
+		if err := k.RemoveMCPServer(ctx, pos[1]); err != nil {
+			return fail(env, err)
+		}
+		fmt.Fprintf(env.Stdout, "Removed the MCP server %s.\n", pos[1])
+		return ExitOK
+	case "import":
+		res, err := k.ImportMCP(ctx, pos[1])
+		for _, p := range res.Problems {
+			fmt.Fprintf(env.Stderr, "foya: %s (left out)\n", p)
+		}
+		if err != nil {
+			return fail(env, err)
+		}
+		fmt.Fprintf(env.Stdout, "Imported %d MCP server(s)", len(res.Added))
+		if len(res.Added) > 0 {
+			fmt.Fprintf(env.Stdout, ": %s", strings.Join(res.Added, ", "))
+		}
+		fmt.Fprintln(env.Stdout, ".")
+		if len(res.Skipped) > 0 {
+			fmt.Fprintf(env.Stdout, "Kept your own of the same name: %s.\n", strings.Join(res.Skipped, ", "))
+		}
+		return ExitOK
+	case "approve":
+		list, err := k.MCPServers(ctx, dir)
+		if err != nil {
+			return fail(env, err)
+		}
+		i := slices.IndexFunc(list.Servers, func(s kernel.MCPServer) bool { return s.Scope == "project" && s.Name == pos[1] })
+		if i < 0 {
+			return fail(env, fmt.Errorf("the project at %s has no MCP server %q (in .foya/mcp.json or .mcp.json)", dir, pos[1]))
+		}
+		s := list.Servers[i]
+		where := "inside the sandbox"
+		if *unsandboxed || s.Transport != "stdio" {
+			where = "without the sandbox"
+		}
+		fmt.Fprintf(env.Stdout, "Approving the MCP server %s from %s, which runs %s:\n  %s\n", s.Name, s.File, where, s.CommandLine)
+		s, err = k.ApproveMCPServer(ctx, dir, pos[1], *unsandboxed)
+		if err != nil {
+			return fail(env, err)
+		}
+		printServer(env.Stdout, s)
+		return ExitOK
+	}
+	list, err := k.MCPServers(ctx, dir)
+	if err != nil {
+		return fail(env, err)
+	}
+	if *asJSON {
+		printJSON(env.Stdout, list)
+		return ExitOK
+	}
+	for _, p := range list.Problems {
+		fmt.Fprintf(env.Stdout, "problem: %s\n", p)
+	}
+	if len(list.Servers) == 0 {
+		fmt.Fprintln(env.Stdout, "No MCP servers. Add one with: foya mcp add NAME -- COMMAND [ARGS...]")
+	}
+	for _, s := range list.Servers {
+		printServer(env.Stdout, s)
+	}
+	return ExitOK
+}
+
+func printServer(w io.Writer, s kernel.MCPServer) {
+	extra := ""
+	if s.Sandbox {
+		extra += " · sandboxed"
+	}
+	if s.Deferred {
+		extra += " · deferred behind tool_search"
+	}
+	fmt.Fprintf(w, "%s (%s, %s) %s · %d tools%s\n  %s\n", s.Name, s.Scope, s.Transport, s.State, s.Tools, extra, s.CommandLine)
+	if s.State == kernel.MCPUnapproved {
+		fmt.Fprintf(w, "  not started: approve it with foya mcp approve %s\n", s.Name)
+	}
+	if s.Error != "" {
+		fmt.Fprintf(w, "  error: %s\n", s.Error)
+	}
+	if s.Stderr != "" {
+		fmt.Fprintf(w, "  stderr:\n    %s\n", strings.ReplaceAll(s.Stderr, "\n", "\n    "))
+	}
+}

@@ -1,0 +1,294 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"foya/backend/sandbox"
+)
+
+// tail keeps the last bytes a server wrote to its standard error.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const tailBytes = 8 << 10
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > tailBytes {
+		t.buf = append([]byte(nil), t.buf[len(t.buf)-tailBytes:]...)
+	}
+	return len(p), nil
+}
+
+// Lines returns at most n last lines.
+func (t *tail) Lines(n int) string {
+	t.mu.Lock()
+	s := string(t.buf)
+	t.mu.Unlock()
+	s = strings.TrimRight(strings.ToValidUTF8(s, "\uFFFD"), "\n")
+	if lines := strings.Split(s, "\n"); len(lines) > n {
+		s = strings.Join(lines[len(lines)-n:], "\n")
+	}
+	return s
+}
+
+// conn is one live connection to a server.
+type conn struct {
+	client *client.Client
+	// done is closed when the server is gone: its process exited or the
+	// HTTP connection was lost.
+	done chan struct{}
+	once sync.Once
+	mu   sync.Mutex
+	exit string // how it ended, once done
+	// stderr returns the last lines of the server's standard error.
+	stderr func(n int) string
+	// kill ends the server's process tree (nil for HTTP).
+	kill func()
+}
+
+func (c *conn) end(why string) {
+	c.once.Do(func() {
+		c.mu.Lock()
+		c.exit = why
+		c.mu.Unlock()
+		close(c.done)
+	})
+}
+
+func (c *conn) exitText() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.exit
+}
+
+// close ends the connection and the process.
+func (c *conn) close() {
+	if c.kill != nil {
+		c.kill()
+	}
+	_ = c.client.Close()
+	c.end("closed by Foya")
+}
+
+// Launch says how a stdio server starts: its folder, environment and, if
+// sandboxed, the sandbox policy.
+type Launch struct {
+	Dir     string
+	Environ []string
+	// Policy is set for a sandboxed server; Writable already holds the
+	// workspace.
+	Policy *sandbox.Policy
+}
+
+// dial connects to a server and completes the MCP handshake within
+// timeout. Notifications go to onNote.
+func dial(ctx context.Context, e Entry, l Launch, timeout time.Duration, onNote func(mcp.JSONRPCNotification)) (*conn, error) {
+	var c *conn
+	var err error
+	switch e.Transport() {
+	case Stdio:
+		if l.Policy != nil {
+			c, err = startSandboxed(e, l)
+		} else {
+			c, err = startProcess(e, l)
+		}
+	default:
+		c, err = startHTTP(e)
+	}
+	if err != nil {
+		return nil, err
+	}
+	c.client.OnNotification(onNote)
+	ictx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	init := make(chan error, 1)
+	go func() {
+		if err := c.client.Start(ictx); err != nil {
+			init <- err
+			return
+		}
+		req := mcp.InitializeRequest{}
+		req.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
+		req.Params.ClientInfo = mcp.Implementation{Name: "foya", Version: "1"}
+		_, err := c.client.Initialize(ictx, req)
+		init <- err
+	}()
+	select {
+	case err = <-init:
+	case <-c.done:
+		err = fmt.Errorf("the server ended before the handshake (%s)", c.exitText())
+	case <-ictx.Done():
+		err = fmt.Errorf("the server did not complete the MCP handshake within %v (is it an MCP server speaking JSON-RPC on its standard output?)", timeout)
+	}
+	if err != nil && c.kill != nil {
+		// A transport error often comes just before the process's exit:
+		// say how it ended when it does.
+		select {
+		case <-c.done:
+			err = fmt.Errorf("the server ended before the handshake (%s)", c.exitText())
+		case <-time.After(time.Second):
+		}
+	}
+	if err != nil {
+		c.close()
+		if c.stderr != nil {
+			if s := c.stderr(5); s != "" {
+				err = fmt.Errorf("%w; its standard error ends with: %s", err, s)
+			}
+		}
+		return nil, err
+	}
+	return c, nil
+}
+
+// environ is base with the entry's variables added or replacing.
+func environ(base []string, set map[string]string) []string {
+	out := make([]string, 0, len(base)+len(set))
+	for _, kv := range base {
+		k, _, _ := strings.Cut(kv, "=")
+		if _, ok := set[k]; !ok {
+			out = append(out, kv)
+		}
+	}
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		out = append(out, k+"="+set[k])
+	}
+	return out
+}
+
+// startProcess starts a stdio server as a plain child process in its own
+// process group.
+func startProcess(e Entry, l Launch) (*conn, error) {
+	cmd := exec.Command(e.Command, e.Args...)
+	cmd.Dir = l.Dir
+	if e.Cwd != "" {
+		cmd.Dir = e.Cwd
+	}
+	cmd.Env = environ(l.Environ, e.Env)
+	ownGroup(cmd)
+	cmd.WaitDelay = time.Second
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("start %s: %w", e.Command, err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("start %s: %w", e.Command, err)
+	}
+	errs := &tail{}
+	cmd.Stderr = errs
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", e.Command, err)
+	}
+	c := &conn{done: make(chan struct{}), stderr: errs.Lines}
+	c.kill = func() { killGroup(cmd) }
+	c.client = client.NewClient(transport.NewIO(stdout, stdin, nil), client.WithLegacyProtocolOnly())
+	go func() {
+		err := cmd.Wait()
+		why := "exited with status 0"
+		var ee *exec.ExitError
+		switch {
+		case errors.As(err, &ee):
+			why = ee.ProcessState.String()
+		case err != nil:
+			why = err.Error()
+		}
+		killGroup(cmd) // what it left behind
+		c.end(why)
+	}()
+	return c, nil
+}
+
+// startSandboxed starts a stdio server in the sandbox. The sandbox keeps
+// a process's output to itself, so the server talks through two FIFOs in
+// a private folder the sandbox lets it write; its standard error is the
+// sandbox's output tail.
+func startSandboxed(e Entry, l Launch) (*conn, error) {
+	dir, in, out, err := fifos()
+	if err != nil {
+		return nil, err
+	}
+	pol := *l.Policy
+	pol.Restricted = true
+	pol.Writable = append(append([]string(nil), pol.Writable...), dir)
+	script := "exec " + e.CommandLine() + ` <"$FOYA_MCP_DIR/in" >"$FOYA_MCP_DIR/out"`
+	env := environ(l.Environ, e.Env)
+	env = append(env, "FOYA_MCP_DIR="+dir)
+	wd := l.Dir
+	if e.Cwd != "" {
+		wd = e.Cwd
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	p, err := sandbox.Start(ctx, sandbox.Command{Script: script, Dir: wd, Env: env, Policy: pol})
+	if err != nil {
+		cancel()
+		in.Close()
+		out.Close()
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("start %s in the sandbox: %w", e.Command, err)
+	}
+	c := &conn{done: make(chan struct{})}
+	c.stderr = func(n int) string {
+		data, _, _ := p.Read(0)
+		t := &tail{buf: data}
+		return t.Lines(n)
+	}
+	c.kill = cancel
+	c.client = client.NewClient(transport.NewIO(out, in, nil), client.WithLegacyProtocolOnly())
+	go func() {
+		<-p.Done()
+		why := "ended"
+		if r, ok := p.Result(); ok {
+			why = fmt.Sprintf("exited with status %d %s(sandbox: %s)", r.ExitCode, r.Signal, r.Sandbox)
+		}
+		cancel()
+		in.Close()
+		out.Close()
+		os.RemoveAll(dir)
+		c.end(why)
+	}()
+	return c, nil
+}
+
+// startHTTP connects to a streamable HTTP or SSE server.
+func startHTTP(e Entry) (*conn, error) {
+	var t transport.Interface
+	var err error
+	if e.Transport() == SSE {
+		t, err = transport.NewSSE(e.URL, transport.WithHeaders(e.Headers))
+	} else {
+		t, err = transport.NewStreamableHTTP(e.URL, transport.WithHTTPHeaders(e.Headers))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("connect to %s: %w", e.URL, err)
+	}
+	c := &conn{done: make(chan struct{})}
+	c.client = client.NewClient(t, client.WithLegacyProtocolOnly())
+	c.client.OnConnectionLost(func(err error) { c.end("connection lost: " + err.Error()) })
+	return c, nil
+}
+
+var _ io.Writer = (*tail)(nil)

@@ -1,0 +1,26 @@
+// Package mcp connects Foya to Model Context Protocol servers through the
+// mark3labs/mcp-go client and adapts what they offer: their tools become
+// tools.Tool values in the kernel's one Registry (spec M1), named
+// mcp__<server>__<tool>; their resources and prompts are read through the
+// Manager's own methods, never as tools (spec M3).
+//
+// Configuration is the mcpServers format users already have (Claude
+// Desktop, Cursor, Claude Code's .mcp.json; VS Code's "servers"): see
+// Parse. A file that cannot be read is reported with its name and the line
+// and column at fault; the other servers still load.
+//
+// Every tool call asks the approval gateway through the call's RunContext
+// with an approval.MCP action (spec M2); a server's read-only annotation is
+// passed on as a hint and honoured only as the mode table says. A stdio
+// server marked "sandbox" runs under the same sandbox as a shell command
+// (writes only in the workspace, no network), talking through two FIFOs in
+// a private folder.
+//
+// A Manager owns one supervisor goroutine per server: it connects, lists
+// the tools, registers them, and on a crash or a hung call reconnects with
+// backoff. Close ends every supervisor and every server process and waits
+// for them. A Manager is safe for concurrent use.
+//
+// It imports tools, approval, event, sandbox and mcp-go; never engine,
+// store, kernel or a front end.
+package mcp

@@ -1,0 +1,342 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"foya/backend/event"
+)
+
+// States of a server.
+const (
+	Connecting = "connecting"
+	Ready      = "ready"
+	Failed     = "failed"
+	Stopped    = "stopped"
+)
+
+// Status is what a person sees of one server.
+type Status struct {
+	Name string `json:"name"`
+	// Workdir is the project a project server belongs to; empty for the
+	// user's own servers.
+	Workdir     string `json:"workdir,omitempty"`
+	Transport   string `json:"transport"`
+	CommandLine string `json:"commandLine"`
+	State       string `json:"state"`
+	// Error says why the server failed or was restarted last.
+	Error string `json:"error,omitempty"`
+	// Stderr is the end of the server's standard error (stdio servers).
+	Stderr     string `json:"stderr,omitempty"`
+	Tools      int    `json:"tools"`
+	Deferred   bool   `json:"deferred"`
+	Sandbox    bool   `json:"sandbox"`
+	AlwaysLoad bool   `json:"alwaysLoad"`
+	Restarts   int    `json:"restarts"`
+}
+
+// server supervises one configured server: one goroutine connects,
+// watches and reconnects it until stop.
+type server struct {
+	m       *Manager
+	entry   Entry
+	workdir string
+	launch  Launch
+
+	restart chan string // why; buffered
+	stop    context.CancelFunc
+	done    chan struct{}
+
+	mu       sync.Mutex
+	state    string
+	err      string
+	conn     *conn
+	tools    []mcp.Tool
+	restarts int
+	progress map[string]func(event.Progress)
+	ready    chan struct{} // closed at the first ready or failure
+	readyOne sync.Once
+}
+
+func (s *server) key() string { return s.workdir + "\x00" + s.entry.Name }
+
+func (s *server) set(state, err string) {
+	s.mu.Lock()
+	s.state = state
+	if err != "" || state == Ready {
+		s.err = err
+	}
+	s.mu.Unlock()
+	if state == Failed || state == Stopped {
+		s.readyOne.Do(func() { close(s.ready) })
+	}
+}
+
+// run is the supervisor loop.
+func (s *server) run(ctx context.Context) {
+	defer close(s.done)
+	backoff := s.m.opts.Backoff
+	for {
+		s.set(Connecting, "")
+		c, err := dial(ctx, s.entry, s.launch, s.m.opts.InitTimeout, s.notify)
+		if err == nil {
+			err = s.listTools(ctx, c)
+			if err != nil {
+				c.close()
+				c = nil
+			}
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				s.set(Stopped, "")
+				return
+			}
+			s.set(Failed, err.Error())
+		} else {
+			s.mu.Lock()
+			s.conn = c
+			s.mu.Unlock()
+			s.set(Ready, "")
+			s.m.sync()
+			s.readyOne.Do(func() { close(s.ready) })
+			up := time.Now()
+			why := ""
+			select {
+			case <-ctx.Done():
+			case <-c.done:
+				why = "the server stopped: " + c.exitText()
+				if t := c.stderr; t != nil {
+					if tail := t(5); tail != "" {
+						why += "; its standard error ends with: " + tail
+					}
+				}
+			case why = <-s.restart:
+			}
+			s.mu.Lock()
+			s.conn = nil
+			s.mu.Unlock()
+			c.close()
+			if ctx.Err() != nil {
+				s.set(Stopped, "")
+				return
+			}
+			s.set(Failed, why)
+			if time.Since(up) > 30*time.Second {
+				backoff = s.m.opts.Backoff
+			}
+		}
+		select {
+		case <-ctx.Done():
+			s.set(Stopped, "")
+			return
+		case <-time.After(backoff):
+		}
+		s.mu.Lock()
+		s.restarts++
+		s.mu.Unlock()
+		backoff = min(backoff*2, s.m.opts.MaxBackoff)
+	}
+}
+
+// listTools reads the server's tools into s.tools.
+func (s *server) listTools(ctx context.Context, c *conn) error {
+	if c.client.GetServerCapabilities().Tools == nil {
+		s.mu.Lock()
+		s.tools = nil
+		s.mu.Unlock()
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.m.opts.InitTimeout)
+	defer cancel()
+	res, err := c.client.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		return fmt.Errorf("list its tools: %w", err)
+	}
+	list := slices.Clone(res.Tools)
+	slices.SortFunc(list, func(a, b mcp.Tool) int {
+		switch {
+		case a.Name < b.Name:
+			return -1
+		case a.Name > b.Name:
+			return 1
+		}
+		return 0
+	})
+	s.mu.Lock()
+	s.tools = list
+	s.mu.Unlock()
+	return nil
+}
+
+// notify handles a server's notifications: progress of a call, and a
+// changed tool list (the registry follows; new tools are offered from the
+// next step).
+func (s *server) notify(n mcp.JSONRPCNotification) {
+	switch n.Method {
+	case string(mcp.MethodNotificationProgress):
+		f := n.Params.AdditionalFields
+		token := fmt.Sprint(f["progressToken"])
+		s.mu.Lock()
+		fn := s.progress[token]
+		s.mu.Unlock()
+		if fn == nil {
+			return
+		}
+		p := event.Progress{}
+		if v, ok := f["progress"].(float64); ok {
+			p.Done = &v
+		}
+		if v, ok := f["total"].(float64); ok {
+			p.Total = &v
+		}
+		if v, ok := f["message"].(string); ok {
+			p.Message = bounded(v, 512)
+		}
+		fn(p)
+	case mcp.MethodNotificationToolsListChanged:
+		go func() {
+			s.mu.Lock()
+			c := s.conn
+			s.mu.Unlock()
+			if c == nil {
+				return
+			}
+			if err := s.listTools(context.Background(), c); err == nil {
+				s.m.sync()
+			}
+		}()
+	}
+}
+
+// requestRestart asks the supervisor to reconnect (a hung server).
+func (s *server) requestRestart(why string) {
+	select {
+	case s.restart <- why:
+	default:
+	}
+}
+
+// errNotConnected is returned by current when the server is not ready.
+type errNotConnected struct{ name, state, why string }
+
+func (e errNotConnected) Error() string {
+	msg := fmt.Sprintf("MCP server %s is not connected (%s)", e.name, e.state)
+	if e.why != "" {
+		msg += ": " + e.why
+	}
+	return msg + ". Foya reconnects it on its own; try again later, or go on without it"
+}
+
+func (s *server) current() (*conn, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conn == nil {
+		return nil, errNotConnected{s.entry.Name, s.state, s.err}
+	}
+	return s.conn, nil
+}
+
+// callOutcome is a call's result or why there is none, worded for the
+// model.
+type callOutcome struct {
+	res  *mcp.CallToolResult
+	fail string
+}
+
+// call calls one tool. Cancelling ctx cancels the call (mcp-go sends
+// notifications/cancelled over stdio); a server that does not answer in
+// time is restarted.
+func (s *server) call(ctx context.Context, tool string, args json.RawMessage, token string, progress func(event.Progress)) callOutcome {
+	c, err := s.current()
+	if err != nil {
+		return callOutcome{fail: err.Error()}
+	}
+	if progress != nil {
+		s.mu.Lock()
+		s.progress[token] = progress
+		s.mu.Unlock()
+		defer func() {
+			s.mu.Lock()
+			delete(s.progress, token)
+			s.mu.Unlock()
+		}()
+	}
+	timeout := s.entry.CallTimeout()
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = tool
+	if len(args) > 0 {
+		req.Params.Arguments = args
+	}
+	req.Params.Meta = &mcp.Meta{ProgressToken: token}
+	type answer struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	ch := make(chan answer, 1)
+	go func() {
+		res, err := c.client.CallTool(cctx, req)
+		ch <- answer{res, err}
+	}()
+	var a answer
+	select {
+	case a = <-ch:
+	case <-c.done:
+		// The process died: the transport may not notice before its own
+		// reader does, so do not wait for it.
+		cancel()
+		return callOutcome{fail: s.stoppedText(c)}
+	}
+	switch {
+	case a.err == nil:
+		return callOutcome{res: a.res}
+	case ctx.Err() != nil:
+		return callOutcome{fail: "the call was cancelled"}
+	case cctx.Err() != nil:
+		s.requestRestart(fmt.Sprintf("a call to %s got no answer within %v", tool, timeout))
+		return callOutcome{fail: fmt.Sprintf("MCP server %s did not answer within %v, so Foya is restarting it. Try again later, or go on without it", s.entry.Name, timeout)}
+	}
+	select {
+	case <-c.done:
+		return callOutcome{fail: s.stoppedText(c)}
+	case <-time.After(500 * time.Millisecond):
+	}
+	var te *transport.Error
+	if errors.As(a.err, &te) && s.entry.Transport() != Stdio {
+		s.requestRestart("a call failed: " + a.err.Error())
+	}
+	return callOutcome{fail: fmt.Sprintf("MCP server %s: %s", s.entry.Name, bounded(a.err.Error(), 2048))}
+}
+
+func (s *server) stoppedText(c *conn) string {
+	msg := fmt.Sprintf("MCP server %s stopped during the call (%s)", s.entry.Name, c.exitText())
+	if c.stderr != nil {
+		if t := c.stderr(5); t != "" {
+			msg += "; its standard error ends with: " + t
+		}
+	}
+	return msg + ". Foya restarts it; the call may or may not have taken effect"
+}
+
+func (s *server) status() Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := Status{Name: s.entry.Name, Workdir: s.workdir, Transport: s.entry.Transport(), CommandLine: s.entry.CommandLine(),
+		State: s.state, Error: s.err, Tools: len(s.tools), Sandbox: s.launch.Policy != nil,
+		AlwaysLoad: s.entry.AlwaysLoad, Restarts: s.restarts}
+	if c := s.conn; c != nil && c.stderr != nil {
+		st.Stderr = c.stderr(20)
+	} else if s.state == Failed {
+		st.Stderr = ""
+	}
+	return st
+}

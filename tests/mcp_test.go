@@ -1,0 +1,302 @@
+package tests
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"foya/backend/cli"
+	"foya/backend/event"
+	"foya/backend/kernel"
+	"foya/backend/mcp/mcptest"
+	pt "foya/backend/provider/providertest"
+	"foya/backend/tools"
+)
+
+// mcpServer returns a user MCP server entry: this test binary serving
+// mcptest over stdio (TestMain).
+func mcpServer(t *testing.T, name string) kernel.MCPServerConfig {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kernel.MCPServerConfig{Name: name, Command: exe, Env: map[string]string{mcptest.Env: "ok"}}
+}
+
+// copyExe copies this test binary into dir: a sandboxed server must be
+// able to see its program, and the sandbox hides /tmp outside the
+// workspace.
+func copyExe(t *testing.T, dir string) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.Open(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	dst := filepath.Join(dir, "mcp-server")
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY, 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, src); err != nil {
+		t.Fatal(err)
+	}
+	out.Close()
+	return dst
+}
+
+func toolText(t *testing.T, req pt.Request, id string) string {
+	t.Helper()
+	for _, m := range toolMessages(req) {
+		if m.ToolCallID == id {
+			return m.Content
+		}
+	}
+	t.Fatalf("no tool message for %s", id)
+	return ""
+}
+
+// TestMCPToolsThroughTheKernel: a user's stdio MCP server's tools are in
+// the same registry and request as the built-in ones, every call goes
+// through the approval gateway (a read-only annotated tool is allowed in
+// Auto, the others are asked about and a denial reaches the model), images
+// become artifacts, progress becomes tool.update. Issue 13 item 1.
+// spec: M1, M2, R1, K5, I1
+func TestMCPToolsThroughTheKernel(t *testing.T) {
+	h := newHarness(t, nil,
+		pt.Calls(call("c1", "mcp__local__look", `{}`), call("c2", "mcp__local__echo", `{"text":"hi"}`),
+			call("c3", "mcp__local__picture", `{}`), call("c4", "mcp__local__progress", `{}`)),
+		pt.Say("done"))
+	ctx := context.Background()
+	if err := h.k.AddMCPServer(ctx, mcpServer(t, "local")); err != nil {
+		t.Fatal(err)
+	}
+	ans := &answerer{}
+	defer ans.watch(h.k, func(p kernel.Approval) kernel.Answer {
+		if p.Request.Action.Tool == "mcp__local__echo" {
+			return kernel.Answer{Choice: kernel.Deny, Message: "no echo today"}
+		}
+		return kernel.Answer{Choice: kernel.AllowOnce}
+	})()
+	run := h.run("use the tools")
+	if run.Status != "completed" {
+		t.Fatalf("run = %+v", run)
+	}
+	reqs := h.srv.Requests()
+	if !slices.Contains(reqs[0].Tools, "mcp__local__echo") || !slices.Contains(reqs[0].Tools, "read") {
+		t.Fatalf("first request's tools = %v; want MCP and built-in tools together", reqs[0].Tools)
+	}
+	if got := toolText(t, reqs[1], "c1"); !strings.HasPrefix(got, "looked") {
+		t.Errorf("look = %q", got)
+	}
+	if got := toolText(t, reqs[1], "c2"); !strings.Contains(got, "no echo today") {
+		t.Errorf("denied echo = %q; want the user's message", got)
+	}
+	if got := toolText(t, reqs[1], "c4"); !strings.HasPrefix(got, "progressed") {
+		t.Errorf("progress = %q", got)
+	}
+	ans.mu.Lock()
+	asked := slices.Clone(ans.asked)
+	ans.mu.Unlock()
+	if len(asked) != 3 || asked[0] != "mcp" {
+		t.Errorf("asked about %v; want echo, picture and progress (mcp), not the read-only look", asked)
+	}
+	var artifacts []string
+	progress := 0
+	for _, ev := range h.eventList() {
+		switch ev.Type {
+		case event.TypeToolEnd:
+			var d event.ToolEndData
+			json.Unmarshal(ev.Data, &d)
+			if d.ID == "c3" {
+				artifacts = d.Artifacts
+			}
+		case event.TypeToolUpdate:
+			var d event.ToolUpdateData
+			json.Unmarshal(ev.Data, &d)
+			if d.ID == "c4" && d.Progress != nil && d.Progress.Total != nil && *d.Progress.Total == 3 {
+				progress++
+			}
+		}
+	}
+	if len(artifacts) != 1 {
+		t.Errorf("picture artifacts = %v; want the image stored", artifacts)
+	}
+	if progress == 0 {
+		t.Error("no tool.update with the server's progress")
+	}
+	// Resources and prompts through their own API (spec M3).
+	res, err := h.k.ReadMCPResource(ctx, "", "local", "file:///notes.txt")
+	if err != nil || len(res) != 1 || res[0].Text != "remember the milk" {
+		t.Errorf("ReadMCPResource = %+v, %v", res, err)
+	}
+	msgs, err := h.k.GetMCPPrompt(ctx, "", "local", "greet", map[string]string{"name": "Ada"})
+	if err != nil || len(msgs) != 1 || msgs[0].Text != "Say hello to Ada" {
+		t.Errorf("GetMCPPrompt = %+v, %v", msgs, err)
+	}
+	if _, err := h.k.MCPResources(ctx, "", "nobody"); kernel.Code(err) != "invalid" {
+		t.Errorf("MCPResources of an unknown server: %v (%s)", err, kernel.Code(err))
+	}
+}
+
+// TestMCPProjectServerNeedsApproval: opening a project starts none of its
+// programs; an approved project server runs in the sandbox (it cannot
+// write outside the workspace); a changed entry is unapproved again; a
+// malformed file is reported by name and place while the other loads.
+// Issue 13 item 1 and "Bad input".
+// spec: M2, K5, M3
+func TestMCPProjectServerNeedsApproval(t *testing.T) {
+	h := newHarness(t, nil)
+	ctx := context.Background()
+	exe := copyExe(t, h.dir)
+	mark := filepath.Join(h.dir, "started")
+	cfg := func(arg string) []byte {
+		b, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"proj": map[string]any{
+			"command": exe, "args": []string{arg}, "env": map[string]string{mcptest.Env: "ok", mcptest.MarkEnv: mark}}}})
+		return b
+	}
+	os.WriteFile(filepath.Join(h.dir, ".mcp.json"), cfg("-a"), 0o644)
+	os.MkdirAll(filepath.Join(h.dir, ".foya"), 0o755)
+	os.WriteFile(filepath.Join(h.dir, ".foya", "mcp.json"), []byte("{\"mcpServers\": {\n  \"x\": [}\n}"), 0o644)
+	list, err := h.k.MCPServers(ctx, h.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Servers) != 1 || list.Servers[0].State != kernel.MCPUnapproved {
+		t.Fatalf("servers = %+v; want proj unapproved", list.Servers)
+	}
+	if len(list.Problems) != 1 || !strings.Contains(list.Problems[0], filepath.Join(".foya", "mcp.json")+": line 2, column") {
+		t.Errorf("problems = %v; want the malformed file by name and line", list.Problems)
+	}
+	if _, _, ok := h.k.Registry().Lookup("mcp__proj__echo"); ok {
+		t.Fatal("an unapproved project server's tools are registered")
+	}
+	s, err := h.k.ApproveMCPServer(ctx, h.dir, "proj", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.State != "ready" || !s.Sandbox || s.Tools == 0 {
+		t.Fatalf("approved server = %+v; want ready in the sandbox", s)
+	}
+	tool, _, ok := h.k.Registry().Lookup("mcp__proj__write")
+	if !ok {
+		t.Fatal("the approved server's tools are missing")
+	}
+	outside := filepath.Join(t.TempDir(), "outside.txt")
+	for path, wantOK := range map[string]bool{filepath.Join(h.dir, "inside.txt"): true, outside: false} {
+		res, err := tool.Run(ctx, nil, toolsCall("w", `{"path":"`+path+`"}`))
+		if err != nil || res.IsError == wantOK {
+			t.Errorf("write %s = %+v, %v; want allowed %v", path, res, err, wantOK)
+		}
+	}
+	if _, err := os.Stat(outside); err == nil {
+		t.Error("the sandboxed server wrote outside the workspace")
+	}
+	os.WriteFile(filepath.Join(h.dir, ".mcp.json"), cfg("-b"), 0o644)
+	if list, _ := h.k.MCPServers(ctx, h.dir); list.Servers[0].State != kernel.MCPUnapproved {
+		t.Errorf("after the entry changed: %+v; want unapproved again", list.Servers[0])
+	}
+}
+
+// TestMCPDeferredThroughToolSearch: past mcp.deferShare of the context,
+// MCP tools are deferred; tool_search activates one for the next step.
+// Issue 13 item 1.
+// spec: E1, E2, M1
+func TestMCPDeferredThroughToolSearch(t *testing.T) {
+	h := newHarness(t, nil,
+		pt.Calls(call("s1", "tool_search", `{"query":"echo the text"}`)),
+		pt.Calls(call("c1", "mcp__local__echo", `{"text":"found"}`)),
+		pt.Say("done"))
+	ctx := context.Background()
+	if err := h.k.SetSetting(ctx, kernel.SettingMCPDeferShare, "0.0001"); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.k.SetSetting(ctx, kernel.SettingMCPDeferShare, "2"); kernel.Code(err) != "invalid" {
+		t.Errorf("share 2: %v", err)
+	}
+	if err := h.k.AddMCPServer(ctx, mcpServer(t, "local")); err != nil {
+		t.Fatal(err)
+	}
+	ans := &answerer{}
+	defer ans.watch(h.k, func(kernel.Approval) kernel.Answer { return kernel.Answer{Choice: kernel.AllowOnce} })()
+	h.run("echo something")
+	reqs := h.srv.Requests()
+	if slices.Contains(reqs[0].Tools, "mcp__local__echo") || !slices.Contains(reqs[0].Tools, "tool_search") {
+		t.Fatalf("first request's tools = %v; want MCP tools deferred behind tool_search", reqs[0].Tools)
+	}
+	if !slices.Contains(reqs[1].Tools, "mcp__local__echo") {
+		t.Fatalf("after tool_search: %v", reqs[1].Tools)
+	}
+	if got := toolText(t, reqs[2], "c1"); !strings.HasPrefix(got, "echo: found") {
+		t.Errorf("echo = %q", got)
+	}
+}
+
+// TestMCPCommandLine: foya mcp add (stdio and URL), list --json (state,
+// tools, stderr tail), import of a Claude Desktop file with a broken
+// entry, approve of a project server, remove. Issue 13 "Must show".
+// spec: M1, M2, K5
+func TestMCPCommandLine(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(t.TempDir(), "foya.db")
+	exe, _ := os.Executable()
+	foya := func(args ...string) (string, string, int) {
+		var out, errb bytes.Buffer
+		code := cli.Run(context.Background(), append(args[:1:1], append([]string{"--db", db}, args[1:]...)...),
+			cli.Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }})
+		return out.String(), errb.String(), code
+	}
+	mcp := func(args ...string) (string, string, int) { return foya(append([]string{"mcp"}, args...)...) }
+	if out, errs, code := mcp("add", "local", "--env", mcptest.Env+"=ok", "--", exe, "-test.run=none"); code != 0 || !strings.Contains(out, "ready") {
+		t.Fatalf("add = %d %q %q", code, out, errs)
+	}
+	if _, errs, code := mcp("add", "bad"); code != cli.ExitUsage || !strings.Contains(errs, "COMMAND") {
+		t.Errorf("add without command = %d %q", code, errs)
+	}
+	out, _, code := mcp("list", "--json", "--workdir", dir)
+	var list kernel.MCPList
+	if err := json.Unmarshal([]byte(out), &list); code != 0 || err != nil || len(list.Servers) != 1 ||
+		list.Servers[0].State != "ready" || list.Servers[0].Tools < 10 || !strings.Contains(list.Servers[0].CommandLine, "-test.run=none") {
+		t.Fatalf("list = %d %s", code, out)
+	}
+	claude := filepath.Join(dir, "claude_desktop_config.json")
+	os.WriteFile(claude, []byte(`{"mcpServers":{"other":{"command":"`+exe+`","env":{"`+mcptest.Env+`":"exit"}},"local":{"command":"x"},"broken":{"args":"no"}}}`), 0o644)
+	out, errs, code := mcp("import", claude)
+	if code != 0 || !strings.Contains(out, "Imported 1 MCP server(s): other") || !strings.Contains(out, "Kept your own of the same name: local") ||
+		!strings.Contains(errs, "mcpServers.broken") {
+		t.Errorf("import = %d %q %q", code, out, errs)
+	}
+	out, _, _ = mcp("list", "--workdir", dir)
+	if !strings.Contains(out, "other (user, stdio) failed") || !strings.Contains(out, "permission denied") {
+		t.Errorf("list after import = %q; want other failed with its stderr", out)
+	}
+	os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(`{"mcpServers":{"web":{"type":"http","url":"http://127.0.0.1:9/mcp"}}}`), 0o644)
+	out, _, _ = mcp("list", "--workdir", dir)
+	if !strings.Contains(out, "web (project, http) unapproved") || !strings.Contains(out, "foya mcp approve web") {
+		t.Errorf("list with a project server = %q", out)
+	}
+	if out, errs, code := mcp("approve", "web", "--workdir", dir); code != 0 || !strings.Contains(out, "http://127.0.0.1:9/mcp") || !strings.Contains(out, "failed") {
+		t.Errorf("approve = %d %q %q; want the URL shown, then failed (nothing listens)", code, out, errs)
+	}
+	if out, _, code := mcp("remove", "other"); code != 0 || !strings.Contains(out, "Removed") {
+		t.Errorf("remove = %d %q", code, out)
+	}
+	if _, errs, code := mcp("remove", "other"); code == 0 || !strings.Contains(errs, `no MCP server "other"`) {
+		t.Errorf("remove twice = %d %q", code, errs)
+	}
+}
+
+func toolsCall(id, args string) tools.Call {
+	return tools.Call{ID: id, Arguments: json.RawMessage(args)}
+}
