@@ -1,6 +1,8 @@
 package tests
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"maps"
 	"net"
@@ -12,7 +14,9 @@ import (
 	"strings"
 	"testing"
 
+	"foya/backend/cli"
 	"foya/backend/kernel"
+	"foya/backend/mcp/mcptest"
 	pt "foya/backend/provider/providertest"
 	"foya/backend/sandbox"
 	"foya/backend/trash"
@@ -284,5 +288,55 @@ func TestDoctorWithoutSandboxOrTrash(t *testing.T) {
 	}
 	if n := len(r.Problems()); n != 2 {
 		t.Errorf("%d problems; want 2 (sandbox, trash): %+v", n, r.Problems())
+	}
+}
+
+// TestDoctorReportsMCPServers checks foya doctor's MCP section (issue 14
+// item 4): a server that starts is ready with its tools; one whose program
+// is not there is a problem, with what to do. The command line runs in this
+// process, as in TestMCPCommandLine, so that the test binary can be the
+// MCP server.
+//
+// spec: K5, M1
+func TestDoctorReportsMCPServers(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "foya.db")
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	foya := func(args ...string) (string, int) {
+		var out, errb bytes.Buffer
+		code := cli.Run(context.Background(), args, cli.Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }})
+		return out.String() + errb.String(), code
+	}
+	if out, code := foya("mcp", "--db", db, "add", "local", "--env", mcptest.Env+"=ok", "--", exe, "-test.run=none"); code != 0 {
+		t.Fatalf("mcp add local: exit %d\n%s", code, out)
+	}
+	gone := filepath.Join(dir, "no-such-program")
+	foya("mcp", "--db", db, "add", "gone", "--", gone)
+
+	out, code := foya("doctor", "--db", db, "--timeout", "2s")
+	if code != 1 {
+		t.Fatalf("doctor: exit %d, want 1 (a server does not start)\n%s", code, out)
+	}
+	if !regexp.MustCompile(`(?m)^MCP servers$`).MatchString(out) {
+		t.Fatalf("no MCP servers section in:\n%s", out)
+	}
+	if !regexp.MustCompile(`(?m)^  ok +local +user, stdio: ready, \d+ tools$`).MatchString(out) {
+		t.Errorf("the working server is not reported ready with its tools:\n%s", out)
+	}
+	if !regexp.MustCompile(`(?m)^  problem +gone +user, stdio: failed`).MatchString(out) ||
+		!strings.Contains(out, "what to do: check that "+gone+" runs by itself") {
+		t.Errorf("the broken server is not a problem with what to do:\n%s", out)
+	}
+
+	out, _ = foya("doctor", "--db", db, "--timeout", "2s", "--json")
+	var r kernel.DoctorReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("doctor --json: %v\n%s", err, out)
+	}
+	if r.MCP.Status != kernel.DoctorWarning || len(r.MCP.Servers) != 2 {
+		t.Errorf("doctor --json mcp = %+v", r.MCP)
 	}
 }

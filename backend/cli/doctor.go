@@ -63,6 +63,7 @@ func printDoctor(w io.Writer, r kernel.DoctorReport) {
 		providers = append(providers, f)
 	}
 	section("Providers", providers...)
+	section("MCP servers", append([]kernel.Finding{r.MCP.Finding}, r.MCP.Servers...)...)
 	if n := len(r.Problems()); n > 0 {
 		fmt.Fprintf(w, "\n%d %s: see \"what to do\" above\n", n, plural(n, "problem", "problems"))
 	} else {

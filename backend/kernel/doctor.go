@@ -105,12 +105,21 @@ type DoctorReport struct {
 	Sandbox   DoctorSandbox   `json:"sandbox"`
 	Trash     DoctorTrash     `json:"trash"`
 	Providers DoctorProviders `json:"providers"`
+	MCP       DoctorMCP       `json:"mcp"`
+}
+
+// DoctorMCP is the MCP servers' finding: one line for them all, then one
+// per server (the user's, and those of the folder doctor runs in).
+type DoctorMCP struct {
+	Finding
+	Servers []Finding `json:"servers"`
 }
 
 // Problems returns the findings whose status is DoctorProblem.
 func (r DoctorReport) Problems() []Finding {
 	all := append([]Finding{}, r.Folders...)
-	all = append(all, r.Database.Finding, r.Sandbox.Finding, r.Trash.Finding, r.Providers.Finding)
+	all = append(all, r.Database.Finding, r.Sandbox.Finding, r.Trash.Finding, r.Providers.Finding, r.MCP.Finding)
+	all = append(all, r.MCP.Servers...)
 	for _, p := range r.Providers.Profiles {
 		all = append(all, p.Finding)
 	}
@@ -157,7 +166,89 @@ func Doctor(ctx context.Context, opts DoctorOptions) DoctorReport {
 	}
 	r.Trash = doctorTrash(tr)
 	r.Providers = doctorProviders(ctx, r.Database, opts, probe)
+	r.MCP = doctorMCP(ctx, r.Database, probe)
 	return r
+}
+
+// doctorMCPWait bounds how long doctor waits for MCP servers to start.
+const doctorMCPWait = 10 * time.Second
+
+// doctorMCP starts the user's MCP servers, and the approved ones of the
+// folder doctor runs in, and says how each is: ready with its tools, or
+// why not, with its standard error's end.
+func doctorMCP(ctx context.Context, db DoctorDatabase, probe func() sandbox.Capability) DoctorMCP {
+	d := DoctorMCP{Finding: Finding{Name: "mcp servers", Status: DoctorOK}, Servers: []Finding{}}
+	addFix := "add one: foya mcp add NAME -- COMMAND [ARGS...], or foya mcp import FILE"
+	if db.Status == DoctorProblem || !db.Exists || db.Integrity == nil {
+		d.Detail, d.Fix = "not checked: no sound database yet", "see the database above"
+		d.Status = DoctorWarning
+		if !db.Exists {
+			d.Status, d.Detail, d.Fix = DoctorOK, "none configured (no database yet)", ""
+		}
+		return d
+	}
+	k, err := Open(ctx, Options{DBPath: db.Path, Headless: true, Probe: probe})
+	if err != nil {
+		d.Status, d.Detail, d.Fix = DoctorWarning, "not checked: "+err.Error(), "run foya doctor again when the other Foya is done"
+		return d
+	}
+	defer k.Close()
+	wd, _ := os.Getwd()
+	ctx, cancel := context.WithTimeout(ctx, doctorMCPWait)
+	defer cancel()
+	list, err := k.MCPServers(ctx, wd)
+	if err != nil {
+		d.Status, d.Detail, d.Fix = DoctorWarning, "not checked: "+err.Error(), "see foya mcp list"
+		return d
+	}
+	for _, p := range list.Problems {
+		d.Servers = append(d.Servers, Finding{Name: "config", Status: DoctorProblem, Detail: p,
+			Fix: "fix the file at that place; the other servers still load"})
+	}
+	bad := 0
+	for _, s := range list.Servers {
+		f := Finding{Name: s.Name, Status: DoctorOK, Detail: fmt.Sprintf("%s, %s: %s", s.Scope, s.Transport, s.State)}
+		switch s.State {
+		case "ready":
+			f.Detail += fmt.Sprintf(", %d %s", s.Tools, plural(s.Tools, "tool", "tools"))
+		case MCPUnapproved:
+			f.Status, f.Fix = DoctorWarning, "after checking its command line ("+s.CommandLine+"): foya mcp approve "+s.Name
+		case MCPDisabled:
+		default:
+			f.Status = DoctorProblem
+			if s.Error != "" {
+				f.Detail += ": " + s.Error
+			}
+			f.Fix = "check that " + s.CommandLine + " runs by itself"
+			if s.Stderr != "" {
+				f.Fix += "; its last error output: " + lastLine(s.Stderr)
+			}
+		}
+		if f.Status != DoctorOK {
+			bad++
+		}
+		d.Servers = append(d.Servers, f)
+	}
+	switch {
+	case len(list.Servers) == 0 && len(list.Problems) == 0:
+		d.Detail, d.Fix = "none configured", addFix
+	default:
+		d.Detail = fmt.Sprintf("%d %s, %d ready", len(list.Servers), plural(len(list.Servers), "server", "servers"), len(list.Servers)-bad)
+		if bad > 0 || len(list.Problems) > 0 {
+			d.Status, d.Fix = DoctorWarning, "see each server below"
+		}
+	}
+	return d
+}
+
+// lastLine is the last non-empty line of text, at most 200 bytes.
+func lastLine(text string) string {
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	l := lines[len(lines)-1]
+	if len(l) > 200 {
+		l = l[:200] + "…"
+	}
+	return l
 }
 
 // doctorFolders looks at the data folder, where the settings are, the
@@ -479,4 +570,12 @@ func firstFailure(c ProviderCheck) string {
 		return c.Models.Message
 	}
 	return c.Stream.Message
+}
+
+// plural is one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -188,7 +188,19 @@ export interface DoctorReport {
   sandbox: DoctorSandbox;
   trash: DoctorTrash;
   providers: DoctorProviders;
+  mcp: DoctorMCP;
 }
+/**
+ * DoctorMCP is the MCP servers' finding: one line for them all, then one
+ * per server (the user's, and those of the folder doctor runs in).
+ */
+export interface DoctorMCP {
+  Finding: Finding;
+  servers: Finding[];
+}
+/**
+ * doctorMCPWait bounds how long doctor waits for MCP servers to start.
+ */
 
 //////////
 // source: dto.go
