@@ -294,8 +294,7 @@ func TestDoctorWithoutSandboxOrTrash(t *testing.T) {
 // TestDoctorReportsMCPServers checks foya doctor's MCP section (issue 14
 // item 4): a server that starts is ready with its tools; one whose program
 // is not there is a problem, with what to do. The command line runs in this
-// process, as in TestMCPCommandLine, so that the test binary can be the
-// MCP server.
+// process, as in TestMCPCommandLine; the test binary is the MCP server.
 //
 // spec: K5, M1
 func TestDoctorReportsMCPServers(t *testing.T) {

@@ -187,6 +187,12 @@ func startProcess(e Entry, l Launch) (*conn, error) {
 	if e.Cwd != "" {
 		cmd.Dir = e.Cwd
 	}
+	if cmd.Dir != "" {
+		// exec would report a missing folder as a missing program.
+		if fi, err := os.Stat(cmd.Dir); err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("start %s: its folder %s is not there: fix the entry's cwd or make the folder", e.Command, cmd.Dir)
+		}
+	}
 	cmd.Env = environ(l.Environ, e.Env)
 	ownGroup(cmd)
 	cmd.WaitDelay = time.Second

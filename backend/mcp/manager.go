@@ -124,7 +124,12 @@ func (m *Manager) newServer(workdir string, e Entry) *server {
 		state: Connecting, progress: map[string]func(event.Progress){}, ready: make(chan struct{})}
 	dir := workdir
 	if dir == "" {
+		// The user's own servers start in the home folder; without one
+		// (HOME unset or gone), in Foya's own folder.
 		dir, _ = homeDir()
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			dir = ""
+		}
 	}
 	s.launch = Launch{Dir: dir}
 	if m.opts.Environ != nil {

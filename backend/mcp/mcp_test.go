@@ -277,6 +277,7 @@ func TestBadServers(t *testing.T) {
 	m, reg := newManager(t, mcp.Options{InitTimeout: 700 * time.Millisecond, Backoff: time.Hour})
 	m.Set("", []mcp.Entry{
 		{Name: "missing", Command: "/no/such/program"},
+		{Name: "nocwd", Command: "/bin/sh", Cwd: "/no/such/folder"},
 		stdioEntry(t, "garbage", "garbage"),
 		stdioEntry(t, "silent", "silent"),
 		stdioEntry(t, "exit", "exit"),
@@ -285,6 +286,7 @@ func TestBadServers(t *testing.T) {
 	m.Wait(context.Background(), "")
 	want := map[string]string{
 		"missing": "no such file",
+		"nocwd":   "its folder /no/such/folder is not there",
 		"garbage": "did not complete the MCP handshake",
 		"silent":  "did not complete the MCP handshake",
 		"exit":    "permission denied",
