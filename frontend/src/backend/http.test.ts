@@ -4,7 +4,7 @@ import { HttpTransport, type EventSourceLike } from "./http";
 import type { Event } from "./transport";
 
 function ev(seq: number, sessionId = "s"): Event {
-  return { type: "text.delta", sessionId, seq };
+  return { type: "text.delta", sessionId, seq, time: "2026-12-01T10:00:00Z" };
 }
 
 /** fetchOf returns a fetch that records each request and answers with reply. */

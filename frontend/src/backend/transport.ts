@@ -1,15 +1,11 @@
+import type { Event } from "./gen/event";
+
 /**
- * Event is a kernel event as the transports see it: they route it by
- * sessionId and order it by seq (1, 2, 3 … per session, no gaps; see
- * docs/events.md) and hand it on untouched. The full envelope, with every
- * payload, is the type generated from Go (gen/); this is the part of it the
- * transports rely on.
+ * Event is a kernel event, the envelope generated from Go (gen/event.ts):
+ * the transports route it by sessionId and order it by seq (1, 2, 3 … per
+ * session, no gaps; see docs/events.md) and hand it on untouched.
  */
-export interface Event {
-  readonly type: string;
-  readonly sessionId: string;
-  readonly seq: number;
-}
+export type { Event };
 
 /**
  * Transport is how the UI reaches the kernel: the desktop over Wails

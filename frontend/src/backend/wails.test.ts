@@ -5,7 +5,7 @@ import type { Event } from "./transport";
 import { eventsName, hasWails, WailsTransport, type WailsWindow } from "./wails";
 
 function ev(seq: number, sessionId = "s"): Event {
-  return { type: "text.delta", sessionId, seq };
+  return { type: "text.delta", sessionId, seq, time: "2026-12-01T10:00:00Z" };
 }
 
 type Handler = (...args: unknown[]) => Promise<unknown>;

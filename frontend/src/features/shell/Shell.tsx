@@ -191,8 +191,7 @@ function OpenSession(props: { session: Session; panel: Panel; setPanel: (p: Pane
   const { session: s, panel, setPanel } = props;
   // One store per opening (the key of this component is the session's ID).
   const [store] = useState<SessionStore>(() => createSessionStore(s.id, { mode: s.approvalMode }));
-  // The transport hands on the kernel's events untouched: full envelopes.
-  const subscribe = useMemo(() => transport.subscribe.bind(transport) as Subscribe, [transport]);
+  const subscribe = useMemo<Subscribe>(() => transport.subscribe.bind(transport), [transport]);
   useFollow(store, subscribe);
   const toggle = (p: Exclude<Panel, null>) => setPanel(panel === p ? null : p);
 
