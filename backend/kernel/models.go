@@ -27,7 +27,7 @@ func DefaultImageInput(model string) bool {
 	return false
 }
 
-func imageSetting(model string) string { return settingImagesPrefix + model }
+func imageSetting(model string) string { return SettingImagesPrefix + model }
 
 // ImageInput says whether a model takes image input: the user's setting for
 // it, else DefaultImageInput.

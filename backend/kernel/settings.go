@@ -18,10 +18,15 @@ import (
 
 // Setting keys users can set.
 const (
-	SettingDefaultMode  = settingDefaultMode
-	SettingMaxSteps     = "run.max_steps"
-	SettingMaxWrite     = files.MaxWriteSetting
-	settingImagesPrefix = "model.images."
+	// Literals, not the other packages' names, so that the TypeScript
+	// generated from this file holds them (TestSettingKeysAgree keeps them
+	// the same).
+	SettingDefaultMode = "approval.default"
+	SettingMaxSteps    = "run.max_steps"
+	SettingMaxWrite    = "files.maxWriteBytes"
+	// SettingImagesPrefix, followed by a model's name, says whether the
+	// model takes image input ("true" or "false").
+	SettingImagesPrefix = "model.images."
 	// SettingSandboxReadable lists absolute paths, separated by the
 	// system's path list separator (":" on Linux), that sandboxed commands
 	// may read although the sandbox hides them by default: a credential
@@ -167,14 +172,14 @@ func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 			return kindf(ErrInvalid, "%s: %w", key, err)
 		}
 		return k.store.SetSetting(ctx, key, d.String())
-	case strings.HasPrefix(key, settingImagesPrefix) && len(key) > len(settingImagesPrefix):
+	case strings.HasPrefix(key, SettingImagesPrefix) && len(key) > len(SettingImagesPrefix):
 		on, err := strconv.ParseBool(value)
 		if err != nil {
 			return kindf(ErrInvalid, "%s: want true or false, got %q", key, value)
 		}
-		return k.SetImageInput(ctx, strings.TrimPrefix(key, settingImagesPrefix), on)
+		return k.SetImageInput(ctx, strings.TrimPrefix(key, SettingImagesPrefix), on)
 	}
-	return kindf(ErrInvalid, "unknown setting %q: known are %s and %sMODEL", key, strings.Join(settingKeys, ", "), settingImagesPrefix)
+	return kindf(ErrInvalid, "unknown setting %q: known are %s and %sMODEL", key, strings.Join(settingKeys, ", "), SettingImagesPrefix)
 }
 
 // settingKeys are the plain keys SetSetting takes, for its error message.

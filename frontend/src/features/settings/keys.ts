@@ -1,10 +1,11 @@
-// Setting keys of the kernel (backend/kernel/settings.go, which the type
-// generator leaves out because its keys are Go expressions). SetSetting
-// validates every value and says what it wants.
-export const settingMaxSteps = "run.max_steps";
-export const settingMaxWrite = "files.maxWriteBytes";
-export const settingIdleTimeout = "provider.idleTimeout";
-export const imagesPrefix = "model.images.";
+// Setting keys of the kernel, generated from backend/kernel/settings.go.
+// SetSetting validates every value and says what it wants.
+import { SettingIdleTimeout, SettingImagesPrefix, SettingMaxSteps, SettingMaxWrite } from "../../backend/gen/kernel";
+
+export const settingMaxSteps = SettingMaxSteps;
+export const settingMaxWrite = SettingMaxWrite;
+export const settingIdleTimeout = SettingIdleTimeout;
+export const imagesPrefix = SettingImagesPrefix;
 
 /** imageKey is the setting that says whether model takes image input. */
 export function imageKey(model: string): string {
