@@ -269,8 +269,11 @@ func (f *fetch) read(ctx context.Context, asked string, resp *http.Response, lim
 	}
 	body := bytes.NewBuffer(head)
 	var rerr error
-	if herr == nil {
+	switch {
+	case herr == nil:
 		_, rerr = io.Copy(body, io.LimitReader(resp.Body, limit+1-int64(n)))
+	case !errors.Is(herr, io.EOF) && !errors.Is(herr, io.ErrUnexpectedEOF):
+		rerr = herr // the body stopped within its first bytes
 	}
 	data := body.Bytes()
 	var notes []string
