@@ -21,6 +21,7 @@ import (
 	"foya/backend/tools"
 	"foya/backend/tools/history"
 	"foya/backend/tools/shell"
+	"foya/backend/tools/web"
 )
 
 // Version is the kernel's version, set at build time with
@@ -160,6 +161,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 	k.reg.Add(tools.Search{}, history.New(st))
 	k.reg.Add(fileTools(st)...)
 	k.reg.Add(shellTools(k, opts.Probe)...)
+	k.reg.Add(web.New())
 	k.mcp = newMCP(k, dataDir, opts.Context.Budget)
 	for _, t := range opts.Tools {
 		if err := k.reg.Put(t); err != nil {

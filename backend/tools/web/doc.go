@@ -1,0 +1,7 @@
+// Package web is the built-in web_fetch tool (issue 13 item 3, spec R1):
+// one http or https URL, fetched with bounded redirects, size and time,
+// approved per host, with loopback and private addresses refused at dial
+// time unless the approval named them. HTML becomes Markdown, text and JSON
+// stay as they are, images go to the artifact store, other binaries are
+// refused with their type and size.
+package web

@@ -1,0 +1,350 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strings"
+	"syscall"
+	"time"
+	"unicode/utf8"
+
+	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
+
+	"foya/backend/approval"
+	"foya/backend/tools"
+)
+
+// Name is the tool's name.
+const Name = "web_fetch"
+
+// Bounds of one fetch. They are variables so tests can shorten them.
+var (
+	// Timeout bounds a whole fetch: connect, redirects and body. A body
+	// still arriving when it ends is cut, and what arrived is returned.
+	Timeout = 30 * time.Second
+	// DefaultMaxBytes is the most body read; max_bytes can lower it.
+	DefaultMaxBytes int64 = 5 << 20
+	// MaxRedirects is how many redirects one fetch follows.
+	MaxRedirects = 5
+)
+
+// Tool is web_fetch.
+type Tool struct{}
+
+// New returns the web_fetch tool.
+func New() Tool { return Tool{} }
+
+// Spec implements tools.Tool.
+func (Tool) Spec() tools.Spec {
+	return tools.Spec{
+		Name: Name,
+		Description: "Fetch one http or https URL. HTML pages come back as Markdown, text and JSON as they are, " +
+			"images as attachments; other binary files are refused. At most 5 redirects are followed and the final URL is " +
+			"reported. Each host needs the user's approval; loopback and private addresses always ask.",
+		Exposure: tools.Direct,
+		ReadOnly: true,
+		Schema: []byte(`{"type":"object","properties":{
+			"url":{"type":"string","description":"The http or https URL to fetch."},
+			"max_bytes":{"type":"integer","minimum":1,"description":"Most bytes of the body to read (default and cap 5 MiB)."}},
+			"required":["url"],"additionalProperties":false}`),
+	}
+}
+
+// ParallelSafe implements tools.Parallel: a fetch changes nothing here.
+func (Tool) ParallelSafe(tools.Call) bool { return true }
+
+type args struct {
+	URL      string `json:"url"`
+	MaxBytes *int64 `json:"max_bytes"`
+}
+
+// fetch is the state of one call: which hosts were approved, and whether
+// the approval covered loopback and private addresses.
+type fetch struct {
+	rc       *tools.RunContext
+	call     tools.Call
+	approved map[string]bool
+	private  bool
+}
+
+var errPrivate = errors.New("the host resolves to a loopback or private address that was not approved")
+
+// Run implements tools.Tool.
+func (Tool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) (tools.Result, error) {
+	var a args
+	if err := tools.Decode(call, &a); err != nil {
+		return tools.Errorf("web_fetch: %v", err), nil
+	}
+	limit := DefaultMaxBytes
+	if a.MaxBytes != nil {
+		if *a.MaxBytes < 1 {
+			return tools.Errorf("web_fetch: max_bytes must be at least 1"), nil
+		}
+		limit = min(limit, *a.MaxBytes)
+	}
+	u, err := checkURL(a.URL)
+	if err != nil {
+		return tools.Errorf("web_fetch: %v", err), nil
+	}
+	f := &fetch{rc: rc, call: call, approved: map[string]bool{}}
+	// The first approval waits for the user without the fetch's timeout.
+	if msg, err := f.approve(ctx, u); err != nil || msg != "" {
+		if err != nil {
+			return tools.Errorf("web_fetch: %s: %v", a.URL, err), nil
+		}
+		return tools.Errorf("%s", msg), nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, Timeout)
+	defer cancel()
+	dialer := &net.Dialer{Timeout: 10 * time.Second, Control: f.control}
+	tr := &http.Transport{DialContext: dialer.DialContext, TLSHandshakeTimeout: 10 * time.Second,
+		ResponseHeaderTimeout: Timeout, MaxIdleConns: 1, ForceAttemptHTTP2: true}
+	defer tr.CloseIdleConnections()
+	var refused string
+	client := &http.Client{Transport: tr, CheckRedirect: func(req *http.Request, via []*http.Request) error {
+		for _, v := range via {
+			if v.URL.String() == req.URL.String() {
+				return fmt.Errorf("redirect loop: %s leads back to %s", via[len(via)-1].URL, req.URL)
+			}
+		}
+		if len(via) > MaxRedirects {
+			return fmt.Errorf("more than %d redirects (the last to %s)", MaxRedirects, req.URL)
+		}
+		if _, err := checkURL(req.URL.String()); err != nil {
+			return fmt.Errorf("redirect to %s: %v", req.URL, err)
+		}
+		msg, err := f.approve(req.Context(), req.URL)
+		if err == nil && msg != "" {
+			refused = msg
+			err = errors.New(msg)
+		}
+		return err
+	}}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return tools.Errorf("web_fetch: %v", err), nil
+	}
+	req.Header.Set("User-Agent", "Foya web_fetch")
+	req.Header.Set("Accept", "text/html, text/markdown, text/plain, application/json, image/*;q=0.8, */*;q=0.5")
+	resp, err := client.Do(req)
+	if err != nil {
+		if refused != "" {
+			return tools.Errorf("%s", refused), nil
+		}
+		return tools.Errorf("web_fetch: %s", describe(ctx, err)), nil
+	}
+	defer resp.Body.Close()
+	return f.read(ctx, a.URL, resp, limit), nil
+}
+
+// checkURL accepts http and https URLs with a host.
+func checkURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil {
+		return nil, fmt.Errorf("%q is not a URL: %v", raw, err)
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "http", "https":
+	case "":
+		return nil, fmt.Errorf("%q has no scheme: give an http:// or https:// URL", raw)
+	default:
+		return nil, fmt.Errorf("the %s: scheme is not fetched: web_fetch fetches only http and https URLs", u.Scheme)
+	}
+	if u.Hostname() == "" {
+		return nil, fmt.Errorf("%q has no host", raw)
+	}
+	return u, nil
+}
+
+// approve asks the gateway for u's host once per call, saying whether the
+// host resolves to loopback or private addresses. It returns the refusal
+// message, or an error when the host does not resolve.
+func (f *fetch) approve(ctx context.Context, u *url.URL) (string, error) {
+	host := strings.ToLower(u.Hostname())
+	if f.approved[host] {
+		return "", nil
+	}
+	addrs, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+	if err != nil {
+		return "", fmt.Errorf("host %s does not resolve: %v", host, err)
+	}
+	var inside []string
+	for _, ip := range addrs {
+		if private(ip) {
+			inside = append(inside, ip.Unmap().String())
+		}
+	}
+	why := "fetch " + u.String()
+	if len(inside) > 0 {
+		why += fmt.Sprintf(" (host %s is a loopback or private address: %s)", host, strings.Join(inside, ", "))
+	}
+	out, err := f.rc.Approve(ctx, approval.Request{CallID: f.call.ID, Why: why,
+		Action: approval.Action{Kind: approval.Fetch, Tool: Name, Host: host}})
+	if err != nil {
+		return "", err
+	}
+	if !out.Allowed {
+		msg := out.Message
+		if msg == "" {
+			msg = "fetching " + host + " was not allowed"
+		}
+		return "web_fetch: " + msg, nil
+	}
+	f.approved[host] = true
+	if len(inside) > 0 {
+		f.private = true
+	}
+	return "", nil
+}
+
+// control checks the address actually dialled, so a name that resolved to
+// a public address at approval and to a private one now (DNS rebinding) is
+// refused.
+func (f *fetch) control(_, address string, _ syscall.RawConn) error {
+	host, _, err := net.SplitHostPort(address)
+	if err != nil {
+		return err
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return fmt.Errorf("dial %s: not an IP address", address)
+	}
+	if private(ip) && !f.private {
+		return errPrivate
+	}
+	return nil
+}
+
+// private reports loopback, private, link-local, unique-local and
+// unspecified addresses.
+func private(ip netip.Addr) bool {
+	ip = ip.Unmap()
+	return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
+		ip.IsInterfaceLocalMulticast() || ip.IsUnspecified() ||
+		netip.MustParsePrefix("100.64.0.0/10").Contains(ip) // carrier-grade NAT
+}
+
+// describe words a transport error for the model.
+func describe(ctx context.Context, err error) string {
+	switch {
+	case errors.Is(err, errPrivate):
+		return errPrivate.Error() + "; ask again so the user sees the address"
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return fmt.Sprintf("no answer within %s", Timeout)
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Op + " " + ue.URL + ": " + ue.Err.Error()
+	}
+	return err.Error()
+}
+
+// read turns the response into a result.
+func (f *fetch) read(ctx context.Context, asked string, resp *http.Response, limit int64) tools.Result {
+	final := resp.Request.URL.String()
+	where := final
+	if final != asked {
+		where = fmt.Sprintf("%s (redirected from %s)", final, asked)
+	}
+	head := make([]byte, 512)
+	n, herr := io.ReadFull(resp.Body, head)
+	head = head[:n]
+	kind := mediaType(resp.Header.Get("Content-Type"), head)
+	class := classify(kind)
+	if class == "" {
+		size := "unknown size"
+		if resp.ContentLength >= 0 {
+			size = tools.Count(resp.ContentLength) + " bytes"
+		}
+		return tools.Errorf("web_fetch: %s is a %s file (%s); web_fetch returns only web pages, text, JSON and images",
+			where, kind, size)
+	}
+	body := bytes.NewBuffer(head)
+	var rerr error
+	switch {
+	case herr == nil:
+		_, rerr = io.Copy(body, io.LimitReader(resp.Body, limit+1-int64(n)))
+	case !errors.Is(herr, io.EOF) && !errors.Is(herr, io.ErrUnexpectedEOF):
+		rerr = herr // the body stopped within its first bytes
+	}
+	data := body.Bytes()
+	var notes []string
+	if int64(len(data)) > limit {
+		data = data[:limit]
+		more := "more followed"
+		if resp.ContentLength > limit {
+			more = fmt.Sprintf("%s bytes left out of %s", tools.Count(resp.ContentLength-limit), tools.Count(resp.ContentLength))
+		}
+		notes = append(notes, fmt.Sprintf("[the body was cut at %s bytes; %s]", tools.Count(limit), more))
+	} else if rerr != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			notes = append(notes, fmt.Sprintf("[the body was cut after %s: %s bytes had arrived]", Timeout, tools.Count(int64(len(data)))))
+		} else {
+			notes = append(notes, fmt.Sprintf("[the body ended early after %s bytes: %v]", tools.Count(int64(len(data))), rerr))
+		}
+	}
+	status := resp.Status
+	title := fmt.Sprintf("Fetched %s: %s, %s, %s bytes", where, status, kind, tools.Count(int64(len(data))))
+	if class == "image" {
+		if len(notes) > 0 {
+			return tools.Errorf("web_fetch: %s is a %s image larger than %s bytes, or it did not arrive whole; it is not shown. %s",
+				where, kind, tools.Count(limit), strings.Join(notes, " "))
+		}
+		return tools.Result{Text: title + ". The image is attached.",
+			Images: []tools.Image{{MIME: kind, Data: bytes.Clone(data)}}}
+	}
+	text := strings.ToValidUTF8(string(data), "\uFFFD")
+	if class == "html" {
+		md, err := htmltomarkdown.ConvertString(text)
+		if err != nil {
+			return tools.Errorf("web_fetch: %s: the HTML could not be converted to Markdown: %v", where, err)
+		}
+		text = md
+		title += ", converted to Markdown"
+	}
+	kept, cut := tools.Head(text, tools.DocumentLimits)
+	out := title + "\n\n" + kept
+	if cut.Truncated() {
+		out += "\n" + cut.Notice("(fetch a more specific URL, or use max_bytes)")
+	}
+	for _, n := range notes {
+		out += "\n" + n
+	}
+	return tools.Result{Text: out, IsError: resp.StatusCode >= 400}
+}
+
+// mediaType is the response's media type, sniffed when it names none.
+func mediaType(header string, head []byte) string {
+	if t, _, err := mime.ParseMediaType(header); err == nil && t != "" && t != "application/octet-stream" {
+		return strings.ToLower(t)
+	}
+	t, _, _ := mime.ParseMediaType(http.DetectContentType(head))
+	if t == "application/octet-stream" && utf8.Valid(head) && !bytes.ContainsRune(head, 0) && len(head) > 0 {
+		return "text/plain"
+	}
+	return t
+}
+
+// classify says how a media type is returned: "html", "text", "image", or
+// "" for a binary that is refused.
+func classify(t string) string {
+	switch {
+	case t == "text/html" || t == "application/xhtml+xml":
+		return "html"
+	case strings.HasPrefix(t, "text/"), t == "application/json", strings.HasSuffix(t, "+json"),
+		t == "application/xml", strings.HasSuffix(t, "+xml"), t == "application/javascript",
+		t == "application/x-ndjson", t == "application/yaml", t == "application/toml":
+		return "text"
+	case t == "image/png", t == "image/jpeg", t == "image/gif", t == "image/webp":
+		return "image"
+	}
+	return ""
+}

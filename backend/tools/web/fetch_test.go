@@ -1,0 +1,239 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"foya/backend/approval"
+	"foya/backend/tools"
+)
+
+func run(t *testing.T, rc *tools.RunContext, args any) tools.Result {
+	t.Helper()
+	raw, _ := json.Marshal(args)
+	res, err := New().Run(context.Background(), rc, tools.Call{ID: "c1", Name: Name, Arguments: raw})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	return res
+}
+
+func server(t *testing.T) *httptest.Server {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/page", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<html><body><h1>Title</h1><p>Some <strong>bold</strong> text and <a href="/x">a link</a>.</p></body></html>`)
+	})
+	mux.HandleFunc("/data.json", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"a": [1, 2, 3], "b": "<p>not html</p>"}`)
+	})
+	mux.HandleFunc("/loop", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/loop2", http.StatusFound) })
+	mux.HandleFunc("/loop2", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/loop", http.StatusFound) })
+	mux.HandleFunc("/hop/{n}", func(w http.ResponseWriter, r *http.Request) {
+		var n int
+		fmt.Sscan(r.PathValue("n"), &n)
+		if n == 0 {
+			http.Redirect(w, r, "/data.json", http.StatusFound)
+			return
+		}
+		http.Redirect(w, r, fmt.Sprintf("/hop/%d", n-1), http.StatusFound)
+	})
+	mux.HandleFunc("/to-file", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "file:///etc/passwd", http.StatusFound)
+	})
+	mux.HandleFunc("/huge", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		w.Header().Set("Content-Length", fmt.Sprint(int64(5)<<30))
+		line := bytes.Repeat([]byte("0123456789abcdef"), 4096)
+		for {
+			if _, err := w.Write(line); err != nil {
+				return // the client hung up: the body was bounded
+			}
+		}
+	})
+	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprint(w, "first part arrived\n")
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	})
+	mux.HandleFunc("/bin", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/zip")
+		w.Write(append([]byte("PK\x03\x04"), make([]byte, 2000)...))
+	})
+	mux.HandleFunc("/sniffed", func(w http.ResponseWriter, r *http.Request) {
+		w.Header()["Content-Type"] = nil
+		w.Write([]byte{0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0, 0, 0, 0})
+	})
+	mux.HandleFunc("/img.png", func(w http.ResponseWriter, r *http.Request) {
+		img := image.NewRGBA(image.Rect(0, 0, 3, 2))
+		img.Set(1, 1, color.RGBA{255, 0, 0, 255})
+		w.Header().Set("Content-Type", "image/png")
+		png.Encode(w, img)
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestHTMLToMarkdown: a page comes back as Markdown, with the URL (issue
+// 13 item 3).
+func TestHTMLToMarkdown(t *testing.T) {
+	srv := server(t)
+	res := run(t, nil, map[string]any{"url": srv.URL + "/page"})
+	if res.IsError || !strings.Contains(res.Text, "# Title") || !strings.Contains(res.Text, "**bold**") ||
+		!strings.Contains(res.Text, "[a link](/x)") || strings.Contains(res.Text, "<p>") {
+		t.Fatalf("result = %+v; want Markdown", res)
+	}
+}
+
+// TestJSONAsIs: JSON is returned byte for byte, and redirects report the
+// final URL.
+func TestJSONAsIs(t *testing.T) {
+	srv := server(t)
+	res := run(t, nil, map[string]any{"url": srv.URL + "/hop/3"})
+	if res.IsError || !strings.Contains(res.Text, `{"a": [1, 2, 3], "b": "<p>not html</p>"}`) ||
+		!strings.Contains(res.Text, srv.URL+"/data.json (redirected from "+srv.URL+"/hop/3)") {
+		t.Fatalf("result = %+v", res)
+	}
+}
+
+// TestRedirects: a loop, too many hops and a redirect to file: are clear
+// errors.
+func TestRedirects(t *testing.T) {
+	srv := server(t)
+	for path, want := range map[string]string{
+		"/loop":    "redirect loop",
+		"/hop/9":   "more than 5 redirects",
+		"/to-file": "only http and https",
+	} {
+		res := run(t, nil, map[string]any{"url": srv.URL + path})
+		if !res.IsError || !strings.Contains(res.Text, want) {
+			t.Errorf("%s: result = %+v; want an error saying %q", path, res, want)
+		}
+	}
+}
+
+// TestHugeBody: a 5 GB body written forever is read only to the cap, and
+// the result says what was cut.
+func TestHugeBody(t *testing.T) {
+	srv := server(t)
+	res := run(t, nil, map[string]any{"url": srv.URL + "/huge", "max_bytes": 100000})
+	if res.IsError || !strings.Contains(res.Text, "[the body was cut at 100,000 bytes; 5,368,609,120 bytes left out of 5,368,709,120]") {
+		t.Fatalf("result = %.300s ... %s", res.Text, res.Text[max(0, len(res.Text)-300):])
+	}
+	if len(res.Text) > tools.DocumentLimits.Bytes+1000 {
+		t.Fatalf("result is %d bytes; want it within the output bounds", len(res.Text))
+	}
+	res = run(t, nil, map[string]any{"url": srv.URL + "/huge"})
+	if !strings.Contains(res.Text, "[the body was cut at 5,242,880 bytes") || !strings.Contains(res.Text, "left out after this") {
+		t.Fatalf("default cap: result tail = %s", res.Text[max(0, len(res.Text)-300):])
+	}
+}
+
+// TestSlowBody: a body that stops arriving is cut at the timeout with what
+// arrived.
+func TestSlowBody(t *testing.T) {
+	old := Timeout
+	Timeout = 300 * time.Millisecond
+	t.Cleanup(func() { Timeout = old })
+	srv := server(t)
+	res := run(t, nil, map[string]any{"url": srv.URL + "/slow"})
+	if res.IsError || !strings.Contains(res.Text, "first part arrived") || !strings.Contains(res.Text, "[the body was cut after 300ms: 19 bytes had arrived]") {
+		t.Fatalf("result = %+v", res)
+	}
+}
+
+// TestBinaryRefused: binaries are refused with their type and size; images
+// are attached.
+func TestBinaryRefused(t *testing.T) {
+	srv := server(t)
+	res := run(t, nil, map[string]any{"url": srv.URL + "/bin"})
+	if !res.IsError || !strings.Contains(res.Text, "is a application/zip file (2,004 bytes)") {
+		t.Fatalf("zip: result = %+v", res)
+	}
+	res = run(t, nil, map[string]any{"url": srv.URL + "/sniffed"})
+	if !res.IsError || !strings.Contains(res.Text, "application/octet-stream") {
+		t.Fatalf("sniffed: result = %+v", res)
+	}
+	res = run(t, nil, map[string]any{"url": srv.URL + "/img.png"})
+	if res.IsError || len(res.Images) != 1 || res.Images[0].MIME != "image/png" {
+		t.Fatalf("image: result = %+v", res)
+	}
+	if _, err := png.Decode(bytes.NewReader(res.Images[0].Data)); err != nil {
+		t.Fatalf("image bytes: %v", err)
+	}
+}
+
+// TestSchemes: file:, ftp:, data: and the like are refused without asking.
+func TestSchemes(t *testing.T) {
+	asked := 0
+	rc := &tools.RunContext{Approval: func(context.Context, approval.Request) (approval.Outcome, error) {
+		asked++
+		return approval.Outcome{Allowed: true}, nil
+	}}
+	for _, u := range []string{"file:///etc/passwd", "ftp://example.com/x", "data:text/plain,hi", "javascript:alert(1)", "gopher://x", "example.com/x", "http:///nohost"} {
+		res := run(t, rc, map[string]any{"url": u})
+		if !res.IsError {
+			t.Errorf("%s: result = %+v; want an error", u, res)
+		}
+	}
+	if asked != 0 {
+		t.Fatalf("asked %d times; want none", asked)
+	}
+	for _, bad := range []string{`{"url": 5}`, `{"url": "http://x", "max_bytes": 0}`, `{"uri": "http://x"}`, `{`} {
+		res, err := New().Run(context.Background(), rc, tools.Call{ID: "c", Name: Name, Arguments: json.RawMessage(bad)})
+		if err != nil || !res.IsError {
+			t.Errorf("%s: %+v, %v; want an error result", bad, res, err)
+		}
+	}
+}
+
+// TestApprovalNamesHost: the action names the host and a loopback address
+// says so; a refusal is an error result and nothing is fetched.
+func TestApprovalNamesHost(t *testing.T) {
+	srv := server(t)
+	var got []approval.Request
+	rc := &tools.RunContext{Approval: func(_ context.Context, r approval.Request) (approval.Outcome, error) {
+		got = append(got, r)
+		return approval.Outcome{Message: "the user said no"}, nil
+	}}
+	res := run(t, rc, map[string]any{"url": srv.URL + "/page"})
+	if !res.IsError || !strings.Contains(res.Text, "the user said no") {
+		t.Fatalf("result = %+v", res)
+	}
+	if len(got) != 1 || got[0].Action.Kind != approval.Fetch || got[0].Action.Host != "127.0.0.1" ||
+		!strings.Contains(got[0].Why, "loopback or private address: 127.0.0.1") {
+		t.Fatalf("requests = %+v", got)
+	}
+}
+
+// TestDialCheck: the address dialled is checked again, so a host approved
+// as public that now resolves to loopback (DNS rebinding) is refused.
+func TestDialCheck(t *testing.T) {
+	f := &fetch{}
+	for _, a := range []string{"127.0.0.1:80", "[::1]:80", "10.1.2.3:443", "192.168.0.1:80", "169.254.169.254:80", "[fd00::1]:80", "[fe80::1]:80", "0.0.0.0:80", "[::ffff:127.0.0.1]:80"} {
+		if err := f.control("tcp", a, nil); !errors.Is(err, errPrivate) {
+			t.Errorf("control(%s) = %v; want errPrivate", a, err)
+		}
+	}
+	if err := f.control("tcp", "93.184.216.34:443", nil); err != nil {
+		t.Errorf("public address: %v", err)
+	}
+	f.private = true
+	if err := f.control("tcp", "127.0.0.1:80", nil); err != nil {
+		t.Errorf("approved private address: %v", err)
+	}
+}
