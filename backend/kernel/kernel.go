@@ -20,6 +20,7 @@ import (
 	"foya/backend/store"
 	"foya/backend/tools"
 	"foya/backend/tools/history"
+	"foya/backend/tools/todo"
 	"foya/backend/tools/shell"
 )
 
@@ -158,6 +159,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 		keys:      &keys{file: filepath.Join(dataDir, KeyFile)},
 	}
 	k.reg.Add(tools.Search{}, history.New(st))
+	k.reg.Add(todo.New(func(ctx context.Context, sid string, ev event.Event) error { return k.eng.Record(ctx, sid, ev) }))
 	k.reg.Add(fileTools(st)...)
 	k.reg.Add(shellTools(k, opts.Probe)...)
 	k.mcp = newMCP(k, dataDir, opts.Context.Budget)
