@@ -20,8 +20,8 @@ import (
 	"foya/backend/store"
 	"foya/backend/tools"
 	"foya/backend/tools/history"
-	"foya/backend/tools/todo"
 	"foya/backend/tools/shell"
+	"foya/backend/tools/todo"
 )
 
 // Version is the kernel's version, set at build time with
