@@ -339,6 +339,14 @@ func (p *printer) event(ev llm.Event) {
 		}
 	case *event.ToolsActivatedData:
 		p.line("2", "  tools activated: "+strings.Join(d.Names, ", "))
+	case *event.TodoUpdatedData:
+		done := 0
+		for _, t := range d.Todos {
+			if t.Status == event.TodoCompleted {
+				done++
+			}
+		}
+		p.line("2", fmt.Sprintf("  tasks: %d of %d completed", done, len(d.Todos)))
 	case *event.RunEndData:
 		p.endLine()
 		switch d.Status {

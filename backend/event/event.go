@@ -32,6 +32,7 @@ const (
 	TypeApprovalRequest    = "approval.request"
 	TypeApprovalAnswer     = "approval.answer"
 	TypeSessionMode        = "session.mode"
+	TypeTodoUpdated        = "todo.updated"
 	TypeFileReverted       = "file.reverted"
 	TypeFileChangedOutside = "file.changed_outside"
 	TypeFileWatchDegraded  = "file.watch_degraded"
@@ -43,7 +44,7 @@ const (
 var Types = []string{
 	TypeRunStart, TypeStepStart, TypeTextDelta, TypeReasoningDelta, TypeToolBegin, TypeToolUpdate,
 	TypeToolEnd, TypeToolsActivated, TypeStepEnd, TypeApprovalRequest, TypeApprovalAnswer,
-	TypeSessionMode, TypeFileReverted, TypeFileChangedOutside, TypeFileWatchDegraded,
+	TypeSessionMode, TypeTodoUpdated, TypeFileReverted, TypeFileChangedOutside, TypeFileWatchDegraded,
 	TypeRunInterrupted, TypeRunEnd,
 }
 
@@ -90,6 +91,8 @@ func Payload(typ string) any {
 		return new(ApprovalAnswerData)
 	case TypeSessionMode:
 		return new(SessionModeData)
+	case TypeTodoUpdated:
+		return new(TodoUpdatedData)
 	case TypeFileReverted:
 		return new(FileRevertedData)
 	case TypeFileChangedOutside:

@@ -63,6 +63,9 @@ func goldenEvents() []event.Event {
 		event.ApprovalAnswer(event.ApprovalAnswerData{ID: "apr_2", CallID: "call_2", State: event.ApprovalDenied,
 			Answer: event.Answer{Choice: event.ChoiceDeny, Message: "not now"}}),
 		event.SessionMode(event.SessionModeData{From: event.ModeManual, To: event.ModeFullAccess}),
+		// The task list (issue 13 item 4).
+		event.TodoUpdated(event.TodoUpdatedData{Todos: []event.Todo{{Content: "read <main.go>", Status: event.TodoCompleted},
+			{Content: "fix the bug & test", Status: event.TodoInProgress}, {Content: "write docs", Status: event.TodoPending}}}),
 		event.FileReverted(event.FileRevertedData{ChangeID: "chg_2", RevertOf: "chg_1", Path: "/w/a.go", Op: event.OpRevert}),
 		event.FileChangedOutside(event.FileChangedOutsideData{Path: "/w/a.go", Exists: false}),
 		event.FileWatchDegraded(event.FileWatchDegradedData{Reason: "too many folders: polling the session's files"}),

@@ -183,6 +183,22 @@ type SessionModeData struct {
 // SessionMode is a session.mode event.
 func SessionMode(d SessionModeData) Event { return of(TypeSessionMode, d) }
 
+// TodoUpdatedData is the payload of todo.updated: the model replaced the
+// session's task list with todo_write. Todos is the whole list, in the
+// model's order; the latest todo.updated of a session is its list.
+type TodoUpdatedData struct {
+	Todos []Todo `json:"todos"`
+}
+
+// Todo is one item of a session's task list.
+type Todo struct {
+	Content string     `json:"content"`
+	Status  TodoStatus `json:"status"`
+}
+
+// TodoUpdated is a todo.updated event.
+func TodoUpdated(d TodoUpdatedData) Event { return of(TypeTodoUpdated, d) }
+
 // FileRevertedData is the payload of file.reverted, one per file: ChangeID
 // is the revert (itself a file change), RevertOf the change it reverted.
 type FileRevertedData struct {

@@ -23,6 +23,7 @@ export interface EventDataByType {
   "approval.request": ApprovalRequestData;
   "approval.answer": ApprovalAnswerData;
   "session.mode": SessionModeData;
+  "todo.updated": TodoUpdatedData;
   "file.reverted": FileRevertedData;
   "file.changed_outside": FileChangedOutsideData;
   "file.watch_degraded": FileWatchDegradedData;

@@ -218,3 +218,12 @@ var Modes = []string{ModeManual, ModeAuto, ModeFullAccess}
 
 // Choices lists every answer choice.
 var Choices = []string{ChoiceAllowOnce, ChoiceAllowSession, ChoiceDeny}
+
+// TodoStatus is the state of one item of a session's task list.
+type TodoStatus string
+
+const (
+	TodoPending    TodoStatus = "pending"
+	TodoInProgress TodoStatus = "in_progress"
+	TodoCompleted  TodoStatus = "completed"
+)

@@ -21,6 +21,7 @@ import (
 	"foya/backend/tools"
 	"foya/backend/tools/history"
 	"foya/backend/tools/shell"
+	"foya/backend/tools/todo"
 	"foya/backend/tools/web"
 )
 
@@ -159,6 +160,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 		keys:      &keys{file: filepath.Join(dataDir, KeyFile)},
 	}
 	k.reg.Add(tools.Search{}, history.New(st))
+	k.reg.Add(todo.New(func(ctx context.Context, sid string, ev event.Event) error { return k.eng.Record(ctx, sid, ev) }))
 	k.reg.Add(fileTools(st)...)
 	k.reg.Add(shellTools(k, opts.Probe)...)
 	k.reg.Add(web.New())

@@ -194,6 +194,7 @@ export function everything(): Log {
   log.running(r4, 1, "call_s");
   log.end(r4, 1, 0, "call_s", "tool_search", "done", "Activated: web_fetch");
   log.add("tools.activated", { names: ["web_fetch"] }, r4);
+  log.add("todo.updated", { todos: [{ content: "find the web tools", status: "completed" }, { content: "edit missing.txt", status: "in_progress" }] }, r4);
   log.stepEnd(r4, 1, "tool_calls", 1);
   log.stepStart(r4, 2);
   log.call(r4, 2, 0, "call_x", "edit", JSON.stringify({ path: "missing.txt", old: "a", new: "b" }));

@@ -13,6 +13,7 @@ import type { Event } from "../backend/gen/event";
 import { reduceAll } from "./eventstest";
 import { EventTypes } from "./seq";
 import { applySessions, initialSessions } from "./sessions/reducer";
+import { applyTasks, initialTasks } from "./tasks/reducer";
 
 const events: Event[] = golden
   .split("\n")
@@ -22,6 +23,12 @@ const events: Event[] = golden
 describe("golden events", () => {
   it("hold every type", () => {
     expect(new Set(events.map((e) => e.type))).toEqual(new Set(EventTypes));
+  });
+
+  it("fold into the task list", () => {
+    const s = reduceAll(applyTasks, initialTasks, events);
+    expect(s.seq).toBe(events.length);
+    expect(s.todos.map((t) => `${t.status}:${t.content}`)).toEqual(["completed:read <main.go>", "in_progress:fix the bug & test", "pending:write docs"]);
   });
 
   it("fold into every area", () => {

@@ -20,6 +20,7 @@ const typeSet: { [K in EventType]: true } = {
   [gen.TypeApprovalRequest]: true,
   [gen.TypeApprovalAnswer]: true,
   [gen.TypeSessionMode]: true,
+  [gen.TypeTodoUpdated]: true,
   [gen.TypeFileReverted]: true,
   [gen.TypeFileChangedOutside]: true,
   [gen.TypeFileWatchDegraded]: true,

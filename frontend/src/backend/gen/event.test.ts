@@ -30,6 +30,8 @@ function summary(ev: TypedEvent): string {
       return `${ev.data.state} ${ev.data.answer.choice}`;
     case "session.mode":
       return `${ev.data.from}->${ev.data.to}`;
+    case "todo.updated":
+      return ev.data.todos.map((t) => `${t.status}:${t.content}`).join(",");
     case "file.reverted":
       return `${ev.data.revertOf} ${ev.data.path}`;
     case "file.changed_outside":

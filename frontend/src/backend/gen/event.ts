@@ -69,6 +69,10 @@ export const TypeSessionMode = "session.mode";
 /**
  * Event types, one per payload struct. Names are dotted.
  */
+export const TypeTodoUpdated = "todo.updated";
+/**
+ * Event types, one per payload struct. Names are dotted.
+ */
 export const TypeFileReverted = "file.reverted";
 /**
  * Event types, one per payload struct. Names are dotted.
@@ -256,6 +260,21 @@ export interface SessionModeData {
   to: string;
 }
 /**
+ * TodoUpdatedData is the payload of todo.updated: the model replaced the
+ * session's task list with todo_write. Todos is the whole list, in the
+ * model's order; the latest todo.updated of a session is its list.
+ */
+export interface TodoUpdatedData {
+  todos: Todo[];
+}
+/**
+ * Todo is one item of a session's task list.
+ */
+export interface Todo {
+  content: string;
+  status: TodoStatus;
+}
+/**
  * FileRevertedData is the payload of file.reverted, one per file: ChangeID
  * is the revert (itself a file change), RevertOf the change it reverted.
  */
@@ -317,6 +336,7 @@ export interface EventDataByType {
   "approval.request": ApprovalRequestData;
   "approval.answer": ApprovalAnswerData;
   "session.mode": SessionModeData;
+  "todo.updated": TodoUpdatedData;
   "file.reverted": FileRevertedData;
   "file.changed_outside": FileChangedOutsideData;
   "file.watch_degraded": FileWatchDegradedData;
@@ -651,3 +671,10 @@ export const ModeAuto = "auto";
  * approval.Mode.
  */
 export const ModeFullAccess = "full_access";
+/**
+ * TodoStatus is the state of one item of a session's task list.
+ */
+export type TodoStatus = string;
+export const TodoPending: TodoStatus = "pending";
+export const TodoInProgress: TodoStatus = "in_progress";
+export const TodoCompleted: TodoStatus = "completed";

@@ -41,6 +41,7 @@ function apply(s: ApprovalsState, raw: Event): ApprovalsState {
       return s.mode === ev.data.to ? s : { ...s, mode: ev.data.to };
     case "run.start":
       return ev.data.approvalMode && s.mode !== ev.data.approvalMode ? { ...s, mode: ev.data.approvalMode } : s;
+    case "todo.updated":
     case "step.start":
     case "text.delta":
     case "reasoning.delta":

@@ -6,6 +6,7 @@ import { Button } from "../../ui/Button";
 import { Notice } from "../../ui/Notice";
 import { useBackgroundCommands, useSession } from "../session/hooks";
 import { errorText } from "../settings/errors";
+import { TaskList } from "../tasks/TaskList";
 import { sandboxText, sizeText, statusKind, statusText } from "./format";
 import { pollMs, useBackgroundList } from "./useBackgroundList";
 import "./background.css";
@@ -16,8 +17,8 @@ export const tailLines = 200;
 /**
  * BackgroundPanel lists the session's background commands with their
  * status, the end of each one's output (live while it runs) and a button
- * that stops it with its whole process tree. The session has no task
- * list: Foya has no task tool yet.
+ * that stops it with its whole process tree; above them, the session's
+ * task list (Tasks), which the agent keeps with todo_write.
  */
 export function BackgroundPanel(props: { sessionId: string; onClose: () => void }) {
   const commands = useBackgroundCommands();
@@ -33,6 +34,7 @@ export function BackgroundPanel(props: { sessionId: string; onClose: () => void 
           <X aria-hidden size={18} />
         </button>
       </header>
+      <TaskList />
       {error !== null && (
         <Notice kind="alert" title="Could not list the background commands">
           <p className="error-text">{error}</p>

@@ -59,6 +59,7 @@ function apply(s: BackgroundState, raw: Event): BackgroundState {
     case "approval.request":
     case "approval.answer":
     case "session.mode":
+    case "todo.updated":
     case "file.reverted":
     case "file.changed_outside":
     case "file.watch_degraded":

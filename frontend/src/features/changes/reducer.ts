@@ -126,6 +126,7 @@ function apply(s: ChangesState, raw: Event): ChangesState {
     case "approval.request":
     case "approval.answer":
     case "session.mode":
+    case "todo.updated":
     case "run.interrupted":
     case "run.end":
       return s;

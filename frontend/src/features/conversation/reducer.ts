@@ -315,6 +315,7 @@ function applyToTurn(s: ConversationState, turn: Turn, ev: TypedEvent): Conversa
       return settleCards(next, turn, status, ev.time);
     }
     case "session.mode":
+    case "todo.updated":
     case "run.start":
     case "file.reverted":
     case "file.changed_outside":

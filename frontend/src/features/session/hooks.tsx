@@ -4,7 +4,7 @@
 // step's stream, and only the component showing that stream renders.
 import { createContext, useContext, useEffect, useMemo, type ReactNode } from "react";
 import { useStore } from "zustand";
-import type { ApprovalRequestData } from "../../backend/gen/event";
+import type { ApprovalRequestData, Todo } from "../../backend/gen/event";
 import type { BackgroundCommand } from "../../backend/gen/kernel";
 import type { Change, Group, OutsideMark } from "../changes/reducer";
 import type { Entry, ToolCard, Turn } from "../conversation/reducer";
@@ -88,6 +88,11 @@ export function useChange(id: string): { change: Change | undefined; revertedBy:
 /** useOutsideMark says whether a path was changed outside Foya since Foya last changed it. */
 export function useOutsideMark(path: string): OutsideMark | undefined {
   return useSession((s) => s.changes.outside[path]);
+}
+
+/** useTasks is the session's task list, as the model last wrote it with todo_write. */
+export function useTasks(): readonly Todo[] {
+  return useSession((s) => s.tasks.todos);
 }
 
 /** useBackgroundStale says the background-command list should be read again. */

@@ -7,6 +7,7 @@ import { applyApprovals, initialApprovals, type ApprovalsState } from "../approv
 import { applyBackground, initialBackground, withCommands, type BackgroundState } from "../background/reducer";
 import { applyChanges, initialChanges, type ChangesState } from "../changes/reducer";
 import { applyConversation, initialConversation, type ConversationState } from "../conversation/reducer";
+import { applyTasks, initialTasks, type TasksState } from "../tasks/reducer";
 import type { Event } from "../../backend/gen/event";
 import { inBatch, type Draft } from "../draft";
 import type { BackgroundCommand } from "../../backend/gen/kernel";
@@ -17,6 +18,7 @@ export interface SessionState {
   approvals: ApprovalsState;
   changes: ChangesState;
   background: BackgroundState;
+  tasks: TasksState;
   /** apply takes events of this session (others are ignored), in any order, duplicates too. */
   apply(events: readonly Event[]): void;
   /** setCommands takes the kernel's background-command list, listed after the events applied so far. */
@@ -31,20 +33,20 @@ export interface SessionStoreOptions {
 }
 
 /** Areas are the parts of a session's state the events fold into. */
-type Areas = Pick<SessionState, "conversation" | "approvals" | "changes" | "background">;
+type Areas = Pick<SessionState, "conversation" | "approvals" | "changes" | "background" | "tasks">;
 
 function areasOf(s: SessionState): Areas {
-  return { conversation: s.conversation, approvals: s.approvals, changes: s.changes, background: s.background };
+  return { conversation: s.conversation, approvals: s.approvals, changes: s.changes, background: s.background, tasks: s.tasks };
 }
 
 function sameAreas(a: Areas, b: Areas): boolean {
-  return a.conversation === b.conversation && a.approvals === b.approvals && a.changes === b.changes && a.background === b.background;
+  return a.conversation === b.conversation && a.approvals === b.approvals && a.changes === b.changes && a.background === b.background && a.tasks === b.tasks;
 }
 
 // fold applies events[from:to] of session sessionId to a, in the batch
 // inBatch opened (so each record is copied once).
 function fold(a: Areas, sessionId: string, events: readonly Event[], from = 0, to = events.length): Areas {
-  let { conversation, approvals, changes, background } = a;
+  let { conversation, approvals, changes, background, tasks } = a;
   for (let i = from; i < to; i++) {
     const ev = events[i]!;
     if (ev.sessionId !== sessionId) continue;
@@ -52,8 +54,9 @@ function fold(a: Areas, sessionId: string, events: readonly Event[], from = 0, t
     approvals = applyApprovals(approvals, ev);
     changes = applyChanges(changes, ev);
     background = applyBackground(background, ev);
+    tasks = applyTasks(tasks, ev);
   }
-  return { conversation, approvals, changes, background };
+  return { conversation, approvals, changes, background, tasks };
 }
 
 /** createSessionStore makes the store of one session, empty: feed it the session's events from seq 1. */
@@ -64,6 +67,7 @@ export function createSessionStore(sessionId: string, opts: SessionStoreOptions 
     approvals: initialApprovals(opts.mode ?? ""),
     changes: initialChanges,
     background: initialBackground,
+    tasks: initialTasks,
     apply(events) {
       const before = areasOf(get());
       // One batch: the reducers copy each record once, not once per event (../draft.ts).
@@ -157,6 +161,7 @@ export function applyInSlices(
             approvals: current.approvals === start.approvals ? folded.approvals : again.approvals,
             changes: current.changes === start.changes ? folded.changes : again.changes,
             background: current.background === start.background ? folded.background : again.background,
+            tasks: current.tasks === start.tasks ? folded.tasks : again.tasks,
           };
         });
     if (!sameAreas(current, out)) store.setState(out);

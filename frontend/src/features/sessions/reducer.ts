@@ -75,6 +75,7 @@ export function applySessions(s: SessionsState, raw: Event): SessionsState {
       return withStatus(next, id, { ...st, waiting: st.waiting.filter((w) => w !== ev.data.id) });
     case "session.mode":
       return touch(next, id, ev.time, (x) => ({ ...x, approvalMode: ev.data.to }));
+    case "todo.updated":
     case "step.start":
     case "text.delta":
     case "reasoning.delta":
