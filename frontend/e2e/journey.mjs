@@ -14,15 +14,10 @@
 //   FOYA_CHROMIUM  the browser binary (never downloaded)
 // Each step is checked on screen and on disk (or in the store).
 // Exits 0 when every check holds, 1 with the reason otherwise.
-import { chromium } from 'playwright-core';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { api, check, env, launch, screenshots, timeout } from './lib.mjs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const env = (name) => {
-  const v = process.env[name];
-  if (!v) throw new Error(`${name} is not set: run this script through go test ./tests/e2e/`);
-  return v;
-};
 const url = env('FOYA_URL');
 const project = env('FOYA_PROJECT');
 const profile = env('FOYA_PROFILE');
@@ -33,27 +28,10 @@ const created = env('FOYA_CREATED');
 const edited = env('FOYA_EDITED');
 const denial = env('FOYA_DENIAL');
 const oldLog = env('FOYA_OLD_LOG');
-const timeout = 30_000;
-mkdirSync(shots, { recursive: true });
+const { shot, saved } = screenshots(shots);
 // This run's screenshots only: the last run's are removed first.
 for (const f of readdirSync(shots)) if (f.startsWith('journey-') && f.endsWith('.png')) rmSync(join(shots, f));
 const notes = join(project, 'notes.txt');
-
-function check(ok, message) {
-  if (!ok) throw new Error(message);
-}
-
-// api calls the kernel from the page, with its cookie: what the store holds.
-const api = (page, method, ...args) =>
-  page.evaluate(
-    async ({ method, args }) => {
-      const r = await fetch(`/api/call/${method}`, { method: 'POST', credentials: 'same-origin', body: JSON.stringify(args) });
-      const body = await r.text();
-      if (!r.ok) throw new Error(`${method}: ${r.status} ${body}`);
-      return body === '' ? null : JSON.parse(body);
-    },
-    { method, args },
-  );
 
 const read = (p) => (existsSync(p) ? readFileSync(p, 'utf8') : null);
 
@@ -69,21 +47,11 @@ async function onDisk(path, want, what) {
   }
 }
 
-const saved = [];
-async function shot(page, name) {
-  const p = join(shots, name);
-  await page.screenshot({ path: p });
-  saved.push(p);
-}
-
 // armed waits until an approval dialog takes answers (it ignores keys and
 // clicks for its first 500 ms).
 const armed = (dialog) => dialog.locator('xpath=self::*[@data-armed="true"]').waitFor();
 
-const browser = await chromium.launch({
-  executablePath: process.env.FOYA_CHROMIUM || '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu'],
-});
+const browser = await launch();
 let failed = false;
 let step = 'start';
 let page = null;
@@ -156,7 +124,6 @@ try {
   await armed(edit);
   await edit.getByRole('button', { name: 'Allow once' }).click();
   await onDisk(notes, edited, 'after the approved edit');
-
 
   // 6. The bash waits: deny it with a message, which reaches the model.
   step = 'deny the bash with a message';
@@ -318,7 +285,6 @@ try {
   await onDisk(join(project, 'old.log'), null, 'after the delete');
   await onDisk(trashed, oldLog, 'in the trash');
   await shot(page, 'journey-18-deleted-to-trash.png');
-
 
   check(errors.length === 0, `the page threw: ${errors.join('; ')}`);
   console.log('ok: Manual session, write/edit approved after their diffs, bash denied with a message the model got, Auto with session.mode, a live tail, a reload mid-run, a cancel, hunk and turn reverts with undo, the conflict step, a delete to the trash');

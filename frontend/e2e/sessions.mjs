@@ -9,57 +9,20 @@
 //   FOYA_CHROMIUM  the browser binary (never downloaded)
 // Each step is checked on screen and in the store (the API's answers).
 // Exits 0 when every check holds, 1 with the reason otherwise.
-import { chromium } from 'playwright-core';
-import { mkdirSync } from 'node:fs';
+import { api, check, env, launch, newPage, screenshots } from './lib.mjs';
 import { join } from 'node:path';
 
-const env = (name) => {
-  const v = process.env[name];
-  if (!v) throw new Error(`${name} is not set: run this script through go test ./tests/e2e/`);
-  return v;
-};
 const url = env('FOYA_URL');
 const project = env('FOYA_PROJECT');
 const profile = env('FOYA_PROFILE');
 const storedId = env('FOYA_STORED');
 const shots = env('FOYA_SHOTS');
-const timeout = 30_000;
-mkdirSync(shots, { recursive: true });
+const { shot, saved } = screenshots(shots);
 
-function check(ok, message) {
-  if (!ok) throw new Error(message);
-}
-
-// api calls the kernel from the page, with its cookie: what the store holds.
-const api = (page, method, ...args) =>
-  page.evaluate(
-    async ({ method, args }) => {
-      const r = await fetch(`/api/call/${method}`, { method: 'POST', credentials: 'same-origin', body: JSON.stringify(args) });
-      const body = await r.text();
-      if (!r.ok) throw new Error(`${method}: ${r.status} ${body}`);
-      return body === '' ? null : JSON.parse(body);
-    },
-    { method, args },
-  );
-
-const saved = [];
-async function shot(page, name) {
-  const p = join(shots, name);
-  await page.screenshot({ path: p });
-  saved.push(p);
-}
-
-const browser = await chromium.launch({
-  executablePath: process.env.FOYA_CHROMIUM || '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu'],
-});
+const browser = await launch();
 let failed = false;
 try {
-  const context = await browser.newContext({ viewport: { width: 1024, height: 640 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(timeout);
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
+  const { page, errors } = await newPage(browser);
 
   const resp = await page.goto(url);
   check(resp && resp.ok(), `GET the token URL: ${resp && resp.status()}`);

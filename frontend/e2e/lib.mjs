@@ -1,0 +1,65 @@
+// What every browser end-to-end script shares: its inputs from the Go test,
+// checks, calls to the kernel from the page, screenshots, and Debian's
+// Chromium (never downloaded).
+import { chromium } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** timeout bounds every wait of a script (playwright's default for the page). */
+export const timeout = 30_000;
+
+/** env returns an input the Go test passes, and fails when it is missing. */
+export function env(name) {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set: run this script through go test ./tests/e2e/`);
+  return v;
+}
+
+/** check fails the script with message unless ok. */
+export function check(ok, message) {
+  if (!ok) throw new Error(message);
+}
+
+/** api calls the kernel from the page, with its cookie: what the store holds. */
+export const api = (page, method, ...args) =>
+  page.evaluate(
+    async ({ method, args }) => {
+      const r = await fetch(`/api/call/${method}`, { method: 'POST', credentials: 'same-origin', body: JSON.stringify(args) });
+      const body = await r.text();
+      if (!r.ok) throw new Error(`${method}: ${r.status} ${body}`);
+      return body === '' ? null : JSON.parse(body);
+    },
+    { method, args },
+  );
+
+/** screenshots saves pages into dir; saved lists the files written. */
+export function screenshots(dir) {
+  mkdirSync(dir, { recursive: true });
+  const saved = [];
+  return {
+    saved,
+    async shot(page, name) {
+      const p = join(dir, name);
+      await page.screenshot({ path: p });
+      saved.push(p);
+    },
+  };
+}
+
+/** launch starts Chromium ($FOYA_CHROMIUM, else Debian's) without its own sandbox or a GPU. */
+export function launch() {
+  return chromium.launch({
+    executablePath: process.env.FOYA_CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
+}
+
+/** newPage opens a 1024x640 page; errors collects what the page threw. */
+export async function newPage(browser) {
+  const context = await browser.newContext({ viewport: { width: 1024, height: 640 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(timeout);
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  return { page, errors };
+}
