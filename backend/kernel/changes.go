@@ -62,13 +62,13 @@ func (k *Kernel) Changes(ctx context.Context, sessionID string) ([]Change, error
 	if list == nil {
 		return []Change{}, nil
 	}
-	return mapSlice(list, changeOf), nil
+	return list, nil
 }
 
 // Change returns one file change.
 func (k *Kernel) Change(ctx context.Context, id string) (Change, error) {
 	c, err := k.store.FileChange(ctx, id)
-	return changeOf(c), err
+	return c, err
 }
 
 // Diff returns what a change did, for people: its unified diff, or a line
@@ -187,7 +187,7 @@ func (k *Kernel) Revert(ctx context.Context, req RevertRequest) (RevertResult, e
 		for _, fc := range done {
 			rec := fc.FileChange
 			rec.SessionID, rec.Tool = sessionID, "revert"
-			res.Reverted = append(res.Reverted, changeOf(rec))
+			res.Reverted = append(res.Reverted, rec)
 		}
 		return res, runErr
 	}
@@ -196,7 +196,7 @@ func (k *Kernel) Revert(ctx context.Context, req RevertRequest) (RevertResult, e
 		if err != nil {
 			return res, errors.Join(runErr, err)
 		}
-		res.Reverted = mapSlice(stored, changeOf)
+		res.Reverted = stored
 	}
 	return res, runErr
 }

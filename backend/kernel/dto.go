@@ -142,7 +142,7 @@ type ToolResult struct {
 
 func toolResultOf(r llm.ToolResult) ToolResult {
 	return ToolResult{Text: r.Text, IsError: r.IsError, Parts: mapSlice(r.Parts, partOf), Artifacts: r.Artifacts,
-		StopBatch: r.StopBatch, FileChanges: mapSlice(r.FileChanges, changeOf), DisplayDiff: r.DisplayDiff}
+		StopBatch: r.StopBatch, FileChanges: r.FileChanges, DisplayDiff: r.DisplayDiff}
 }
 
 // Part is a non-text piece of a message: an image, by artifact ID.
@@ -157,48 +157,9 @@ func partOf(p llm.Part) Part {
 }
 
 // Change is one change to one path (a write, edit, delete or revert):
-// what was there before and after, and a unified diff for people.
-type Change struct {
-	ID        string `json:"id"`
-	SessionID string `json:"sessionId"`
-	RunID     string `json:"runId,omitempty"`
-	// CallID is the tool call that made the change; empty for a revert.
-	CallID string `json:"callId,omitempty"`
-	Tool   string `json:"tool,omitempty"`
-	// Path is absolute.
-	Path string `json:"path"`
-	// Op is "create", "write", "edit", "delete" or "revert".
-	Op            string `json:"op"`
-	ExistedBefore bool   `json:"existedBefore"`
-	ExistsAfter   bool   `json:"existsAfter"`
-	// IsDir marks a folder, deleted or restored whole.
-	IsDir      bool   `json:"isDir,omitempty"`
-	ModeBefore uint32 `json:"modeBefore,omitempty"`
-	ModeAfter  uint32 `json:"modeAfter,omitempty"`
-	// SHABefore and SHAAfter are the sha256 (hex) of the contents; empty
-	// where there was no file.
-	SHABefore string `json:"shaBefore,omitempty"`
-	SHAAfter  string `json:"shaAfter,omitempty"`
-	// Binary marks contents that are not text: there is no Diff then.
-	Binary  bool   `json:"binary,omitempty"`
-	Diff    string `json:"diff,omitempty"`
-	Added   int    `json:"added,omitempty"`
-	Removed int    `json:"removed,omitempty"`
-	// TrashPath and TrashInfo locate a deleted path in the system trash.
-	TrashPath string `json:"trashPath,omitempty"`
-	TrashInfo string `json:"trashInfo,omitempty"`
-	// RevertOf is the change this one reverted.
-	RevertOf  string    `json:"revertOf,omitempty"`
-	CreatedAt time.Time `json:"createdAt"`
-}
-
-func changeOf(c llm.FileChange) Change {
-	return Change{ID: c.ID, SessionID: c.SessionID, RunID: c.RunID, CallID: c.CallID, Tool: c.Tool, Path: c.Path, Op: c.Op,
-		ExistedBefore: c.ExistedBefore, ExistsAfter: c.ExistsAfter, IsDir: c.IsDir, ModeBefore: c.ModeBefore,
-		ModeAfter: c.ModeAfter, SHABefore: c.SHABefore, SHAAfter: c.SHAAfter, Binary: c.Binary, Diff: c.Diff,
-		Added: c.Added, Removed: c.Removed, TrashPath: c.TrashPath, TrashInfo: c.TrashInfo, RevertOf: c.RevertOf,
-		CreatedAt: c.CreatedAt}
-}
+// what was there before and after, and a unified diff for people. It is
+// the vocabulary of tool.end's fileChanges, so one type serves both.
+type Change = event.FileChange
 
 // Conflict is a change a revert stopped at: the file is no longer what
 // the change left there.

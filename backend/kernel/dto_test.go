@@ -115,7 +115,6 @@ func TestDTOsKeepTheJSON(t *testing.T) {
 		{"Session", filled[llm.Session](), sessionOf(filled[llm.Session]()), nil},
 		{"Run", filled[llm.Run](), runOf(filled[llm.Run]()), nil},
 		{"Call", call, callOf(call), []string{"argsRef"}},
-		{"Change", filled[llm.FileChange](), changeOf(filled[llm.FileChange]()), nil},
 		{"Conflict", filled[files.Conflict](), conflictOf(filled[files.Conflict]()), nil},
 		{"Message", msg, messageOf(msg), []string{"argsRef"}},
 		{"Artifact", filled[llm.Artifact](), artifactOf(filled[llm.Artifact]()), nil},

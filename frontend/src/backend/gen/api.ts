@@ -121,8 +121,8 @@ export function createApi(transport: Caller) {
     Cancel: (sessionID: string): Promise<boolean> =>
       transport.call<boolean>('Cancel', [sessionID]),
     /** Change returns one file change. */
-    Change: (id: string): Promise<kernel.Change> =>
-      transport.call<kernel.Change>('Change', [id]),
+    Change: (id: string): Promise<event.FileChange> =>
+      transport.call<event.FileChange>('Change', [id]),
     /**
      * ChangeContents returns the text of a change's file before and after it
      * (each side only when it is text of at most kernel.MaxShownContent
@@ -131,8 +131,8 @@ export function createApi(transport: Caller) {
     ChangeContents: (changeID: string): Promise<kernel.ChangeContents> =>
       transport.call<kernel.ChangeContents>('ChangeContents', [changeID]),
     /** Changes returns a session's file changes, oldest first. */
-    Changes: (sessionID: string): Promise<kernel.Change[]> =>
-      transport.call<kernel.Change[]>('Changes', [sessionID]),
+    Changes: (sessionID: string): Promise<event.FileChange[]> =>
+      transport.call<event.FileChange[]>('Changes', [sessionID]),
     /**
      * CompletePath returns folder names completing a typed path (at most 50,
      * folders only, ~ expanded), for the browser's folder field.

@@ -356,57 +356,10 @@ export interface Part {
 }
 /**
  * Change is one change to one path (a write, edit, delete or revert):
- * what was there before and after, and a unified diff for people.
+ * what was there before and after, and a unified diff for people. It is
+ * the vocabulary of tool.end's fileChanges, so one type serves both.
  */
-export interface Change {
-  id: string;
-  sessionId: string;
-  runId?: string;
-  /**
-   * CallID is the tool call that made the change; empty for a revert.
-   */
-  callId?: string;
-  tool?: string;
-  /**
-   * Path is absolute.
-   */
-  path: string;
-  /**
-   * Op is "create", "write", "edit", "delete" or "revert".
-   */
-  op: string;
-  existedBefore: boolean;
-  existsAfter: boolean;
-  /**
-   * IsDir marks a folder, deleted or restored whole.
-   */
-  isDir?: boolean;
-  modeBefore?: number /* uint32 */;
-  modeAfter?: number /* uint32 */;
-  /**
-   * SHABefore and SHAAfter are the sha256 (hex) of the contents; empty
-   * where there was no file.
-   */
-  shaBefore?: string;
-  shaAfter?: string;
-  /**
-   * Binary marks contents that are not text: there is no Diff then.
-   */
-  binary?: boolean;
-  diff?: string;
-  added?: number /* int */;
-  removed?: number /* int */;
-  /**
-   * TrashPath and TrashInfo locate a deleted path in the system trash.
-   */
-  trashPath?: string;
-  trashInfo?: string;
-  /**
-   * RevertOf is the change this one reverted.
-   */
-  revertOf?: string;
-  createdAt: string /* RFC 3339 */;
-}
+export type Change = import("./event").FileChange;
 /**
  * Conflict is a change a revert stopped at: the file is no longer what
  * the change left there.
