@@ -158,7 +158,7 @@ func (t bashTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 	ask := func(kind approval.Kind, why string) (*tools.Result, error) {
 		out, err := rc.Approve(ctx, approval.Request{
 			CallID:  call.ID,
-			Action:  approval.Action{Kind: kind, Tool: call.Name, Command: a.Command},
+			Action:  approval.ShellAction(kind, call.Name, &parsed),
 			Why:     why,
 			Preview: preview,
 		})
