@@ -36,7 +36,7 @@ FRONTEND_SRC  := $(shell find frontend/src frontend/wailsjs -type f 2>/dev/null)
                  frontend/tsconfig.json frontend/vite.config.ts
 FRONTEND_DIST := frontend/dist/index.html
 
-.PHONY: run build test test-go test-frontend test-e2e test-smoke deps deps-system deps-npm frontend bindings dev clean help
+.PHONY: run build test test-go tidy-check test-frontend test-e2e test-smoke deps deps-system deps-npm frontend bindings dev clean help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -57,12 +57,20 @@ test: deps frontend ## install what is missing, then run every test: Go, front e
 # GORACE: a race-enabled program sleeps a second before it exits, so that
 # late reports get out; the sandbox helper is the test binary itself, so
 # without this every command of a test would take a second longer.
-test-go: ## go vet and go test -race (no install, no desktop)
+test-go: ## go.mod tidy, go vet and go test -race (no install, no desktop)
+	$(MAKE) --no-print-directory tidy-check
 	$(GO) vet ./...
 	@mkdir -p build
 	@rm -f build/escape-suite.txt
 	env -u FOYA_SMOKE_TEST -u FOYA_E2E FOYA_ESCAPE_REPORT=$(CURDIR)/build/escape-suite.txt GORACE=atexit_sleep_ms=0 $(GO) test -race ./...
 	@cat build/escape-suite.txt 2>/dev/null || echo "escape suite: did not run (cached result or no sandbox here)"
+
+# go mod tidy -diff changes nothing and prints what tidy would change; it
+# exits non-zero when go.mod or go.sum is not tidy (a direct dependency
+# marked indirect, a module no longer used, a missing sum). It needs only
+# the module cache or the module proxy.
+tidy-check: ## fail when go.mod or go.sum is not tidy
+	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy: run go mod tidy and commit both" >&2; exit 1; }
 
 test-frontend: deps-npm ## the front end's unit tests (vitest)
 	cd frontend && npx vitest run
