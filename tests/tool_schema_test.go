@@ -18,7 +18,7 @@ import (
 // were derived from the argument structs (issue 16 item 5).
 var toolSchemasFile = filepath.Join("testdata", "tool_schemas.json")
 
-// spec: K1, O4 — issue 16 item 5: each built-in tool's schema, now derived
+// spec: K1 — issue 16 item 5: each built-in tool's schema, now derived
 // from its argument struct, means what the hand-written one meant: the same
 // properties, types, bounds, enums, descriptions, required fields and
 // additionalProperties: false, compared as JSON values (key order and
