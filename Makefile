@@ -36,7 +36,7 @@ FRONTEND_SRC  := $(shell find frontend/src frontend/wailsjs -type f 2>/dev/null)
                  frontend/tsconfig.json frontend/vite.config.ts
 FRONTEND_DIST := frontend/dist/index.html
 
-.PHONY: run build test test-go test-frontend test-e2e test-smoke deps deps-system deps-npm frontend bindings dev clean help
+.PHONY: run build test test-go tidy-check bench test-frontend test-e2e test-smoke deps deps-system deps-npm frontend bindings dev clean help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -57,12 +57,20 @@ test: deps frontend ## install what is missing, then run every test: Go, front e
 # GORACE: a race-enabled program sleeps a second before it exits, so that
 # late reports get out; the sandbox helper is the test binary itself, so
 # without this every command of a test would take a second longer.
-test-go: ## go vet and go test -race (no install, no desktop)
+test-go: ## go.mod tidy, go vet and go test -race (no install, no desktop)
+	$(MAKE) --no-print-directory tidy-check
 	$(GO) vet ./...
 	@mkdir -p build
 	@rm -f build/escape-suite.txt
 	env -u FOYA_SMOKE_TEST -u FOYA_E2E FOYA_ESCAPE_REPORT=$(CURDIR)/build/escape-suite.txt GORACE=atexit_sleep_ms=0 $(GO) test -race ./...
 	@cat build/escape-suite.txt 2>/dev/null || echo "escape suite: did not run (cached result or no sandbox here)"
+
+# go mod tidy -diff changes nothing and prints what tidy would change; it
+# exits non-zero when go.mod or go.sum is not tidy (a direct dependency
+# marked indirect, a module no longer used, a missing sum). It needs only
+# the module cache or the module proxy.
+tidy-check: ## fail when go.mod or go.sum is not tidy
+	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy: run go mod tidy and commit both" >&2; exit 1; }
 
 test-frontend: deps-npm ## the front end's unit tests (vitest)
 	cd frontend && npx vitest run
@@ -118,6 +126,26 @@ bindings: ## regenerate frontend/wailsjs and frontend/src/backend/gen from the G
 	chmod -R a-x,a+X frontend/wailsjs/runtime
 	$(GO) tool tygo generate
 	$(GO) run ./backend/api/gen
+
+# --- benchmarks: make bench (issue 16 item 4) ---
+# Every Go benchmark of the module (found by bench/run from the test files:
+# a new func Benchmark... needs no change here), one package at a time, then
+# a scripted 200-call foya exec session; the figures, with the date and the
+# core count, replace the generated block of docs/benchmarks.md. Knobs:
+# BENCHTIME (go test -benchtime; 1x keeps it to a few minutes, 200ms gives
+# steadier figures for fast benchmarks), BENCH (a -bench regexp), EXEC_RUNS
+# (runs of the session; 0 for none), WORKLOADS (the shared comparison
+# workloads' folder, holding workloads.sh). The grep benchmarks' generated
+# tree (about 250 MB) is kept in FOYA_GREP_TREE for later runs.
+BENCHTIME ?= 1x
+BENCH     ?= .
+EXEC_RUNS ?= 3
+WORKLOADS ?=
+FOYA_GREP_TREE ?= $(or $(TMPDIR),/tmp)/foya-grep-tree
+
+bench: ## run every benchmark and rewrite the figures in docs/benchmarks.md
+	FOYA_GREP_TREE=$(FOYA_GREP_TREE) $(GO) run ./bench/run -benchtime '$(BENCHTIME)' -bench '$(BENCH)' -exec-runs $(EXEC_RUNS) $(if $(WORKLOADS),-workloads '$(WORKLOADS)')
+# --- end benchmarks ---
 
 dev: deps ## live-reloading desktop app for development (Wails dev server)
 	$(GO) tool wails dev -m -tags webkit2_41

@@ -53,10 +53,39 @@ type Action struct {
 	Paths []string `json:"paths,omitempty"`
 	// Command is the shell command, as the model wrote it.
 	Command string `json:"command,omitempty"`
+	// Parsed is Command as ParseCommand read it, set by ShellAction so the
+	// command is parsed once per call: the policy (Decide), the scopes
+	// offered (Scopes) and the check of an answer (Answer.Validate) read
+	// it instead of parsing again. An action built without it (by hand, or
+	// read back from JSON) is parsed when needed.
+	Parsed *Command `json:"-"`
 	// Host is the network host, for Fetch.
 	Host string `json:"host,omitempty"`
 	// ReadOnly is set for MCP tools their server annotates read-only.
 	ReadOnly bool `json:"readOnly,omitempty"`
+}
+
+// ShellAction returns the action of running the parsed command c, carrying
+// the parse with it.
+func ShellAction(kind Kind, tool string, c *Command) Action {
+	return Action{Kind: kind, Tool: tool, Command: c.Source, Parsed: c}
+}
+
+// command returns the action's parsed shell command: Parsed when it is the
+// parse of Command, else a fresh parse; nil when there is no command or it
+// does not parse.
+func (a Action) command() *Command {
+	if a.Command == "" {
+		return nil
+	}
+	if a.Parsed != nil && a.Parsed.Source == a.Command {
+		return a.Parsed
+	}
+	c, err := ParseCommand(a.Command)
+	if err != nil {
+		return nil
+	}
+	return &c
 }
 
 // Request is what a tool asks the gateway: the action, a one-line reason

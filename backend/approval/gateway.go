@@ -49,13 +49,7 @@ func (a Answer) Validate(p Pending) error {
 		if a.Scope == nil {
 			return errors.New("allow for this session needs a scope (tool, command prefix, host or folder)")
 		}
-		var cmd *Command
-		if p.Request.Action.Command != "" {
-			if c, err := ParseCommand(p.Request.Action.Command); err == nil {
-				cmd = &c
-			}
-		}
-		if !a.Scope.Matches(p.Request.Action, cmd) {
+		if !a.Scope.Matches(p.Request.Action, p.Request.Action.command()) {
 			return fmt.Errorf("the scope %s does not cover this request", a.Scope)
 		}
 		return nil
@@ -193,7 +187,7 @@ func Scopes(a Action) []Grant {
 	var out []Grant
 	switch a.Kind {
 	case Shell, ShellEscalate, ShellWeakSandbox:
-		if c, err := ParseCommand(a.Command); err == nil {
+		if c := a.command(); c != nil {
 			if p := c.Prefix(); len(p) > 0 && c.MatchesPrefix(p) { // offer only scopes that cover the request
 				out = append(out, Grant{Kind: a.Kind, Prefix: p})
 			}

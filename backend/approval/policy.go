@@ -141,12 +141,7 @@ func Decide(mode Mode, a Action, grants []Grant, rules ...*Rules) Decision {
 		}
 		return Decision{Verdict: Refuse, Reason: msg, ByMode: true}
 	}
-	var cmd *Command
-	if a.Command != "" {
-		if c, err := ParseCommand(a.Command); err == nil {
-			cmd = &c
-		}
-	}
+	cmd := a.command()
 	askWhy := fmt.Sprintf("%s mode asks before %s", mode.Title(), a.Kind)
 	opaque := a.Kind == Shell && cmd != nil && len(cmd.Opaque()) > 0
 	if opaque && mode != FullAccess {

@@ -28,12 +28,17 @@ func (Search) Spec() Spec {
 		Description: strings.TrimSpace(searchDescription),
 		Exposure:    Direct,
 		ReadOnly:    true,
-		Schema: json.RawMessage(`{"type":"object","properties":{
-			"query":{"type":"string","description":"Keywords describing the capability you need."},
-			"limit":{"type":"integer","minimum":1,"maximum":20,"description":"Most tools to activate (default 5)."}},
-			"required":["query"],"additionalProperties":false}`),
+		Schema:      searchSchema,
 	}
 }
+
+// searchArgs are tool_search's arguments.
+type searchArgs struct {
+	Query string `json:"query" jsonschema:"required" jsonschema_description:"Keywords describing the capability you need."`
+	Limit int    `json:"limit" jsonschema:"minimum=1,maximum=20" jsonschema_description:"Most tools to activate (default 5)."`
+}
+
+var searchSchema = SchemaOf[searchArgs]()
 
 // Offered implements Gate: tool_search is offered only while there is
 // something to find.
@@ -48,10 +53,7 @@ type SearchActivator interface {
 
 // Run implements Tool.
 func (Search) Run(ctx context.Context, rc *RunContext, call Call) (Result, error) {
-	var args struct {
-		Query string `json:"query"`
-		Limit int    `json:"limit"`
-	}
+	var args searchArgs
 	if err := json.Unmarshal(call.Arguments, &args); err != nil {
 		return Errorf("tool_search: arguments: %v", err), nil
 	}

@@ -4,7 +4,9 @@
 // it with --json, and reports wall time, CPU time (user and system, of foya
 // and the commands it waited for), peak RSS and events printed. With
 // -per-call it also runs a session of one call before each run, and reports
-// the CPU a call costs: the median difference over the other calls.
+// the CPU a call costs: the median difference over the other calls. With
+// -json its last line is the medians as one JSON object (what make bench
+// reads).
 //
 //	go build -o foya . && go run ./bench/exec -foya ./foya -calls 200 -runs 5
 //	go run ./bench/exec -foya ./foya -approval full-access -per-step 1 -calls 100 -per-call \
@@ -13,6 +15,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -37,15 +40,32 @@ func main() {
 	seed := flag.Bool("seed", false, "put a.txt, 100 lines of which one is \"EDIT = 0\", in the workspace, and read it first (an edit needs that)")
 	mode := flag.String("approval", "auto", "the approval mode foya exec runs in")
 	perCall := flag.Bool("per-call", false, "also measure a one-call session, and report CPU per call")
+	asJSON := flag.Bool("json", false, "end with the medians as one line of JSON")
 	flag.Parse()
 	w := workload{tool: *tool, args: *args, args2: *args2, seed: *seed, mode: *mode}
 	if w.args2 == "" {
 		w.args2 = w.args
 	}
+	jsonOut = *asJSON
 	if err := run(*bin, *calls, *perStep, *runs, w, *perCall); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/exec:", err)
 		os.Exit(1)
 	}
+}
+
+// jsonOut makes run end with a Summary in JSON.
+var jsonOut bool
+
+// Summary is the medians of the runs, as -json prints them.
+type Summary struct {
+	Calls    int     `json:"calls"`
+	PerStep  int     `json:"perStep"`
+	Runs     int     `json:"runs"`
+	Tool     string  `json:"tool"`
+	Approval string  `json:"approval"`
+	WallMS   float64 `json:"wallMs"`
+	CPUMS    float64 `json:"cpuMs"` // user + system, of foya and the commands it waited for
+	MaxRSSKB int64   `json:"maxRssKb"`
 }
 
 // workload is what each session's calls do.
@@ -94,8 +114,18 @@ func run(bin string, calls, perStep, runs int, w workload, perCall bool) error {
 		fmt.Printf("; CPU per call %v", perCalls[len(perCalls)/2].Round(time.Microsecond))
 	}
 	fmt.Println()
+	if jsonOut {
+		b, err := json.Marshal(Summary{Calls: calls, PerStep: perStep, Runs: runs, Tool: w.tool, Approval: w.mode,
+			WallMS: ms(walls[len(walls)/2]), CPUMS: ms(cpus[len(cpus)/2]), MaxRSSKB: rss[len(rss)/2]})
+		if err != nil {
+			return err
+		}
+		fmt.Println(string(b))
+	}
 	return nil
 }
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // measured is one foya exec session.
 type measured struct {

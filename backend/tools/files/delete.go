@@ -22,19 +22,21 @@ func (deleteTool) Spec() tools.Spec {
 		Name:        DeleteName,
 		Description: strings.TrimSpace(deleteDescription),
 		Exposure:    tools.Direct,
-		Schema: []byte(`{"type":"object","properties":{
-			"path":{"type":"string","description":"The file or folder to move to the trash: relative to the working directory, or absolute."}},
-			"required":["path"],"additionalProperties":false}`),
+		Schema:      deleteSchema,
 	}
 }
 
 // ParallelSafe implements tools.Parallel: deletes are never parallel (spec P5).
 func (deleteTool) ParallelSafe(tools.Call) bool { return false }
 
+type deleteArgs struct {
+	Path string `json:"path" jsonschema:"required" jsonschema_description:"The file or folder to move to the trash: relative to the working directory, or absolute."`
+}
+
+var deleteSchema = tools.SchemaOf[deleteArgs]()
+
 func (t deleteTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) (tools.Result, error) {
-	var a struct {
-		Path string `json:"path"`
-	}
+	var a deleteArgs
 	if err := tools.Decode(call, &a); err != nil {
 		return tools.Errorf("delete: %v", err), nil
 	}

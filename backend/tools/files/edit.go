@@ -21,16 +21,7 @@ func (editTool) Spec() tools.Spec {
 		Name:        EditName,
 		Description: strings.TrimSpace(editDescription),
 		Exposure:    tools.Direct,
-		Schema: []byte(`{"type":"object","properties":{
-			"path":{"type":"string","description":"The file to edit: relative to the working directory, or absolute."},
-			"old_string":{"type":"string","description":"The exact text to replace; it must occur exactly once unless replace_all is set."},
-			"new_string":{"type":"string","description":"The text to put in its place."},
-			"replace_all":{"type":"boolean","description":"Replace every occurrence of old_string (default false)."},
-			"edits":{"type":"array","minItems":1,"description":"Several replacements, applied in order and all or none; use instead of old_string and new_string.",
-				"items":{"type":"object","properties":{
-					"old_string":{"type":"string"},"new_string":{"type":"string"},"replace_all":{"type":"boolean"}},
-					"required":["old_string","new_string"],"additionalProperties":false}}},
-			"required":["path"],"additionalProperties":false}`),
+		Schema:      editSchema,
 	}
 }
 
@@ -39,19 +30,23 @@ func (editTool) ParallelSafe(tools.Call) bool { return false }
 
 // replacement is one old_string → new_string edit.
 type replacement struct {
-	Old *string `json:"old_string"`
-	New *string `json:"new_string"`
+	Old *string `json:"old_string" jsonschema:"required"`
+	New *string `json:"new_string" jsonschema:"required"`
 	All bool    `json:"replace_all"`
 }
 
+type editArgs struct {
+	Path  string        `json:"path" jsonschema:"required" jsonschema_description:"The file to edit: relative to the working directory, or absolute."`
+	Old   *string       `json:"old_string" jsonschema_description:"The exact text to replace; it must occur exactly once unless replace_all is set."`
+	New   *string       `json:"new_string" jsonschema_description:"The text to put in its place."`
+	All   *bool         `json:"replace_all" jsonschema_description:"Replace every occurrence of old_string (default false)."`
+	Edits []replacement `json:"edits" jsonschema:"minItems=1" jsonschema_description:"Several replacements, applied in order and all or none; use instead of old_string and new_string."`
+}
+
+var editSchema = tools.SchemaOf[editArgs]()
+
 func (t editTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) (tools.Result, error) {
-	var a struct {
-		Path  string        `json:"path"`
-		Old   *string       `json:"old_string"`
-		New   *string       `json:"new_string"`
-		All   *bool         `json:"replace_all"`
-		Edits []replacement `json:"edits"`
-	}
+	var a editArgs
 	if err := tools.Decode(call, &a); err != nil {
 		return tools.Errorf("edit: %v", err), nil
 	}

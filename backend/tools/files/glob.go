@@ -28,21 +28,22 @@ func (globTool) Spec() tools.Spec {
 		Description: strings.TrimSpace(globDescription),
 		Exposure:    tools.Direct,
 		ReadOnly:    true,
-		Schema: []byte(`{"type":"object","properties":{
-			"pattern":{"type":"string","description":"A glob such as **/*.go or src/*.{ts,tsx}, relative to path."},
-			"path":{"type":"string","description":"The folder to search: relative to the working directory, or absolute (default: the working directory)."}},
-			"required":["pattern"],"additionalProperties":false}`),
+		Schema:      globSchema,
 	}
 }
 
 // ParallelSafe implements tools.Parallel: globbing changes nothing.
+type globArgs struct {
+	Pattern string  `json:"pattern" jsonschema:"required" jsonschema_description:"A glob such as **/*.go or src/*.{ts,tsx}, relative to path."`
+	Path    *string `json:"path" jsonschema_description:"The folder to search: relative to the working directory, or absolute (default: the working directory)."`
+}
+
+var globSchema = tools.SchemaOf[globArgs]()
+
 func (globTool) ParallelSafe(tools.Call) bool { return true }
 
 func (t globTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) (tools.Result, error) {
-	var a struct {
-		Pattern string  `json:"pattern"`
-		Path    *string `json:"path"`
-	}
+	var a globArgs
 	if err := tools.Decode(call, &a); err != nil {
 		return tools.Errorf("glob: %v", err), nil
 	}

@@ -39,13 +39,7 @@ func (grepTool) Spec() tools.Spec {
 		Description: strings.TrimSpace(grepDescription),
 		Exposure:    tools.Direct,
 		ReadOnly:    true,
-		Schema: []byte(`{"type":"object","properties":{
-			"pattern":{"type":"string","description":"A regular expression (RE2 syntax); text without special characters is searched as is."},
-			"path":{"type":"string","description":"The folder or file to search: relative to the working directory, or absolute (default: the working directory)."},
-			"glob":{"type":"string","description":"Search only files matching this glob, e.g. *.go or src/**/*.ts (without a slash it matches file names in every folder)."},
-			"ignore_case":{"type":"boolean","description":"Match without regard to case (default false)."},
-			"context":{"type":"integer","minimum":0,"maximum":10,"description":"Lines to show before and after each match (default 0)."}},
-			"required":["pattern"],"additionalProperties":false}`),
+		Schema:      grepSchema,
 	}
 }
 
@@ -53,12 +47,14 @@ func (grepTool) Spec() tools.Spec {
 func (grepTool) ParallelSafe(tools.Call) bool { return true }
 
 type grepArgs struct {
-	Pattern    string  `json:"pattern"`
-	Path       *string `json:"path"`
-	Glob       *string `json:"glob"`
-	IgnoreCase bool    `json:"ignore_case"`
-	Context    *int    `json:"context"`
+	Pattern    string  `json:"pattern" jsonschema:"required" jsonschema_description:"A regular expression (RE2 syntax); text without special characters is searched as is."`
+	Path       *string `json:"path" jsonschema_description:"The folder or file to search: relative to the working directory, or absolute (default: the working directory)."`
+	Glob       *string `json:"glob" jsonschema_description:"Search only files matching this glob, e.g. *.go or src/**/*.ts (without a slash it matches file names in every folder)."`
+	IgnoreCase bool    `json:"ignore_case" jsonschema_description:"Match without regard to case (default false)."`
+	Context    *int    `json:"context" jsonschema:"minimum=0,maximum=10" jsonschema_description:"Lines to show before and after each match (default 0)."`
 }
+
+var grepSchema = tools.SchemaOf[grepArgs]()
 
 func (t grepTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) (tools.Result, error) {
 	var a grepArgs

@@ -25,19 +25,21 @@ func (lsTool) Spec() tools.Spec {
 		Description: strings.TrimSpace(lsDescription),
 		Exposure:    tools.Direct,
 		ReadOnly:    true,
-		Schema: []byte(`{"type":"object","properties":{
-			"path":{"type":"string","description":"The folder to list: relative to the working directory, or absolute (default: the working directory)."}},
-			"additionalProperties":false}`),
+		Schema:      lsSchema,
 	}
 }
 
 // ParallelSafe implements tools.Parallel: listing changes nothing.
 func (lsTool) ParallelSafe(tools.Call) bool { return true }
 
+type lsArgs struct {
+	Path *string `json:"path" jsonschema_description:"The folder to list: relative to the working directory, or absolute (default: the working directory)."`
+}
+
+var lsSchema = tools.SchemaOf[lsArgs]()
+
 func (t lsTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) (tools.Result, error) {
-	var a struct {
-		Path *string `json:"path"`
-	}
+	var a lsArgs
 	if err := tools.Decode(call, &a); err != nil {
 		return tools.Errorf("ls: %v", err), nil
 	}

@@ -48,23 +48,23 @@ func (readTool) Spec() tools.Spec {
 		Description: strings.TrimSpace(readDescription),
 		Exposure:    tools.Direct,
 		ReadOnly:    true,
-		Schema: []byte(`{"type":"object","properties":{
-			"path":{"type":"string","description":"The file to read: relative to the working directory, or absolute."},
-			"offset":{"type":"integer","minimum":1,"description":"The line to start at; 1 is the first line (default 1)."},
-			"limit":{"type":"integer","minimum":1,"description":"Most lines to return (default and cap 2000)."}},
-			"required":["path"],"additionalProperties":false}`),
+		Schema:      readSchema,
 	}
 }
 
 // ParallelSafe implements tools.Parallel: reading changes nothing.
 func (readTool) ParallelSafe(tools.Call) bool { return true }
 
+type readArgs struct {
+	Path   string `json:"path" jsonschema:"required" jsonschema_description:"The file to read: relative to the working directory, or absolute."`
+	Offset *int   `json:"offset" jsonschema:"minimum=1" jsonschema_description:"The line to start at; 1 is the first line (default 1)."`
+	Limit  *int   `json:"limit" jsonschema:"minimum=1" jsonschema_description:"Most lines to return (default and cap 2000)."`
+}
+
+var readSchema = tools.SchemaOf[readArgs]()
+
 func (t readTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) (tools.Result, error) {
-	var a struct {
-		Path   string `json:"path"`
-		Offset *int   `json:"offset"`
-		Limit  *int   `json:"limit"`
-	}
+	var a readArgs
 	if err := tools.Decode(call, &a); err != nil {
 		return tools.Errorf("read: %v", err), nil
 	}

@@ -25,21 +25,22 @@ func (writeTool) Spec() tools.Spec {
 		Name:        WriteName,
 		Description: strings.TrimSpace(writeDescription),
 		Exposure:    tools.Direct,
-		Schema: []byte(`{"type":"object","properties":{
-			"path":{"type":"string","description":"The file to create or overwrite: relative to the working directory, or absolute."},
-			"content":{"type":"string","description":"The whole new content of the file."}},
-			"required":["path","content"],"additionalProperties":false}`),
+		Schema:      writeSchema,
 	}
 }
 
 // ParallelSafe implements tools.Parallel: writes are never parallel (spec P5).
 func (writeTool) ParallelSafe(tools.Call) bool { return false }
 
+type writeArgs struct {
+	Path    string  `json:"path" jsonschema:"required" jsonschema_description:"The file to create or overwrite: relative to the working directory, or absolute."`
+	Content *string `json:"content" jsonschema:"required" jsonschema_description:"The whole new content of the file."`
+}
+
+var writeSchema = tools.SchemaOf[writeArgs]()
+
 func (t writeTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) (tools.Result, error) {
-	var a struct {
-		Path    string  `json:"path"`
-		Content *string `json:"content"`
-	}
+	var a writeArgs
 	if err := tools.Decode(call, &a); err != nil {
 		return tools.Errorf("write: %v", err), nil
 	}

@@ -49,15 +49,7 @@ func (*Reader) Spec() tools.Spec {
 		Description: strings.TrimSpace(description),
 		Exposure:    tools.Direct,
 		ReadOnly:    true,
-		Schema: json.RawMessage(`{"type":"object","properties":{
-			"ref":{"type":"string","description":"The reference from the summary, such as r12."},
-			"mode":{"type":"string","enum":["inspect","read","search"]},
-			"offset":{"type":"integer","minimum":1,"description":"read: first line (or byte, with unit bytes), 1-based."},
-			"limit":{"type":"integer","minimum":1,"description":"read: how many lines (or bytes); search: most matches."},
-			"unit":{"type":"string","enum":["lines","bytes"],"description":"read: page by lines (default) or bytes."},
-			"pattern":{"type":"string","description":"search: a regular expression (RE2)."},
-			"context":{"type":"integer","minimum":0,"maximum":10,"description":"search: lines of context around each match (default 2)."}},
-			"required":["ref","mode"],"additionalProperties":false}`),
+		Schema:      schema,
 	}
 }
 
@@ -68,14 +60,16 @@ func (*Reader) Offered(s tools.State) bool { return s.Refs > 0 }
 func (*Reader) ParallelSafe(tools.Call) bool { return true }
 
 type args struct {
-	Ref     string `json:"ref"`
-	Mode    string `json:"mode"`
-	Offset  int    `json:"offset"`
-	Limit   int    `json:"limit"`
-	Unit    string `json:"unit"`
-	Pattern string `json:"pattern"`
-	Context *int   `json:"context"`
+	Ref     string `json:"ref" jsonschema:"required" jsonschema_description:"The reference from the summary, such as r12."`
+	Mode    string `json:"mode" jsonschema:"required,enum=inspect,enum=read,enum=search"`
+	Offset  int    `json:"offset" jsonschema:"minimum=1" jsonschema_description:"read: first line (or byte, with unit bytes), 1-based."`
+	Limit   int    `json:"limit" jsonschema:"minimum=1" jsonschema_description:"read: how many lines (or bytes); search: most matches."`
+	Unit    string `json:"unit" jsonschema:"enum=lines,enum=bytes" jsonschema_description:"read: page by lines (default) or bytes."`
+	Pattern string `json:"pattern" jsonschema_description:"search: a regular expression (RE2)."`
+	Context *int   `json:"context" jsonschema:"minimum=0,maximum=10" jsonschema_description:"search: lines of context around each match (default 2)."`
 }
+
+var schema = tools.SchemaOf[args]()
 
 // Run implements tools.Tool.
 func (rd *Reader) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) (tools.Result, error) {

@@ -3,7 +3,6 @@ package shell
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -36,12 +35,14 @@ const (
 type bashTool struct{ s *Shell }
 
 type bashArgs struct {
-	Command         string `json:"command"`
-	TimeoutMS       *int64 `json:"timeout_ms"`
-	RunInBackground bool   `json:"run_in_background"`
-	Sandbox         *bool  `json:"sandbox"`
-	Reason          string `json:"reason"`
+	Command         string `json:"command" jsonschema:"required,minLength=1" jsonschema_description:"The bash command to run in the working directory."`
+	TimeoutMS       *int64 `json:"timeout_ms" jsonschema:"minimum=1,maximum=600000" jsonschema_description:"End the command after this many milliseconds (default 120000, at most 600000). Background commands have no timeout unless you give one."`
+	RunInBackground bool   `json:"run_in_background" jsonschema_description:"Start the command and return its ID at once; read its output with bash_output, stop it with bash_kill."`
+	Sandbox         *bool  `json:"sandbox" jsonschema_description:"false asks the user to run this command outside the sandbox (network, writes outside the workspace); give a reason."`
+	Reason          string `json:"reason" jsonschema_description:"Why the command must leave the sandbox; shown to the user with sandbox: false."`
 }
+
+var bashSchema = tools.SchemaOf[bashArgs]()
 
 // Spec implements tools.Tool.
 func (bashTool) Spec() tools.Spec {
@@ -49,13 +50,7 @@ func (bashTool) Spec() tools.Spec {
 		Name:        BashName,
 		Description: strings.TrimSpace(bashDescription),
 		Exposure:    tools.Direct,
-		Schema: json.RawMessage(`{"type":"object","properties":{
-			"command":{"type":"string","minLength":1,"description":"The bash command to run in the working directory."},
-			"timeout_ms":{"type":"integer","minimum":1,"maximum":600000,"description":"End the command after this many milliseconds (default 120000, at most 600000). Background commands have no timeout unless you give one."},
-			"run_in_background":{"type":"boolean","description":"Start the command and return its ID at once; read its output with bash_output, stop it with bash_kill."},
-			"sandbox":{"type":"boolean","description":"false asks the user to run this command outside the sandbox (network, writes outside the workspace); give a reason."},
-			"reason":{"type":"string","description":"Why the command must leave the sandbox; shown to the user with sandbox: false."}},
-			"required":["command"],"additionalProperties":false}`),
+		Schema:      bashSchema,
 	}
 }
 
@@ -158,7 +153,7 @@ func (t bashTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 	ask := func(kind approval.Kind, why string) (*tools.Result, error) {
 		out, err := rc.Approve(ctx, approval.Request{
 			CallID:  call.ID,
-			Action:  approval.Action{Kind: kind, Tool: call.Name, Command: a.Command},
+			Action:  approval.ShellAction(kind, call.Name, &parsed),
 			Why:     why,
 			Preview: preview,
 		})

@@ -3,7 +3,6 @@ package shell
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -21,9 +20,7 @@ func (killTool) Spec() tools.Spec {
 		Name:        KillName,
 		Description: strings.TrimSpace(killDescription),
 		Exposure:    tools.Direct,
-		Schema: json.RawMessage(`{"type":"object","properties":{
-			"id":{"type":"string","minLength":1,"description":"The background command's ID, as bash returned it (bg1, bg2 ...)."}},
-			"required":["id"],"additionalProperties":false}`),
+		Schema:      idSchema,
 	}
 }
 

@@ -3,7 +3,6 @@ package shell
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"strings"
 
 	"foya/backend/tools"
@@ -15,8 +14,10 @@ var outputDescription string
 type outputTool struct{ s *Shell }
 
 type idArgs struct {
-	ID string `json:"id"`
+	ID string `json:"id" jsonschema:"required,minLength=1" jsonschema_description:"The background command's ID, as bash returned it (bg1, bg2 ...)."`
 }
+
+var idSchema = tools.SchemaOf[idArgs]()
 
 // Spec implements tools.Tool.
 func (outputTool) Spec() tools.Spec {
@@ -24,9 +25,7 @@ func (outputTool) Spec() tools.Spec {
 		Name:        OutputName,
 		Description: strings.TrimSpace(outputDescription),
 		Exposure:    tools.Direct,
-		Schema: json.RawMessage(`{"type":"object","properties":{
-			"id":{"type":"string","minLength":1,"description":"The background command's ID, as bash returned it (bg1, bg2 ...)."}},
-			"required":["id"],"additionalProperties":false}`),
+		Schema:      idSchema,
 	}
 }
 

@@ -17,10 +17,11 @@ package todo
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/invopop/jsonschema"
 
 	"foya/backend/event"
 	"foya/backend/tools"
@@ -54,23 +55,36 @@ func (*Writer) Spec() tools.Spec {
 		Description: strings.TrimSpace(description),
 		Exposure:    tools.Direct,
 		ReadOnly:    true,
-		Schema: json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{
-			"todos":{"type":"array","maxItems":%d,"description":"The whole task list, in order.","items":{"type":"object","properties":{
-				"content":{"type":"string","minLength":1,"maxLength":%d,"description":"The task, one short sentence."},
-				"status":{"type":"string","enum":["pending","in_progress","completed"]}},
-				"required":["content","status"],"additionalProperties":false}}},
-			"required":["todos"],"additionalProperties":false}`, MaxTodos, MaxContent)),
+		Schema:      schema,
 	}
 }
 
 type args struct {
-	Todos *[]item `json:"todos"`
+	Todos *[]item `json:"todos" jsonschema:"required" jsonschema_description:"The whole task list, in order."`
 }
 
 type item struct {
-	Content *string `json:"content"`
-	Status  *string `json:"status"`
+	Content *string `json:"content" jsonschema:"required,minLength=1" jsonschema_description:"The task, one short sentence."`
+	Status  *string `json:"status" jsonschema:"required,enum=pending,enum=in_progress,enum=completed"`
 }
+
+// JSONSchemaExtend bounds the list by MaxTodos, which a tag cannot name.
+func (args) JSONSchemaExtend(s *jsonschema.Schema) {
+	if p, ok := s.Properties.Get("todos"); ok {
+		p.MaxItems = ptr(uint64(MaxTodos))
+	}
+}
+
+// JSONSchemaExtend bounds a task's text by MaxContent.
+func (item) JSONSchemaExtend(s *jsonschema.Schema) {
+	if p, ok := s.Properties.Get("content"); ok {
+		p.MaxLength = ptr(uint64(MaxContent))
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+var schema = tools.SchemaOf[args]()
 
 // Run implements tools.Tool.
 func (w *Writer) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) (tools.Result, error) {
@@ -158,3 +172,5 @@ func summary(todos []event.Todo) string {
 	}
 	return s + "."
 }
+
+var _ tools.Tool = (*Writer)(nil)

@@ -51,10 +51,7 @@ func (Tool) Spec() tools.Spec {
 			"reported. Each host needs the user's approval; loopback and private addresses always ask.",
 		Exposure: tools.Direct,
 		ReadOnly: true,
-		Schema: []byte(`{"type":"object","properties":{
-			"url":{"type":"string","description":"The http or https URL to fetch."},
-			"max_bytes":{"type":"integer","minimum":1,"description":"Most bytes of the body to read (default and cap 5 MiB)."}},
-			"required":["url"],"additionalProperties":false}`),
+		Schema:   schema,
 	}
 }
 
@@ -62,9 +59,11 @@ func (Tool) Spec() tools.Spec {
 func (Tool) ParallelSafe(tools.Call) bool { return true }
 
 type args struct {
-	URL      string `json:"url"`
-	MaxBytes *int64 `json:"max_bytes"`
+	URL      string `json:"url" jsonschema:"required" jsonschema_description:"The http or https URL to fetch."`
+	MaxBytes *int64 `json:"max_bytes" jsonschema:"minimum=1" jsonschema_description:"Most bytes of the body to read (default and cap 5 MiB)."`
 }
+
+var schema = tools.SchemaOf[args]()
 
 // fetch is the state of one call: which hosts were approved, and whether
 // the approval covered loopback and private addresses.
@@ -348,3 +347,8 @@ func classify(t string) string {
 	}
 	return ""
 }
+
+var (
+	_ tools.Tool     = Tool{}
+	_ tools.Parallel = Tool{}
+)
