@@ -333,7 +333,10 @@ func (c *checker) logCounts(calls map[string]kernel.Call) {
 }
 
 // backgroundGone checks that no background command outlived the killed
-// foya (their process trees die with it), and kills any that did.
+// foya (their process trees die with it). A PID is taken for the command
+// only while the process it names runs "sleep" in this workspace: a PID
+// whose process ended may have been given to someone else's since, which
+// must be neither blamed nor touched. One that is the command's is killed.
 func (c *checker) backgroundGone(pids string) {
 	c.t.Helper()
 	entries, _ := os.ReadDir(pids)
@@ -343,24 +346,47 @@ func (c *checker) backgroundGone(pids string) {
 		if err != nil || pid <= 1 {
 			continue // killed while writing it
 		}
-		alive := func() bool {
+		ours := func() bool {
 			stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-			if err == nil {
-				// A zombie is dead; its parent has not reaped it yet.
-				_, rest, _ := strings.Cut(string(stat), ") ")
-				return !strings.HasPrefix(rest, "Z")
+			if err != nil {
+				return false
 			}
-			return syscall.Kill(pid, 0) == nil
+			// A zombie is dead; its parent has not reaped it yet.
+			if _, rest, _ := strings.Cut(string(stat), ") "); strings.HasPrefix(rest, "Z") {
+				return false
+			}
+			cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid))
+			cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+			return err == nil && cwd == c.ws && strings.HasPrefix(string(cmdline), "sleep\x00")
 		}
 		deadline := time.Now().Add(5 * time.Second)
-		for alive() && time.Now().Before(deadline) {
+		for ours() && time.Now().Before(deadline) {
 			time.Sleep(10 * time.Millisecond)
 		}
-		if alive() {
+		if ours() {
+			c.t.Errorf("background command %s (pid %d) outlived the killed foya: %s", strings.TrimSuffix(e.Name(), ".pid"), pid, ancestry(pid))
 			syscall.Kill(pid, syscall.SIGKILL)
-			c.t.Errorf("background command %s (pid %d) outlived the killed foya", strings.TrimSuffix(e.Name(), ".pid"), pid)
 		}
 	}
+}
+
+// ancestry describes a process and its parents, for a failure message.
+func ancestry(pid int) string {
+	var parts []string
+	for range 4 {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			break
+		}
+		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		_, rest, _ := strings.Cut(string(stat), ") ")
+		f := strings.Fields(rest)
+		parts = append(parts, fmt.Sprintf("%d %s [%s]", pid, f[0], strings.ReplaceAll(strings.TrimSpace(string(cmdline)), "\x00", " ")))
+		if pid, err = strconv.Atoi(f[1]); err != nil || pid <= 1 {
+			break
+		}
+	}
+	return strings.Join(parts, " <- ")
 }
 
 // disk is what a path holds now, in File Change terms.
