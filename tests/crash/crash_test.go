@@ -76,7 +76,7 @@ func foyaBinary(t *testing.T) string {
 
 // stats count where the kills landed.
 type stats struct {
-	killed, finished, interruptedCalls, reverted int
+	killed, finished, interruptedCalls, unconfirmed, reverted int
 }
 
 // Kills foya exec at random moments of a scripted run that writes, edits,
@@ -104,8 +104,8 @@ func TestCrash(t *testing.T) {
 			t.Logf("seed %d failed; replay: go test ./tests/crash -run 'TestCrash/seed=%d$' -v -args -seed %d -kills 1", s, s, s)
 		}
 	}
-	msg := fmt.Sprintf("crash harness: %d passed, %d failed (%d killed during the run, %d ran to the end first; %d calls interrupted; %d reverts after a restart)",
-		passed, failed, st.killed, st.finished, st.interruptedCalls, st.reverted)
+	msg := fmt.Sprintf("crash harness: %d passed, %d failed (%d killed during the run, %d ran to the end first; %d calls interrupted; %d unconfirmed File Changes; %d reverts after a restart)",
+		passed, failed, st.killed, st.finished, st.interruptedCalls, st.unconfirmed, st.reverted)
 	t.Log(msg)
 	fmt.Println(msg)
 }
@@ -168,7 +168,7 @@ func crashOnce(t *testing.T, bin string, s uint64, st *stats) {
 	t.Logf("%d calls in %d turns; killed after event %d (+%v)%s", sc.calls, len(sc.turns), n, pause, map[bool]string{true: ", after the run ended"}[finished])
 
 	ctx := context.Background()
-	c := &checker{t: t, ws: ws, log: log, kinds: sc.kinds}
+	c := &checker{t: t, db: db, ws: ws, log: log, kinds: sc.kinds}
 	// The database as the kill left it, then as the app opens it.
 	c.integrity(ctx, db, "after the kill")
 	before := c.unfinished(ctx, db)
@@ -193,7 +193,7 @@ func crashOnce(t *testing.T, bin string, s uint64, st *stats) {
 	sess := sessions[0]
 	calls := c.runs(ctx, k, sess.ID, before, st)
 	c.logCounts(calls)
-	c.changes(ctx, k, sess.ID)
+	st.unconfirmed += c.changes(ctx, k, sess.ID)
 	if c.revert(ctx, k, sess.ID) {
 		st.reverted++
 	}
@@ -205,6 +205,7 @@ func crashOnce(t *testing.T, bin string, s uint64, st *stats) {
 // checker holds one kill's checks.
 type checker struct {
 	t     *testing.T
+	db    string
 	ws    string
 	log   string
 	kinds map[string]string
@@ -265,7 +266,7 @@ func (c *checker) runs(ctx context.Context, k *kernel.Kernel, sessionID string, 
 		}
 		was, running := before[r.ID]
 		if running && r.Status != kernel.RunInterrupted {
-			c.t.Errorf("run %s was running at the kill; after the restart it is %s, want interrupted", r.ID, r.Status)
+			c.t.Errorf("run %s was running at the kill; after the restart it is %s, want interrupted (its owner's lock is open in: %s)", r.ID, r.Status, holders(c.db+".owners"))
 		}
 		if r.Status == kernel.RunRunning {
 			c.t.Errorf("run %s is still running after the restart", r.ID)
@@ -370,6 +371,20 @@ func (c *checker) backgroundGone(pids string) {
 	}
 }
 
+// holders lists the processes that have a file of dir open, for a
+// failure message.
+func holders(dir string) string {
+	var out []string
+	procs, _ := filepath.Glob("/proc/[0-9]*/fd/*")
+	for _, fd := range procs {
+		if l, err := os.Readlink(fd); err == nil && strings.HasPrefix(l, dir) {
+			pid, _ := strconv.Atoi(strings.Split(fd, "/")[2])
+			out = append(out, fd+" → "+filepath.Base(l)+": "+ancestry(pid))
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
 // ancestry describes a process and its parents, for a failure message.
 func ancestry(pid int) string {
 	var parts []string
@@ -436,8 +451,9 @@ func matches(d disk, fc kernel.Change, before bool) bool {
 // follow one another (each one's before is the one before it's after), the
 // newest matches the disk, unless a change is marked unconfirmed, and no
 // call made two changes to one path (it would have run twice). The check
-// holds for any File Change, whichever tool made it.
-func (c *checker) changes(ctx context.Context, k *kernel.Kernel, sessionID string) {
+// holds for any File Change, whichever tool made it. It returns how many
+// are unconfirmed.
+func (c *checker) changes(ctx context.Context, k *kernel.Kernel, sessionID string) int {
 	c.t.Helper()
 	list, err := k.Changes(ctx, sessionID)
 	if err != nil {
@@ -445,7 +461,11 @@ func (c *checker) changes(ctx context.Context, k *kernel.Kernel, sessionID strin
 	}
 	last := map[string]kernel.Change{}
 	seen := map[string]bool{}
+	unconfirmed := 0
 	for _, fc := range list {
+		if fc.Unconfirmed {
+			unconfirmed++
+		}
 		key := fc.CallID + "\x00" + fc.Path
 		if fc.CallID != "" && seen[key] {
 			c.t.Errorf("call %s changed %s twice", fc.CallID, fc.Path)
@@ -467,6 +487,7 @@ func (c *checker) changes(ctx context.Context, k *kernel.Kernel, sessionID strin
 				path, d, fc.ID, fc.Op, fc.CallID, c.kinds[fc.CallID])
 		}
 	}
+	return unconfirmed
 }
 
 // revert reverts the newest confirmed change of a file that no later
