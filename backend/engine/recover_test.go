@@ -55,7 +55,9 @@ func (s *crashedStore) Grants(ctx context.Context, sessionID string) ([]json.Raw
 func (s *crashedStore) FileChanges(ctx context.Context, sessionID string) ([]llm.FileChange, error) {
 	return s.changes, nil
 }
-func (s *crashedStore) Blob(ctx context.Context, sha string) ([]byte, error) { return s.blobs[sha], nil }
+func (s *crashedStore) Blob(ctx context.Context, sha string) ([]byte, error) {
+	return s.blobs[sha], nil
+}
 
 // scribe is a tool whose interrupted calls report a change of the path in
 // their arguments, and what Prior told it.
