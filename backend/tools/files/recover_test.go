@@ -40,7 +40,7 @@ func (f *fixture) recoverOf(tool string, args any, changes []tools.FileChange) [
 // and nothing is known, nothing. A call that changed nothing, or of whose
 // path nothing is known, gives none (issue 16 item 1).
 //
-// spec: X2, F1, D1
+// spec: X2, F1, D1, K1
 func TestRecoverInterruptedFileCalls(t *testing.T) {
 	f := newFixture(t)
 	first := f.ok("write", map[string]any{"path": "a.txt", "content": "one\n"}).FileChanges
