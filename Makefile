@@ -36,7 +36,7 @@ FRONTEND_SRC  := $(shell find frontend/src frontend/wailsjs -type f 2>/dev/null)
                  frontend/tsconfig.json frontend/vite.config.ts
 FRONTEND_DIST := frontend/dist/index.html
 
-.PHONY: run build test test-go tidy-check bench test-frontend test-e2e test-smoke deps deps-system deps-npm frontend bindings dev clean help
+.PHONY: run build test test-go tidy-check bench test-frontend test-e2e test-smoke crash deps deps-system deps-npm frontend bindings dev clean help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -82,6 +82,12 @@ test-e2e: deps-npm $(FRONTEND_DIST) ## browser end-to-end tests: foya serve driv
 	@mkdir -p tests/e2e/out
 	cd frontend && npx vite build --logLevel warn --config e2e/conversation/vite.config.ts && CONVO_SHOTS=$(CURDIR)/tests/e2e/out node e2e/conversation/check.mjs
 	@echo "screenshots: tests/e2e/out/"
+
+# The crash harness (tests/crash) runs 10 kills in make test; this is the
+# long form. SEED replays a run of kills (each kill's seed is printed).
+KILLS ?= 100
+crash: ## the crash harness: kill foya exec 100 times (KILLS=n, SEED=n) and check every restart
+	$(GO) test -count=1 -v -timeout 30m -run '^TestCrash$$' ./tests/crash -args -kills $(KILLS) $(if $(SEED),-seed $(SEED))
 
 test-smoke: $(FRONTEND_DIST) ## the desktop smoke test: the real binary under Xvfb, with a screenshot
 	FOYA_SMOKE_TEST=1 $(GO) test -count=1 -v -run '^TestDesktop' ./tests/smoke/

@@ -39,6 +39,9 @@ type Store interface {
 	Calls(ctx context.Context, runID string) ([]llm.CallRecord, error)
 	Session(ctx context.Context, id string) (llm.Session, error)
 	Grants(ctx context.Context, sessionID string) ([]json.RawMessage, error)
+	// FileChanges and Blob tell recovery what a session's files held last.
+	FileChanges(ctx context.Context, sessionID string) ([]llm.FileChange, error)
+	Blob(ctx context.Context, sha string) ([]byte, error)
 }
 
 // DefaultMaxSteps bounds the model steps of one run when neither the request

@@ -2,11 +2,13 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
 	"foya/backend/event"
 	"foya/backend/llm"
+	"foya/backend/tools"
 )
 
 // Interrupted is the result given to a call that was running, or waiting,
@@ -90,6 +92,7 @@ func (e *Engine) recoverRun(ctx context.Context, run llm.Run) error {
 	now := time.Now()
 	var c llm.Commit
 	byID := map[string]*llm.CallRecord{}
+	prior := e.prior(run.SessionID)
 	for i := range calls {
 		cr := &calls[i]
 		byID[cr.ID] = cr
@@ -97,11 +100,18 @@ func (e *Engine) recoverRun(ctx context.Context, run llm.Run) error {
 			continue
 		}
 		what := "waiting to run"
+		var changes []llm.FileChange
 		if cr.State == llm.CallRunning {
 			what = "running"
+			if changes, err = e.recoverChanges(ctx, run, *cr, prior, &c); err != nil {
+				return fmt.Errorf("recover run %s: %w", run.ID, err)
+			}
 		}
 		cr.State, cr.EndedAt = llm.CallInterrupted, now
-		cr.Result = &llm.ToolResult{Text: fmt.Sprintf(interruptedText, what), IsError: true}
+		cr.Result = &llm.ToolResult{Text: fmt.Sprintf(interruptedText, what), IsError: true, FileChanges: changes}
+		if len(changes) > 0 {
+			cr.Result.Text += fmt.Sprintf(" Its files are not what Foya recorded before it: %d change(s) recorded as unconfirmed, from what the disk holds now.", len(changes))
+		}
 		c.Calls = append(c.Calls, *cr)
 		c.Events = append(c.Events, endEvent(*cr, 0))
 	}
@@ -145,4 +155,71 @@ func (e *Engine) recoverRun(ctx context.Context, run llm.Run) error {
 		return fmt.Errorf("recover run %s: %w", run.ID, err)
 	}
 	return nil
+}
+
+// recoverChanges asks the tool of a call that was running whether it left
+// files other than the session's records say (tools.Recoverable), and adds
+// what it found to c as File Changes marked unconfirmed, with their
+// contents. It never runs the call.
+func (e *Engine) recoverChanges(ctx context.Context, run llm.Run, cr llm.CallRecord, prior tools.Prior, c *llm.Commit) ([]llm.FileChange, error) {
+	t, _, ok := e.cfg.Tools.Lookup(cr.Name)
+	if !ok {
+		return nil, nil
+	}
+	r, ok := t.(tools.Recoverable)
+	if !ok {
+		return nil, nil
+	}
+	sess, err := e.cfg.Store.Session(ctx, run.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	rc := &tools.RunContext{SessionID: sess.ID, RunID: run.ID, Workdir: sess.Workdir, ApprovalMode: sess.ApprovalMode,
+		Provider: sess.Provider, Model: sess.Model}
+	found, err := r.Recover(ctx, rc, tools.Call{ID: cr.ID, Name: cr.Name, Arguments: json.RawMessage(cr.Arguments)}, prior)
+	if err != nil {
+		return nil, err
+	}
+	var out []llm.FileChange
+	for _, fc := range found {
+		rec := fc.FileChange
+		rec.ID, rec.SessionID, rec.RunID, rec.CallID, rec.Tool = NewID("chg"), run.SessionID, run.ID, cr.ID, cr.Name
+		rec.Unconfirmed, rec.CreatedAt = true, time.Now()
+		rec.Diff = e.cfg.Mask(rec.Diff)
+		if fc.Before != nil {
+			c.Blobs = append(c.Blobs, fc.Before)
+		}
+		if fc.After != nil {
+			c.Blobs = append(c.Blobs, fc.After)
+		}
+		c.FileChanges = append(c.FileChanges, rec)
+		out = append(out, rec)
+	}
+	return out, nil
+}
+
+// prior returns a session's tools.Prior: the newest File Change of each
+// path, read once, and the content of its after side.
+func (e *Engine) prior(sessionID string) tools.Prior {
+	var newest map[string]llm.FileChange
+	return func(ctx context.Context, path string) (llm.FileChange, []byte, bool, error) {
+		if newest == nil {
+			list, err := e.cfg.Store.FileChanges(ctx, sessionID)
+			if err != nil {
+				return llm.FileChange{}, nil, false, err
+			}
+			newest = map[string]llm.FileChange{}
+			for _, fc := range list {
+				newest[fc.Path] = fc
+			}
+		}
+		fc, ok := newest[path]
+		if !ok || !fc.ExistsAfter || fc.IsDir || fc.SHAAfter == "" {
+			return fc, nil, ok, nil
+		}
+		// No blob means contents too large to keep: the change is then
+		// recorded without a diff, and cannot restore them.
+		data, _ := e.cfg.Store.Blob(ctx, fc.SHAAfter)
+		return fc, data, true, nil
+	}
 }

@@ -95,8 +95,12 @@ type FileChange struct {
 	TrashPath string `json:"trashPath,omitempty"`
 	TrashInfo string `json:"trashInfo,omitempty"`
 	// RevertOf is the change this one reverted.
-	RevertOf  string    `json:"revertOf,omitempty"`
-	CreatedAt time.Time `json:"createdAt"`
+	RevertOf string `json:"revertOf,omitempty"`
+	// Unconfirmed marks a change Foya could not confirm: it was recorded
+	// when Foya started again after stopping in the middle of the call
+	// that made it (spec X2), from what the disk showed then.
+	Unconfirmed bool      `json:"unconfirmed,omitempty"`
+	CreatedAt   time.Time `json:"createdAt"`
 }
 
 // Instructions statuses.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"foya/backend/engine"
 	"foya/backend/lockfile"
@@ -59,6 +60,17 @@ func claimOwner(dbPath string) (*owner, error) {
 	return &owner{id: id, name: name, dir: dir, lock: l}, nil
 }
 
+// claimTries and claimPause bound how long claim waits for an owner's lock
+// that is held. A process the owner was starting when it died holds a copy
+// of the lock (an flock lock belongs to the open file, which fork copies)
+// until it executes its program, a moment later: taking that for a live
+// owner left the run running and its calls unanswered until the next start
+// (the crash harness, tests/crash, restarts at once and found it). A live
+// owner costs a start claimTries pauses, 100 ms in all.
+const claimTries = 20
+
+var claimPause = func() { time.Sleep(5 * time.Millisecond) }
+
 // claim takes the lock of the owner that wrote id, if that owner is gone.
 // It reports gone only when it holds the lock: the caller recovers the
 // owner's runs, then calls release(true) to remove the lock file, or
@@ -78,7 +90,12 @@ func (o *owner) claim(id string) (release func(remove bool), gone bool) {
 	if !validOwnerName(name) {
 		return none, false
 	}
-	l, err := lockfile.Open(filepath.Join(o.dir, name+".lock"), lockfile.Exclusive)
+	path := filepath.Join(o.dir, name+".lock")
+	l, err := lockfile.Open(path, lockfile.Exclusive)
+	for try := 1; errors.Is(err, lockfile.ErrLocked) && try < claimTries; try++ {
+		claimPause()
+		l, err = lockfile.Open(path, lockfile.Exclusive)
+	}
 	if err != nil {
 		return none, false
 	}

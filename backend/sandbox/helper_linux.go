@@ -50,6 +50,10 @@ type helperSpec struct {
 	// DryRun confines and reports, then exits without running a shell
 	// (Probe uses it).
 	DryRun bool
+	// Parent is the runner's process ID. A reaping helper whose parent is
+	// another one by the time it handles killTreeSignal was orphaned
+	// before: see runReaper.
+	Parent int
 }
 
 // helperMsg is one line the helper writes on its status pipe: first Ready

@@ -28,6 +28,10 @@ var procLimit = 4096
 // namespace of the runner's own even for root, as it runs for other users).
 var forceMode string
 
+// helperParent returns the PID a helper must find as its parent; a
+// variable so that a test can name another one.
+var helperParent = os.Getpid
+
 // handshakeTimeout bounds the wait for the helper's first word.
 const handshakeTimeout = 30 * time.Second
 
@@ -194,6 +198,7 @@ func startHelper(ctx context.Context, sp *spec, mode string) (*Process, error) {
 		Dir:       sp.Dir,
 		Env:       sp.Env,
 		ProcLimit: procLimit,
+		Parent:    helperParent(),
 	}
 	cmd, status, err := helperCmd(hs)
 	if err != nil {

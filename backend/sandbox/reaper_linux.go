@@ -42,8 +42,16 @@ func runReaper(hs *helperSpec, argv []string, scriptFD int, report func(helperMs
 		report(helperMsg{Exit: &code})
 		return code
 	}
-	// A kill that came before the handler was set ended us (the default
-	// action); one that came meanwhile is in sigs and runs nothing.
+	// A signal that came before the handler was set is lost: the Go
+	// runtime catches SIGUSR1 from its start and, with no handler, does
+	// nothing. So a runner that died before (foya killed while starting a
+	// command) would leave this helper running the command forever: a
+	// parent that is no longer the runner says so (the crash harness,
+	// tests/crash, found such commands). A kill that came since is in sigs.
+	if hs.Parent != 0 && os.Getppid() != hs.Parent {
+		report(helperMsg{Signal: unix.SignalName(killTreeSignal)})
+		return 128 + int(killTreeSignal)
+	}
 	select {
 	case sig := <-sigs:
 		code := 128 + int(sig.(syscall.Signal))

@@ -466,6 +466,12 @@ export interface FileChange {
    * RevertOf is the change this one reverted.
    */
   revertOf?: string;
+  /**
+   * Unconfirmed marks a change Foya could not confirm: it was recorded
+   * when Foya started again after stopping in the middle of the call
+   * that made it (spec X2), from what the disk showed then.
+   */
+  unconfirmed?: boolean;
   createdAt: string /* RFC 3339 */;
 }
 /**
