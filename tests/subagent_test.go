@@ -102,7 +102,7 @@ func TestSubAgentNests(t *testing.T) {
 	}
 	var start event.RunStartData
 	json.Unmarshal(kids[0].Data, &start)
-	if start.Description != "count go files" || start.Prompt != "count the go files in the workspace" {
+	if start.Description != "count go files" || start.Prompt != "count the go files in the workspace" || start.ParentRunID != run.ID {
 		t.Errorf("the child's run.start is %+v", start)
 	}
 	for i, ev := range kids {

@@ -78,7 +78,7 @@ func (r *runner) loop(ctx context.Context) (llm.Run, error) {
 		Provider: r.sess.Provider, ApprovalMode: r.sess.ApprovalMode, Instructions: instrInfo,
 	}
 	if r.child != nil {
-		start.Description = r.child.description
+		start.Description, start.ParentRunID = r.child.description, r.run.ParentRunID
 	}
 	err := r.rec.commit(ctx, llm.Commit{
 		Run:      &r.run,

@@ -79,11 +79,11 @@ func goldenEvents() []event.Event {
 	// A sub-agent's run under task call call_4 (issue 13 item 2): its
 	// events name the call on the envelope.
 	sub := []event.Event{
-		event.RunStart(event.RunStartData{Prompt: "count the <go> files", Description: "count go files & report", Workdir: "/w",
+		event.RunStart(event.RunStartData{Prompt: "count the <go> files", Description: "count go files & report", ParentRunID: "run_1", Workdir: "/w",
 			Model: "m", Provider: "local", ApprovalMode: event.ModeManual, Instructions: event.Instructions{Status: event.InstructionsNone}}),
 		event.ApprovalRequest(event.ApprovalRequestData{ID: "apr_3", SessionID: "ses_1", RunID: "run_2",
 			Request: event.Ask{CallID: "call_5", Action: event.Action{Kind: event.KindWrite, Tool: "write", Paths: []string{"/w/n.txt"}}},
-			Reason: "Manual asks before a write", AskedAt: at, SubAgent: "count go files & report"}),
+			Reason:  "Manual asks before a write", AskedAt: at, SubAgent: "count go files & report"}),
 	}
 	evs = append(evs, sub...)
 	for i := range evs {

@@ -100,14 +100,16 @@ export const TypeRunEnd = "run.end";
 /**
  * RunStartData is the payload of run.start: a run begins. Provider is the
  * session's provider profile, or "openai-compatible" for a server given by
- * URL only. Description is set on a sub-agent's run only: what the task
- * call said the child is for.
+ * URL only. Description and ParentRunID are set on a sub-agent's run only:
+ * what the task call said the child is for, and the run of that call (the
+ * envelope's ParentCallID names the call).
  */
 export interface RunStartData {
   approvalMode: string;
   description?: string;
   instructions: Instructions;
   model: string;
+  parentRunId?: string;
   prompt: string;
   provider: string;
   workdir: string;
