@@ -380,8 +380,13 @@ func TestSubAgentApprovalNamesTheChild(t *testing.T) {
 	h := newHarness(t, nil)
 	h.srv.Route(pt.FirstUser("write the note"),
 		pt.Calls(call("w1", "write", `{"path":"note.txt","content":"hi\n"}`)), pt.Say("wrote it"))
+	h.srv.Route(pt.FirstUser("list the files"),
+		pt.Turn{Reasoning: "a glob will do", Calls: []pt.Call{call("g1", "glob", `{"pattern":"*"}`)}}, pt.Say("The folder has **a.go**."))
 	h.srv.Route(pt.FirstUser("please delegate"),
-		pt.Calls(call("t1", "task", taskArgs(t, "note writer", "write the note"))), pt.Say("done"))
+		pt.Turn{Text: "I'll ask two helpers.", Calls: []pt.Call{call("t1", "task", taskArgs(t, "note writer", "write the note")),
+			call("t2", "task", taskArgs(t, "file lister", "list the files", "glob", "read"))}},
+		pt.Say("Both helpers are done."))
+	writeFile(t, filepath.Join(h.dir, "a.go"), "package a\n", 0o644)
 	sess := h.session("manual")
 	done := make(chan kernel.Run)
 	go func() { done <- h.runIn(context.Background(), sess.ID, "please delegate") }()
@@ -410,6 +415,11 @@ func TestSubAgentApprovalNamesTheChild(t *testing.T) {
 		t.Error("the child's approved write did not happen")
 	}
 	evs, _ := h.k.Events(context.Background(), sess.ID, 0)
+	if path := os.Getenv("FOYA_RECORD_SUBAGENT"); path != "" {
+		// The front end's tests read this session as
+		// frontend/src/features/testdata/subagent.jsonl.
+		recordEvents(t, path, evs, h.dir)
+	}
 	for _, ev := range evs {
 		if ev.Type == event.TypeApprovalRequest {
 			var d event.ApprovalRequestData
@@ -418,5 +428,22 @@ func TestSubAgentApprovalNamesTheChild(t *testing.T) {
 				t.Errorf("approval.request %+v of run %s under %q; want the child's", d, ev.RunID, ev.ParentCallID)
 			}
 		}
+	}
+}
+
+// recordEvents writes a session's stored events as foya exec --json prints
+// them, the temp folder dir written as /home/me/project.
+func recordEvents(t *testing.T, path string, evs []llm.Event, dir string) {
+	t.Helper()
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	for _, ev := range evs {
+		if err := enc.Encode(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(path, []byte(strings.ReplaceAll(b.String(), dir, "/home/me/project")), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
