@@ -19,6 +19,7 @@ import { itKeepsSeqOrder, reduceAll } from "../eventstest";
 import { applySessions, initialSessions, statusOf } from "../sessions/reducer";
 import { SessionStoreProvider, useFollow } from "../session/hooks";
 import { createSessionStore, type Subscribe } from "../session/store";
+import { ApprovalQueue } from "../approvals";
 import { ConversationView } from "./ConversationView";
 import { applyConversation, cardOf, childOf, initialConversation, lastAnswer } from "./reducer";
 
@@ -166,5 +167,23 @@ describe("the task card", () => {
     await push(events.filter((e) => e.seq > answered));
     expect(status()).toBe("Done in 2 steps.");
     expect(screen.getByRole("article", { name: "task note writer" }).className).toContain("convo-card-done");
+  });
+});
+
+describe("a sub-agent's approval", () => {
+  it("names the sub-agent in the approval dialog", () => {
+    const asked = seqOf((e) => e.type === "approval.request");
+    const sessionId = events[0]!.sessionId;
+    const store = createSessionStore(sessionId, { mode: "manual" });
+    store.getState().apply(upTo(asked));
+    render(
+      <TransportProvider transport={new FakeTransport({ Answer: null })}>
+        <SessionStoreProvider store={store}>
+          <ApprovalQueue sessionId={sessionId} />
+        </SessionStoreProvider>
+      </TransportProvider>,
+    );
+    const dialog = screen.getByRole("dialog");
+    expect(within(dialog).getByText("Asked by the sub-agent:").parentElement!.textContent).toBe("Asked by the sub-agent: note writer");
   });
 });
