@@ -447,3 +447,40 @@ func recordEvents(t *testing.T, path string, evs []llm.Event, dir string) {
 		t.Fatal(err)
 	}
 }
+
+// TestSubAgentChangesRevertWithTheTurn is issue 13 item 2's file changes: a
+// sub-agent's write is a change of its own run, and reverting the parent's
+// turn reverts it too, with the parent's own write.
+//
+// spec: F1, F3
+func TestSubAgentChangesRevertWithTheTurn(t *testing.T) {
+	privateTrash(t)
+	h := newHarness(t, nil)
+	h.srv.Route(pt.FirstUser("write child.txt"),
+		pt.Calls(call("w2", "write", `{"path":"child.txt","content":"from the child\n"}`)), pt.Say("wrote child.txt"))
+	h.srv.Route(pt.FirstUser("write both"),
+		pt.Calls(call("w1", "write", `{"path":"parent.txt","content":"from the parent\n"}`)),
+		pt.Calls(call("t1", "task", taskArgs(t, "child writer", "write child.txt"))),
+		pt.Say("both written"))
+	run := h.run("write both")
+	if run.Status != kernel.RunCompleted {
+		t.Fatalf("run %s: %s", run.Status, run.Error)
+	}
+	for _, f := range []string{"parent.txt", "child.txt"} {
+		if _, err := os.Stat(filepath.Join(h.dir, f)); err != nil {
+			t.Fatalf("%s was not written: %v", f, err)
+		}
+	}
+	res, err := h.k.Revert(context.Background(), kernel.RevertRequest{RunID: run.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Conflicts) > 0 || len(res.Reverted) != 2 {
+		t.Fatalf("the revert made %d changes with conflicts %+v; want 2, none", len(res.Reverted), res.Conflicts)
+	}
+	for _, f := range []string{"parent.txt", "child.txt"} {
+		if _, err := os.Stat(filepath.Join(h.dir, f)); err == nil {
+			t.Errorf("%s is still there after the turn was reverted", f)
+		}
+	}
+}

@@ -16,6 +16,7 @@ import { FakeTransport, session } from "../../backend/fake";
 import type { Event } from "../../backend/gen/event";
 import type { Transport } from "../../backend/transport";
 import { itKeepsSeqOrder, reduceAll } from "../eventstest";
+import { applyChanges, initialChanges } from "../changes/reducer";
 import { applySessions, initialSessions, statusOf } from "../sessions/reducer";
 import { SessionStoreProvider, useFollow } from "../session/hooks";
 import { createSessionStore, type Subscribe } from "../session/store";
@@ -74,6 +75,14 @@ describe("a session with sub-agents, folded", () => {
   });
 
   itKeepsSeqOrder(applyConversation, initialConversation, () => ({ events }));
+
+  it("groups a sub-agent's file changes with its turn's (review panel)", () => {
+    const s = reduceAll(applyChanges, initialChanges, events);
+    expect(s.groups).toHaveLength(1);
+    expect(s.groups[0]!.runId).toBe(parentRun);
+    const [id] = s.groups[0]!.changes as [string];
+    expect(s.byId[id]).toMatchObject({ runId: childRun("t1"), callId: "w1", path: "/home/me/project/note.txt" });
+  });
 
   it("keeps the session running while a sub-agent ends (sessions list)", () => {
     const firstChildEnd = seqOf((e) => e.type === "run.end" && e.parentCallId !== undefined);
