@@ -484,3 +484,68 @@ func TestSubAgentChangesRevertWithTheTurn(t *testing.T) {
 		}
 	}
 }
+
+// TestSubAgentNestsOnlyWhenAllowed is issue 13 item 2's nesting bound: a
+// child whose tools name task may start a grandchild, whose events name the
+// child's call; the grandchild may not go deeper, even when its own tools
+// name task.
+//
+// spec: R1, T4
+func TestSubAgentNestsOnlyWhenAllowed(t *testing.T) {
+	h := newHarness(t, nil)
+	h.srv.Route(pt.FirstUser("grandchild job"),
+		pt.Calls(call("g3", "task", taskArgs(t, "too deep", "third level"))), pt.Say("grandchild answer"))
+	h.srv.Route(pt.FirstUser("child job"),
+		pt.Calls(call("c2", "task", taskArgs(t, "grandchild", "grandchild job", "task"))), pt.Say("child answer"))
+	h.srv.Route(pt.FirstUser("top job"),
+		pt.Calls(call("t1", "task", taskArgs(t, "child", "child job", "task", "glob"))), pt.Say("top answer"))
+	run := h.run("top job")
+	if run.Status != kernel.RunCompleted {
+		t.Fatalf("run %s: %s", run.Status, run.Error)
+	}
+	evs, _ := h.k.Events(context.Background(), run.SessionID, 0)
+	child, grand := childEvents(evs, "t1"), childEvents(evs, "c2")
+	if len(child) == 0 || len(grand) == 0 {
+		t.Fatalf("%d child and %d grandchild events; want both", len(child), len(grand))
+	}
+	var start event.RunStartData
+	json.Unmarshal(grand[0].Data, &start)
+	if start.ParentRunID != child[0].RunID {
+		t.Errorf("the grandchild's parent run is %q; want the child's %q", start.ParentRunID, child[0].RunID)
+	}
+	if d := endOf(t, grand, "g3"); !d.IsError || !strings.Contains(d.Text, "nest at most 2 deep") {
+		t.Errorf("the third level ended %+v; want it refused", d)
+	}
+	if d := endOf(t, child, "c2"); d.IsError || d.Text != "grandchild answer" {
+		t.Errorf("the grandchild's task ended %+v", d)
+	}
+	if len(childEvents(evs, "g3")) > 0 {
+		t.Error("a third level started")
+	}
+}
+
+// TestExecPrintsSubAgentsIndented is issue 13 item 2 in foya exec's
+// readable output: a sub-agent's start, calls and end are indented lines
+// on standard error, and its text is not printed as the answer: standard
+// output holds the parent's text only.
+func TestExecPrintsSubAgentsIndented(t *testing.T) {
+	srv := pt.New(t)
+	srv.Route(pt.FirstUser("count the files"), pt.Calls(call("g1", "glob", `{"pattern":"*"}`)), pt.Say("CHILD TEXT: none"))
+	srv.Route(pt.FirstUser("delegate counting"),
+		pt.Calls(call("t1", "task", taskArgs(t, "file counter", "count the files"))), pt.Say("The helper found none."))
+	dir := t.TempDir()
+	self, _ := os.Executable()
+	res := runFoya(t, self, []string{"FOYA_TEST_CHILD=exec", "NO_COLOR=1"}, "exec", "--base-url", srv.URL, "--model", "m",
+		"--db", filepath.Join(dir, "foya.db"), "--workdir", dir, "--approval", "auto", "delegate counting")
+	if res.code != 0 {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", res.code, res.stdout, res.stderr)
+	}
+	if strings.TrimSpace(res.stdout) != "The helper found none." {
+		t.Errorf("stdout is %q; want the parent's answer only", res.stdout)
+	}
+	for _, want := range []string{"→ task", "  ⤷ sub-agent: file counter", "    ✓ glob *", "  ⤶ sub-agent done", "  ✓ task file counter: CHILD TEXT: none"} {
+		if !strings.Contains(res.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, res.stderr)
+		}
+	}
+}

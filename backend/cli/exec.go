@@ -405,7 +405,7 @@ func argSummary(raw string) string {
 			return firstLine(raw, 80)
 		}
 	}
-	for _, k := range []string{"command", "path", "pattern", "query", "ref", "id"} {
+	for _, k := range []string{"command", "path", "pattern", "query", "ref", "id", "description"} {
 		if v, ok := m[k].(string); ok && v != "" {
 			return firstLine(v, 80)
 		}
