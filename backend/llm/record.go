@@ -129,7 +129,7 @@ type StoredMessage struct {
 	Message   Message `json:"message"`
 	// Child marks a message of a sub-agent's run: it belongs to that run's
 	// own history, never to the session's.
-	Child bool `json:"child,omitempty"`
+	Child bool `json:"-"`
 }
 
 // Commit is everything one step of the engine writes, applied by the store
