@@ -452,7 +452,7 @@ func recordEvents(t *testing.T, path string, evs []llm.Event, dir string) {
 // sub-agent's write is a change of its own run, and reverting the parent's
 // turn reverts it too, with the parent's own write.
 //
-// spec: F1, F3
+// spec: F1
 func TestSubAgentChangesRevertWithTheTurn(t *testing.T) {
 	privateTrash(t)
 	h := newHarness(t, nil)
