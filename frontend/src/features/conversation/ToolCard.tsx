@@ -130,7 +130,7 @@ const SubAgentView = memo(function SubAgentView({ runId }: { runId: string }) {
         </ul>
       )}
       {answer !== "" && (
-        <div className="convo-agent-answer" role="region" aria-label={`Answer of ${label}`}>
+        <div className="convo-agent-answer" role="region" aria-label={`${turn.status === "running" ? "Latest text" : "Answer"} of ${label}`}>
           <ModelText text={answer} />
         </div>
       )}
