@@ -67,6 +67,9 @@ type Pending struct {
 	Reason    string    `json:"reason"`
 	Scopes    []Grant   `json:"scopes"`
 	AskedAt   time.Time `json:"askedAt"`
+	// SubAgent is the description of the sub-agent that asks, when the
+	// call belongs to a child run (RunID); empty for the session's own run.
+	SubAgent string `json:"subAgent,omitempty"`
 }
 
 // Errors of Gateway.Answer.

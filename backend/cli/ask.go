@@ -32,6 +32,9 @@ func (a *asker) ask(ev llm.Event) {
 	defer a.mu.Unlock()
 	act := p.Request.Action
 	fmt.Fprintf(a.out, "\n── approval needed: %s (%s)\n", act.Tool, act.Kind)
+	if p.SubAgent != "" {
+		fmt.Fprintf(a.out, "   asked by the sub-agent: %s\n", p.SubAgent)
+	}
 	if p.Request.Why != "" {
 		fmt.Fprintf(a.out, "   %s\n", p.Request.Why)
 	}

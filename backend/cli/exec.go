@@ -311,6 +311,10 @@ func (p *printer) event(ev llm.Event) {
 	if data == nil || json.Unmarshal(ev.Data, data) != nil {
 		return
 	}
+	if ev.ParentCallID != "" {
+		p.subAgent(data)
+		return
+	}
 	switch d := data.(type) {
 	case *event.RunStartData:
 		p.line("2", fmt.Sprintf("foya %s · %s · %s · %s", kernel.Version, d.Model, d.ApprovalMode, d.Workdir))
@@ -359,6 +363,36 @@ func (p *printer) event(ev llm.Event) {
 	}
 }
 
+// subAgent writes a sub-agent's event (issue 13 item 2) readably: its
+// start, its tool calls and its end, indented on standard error. Its text
+// is not the answer (the task call's result is), so it is not printed.
+func (p *printer) subAgent(data any) {
+	switch d := data.(type) {
+	case *event.RunStartData:
+		p.endLine()
+		p.line("2", "  ⤷ sub-agent: "+firstLine(d.Description, 200))
+	case *event.ToolUpdateData:
+		p.args[d.ID] += d.ArgsDelta
+	case *event.ToolEndData:
+		name := d.Name
+		if a := argSummary(p.args[d.ID]); a != "" {
+			name += " " + a
+		}
+		delete(p.args, d.ID)
+		if d.IsError {
+			p.line("31", fmt.Sprintf("    ✗ %s (%s): %s", name, d.Status, firstLine(d.Text, 200)))
+		} else {
+			p.line("32", fmt.Sprintf("    ✓ %s: %s", name, firstLine(d.Text, 200)))
+		}
+	case *event.RunEndData:
+		if d.Status == llm.RunCompleted {
+			p.line("2", "  ⤶ sub-agent done")
+		} else {
+			p.line("33", fmt.Sprintf("  ⤶ sub-agent %s: %s", d.Status, firstLine(d.Error, 200)))
+		}
+	}
+}
+
 // argSummary is the one argument that says most about a call (its path,
 // command, pattern or query), or the arguments themselves, shortened. raw
 // may be only the start of the arguments (events carry their first 4 KiB):
@@ -371,7 +405,7 @@ func argSummary(raw string) string {
 			return firstLine(raw, 80)
 		}
 	}
-	for _, k := range []string{"command", "path", "pattern", "query", "ref", "id"} {
+	for _, k := range []string{"command", "path", "pattern", "query", "ref", "id", "description"} {
 		if v, ok := m[k].(string); ok && v != "" {
 			return firstLine(v, 80)
 		}

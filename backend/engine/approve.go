@@ -80,6 +80,9 @@ func (r *runner) approve(ctx context.Context, callID string, mode approval.Mode,
 		ID: NewID("apr"), SessionID: r.sess.ID, RunID: r.run.ID, Request: req, Reason: d.Reason,
 		Scopes: approval.Scopes(req.Action), AskedAt: time.Now(),
 	}
+	if r.child != nil {
+		p.SubAgent = r.child.description
+	}
 	gw.Open(p) // before it is announced, so an answer can never come too early
 	rec := llm.ApprovalRecord{ID: p.ID, SessionID: p.SessionID, RunID: p.RunID, CallID: callID, State: event.ApprovalPending,
 		Request: llm.Data(req), AskedAt: p.AskedAt}
@@ -146,6 +149,7 @@ func requestData(p approval.Pending) event.ApprovalRequestData {
 	a := p.Request.Action
 	return event.ApprovalRequestData{
 		ID: p.ID, SessionID: p.SessionID, RunID: p.RunID, Reason: p.Reason, Scopes: scopes, AskedAt: p.AskedAt,
+		SubAgent: p.SubAgent,
 		Request: event.Ask{
 			CallID: p.Request.CallID, Why: p.Request.Why, Preview: p.Request.Preview,
 			Action: event.Action{Kind: string(a.Kind), Tool: a.Tool, Paths: a.Paths, Command: a.Command, Host: a.Host, ReadOnly: a.ReadOnly},

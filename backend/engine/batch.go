@@ -253,6 +253,7 @@ func (r *runner) runCall(ctx context.Context, p *prepared, prev *llm.Commit, def
 		Model:        r.sess.Model,
 		Exposed:      p.exposed,
 		Activator:    r,
+		Agents:       agents{r: r, callID: p.rec.ID},
 		Approval: func(ctx context.Context, req approval.Request) (approval.Outcome, error) {
 			out, err := r.approve(ctx, p.rec.ID, mode, req)
 			if out.Noteworthy(req.Action.Kind) && !slices.Contains(allowedBy, out.Reason) {
@@ -267,6 +268,9 @@ func (r *runner) runCall(ctx context.Context, p *prepared, prev *llm.Commit, def
 			ev.Data = json.RawMessage(r.e.cfg.Mask(string(ev.Data)))
 			r.rec.commit(ctx, llm.Commit{Events: []llm.Event{ev}})
 		},
+	}
+	if r.child != nil {
+		rc.ParentCallID = r.child.callID
 	}
 	res, err := safeRun(ctx, p.tool, rc, p.call)
 	res.Text = noteAllowed(res.Text, allowedBy)

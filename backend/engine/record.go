@@ -19,6 +19,9 @@ type recorder struct {
 	flush time.Duration
 	sess  string
 	run   string
+	// parentCall is set for a sub-agent's run: the task call that started
+	// it. Its events carry it and its messages are its own history.
+	parentCall string
 
 	mu      sync.Mutex
 	pending []pendingDelta
@@ -63,6 +66,12 @@ func (r *recorder) commitLocked(ctx context.Context, c llm.Commit) error {
 	}
 	for i := range c.Events {
 		c.Events[i].SessionID, c.Events[i].RunID = r.sess, r.run
+		c.Events[i].ParentCallID = r.parentCall
+	}
+	if r.parentCall != "" {
+		for i := range c.Messages {
+			c.Messages[i].Child = true
+		}
 	}
 	if _, err := r.pub.commit(context.WithoutCancel(ctx), r.sess, c); err != nil {
 		if r.err == nil {

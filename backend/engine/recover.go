@@ -137,7 +137,8 @@ func (e *Engine) recoverRun(ctx context.Context, run llm.Run) error {
 			if cr, ok := byID[tc.ID]; ok && cr.Result != nil {
 				res, rec = cr.Result, *cr
 			}
-			c.Messages = append(c.Messages, llm.StoredMessage{SessionID: run.SessionID, RunID: run.ID, Message: toolMessage(rec, res)})
+			c.Messages = append(c.Messages, llm.StoredMessage{SessionID: run.SessionID, RunID: run.ID, Message: toolMessage(rec, res),
+				Child: run.ParentCallID != ""})
 			answered[tc.ID] = true
 		}
 	}
@@ -150,6 +151,7 @@ func (e *Engine) recoverRun(ctx context.Context, run llm.Run) error {
 	)
 	for i := range c.Events {
 		c.Events[i].SessionID, c.Events[i].RunID = run.SessionID, run.ID
+		c.Events[i].ParentCallID = run.ParentCallID
 	}
 	if _, err := e.pub.commit(ctx, run.SessionID, c); err != nil {
 		return fmt.Errorf("recover run %s: %w", run.ID, err)

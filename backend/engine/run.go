@@ -36,6 +36,9 @@ type runner struct {
 
 	mu     sync.Mutex      // guards active and images
 	active map[string]bool // deferred tools activated in this turn (spec E2, K3)
+
+	child  *child // set for a sub-agent's run
+	answer string // the text of the run's last model answer
 }
 
 // stepOutcome says how a step ended.
@@ -52,12 +55,15 @@ type runError struct{ msg string }
 func (e *runError) Error() string { return e.msg }
 
 func (r *runner) loop(ctx context.Context) (llm.Run, error) {
-	stored, err := r.e.cfg.Store.Messages(ctx, r.sess.ID)
-	if err != nil {
-		return llm.Run{}, fmt.Errorf("load history: %w", err)
-	}
-	for _, m := range stored {
-		r.hist = append(r.hist, m.Message)
+	if r.child == nil {
+		// A sub-agent starts with a history of its own, empty.
+		stored, err := r.e.cfg.Store.Messages(ctx, r.sess.ID)
+		if err != nil {
+			return llm.Run{}, fmt.Errorf("load history: %w", err)
+		}
+		for _, m := range stored {
+			r.hist = append(r.hist, m.Message)
+		}
 	}
 	// Project instructions are read at each turn's start, once: the
 	// system prompt stays byte-stable for the whole turn (spec R2's
@@ -67,15 +73,17 @@ func (r *runner) loop(ctx context.Context) (llm.Run, error) {
 	r.proj.setLead(llm.Message{Role: llm.RoleSystem, Content: r.system})
 	user := llm.Message{Role: llm.RoleUser, Content: r.req.Prompt}
 	r.hist = append(r.hist, user)
-	err = r.rec.commit(ctx, llm.Commit{
+	start := event.RunStartData{
+		Prompt: r.req.Prompt, Workdir: r.sess.Workdir, Model: r.sess.Model,
+		Provider: r.sess.Provider, ApprovalMode: r.sess.ApprovalMode, Instructions: instrInfo,
+	}
+	if r.child != nil {
+		start.Description, start.ParentRunID = r.child.description, r.run.ParentRunID
+	}
+	err := r.rec.commit(ctx, llm.Commit{
 		Run:      &r.run,
 		Messages: []llm.StoredMessage{{SessionID: r.sess.ID, RunID: r.run.ID, Message: user}},
-		Events: []llm.Event{
-			event.RunStart(event.RunStartData{
-				Prompt: r.req.Prompt, Workdir: r.sess.Workdir, Model: r.sess.Model,
-				Provider: r.sess.Provider, ApprovalMode: r.sess.ApprovalMode, Instructions: instrInfo,
-			}),
-		},
+		Events:   []llm.Event{event.RunStart(start)},
 	})
 	if err != nil {
 		return llm.Run{}, fmt.Errorf("start run: %w", err)
@@ -88,6 +96,10 @@ func (r *runner) loop(ctx context.Context) (llm.Run, error) {
 	for {
 		if ctx.Err() != nil {
 			end = ctx.Err()
+			break
+		}
+		if r.run.Steps >= r.req.MaxSteps && r.child != nil {
+			end = &runError{fmt.Sprintf("stopped after %d model steps, the limit of this sub-agent (the task call's max_steps)", r.req.MaxSteps)}
 			break
 		}
 		if r.run.Steps >= r.req.MaxSteps {
@@ -150,6 +162,9 @@ func (r *runner) filter(refs int) tools.Filter {
 	}
 	r.mu.Unlock()
 	f := tools.Filter{Allow: r.sess.Tools, ReadOnly: r.req.ReadOnly, Active: active}
+	if r.child != nil {
+		f.Deny = r.child.deny
+	}
 	f.State.Deferred = len(r.e.cfg.Tools.Candidates(f))
 	f.State.Refs = refs
 	f.State.Workdir = r.sess.Workdir
@@ -472,6 +487,7 @@ func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
 	r.hist = append(r.hist, asst)
 	c.Messages = []llm.StoredMessage{{SessionID: r.sess.ID, RunID: r.run.ID, Message: asst}}
 	c.Run = &r.run
+	r.answer = asst.Content
 	if len(calls) == 0 {
 		none := 0
 		c.Events = []llm.Event{event.StepEnd(event.StepEndData{Step: n, FinishReason: finish, Usage: usage, ToolCalls: &none})}

@@ -8,14 +8,17 @@ import (
 // Event is one entry of a session's append-only event log. Seq is assigned
 // by the store when the event is persisted, before any client sees it. Data
 // holds the payload of Type as a JSON object (one of the *Data structs); it
-// never holds binaries (spec I2).
+// never holds binaries (spec I2). ParentCallID is set on every event of a
+// sub-agent's run (the task tool, issue 13 item 2): the ID of the task call
+// that started it, so clients nest the child's events under that call.
 type Event struct {
-	Type      string          `json:"type"`
-	SessionID string          `json:"sessionId"`
-	RunID     string          `json:"runId,omitempty"`
-	Seq       int64           `json:"seq"`
-	Time      time.Time       `json:"time"`
-	Data      json.RawMessage `json:"data,omitempty" tstype:"unknown"`
+	Type         string          `json:"type"`
+	SessionID    string          `json:"sessionId"`
+	RunID        string          `json:"runId,omitempty"`
+	ParentCallID string          `json:"parentCallId,omitempty"`
+	Seq          int64           `json:"seq"`
+	Time         time.Time       `json:"time"`
+	Data         json.RawMessage `json:"data,omitempty" tstype:"unknown"`
 }
 
 // Event types, one per payload struct. Names are dotted.

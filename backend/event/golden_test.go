@@ -76,10 +76,25 @@ func goldenEvents() []event.Event {
 		// An MCP server's notifications/progress (issue 13 item 1).
 		event.ToolUpdate(event.ToolUpdateData{Step: 1, ID: "call_3", Progress: &event.Progress{Done: &done, Total: &total, Message: "indexing <2/3>"}}),
 	}
+	// A sub-agent's run under task call call_4 (issue 13 item 2): its
+	// events name the call on the envelope.
+	sub := []event.Event{
+		event.RunStart(event.RunStartData{Prompt: "count the <go> files", Description: "count go files & report", ParentRunID: "run_1", Workdir: "/w",
+			Model: "m", Provider: "local", ApprovalMode: event.ModeManual, Instructions: event.Instructions{Status: event.InstructionsNone}}),
+		event.ApprovalRequest(event.ApprovalRequestData{ID: "apr_3", SessionID: "ses_1", RunID: "run_2",
+			Request: event.Ask{CallID: "call_5", Action: event.Action{Kind: event.KindWrite, Tool: "write", Paths: []string{"/w/n.txt"}}},
+			Reason:  "Manual asks before a write", AskedAt: at, SubAgent: "count go files & report"}),
+	}
+	evs = append(evs, sub...)
 	for i := range evs {
 		evs[i].SessionID, evs[i].RunID, evs[i].Seq, evs[i].Time = "ses_1", "run_1", int64(i+1), at
+		if evs[i].Type == event.TypeFileChangedOutside {
+			evs[i].RunID = "" // file.changed_outside belongs to no run
+		}
 	}
-	evs[len(evs)-6].RunID = "" // file.changed_outside belongs to no run
+	for i := len(evs) - len(sub); i < len(evs); i++ {
+		evs[i].RunID, evs[i].ParentCallID = "run_2", "call_4"
+	}
 	return evs
 }
 

@@ -7,11 +7,15 @@ import "time"
 
 // RunStartData is the payload of run.start: a run begins. Provider is the
 // session's provider profile, or "openai-compatible" for a server given by
-// URL only.
+// URL only. Description and ParentRunID are set on a sub-agent's run only:
+// what the task call said the child is for, and the run of that call (the
+// envelope's ParentCallID names the call).
 type RunStartData struct {
 	ApprovalMode string       `json:"approvalMode"`
+	Description  string       `json:"description,omitempty"`
 	Instructions Instructions `json:"instructions"`
 	Model        string       `json:"model"`
+	ParentRunID  string       `json:"parentRunId,omitempty"`
 	Prompt       string       `json:"prompt"`
 	Provider     string       `json:"provider"`
 	Workdir      string       `json:"workdir"`
@@ -147,6 +151,9 @@ type ApprovalRequestData struct {
 	Reason    string    `json:"reason"`
 	Scopes    []Grant   `json:"scopes" tstype:"Grant[] | null"` // null when none fits
 	AskedAt   time.Time `json:"askedAt"`
+	// SubAgent is the description of the sub-agent whose call asks, when a
+	// child run asks (its run is RunID); empty for the session's own run.
+	SubAgent string `json:"subAgent,omitempty"`
 }
 
 // ApprovalRequest is an approval.request event.

@@ -80,11 +80,16 @@ type Run struct {
 	Owner     string    `json:"owner,omitempty"`
 	StartedAt time.Time `json:"startedAt"`
 	EndedAt   time.Time `json:"endedAt,omitzero"`
+	// ParentRunID and ParentCallID are set on a sub-agent's run: the run
+	// and the task call that started it.
+	ParentRunID  string `json:"parentRunId,omitempty"`
+	ParentCallID string `json:"parentCallId,omitempty"`
 }
 
 func runOf(r llm.Run) Run {
 	return Run{ID: r.ID, SessionID: r.SessionID, Status: RunStatus(r.Status), Prompt: r.Prompt, Error: r.Error,
-		Steps: r.Steps, Usage: Usage(r.Usage), Owner: r.Owner, StartedAt: r.StartedAt, EndedAt: r.EndedAt}
+		Steps: r.Steps, Usage: Usage(r.Usage), Owner: r.Owner, StartedAt: r.StartedAt, EndedAt: r.EndedAt,
+		ParentRunID: r.ParentRunID, ParentCallID: r.ParentCallID}
 }
 
 // CallState is the state of a tool call (the vocabulary of tool.end).
@@ -369,11 +374,14 @@ type Approval struct {
 	// Scopes are the grants an AllowSession answer may name.
 	Scopes  []Grant   `json:"scopes"`
 	AskedAt time.Time `json:"askedAt"`
+	// SubAgent is the description of the sub-agent that asks, when the call
+	// belongs to a child run (RunID is the child's); empty otherwise.
+	SubAgent string `json:"subAgent,omitempty"`
 }
 
 func approvalOf(p approval.Pending) Approval {
 	return Approval{ID: p.ID, SessionID: p.SessionID, RunID: p.RunID, Request: requestOf(p.Request), Reason: p.Reason,
-		Scopes: mapSlice(p.Scopes, grantOf), AskedAt: p.AskedAt}
+		Scopes: mapSlice(p.Scopes, grantOf), AskedAt: p.AskedAt, SubAgent: p.SubAgent}
 }
 
 // ApprovalRecord is one approval request of a session's history and, once

@@ -21,6 +21,7 @@ import (
 	"foya/backend/tools"
 	"foya/backend/tools/history"
 	"foya/backend/tools/shell"
+	"foya/backend/tools/task"
 	"foya/backend/tools/todo"
 	"foya/backend/tools/web"
 )
@@ -164,6 +165,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 	k.reg.Add(fileTools(st)...)
 	k.reg.Add(shellTools(k, opts.Probe)...)
 	k.reg.Add(web.New())
+	k.reg.Add(task.New())
 	k.mcp = newMCP(k, dataDir, opts.Context.Budget)
 	for _, t := range opts.Tools {
 		if err := k.reg.Put(t); err != nil {

@@ -52,6 +52,11 @@ type Run struct {
 	Owner     string    `json:"owner,omitempty"`
 	StartedAt time.Time `json:"startedAt"`
 	EndedAt   time.Time `json:"endedAt,omitzero"`
+	// ParentRunID and ParentCallID are set on a sub-agent's run: the run
+	// and the task call that started it. Its messages are its own history,
+	// never part of the session's.
+	ParentRunID  string `json:"parentRunId,omitempty"`
+	ParentCallID string `json:"parentCallId,omitempty"`
 }
 
 // CallState is the state of one tool call (event.CallState).
@@ -122,6 +127,9 @@ type StoredMessage struct {
 	SessionID string  `json:"sessionId"`
 	RunID     string  `json:"runId"`
 	Message   Message `json:"message"`
+	// Child marks a message of a sub-agent's run: it belongs to that run's
+	// own history, never to the session's.
+	Child bool `json:"-"`
 }
 
 // Commit is everything one step of the engine writes, applied by the store

@@ -36,9 +36,12 @@ func (s *Store) FileChanges(ctx context.Context, sessionID string) ([]llm.FileCh
 	return s.queryChanges(ctx, `session_id = ?`, sessionID)
 }
 
-// RunFileChanges returns a run's file changes, oldest first.
+// RunFileChanges returns a run's file changes, with those of the sub-agents
+// it started (and theirs), oldest first: a turn's changes are its own and
+// its sub-agents'.
 func (s *Store) RunFileChanges(ctx context.Context, runID string) ([]llm.FileChange, error) {
-	return s.queryChanges(ctx, `run_id = ?`, runID)
+	return s.queryChanges(ctx, `run_id IN (WITH RECURSIVE tree(id) AS (SELECT ? UNION SELECT runs.id FROM runs JOIN tree ON runs.parent_run_id = tree.id)
+		SELECT id FROM tree)`, runID)
 }
 
 // FileChange returns one file change.

@@ -74,6 +74,15 @@ func (s *Store) Apply(ctx context.Context, c llm.Commit) ([]llm.Event, error) {
 			if err != nil {
 				return fmt.Errorf("message: %w", err)
 			}
+			if m.Child {
+				// A sub-agent's own history, apart from the session's.
+				if _, err := tx.ExecContext(ctx, `INSERT INTO run_messages (run_id, idx, role, body)
+					VALUES (?, (SELECT coalesce(max(idx), 0) + 1 FROM run_messages WHERE run_id = ?), ?, ?)`,
+					m.RunID, m.RunID, string(m.Message.Role), string(body)); err != nil {
+					return fmt.Errorf("run %s: message: %w", m.RunID, err)
+				}
+				continue
+			}
 			var idx int64
 			err = tx.StmtContext(ctx, s.stmts.nextMsg).QueryRowContext(ctx, now.UnixNano(), m.SessionID).Scan(&idx)
 			if err != nil {
@@ -96,7 +105,7 @@ func (s *Store) Apply(ctx context.Context, c llm.Commit) ([]llm.Event, error) {
 			if len(ev.Data) > 0 {
 				data = string(ev.Data)
 			}
-			if _, err := tx.StmtContext(ctx, s.stmts.insertEvent).ExecContext(ctx, ev.SessionID, ev.Seq, ev.RunID, ev.Type, nanos(ev.Time), data); err != nil {
+			if _, err := tx.StmtContext(ctx, s.stmts.insertEvent).ExecContext(ctx, ev.SessionID, ev.Seq, ev.RunID, ev.ParentCallID, ev.Type, nanos(ev.Time), data); err != nil {
 				return err
 			}
 		}
@@ -140,9 +149,10 @@ const (
 	sqlNextMsg     = `UPDATE sessions SET last_msg = last_msg + 1, updated_at = ? WHERE id = ? RETURNING last_msg`
 	sqlInsertMsg   = `INSERT INTO messages (session_id, idx, run_id, role, body) VALUES (?, ?, ?, ?, ?)`
 	sqlNextSeq     = `UPDATE sessions SET last_seq = last_seq + 1, updated_at = ? WHERE id = ? RETURNING last_seq`
-	sqlInsertEvent = `INSERT INTO events (session_id, seq, run_id, type, time, data) VALUES (?, ?, ?, ?, ?, ?)`
-	sqlPutRun      = `INSERT INTO runs (id, session_id, status, prompt, error, steps, usage, owner, started_at, ended_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	sqlInsertEvent = `INSERT INTO events (session_id, seq, run_id, parent_call_id, type, time, data) VALUES (?, ?, ?, ?, ?, ?, ?)`
+	sqlPutRun      = `INSERT INTO runs (id, session_id, status, prompt, error, steps, usage, owner, started_at, ended_at,
+			parent_run_id, parent_call_id)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET status = excluded.status, error = excluded.error, steps = excluded.steps,
 			usage = excluded.usage, owner = excluded.owner, ended_at = excluded.ended_at`
 	sqlPutCall = `INSERT INTO tool_calls (session_id, run_id, step, idx, id, name, arguments, args_ref, state, result, started_at, ended_at)
@@ -179,7 +189,7 @@ func putRun(ctx context.Context, stmt *sql.Stmt, r *llm.Run) error {
 		return err
 	}
 	_, err = stmt.ExecContext(ctx, r.ID, r.SessionID, string(r.Status), r.Prompt, r.Error, r.Steps, string(usage), r.Owner,
-		nanos(r.StartedAt), nanos(r.EndedAt))
+		nanos(r.StartedAt), nanos(r.EndedAt), r.ParentRunID, r.ParentCallID)
 	if err != nil {
 		return fmt.Errorf("run %s: %w", r.ID, err)
 	}

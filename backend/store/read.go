@@ -6,13 +6,57 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 
 	"foya/backend/llm"
 )
 
-// Messages returns a session's canonical history in order.
+// Messages returns a session's canonical history in order. Sub-agents'
+// runs keep their own histories apart (see ChildMessages).
 func (s *Store) Messages(ctx context.Context, sessionID string) ([]llm.StoredMessage, error) {
 	return s.queryMessages(ctx, sessionID, ``)
+}
+
+// ChildMessages returns the history of a sub-agent's run, with positions
+// first to last (1-based, inclusive; last 0 means to the end), in order.
+func (s *Store) ChildMessages(ctx context.Context, runID string, first, last int) ([]llm.StoredMessage, error) {
+	if last <= 0 {
+		last = math.MaxInt32
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT m.body, r.session_id FROM run_messages m JOIN runs r ON r.id = m.run_id
+		WHERE m.run_id = ? AND m.idx BETWEEN ? AND ? ORDER BY m.idx`, runID, first, last)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	defer rows.Close()
+	var out []llm.StoredMessage
+	for rows.Next() {
+		m := llm.StoredMessage{RunID: runID, Child: true}
+		var body string
+		if err := rows.Scan(&body, &m.SessionID); err != nil {
+			return nil, s.wrap(err)
+		}
+		if err := json.Unmarshal([]byte(body), &m.Message); err != nil {
+			return nil, fmt.Errorf("run %s: stored message: %w", runID, err)
+		}
+		out = append(out, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap(err)
+	}
+	rows.Close()
+	for i := range out {
+		for j := range out[i].Message.ToolCalls {
+			c := &out[i].Message.ToolCalls[j]
+			if c.ArgsRef == nil {
+				continue
+			}
+			if c.Arguments, err = s.joinArgs(ctx, c.ArgsRef); err != nil {
+				return nil, fmt.Errorf("run %s: tool call %s: %w", runID, c.ID, err)
+			}
+		}
+	}
+	return out, nil
 }
 
 func (s *Store) queryMessages(ctx context.Context, sessionID, where string, args ...any) ([]llm.StoredMessage, error) {
@@ -73,7 +117,7 @@ func (s *Store) EventsOfType(ctx context.Context, sessionID, typ string) ([]llm.
 
 // queryEvents returns a session's events that match where.
 func (s *Store) queryEvents(ctx context.Context, sessionID, where string, args ...any) ([]llm.Event, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT seq, run_id, type, time, data FROM events
+	rows, err := s.r.QueryContext(ctx, `SELECT seq, run_id, parent_call_id, type, time, data FROM events
 		WHERE session_id = ? AND `+where, append([]any{sessionID}, args...)...)
 	if err != nil {
 		return nil, s.wrap(err)
@@ -84,7 +128,7 @@ func (s *Store) queryEvents(ctx context.Context, sessionID, where string, args .
 		ev := llm.Event{SessionID: sessionID}
 		var t int64
 		var data sql.NullString
-		if err := rows.Scan(&ev.Seq, &ev.RunID, &ev.Type, &t, &data); err != nil {
+		if err := rows.Scan(&ev.Seq, &ev.RunID, &ev.ParentCallID, &ev.Type, &t, &data); err != nil {
 			return nil, s.wrap(err)
 		}
 		ev.Time = fromNanos(t)
@@ -96,13 +140,14 @@ func (s *Store) queryEvents(ctx context.Context, sessionID, where string, args .
 	return out, s.wrap(rows.Err())
 }
 
-const runCols = `id, session_id, status, prompt, error, steps, usage, owner, started_at, ended_at`
+const runCols = `id, session_id, status, prompt, error, steps, usage, owner, started_at, ended_at, parent_run_id, parent_call_id`
 
 func scanRun(sc interface{ Scan(...any) error }) (llm.Run, error) {
 	var r llm.Run
 	var status, usage string
 	var started, ended int64
-	if err := sc.Scan(&r.ID, &r.SessionID, &status, &r.Prompt, &r.Error, &r.Steps, &usage, &r.Owner, &started, &ended); err != nil {
+	if err := sc.Scan(&r.ID, &r.SessionID, &status, &r.Prompt, &r.Error, &r.Steps, &usage, &r.Owner, &started, &ended,
+		&r.ParentRunID, &r.ParentCallID); err != nil {
 		return r, err
 	}
 	r.Status = llm.RunStatus(status)

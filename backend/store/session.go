@@ -83,7 +83,7 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 }
 
 const sessionCols = `s.id, s.title, s.project_id, s.workdir, s.approval_mode, s.provider, s.model, s.tools,
-	s.created_at, s.updated_at, s.last_seq, (SELECT count(*) FROM runs r WHERE r.session_id = s.id)`
+	s.created_at, s.updated_at, s.last_seq, (SELECT count(*) FROM runs r WHERE r.session_id = s.id AND r.parent_call_id = '')`
 
 func scanSession(sc interface{ Scan(...any) error }) (llm.Session, error) {
 	var sess llm.Session

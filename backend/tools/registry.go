@@ -196,6 +196,9 @@ func validationText(ve *jsonschema.ValidationError) string {
 type Filter struct {
 	// Allow is the session's allowlist; nil allows every tool.
 	Allow []string
+	// Deny names tools never offered, whatever Allow says (a sub-agent's
+	// run leaves task out by default).
+	Deny []string
 	// ReadOnly offers only tools whose Spec says ReadOnly.
 	ReadOnly bool
 	// Active holds the deferred tools activated in this turn.
@@ -223,7 +226,7 @@ type Gate interface {
 }
 
 func (f Filter) allowed(e *entry) bool {
-	if f.Allow != nil && !slices.Contains(f.Allow, e.spec.Name) {
+	if f.Allow != nil && !slices.Contains(f.Allow, e.spec.Name) || slices.Contains(f.Deny, e.spec.Name) {
 		return false
 	}
 	return !f.ReadOnly || e.spec.ReadOnly

@@ -39,6 +39,11 @@ type RunContext struct {
 	// Update reports progress of a running call to clients as a tool.update
 	// event. It may be nil.
 	Update func(p event.Progress)
+	// ParentCallID is set when the call belongs to a sub-agent's run: the
+	// task call that started that run (RunID), whose history is its own.
+	ParentCallID string
+	// Agents starts sub-agents (the task tool); nil where none may start.
+	Agents Agents
 	// Approval asks the approval gateway whether an action may happen; it
 	// blocks while a person decides. Nil allows everything (unit tests of a
 	// tool alone); the engine always sets it.
@@ -64,4 +69,37 @@ func (rc *RunContext) Report(p event.Progress) {
 	if rc != nil && rc.Update != nil {
 		rc.Update(p)
 	}
+}
+
+// Agents starts sub-agents: child runs of the calling run, each with its own
+// history, that share its session, approval mode and gateway (issue 13
+// item 2). The engine gives each call its own.
+type Agents interface {
+	// Start runs a child to its end and returns how it ended. A request
+	// the engine refuses (an unknown tool, nesting too deep) is an
+	// AgentResult with Refused set; an error means the program is broken.
+	Start(ctx context.Context, req AgentRequest) (AgentResult, error)
+}
+
+// AgentRequest asks for one sub-agent.
+type AgentRequest struct {
+	Description string
+	Prompt      string
+	// Tools is the child's allowlist; nil means every tool the calling run
+	// may use except task.
+	Tools    []string
+	MaxSteps int
+}
+
+// AgentResult is how a sub-agent ended.
+type AgentResult struct {
+	// Refused says why the child was not started; the rest is then empty.
+	Refused string
+	RunID   string
+	// Status is the child run's status: completed, failed or cancelled.
+	Status string
+	// Answer is the child's last answer (its text when it ended).
+	Answer string
+	Error  string
+	Steps  int
 }

@@ -118,6 +118,39 @@ type Server struct {
 	next   int // index of the next turn to serve
 	reqs   []Request
 	served int // turns served, for default call IDs
+	routes []*route
+}
+
+// route is a script of its own for the requests that match.
+type route struct {
+	match func(Request) bool
+	turns []Turn
+	next  int
+}
+
+// Route gives the requests that match a script of their own, served in
+// order before the main script is looked at: for conversations whose
+// requests arrive in no fixed order, such as sub-agents working at once,
+// each scripted by what it says (see FirstUser). Routes are tried in the
+// order they were added; a request that matches a route whose turns are
+// all served gets a 500 "route exhausted".
+func (s *Server) Route(match func(Request) bool, turns ...Turn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.routes = append(s.routes, &route{match: match, turns: append([]Turn(nil), turns...)})
+}
+
+// FirstUser matches requests whose first user message contains substr: the
+// prompt of the run (or sub-agent) that asks.
+func FirstUser(substr string) func(Request) bool {
+	return func(r Request) bool {
+		for _, m := range r.Messages {
+			if m.Role == "user" {
+				return strings.Contains(m.Content, substr)
+			}
+		}
+		return false
+	}
 }
 
 // New starts a server for a test and closes it when the test ends.
@@ -236,10 +269,27 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.reqs = append(s.reqs, req)
 	var turn Turn
 	var n int
+	var rt *route
+	if decodeErr == nil {
+		for _, c := range s.routes {
+			if c.match(req) {
+				rt = c
+				break
+			}
+		}
+	}
 	ok := decodeErr == nil && s.next < len(s.turns)
+	if rt != nil {
+		ok = rt.next < len(rt.turns)
+	}
 	if ok {
-		turn = s.turns[s.next]
-		s.next++
+		if rt != nil {
+			turn = rt.turns[rt.next]
+			rt.next++
+		} else {
+			turn = s.turns[s.next]
+			s.next++
+		}
 		s.served++
 		n = s.served
 	}
@@ -248,6 +298,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case decodeErr != nil:
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "providertest: request body: "+decodeErr.Error())
+	case !ok && rt != nil:
+		writeError(w, http.StatusInternalServerError, "server_error", "providertest: route exhausted")
 	case !ok:
 		writeError(w, http.StatusInternalServerError, "server_error", "providertest: script exhausted")
 	default:

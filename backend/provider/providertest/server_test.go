@@ -490,3 +490,40 @@ func TestModelsAndRequiredKey(t *testing.T) {
 		t.Errorf("chat without the key: %d, %d turns pending; want 401 and the turn kept", resp.StatusCode, srv.Pending())
 	}
 }
+
+// TestRouteByConversation scripts two conversations by their first user
+// message, served whatever order their requests come in, beside the main
+// script; a route whose turns are all served answers 500 (issue 13 item 2:
+// sub-agents' requests interleave).
+func TestRouteByConversation(t *testing.T) {
+	srv := providertest.New(t, providertest.Say("main"))
+	srv.Route(providertest.FirstUser("alpha"), providertest.Say("from alpha"))
+	srv.Route(providertest.FirstUser("beta"), providertest.Say("from beta 1"), providertest.Say("from beta 2"))
+	body := func(user string) string {
+		return `{"model":"m","stream":true,"messages":[{"role":"system","content":"alpha beta"},{"role":"user","content":"` + user + `"}]}`
+	}
+	text := func(b string) string {
+		ls, _ := lines(t, post(t, t.Context(), srv.URL, b))
+		chunks, _ := dataChunks(t, ls)
+		var s strings.Builder
+		for _, c := range chunks {
+			if len(c.Choices) > 0 {
+				s.WriteString(c.Choices[0].Delta.Content)
+			}
+		}
+		return s.String()
+	}
+	for _, c := range []struct{ user, want string }{
+		{"beta job", "from beta 1"}, {"alpha job", "from alpha"}, {"other", "main"}, {"beta again", "from beta 2"},
+	} {
+		if got := text(body(c.user)); got != c.want {
+			t.Errorf("a request saying %q got %q; want %q", c.user, got, c.want)
+		}
+	}
+	resp := post(t, t.Context(), srv.URL, body("alpha once more"))
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 500 || !strings.Contains(string(b), "route exhausted") {
+		t.Errorf("%d %s; want 500 route exhausted", resp.StatusCode, b)
+	}
+}

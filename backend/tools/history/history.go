@@ -31,9 +31,11 @@ const (
 	maxContext       = 10
 )
 
-// Store is what the tool reads: a range of a session's canonical history.
+// Store is what the tool reads: a range of a session's canonical history,
+// or of a sub-agent's own history (whose positions its references name).
 type Store interface {
 	MessagesBetween(ctx context.Context, sessionID string, first, last int) ([]llm.StoredMessage, error)
+	ChildMessages(ctx context.Context, runID string, first, last int) ([]llm.StoredMessage, error)
 }
 
 // Reader is the history_read_tool_result tool.
@@ -82,7 +84,12 @@ func (rd *Reader) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 		return tools.Errorf("%s: ref %q is not a reference: use the one from the summary, such as r12", Name, a.Ref), nil
 	}
 	// The result and, before it, the assistant message that made the call.
-	msgs, err := rd.store.MessagesBetween(ctx, rc.SessionID, max(1, n-64), n)
+	var msgs []llm.StoredMessage
+	if rc != nil && rc.ParentCallID != "" {
+		msgs, err = rd.store.ChildMessages(ctx, rc.RunID, max(1, n-64), n)
+	} else {
+		msgs, err = rd.store.MessagesBetween(ctx, rc.SessionID, max(1, n-64), n)
+	}
 	if err != nil {
 		return tools.Result{}, err
 	}

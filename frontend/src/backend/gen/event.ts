@@ -8,12 +8,15 @@
  * Event is one entry of a session's append-only event log. Seq is assigned
  * by the store when the event is persisted, before any client sees it. Data
  * holds the payload of Type as a JSON object (one of the *Data structs); it
- * never holds binaries (spec I2).
+ * never holds binaries (spec I2). ParentCallID is set on every event of a
+ * sub-agent's run (the task tool, issue 13 item 2): the ID of the task call
+ * that started it, so clients nest the child's events under that call.
  */
 export interface Event {
   type: string;
   sessionId: string;
   runId?: string;
+  parentCallId?: string;
   seq: number /* int64 */;
   time: string /* RFC 3339 */;
   data?: unknown;
@@ -97,12 +100,16 @@ export const TypeRunEnd = "run.end";
 /**
  * RunStartData is the payload of run.start: a run begins. Provider is the
  * session's provider profile, or "openai-compatible" for a server given by
- * URL only.
+ * URL only. Description and ParentRunID are set on a sub-agent's run only:
+ * what the task call said the child is for, and the run of that call (the
+ * envelope's ParentCallID names the call).
  */
 export interface RunStartData {
   approvalMode: string;
+  description?: string;
   instructions: Instructions;
   model: string;
+  parentRunId?: string;
   prompt: string;
   provider: string;
   workdir: string;
@@ -223,6 +230,11 @@ export interface ApprovalRequestData {
   reason: string;
   scopes: Grant[] | null; // null when none fits
   askedAt: string /* RFC 3339 */;
+  /**
+   * SubAgent is the description of the sub-agent whose call asks, when a
+   * child run asks (its run is RunID); empty for the session's own run.
+   */
+  subAgent?: string;
 }
 /**
  * Approval request states (ApprovalAnswerData.State).

@@ -279,6 +279,12 @@ export interface Run {
   owner?: string;
   startedAt: string /* RFC 3339 */;
   endedAt?: string /* RFC 3339 */;
+  /**
+   * ParentRunID and ParentCallID are set on a sub-agent's run: the run
+   * and the task call that started it.
+   */
+  parentRunId?: string;
+  parentCallId?: string;
 }
 /**
  * CallState is the state of a tool call (the vocabulary of tool.end).
@@ -570,6 +576,11 @@ export interface Approval {
    */
   scopes: Grant[];
   askedAt: string /* RFC 3339 */;
+  /**
+   * SubAgent is the description of the sub-agent that asks, when the call
+   * belongs to a child run (RunID is the child's); empty otherwise.
+   */
+  subAgent?: string;
 }
 /**
  * ApprovalRecord is one approval request of a session's history and, once

@@ -176,6 +176,12 @@ function RequestDialog({ req, count, onAnswer, onDock, alertError }: RequestProp
             </button>
           </header>
           <Dialog.Description className="approval-why">{req.request.why}</Dialog.Description>
+          {(req.subAgent ?? "") !== "" && (
+            <p className="approval-reason">
+              <span className="approval-label">Asked by the sub-agent: </span>
+              {req.subAgent}
+            </p>
+          )}
           <What req={req} />
           <p className="approval-reason">
             <span className="approval-label">Why Foya asks: </span>

@@ -26,7 +26,7 @@ export interface Change {
   full: boolean;
 }
 
-/** Group is the changes of one turn (a run), or of reverts made outside a run (runId ""). */
+/** Group is the changes of one turn (a run, with its sub-agents' runs), or of reverts made outside a run (runId ""). */
 export interface Group {
   runId: string;
   /** Change IDs in the order they happened. */
@@ -51,6 +51,8 @@ export interface ChangesState extends Sequenced {
   outside: Record<string, OutsideMark>;
   /** Why the workspace is polled instead of watched; "" while it is watched. */
   watchDegraded: string;
+  /** turnOf[runId] is the turn a sub-agent's run belongs to: its changes are grouped, and reverted, with that turn's. */
+  turnOf: Record<string, string>;
 }
 
 export const initialChanges: ChangesState = {
@@ -60,6 +62,7 @@ export const initialChanges: ChangesState = {
   revertedBy: {},
   outside: {},
   watchDegraded: "",
+  turnOf: {},
 };
 
 /** applyChanges applies one event, in seq order (see inSeqOrder). */
@@ -115,7 +118,12 @@ function apply(s: ChangesState, raw: Event): ChangesState {
     }
     case "file.watch_degraded":
       return { ...s, watchDegraded: ev.data.reason || "the workspace is polled instead of watched" };
-    case "run.start":
+    case "run.start": {
+      // A sub-agent (issue 13 item 2): its changes are its turn's.
+      const parent = ev.data.parentRunId ?? "";
+      if (parent === "" || ev.runId === undefined) return s;
+      return { ...s, turnOf: withKey(s.turnOf, ev.runId, s.turnOf[parent] ?? parent) };
+    }
     case "step.start":
     case "text.delta":
     case "reasoning.delta":
@@ -139,10 +147,11 @@ function apply(s: ChangesState, raw: Event): ChangesState {
 // yet) and clears an outside mark of its path: Foya changed it since.
 function add(s: ChangesState, c: Change): ChangesState {
   if (c.id === "" || s.byId[c.id]) return s;
-  const i = s.groups.findIndex((g) => g.runId === c.runId);
+  const turn = s.turnOf[c.runId] ?? c.runId;
+  const i = s.groups.findIndex((g) => g.runId === turn);
   const groups =
     i < 0
-      ? withItem(s.groups, { runId: c.runId, changes: [c.id] })
+      ? withItem(s.groups, { runId: turn, changes: [c.id] })
       : withAt(s.groups, i, { ...s.groups[i]!, changes: withItem(s.groups[i]!.changes, c.id) });
   const outside = s.outside[c.path] ? withoutKey(s.outside, c.path) : s.outside;
   return { ...s, byId: withKey(s.byId, c.id, c), groups, outside };

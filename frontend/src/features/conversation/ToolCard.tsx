@@ -11,7 +11,8 @@ import { HttpTransport } from "../../backend/http";
 import { useCard, useSession, useTurn } from "../session/hooks";
 import { loadArtifact, type LoadedArtifact } from "./artifacts";
 import { bytes, duration, relative, statusWord, target } from "./format";
-import type { ToolCard } from "./reducer";
+import { ModelText } from "./Markdown";
+import { lastAnswer, type ToolCard, type Turn } from "./reducer";
 
 const DiffView = lazy(() => import("../../ui/diff").then((m) => ({ default: m.DiffView })));
 
@@ -32,6 +33,8 @@ function Card({ card, workdir }: { card: ToolCard; workdir: string }) {
   const changes = card.status === "done" && fileTools.has(card.name) ? (card.result?.fileChanges ?? []) : [];
   const asChange = card.status === "done" && fileTools.has(card.name) && changes.length > 0;
   const ended = card.result !== null || card.endedWithRun;
+  // A sub-agent's answer is shown in its view; its result repeats it.
+  const shownByChild = card.childRunId !== "" && card.status === "done";
   return (
     <article className={`convo-card convo-card-${card.status}`} aria-label={name}>
       <header className="convo-card-head">
@@ -68,16 +71,89 @@ function Card({ card, workdir }: { card: ToolCard; workdir: string }) {
               : "The run ended before this call did."}
         </p>
       )}
+      {card.childRunId !== "" && <SubAgentView runId={card.childRunId} />}
       {asChange ? (
         changes.map((c) => <FileChangeView key={c.id} change={c} workdir={workdir} />)
       ) : (
         <>
-          {!ended && card.argsPreview !== "" && !fileTools.has(card.name) && <Arguments card={card} />}
-          {card.result !== null && <ResultView card={card} name={name} />}
+          {!ended && card.argsPreview !== "" && !fileTools.has(card.name) && card.childRunId === "" && <Arguments card={card} />}
+          {card.result !== null && !shownByChild && <ResultView card={card} name={name} />}
         </>
       )}
     </article>
   );
+}
+
+/**
+ * SubAgentView is the sub-agent a task call started (issue 13 item 2), live:
+ * what it is for, where it is, its prompt and its tool calls (collapsed until
+ * asked for; each a card like any other, nested sub-agents included) and its
+ * answer.
+ */
+const SubAgentView = memo(function SubAgentView({ runId }: { runId: string }) {
+  const turn = useTurn(runId);
+  const cards = useSession((s) => s.conversation.cards[runId]);
+  const answer = useSession((s) => {
+    const t = s.conversation.turns[runId];
+    return t === undefined ? "" : lastAnswer(s.conversation, t);
+  });
+  const [showCalls, setShowCalls] = useState(false);
+  const [showPrompt, setShowPrompt] = useState(false);
+  if (turn === undefined) return null;
+  const ids = turn.steps.flatMap((st) => st.cards);
+  const label = `Sub-agent ${turn.description || "without a description"}`;
+  const waiting = ids.filter((id) => cards?.[id]?.status === "waiting").length;
+  const running = ids.map((id) => cards?.[id]).filter((c) => c?.status === "running");
+  return (
+    <section className="convo-agent" aria-label={label}>
+      <p className="convo-agent-status" role="status">
+        {agentStatus(turn, waiting, running.map((c) => c!.name))}
+      </p>
+      <div className="convo-agent-links">
+        <button type="button" className="convo-link" aria-expanded={showPrompt} onClick={() => setShowPrompt(!showPrompt)}>
+          {showPrompt ? "Hide its prompt" : "Show its prompt"}
+        </button>
+        {ids.length > 0 && (
+          <button type="button" className="convo-link" aria-expanded={showCalls} onClick={() => setShowCalls(!showCalls)}>
+            {showCalls ? "Hide its tool calls" : `Show its tool calls (${ids.length})`}
+          </button>
+        )}
+      </div>
+      {showPrompt && <pre className="convo-pre" aria-label={`Prompt of ${label}`}>{turn.prompt}</pre>}
+      {showCalls && (
+        <ul className="convo-agent-calls" aria-label={`Tool calls of ${label}`}>
+          {ids.map((id) => (
+            <li key={id}>
+              <ToolCardRow runId={runId} callId={id} />
+            </li>
+          ))}
+        </ul>
+      )}
+      {answer !== "" && (
+        <div className="convo-agent-answer" role="region" aria-label={`${turn.status === "running" ? "Latest text" : "Answer"} of ${label}`}>
+          <ModelText text={answer} />
+        </div>
+      )}
+    </section>
+  );
+});
+
+function agentStatus(turn: Turn, waiting: number, running: string[]): string {
+  const steps = `${turn.steps.length} step${turn.steps.length === 1 ? "" : "s"}`;
+  switch (turn.status) {
+    case "running":
+      if (waiting > 0) return `Waiting for your approval (${waiting} call${waiting === 1 ? "" : "s"}), step ${turn.steps.length}.`;
+      if (running.length > 0) return `Working, step ${turn.steps.length}: running ${running.join(", ")}.`;
+      return turn.steps.length === 0 ? "Starting…" : `Working, step ${turn.steps.length}…`;
+    case "completed":
+      return `Done in ${steps}.`;
+    case "cancelled":
+      return `Stopped after ${steps}.`;
+    case "interrupted":
+      return "Interrupted: Foya stopped while it worked; it was not replayed.";
+    case "failed":
+      return `Failed after ${steps}: ${turn.error || "no reason was given"}.`;
+  }
 }
 
 function Arguments({ card }: { card: ToolCard }) {

@@ -35,6 +35,7 @@ export const statusWord: Record<CardStatus, string> = {
 // The arguments that name what a tool works on, the most telling first.
 const targetKeys = ["path", "command", "pattern", "url", "query", "id", "names"];
 const searchKeys = ["pattern", "path", "query"];
+const taskKeys = ["description"];
 
 /**
  * target is what a call works on, from its arguments (complete or still
@@ -44,7 +45,7 @@ export function target(card: ToolCard, workdir: string): string {
   const change = card.result?.fileChanges[0];
   if (change !== undefined) return relative(change.path, workdir);
   const args = card.argsPreview;
-  const keys = card.name === "grep" || card.name === "glob" ? searchKeys : targetKeys;
+  const keys = card.name === "grep" || card.name === "glob" ? searchKeys : card.name === "task" ? taskKeys : targetKeys;
   let value = "";
   try {
     const v: unknown = JSON.parse(args);
@@ -78,7 +79,7 @@ export function target(card: ToolCard, workdir: string): string {
   }
   value = value.split("\n")[0]!;
   if (value.length > 120) value = value.slice(0, 119) + "…";
-  return card.name === "bash" || card.name === "bash_output" || card.name === "bash_kill" ? value : relative(value, workdir);
+  return card.name === "bash" || card.name === "bash_output" || card.name === "bash_kill" || card.name === "task" ? value : relative(value, workdir);
 }
 
 /** relative shows a path inside workdir relative to it, any other as it is. */

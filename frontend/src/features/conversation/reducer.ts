@@ -9,6 +9,11 @@
 // by run, then call ID: an event copies the run's cards, not the session's.
 // In a batch of the store (../draft.ts) those records are copied once per
 // batch, not once per event, so folding a long history stays linear.
+//
+// A sub-agent (the task tool, issue 13 item 2) is a run of its own whose
+// events name the task call on their envelope (parentCallId): it is a Turn
+// like any other, folded by the same code, but not an entry of the
+// conversation; the task call's card points at it (childRunId) and shows it.
 import type { Event, FileChange, Instructions, Usage } from "../../backend/gen/event";
 import { inSeqOrder, initialSeq, typed, type Sequenced, type TypedEvent } from "../seq";
 import { withItem, withKey } from "../draft";
@@ -65,6 +70,8 @@ export interface ToolCard {
   result: Result | null;
   /** The run ended with the call not ended: its status comes from the run's. */
   endedWithRun: boolean;
+  /** The sub-agent this task call started (its Turn's ID); "" for other calls, or before it starts. */
+  childRunId: string;
 }
 
 /** Step is one model request of a turn. */
@@ -123,6 +130,10 @@ export interface Turn {
   stepLimit: boolean;
   /** How many unfinished calls a crash left (run.interrupted); null when none. */
   interruptedCalls: number | null;
+  /** For a sub-agent: the task call that started it, its run, and what the call said it is for; "" otherwise. */
+  parentCallId: string;
+  parentRunId: string;
+  description: string;
 }
 
 /** Entry is one item of the conversation in order: a turn, or a mode switch between turns. */
@@ -189,7 +200,16 @@ function apply(s: ConversationState, raw: Event): ConversationState {
       usage: null,
       stepLimit: false,
       interruptedCalls: null,
+      parentCallId: ev.parentCallId ?? "",
+      parentRunId: d.parentRunId ?? "",
+      description: d.description ?? "",
     };
+    if (turn.parentCallId !== "") {
+      // A sub-agent: shown in its task call's card, not as a turn of its own.
+      const next = { ...s, turns: withKey(s.turns, runId, turn) };
+      const parent = cardOf(s, turn.parentRunId, turn.parentCallId);
+      return parent === undefined ? next : withCard(next, { ...parent, childRunId: runId });
+    }
     return { ...s, entries: withItem<Entry>(s.entries, { kind: "turn", id: runId }), turns: withKey(s.turns, runId, turn) };
   }
   const turn = s.turns[runId];
@@ -348,6 +368,7 @@ function newCard(runId: string, step: number, index: number, id: string, name: s
     durationMs: null,
     result: null,
     endedWithRun: false,
+    childRunId: "",
   };
 }
 
@@ -406,6 +427,20 @@ function settleCards(s: ConversationState, turn: Turn, status: TurnStatus, time:
 
 // Selectors: what the conversation view derives from the state. Each returns
 // stored objects (or primitives), so useSession does not render on its own.
+
+/** childOf is the sub-agent a task card started, or undefined. */
+export function childOf(s: ConversationState, card: ToolCard): Turn | undefined {
+  return card.childRunId === "" ? undefined : s.turns[card.childRunId];
+}
+
+/** lastAnswer is the text of a turn's last step that has any ("" when none): a sub-agent's answer. */
+export function lastAnswer(s: ConversationState, turn: Turn): string {
+  for (let i = turn.steps.length - 1; i >= 0; i--) {
+    const text = s.streams[turn.id]?.[turn.steps[i]!.step]?.text ?? "";
+    if (text !== "") return text;
+  }
+  return "";
+}
 
 /** lastTurn is the latest turn, or undefined in a session with none. */
 export function lastTurn(s: ConversationState): Turn | undefined {

@@ -90,6 +90,7 @@ describe("words", () => {
     durationMs: null,
     result: null,
     endedWithRun: false,
+    childRunId: "",
   });
 
   it("a target from complete or streaming arguments, workspace paths relative", () => {
