@@ -35,6 +35,9 @@ func (Search) Spec() Spec {
 	}
 }
 
+// maxSearchLimit is the most tools one search activates, as the schema says.
+const maxSearchLimit = 20
+
 // Offered implements Gate: tool_search is offered only while there is
 // something to find.
 func (Search) Offered(s State) bool { return s.Deferred > 0 }
@@ -50,17 +53,21 @@ type SearchActivator interface {
 func (Search) Run(ctx context.Context, rc *RunContext, call Call) (Result, error) {
 	var args struct {
 		Query string `json:"query"`
-		Limit int    `json:"limit"`
+		Limit *int   `json:"limit"`
 	}
-	if err := json.Unmarshal(call.Arguments, &args); err != nil {
-		return Errorf("tool_search: arguments: %v", err), nil
+	if err := Decode(call, &args); err != nil {
+		return Errorf("tool_search: %v", err), nil
+	}
+	limit := 5
+	if args.Limit != nil {
+		if *args.Limit < 1 || *args.Limit > maxSearchLimit {
+			return Errorf("tool_search: limit is %d; give 1 to %d, or leave it out for 5", *args.Limit, maxSearchLimit), nil
+		}
+		limit = *args.Limit
 	}
 	words := terms(args.Query)
 	if len(words) == 0 {
 		return Errorf("tool_search: query is empty: give a few keywords describing the tool you need"), nil
-	}
-	if args.Limit <= 0 {
-		args.Limit = 5
 	}
 	act, ok := rc.Activator.(SearchActivator)
 	if !ok {
@@ -70,8 +77,8 @@ func (Search) Run(ctx context.Context, rc *RunContext, call Call) (Result, error
 	if len(hits) == 0 {
 		return Text(fmt.Sprintf("No additional tool matches %q. Try other keywords, or go on with the tools you have.", args.Query)), nil
 	}
-	if len(hits) > args.Limit {
-		hits = hits[:args.Limit]
+	if len(hits) > limit {
+		hits = hits[:limit]
 	}
 	names := make([]string, len(hits))
 	var b strings.Builder
