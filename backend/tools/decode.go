@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+
+	"foya/backend/jsonkeys"
 )
 
 // Decode parses a call's arguments into v strictly, as every built-in tool
@@ -61,7 +63,18 @@ func Decode(call Call, v any) error {
 		// bytes themselves.
 		return errors.New("arguments hold more than one JSON value: send one object")
 	}
-	return exactKeys(strict, reflect.TypeOf(v))
+	var ke *jsonkeys.Error
+	switch err := jsonkeys.Check(strict, reflect.TypeOf(v)); {
+	case errors.As(err, &ke) && ke.Twice:
+		return fmt.Errorf("argument %q is given twice: give each argument once", ke.Key)
+	case errors.As(err, &ke) && ke.Want != "":
+		return fmt.Errorf("unknown argument %q: argument names are case-sensitive (did you mean %q?)", ke.Key, ke.Want)
+	case errors.As(err, &ke):
+		return fmt.Errorf("unknown argument %q", ke.Key)
+	case err != nil:
+		return fmt.Errorf("arguments are not a valid JSON object: %v", err)
+	}
+	return nil
 }
 
 // jsonKind names the JSON value that starts with c, with its article.

@@ -1,4 +1,11 @@
-package tools
+// Package jsonkeys checks what encoding/json lets through when it decodes
+// an object into a struct: a key that matches a field only when case is
+// ignored ("pAttern" for "pattern") and a key given twice (the last one
+// wins). Tool arguments (tools.Decode) and permissions.json
+// (approval.ParseRules) refuse both, so that what a person reads in the
+// JSON is what Foya acts on. It imports nothing of Foya's and holds no
+// state.
+package jsonkeys
 
 import (
 	"bytes"
@@ -8,13 +15,31 @@ import (
 	"strings"
 )
 
-// exactKeys checks what encoding/json lets through when it decodes data
-// into a value of type t: a key that matches a field only when case is
-// ignored ("pAttern" for "pattern"), and a key given twice (the last one
-// wins). The schema check refuses both, and a tool must too (spec K1): a
-// person reading {"path":"a","PATH":"/etc/x"} would not guess which path
-// the tool takes. data must have decoded into t without error.
-func exactKeys(data []byte, t reflect.Type) error {
+// Error is a key Check refuses.
+type Error struct {
+	// Key is where the key is: "path", "edits[0].old_string".
+	Key string
+	// Twice says the key is given twice; otherwise it names no field.
+	Twice bool
+	// Want is the field the key matches when case is ignored, if any.
+	Want string
+}
+
+func (e *Error) Error() string {
+	switch {
+	case e.Twice:
+		return fmt.Sprintf("%q is given twice: give each key once", e.Key)
+	case e.Want != "":
+		return fmt.Sprintf("unknown key %q: keys are case-sensitive (did you mean %q?)", e.Key, e.Want)
+	}
+	return fmt.Sprintf("unknown key %q", e.Key)
+}
+
+// Check reads data, which must have decoded into a value of type t without
+// error, and returns an *Error for the first key given twice or naming no
+// field of t exactly. Objects decoded into maps or interfaces are checked
+// for repeated keys only.
+func Check(data []byte, t reflect.Type) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	return keysOf(dec, t, "")
@@ -28,7 +53,7 @@ func keysOf(dec *json.Decoder, t reflect.Type, at string) error {
 	}
 	tok, err := dec.Token()
 	if err != nil {
-		return fmt.Errorf("arguments are not a valid JSON object: %v", err)
+		return fmt.Errorf("not valid JSON: %v", err)
 	}
 	d, ok := tok.(json.Delim)
 	if !ok {
@@ -57,19 +82,19 @@ func keysOf(dec *json.Decoder, t reflect.Type, at string) error {
 		for dec.More() {
 			tok, err := dec.Token()
 			if err != nil {
-				return fmt.Errorf("arguments are not a valid JSON object: %v", err)
+				return fmt.Errorf("not valid JSON: %v", err)
 			}
 			key, _ := tok.(string)
 			name := strings.TrimPrefix(at+"."+key, ".")
 			if seen[key] {
-				return fmt.Errorf("argument %q is given twice: give each argument once", name)
+				return &Error{Key: name, Twice: true}
 			}
 			seen[key] = true
 			vt := elem
 			if fields != nil {
 				ft, ok := fields[key]
 				if !ok {
-					return fmt.Errorf("unknown argument %q: argument names are case-sensitive%s", name, caseHint(fields, key))
+					return &Error{Key: name, Want: caseMatch(fields, key)}
 				}
 				vt = ft
 			}
@@ -78,9 +103,8 @@ func keysOf(dec *json.Decoder, t reflect.Type, at string) error {
 			}
 		}
 	}
-	_, err = dec.Token() // the closing delimiter
-	if err != nil {
-		return fmt.Errorf("arguments are not a valid JSON object: %v", err)
+	if _, err = dec.Token(); err != nil { // the closing delimiter
+		return fmt.Errorf("not valid JSON: %v", err)
 	}
 	return nil
 }
@@ -120,11 +144,11 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 	return out
 }
 
-// caseHint names the field key matches when case is ignored.
-func caseHint(fields map[string]reflect.Type, key string) string {
+// caseMatch returns the field key matches when case is ignored, or "".
+func caseMatch(fields map[string]reflect.Type, key string) string {
 	for name := range fields {
 		if strings.EqualFold(name, key) {
-			return fmt.Sprintf(" (did you mean %q?)", name)
+			return name
 		}
 	}
 	return ""
