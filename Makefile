@@ -36,7 +36,7 @@ FRONTEND_SRC  := $(shell find frontend/src frontend/wailsjs -type f 2>/dev/null)
                  frontend/tsconfig.json frontend/vite.config.ts
 FRONTEND_DIST := frontend/dist/index.html
 
-.PHONY: run build test test-go test-frontend test-e2e test-smoke deps deps-system deps-npm frontend bindings dev clean help
+.PHONY: run build test test-go test-frontend test-e2e test-smoke fuzz deps deps-system deps-npm frontend bindings dev clean help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -63,6 +63,13 @@ test-go: ## go vet and go test -race (no install, no desktop)
 	@rm -f build/escape-suite.txt
 	env -u FOYA_SMOKE_TEST -u FOYA_E2E FOYA_ESCAPE_REPORT=$(CURDIR)/build/escape-suite.txt GORACE=atexit_sleep_ms=0 $(GO) test -race ./...
 	@cat build/escape-suite.txt 2>/dev/null || echo "escape suite: did not run (cached result or no sandbox here)"
+
+# make test runs every fuzz target's seed corpus (go test ./... does);
+# make fuzz runs each target for FUZZTIME, one after the other
+# (scripts/fuzz.sh finds them; FUZZ=regexp narrows the run).
+FUZZTIME ?= 60s
+fuzz: ## run every Go fuzz target for FUZZTIME each (default 60s), one at a time
+	FUZZTIME=$(FUZZTIME) GO=$(GO) scripts/fuzz.sh
 
 test-frontend: deps-npm ## the front end's unit tests (vitest)
 	cd frontend && npx vitest run
