@@ -13,7 +13,7 @@ import (
 // again with the same limits changes nothing (idempotence). Issue 16
 // item 2.
 //
-// spec: O4, B2
+// spec: O1, O4, B2
 func FuzzTruncate(f *testing.F) {
 	for _, s := range []string{"", "a", "a\n", "a\nb\nc\n", "a\nb\nc", "héllo wörld\n", "\n\n\n", strings.Repeat("x", 100) + "\ny\n", "日本語\n日本語"} {
 		for _, l := range [][2]int{{0, 0}, {1, 0}, {0, 3}, {2, 5}, {1, 1}} {
