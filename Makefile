@@ -36,7 +36,7 @@ FRONTEND_SRC  := $(shell find frontend/src frontend/wailsjs -type f 2>/dev/null)
                  frontend/tsconfig.json frontend/vite.config.ts
 FRONTEND_DIST := frontend/dist/index.html
 
-.PHONY: run build test test-go tidy-check bench test-frontend test-e2e test-smoke crash deps deps-system deps-npm frontend bindings dev clean help
+.PHONY: run build test test-go tidy-check bench test-frontend test-e2e test-smoke crash fuzz deps deps-system deps-npm frontend bindings dev clean help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -71,6 +71,13 @@ test-go: ## go.mod tidy, go vet and go test -race (no install, no desktop)
 # the module cache or the module proxy.
 tidy-check: ## fail when go.mod or go.sum is not tidy
 	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy: run go mod tidy and commit both" >&2; exit 1; }
+
+# make test runs every fuzz target's seed corpus (go test ./... does);
+# make fuzz runs each target for FUZZTIME, one after the other
+# (scripts/fuzz.sh finds them; FUZZ=regexp narrows the run).
+FUZZTIME ?= 60s
+fuzz: ## run every Go fuzz target for FUZZTIME each (default 60s), one at a time
+	FUZZTIME=$(FUZZTIME) GO=$(GO) scripts/fuzz.sh
 
 test-frontend: deps-npm ## the front end's unit tests (vitest)
 	cd frontend && npx vitest run

@@ -155,9 +155,31 @@ func (c *Command) file(f *syntax.File, depth int) {
 			}
 		case *syntax.DeclClause:
 			c.assigns(n.Args, depth)
+		case *syntax.CmdSubst:
+			if n.Backquotes && nestedBackquotes(n.Stmts) {
+				// The parser splits words at an escaped backquote inside
+				// backquotes, where bash does not: in `r\`echo m\` x`
+				// it reads "r" where bash runs rm (found by fuzzing).
+				c.opaquef("a backquoted command inside backquotes, whose words Foya cannot tell apart; write $(...) instead")
+			}
 		}
 		return true
 	})
+}
+
+// nestedBackquotes reports whether stmts hold a backquoted command
+// substitution.
+func nestedBackquotes(stmts []*syntax.Stmt) bool {
+	found := false
+	for _, st := range stmts {
+		syntax.Walk(st, func(n syntax.Node) bool {
+			if cs, ok := n.(*syntax.CmdSubst); ok && cs.Backquotes {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 func (c *Command) call(call *syntax.CallExpr, redirs []*syntax.Redirect, depth int) {

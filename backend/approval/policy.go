@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"foya/backend/fspath"
 )
 
 // Verdict is the policy's answer.
@@ -87,7 +89,7 @@ func (g Grant) Matches(a Action, cmd *Command) bool {
 	case g.Host != "":
 		return strings.EqualFold(g.Host, a.Host)
 	case g.Folder != "":
-		return len(a.Paths) > 0 && !slices.ContainsFunc(a.Paths, func(p string) bool { return !within(g.Folder, p) })
+		return len(a.Paths) > 0 && !slices.ContainsFunc(a.Paths, func(p string) bool { return !fspath.Within(g.Folder, p) })
 	case g.Tool != "":
 		return g.Tool == a.Tool
 	}
@@ -105,12 +107,6 @@ func (g Grant) String() string {
 		return "folder " + g.Folder
 	}
 	return "tool " + g.Tool
-}
-
-// within reports whether p is dir or inside it (both absolute and clean).
-func within(dir, p string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // Decide is the approval policy: pure, no I/O. It starts from the mode
@@ -260,7 +256,7 @@ func (m Mode) Title() string {
 func commonDir(paths []string) string {
 	dir := filepath.Dir(paths[0])
 	for _, p := range paths[1:] {
-		for !within(dir, p) {
+		for !fspath.Within(dir, p) {
 			parent := filepath.Dir(dir)
 			if parent == dir {
 				return ""

@@ -10,11 +10,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"foya/backend/jsonkeys"
 )
 
 // RulesFile is where a project keeps its rules, relative to the workspace.
@@ -134,8 +137,14 @@ func ParseRules(data []byte, workspace string) (*Rules, error) {
 		}
 		return nil, fmt.Errorf("line %d: %v", line(data, dec.InputOffset()), err)
 	}
-	if dec.More() {
+	if len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
+		// dec.More is false before a stray "}" or "]".
 		return nil, fmt.Errorf("line %d: unexpected data after the rules object", line(data, dec.InputOffset()))
+	}
+	// A key given twice would hide the first ("deny" read, then replaced
+	// by a later "deny": []), and keys match fields whatever their case.
+	if err := jsonkeys.Check(data, reflect.TypeOf(r)); err != nil {
+		return nil, err
 	}
 	for _, list := range [][]Rule{r.Allow, r.Ask, r.Deny} {
 		for i := range list {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"path/filepath"
 	"strings"
+
+	"foya/backend/fspath"
 )
 
 // Messages of refused writes, as programs print strerror(3).
@@ -46,7 +48,7 @@ func looksDenied(out []byte, sp *spec, carved bool) bool {
 		}
 		for _, p := range paths {
 			p = resolveExisting(p)
-			if (!within(p, sp.writable) || within(p, sp.readOnly) || carved && onTheWay(p, sp.readOnly)) && writableUnconfined(p) {
+			if (!fspath.WithinAny(sp.writable, p) || fspath.WithinAny(sp.readOnly, p) || carved && onTheWay(p, sp.readOnly)) && writableUnconfined(p) {
 				return true
 			}
 		}
@@ -59,7 +61,7 @@ func looksDenied(out []byte, sp *spec, carved bool) bool {
 func onTheWay(p string, readOnly []string) bool {
 	dir := filepath.Dir(p)
 	for _, ro := range readOnly {
-		if ro != dir && within(ro, []string{dir}) {
+		if ro != dir && fspath.WithinAny([]string{dir}, ro) {
 			return true
 		}
 	}

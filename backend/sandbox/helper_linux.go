@@ -18,6 +18,8 @@ import (
 	"github.com/landlock-lsm/go-landlock/landlock"
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
+
+	"foya/backend/fspath"
 )
 
 // The helper's file descriptors, set up by the parent.
@@ -597,12 +599,12 @@ func carve(roots, except []string) (carved, error) {
 	var c carved
 	var walk func(dir string) error
 	walk = func(dir string) error {
-		if within(dir, except) {
+		if fspath.WithinAny(except, dir) {
 			return nil
 		}
 		inner := false
 		for _, ex := range except {
-			if within(ex, []string{dir}) && ex != dir {
+			if fspath.WithinAny([]string{dir}, ex) && ex != dir {
 				inner = true
 			}
 		}
@@ -622,7 +624,7 @@ func carve(roots, except []string) (carved, error) {
 				if err := walk(p); err != nil {
 					return err
 				}
-			case e.Type().IsRegular() && !within(p, except):
+			case e.Type().IsRegular() && !fspath.WithinAny(except, p):
 				c.files = append(c.files, p)
 			}
 		}

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"foya/backend/fspath"
 )
 
 // HelperArg is the first argument that makes the program run [HelperMain]:
@@ -255,7 +257,7 @@ func prepare(cmd Command) (*spec, error) {
 		if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
 			// Only a directory inside a writable one matters: elsewhere
 			// nothing can create it.
-			if !within(resolveExisting(dir), sp.writable) {
+			if !fspath.WithinAny(sp.writable, resolveExisting(dir)) {
 				continue
 			}
 			if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -266,7 +268,7 @@ func prepare(cmd Command) (*spec, error) {
 		if err != nil {
 			return nil, fmt.Errorf("read-only directory: %w", err)
 		}
-		if within(canon, sp.writable) {
+		if fspath.WithinAny(sp.writable, canon) {
 			sp.readOnly = append(sp.readOnly, canon)
 		}
 	}
@@ -278,7 +280,7 @@ func prepare(cmd Command) (*spec, error) {
 		if err != nil {
 			continue // missing: nothing to keep
 		}
-		if within(canon, sp.writable) && !slices.Contains(sp.readOnly, canon) {
+		if fspath.WithinAny(sp.writable, canon) && !slices.Contains(sp.readOnly, canon) {
 			sp.readOnly = append(sp.readOnly, canon)
 		}
 	}
@@ -294,7 +296,7 @@ func prepare(cmd Command) (*spec, error) {
 		if err != nil || canon == "/" {
 			continue
 		}
-		if fi.IsDir() && slices.ContainsFunc(sp.writable, func(w string) bool { return within(w, []string{canon}) }) {
+		if fi.IsDir() && slices.ContainsFunc(sp.writable, func(w string) bool { return fspath.WithinAny([]string{canon}, w) }) {
 			continue // it holds the workspace or another writable folder
 		}
 		if !fi.IsDir() && !fi.Mode().IsRegular() {
@@ -306,13 +308,13 @@ func prepare(cmd Command) (*spec, error) {
 	}
 	sp.masks = socketFolders(cmd.Env, sp.writable)
 	for _, p := range listeningSockets() {
-		if !within(p, sp.masks) && !within(p, sp.writable) && !slices.Contains(sp.sockets, p) {
+		if !fspath.WithinAny(sp.masks, p) && !fspath.WithinAny(sp.writable, p) && !slices.Contains(sp.sockets, p) {
 			sp.sockets = append(sp.sockets, p)
 		}
 	}
 	// A hidden path inside a hidden socket folder is hidden already.
 	sp.hidden = slices.DeleteFunc(sp.hidden, func(h hiddenPath) bool {
-		return within(h.Path, sp.masks) && !within(h.Path, sp.writable)
+		return fspath.WithinAny(sp.masks, h.Path) && !fspath.WithinAny(sp.writable, h.Path)
 	})
 	return sp, nil
 }
@@ -363,7 +365,7 @@ func socketFolders(env, writable []string) []string {
 			continue
 		}
 		canon, err := canonicalDir(c)
-		if err != nil || canon == "/" || within(canon, writable) || slices.Contains(dirs, canon) {
+		if err != nil || canon == "/" || fspath.WithinAny(writable, canon) || slices.Contains(dirs, canon) {
 			continue
 		}
 		dirs = append(dirs, canon)
@@ -371,7 +373,7 @@ func socketFolders(env, writable []string) []string {
 	slices.Sort(dirs) // a parent sorts before its children
 	var out []string
 	for _, d := range dirs {
-		if !within(d, out) {
+		if !fspath.WithinAny(out, d) {
 			out = append(out, d)
 		}
 	}
@@ -424,14 +426,4 @@ func resolveExisting(p string) string {
 		rest = filepath.Join(filepath.Base(cur), rest)
 		cur = parent
 	}
-}
-
-// within reports whether p is one of dirs or below one of them.
-func within(p string, dirs []string) bool {
-	for _, d := range dirs {
-		if p == d || strings.HasPrefix(p, strings.TrimSuffix(d, string(filepath.Separator))+string(filepath.Separator)) {
-			return true
-		}
-	}
-	return false
 }

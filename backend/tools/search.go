@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -32,10 +31,13 @@ func (Search) Spec() Spec {
 	}
 }
 
+// maxSearchLimit is the most tools one search activates, as the schema says.
+const maxSearchLimit = 20
+
 // searchArgs are tool_search's arguments.
 type searchArgs struct {
 	Query string `json:"query" jsonschema:"required" jsonschema_description:"Keywords describing the capability you need."`
-	Limit int    `json:"limit" jsonschema:"minimum=1,maximum=20" jsonschema_description:"Most tools to activate (default 5)."`
+	Limit *int   `json:"limit" jsonschema:"minimum=1,maximum=20" jsonschema_description:"Most tools to activate (default 5)."`
 }
 
 var searchSchema = SchemaOf[searchArgs]()
@@ -54,15 +56,19 @@ type SearchActivator interface {
 // Run implements Tool.
 func (Search) Run(ctx context.Context, rc *RunContext, call Call) (Result, error) {
 	var args searchArgs
-	if err := json.Unmarshal(call.Arguments, &args); err != nil {
-		return Errorf("tool_search: arguments: %v", err), nil
+	if err := Decode(call, &args); err != nil {
+		return Errorf("tool_search: %v", err), nil
+	}
+	limit := 5
+	if args.Limit != nil {
+		if *args.Limit < 1 || *args.Limit > maxSearchLimit {
+			return Errorf("tool_search: limit is %d; give 1 to %d, or leave it out for 5", *args.Limit, maxSearchLimit), nil
+		}
+		limit = *args.Limit
 	}
 	words := terms(args.Query)
 	if len(words) == 0 {
 		return Errorf("tool_search: query is empty: give a few keywords describing the tool you need"), nil
-	}
-	if args.Limit <= 0 {
-		args.Limit = 5
 	}
 	act, ok := rc.Activator.(SearchActivator)
 	if !ok {
@@ -72,8 +78,8 @@ func (Search) Run(ctx context.Context, rc *RunContext, call Call) (Result, error
 	if len(hits) == 0 {
 		return Text(fmt.Sprintf("No additional tool matches %q. Try other keywords, or go on with the tools you have.", args.Query)), nil
 	}
-	if len(hits) > args.Limit {
-		hits = hits[:args.Limit]
+	if len(hits) > limit {
+		hits = hits[:limit]
 	}
 	names := make([]string, len(hits))
 	var b strings.Builder

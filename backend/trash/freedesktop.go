@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"foya/backend/fspath"
 )
 
 // trashDir is one freedesktop trash directory ($trash).
@@ -116,14 +118,14 @@ func (t *Trash) PutAt(dir *os.File, name, shown string) (Item, error) {
 // holding one.
 func (t *Trash) trashFor(src string, pid mountID) (trashDir, error) {
 	home := t.homeTrash()
-	if hr := resolved(home.root); within(src, hr) || within(hr, src) {
+	if hr := resolved(home.root); fspath.Within(hr, src) || fspath.Within(src, hr) {
 		return trashDir{}, fmt.Errorf("refusing: the path is the home trash, inside it or holds it (%s)", home.root)
 	}
 	top, err := mountTop(filepath.Dir(src), pid)
 	if err != nil {
 		return trashDir{}, fmt.Errorf("find the mount point: %w", err)
 	}
-	if rel, ok := relUnder(src, top); ok {
+	if rel, ok := fspath.Rel(top, src); ok {
 		first, _, _ := strings.Cut(rel, string(filepath.Separator))
 		if first == ".Trash" || isPrivateTrashName(first) {
 			return trashDir{}, errors.New("refusing: the path is a trash folder or inside one")
@@ -143,7 +145,7 @@ func (t *Trash) trashFor(src string, pid mountID) (trashDir, error) {
 	if err != nil {
 		return trashDir{}, err
 	}
-	if within(dir.root, src) {
+	if fspath.Within(src, dir.root) {
 		return trashDir{}, fmt.Errorf("refusing: the path holds its own trash (%s)", dir.root)
 	}
 	return dir, nil
@@ -156,7 +158,7 @@ func (t *Trash) moveInto(dir trashDir, src string, isDir bool, move func(dst str
 	if dir.home {
 		encoded = encodePath(src)
 	} else {
-		rel, ok := relUnder(src, dir.base)
+		rel, ok := fspath.Rel(dir.base, src)
 		if !ok {
 			return Item{}, fmt.Errorf("path is not under the mount point %s", dir.base)
 		}

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"foya/backend/fspath"
 )
 
 // fixedNow is the deletion time the tests' trashes record.
@@ -77,7 +79,7 @@ func listUnder(t testing.TB, tr *Trash, roots ...string) []Item {
 	var out []Item
 	for _, it := range all {
 		for _, r := range roots {
-			if within(it.TrashedPath, r) {
+			if fspath.Within(r, it.TrashedPath) {
 				out = append(out, it)
 				break
 			}

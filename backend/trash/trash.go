@@ -120,22 +120,6 @@ func absClean(p string) string {
 	return filepath.Clean(p)
 }
 
-// within reports whether p is dir or lies inside it. Both must be clean.
-func within(p, dir string) bool {
-	if p == dir {
-		return true
-	}
-	rel, err := filepath.Rel(dir, p)
-	if err != nil {
-		return false
-	}
-	return rel != ".." && !startsWithDotDot(rel) && !filepath.IsAbs(rel)
-}
-
-func startsWithDotDot(rel string) bool {
-	return len(rel) >= 3 && rel[:2] == ".." && os.IsPathSeparator(rel[2])
-}
-
 // sourcePath turns the caller's path into the absolute path Put moves: clean,
 // with symbolic links resolved in its parent folders but not in its last
 // element, so a link is trashed itself and never its target.

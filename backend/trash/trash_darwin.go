@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"foya/backend/fspath"
 )
 
 // finderScript asks Finder to trash the file named by the first argument
@@ -48,7 +50,7 @@ func (t *Trash) Put(path string) (Item, error) {
 		return Item{}, fmt.Errorf("trash %s: %w", path, err)
 	}
 	home := resolved(filepath.Join(t.home, ".Trash"))
-	if within(src, home) || within(home, src) {
+	if fspath.Within(home, src) || fspath.Within(src, home) {
 		return Item{}, fmt.Errorf("trash %s: refusing: the path is the trash, inside it or holds it (%s)", path, home)
 	}
 	if isInVolumeTrash(src) {
@@ -113,7 +115,7 @@ func (t *Trash) PutAt(dir *os.File, name, shown string) (Item, error) {
 		return Item{}, fmt.Errorf("trash %s: %w", shown, err)
 	}
 	home := resolved(filepath.Join(t.home, ".Trash"))
-	if within(shown, home) || within(home, shown) || isInVolumeTrash(shown) {
+	if fspath.Within(home, shown) || fspath.Within(shown, home) || isInVolumeTrash(shown) {
 		return Item{}, fmt.Errorf("trash %s: refusing: the path is a trash folder, inside one or holds one", shown)
 	}
 	dfd := int(dir.Fd())
@@ -224,7 +226,7 @@ func (t *Trash) Restore(it Item) error {
 		}
 	}
 	home := resolved(filepath.Join(t.home, ".Trash"))
-	if !within(filepath.Dir(it.TrashedPath), home) && !isInVolumeTrash(it.TrashedPath) {
+	if !fspath.Within(home, filepath.Dir(it.TrashedPath)) && !isInVolumeTrash(it.TrashedPath) {
 		return fmt.Errorf("restore %s: %s is not in a trash folder", it.OriginalPath, it.TrashedPath)
 	}
 	if _, err := os.Lstat(it.TrashedPath); errors.Is(err, fs.ErrNotExist) {
@@ -264,7 +266,7 @@ func (t *Trash) RestoreAt(it Item, dir *os.File, name string) error {
 		return fmt.Errorf("restore %s: %q is not a clean absolute path", it.OriginalPath, it.TrashedPath)
 	}
 	home := resolved(filepath.Join(t.home, ".Trash"))
-	if !within(filepath.Dir(it.TrashedPath), home) && !isInVolumeTrash(it.TrashedPath) {
+	if !fspath.Within(home, filepath.Dir(it.TrashedPath)) && !isInVolumeTrash(it.TrashedPath) {
 		return fmt.Errorf("restore %s: %s is not in a trash folder", it.OriginalPath, it.TrashedPath)
 	}
 	if _, err := os.Lstat(it.TrashedPath); errors.Is(err, fs.ErrNotExist) {

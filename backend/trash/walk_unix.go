@@ -7,15 +7,6 @@ import (
 	"path/filepath"
 )
 
-// relUnder returns p relative to dir when p lies inside dir (or is dir).
-func relUnder(p, dir string) (string, bool) {
-	if !within(p, dir) {
-		return "", false
-	}
-	rel, err := filepath.Rel(dir, p)
-	return rel, err == nil
-}
-
 // resolved returns p with symbolic links resolved as far as it exists.
 func resolved(p string) string {
 	existing := nearestExisting(p)

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
+
+	"foya/backend/fspath"
 )
 
 // Context is how many unchanged lines a hunk shows around each change, as
@@ -30,7 +32,7 @@ type Diff struct {
 func DiffNames(path, workdir string) (string, string) {
 	if workdir != "" {
 		if wd, err := realPath(workdir); err == nil {
-			if rel, ok := within(wd, path); ok && rel != "." {
+			if rel, ok := fspath.Rel(wd, path); ok && rel != "." {
 				rel = strings.ReplaceAll(rel, "\\", "/")
 				return "a/" + rel, "b/" + rel
 			}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"foya/backend/approval"
+	"foya/backend/fspath"
 )
 
 // Protected are the folder names that writes and deletes treat as
@@ -173,7 +174,7 @@ func resolve(dir, p string, followLast bool) (target, error) {
 // classify fills in where real lies relative to the resolved workdir wd.
 func classify(arg, real, wd string) target {
 	t := target{Arg: arg, Real: real, Workdir: wd, FSRoot: filepath.Dir(real) == real}
-	if rel, ok := within(wd, real); ok {
+	if rel, ok := fspath.Rel(wd, real); ok {
 		t.Inside, t.Rel, t.IsWorkdir = true, filepath.ToSlash(rel), rel == "."
 		for _, part := range strings.Split(t.Rel, "/") {
 			for _, name := range Protected {
@@ -184,16 +185,6 @@ func classify(arg, real, wd string) target {
 		}
 	}
 	return t
-}
-
-// within returns p relative to dir when p is dir or lies inside it. Both
-// must be absolute and clean.
-func within(dir, p string) (string, bool) {
-	rel, err := filepath.Rel(dir, p)
-	if err != nil || filepath.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", false
-	}
-	return rel, true
 }
 
 // realPath resolves symbolic links in every element of abs that exists;

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"foya/backend/fspath"
 	"foya/backend/llm"
 	"foya/backend/tools"
 )
@@ -51,7 +52,7 @@ func (rv *Reverter) Plan(ctx context.Context, workdir string, changes []llm.File
 		}
 		if c.IsDir {
 			for p := range pl.states {
-				if _, ok := within(c.Path, p); ok {
+				if _, ok := fspath.Rel(c.Path, p); ok {
 					delete(pl.states, p)
 				}
 			}
@@ -122,7 +123,7 @@ func (p *planner) lookup(path string) (state, error) {
 				return state{}, nil
 			}
 			if from, ok := p.from[dir]; ok {
-				rel, _ := within(dir, path)
+				rel, _ := fspath.Rel(dir, path)
 				l = plainLoc(filepath.Join(from, rel))
 			}
 			break

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"foya/backend/fspath"
 	"foya/backend/llm"
 	"foya/backend/tools"
 	"foya/backend/trash"
@@ -92,7 +93,7 @@ func (s *space) close() { s.root.Close() }
 // at is the loc of a recorded path: beneath the root when inside the
 // workspace, else the plain path.
 func (s *space) at(path string) loc {
-	if rel, ok := within(s.wd, path); ok {
+	if rel, ok := fspath.Rel(s.wd, path); ok {
 		return rootLoc(s.root, s.wd, rel)
 	}
 	return plainLoc(path)
@@ -189,7 +190,7 @@ func (rv *Reverter) check(ctx context.Context, sp *space, changes []llm.FileChan
 		if c.IsDir {
 			// The folder's new state decides what is below it.
 			for p := range virtual {
-				if _, ok := within(c.Path, p); ok {
+				if _, ok := fspath.Rel(c.Path, p); ok {
 					delete(virtual, p)
 				}
 			}
@@ -213,7 +214,7 @@ func lookup(sp *space, virtual map[string]seen, path string) (_ seen, ours bool,
 			case !v.exists || !v.dir:
 				return seen{}, true, nil
 			case v.from != "":
-				rel, _ := within(dir, path)
+				rel, _ := fspath.Rel(dir, path)
 				l = plainLoc(filepath.Join(v.from, rel))
 			}
 			break

@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"foya/backend/fspath"
 )
 
 // ignoreRules are the .gitignore patterns in force in one folder, in
@@ -38,7 +40,7 @@ func (r *ignoreRules) ignored(comps []string, isDir bool) bool {
 func readIgnoreFile(ws *os.Root, workdir, path string, domain []string) []gitignore.Pattern {
 	var data []byte
 	var err error
-	if rel, ok := within(workdir, path); ok && ws != nil && workdir != "" {
+	if rel, ok := fspath.Rel(workdir, path); ok && ws != nil && workdir != "" {
 		data, err = ws.ReadFile(rel)
 	} else {
 		data, err = os.ReadFile(path)
@@ -80,7 +82,7 @@ func repoBase(root, workdir string) string {
 		}
 		d = parent
 	}
-	if _, ok := within(workdir, root); ok && workdir != "" {
+	if _, ok := fspath.Rel(workdir, root); ok && workdir != "" {
 		return workdir
 	}
 	return root
@@ -97,7 +99,7 @@ func repoBase(root, workdir string) string {
 func rulesFor(ws *os.Root, root, workdir string) (*ignoreRules, []string) {
 	base := repoBase(root, workdir)
 	r := &ignoreRules{base: base}
-	rel, ok := within(base, root)
+	rel, ok := fspath.Rel(base, root)
 	if !ok {
 		return &ignoreRules{base: root}, nil
 	}

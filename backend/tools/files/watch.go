@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"foya/backend/fspath"
 )
 
 // WatchOptions configure a Watcher.
@@ -183,7 +185,7 @@ func (w *Watcher) skip(path string) bool {
 	if strings.HasPrefix(filepath.Base(path), tempPrefix) {
 		return true
 	}
-	rel, ok := within(w.root, path)
+	rel, ok := fspath.Rel(w.root, path)
 	if !ok {
 		return true
 	}
