@@ -72,6 +72,10 @@ type fetch struct {
 	call     tools.Call
 	approved map[string]bool
 	private  bool
+	// addrs are the addresses each approved name resolved to: the dial
+	// uses them, so a name is looked up once, after its approval, and
+	// cannot resolve elsewhere between the approval and the dial.
+	addrs map[string][]netip.Addr
 }
 
 var errPrivate = errors.New("the host resolves to a loopback or private address that was not approved")
@@ -93,7 +97,7 @@ func (Tool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) (too
 	if err != nil {
 		return tools.Errorf("web_fetch: %v", err), nil
 	}
-	f := &fetch{rc: rc, call: call, approved: map[string]bool{}}
+	f := &fetch{rc: rc, call: call, approved: map[string]bool{}, addrs: map[string][]netip.Addr{}}
 	// The first approval waits for the user without the fetch's timeout.
 	if msg, err := f.approve(ctx, u); err != nil || msg != "" {
 		if err != nil {
@@ -104,7 +108,7 @@ func (Tool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) (too
 	ctx, cancel := context.WithTimeout(ctx, Timeout)
 	defer cancel()
 	dialer := &net.Dialer{Timeout: 10 * time.Second, Control: f.control}
-	tr := &http.Transport{DialContext: dialer.DialContext, TLSHandshakeTimeout: 10 * time.Second,
+	tr := &http.Transport{DialContext: f.dial(dialer), TLSHandshakeTimeout: 10 * time.Second,
 		ResponseHeaderTimeout: Timeout, MaxIdleConns: 1, ForceAttemptHTTP2: true}
 	defer tr.CloseIdleConnections()
 	var refused string
@@ -163,28 +167,62 @@ func checkURL(raw string) (*url.URL, error) {
 	return u, nil
 }
 
-// approve asks the gateway for u's host once per call, saying whether the
-// host resolves to loopback or private addresses. It returns the refusal
-// message, or an error when the host does not resolve.
+// approve asks the gateway for u's host once per call. No name is looked
+// up before the user (or a rule, a grant, the mode) allowed its host: a
+// lookup is itself a message to the network (a model could carry data out
+// in a name the user then refuses). An IP address is classified at once;
+// a name that turns out to resolve to loopback or private addresses is
+// asked about again, naming them. It returns the refusal message, or an
+// error when the host does not resolve.
 func (f *fetch) approve(ctx context.Context, u *url.URL) (string, error) {
 	host := strings.ToLower(u.Hostname())
 	if f.approved[host] {
 		return "", nil
 	}
-	addrs, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
-	if err != nil {
-		return "", fmt.Errorf("host %s does not resolve: %v", host, err)
-	}
 	var inside []string
-	for _, ip := range addrs {
-		if private(ip) {
-			inside = append(inside, ip.Unmap().String())
+	literal, err := netip.ParseAddr(host)
+	if err == nil {
+		if private(literal) {
+			inside = []string{literal.Unmap().String()}
+		}
+	} else {
+		if msg, err := f.ask(ctx, host, "fetch "+u.String()+" (the host is looked up only once allowed)"); err != nil || msg != "" {
+			return msg, err
+		}
+		addrs, err := lookup(ctx, "ip", host)
+		if err != nil {
+			return "", fmt.Errorf("host %s does not resolve: %v", host, err)
+		}
+		f.addrs[host] = addrs
+		for _, ip := range addrs {
+			if private(ip) {
+				inside = append(inside, ip.Unmap().String())
+			}
+		}
+		if len(inside) == 0 {
+			f.approved[host] = true
+			return "", nil
 		}
 	}
 	why := "fetch " + u.String()
 	if len(inside) > 0 {
 		why += fmt.Sprintf(" (host %s is a loopback or private address: %s)", host, strings.Join(inside, ", "))
 	}
+	if msg, err := f.ask(ctx, host, why); err != nil || msg != "" {
+		return msg, err
+	}
+	f.approved[host] = true
+	if len(inside) > 0 {
+		f.private = true
+	}
+	return "", nil
+}
+
+// lookup resolves a host name; tests count its calls.
+var lookup = net.DefaultResolver.LookupNetIP
+
+// ask asks the gateway once for host; it returns the refusal message.
+func (f *fetch) ask(ctx context.Context, host, why string) (string, error) {
 	out, err := f.rc.Approve(ctx, approval.Request{CallID: f.call.ID, Why: why,
 		Action: approval.Action{Kind: approval.Fetch, Tool: Name, Host: host}})
 	if err != nil {
@@ -197,11 +235,38 @@ func (f *fetch) approve(ctx context.Context, u *url.URL) (string, error) {
 		}
 		return "web_fetch: " + msg, nil
 	}
-	f.approved[host] = true
-	if len(inside) > 0 {
-		f.private = true
-	}
 	return "", nil
+}
+
+// dial connects to the addresses an approved name resolved to, one after
+// the other, and to an IP address as it is; a host not approved in this
+// call is never dialled (the redirect check approves each new host first).
+func (f *fetch) dial(d *net.Dialer) func(ctx context.Context, network, address string) (net.Conn, error) {
+	return func(ctx context.Context, network, address string) (net.Conn, error) {
+		host, port, err := net.SplitHostPort(address)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := netip.ParseAddr(host); err == nil {
+			return d.DialContext(ctx, network, address)
+		}
+		addrs, ok := f.addrs[strings.ToLower(host)]
+		if !ok {
+			return nil, fmt.Errorf("dial %s: the host was not approved", host)
+		}
+		var last error
+		for _, ip := range addrs {
+			c, err := d.DialContext(ctx, network, net.JoinHostPort(ip.Unmap().String(), port))
+			if err == nil {
+				return c, nil
+			}
+			last = err
+		}
+		if last == nil {
+			last = fmt.Errorf("dial %s: no address", host)
+		}
+		return nil, last
+	}
 }
 
 // control checks the address actually dialled, so a name that resolved to

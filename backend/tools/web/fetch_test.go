@@ -9,8 +9,10 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -235,5 +237,55 @@ func TestDialCheck(t *testing.T) {
 	f.private = true
 	if err := f.control("tcp", "127.0.0.1:80", nil); err != nil {
 		t.Errorf("approved private address: %v", err)
+	}
+}
+
+// TestRefusedNameIsNeverLookedUp: a name is asked about before any DNS
+// lookup, so a fetch the user refuses sends nothing to the network, not
+// even a query for the name (which a model could fill with data). Found by
+// FuzzToolArgs, issue 16 item 2.
+// spec: R1, A1, A2
+func TestRefusedNameIsNeverLookedUp(t *testing.T) {
+	looked := 0
+	real := lookup
+	lookup = func(ctx context.Context, network, host string) ([]netip.Addr, error) {
+		looked++
+		return real(ctx, network, host)
+	}
+	t.Cleanup(func() { lookup = real })
+	var got []approval.Request
+	rc := &tools.RunContext{Approval: func(_ context.Context, r approval.Request) (approval.Outcome, error) {
+		got = append(got, r)
+		return approval.Outcome{Message: "no"}, nil
+	}}
+	res := run(t, rc, map[string]any{"url": "https://secret-data-in-a-name.example/x"})
+	if !res.IsError || looked != 0 || len(got) != 1 || got[0].Action.Host != "secret-data-in-a-name.example" {
+		t.Fatalf("result %+v, %d lookups, requests %+v; want a refusal and no lookup", res, looked, got)
+	}
+}
+
+// TestPrivateNameAsksAgain: a name allowed once that resolves to loopback
+// is asked about again, naming the address, before anything is dialled;
+// allowed, the fetch goes on.
+// spec: R1, A1, A2
+func TestPrivateNameAsksAgain(t *testing.T) {
+	srv := server(t)
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(srv.URL, "http://"))
+	lookup = func(context.Context, string, string) ([]netip.Addr, error) {
+		return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
+	}
+	t.Cleanup(func() { lookup = net.DefaultResolver.LookupNetIP })
+	var got []approval.Request
+	rc := &tools.RunContext{Approval: func(_ context.Context, r approval.Request) (approval.Outcome, error) {
+		got = append(got, r)
+		return approval.Outcome{Allowed: true}, nil
+	}}
+	res := run(t, rc, map[string]any{"url": "http://intranet.test:" + port + "/page"})
+	if len(got) != 2 || strings.Contains(got[0].Why, "private") ||
+		!strings.Contains(got[1].Why, "loopback or private address: 127.0.0.1") {
+		t.Fatalf("requests = %+v", got)
+	}
+	if res.IsError {
+		t.Fatalf("allowed twice, the fetch failed: %s", res.Text)
 	}
 }
