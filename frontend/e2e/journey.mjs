@@ -275,13 +275,15 @@ try {
   await onDisk(notes, oneHunk, 'after undoing the turn revert');
   await shot(page, 'journey-16-revert-undone.png');
 
-  // 13. An edit outside Foya: a revert meets the conflict step. (No
-  // "changed outside Foya" mark here: a revert marks the session's record
-  // of the file as stale, and the watcher reports only files whose record
-  // is fresh, until the model reads the file again.)
-  step = 'the conflict step';
+  // 13. An edit outside Foya, right after the undo: the review panel marks
+  // the file live (the watcher compares it with what the revert left), and
+  // a revert meets the conflict step.
+  step = 'changed outside Foya';
   const mine = oneHunk + 'my own line\n';
   writeFileSync(notes, mine);
+  await review.getByRole('listitem', { name: /^notes\.txt, / }).getByText('changed outside Foya').first().waitFor();
+  await shot(page, 'journey-16b-changed-outside.png');
+  step = 'the conflict step';
   await review.getByRole('button', { name: 'Revert turn' }).first().click();
   const conflict = page.getByRole('dialog', { name: 'Files changed since' });
   await conflict.waitFor();
