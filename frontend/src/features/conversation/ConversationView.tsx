@@ -85,6 +85,7 @@ function Transcript(props: { rows: Row[]; lastRunId: string; onContinue: (() => 
   const mocked = useContext(VirtuosoMockContext) !== undefined;
   const { following, follow, scrollerRef } = useFollowing();
   const latest = useCallback(() => ref.current?.scrollToIndex({ index: "LAST", align: "end" }), []);
+  const followNow = useCallback(() => (follow.current ? ("auto" as const) : false), [follow]);
   const jump = () => {
     follow.current = true;
     latest();
@@ -120,7 +121,10 @@ function Transcript(props: { rows: Row[]; lastRunId: string; onContinue: (() => 
           // at-bottom state: a row that grows past the threshold makes that
           // false for a moment, and a new row arriving then would not be
           // followed, nor anything after it.
-          followOutput={() => (follow.current ? "auto" : false)}
+          // And false, not a function, once the person scrolled up: given a
+          // function, Virtuoso also scrolls to the end by itself when a new
+          // row comes while its at-bottom state says "size increased".
+          followOutput={following ? followNow : false}
           atBottomThreshold={48}
           defaultItemHeight={72}
           // A row that grows at the end (streamed text, a live tail, a card
