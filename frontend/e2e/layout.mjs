@@ -3,6 +3,7 @@
 // 2). Started by tests/e2e (Go), which passes:
 //   FOYA_URL      the token URL foya serve printed
 //   FOYA_TITLE    a session whose run wrote a task list and a file
+//   FOYA_WAITING  a session in Manual whose run waits for a write's approval
 //   FOYA_SHOTS    the folder to save screenshots in
 //   FOYA_CHROMIUM the browser binary (never downloaded)
 // Each layout is checked on screen: nothing overflows the window, the main
@@ -14,6 +15,7 @@ import { check, env, launch, screenshots, timeout } from './lib.mjs';
 
 const url = env('FOYA_URL');
 const title = env('FOYA_TITLE');
+const waiting = env('FOYA_WAITING');
 const shots = env('FOYA_SHOTS');
 const { shot, saved } = screenshots(shots);
 
@@ -163,7 +165,30 @@ try {
     check(errors.length === 0, `the page threw: ${errors.join('; ')}`);
     await context.close();
   }
-  console.log('ok: the task list in the Background panel; the layout at 1024x640 and 3840x2160 (scale 1 and 2)');
+  // An approval dialog: inside the window, its answers reachable (scrolled
+  // to within the dialog if need be), at the smallest size and on 4K.
+  for (const [viewport, scale] of [[{ width: 1024, height: 640 }, 1], [{ width: 3840, height: 2160 }, 1]]) {
+    step = `the approval dialog at ${viewport.width}x${viewport.height}`;
+    const context = await browser.newContext({ viewport, deviceScaleFactor: scale });
+    const page = await context.newPage();
+    page.setDefaultTimeout(timeout);
+    await page.goto(url);
+    await page.getByRole('complementary', { name: 'Sessions sidebar' }).getByRole('button', { name: waiting, exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Write a file?' });
+    await dialog.waitFor();
+    const d = await dialog.boundingBox();
+    check(d.x >= 0 && d.y >= 0 && d.x + d.width <= viewport.width + 0.5 && d.y + d.height <= viewport.height + 0.5, `${step}: the dialog (${JSON.stringify(d)}) is not inside the window`);
+    for (const name of ['Allow once', 'Deny']) {
+      const b = dialog.getByRole('button', { name, exact: true });
+      await b.scrollIntoViewIfNeeded();
+      const r = await b.boundingBox();
+      check(r !== null && r.y >= d.y - 0.5 && r.y + r.height <= d.y + d.height + 0.5 && r.y + r.height <= viewport.height, `${step}: "${name}" (${JSON.stringify(r)}) cannot be reached inside the dialog (${JSON.stringify(d)})`);
+    }
+    await shot(page, `layout-${viewport.width}x${viewport.height}-approval.png`);
+    await context.close();
+  }
+
+  console.log('ok: the task list in the Background panel; the layout at 1024x640 and 3840x2160 (scale 1 and 2); the approval dialog at 1024x640 and 3840x2160');
 } catch (err) {
   failed = true;
   console.error(`FAIL at "${step}": ${err.message}`);
