@@ -112,7 +112,7 @@ try {
       // the 50 ms Virtuoso waits before it says the view left the bottom.
       const cdp = await page.context().newCDPSession(page);
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: Number(process.env.CONVO_THROTTLE || 6) });
-      const stops = Number(process.env.CONVO_STOPS || 60);
+      const stops = Number(process.env.CONVO_STOPS || 24);
       for (let k = 0; k < stops; k++) {
         const run = `run_stop_${k}`;
         await page.evaluate((run) => window.convo.startRun(run), run);
@@ -120,7 +120,7 @@ try {
         await page.evaluate((run) => window.convo.runCard(run, 1, 0), run);
         await raf();
         await page.evaluate(([run, lines, apart, slow]) => window.convo.cancelRun(run, 1, 0, lines, apart, slow), [run, 4 + (k % 12) * 3, [0, 1, 16, 40][k % 4], k % 2 === 0 ? 0 : 80]);
-        await page.waitForTimeout(400);
+        await page.waitForTimeout(300);
         const g = await gap();
         const jumpShown = (await page.getByRole('button', { name: 'Jump to latest' }).count()) > 0;
         if (g >= 5 || jumpShown) stuck.push(`stop ${k}: ${g.toFixed(0)} px above the bottom${jumpShown ? ', Jump to latest shown' : ''}`);
