@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -197,6 +198,10 @@ func (k *Kernel) Revert(ctx context.Context, req RevertRequest) (RevertResult, e
 			return res, errors.Join(runErr, err)
 		}
 		res.Reverted = stored
+		// Foya now answers for these files: an editor's change of them is
+		// to show as "changed outside Foya" even when no run started since
+		// this kernel did (a watch otherwise starts with a run).
+		k.keepWatching(sessionID)
 	}
 	return res, runErr
 }
@@ -285,8 +290,10 @@ func explain(conflicts []files.Conflict, all []llm.FileChange) []files.Conflict 
 // file.reverted event each, in one transaction, and publishes the events,
 // through the engine's ordering point like every event of a session.
 // The session's records of those files are marked as changed, so the
-// model reads them again before it writes them and the watcher does not
-// take the revert for an outside change.
+// model reads them again before it writes them; the watcher compares such
+// a file with what the revert left instead (revertedFiles), so it does not
+// take the revert for an outside change and still sees an editor's change
+// made after it.
 func (k *Kernel) keepReverts(ctx context.Context, sessionID string, done []tools.FileChange) ([]llm.FileChange, error) {
 	var c llm.Commit
 	out := make([]llm.FileChange, 0, len(done))
@@ -310,6 +317,7 @@ func (k *Kernel) keepReverts(ctx context.Context, sessionID string, done []tools
 		if _, err := k.store.MarkFileReadOutside(ctx, sessionID, rec.Path); err != nil {
 			return nil, err
 		}
+		k.reverted.left(ctx, k.store, rec)
 	}
 	if _, err := k.eng.Commit(ctx, sessionID, c); err != nil {
 		return nil, fmt.Errorf("record the revert (the files were reverted): %w", err)
@@ -387,14 +395,26 @@ func (k *Kernel) checkOutside(ctx context.Context, sessionID, path string) {
 		return
 	}
 	for _, r := range reads {
-		if r.Outside || (r.Path != path && !strings.HasPrefix(r.Path, path+string(filepath.Separator))) {
+		if r.Path != path && !strings.HasPrefix(r.Path, path+string(filepath.Separator)) {
 			continue
 		}
-		changed, exists := files.Changed(readOf(r))
+		// A record marked as changed is compared with what a revert left,
+		// if a revert marked it; else it was reported already.
+		seen, reverted := readOf(r), false
+		if r.Outside {
+			if seen, reverted = k.reverted.of(r); !reverted {
+				continue
+			}
+		}
+		changed, exists := files.Changed(seen)
 		if !changed {
 			continue
 		}
-		if first, err := k.store.MarkFileReadOutside(ctx, sessionID, r.Path); err != nil || !first {
+		if reverted {
+			if !k.reverted.take(r) {
+				continue
+			}
+		} else if first, err := k.store.MarkFileReadOutside(ctx, sessionID, r.Path); err != nil || !first {
 			continue
 		}
 		ev := event.FileChangedOutside(event.FileChangedOutsideData{Path: r.Path, Exists: exists})
@@ -411,4 +431,66 @@ func (k *Kernel) recordEvents(ctx context.Context, evs ...llm.Event) {
 		// in seq order for clients.
 		k.eng.Record(ctx, ev.SessionID, ev)
 	}
+}
+
+// revertedFiles holds, by session and path, the state a revert left a file
+// in, for the watcher: after a revert the session's record of the file is
+// marked as changed (the model has not seen what the revert wrote), so the
+// record no longer says what Foya last wrote there. An entry goes with the
+// record it was made for (its ReadAt): a new read or write by the model
+// replaces the record, and the entry with it. It is reported once, like a
+// record is marked once. Kept in memory: after a restart, a file reverted
+// before it is watched as its record says. The zero value is ready to use.
+type revertedFiles struct {
+	mu sync.Mutex
+	m  map[[2]string]revertedFile
+}
+
+type revertedFile struct {
+	left   files.Read // the file as the revert left it
+	readAt time.Time  // of the session's record when the revert marked it
+}
+
+// left notes what the revert change rec left at its path, if the session
+// has a record of the path (the watcher looks only at those).
+func (rf *revertedFiles) left(ctx context.Context, st *store.Store, rec llm.FileChange) {
+	r, err := st.FileRead(ctx, rec.SessionID, rec.Path)
+	if err != nil || rec.IsDir {
+		return
+	}
+	state := files.Read{SessionID: rec.SessionID, Path: rec.Path, SHA256: rec.SHAAfter, Absent: !rec.ExistsAfter}
+	if fi, err := os.Lstat(rec.Path); err == nil && rec.ExistsAfter {
+		state.Size, state.ModTime = fi.Size(), fi.ModTime()
+	}
+	rf.mu.Lock()
+	defer rf.mu.Unlock()
+	if rf.m == nil {
+		rf.m = map[[2]string]revertedFile{}
+	}
+	rf.m[[2]string{rec.SessionID, rec.Path}] = revertedFile{left: state, readAt: r.ReadAt}
+}
+
+// of returns what a revert left at r's path while r is the record the
+// revert marked; an entry of an earlier record is dropped.
+func (rf *revertedFiles) of(r store.FileRead) (files.Read, bool) {
+	rf.mu.Lock()
+	defer rf.mu.Unlock()
+	key := [2]string{r.SessionID, r.Path}
+	e, ok := rf.m[key]
+	if ok && !e.readAt.Equal(r.ReadAt) {
+		delete(rf.m, key)
+		ok = false
+	}
+	return e.left, ok
+}
+
+// take removes the entry of r's path, reporting whether it was there (so
+// two checks at once report a change once).
+func (rf *revertedFiles) take(r store.FileRead) bool {
+	rf.mu.Lock()
+	defer rf.mu.Unlock()
+	key := [2]string{r.SessionID, r.Path}
+	_, ok := rf.m[key]
+	delete(rf.m, key)
+	return ok
 }

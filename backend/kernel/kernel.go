@@ -79,6 +79,8 @@ type Kernel struct {
 	subs    map[int]func(llm.Event)
 	watches map[string]func() // by session; nil once closed
 	next    int
+
+	reverted revertedFiles // what reverts left files in, for the watcher
 }
 
 // DataDir returns the folder where Foya keeps its data: $XDG_DATA_HOME/foya

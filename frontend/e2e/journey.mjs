@@ -55,6 +55,23 @@ const browser = await launch();
 let failed = false;
 let step = 'start';
 let page = null;
+// inView says whether an element of the conversation is inside its
+// scroller's visible box, within a second (the view scrolls a frame after
+// a row grows).
+async function inView(loc) {
+  for (let i = 0; i < 10; i++) {
+    const ok = await loc.evaluate((el) => {
+      const s = el.closest('[data-virtuoso-scroller]');
+      const a = el.getBoundingClientRect();
+      const b = s.getBoundingClientRect();
+      return a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
+    });
+    if (ok) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}
+
 try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   page = await context.newPage();
@@ -187,12 +204,10 @@ try {
   step = 'cancel the long command';
   await composer.getByRole('button', { name: 'Stop' }).click();
   await long().getByText('cancelled', { exact: true }).waitFor();
-  // The view sometimes stops following when the cancelled card grows and
-  // the turn's end is added at once (a known gap, issue 12): bring the end
-  // into view as a person would, then check it.
-  const jump = main.getByRole('button', { name: 'Jump to latest' });
-  if (await jump.isVisible()) await jump.click();
+  // The view follows: the turn's end is in view without scrolling.
   await log.getByText('Stopped by you.').last().waitFor();
+  check(await inView(log.getByText('Stopped by you.').last()), 'the turn\'s end is not in view after the stop: the conversation stopped following');
+  check((await main.getByRole('button', { name: 'Jump to latest' }).count()) === 0, '"Jump to latest" shows after the stop: the conversation stopped following');
   const runs = await api(page, 'Runs', sess.id);
   check(runs.length === 2 && runs.some((r) => r.status === 'cancelled'), `runs ${JSON.stringify(runs.map((r) => r.status))}; want the second cancelled`);
   await shot(page, 'journey-09-cancelled.png');
@@ -260,13 +275,15 @@ try {
   await onDisk(notes, oneHunk, 'after undoing the turn revert');
   await shot(page, 'journey-16-revert-undone.png');
 
-  // 13. An edit outside Foya: a revert meets the conflict step. (No
-  // "changed outside Foya" mark here: a revert marks the session's record
-  // of the file as stale, and the watcher reports only files whose record
-  // is fresh, until the model reads the file again.)
-  step = 'the conflict step';
+  // 13. An edit outside Foya, right after the undo: the review panel marks
+  // the file live (the watcher compares it with what the revert left), and
+  // a revert meets the conflict step.
+  step = 'changed outside Foya';
   const mine = oneHunk + 'my own line\n';
   writeFileSync(notes, mine);
+  await review.getByRole('listitem', { name: /^notes\.txt, / }).getByText('changed outside Foya').first().waitFor();
+  await shot(page, 'journey-16b-changed-outside.png');
+  step = 'the conflict step';
   await review.getByRole('button', { name: 'Revert turn' }).first().click();
   const conflict = page.getByRole('dialog', { name: 'Files changed since' });
   await conflict.waitFor();

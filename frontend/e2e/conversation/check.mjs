@@ -101,6 +101,32 @@ try {
       await jump.click();
       await page.waitForTimeout(300);
       check((await gap()) < 5, `Jump to latest left the view ${await gap()} px above the bottom`);
+
+      step('jumped');
+      // Stopping a run: the running card grows (cancelled, with its error)
+      // and the turn's end row arrives in the same batch, so in the same
+      // frame. The view must stay at the bottom, every time.
+      const raf = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+      const stuck = [];
+      // On a slow machine (Chromium's CPU throttling): frames of more than
+      // the 50 ms Virtuoso waits before it says the view left the bottom.
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: Number(process.env.CONVO_THROTTLE || 6) });
+      const stops = Number(process.env.CONVO_STOPS || 24);
+      for (let k = 0; k < stops; k++) {
+        const run = `run_stop_${k}`;
+        await page.evaluate((run) => window.convo.startRun(run), run);
+        await page.evaluate((run) => window.convo.addCard(run, 1, 0), run);
+        await page.evaluate((run) => window.convo.runCard(run, 1, 0), run);
+        await raf();
+        await page.evaluate(([run, lines, apart, slow]) => window.convo.cancelRun(run, 1, 0, lines, apart, slow), [run, 4 + (k % 12) * 3, [0, 1, 16, 40][k % 4], k % 2 === 0 ? 0 : 80]);
+        await page.waitForTimeout(300);
+        const g = await gap();
+        const jumpShown = (await page.getByRole('button', { name: 'Jump to latest' }).count()) > 0;
+        if (g >= 5 || jumpShown) stuck.push(`stop ${k}: ${g.toFixed(0)} px above the bottom${jumpShown ? ', Jump to latest shown' : ''}`);
+      }
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+      check(stuck.length === 0, `the view stopped following when a card grew as the turn ended (${stuck.length} of ${stops}): ${stuck.slice(0, 5).join('; ')}`);
       await page.screenshot({ path: `${process.env.CONVO_SHOTS || 'node_modules/.cache'}/conversation-2000-cards.png` });
     }
   }

@@ -80,6 +80,8 @@ declare global {
       open(cards: number): Promise<{ t0: number; ms: number; md: number; folded: number; inDom: number; frames: number; events: number; articles: number }>;
       startRun(runId: string): void;
       addCard(runId: string, step: number, index: number): void;
+      runCard(runId: string, step: number, index: number): void;
+      cancelRun(runId: string, step: number, index: number, lines: number, apart: number, slowMs: number): void;
       stream(runId: string, step: number, perSecond: number, seconds: number): Promise<number>;
       /** longTasks are the durations of the long tasks that started at or after since (all of them by default). */
       longTasks(since?: number): number[];
@@ -92,6 +94,10 @@ new PerformanceObserver((list) => {
   for (const e of list.getEntries()) longTasks.push({ start: e.startTime, duration: e.duration });
 }).observe({ type: "longtask", buffered: true });
 
+const busy = (ms: number) => {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+};
 const frame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
 
 window.convo = {
@@ -175,6 +181,35 @@ window.convo = {
     log.add("tool.begin", { step, index, id, name: "bash" }, runId);
     log.add("tool.update", { step, id, argsBytes: 20, argsDelta: '{"command":"ls -la"}' }, runId);
     for (const ev of log.events.slice(at)) transport.push(ev);
+  },
+  // runCard makes a card running, with a line of live tail.
+  runCard(runId, step, index) {
+    const id = `live_${step}_${index}`;
+    const at = log.events.length;
+    log.add("tool.update", { step, id, status: "running" }, runId);
+    log.add("tool.update", { step, id, progress: { tail: "started\n" } }, runId);
+    for (const ev of log.events.slice(at)) transport.push(ev);
+  },
+  // cancelRun ends a running bash card as the kernel does when the person
+  // stops the run: in one batch, the card grows (cancelled, with its error
+  // of `lines` lines) and the turn's end row is added.
+  cancelRun(runId, step, index, lines, apart, slowMs) {
+    const id = `live_${step}_${index}`;
+    const at = log.events.length;
+    const text = Array.from({ length: lines }, (_, i) => `output line ${i}`).join("\n") + "\n\nThe command was cancelled.";
+    log.add("tool.end", { step, index, id, name: "bash", status: "cancelled", isError: true, text, durationMs: 300 }, runId);
+    log.add("step.end", { step, finishReason: "tool_calls", toolCalls: 1, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } }, runId);
+    log.add("run.end", { status: "cancelled", error: "", steps: step, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } }, runId);
+    const evs = log.events.slice(at);
+    // A long task after the frame that lays the grown card out, as on a
+    // busy machine: longer than Virtuoso's 50 ms wait before it reports
+    // that the view left the bottom.
+    if (slowMs > 0) requestAnimationFrame(() => setTimeout(() => busy(slowMs), 0));
+    if (apart <= 0) for (const ev of evs) transport.push(ev);
+    else {
+      transport.push(evs[0]!);
+      setTimeout(() => evs.slice(1).forEach((ev) => transport.push(ev)), apart);
+    }
   },
   // stream sends text deltas at perSecond for seconds, a batch each
   // millisecond tick as a busy stream would; resolves with the count sent.

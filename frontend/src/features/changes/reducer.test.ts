@@ -67,5 +67,21 @@ describe("applyChanges", () => {
     expect(reduce(log).outside).toEqual({});
   });
 
+  it("marks a file changed outside Foya after a revert of it, and after an undo of that (issue 12 item 4)", () => {
+    // The kernel's order: the change, its revert, the editor's change the
+    // watcher reports after the revert, the undo, another editor's change.
+    const log = new Log();
+    log.runStart("run_1", "write");
+    log.end("run_1", 1, 0, "call_w", "write", "done", "wrote", { fileChanges: [fileChange("chg_1", "run_1", "call_w", notes, "create")] });
+    log.add("file.reverted", { changeId: "chg_2", revertOf: "chg_1", path: notes, op: "revert" });
+    expect(reduce(log).outside).toEqual({});
+    log.add("file.changed_outside", { path: notes, exists: true });
+    expect(reduce(log).outside[notes]).toMatchObject({ path: notes, exists: true, seq: log.events.length });
+    log.add("file.reverted", { changeId: "chg_3", revertOf: "chg_2", path: notes, op: "revert" });
+    expect(reduce(log).outside).toEqual({});
+    log.add("file.changed_outside", { path: notes, exists: false });
+    expect(reduce(log).outside[notes]).toMatchObject({ exists: false });
+  });
+
   itKeepsSeqOrder(applyChanges, initialChanges, everything);
 });

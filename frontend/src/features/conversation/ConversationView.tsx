@@ -83,13 +83,13 @@ export function ConversationView(props: { sessionId: string }) {
 function Transcript(props: { rows: Row[]; lastRunId: string; onContinue: (() => void) | null }) {
   const ref = useRef<VirtuosoHandle>(null);
   const mocked = useContext(VirtuosoMockContext) !== undefined;
-  const [atBottom, setAtBottom] = useState(true);
-  const bottom = useRef(true);
-  const onBottom = useCallback((b: boolean) => {
-    bottom.current = b;
-    setAtBottom(b);
-  }, []);
-  const jump = () => ref.current?.scrollToIndex({ index: "LAST", align: "end" });
+  const { following, follow, scrollerRef } = useFollowing();
+  const latest = useCallback(() => ref.current?.scrollToIndex({ index: "LAST", align: "end" }), []);
+  const followNow = useCallback(() => (follow.current ? ("auto" as const) : false), [follow]);
+  const jump = () => {
+    follow.current = true;
+    latest();
+  };
   const { rows, lastRunId, onContinue } = props;
   const item = useCallback(
     (_: number, row: Row) => (
@@ -106,6 +106,7 @@ function Transcript(props: { rows: Row[]; lastRunId: string; onContinue: (() => 
       ) : (
         <Virtuoso
           ref={ref}
+          scrollerRef={scrollerRef}
           className="convo-scroller"
           data={rows}
           computeItemKey={(_, row) => row.key}
@@ -116,24 +117,68 @@ function Transcript(props: { rows: Row[]; lastRunId: string; onContinue: (() => 
           // (about twice as slow to open 2,000 cards: docs/benchmarks.md).
           // Not under VirtuosoMockContext (tests without layout).
           {...(mocked ? {} : { initialScrollTop: rows.length * 1000 })}
-          followOutput={(isAtBottom) => (isAtBottom ? "auto" : false)}
-          atBottomStateChange={onBottom}
+          // Following is the person's choice (useFollowing), not Virtuoso's
+          // at-bottom state: a row that grows past the threshold makes that
+          // false for a moment, and a new row arriving then would not be
+          // followed, nor anything after it.
+          // And false, not a function, once the person scrolled up: given a
+          // function, Virtuoso also scrolls to the end by itself when a new
+          // row comes while its at-bottom state says "size increased".
+          followOutput={following ? followNow : false}
           atBottomThreshold={48}
           defaultItemHeight={72}
-          // A row that grows at the end (streamed text, a live tail) keeps the
-          // view at the bottom too, as long as the person has not scrolled up.
+          // A row that grows at the end (streamed text, a live tail, a card
+          // that ended) keeps the view at the bottom too.
           totalListHeightChanged={() => {
-            if (bottom.current) ref.current?.scrollToIndex({ index: "LAST", align: "end" });
+            if (follow.current) latest();
           }}
         />
       )}
-      {!atBottom && rows.length > 0 && (
+      {!following && rows.length > 0 && (
         <button type="button" className="button convo-jump" onClick={jump}>
           Jump to latest
         </button>
       )}
     </div>
   );
+}
+
+/** nearBottom is how close to the end (px) scrolling down turns following back on. */
+const nearBottom = 48;
+
+/**
+ * useFollowing says whether the transcript follows the stream: it does
+ * until the person scrolls up, and again once they scroll back down to the
+ * end (or press "Jump to latest"). Scrolling up is the scroll offset going
+ * up while the scrollable range did not shrink: content that shrinks at
+ * the end or a viewport that grows (the browser clamps the offset), or
+ * content that shrinks above the view (Virtuoso keeps the rows in view in
+ * place), moves the offset up too, and is not the person.
+ * `follow` is read in Virtuoso's callbacks; `following` renders the button.
+ */
+function useFollowing() {
+  const follow = useRef(true);
+  const [following, setFollowing] = useState(true);
+  const detach = useRef<(() => void) | null>(null);
+  const scrollerRef = useCallback((el: HTMLElement | Window | null) => {
+    detach.current?.();
+    detach.current = null;
+    if (!(el instanceof HTMLElement)) return;
+    let top = el.scrollTop;
+    let range = el.scrollHeight - el.clientHeight;
+    const onScroll = () => {
+      const now = el.scrollHeight - el.clientHeight;
+      const gap = now - el.scrollTop;
+      if (gap <= 1 || (gap <= nearBottom && el.scrollTop > top)) follow.current = true;
+      else if (el.scrollTop < top - 1 && now >= range) follow.current = false;
+      top = el.scrollTop;
+      range = now;
+      setFollowing(follow.current);
+    };
+    el.addEventListener("scroll", onScroll, { passive: true });
+    detach.current = () => el.removeEventListener("scroll", onScroll);
+  }, []);
+  return { following, follow, scrollerRef };
 }
 
 function RowView({ row, latest, onContinue }: { row: Row; latest: boolean; onContinue: (() => void) | null }) {

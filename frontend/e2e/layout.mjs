@@ -1,0 +1,199 @@
+// Browser end-to-end: the task list in the Background panel, and the
+// layout at 1024x640 and on a 4K screen (3840x2160, device scale 1 and
+// 2). Started by tests/e2e (Go), which passes:
+//   FOYA_URL      the token URL foya serve printed
+//   FOYA_TITLE    a session whose run wrote a task list and a file
+//   FOYA_WAITING  a session in Manual whose run waits for a write's approval
+//   FOYA_SHOTS    the folder to save screenshots in
+//   FOYA_CHROMIUM the browser binary (never downloaded)
+// Each layout is checked on screen: nothing overflows the window, the main
+// regions (sessions sidebar, session header, conversation, composer, side
+// panel) are inside it, side by side without overlapping, of a usable size,
+// with text of a readable size; a screenshot of each is saved.
+// Exits 0 when every check holds, 1 with the reason otherwise.
+import { check, env, launch, screenshots, timeout } from './lib.mjs';
+
+const url = env('FOYA_URL');
+const title = env('FOYA_TITLE');
+const waiting = env('FOYA_WAITING');
+const shots = env('FOYA_SHOTS');
+const { shot, saved } = screenshots(shots);
+
+// The run's task list (tests/e2e/layout_test.go).
+const tasks = [
+  ['Read the notes', 'Completed'],
+  ['Write the summary', 'In progress'],
+  ['Check the links', 'Pending'],
+];
+
+async function open(browser, viewport, deviceScaleFactor) {
+  const context = await browser.newContext({ viewport, deviceScaleFactor });
+  const page = await context.newPage();
+  page.setDefaultTimeout(timeout);
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.getByRole('complementary', { name: 'Sessions sidebar' }).getByRole('button', { name: title, exact: true }).click();
+  await page.getByRole('main').getByRole('heading', { level: 2, name: title }).waitFor();
+  await page.getByRole('log', { name: 'Conversation' }).getByText('Planned and wrote it.').waitFor();
+  return { page, context, errors };
+}
+
+// layout checks the page's main regions against its viewport; panel names
+// the side panel that is open.
+async function layout(page, what, panel) {
+  const m = await page.evaluate((panel) => {
+    const box = (el) => {
+      if (el === null) return null;
+      const r = el.getBoundingClientRect();
+      return { left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height };
+    };
+    const q = (sel) => document.querySelector(sel);
+    const px = (el) => (el === null ? 0 : parseFloat(getComputedStyle(el).fontSize));
+    const byLabel = (label) => q(`[aria-label="${label}"]`);
+    const panelEl = panel === 'Review changes' ? byLabel('Review changes') : q('section[aria-labelledby="background-h"]');
+    return {
+      vw: window.innerWidth,
+      vh: window.innerHeight,
+      sw: document.documentElement.scrollWidth,
+      sh: document.documentElement.scrollHeight,
+      regions: {
+        sidebar: box(byLabel('Sessions sidebar')),
+        header: box(q('.session-header')),
+        conversation: box(byLabel('Conversation')),
+        composer: box(byLabel('Send a message')),
+        panel: box(panelEl),
+      },
+      // The conversation's column: a card's width (lines of a readable length).
+      card: q('[aria-label="Conversation"] article')?.getBoundingClientRect().width ?? 0,
+      text: {
+        message: px(q('[aria-label="Conversation"] p')),
+        input: px(byLabel('Message')),
+        sidebar: px(q('[aria-label="Sessions sidebar"] li')),
+        panel: px(panelEl?.querySelector('p, li') ?? null),
+      },
+      // Wider than any of the regions' own overflow: an element that sticks
+      // out of the window (not scrolled inside a region).
+      outside: [...document.querySelectorAll('body *')]
+        .filter((el) => {
+          const r = el.getBoundingClientRect();
+          if (r.width === 0 || r.height === 0) return false;
+          let p = el.parentElement;
+          while (p !== null) {
+            const o = getComputedStyle(p).overflow;
+            if (o.includes('auto') || o.includes('hidden') || o.includes('scroll')) return false;
+            p = p.parentElement;
+          }
+          return r.right > window.innerWidth + 1 || r.bottom > window.innerHeight + 1 || r.left < -1;
+        })
+        .slice(0, 5)
+        .map((el) => `${el.tagName.toLowerCase()}.${el.className}`),
+    };
+  }, panel);
+  const f = (b) => `${b.left.toFixed(0)},${b.top.toFixed(0)} ${b.width.toFixed(0)}x${b.height.toFixed(0)}`;
+  console.log(`${what}: ${Object.entries(m.regions).map(([k, b]) => `${k} ${b === null ? 'missing' : f(b)}`).join('; ')}; card ${m.card.toFixed(0)} px wide; text px ${JSON.stringify(m.text)}`);
+  check(m.sw <= m.vw && m.sh <= m.vh, `${what}: the page overflows the window: ${m.sw}x${m.sh} in ${m.vw}x${m.vh}`);
+  check(m.outside.length === 0, `${what}: elements outside the window: ${m.outside.join(', ')}`);
+  for (const [k, b] of Object.entries(m.regions)) {
+    check(b !== null, `${what}: no ${k}`);
+    check(b.left >= -0.5 && b.top >= -0.5 && b.right <= m.vw + 0.5 && b.bottom <= m.vh + 0.5, `${what}: the ${k} (${f(b)}) is not inside the window ${m.vw}x${m.vh}`);
+  }
+  const { sidebar, header, conversation, composer, panel: side } = m.regions;
+  check(sidebar.right <= conversation.left + 0.5 && sidebar.right <= header.left + 0.5, `${what}: the sidebar overlaps the session`);
+  check(conversation.right <= side.left + 0.5, `${what}: the conversation (${f(conversation)}) overlaps the side panel (${f(side)})`);
+  check(header.bottom <= conversation.top + 0.5 && conversation.bottom <= composer.top + 0.5, `${what}: header, conversation and composer are not stacked`);
+  // Usable: the conversation keeps most of the room, the panel and the
+  // sidebar a readable column each, the composer a few lines.
+  check(conversation.width >= 0.35 * m.vw || conversation.width >= 480, `${what}: the conversation is ${conversation.width.toFixed(0)} px wide`);
+  check(conversation.height >= 0.4 * m.vh, `${what}: the conversation is ${conversation.height.toFixed(0)} px high in ${m.vh}`);
+  check(side.width >= 280 && sidebar.width >= 180, `${what}: side panel ${side.width.toFixed(0)} px, sidebar ${sidebar.width.toFixed(0)} px wide`);
+  check(m.card > 0 && m.card <= 1100, `${what}: a card in the conversation is ${m.card.toFixed(0)} px wide; want a column of readable lines (at most 1100)`);
+  check(composer.height >= 60, `${what}: the composer is ${composer.height.toFixed(0)} px high`);
+  for (const [k, v] of Object.entries(m.text)) check(v >= 12, `${what}: ${k} text is ${v} px`);
+  return m;
+}
+
+const browser = await launch();
+let failed = false;
+let step = 'start';
+try {
+  // The task list: each task with its status in words, the current one marked.
+  step = 'the task list';
+  {
+    const { page, context, errors } = await open(browser, { width: 1024, height: 640 });
+    const main = page.getByRole('main');
+    await main.getByRole('button', { name: 'Background' }).click();
+    const section = main.getByRole('region', { name: 'Tasks' });
+    const list = section.getByRole('list', { name: 'Tasks of this session' });
+    await list.waitFor();
+    const items = list.getByRole('listitem');
+    check((await items.count()) === tasks.length, `${await items.count()} tasks listed; want ${tasks.length}`);
+    for (const [i, [content, status]] of tasks.entries()) {
+      const name = await items.nth(i).getAttribute('aria-label');
+      check(name === `${content}: ${status}`, `task ${i + 1} is named ${JSON.stringify(name)}; want "${content}: ${status}"`);
+    }
+    check((await items.nth(1).getAttribute('aria-current')) === 'step', 'the task in progress is not marked as the current step');
+    await section.getByRole('status').getByText(/1 of 3/).waitFor();
+    await shot(page, 'tasks-background-panel.png');
+
+    step = 'layout at 1024x640';
+    await layout(page, '1024x640, background panel', 'Background commands');
+    await shot(page, 'layout-1024x640-background.png');
+    await main.getByRole('button', { name: 'Review' }).click();
+    await main.getByRole('complementary', { name: 'Review changes' }).getByRole('listitem', { name: /^summary\.md, / }).waitFor();
+    await layout(page, '1024x640, review panel', 'Review changes');
+    await shot(page, 'layout-1024x640-review.png');
+    check(errors.length === 0, `the page threw: ${errors.join('; ')}`);
+    await context.close();
+  }
+
+  // A 4K screen, at device scale 1 (a large monitor) and 2 (a HiDPI one:
+  // 1920x1080 CSS pixels would be the usual; a scale of 2 at 3840x2160 CSS
+  // pixels is what a window maximised on an 8K-class setting would see).
+  for (const scale of [1, 2]) {
+    step = `layout at 3840x2160, scale ${scale}`;
+    const { page, context, errors } = await open(browser, { width: 3840, height: 2160 }, scale);
+    const main = page.getByRole('main');
+    await main.getByRole('button', { name: 'Review' }).click();
+    await main.getByRole('complementary', { name: 'Review changes' }).getByRole('listitem', { name: /^summary\.md, / }).waitFor();
+    await layout(page, `3840x2160 at scale ${scale}, review panel`, 'Review changes');
+    await shot(page, `layout-3840x2160-scale${scale}-review.png`);
+    await main.getByRole('button', { name: 'Background' }).click();
+    await main.getByRole('region', { name: 'Tasks' }).getByRole('list', { name: 'Tasks of this session' }).waitFor();
+    await layout(page, `3840x2160 at scale ${scale}, background panel`, 'Background commands');
+    await shot(page, `layout-3840x2160-scale${scale}-background.png`);
+    check(errors.length === 0, `the page threw: ${errors.join('; ')}`);
+    await context.close();
+  }
+  // An approval dialog: inside the window, its answers reachable (scrolled
+  // to within the dialog if need be), at the smallest size and on 4K.
+  for (const [viewport, scale] of [[{ width: 1024, height: 640 }, 1], [{ width: 3840, height: 2160 }, 1]]) {
+    step = `the approval dialog at ${viewport.width}x${viewport.height}`;
+    const context = await browser.newContext({ viewport, deviceScaleFactor: scale });
+    const page = await context.newPage();
+    page.setDefaultTimeout(timeout);
+    await page.goto(url);
+    await page.getByRole('complementary', { name: 'Sessions sidebar' }).getByRole('button', { name: waiting, exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Write a file?' });
+    await dialog.waitFor();
+    const d = await dialog.boundingBox();
+    check(d.x >= 0 && d.y >= 0 && d.x + d.width <= viewport.width + 0.5 && d.y + d.height <= viewport.height + 0.5, `${step}: the dialog (${JSON.stringify(d)}) is not inside the window`);
+    for (const name of ['Allow once', 'Deny']) {
+      const b = dialog.getByRole('button', { name, exact: true });
+      await b.scrollIntoViewIfNeeded();
+      const r = await b.boundingBox();
+      check(r !== null && r.y >= d.y - 0.5 && r.y + r.height <= d.y + d.height + 0.5 && r.y + r.height <= viewport.height, `${step}: "${name}" (${JSON.stringify(r)}) cannot be reached inside the dialog (${JSON.stringify(d)})`);
+    }
+    await shot(page, `layout-${viewport.width}x${viewport.height}-approval.png`);
+    await context.close();
+  }
+
+  console.log('ok: the task list in the Background panel; the layout at 1024x640 and 3840x2160 (scale 1 and 2); the approval dialog at 1024x640 and 3840x2160');
+} catch (err) {
+  failed = true;
+  console.error(`FAIL at "${step}": ${err.message}`);
+} finally {
+  console.log(`screenshots:\n${saved.join('\n')}`);
+  await browser.close();
+}
+process.exit(failed ? 1 : 0);
