@@ -130,8 +130,17 @@ func TestMCPToolsThroughTheKernel(t *testing.T) {
 			}
 		}
 	}
-	if len(artifacts) != 1 {
-		t.Errorf("picture artifacts = %v; want the image stored", artifacts)
+	if len(artifacts) != 2 {
+		t.Fatalf("picture artifacts = %v; want the image and the audio stored", artifacts)
+	}
+	// The audio is kept in the artifact store with its bytes (issue 13
+	// item 1); the model reads that it was kept, not the sound.
+	sound, err := h.k.Artifact(ctx, run.SessionID, artifacts[1])
+	if err != nil || sound.MIME != "audio/wav" || string(sound.Data) != "RIFF...." {
+		t.Errorf("audio artifact = %+v, %v; want audio/wav RIFF....", sound, err)
+	}
+	if got := toolText(t, reqs[1], "c3"); !strings.Contains(got, "audio (audio/wav, 8 bytes) kept as artifact "+artifacts[1]) {
+		t.Errorf("picture text = %q; want the note of the kept audio", got)
 	}
 	if progress == 0 {
 		t.Error("no tool.update with the server's progress")

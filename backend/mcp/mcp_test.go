@@ -1,14 +1,20 @@
 package mcp_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mark3labs/mcp-go/server"
 
 	"foya/backend/approval"
 	"foya/backend/event"
@@ -110,7 +116,10 @@ func TestStdioAndHTTPTools(t *testing.T) {
 			if len(r.Images) != 1 || r.Images[0].MIME != "image/png" || string(r.Images[0].Data) != string(mcptest.PNG()) {
 				t.Errorf("picture images = %+v", r.Images)
 			}
-			for _, want := range []string{"a red dot", "audio (audio/wav", "resource link: notes <file:///notes.txt>", "[resource <file:///inline.txt> (text/plain)]\ninline text"} {
+			if len(r.Audio) != 1 || r.Audio[0].MIME != "audio/wav" || string(r.Audio[0].Data) != "RIFF...." {
+				t.Errorf("picture audio = %+v; want the server's audio bytes for the artifact store", r.Audio)
+			}
+			for _, want := range []string{"a red dot", "resource link: notes <file:///notes.txt>", "[resource <file:///inline.txt> (text/plain)]\ninline text"} {
 				if !strings.Contains(r.Text, want) {
 					t.Errorf("picture text %q lacks %q", r.Text, want)
 				}
@@ -247,6 +256,80 @@ func TestCancelSendsCancelled(t *testing.T) {
 		return strings.Contains(string(b), "cancelled")
 	})
 	if s := status(m, "local"); s.State != mcp.Ready || s.Restarts != 0 {
+		t.Errorf("status after a cancel = %+v; want ready, not restarted", s)
+	}
+}
+
+// TestCancelOverHTTPSendsCancelled: cancelling a call to a streamable
+// HTTP server sends it notifications/cancelled naming the call's request,
+// which mcp-go's client alone does not do over HTTP; the server stays
+// ready. Issue 13 item 1.
+// spec: K5
+func TestCancelOverHTTPSendsCancelled(t *testing.T) {
+	var mu sync.Mutex
+	var bodies []string
+	mcpSrv := server.NewStreamableHTTPServer(mcptest.New())
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			data, _ := io.ReadAll(r.Body)
+			mu.Lock()
+			bodies = append(bodies, string(data))
+			mu.Unlock()
+			r.Body = io.NopCloser(bytes.NewReader(data))
+		}
+		mcpSrv.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	seen := func(method string) (ids []string) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, b := range bodies {
+			var msg struct {
+				Method string          `json:"method"`
+				ID     json.RawMessage `json:"id"`
+				Params struct {
+					Name      string          `json:"name"`
+					RequestID json.RawMessage `json:"requestId"`
+				} `json:"params"`
+			}
+			if json.Unmarshal([]byte(b), &msg) != nil || msg.Method != method {
+				continue
+			}
+			switch {
+			case method == "tools/call" && msg.Params.Name == "wait":
+				ids = append(ids, string(msg.ID))
+			case method == "notifications/cancelled":
+				ids = append(ids, string(msg.Params.RequestID))
+			}
+		}
+		return ids
+	}
+	m, reg := newManager(t, mcp.Options{})
+	m.Set("", []mcp.Entry{{Name: "remote", URL: srv.URL}})
+	m.Wait(context.Background(), "")
+	tool, _, ok := reg.Lookup("mcp__remote__wait")
+	if !ok {
+		t.Fatalf("wait is not registered; status %+v", status(m, "remote"))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan tools.Result)
+	go func() {
+		r, _ := tool.Run(ctx, &tools.RunContext{}, tools.Call{ID: "c1", Arguments: json.RawMessage(`{}`)})
+		done <- r
+	}()
+	waitFor(t, "the call to reach the server", func() bool { return len(seen("tools/call")) == 1 })
+	cancel()
+	if r := <-done; !r.IsError || !strings.Contains(r.Text, "cancelled") {
+		t.Errorf("cancelled call = %+v", r)
+	}
+	waitFor(t, "the server to get notifications/cancelled", func() bool { return len(seen("notifications/cancelled")) > 0 })
+	if got, want := seen("notifications/cancelled"), seen("tools/call"); got[0] != want[0] {
+		t.Errorf("notifications/cancelled names request %s; want the call's %s", got[0], want[0])
+	}
+	if r := call(t, reg, nil, "mcp__remote__echo", `{"text":"after"}`); r.Text != "echo: after" {
+		t.Errorf("echo after a cancel = %+v", r)
+	}
+	if s := status(m, "remote"); s.State != mcp.Ready || s.Restarts != 0 {
 		t.Errorf("status after a cancel = %+v; want ready, not restarted", s)
 	}
 }

@@ -251,9 +251,10 @@ type callOutcome struct {
 	fail string
 }
 
-// call calls one tool. Cancelling ctx cancels the call (mcp-go sends
-// notifications/cancelled over stdio); a server that does not answer in
-// time is restarted.
+// call calls one tool. Cancelling ctx cancels the call (the server gets
+// notifications/cancelled: from mcp-go over stdio, from cancellingHTTP
+// and cancellingSSE over HTTP); a server that does not answer in time is
+// restarted.
 func (s *server) call(ctx context.Context, tool string, args json.RawMessage, token string, progress func(event.Progress)) callOutcome {
 	c, err := s.current()
 	if err != nil {
