@@ -85,6 +85,11 @@ func TestMCPToolsThroughTheKernel(t *testing.T) {
 	ans := &answerer{}
 	defer ans.watch(h.k, func(p kernel.Approval) kernel.Answer {
 		if p.Request.Action.Tool == "mcp__local__echo" {
+			// The approval names the server and its own name for the
+			// tool (issue 12 item 3).
+			if a := p.Request.Action; a.MCPServer != "local" || a.MCPTool != "echo" {
+				t.Errorf("echo's approval names server %q, tool %q; want local, echo", a.MCPServer, a.MCPTool)
+			}
 			return kernel.Answer{Choice: kernel.Deny, Message: "no echo today"}
 		}
 		return kernel.Answer{Choice: kernel.AllowOnce}

@@ -148,7 +148,8 @@ func requestData(p approval.Pending) event.ApprovalRequestData {
 		ID: p.ID, SessionID: p.SessionID, RunID: p.RunID, Reason: p.Reason, Scopes: scopes, AskedAt: p.AskedAt,
 		Request: event.Ask{
 			CallID: p.Request.CallID, Why: p.Request.Why, Preview: p.Request.Preview,
-			Action: event.Action{Kind: string(a.Kind), Tool: a.Tool, Paths: a.Paths, Command: a.Command, Host: a.Host, ReadOnly: a.ReadOnly},
+			Action: event.Action{Kind: string(a.Kind), Tool: a.Tool, Paths: a.Paths, Command: a.Command, Host: a.Host, ReadOnly: a.ReadOnly,
+				MCPServer: a.MCPServer, MCPTool: a.MCPTool},
 		},
 	}
 }

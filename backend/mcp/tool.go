@@ -53,8 +53,9 @@ func (t *tool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) (
 		preview = bounded(preview, 2048)
 	}
 	out, err := rc.Approve(ctx, approval.Request{
-		CallID:  call.ID,
-		Action:  approval.Action{Kind: approval.MCP, Tool: t.spec.Name, ReadOnly: t.readOnlyHint},
+		CallID: call.ID,
+		Action: approval.Action{Kind: approval.MCP, Tool: t.spec.Name, ReadOnly: t.readOnlyHint,
+			MCPServer: t.s.entry.Name, MCPTool: t.raw},
 		Why:     fmt.Sprintf("call the tool %q of the MCP server %s (%s)", t.raw, t.s.entry.Name, t.s.entry.CommandLine()),
 		Preview: preview,
 	})

@@ -539,6 +539,12 @@ export interface Action {
    * ReadOnly is set for MCP tools their server annotates read-only.
    */
   readOnly?: boolean;
+  /**
+   * MCPServer and MCPTool name, for an MCP call, the server and the
+   * tool's own name on it (Tool is its mcp__server__tool form).
+   */
+  mcpServer?: string;
+  mcpTool?: string;
 }
 /**
  * Action kinds (Action.Kind, Grant.Kind), as approval.Kind.

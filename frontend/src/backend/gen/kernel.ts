@@ -541,6 +541,12 @@ export interface Action {
   command?: string;
   host?: string;
   readOnly?: boolean;
+  /**
+   * MCPServer and MCPTool name, for an MCP call, the server and the
+   * tool's own name on it.
+   */
+  mcpServer?: string;
+  mcpTool?: string;
 }
 /**
  * ApprovalRequest is what a tool asks the user: the action, a one-line
