@@ -257,6 +257,100 @@ func TestMCPDeferredThroughToolSearch(t *testing.T) {
 	}
 }
 
+// TestMCPAttachResource: a user message attaches MCP resources by server
+// and URI: their text goes into the user message after the prompt (the
+// run's prompt stays the user's words), an image resource goes as an
+// image part kept in the artifact store, binary data is named, not sent;
+// all is stored with the message. Unknown servers and resources, too many
+// attachments and empty references fail before a run starts; a huge
+// resource is cut. Issue 13 item 1 (M3: attach a resource to a user
+// message).
+// spec: M3, I1
+func TestMCPAttachResource(t *testing.T) {
+	h := newHarness(t, nil, pt.Say("noted"), pt.Say("long read"))
+	ctx := context.Background()
+	if err := h.k.AddMCPServer(ctx, mcpServer(t, "local")); err != nil {
+		t.Fatal(err)
+	}
+	sess := h.session("auto")
+	run, err := h.k.Run(ctx, kernel.RunOptions{SessionID: sess.ID, Prompt: "what do my notes say?", Model: h.model(),
+		Resources: []kernel.ResourceRef{{Server: "local", URI: "file:///notes.txt"}, {Server: "local", URI: "file:///dot.png"},
+			{Server: "local", URI: "file:///data.bin"}}})
+	if err != nil || run.Status != "completed" {
+		t.Fatalf("run = %+v, %v", run, err)
+	}
+	if run.Prompt != "what do my notes say?" {
+		t.Errorf("run prompt = %q; want the user's words only", run.Prompt)
+	}
+	reqs := h.srv.Requests()
+	var user pt.Message
+	for _, m := range reqs[0].Messages {
+		if m.Role == "user" {
+			user = m
+		}
+	}
+	for _, want := range []string{"what do my notes say?", "[resource <file:///notes.txt> from the MCP server local (text/plain), attached by the user]\nremember the milk",
+		"[resource <file:///dot.png> from the MCP server local (image/png), attached by the user]",
+		"<file:///data.bin>", "4 bytes of binary data, not attached"} {
+		if !strings.Contains(user.Content, want) {
+			t.Errorf("user message to the model = %q; lacks %q", user.Content, want)
+		}
+	}
+	if len(user.Images) != 1 || !strings.HasPrefix(user.Images[0], "data:image/png;base64,") {
+		t.Errorf("user message images = %v; want the attached PNG", user.Images)
+	}
+	msgs, err := h.k.Messages(ctx, sess.ID)
+	if err != nil || len(msgs) == 0 {
+		t.Fatal(msgs, err)
+	}
+	stored := msgs[0].Message
+	if stored.Role != kernel.RoleUser || !strings.Contains(stored.Content, "remember the milk") || len(stored.Parts) != 1 {
+		t.Fatalf("stored user message = %+v; want the text and one image part", stored)
+	}
+	art, err := h.k.Artifact(ctx, sess.ID, stored.Parts[0].ArtifactID)
+	if err != nil || art.MIME != "image/png" || string(art.Data) != string(mcptest.PNG()) {
+		t.Errorf("attached image artifact = %+v, %v", art, err)
+	}
+
+	// A huge resource is cut to the bound, and says so.
+	run, err = h.k.Run(ctx, kernel.RunOptions{SessionID: sess.ID, Prompt: "read it", Model: h.model(),
+		Resources: []kernel.ResourceRef{{Server: "local", URI: "file:///big.txt"}}})
+	if err != nil || run.Status != "completed" {
+		t.Fatalf("big run = %+v, %v", run, err)
+	}
+	msgs, _ = h.k.Messages(ctx, sess.ID)
+	var big string
+	for _, m := range msgs {
+		if m.RunID == run.ID && m.Message.Role == kernel.RoleUser {
+			big = m.Message.Content
+		}
+	}
+	if len(big) > kernel.MaxAttachedText+1024 || !strings.Contains(big, "the attached resources were cut") {
+		t.Errorf("big attachment: %d bytes, ends %q", len(big), big[max(0, len(big)-200):])
+	}
+
+	// Bad references start nothing.
+	runs, _ := h.k.Runs(ctx, sess.ID)
+	for _, c := range []struct {
+		name string
+		refs []kernel.ResourceRef
+		want string
+	}{
+		{"unknown server", []kernel.ResourceRef{{Server: "nobody", URI: "file:///notes.txt"}}, "no MCP server"},
+		{"unknown resource", []kernel.ResourceRef{{Server: "local", URI: "file:///missing.txt"}}, "file:///missing.txt"},
+		{"empty uri", []kernel.ResourceRef{{Server: "local"}}, "needs a server and a uri"},
+		{"too many", slices.Repeat([]kernel.ResourceRef{{Server: "local", URI: "file:///notes.txt"}}, kernel.MaxAttached+1), "at most"},
+	} {
+		_, err := h.k.Run(ctx, kernel.RunOptions{SessionID: sess.ID, Prompt: "x", Model: h.model(), Resources: c.refs})
+		if kernel.Code(err) != "invalid" || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v (%s); want invalid naming %q", c.name, err, kernel.Code(err), c.want)
+		}
+	}
+	if after, _ := h.k.Runs(ctx, sess.ID); len(after) != len(runs) {
+		t.Errorf("bad attachments started runs: %d, were %d", len(after), len(runs))
+	}
+}
+
 // TestMCPCommandLine: foya mcp add (stdio and URL), list --json (state,
 // tools, stderr tail), import of a Claude Desktop file with a broken
 // entry, approve of a project server, remove. Issue 13 "Must show".

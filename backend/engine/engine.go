@@ -124,6 +124,13 @@ type RunRequest struct {
 	Images bool
 	// Started, if set, is called with the run's ID once the run is stored.
 	Started func(runID string)
+	// Attached is text added to the user message after the prompt (the
+	// contents of MCP resources the user attached, spec M3); the run's
+	// Prompt stays the user's own words.
+	Attached string
+	// AttachedImages go with the user message as image parts, kept in the
+	// session's artifact store like a tool's images (spec I1).
+	AttachedImages []tools.Image
 }
 
 // ErrBusy is returned when a session already has a run going, or is held

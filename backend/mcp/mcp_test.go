@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -176,7 +177,7 @@ func TestResourcesAndPrompts(t *testing.T) {
 	m.Wait(context.Background(), "")
 	ctx := context.Background()
 	res, err := m.Resources(ctx, "", "remote")
-	if err != nil || len(res) != 1 || res[0].URI != "file:///notes.txt" {
+	if err != nil || len(res) != 4 || !slices.ContainsFunc(res, func(r mcp.Resource) bool { return r.URI == "file:///notes.txt" }) {
 		t.Fatalf("Resources = %+v, %v", res, err)
 	}
 	c, err := m.ReadResource(ctx, "", "remote", "file:///notes.txt")

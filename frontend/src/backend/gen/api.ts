@@ -288,6 +288,14 @@ export function createApi(transport: Caller) {
      */
     Run: (sessionID: string, message: string): Promise<string> =>
       transport.call<string>('Run', [sessionID, message]),
+    /**
+     * RunWithResources is Run with MCP resources attached to the message
+     * (spec M3): each names a server and a resource URI; their text goes into
+     * the user message after the message, bounded, and their images as image
+     * parts. A resource that cannot be read fails at once, starting nothing.
+     */
+    RunWithResources: (sessionID: string, message: string, resources: kernel.ResourceRef[]): Promise<string> =>
+      transport.call<string>('RunWithResources', [sessionID, message, resources]),
     /** Runs returns a session's runs, oldest first. */
     Runs: (sessionID: string): Promise<kernel.Run[]> =>
       transport.call<kernel.Run[]>('Runs', [sessionID]),

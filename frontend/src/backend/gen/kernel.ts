@@ -665,6 +665,12 @@ export interface RunOptions {
    * run.max_steps setting, else engine.DefaultMaxSteps.
    */
   maxSteps?: number /* int */;
+  /**
+   * Resources are MCP resources attached to the message (spec M3):
+   * their text, bounded by MaxAttachedText, goes into the user message
+   * after the prompt and their images as image parts; stored with it.
+   */
+  resources?: ResourceRef[];
 }
 /**
  * RevertRequest says what to revert: exactly one of ChangeIDs (with Hunks,
@@ -1130,6 +1136,27 @@ export interface MCPImport {
   skipped: string[];
   problems: string[];
 }
+
+//////////
+// source: mcp_attach.go
+
+/**
+ * ResourceRef names an MCP resource a user attaches to a message: a
+ * server (a project's server of the session's folder wins over the
+ * user's of the same name) and the resource's URI.
+ */
+export interface ResourceRef {
+  server: string;
+  uri: string;
+}
+/**
+ * MaxAttached is the most resources one message may attach.
+ */
+export const MaxAttached = 8;
+/**
+ * MaxAttachedText bounds the text all of a message's resources add.
+ */
+export const MaxAttachedText = 256 << 10;
 
 //////////
 // source: paths.go
