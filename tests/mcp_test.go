@@ -351,6 +351,67 @@ func TestMCPAttachResource(t *testing.T) {
 	}
 }
 
+// TestMCPSettingsCalls: what the settings view needs besides add and
+// remove: restart a server at once (a failed one too), "always load" per
+// server (kept in the user's file, and the tools stay direct when the
+// others are deferred), and where a server comes from (imported ones
+// name their file). Unknown names are not found. Issue 13 item 1 (the
+// UI's MCP view).
+// spec: M1, K5, E2
+func TestMCPSettingsCalls(t *testing.T) {
+	h := newHarness(t, nil)
+	ctx := context.Background()
+	if err := h.k.AddMCPServer(ctx, mcpServer(t, "local")); err != nil {
+		t.Fatal(err)
+	}
+	s, err := h.k.RestartMCPServer(ctx, "", "local")
+	if err != nil || s.State != "ready" || s.Restarts != 0 || s.Scope != "user" || s.Tools < 10 {
+		t.Fatalf("restart = %+v, %v; want ready again", s, err)
+	}
+	if _, err := h.k.RestartMCPServer(ctx, "", "nobody"); kernel.Code(err) != "not_found" {
+		t.Errorf("restart of an unknown server: %v (%s)", err, kernel.Code(err))
+	}
+
+	// always load: with everything deferred, its tools stay direct.
+	if err := h.k.SetSetting(ctx, kernel.SettingMCPDeferShare, "0.0001"); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.k.SetMCPAlwaysLoad(ctx, "local", true); err != nil {
+		t.Fatal(err)
+	}
+	list, err := h.k.MCPServers(ctx, "")
+	if err != nil || len(list.Servers) != 1 || !list.Servers[0].AlwaysLoad || list.Servers[0].Deferred {
+		t.Fatalf("after always load = %+v, %v; want alwaysLoad, not deferred", list, err)
+	}
+	if err := h.k.SetMCPAlwaysLoad(ctx, "local", false); err != nil {
+		t.Fatal(err)
+	}
+	list, _ = h.k.MCPServers(ctx, "")
+	if list.Servers[0].AlwaysLoad || !list.Servers[0].Deferred {
+		t.Errorf("after always load off = %+v; want deferred", list.Servers[0])
+	}
+	if err := h.k.SetMCPAlwaysLoad(ctx, "nobody", true); kernel.Code(err) != "not_found" {
+		t.Errorf("always load of an unknown server: %v (%s)", err, kernel.Code(err))
+	}
+
+	// An imported server names the file it came from; one added by hand
+	// names none.
+	exe, _ := os.Executable()
+	cursor := filepath.Join(t.TempDir(), "mcp.json")
+	os.WriteFile(cursor, []byte(`{"mcpServers":{"fromcursor":{"command":"`+exe+`","env":{"`+mcptest.Env+`":"ok"}}}}`), 0o644)
+	if _, err := h.k.ImportMCP(ctx, cursor); err != nil {
+		t.Fatal(err)
+	}
+	list, _ = h.k.MCPServers(ctx, "")
+	from := map[string]string{}
+	for _, s := range list.Servers {
+		from[s.Name] = s.ImportedFrom
+	}
+	if from["fromcursor"] != cursor || from["local"] != "" {
+		t.Errorf("importedFrom = %v; want fromcursor from %s, local from none", from, cursor)
+	}
+}
+
 // TestMCPCommandLine: foya mcp add (stdio and URL), list --json (state,
 // tools, stderr tail), import of a Claude Desktop file with a broken
 // entry, approve of a project server, remove. Issue 13 "Must show".

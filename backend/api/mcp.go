@@ -118,3 +118,27 @@ func (s *Service) RunWithResources(sessionID, message string, resources []kernel
 		return "", AsError(err)
 	}
 }
+
+// SetMCPAlwaysLoad sets whether one of the user's MCP servers keeps its
+// tools in every request even when MCP tools are deferred behind
+// tool_search.
+func (s *Service) SetMCPAlwaysLoad(name string, on bool) error {
+	return do(s, func(k *kernel.Kernel) error {
+		if err := need("name", name); err != nil {
+			return err
+		}
+		return k.SetMCPAlwaysLoad(s.ctx, name, on)
+	})
+}
+
+// RestartMCPServer stops an MCP server (a project's of workdir wins over
+// the user's of the same name) and starts it again at once; it returns
+// the server as it is after a brief wait for it to be ready.
+func (s *Service) RestartMCPServer(workdir, name string) (kernel.MCPServer, error) {
+	return call(s, func(k *kernel.Kernel) (kernel.MCPServer, error) {
+		if err := need("name", name); err != nil {
+			return kernel.MCPServer{}, err
+		}
+		return k.RestartMCPServer(s.ctx, workdir, name)
+	})
+}

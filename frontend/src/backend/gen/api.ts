@@ -270,6 +270,13 @@ export function createApi(transport: Caller) {
     RemoveProvider: (name: string): Promise<void> =>
       transport.call<void>('RemoveProvider', [name]),
     /**
+     * RestartMCPServer stops an MCP server (a project's of workdir wins over
+     * the user's of the same name) and starts it again at once; it returns
+     * the server as it is after a brief wait for it to be ready.
+     */
+    RestartMCPServer: (workdir: string, name: string): Promise<kernel.MCPServer> =>
+      transport.call<kernel.MCPServer>('RestartMCPServer', [workdir, name]),
+    /**
      * Revert undoes file changes: some changes (optionally some hunks of one),
      * a whole run, or everything after a change. When a file changed since,
      * nothing is changed and the conflicts are returned, unless Force.
@@ -311,6 +318,13 @@ export function createApi(transport: Caller) {
     /** SetDefaultProvider makes a profile the default one. */
     SetDefaultProvider: (name: string): Promise<void> =>
       transport.call<void>('SetDefaultProvider', [name]),
+    /**
+     * SetMCPAlwaysLoad sets whether one of the user's MCP servers keeps its
+     * tools in every request even when MCP tools are deferred behind
+     * tool_search.
+     */
+    SetMCPAlwaysLoad: (name: string, on: boolean): Promise<void> =>
+      transport.call<void>('SetMCPAlwaysLoad', [name, on]),
     /**
      * SetMode switches a session's approval mode (manual, auto, full-access),
      * also during a run; the switch is recorded in the session's events.

@@ -1075,6 +1075,12 @@ export interface MCPServer {
    * File is the configuration file it comes from.
    */
   file: string;
+  /**
+   * ImportedFrom names the file a user's server was imported from
+   * (foya mcp import); empty for servers added by hand and for a
+   * project's.
+   */
+  importedFrom?: string;
   transport: string;
   commandLine: string;
   /**
