@@ -63,8 +63,8 @@ type MCPServer struct {
 	// (foya mcp import); empty for servers added by hand and for a
 	// project's.
 	ImportedFrom string `json:"importedFrom,omitempty"`
-	Transport   string `json:"transport"`
-	CommandLine string `json:"commandLine"`
+	Transport    string `json:"transport"`
+	CommandLine  string `json:"commandLine"`
 	// State is connecting, ready, failed, stopped, unapproved or disabled.
 	State string `json:"state"`
 	Error string `json:"error,omitempty"`
