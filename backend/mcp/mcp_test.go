@@ -261,6 +261,37 @@ func TestCancelSendsCancelled(t *testing.T) {
 	}
 }
 
+// TestFailedShowsStderrAndRestarts: a server that crashed stays failed
+// (the backoff here is an hour) with the end of its standard error in its
+// status, for the settings view; Restart starts it again at once, without
+// waiting for the backoff, and an unknown name is an error. Issue 13
+// item 1 (server status for the UI).
+// spec: K5
+func TestFailedShowsStderrAndRestarts(t *testing.T) {
+	m, reg := newManager(t, mcp.Options{Backoff: time.Hour})
+	m.Set("", []mcp.Entry{stdioEntry(t, "local", "ok")})
+	m.Wait(context.Background(), "")
+	call(t, reg, nil, "mcp__local__crash", `{}`)
+	waitFor(t, "the server to be failed", func() bool { return status(m, "local").State == mcp.Failed })
+	if s := status(m, "local"); !strings.Contains(s.Stderr, "crashing on purpose") {
+		t.Errorf("failed status = %+v; want the stderr tail", s)
+	}
+	scope, err := m.Restart("", "local")
+	if err != nil || scope != "" {
+		t.Fatalf("Restart = %q, %v", scope, err)
+	}
+	m.Wait(context.Background(), "")
+	if s := status(m, "local"); s.State != mcp.Ready || s.Restarts != 0 {
+		t.Fatalf("after Restart = %+v; want ready at once", s)
+	}
+	if r := call(t, reg, nil, "mcp__local__echo", `{"text":"back"}`); r.Text != "echo: back" {
+		t.Errorf("echo after Restart = %+v", r)
+	}
+	if _, err := m.Restart("", "nobody"); err == nil {
+		t.Error("Restart of an unknown server: no error")
+	}
+}
+
 // TestCancelOverHTTPSendsCancelled: cancelling a call to a streamable
 // HTTP server sends it notifications/cancelled naming the call's request,
 // which mcp-go's client alone does not do over HTTP; the server stays
