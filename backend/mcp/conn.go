@@ -121,7 +121,12 @@ func dial(ctx context.Context, e Entry, l Launch, timeout time.Duration, onNote 
 	defer cancel()
 	init := make(chan error, 1)
 	go func() {
-		if err := c.client.Start(ictx); err != nil {
+		// Start gets the supervisor's context, not the handshake's: an SSE
+		// transport keeps its event stream open for as long as that
+		// context lives, so a context that ends with dial would end the
+		// connection (the server then knows no session). The handshake is
+		// still bounded: on timeout, close ends the transport.
+		if err := c.client.Start(ctx); err != nil {
 			init <- err
 			return
 		}

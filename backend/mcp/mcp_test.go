@@ -293,76 +293,84 @@ func TestFailedShowsStderrAndRestarts(t *testing.T) {
 }
 
 // TestCancelOverHTTPSendsCancelled: cancelling a call to a streamable
-// HTTP server sends it notifications/cancelled naming the call's request,
-// which mcp-go's client alone does not do over HTTP; the server stays
-// ready. Issue 13 item 1.
+// HTTP or an SSE server sends it notifications/cancelled naming the
+// call's request, which mcp-go's client alone does not do over HTTP; the
+// server stays ready. Issue 13 item 1.
 // spec: K5
 func TestCancelOverHTTPSendsCancelled(t *testing.T) {
-	var mu sync.Mutex
-	var bodies []string
-	mcpSrv := server.NewStreamableHTTPServer(mcptest.New())
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost {
-			data, _ := io.ReadAll(r.Body)
-			mu.Lock()
-			bodies = append(bodies, string(data))
-			mu.Unlock()
-			r.Body = io.NopCloser(bytes.NewReader(data))
-		}
-		mcpSrv.ServeHTTP(w, r)
-	}))
-	defer srv.Close()
-	seen := func(method string) (ids []string) {
-		mu.Lock()
-		defer mu.Unlock()
-		for _, b := range bodies {
-			var msg struct {
-				Method string          `json:"method"`
-				ID     json.RawMessage `json:"id"`
-				Params struct {
-					Name      string          `json:"name"`
-					RequestID json.RawMessage `json:"requestId"`
-				} `json:"params"`
+	for _, transport := range []string{mcp.HTTP, mcp.SSE} {
+		t.Run(transport, func(t *testing.T) {
+			var mu sync.Mutex
+			var bodies []string
+			var mcpSrv http.Handler = server.NewStreamableHTTPServer(mcptest.New())
+			path := ""
+			if transport == mcp.SSE {
+				mcpSrv, path = server.NewSSEServer(mcptest.New()), "/sse"
 			}
-			if json.Unmarshal([]byte(b), &msg) != nil || msg.Method != method {
-				continue
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodPost {
+					data, _ := io.ReadAll(r.Body)
+					mu.Lock()
+					bodies = append(bodies, string(data))
+					mu.Unlock()
+					r.Body = io.NopCloser(bytes.NewReader(data))
+				}
+				mcpSrv.ServeHTTP(w, r)
+			}))
+			t.Cleanup(srv.Close) // after the manager's Close: an SSE stream stays open until then
+			seen := func(method string) (ids []string) {
+				mu.Lock()
+				defer mu.Unlock()
+				for _, b := range bodies {
+					var msg struct {
+						Method string          `json:"method"`
+						ID     json.RawMessage `json:"id"`
+						Params struct {
+							Name      string          `json:"name"`
+							RequestID json.RawMessage `json:"requestId"`
+						} `json:"params"`
+					}
+					if json.Unmarshal([]byte(b), &msg) != nil || msg.Method != method {
+						continue
+					}
+					switch {
+					case method == "tools/call" && msg.Params.Name == "wait":
+						ids = append(ids, string(msg.ID))
+					case method == "notifications/cancelled":
+						ids = append(ids, string(msg.Params.RequestID))
+					}
+				}
+				return ids
 			}
-			switch {
-			case method == "tools/call" && msg.Params.Name == "wait":
-				ids = append(ids, string(msg.ID))
-			case method == "notifications/cancelled":
-				ids = append(ids, string(msg.Params.RequestID))
+			m, reg := newManager(t, mcp.Options{})
+			m.Set("", []mcp.Entry{{Name: "remote", Type: transport, URL: srv.URL + path}})
+			m.Wait(context.Background(), "")
+			tool, _, ok := reg.Lookup("mcp__remote__wait")
+			if !ok {
+				t.Fatalf("wait is not registered; status %+v", status(m, "remote"))
 			}
-		}
-		return ids
-	}
-	m, reg := newManager(t, mcp.Options{})
-	m.Set("", []mcp.Entry{{Name: "remote", URL: srv.URL}})
-	m.Wait(context.Background(), "")
-	tool, _, ok := reg.Lookup("mcp__remote__wait")
-	if !ok {
-		t.Fatalf("wait is not registered; status %+v", status(m, "remote"))
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan tools.Result)
-	go func() {
-		r, _ := tool.Run(ctx, &tools.RunContext{}, tools.Call{ID: "c1", Arguments: json.RawMessage(`{}`)})
-		done <- r
-	}()
-	waitFor(t, "the call to reach the server", func() bool { return len(seen("tools/call")) == 1 })
-	cancel()
-	if r := <-done; !r.IsError || !strings.Contains(r.Text, "cancelled") {
-		t.Errorf("cancelled call = %+v", r)
-	}
-	waitFor(t, "the server to get notifications/cancelled", func() bool { return len(seen("notifications/cancelled")) > 0 })
-	if got, want := seen("notifications/cancelled"), seen("tools/call"); got[0] != want[0] {
-		t.Errorf("notifications/cancelled names request %s; want the call's %s", got[0], want[0])
-	}
-	if r := call(t, reg, nil, "mcp__remote__echo", `{"text":"after"}`); r.Text != "echo: after" {
-		t.Errorf("echo after a cancel = %+v", r)
-	}
-	if s := status(m, "remote"); s.State != mcp.Ready || s.Restarts != 0 {
-		t.Errorf("status after a cancel = %+v; want ready, not restarted", s)
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan tools.Result)
+			go func() {
+				r, _ := tool.Run(ctx, &tools.RunContext{}, tools.Call{ID: "c1", Arguments: json.RawMessage(`{}`)})
+				done <- r
+			}()
+			waitFor(t, "the call to reach the server", func() bool { return len(seen("tools/call")) == 1 })
+			cancel()
+			if r := <-done; !r.IsError || !strings.Contains(r.Text, "cancelled") {
+				t.Errorf("cancelled call = %+v", r)
+			}
+			waitFor(t, "the server to get notifications/cancelled", func() bool { return len(seen("notifications/cancelled")) > 0 })
+			if got, want := seen("notifications/cancelled"), seen("tools/call"); got[0] != want[0] {
+				t.Errorf("notifications/cancelled names request %s; want the call's %s", got[0], want[0])
+			}
+			if r := call(t, reg, nil, "mcp__remote__echo", `{"text":"after"}`); r.Text != "echo: after" {
+				t.Errorf("echo after a cancel = %+v", r)
+			}
+			if s := status(m, "remote"); s.State != mcp.Ready || s.Restarts != 0 {
+				t.Errorf("status after a cancel = %+v; want ready, not restarted", s)
+			}
+		})
 	}
 }
 
