@@ -447,8 +447,9 @@ func TestMCPCommandLine(t *testing.T) {
 		t.Errorf("import = %d %q %q", code, out, errs)
 	}
 	out, _, _ = mcp("list", "--workdir", dir)
-	if !strings.Contains(out, "other (user, stdio) failed") || !strings.Contains(out, "permission denied") {
-		t.Errorf("list after import = %q; want other failed with its stderr", out)
+	if !strings.Contains(out, "other (user, stdio) failed") || !strings.Contains(out, "permission denied") ||
+		!strings.Contains(out, "imported from "+claude) {
+		t.Errorf("list after import = %q; want other failed with its stderr, and the file it was imported from", out)
 	}
 	os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(`{"mcpServers":{"web":{"type":"http","url":"http://127.0.0.1:9/mcp"}}}`), 0o644)
 	out, _, _ = mcp("list", "--workdir", dir)
