@@ -282,6 +282,22 @@ func TestMCPAttachResource(t *testing.T) {
 	if run.Prompt != "what do my notes say?" {
 		t.Errorf("run prompt = %q; want the user's words only", run.Prompt)
 	}
+	// run.start names what was attached.
+	starts := 0
+	for _, ev := range h.eventList() {
+		if ev.Type != event.TypeRunStart || ev.RunID != run.ID {
+			continue
+		}
+		starts++
+		var d event.RunStartData
+		json.Unmarshal(ev.Data, &d)
+		if len(d.Resources) != 3 || d.Resources[0] != (event.ResourceRef{Server: "local", URI: "file:///notes.txt"}) {
+			t.Errorf("run.start resources = %+v; want the three attached", d.Resources)
+		}
+	}
+	if starts != 1 {
+		t.Errorf("%d run.start events of the run; want 1", starts)
+	}
 	reqs := h.srv.Requests()
 	var user pt.Message
 	for _, m := range reqs[0].Messages {

@@ -14,7 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"foya/backend/approval"
-
+	"foya/backend/event"
 	"foya/backend/llm"
 	"foya/backend/tools"
 )
@@ -131,6 +131,8 @@ type RunRequest struct {
 	// AttachedImages go with the user message as image parts, kept in the
 	// session's artifact store like a tool's images (spec I1).
 	AttachedImages []tools.Image
+	// Resources name what was attached, for the run.start event.
+	Resources []event.ResourceRef
 }
 
 // ErrBusy is returned when a session already has a run going, or is held

@@ -75,6 +75,7 @@ func (r *runner) loop(ctx context.Context) (llm.Run, error) {
 			event.RunStart(event.RunStartData{
 				Prompt: r.req.Prompt, Workdir: r.sess.Workdir, Model: r.sess.Model,
 				Provider: r.sess.Provider, ApprovalMode: r.sess.ApprovalMode, Instructions: instrInfo,
+				Resources: r.req.Resources,
 			}),
 		},
 	})

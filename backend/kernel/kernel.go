@@ -414,7 +414,8 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 		return Run{}, err
 	}
 	run, err := k.eng.Run(ctx, engine.RunRequest{Session: sess, Prompt: o.Prompt, Model: o.Model, MaxSteps: steps,
-		Started: o.Started, Images: images, Attached: attached, AttachedImages: attachedImages})
+		Started: o.Started, Images: images, Attached: attached, AttachedImages: attachedImages,
+		Resources: mapSlice(o.Resources, func(r ResourceRef) event.ResourceRef { return event.ResourceRef{Server: r.Server, URI: r.URI} })})
 	return runOf(run), err
 }
 

@@ -106,6 +106,19 @@ export interface RunStartData {
   prompt: string;
   provider: string;
   workdir: string;
+  /**
+   * Resources are the MCP resources the user attached to the prompt
+   * (their contents are in the stored user message, not here).
+   */
+  resources?: ResourceRef[];
+}
+/**
+ * ResourceRef names an MCP resource attached to a message: its server
+ * and URI.
+ */
+export interface ResourceRef {
+  server: string;
+  uri: string;
 }
 /**
  * StepStartData is the payload of step.start, before each model request:
