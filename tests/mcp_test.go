@@ -85,6 +85,11 @@ func TestMCPToolsThroughTheKernel(t *testing.T) {
 	ans := &answerer{}
 	defer ans.watch(h.k, func(p kernel.Approval) kernel.Answer {
 		if p.Request.Action.Tool == "mcp__local__echo" {
+			// The approval names the server and its own name for the
+			// tool (issue 12 item 3).
+			if a := p.Request.Action; a.MCPServer != "local" || a.MCPTool != "echo" {
+				t.Errorf("echo's approval names server %q, tool %q; want local, echo", a.MCPServer, a.MCPTool)
+			}
 			return kernel.Answer{Choice: kernel.Deny, Message: "no echo today"}
 		}
 		return kernel.Answer{Choice: kernel.AllowOnce}
@@ -130,8 +135,17 @@ func TestMCPToolsThroughTheKernel(t *testing.T) {
 			}
 		}
 	}
-	if len(artifacts) != 1 {
-		t.Errorf("picture artifacts = %v; want the image stored", artifacts)
+	if len(artifacts) != 2 {
+		t.Fatalf("picture artifacts = %v; want the image and the audio stored", artifacts)
+	}
+	// The audio is kept in the artifact store with its bytes (issue 13
+	// item 1); the model reads that it was kept, not the sound.
+	sound, err := h.k.Artifact(ctx, run.SessionID, artifacts[1])
+	if err != nil || sound.MIME != "audio/wav" || string(sound.Data) != "RIFF...." {
+		t.Errorf("audio artifact = %+v, %v; want audio/wav RIFF....", sound, err)
+	}
+	if got := toolText(t, reqs[1], "c3"); !strings.Contains(got, "audio (audio/wav, 8 bytes) kept as artifact "+artifacts[1]) {
+		t.Errorf("picture text = %q; want the note of the kept audio", got)
 	}
 	if progress == 0 {
 		t.Error("no tool.update with the server's progress")
@@ -243,6 +257,177 @@ func TestMCPDeferredThroughToolSearch(t *testing.T) {
 	}
 }
 
+// TestMCPAttachResource: a user message attaches MCP resources by server
+// and URI: their text goes into the user message after the prompt (the
+// run's prompt stays the user's words), an image resource goes as an
+// image part kept in the artifact store, binary data is named, not sent;
+// all is stored with the message. Unknown servers and resources, too many
+// attachments and empty references fail before a run starts; a huge
+// resource is cut. Issue 13 item 1 (M3: attach a resource to a user
+// message).
+// spec: M3, I1
+func TestMCPAttachResource(t *testing.T) {
+	h := newHarness(t, nil, pt.Say("noted"), pt.Say("long read"))
+	ctx := context.Background()
+	if err := h.k.AddMCPServer(ctx, mcpServer(t, "local")); err != nil {
+		t.Fatal(err)
+	}
+	sess := h.session("auto")
+	run, err := h.k.Run(ctx, kernel.RunOptions{SessionID: sess.ID, Prompt: "what do my notes say?", Model: h.model(),
+		Resources: []kernel.ResourceRef{{Server: "local", URI: "file:///notes.txt"}, {Server: "local", URI: "file:///dot.png"},
+			{Server: "local", URI: "file:///data.bin"}}})
+	if err != nil || run.Status != "completed" {
+		t.Fatalf("run = %+v, %v", run, err)
+	}
+	if run.Prompt != "what do my notes say?" {
+		t.Errorf("run prompt = %q; want the user's words only", run.Prompt)
+	}
+	// run.start names what was attached.
+	starts := 0
+	for _, ev := range h.eventList() {
+		if ev.Type != event.TypeRunStart || ev.RunID != run.ID {
+			continue
+		}
+		starts++
+		var d event.RunStartData
+		json.Unmarshal(ev.Data, &d)
+		if len(d.Resources) != 3 || d.Resources[0] != (event.ResourceRef{Server: "local", URI: "file:///notes.txt"}) {
+			t.Errorf("run.start resources = %+v; want the three attached", d.Resources)
+		}
+	}
+	if starts != 1 {
+		t.Errorf("%d run.start events of the run; want 1", starts)
+	}
+	reqs := h.srv.Requests()
+	var user pt.Message
+	for _, m := range reqs[0].Messages {
+		if m.Role == "user" {
+			user = m
+		}
+	}
+	for _, want := range []string{"what do my notes say?", "[resource <file:///notes.txt> from the MCP server local (text/plain), attached by the user]\nremember the milk",
+		"[resource <file:///dot.png> from the MCP server local (image/png), attached by the user]",
+		"<file:///data.bin>", "4 bytes of binary data, not attached"} {
+		if !strings.Contains(user.Content, want) {
+			t.Errorf("user message to the model = %q; lacks %q", user.Content, want)
+		}
+	}
+	if len(user.Images) != 1 || !strings.HasPrefix(user.Images[0], "data:image/png;base64,") {
+		t.Errorf("user message images = %v; want the attached PNG", user.Images)
+	}
+	msgs, err := h.k.Messages(ctx, sess.ID)
+	if err != nil || len(msgs) == 0 {
+		t.Fatal(msgs, err)
+	}
+	stored := msgs[0].Message
+	if stored.Role != kernel.RoleUser || !strings.Contains(stored.Content, "remember the milk") || len(stored.Parts) != 1 {
+		t.Fatalf("stored user message = %+v; want the text and one image part", stored)
+	}
+	art, err := h.k.Artifact(ctx, sess.ID, stored.Parts[0].ArtifactID)
+	if err != nil || art.MIME != "image/png" || string(art.Data) != string(mcptest.PNG()) {
+		t.Errorf("attached image artifact = %+v, %v", art, err)
+	}
+
+	// A huge resource is cut to the bound, and says so.
+	run, err = h.k.Run(ctx, kernel.RunOptions{SessionID: sess.ID, Prompt: "read it", Model: h.model(),
+		Resources: []kernel.ResourceRef{{Server: "local", URI: "file:///big.txt"}}})
+	if err != nil || run.Status != "completed" {
+		t.Fatalf("big run = %+v, %v", run, err)
+	}
+	msgs, _ = h.k.Messages(ctx, sess.ID)
+	var big string
+	for _, m := range msgs {
+		if m.RunID == run.ID && m.Message.Role == kernel.RoleUser {
+			big = m.Message.Content
+		}
+	}
+	if len(big) > kernel.MaxAttachedText+1024 || !strings.Contains(big, "the attached resources were cut") {
+		t.Errorf("big attachment: %d bytes, ends %q", len(big), big[max(0, len(big)-200):])
+	}
+
+	// Bad references start nothing.
+	runs, _ := h.k.Runs(ctx, sess.ID)
+	for _, c := range []struct {
+		name string
+		refs []kernel.ResourceRef
+		want string
+	}{
+		{"unknown server", []kernel.ResourceRef{{Server: "nobody", URI: "file:///notes.txt"}}, "no MCP server"},
+		{"unknown resource", []kernel.ResourceRef{{Server: "local", URI: "file:///missing.txt"}}, "file:///missing.txt"},
+		{"empty uri", []kernel.ResourceRef{{Server: "local"}}, "needs a server and a uri"},
+		{"too many", slices.Repeat([]kernel.ResourceRef{{Server: "local", URI: "file:///notes.txt"}}, kernel.MaxAttached+1), "at most"},
+	} {
+		_, err := h.k.Run(ctx, kernel.RunOptions{SessionID: sess.ID, Prompt: "x", Model: h.model(), Resources: c.refs})
+		if kernel.Code(err) != "invalid" || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v (%s); want invalid naming %q", c.name, err, kernel.Code(err), c.want)
+		}
+	}
+	if after, _ := h.k.Runs(ctx, sess.ID); len(after) != len(runs) {
+		t.Errorf("bad attachments started runs: %d, were %d", len(after), len(runs))
+	}
+}
+
+// TestMCPSettingsCalls: what the settings view needs besides add and
+// remove: restart a server at once (a failed one too), "always load" per
+// server (kept in the user's file, and the tools stay direct when the
+// others are deferred), and where a server comes from (imported ones
+// name their file). Unknown names are not found. Issue 13 item 1 (the
+// UI's MCP view).
+// spec: M1, K5, E2
+func TestMCPSettingsCalls(t *testing.T) {
+	h := newHarness(t, nil)
+	ctx := context.Background()
+	if err := h.k.AddMCPServer(ctx, mcpServer(t, "local")); err != nil {
+		t.Fatal(err)
+	}
+	s, err := h.k.RestartMCPServer(ctx, "", "local")
+	if err != nil || s.State != "ready" || s.Restarts != 0 || s.Scope != "user" || s.Tools < 10 {
+		t.Fatalf("restart = %+v, %v; want ready again", s, err)
+	}
+	if _, err := h.k.RestartMCPServer(ctx, "", "nobody"); kernel.Code(err) != "not_found" {
+		t.Errorf("restart of an unknown server: %v (%s)", err, kernel.Code(err))
+	}
+
+	// always load: with everything deferred, its tools stay direct.
+	if err := h.k.SetSetting(ctx, kernel.SettingMCPDeferShare, "0.0001"); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.k.SetMCPAlwaysLoad(ctx, "local", true); err != nil {
+		t.Fatal(err)
+	}
+	list, err := h.k.MCPServers(ctx, "")
+	if err != nil || len(list.Servers) != 1 || !list.Servers[0].AlwaysLoad || list.Servers[0].Deferred {
+		t.Fatalf("after always load = %+v, %v; want alwaysLoad, not deferred", list, err)
+	}
+	if err := h.k.SetMCPAlwaysLoad(ctx, "local", false); err != nil {
+		t.Fatal(err)
+	}
+	list, _ = h.k.MCPServers(ctx, "")
+	if list.Servers[0].AlwaysLoad || !list.Servers[0].Deferred {
+		t.Errorf("after always load off = %+v; want deferred", list.Servers[0])
+	}
+	if err := h.k.SetMCPAlwaysLoad(ctx, "nobody", true); kernel.Code(err) != "not_found" {
+		t.Errorf("always load of an unknown server: %v (%s)", err, kernel.Code(err))
+	}
+
+	// An imported server names the file it came from; one added by hand
+	// names none.
+	exe, _ := os.Executable()
+	cursor := filepath.Join(t.TempDir(), "mcp.json")
+	os.WriteFile(cursor, []byte(`{"mcpServers":{"fromcursor":{"command":"`+exe+`","env":{"`+mcptest.Env+`":"ok"}}}}`), 0o644)
+	if _, err := h.k.ImportMCP(ctx, cursor); err != nil {
+		t.Fatal(err)
+	}
+	list, _ = h.k.MCPServers(ctx, "")
+	from := map[string]string{}
+	for _, s := range list.Servers {
+		from[s.Name] = s.ImportedFrom
+	}
+	if from["fromcursor"] != cursor || from["local"] != "" {
+		t.Errorf("importedFrom = %v; want fromcursor from %s, local from none", from, cursor)
+	}
+}
+
 // TestMCPCommandLine: foya mcp add (stdio and URL), list --json (state,
 // tools, stderr tail), import of a Claude Desktop file with a broken
 // entry, approve of a project server, remove. Issue 13 "Must show".
@@ -278,8 +463,9 @@ func TestMCPCommandLine(t *testing.T) {
 		t.Errorf("import = %d %q %q", code, out, errs)
 	}
 	out, _, _ = mcp("list", "--workdir", dir)
-	if !strings.Contains(out, "other (user, stdio) failed") || !strings.Contains(out, "permission denied") {
-		t.Errorf("list after import = %q; want other failed with its stderr", out)
+	if !strings.Contains(out, "other (user, stdio) failed") || !strings.Contains(out, "permission denied") ||
+		!strings.Contains(out, "imported from "+claude) {
+		t.Errorf("list after import = %q; want other failed with its stderr, and the file it was imported from", out)
 	}
 	os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(`{"mcpServers":{"web":{"type":"http","url":"http://127.0.0.1:9/mcp"}}}`), 0o644)
 	out, _, _ = mcp("list", "--workdir", dir)

@@ -1,6 +1,8 @@
 package api
 
 import (
+	"strings"
+
 	"foya/backend/kernel"
 	"foya/backend/mcp"
 )
@@ -73,5 +75,70 @@ func (s *Service) MCPPrompts(workdir, server string) ([]mcp.Prompt, error) {
 func (s *Service) GetMCPPrompt(workdir, server, name string, args map[string]string) ([]mcp.Message, error) {
 	return list(s, func(k *kernel.Kernel) ([]mcp.Message, error) {
 		return k.GetMCPPrompt(s.ctx, workdir, server, name, args)
+	})
+}
+
+// RunWithResources is Run with MCP resources attached to the message
+// (spec M3): each names a server and a resource URI; their text goes into
+// the user message after the message, bounded, and their images as image
+// parts. A resource that cannot be read fails at once, starting nothing.
+func (s *Service) RunWithResources(sessionID, message string, resources []kernel.ResourceRef) (string, error) {
+	if err := need("sessionId", sessionID); err != nil {
+		return "", err
+	}
+	if strings.TrimSpace(message) == "" {
+		return "", invalid("the message is empty: type what the agent should do")
+	}
+	k, err := s.kernel()
+	if err != nil {
+		return "", err
+	}
+	started := make(chan string, 1)
+	ended := make(chan error, 1)
+	s.runs.Add(1)
+	go func() {
+		defer s.runs.Done()
+		_, err := k.Run(s.ctx, kernel.RunOptions{SessionID: sessionID, Prompt: message, Resources: resources,
+			Started: func(id string) { started <- id }})
+		ended <- err
+	}()
+	select {
+	case id := <-started:
+		return id, nil
+	case err := <-ended:
+		select {
+		case id := <-started:
+			// It started and ended at once; its end is in its events.
+			return id, nil
+		default:
+		}
+		if err == nil {
+			return "", &Error{Code: kernel.CodeInternal, Message: "the run ended before it was stored"}
+		}
+		return "", AsError(err)
+	}
+}
+
+// SetMCPAlwaysLoad sets whether one of the user's MCP servers keeps its
+// tools in every request even when MCP tools are deferred behind
+// tool_search.
+func (s *Service) SetMCPAlwaysLoad(name string, on bool) error {
+	return do(s, func(k *kernel.Kernel) error {
+		if err := need("name", name); err != nil {
+			return err
+		}
+		return k.SetMCPAlwaysLoad(s.ctx, name, on)
+	})
+}
+
+// RestartMCPServer stops an MCP server (a project's of workdir wins over
+// the user's of the same name) and starts it again at once; it returns
+// the server as it is after a brief wait for it to be ready.
+func (s *Service) RestartMCPServer(workdir, name string) (kernel.MCPServer, error) {
+	return call(s, func(k *kernel.Kernel) (kernel.MCPServer, error) {
+		if err := need("name", name); err != nil {
+			return kernel.MCPServer{}, err
+		}
+		return k.RestartMCPServer(s.ctx, workdir, name)
 	})
 }

@@ -1,8 +1,6 @@
 package api
 
 import (
-	"strings"
-
 	"foya/backend/approval"
 	"foya/backend/kernel"
 	"foya/backend/llm"
@@ -106,40 +104,7 @@ func (s *Service) DeleteSession(id string) error {
 // nothing) when the session is unknown, already has a run going (busy) or
 // has no model to ask.
 func (s *Service) Run(sessionID, message string) (string, error) {
-	if err := need("sessionId", sessionID); err != nil {
-		return "", err
-	}
-	if strings.TrimSpace(message) == "" {
-		return "", invalid("the message is empty: type what the agent should do")
-	}
-	k, err := s.kernel()
-	if err != nil {
-		return "", err
-	}
-	started := make(chan string, 1)
-	ended := make(chan error, 1)
-	s.runs.Add(1)
-	go func() {
-		defer s.runs.Done()
-		_, err := k.Run(s.ctx, kernel.RunOptions{SessionID: sessionID, Prompt: message,
-			Started: func(id string) { started <- id }})
-		ended <- err
-	}()
-	select {
-	case id := <-started:
-		return id, nil
-	case err := <-ended:
-		select {
-		case id := <-started:
-			// It started and ended at once; its end is in its events.
-			return id, nil
-		default:
-		}
-		if err == nil {
-			return "", &Error{Code: kernel.CodeInternal, Message: "the run ended before it was stored"}
-		}
-		return "", AsError(err)
-	}
+	return s.RunWithResources(sessionID, message, nil)
 }
 
 // Cancel cancels a session's running run; it reports whether there was one.

@@ -63,6 +63,11 @@ type Action struct {
 	Host string `json:"host,omitempty"`
 	// ReadOnly is set for MCP tools their server annotates read-only.
 	ReadOnly bool `json:"readOnly,omitempty"`
+	// MCPServer and MCPTool name, for an MCP call, the server and the
+	// tool's own name on it (Tool is its mcp__server__tool form), so the
+	// person who approves sees whose program runs.
+	MCPServer string `json:"mcpServer,omitempty"`
+	MCPTool   string `json:"mcpTool,omitempty"`
 }
 
 // ShellAction returns the action of running the parsed command c, carrying

@@ -184,6 +184,9 @@ func printServer(w io.Writer, s kernel.MCPServer) {
 		extra += " · deferred behind tool_search"
 	}
 	fmt.Fprintf(w, "%s (%s, %s) %s · %d tools%s\n  %s\n", s.Name, s.Scope, s.Transport, s.State, s.Tools, extra, s.CommandLine)
+	if s.ImportedFrom != "" {
+		fmt.Fprintf(w, "  imported from %s\n", s.ImportedFrom)
+	}
 	if s.State == kernel.MCPUnapproved {
 		fmt.Fprintf(w, "  not started: approve it with foya mcp approve %s\n", s.Name)
 	}

@@ -391,8 +391,21 @@ func (r *runner) keep(call llm.CallRecord, res tools.Result) (*llm.ToolResult, l
 		out.Artifacts = append(out.Artifacts, a.ID)
 		out.Parts = append(out.Parts, llm.Part{Type: llm.PartImage, ArtifactID: a.ID, MIME: img.MIME})
 	}
+	for _, au := range res.Audio {
+		if len(au.Data) > MaxAudioBytes {
+			out.Text = strings.TrimSpace(out.Text + fmt.Sprintf("\n[audio (%s, %d bytes) was not kept: more than the %d MB Foya keeps]", au.MIME, len(au.Data), MaxAudioBytes>>20))
+			continue
+		}
+		a := llm.Artifact{ID: NewID("art"), SessionID: r.sess.ID, MIME: au.MIME, Data: au.Data}
+		c.Artifacts = append(c.Artifacts, a)
+		out.Artifacts = append(out.Artifacts, a.ID)
+		out.Text = strings.TrimSpace(out.Text + fmt.Sprintf("\n[audio (%s, %d bytes) kept as artifact %s for the user; models are not given audio]", au.MIME, len(au.Data), a.ID))
+	}
 	return out, c
 }
+
+// MaxAudioBytes bounds one sound a tool result keeps as an artifact.
+const MaxAudioBytes = 16 << 20
 
 // safeRun runs a tool, turning a panic into an error: a panicking tool is a
 // broken program and ends the run (spec K4), but never the process.

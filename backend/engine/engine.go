@@ -14,7 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"foya/backend/approval"
-
+	"foya/backend/event"
 	"foya/backend/llm"
 	"foya/backend/tools"
 )
@@ -127,6 +127,15 @@ type RunRequest struct {
 	Images bool
 	// Started, if set, is called with the run's ID once the run is stored.
 	Started func(runID string)
+	// Attached is text added to the user message after the prompt (the
+	// contents of MCP resources the user attached, spec M3); the run's
+	// Prompt stays the user's own words.
+	Attached string
+	// AttachedImages go with the user message as image parts, kept in the
+	// session's artifact store like a tool's images (spec I1).
+	AttachedImages []tools.Image
+	// Resources name what was attached, for the run.start event.
+	Resources []event.ResourceRef
 }
 
 // ErrBusy is returned when a session already has a run going, or is held

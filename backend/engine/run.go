@@ -71,19 +71,21 @@ func (r *runner) loop(ctx context.Context) (llm.Run, error) {
 	instructions, instrInfo := loadInstructions(r.sess.Workdir)
 	r.system = systemText(r.sess.Workdir, instructions, instrInfo.File)
 	r.proj.setLead(llm.Message{Role: llm.RoleSystem, Content: r.system})
-	user := llm.Message{Role: llm.RoleUser, Content: r.req.Prompt}
+	user, artifacts := r.userMessage()
 	r.hist = append(r.hist, user)
 	start := event.RunStartData{
 		Prompt: r.req.Prompt, Workdir: r.sess.Workdir, Model: r.sess.Model,
 		Provider: r.sess.Provider, ApprovalMode: r.sess.ApprovalMode, Instructions: instrInfo,
+		Resources: r.req.Resources,
 	}
 	if r.child != nil {
 		start.Description, start.ParentRunID = r.child.description, r.run.ParentRunID
 	}
 	err := r.rec.commit(ctx, llm.Commit{
-		Run:      &r.run,
-		Messages: []llm.StoredMessage{{SessionID: r.sess.ID, RunID: r.run.ID, Message: user}},
-		Events:   []llm.Event{event.RunStart(start)},
+		Run:       &r.run,
+		Artifacts: artifacts,
+		Messages:  []llm.StoredMessage{{SessionID: r.sess.ID, RunID: r.run.ID, Message: user}},
+		Events:    []llm.Event{event.RunStart(start)},
 	})
 	if err != nil {
 		return llm.Run{}, fmt.Errorf("start run: %w", err)
@@ -118,6 +120,28 @@ func (r *runner) loop(ctx context.Context) (llm.Run, error) {
 		}
 	}
 	return r.finish(ctx, end)
+}
+
+// userMessage is the turn's user message: the prompt, the attached text,
+// and the attached images as parts, with the artifacts that keep them. An
+// image that cannot be decoded or is too large is named in the text.
+func (r *runner) userMessage() (llm.Message, []llm.Artifact) {
+	user := llm.Message{Role: llm.RoleUser, Content: r.req.Prompt}
+	if r.req.Attached != "" {
+		user.Content += "\n\n" + r.e.cfg.Mask(r.req.Attached)
+	}
+	var arts []llm.Artifact
+	for _, img := range r.req.AttachedImages {
+		w, h, err := checkImage(img.Data)
+		if err != nil {
+			user.Content += "\n[an attached image (" + img.MIME + ") was left out: " + err.Error() + "]"
+			continue
+		}
+		a := llm.Artifact{ID: NewID("art"), SessionID: r.sess.ID, MIME: img.MIME, Width: w, Height: h, Data: img.Data}
+		arts = append(arts, a)
+		user.Parts = append(user.Parts, llm.Part{Type: llm.PartImage, ArtifactID: a.ID, MIME: img.MIME})
+	}
+	return user, arts
 }
 
 // finish records the run's end.

@@ -75,6 +75,17 @@ func goldenEvents() []event.Event {
 		event.RunEnd(event.RunEndData{Status: event.RunStatusFailed, Error: "model: 401 <unauthorized>", Steps: 1}),
 		// An MCP server's notifications/progress (issue 13 item 1).
 		event.ToolUpdate(event.ToolUpdateData{Step: 1, ID: "call_3", Progress: &event.Progress{Done: &done, Total: &total, Message: "indexing <2/3>"}}),
+		// A prompt with MCP resources attached (issue 13 item 1).
+		event.RunStart(event.RunStartData{Prompt: "what do my notes say?", Workdir: "/w", Model: "m", Provider: "local",
+			ApprovalMode: event.ModeAuto, Instructions: event.Instructions{Status: event.InstructionsNone},
+			Resources: []event.ResourceRef{{Server: "notes", URI: "notes://all"}}}),
+		// An MCP call's approval names the server and its tool (issue 12
+		// item 3).
+		event.ApprovalRequest(event.ApprovalRequestData{ID: "apr_3", SessionID: "ses_1", RunID: "run_1",
+			Request: event.Ask{CallID: "call_4", Action: event.Action{Kind: event.KindMCP, Tool: "mcp__github__create_issue",
+				MCPServer: "github", MCPTool: "create_issue"},
+				Why: `call the tool "create_issue" of the MCP server github (npx -y @modelcontextprotocol/server-github)`, Preview: `{"title":"x"}`},
+			Reason: "Auto asks before an MCP tool that is not read-only", Scopes: []event.Grant{{Kind: event.KindMCP, Tool: "mcp__github__create_issue"}}, AskedAt: at}),
 	}
 	// A sub-agent's run under task call call_4 (issue 13 item 2): its
 	// events name the call on the envelope.

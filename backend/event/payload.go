@@ -19,6 +19,16 @@ type RunStartData struct {
 	Prompt       string       `json:"prompt"`
 	Provider     string       `json:"provider"`
 	Workdir      string       `json:"workdir"`
+	// Resources are the MCP resources the user attached to the prompt
+	// (their contents are in the stored user message, not here).
+	Resources []ResourceRef `json:"resources,omitempty"`
+}
+
+// ResourceRef names an MCP resource attached to a message: its server
+// and URI.
+type ResourceRef struct {
+	Server string `json:"server"`
+	URI    string `json:"uri"`
 }
 
 // RunStart is a run.start event.

@@ -144,6 +144,10 @@ type Action struct {
 	Host string `json:"host,omitempty"`
 	// ReadOnly is set for MCP tools their server annotates read-only.
 	ReadOnly bool `json:"readOnly,omitempty"`
+	// MCPServer and MCPTool name, for an MCP call, the server and the
+	// tool's own name on it (Tool is its mcp__server__tool form).
+	MCPServer string `json:"mcpServer,omitempty"`
+	MCPTool   string `json:"mcpTool,omitempty"`
 }
 
 // Action kinds (Action.Kind, Grant.Kind), as approval.Kind.

@@ -345,6 +345,10 @@ type Action struct {
 	Command  string   `json:"command,omitempty"`
 	Host     string   `json:"host,omitempty"`
 	ReadOnly bool     `json:"readOnly,omitempty"`
+	// MCPServer and MCPTool name, for an MCP call, the server and the
+	// tool's own name on it.
+	MCPServer string `json:"mcpServer,omitempty"`
+	MCPTool   string `json:"mcpTool,omitempty"`
 }
 
 // ApprovalRequest is what a tool asks the user: the action, a one-line
@@ -360,7 +364,8 @@ type ApprovalRequest struct {
 func requestOf(r approval.Request) ApprovalRequest {
 	a := r.Action
 	return ApprovalRequest{CallID: r.CallID, Why: r.Why, Preview: r.Preview, Action: Action{Kind: string(a.Kind),
-		Tool: a.Tool, Paths: a.Paths, Command: a.Command, Host: a.Host, ReadOnly: a.ReadOnly}}
+		Tool: a.Tool, Paths: a.Paths, Command: a.Command, Host: a.Host, ReadOnly: a.ReadOnly,
+		MCPServer: a.MCPServer, MCPTool: a.MCPTool}}
 }
 
 // Approval is a request waiting for the user's answer.

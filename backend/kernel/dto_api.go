@@ -52,6 +52,10 @@ type RunOptions struct {
 	// Started, if set, is called with the run's ID once it is stored.
 	// Go callers only.
 	Started func(runID string) `json:"-"`
+	// Resources are MCP resources attached to the message (spec M3):
+	// their text, bounded by MaxAttachedText, goes into the user message
+	// after the prompt and their images as image parts; stored with it.
+	Resources []ResourceRef `json:"resources,omitempty"`
 }
 
 // RevertRequest says what to revert: exactly one of ChangeIDs (with Hunks,

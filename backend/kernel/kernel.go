@@ -413,8 +413,13 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 	// contents before every write.
 	k.keepWatching(sess.ID)
 	k.loadMCP(ctx, sess.Workdir) // its servers' tools are in the first step
+	attached, attachedImages, err := k.attachResources(ctx, sess.Workdir, o.Resources)
+	if err != nil {
+		return Run{}, err
+	}
 	run, err := k.eng.Run(ctx, engine.RunRequest{Session: sess, Prompt: o.Prompt, Model: o.Model, MaxSteps: steps,
-		Started: o.Started, Images: images})
+		Started: o.Started, Images: images, Attached: attached, AttachedImages: attachedImages,
+		Resources: mapSlice(o.Resources, func(r ResourceRef) event.ResourceRef { return event.ResourceRef{Server: r.Server, URI: r.URI} })})
 	return runOf(run), err
 }
 

@@ -58,9 +58,13 @@ type MCPServer struct {
 	// Scope is "user" (the user's own file) or "project".
 	Scope string `json:"scope"`
 	// File is the configuration file it comes from.
-	File        string `json:"file"`
-	Transport   string `json:"transport"`
-	CommandLine string `json:"commandLine"`
+	File string `json:"file"`
+	// ImportedFrom names the file a user's server was imported from
+	// (foya mcp import); empty for servers added by hand and for a
+	// project's.
+	ImportedFrom string `json:"importedFrom,omitempty"`
+	Transport    string `json:"transport"`
+	CommandLine  string `json:"commandLine"`
 	// State is connecting, ready, failed, stopped, unapproved or disabled.
 	State string `json:"state"`
 	Error string `json:"error,omitempty"`
@@ -247,8 +251,8 @@ func (k *Kernel) MCPServers(ctx context.Context, workdir string) (MCPList, error
 	}
 	list := MCPList{Servers: []MCPServer{}, Problems: []string{}}
 	add := func(scope, file, wd string, e mcp.Entry, missing string) {
-		s := MCPServer{Name: e.Name, Scope: scope, File: file, Transport: e.Transport(), CommandLine: e.CommandLine(),
-			State: missing, Sandbox: e.Sandbox, AlwaysLoad: e.AlwaysLoad}
+		s := MCPServer{Name: e.Name, Scope: scope, File: file, ImportedFrom: e.ImportedFrom, Transport: e.Transport(),
+			CommandLine: e.CommandLine(), State: missing, Sandbox: e.Sandbox, AlwaysLoad: e.AlwaysLoad}
 		if r, ok := running[wd+"\x00"+e.Name]; ok && missing != MCPUnapproved && missing != MCPDisabled {
 			s.State, s.Error, s.Stderr, s.Tools, s.Deferred, s.Sandbox, s.Restarts = r.State, r.Error, r.Stderr, r.Tools, r.Deferred, r.Sandbox, r.Restarts
 		}
@@ -362,6 +366,9 @@ type MCPImport struct {
 // kept as they are. Entries that cannot be read are reported; the others
 // are imported.
 func (k *Kernel) ImportMCP(ctx context.Context, file string) (MCPImport, error) {
+	if abs, err := filepath.Abs(file); err == nil {
+		file = abs
+	}
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return MCPImport{}, kindf(ErrInvalid, "import %s: %w", file, err)
@@ -383,12 +390,56 @@ func (k *Kernel) ImportMCP(ctx context.Context, file string) (MCPImport, error) 
 				res.Skipped = append(res.Skipped, e.Name)
 				continue
 			}
+			e.ImportedFrom = file
 			es = append(es, e)
 			res.Added = append(res.Added, e.Name)
 		}
 		return es, nil
 	})
 	return res, err
+}
+
+// SetMCPAlwaysLoad sets whether one of the user's servers keeps its tools
+// in every request even when MCP tools are deferred behind tool_search. A
+// project's servers say so in the project's own file, which Foya does not
+// rewrite.
+func (k *Kernel) SetMCPAlwaysLoad(ctx context.Context, name string, on bool) error {
+	return k.editMCPFile(ctx, func(es []mcp.Entry) ([]mcp.Entry, error) {
+		i := slices.IndexFunc(es, func(x mcp.Entry) bool { return x.Name == name })
+		if i < 0 {
+			return nil, kindf(ErrNotFound, "no MCP server %q in %s: a project's server says \"alwaysLoad\" in the project's own file", name, k.mcp.file)
+		}
+		es[i].AlwaysLoad = on
+		return es, nil
+	})
+}
+
+// RestartMCPServer stops a running server (the user's, or with a workdir
+// the project's of that name) and starts it again at once, then waits
+// briefly for it to be ready.
+func (k *Kernel) RestartMCPServer(ctx context.Context, workdir, name string) (MCPServer, error) {
+	wd := k.mcpScope(ctx, workdir)
+	scope, err := k.mcp.m.Restart(wd, name)
+	if err != nil {
+		return MCPServer{}, withKind(err, ErrNotFound)
+	}
+	wctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	k.mcp.m.Wait(wctx, scope)
+	cancel()
+	list, err := k.MCPServers(ctx, wd)
+	if err != nil {
+		return MCPServer{}, err
+	}
+	want := "user"
+	if scope != "" {
+		want = "project"
+	}
+	for _, s := range list.Servers {
+		if s.Name == name && s.Scope == want {
+			return s, nil
+		}
+	}
+	return MCPServer{}, kindf(ErrNotFound, "no MCP server %q", name)
 }
 
 // ApproveMCPServer approves a project's server as it is configured now:

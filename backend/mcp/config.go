@@ -43,6 +43,9 @@ type Entry struct {
 	Timeout string `json:"timeout,omitempty"`
 	// Disabled servers are kept in the file but not started.
 	Disabled bool `json:"disabled,omitempty"`
+	// ImportedFrom names the file foya mcp import copied the entry from
+	// (Foya's own file only; other programs ignore the field).
+	ImportedFrom string `json:"importedFrom,omitempty"`
 }
 
 // DefaultTimeout bounds a call to a server whose entry names no timeout.

@@ -121,7 +121,12 @@ func dial(ctx context.Context, e Entry, l Launch, timeout time.Duration, onNote 
 	defer cancel()
 	init := make(chan error, 1)
 	go func() {
-		if err := c.client.Start(ictx); err != nil {
+		// Start gets the supervisor's context, not the handshake's: an SSE
+		// transport keeps its event stream open for as long as that
+		// context lives, so a context that ends with dial would end the
+		// connection (the server then knows no session). The handshake is
+		// still bounded: on timeout, close ends the transport.
+		if err := c.client.Start(ctx); err != nil {
 			init <- err
 			return
 		}
@@ -282,14 +287,18 @@ func startSandboxed(e Entry, l Launch) (*conn, error) {
 // startHTTP connects to a streamable HTTP or SSE server.
 func startHTTP(e Entry) (*conn, error) {
 	var t transport.Interface
-	var err error
 	if e.Transport() == SSE {
-		t, err = transport.NewSSE(e.URL, transport.WithHeaders(e.Headers))
+		sse, err := transport.NewSSE(e.URL, transport.WithHeaders(e.Headers))
+		if err != nil {
+			return nil, fmt.Errorf("connect to %s: %w", e.URL, err)
+		}
+		t = cancellingSSE{sse}
 	} else {
-		t, err = transport.NewStreamableHTTP(e.URL, transport.WithHTTPHeaders(e.Headers))
-	}
-	if err != nil {
-		return nil, fmt.Errorf("connect to %s: %w", e.URL, err)
+		h, err := transport.NewStreamableHTTP(e.URL, transport.WithHTTPHeaders(e.Headers))
+		if err != nil {
+			return nil, fmt.Errorf("connect to %s: %w", e.URL, err)
+		}
+		t = cancellingHTTP{h}
 	}
 	c := &conn{done: make(chan struct{})}
 	c.client = client.NewClient(t, client.WithLegacyProtocolOnly())
@@ -297,4 +306,57 @@ func startHTTP(e Entry) (*conn, error) {
 	return c, nil
 }
 
-var _ io.Writer = (*tail)(nil)
+// mcp-go's client sends notifications/cancelled for a request whose
+// context ends only over stdio: for a transport that is an
+// transport.HTTPConnection it sends nothing (Client.cancelRequest in
+// client/client.go of v1.2.1), so a server on a protocol version before
+// 2026-07-28 (the only ones Foya speaks, WithLegacyProtocolOnly) would go
+// on working on a call Foya gave up. cancellingHTTP and cancellingSSE wrap
+// the two HTTP transports, keep every method they have (so the client
+// still sees an HTTPConnection, a connection-lost setter and a request
+// handler), and send the notification themselves when a request's context
+// ends before its answer (docs/ARCHITECTURE.md, "MCP servers").
+type cancellingHTTP struct{ *transport.StreamableHTTP }
+
+// SendRequest sends the request, and notifications/cancelled when ctx
+// ends first.
+func (c cancellingHTTP) SendRequest(ctx context.Context, r transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	return sendCancelling(ctx, c.StreamableHTTP, r)
+}
+
+type cancellingSSE struct{ *transport.SSE }
+
+// SendRequest sends the request, and notifications/cancelled when ctx
+// ends first.
+func (c cancellingSSE) SendRequest(ctx context.Context, r transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	return sendCancelling(ctx, c.SSE, r)
+}
+
+// cancelTimeout bounds the sending of one notifications/cancelled.
+const cancelTimeout = 5 * time.Second
+
+func sendCancelling(ctx context.Context, t transport.Interface, r transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	res, err := t.SendRequest(ctx, r)
+	if err == nil || ctx.Err() == nil || r.Method == string(mcp.MethodInitialize) {
+		return res, err
+	}
+	n := mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION, Notification: mcp.Notification{
+		Method: string(mcp.MethodNotificationCancelled),
+		Params: mcp.NotificationParams{AdditionalFields: map[string]any{"requestId": r.ID, "reason": "cancelled by Foya: " + ctx.Err().Error()}},
+	}}
+	// Best effort, off the caller's path: the caller has its error, and a
+	// server that does not read must not hold it up.
+	go func() {
+		nctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cancelTimeout)
+		defer cancel()
+		_ = t.SendNotification(nctx, n)
+	}()
+	return res, err
+}
+
+var (
+	_ io.Writer                        = (*tail)(nil)
+	_ transport.HTTPConnection         = cancellingHTTP{}
+	_ transport.BidirectionalInterface = cancellingHTTP{}
+	_ transport.HTTPConnection         = cancellingSSE{}
+)

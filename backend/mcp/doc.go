@@ -9,6 +9,12 @@
 // Parse. A file that cannot be read is reported with its name and the line
 // and column at fault; the other servers still load.
 //
+// Cancelling a call's context sends the server notifications/cancelled on
+// every transport: mcp-go does it over stdio, and the wrappers of conn.go
+// (cancellingHTTP, cancellingSSE) over HTTP, where mcp-go v1.2.1 sends
+// nothing. Images and audio of a result are returned as bytes for the
+// engine to keep as artifacts.
+//
 // Every tool call asks the approval gateway through the call's RunContext
 // with an approval.MCP action (spec M2); a server's read-only annotation is
 // passed on as a hint and honoured only as the mode table says. A stdio

@@ -151,6 +151,29 @@ func (m *Manager) newServer(workdir string, e Entry) *server {
 	return s
 }
 
+// Restart stops a server and starts it afresh, without waiting for a
+// backoff (a person asked: the server was fixed, or it hangs); a
+// project's server of workdir wins over the user's of the same name, as
+// for calls. Its restart count starts again from zero. It returns the
+// scope of the server it restarted.
+func (m *Manager) Restart(workdir, name string) (string, error) {
+	old, err := m.find(workdir, name)
+	if err != nil {
+		return "", err
+	}
+	m.mu.Lock()
+	if m.closed || m.servers[old.key()] != old {
+		m.mu.Unlock()
+		return "", fmt.Errorf("MCP server %q stopped meanwhile: see foya mcp list", name)
+	}
+	m.servers[old.key()] = m.newServer(old.workdir, old.entry)
+	m.mu.Unlock()
+	old.stop()
+	<-old.done
+	m.sync()
+	return old.workdir, nil
+}
+
 // Wait waits until every server of the scopes given has connected or
 // failed once, or ctx ends.
 func (m *Manager) Wait(ctx context.Context, workdirs ...string) {

@@ -1,14 +1,21 @@
 package mcp_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mark3labs/mcp-go/server"
 
 	"foya/backend/approval"
 	"foya/backend/event"
@@ -110,7 +117,10 @@ func TestStdioAndHTTPTools(t *testing.T) {
 			if len(r.Images) != 1 || r.Images[0].MIME != "image/png" || string(r.Images[0].Data) != string(mcptest.PNG()) {
 				t.Errorf("picture images = %+v", r.Images)
 			}
-			for _, want := range []string{"a red dot", "audio (audio/wav", "resource link: notes <file:///notes.txt>", "[resource <file:///inline.txt> (text/plain)]\ninline text"} {
+			if len(r.Audio) != 1 || r.Audio[0].MIME != "audio/wav" || string(r.Audio[0].Data) != "RIFF...." {
+				t.Errorf("picture audio = %+v; want the server's audio bytes for the artifact store", r.Audio)
+			}
+			for _, want := range []string{"a red dot", "resource link: notes <file:///notes.txt>", "[resource <file:///inline.txt> (text/plain)]\ninline text"} {
 				if !strings.Contains(r.Text, want) {
 					t.Errorf("picture text %q lacks %q", r.Text, want)
 				}
@@ -167,7 +177,7 @@ func TestResourcesAndPrompts(t *testing.T) {
 	m.Wait(context.Background(), "")
 	ctx := context.Background()
 	res, err := m.Resources(ctx, "", "remote")
-	if err != nil || len(res) != 1 || res[0].URI != "file:///notes.txt" {
+	if err != nil || len(res) != 4 || !slices.ContainsFunc(res, func(r mcp.Resource) bool { return r.URI == "file:///notes.txt" }) {
 		t.Fatalf("Resources = %+v, %v", res, err)
 	}
 	c, err := m.ReadResource(ctx, "", "remote", "file:///notes.txt")
@@ -248,6 +258,119 @@ func TestCancelSendsCancelled(t *testing.T) {
 	})
 	if s := status(m, "local"); s.State != mcp.Ready || s.Restarts != 0 {
 		t.Errorf("status after a cancel = %+v; want ready, not restarted", s)
+	}
+}
+
+// TestFailedShowsStderrAndRestarts: a server that crashed stays failed
+// (the backoff here is an hour) with the end of its standard error in its
+// status, for the settings view; Restart starts it again at once, without
+// waiting for the backoff, and an unknown name is an error. Issue 13
+// item 1 (server status for the UI).
+// spec: K5
+func TestFailedShowsStderrAndRestarts(t *testing.T) {
+	m, reg := newManager(t, mcp.Options{Backoff: time.Hour})
+	m.Set("", []mcp.Entry{stdioEntry(t, "local", "ok")})
+	m.Wait(context.Background(), "")
+	call(t, reg, nil, "mcp__local__crash", `{}`)
+	waitFor(t, "the server to be failed", func() bool { return status(m, "local").State == mcp.Failed })
+	if s := status(m, "local"); !strings.Contains(s.Stderr, "crashing on purpose") {
+		t.Errorf("failed status = %+v; want the stderr tail", s)
+	}
+	scope, err := m.Restart("", "local")
+	if err != nil || scope != "" {
+		t.Fatalf("Restart = %q, %v", scope, err)
+	}
+	m.Wait(context.Background(), "")
+	if s := status(m, "local"); s.State != mcp.Ready || s.Restarts != 0 {
+		t.Fatalf("after Restart = %+v; want ready at once", s)
+	}
+	if r := call(t, reg, nil, "mcp__local__echo", `{"text":"back"}`); r.Text != "echo: back" {
+		t.Errorf("echo after Restart = %+v", r)
+	}
+	if _, err := m.Restart("", "nobody"); err == nil {
+		t.Error("Restart of an unknown server: no error")
+	}
+}
+
+// TestCancelOverHTTPSendsCancelled: cancelling a call to a streamable
+// HTTP or an SSE server sends it notifications/cancelled naming the
+// call's request, which mcp-go's client alone does not do over HTTP; the
+// server stays ready. Issue 13 item 1.
+// spec: K5
+func TestCancelOverHTTPSendsCancelled(t *testing.T) {
+	for _, transport := range []string{mcp.HTTP, mcp.SSE} {
+		t.Run(transport, func(t *testing.T) {
+			var mu sync.Mutex
+			var bodies []string
+			var mcpSrv http.Handler = server.NewStreamableHTTPServer(mcptest.New())
+			path := ""
+			if transport == mcp.SSE {
+				mcpSrv, path = server.NewSSEServer(mcptest.New()), "/sse"
+			}
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodPost {
+					data, _ := io.ReadAll(r.Body)
+					mu.Lock()
+					bodies = append(bodies, string(data))
+					mu.Unlock()
+					r.Body = io.NopCloser(bytes.NewReader(data))
+				}
+				mcpSrv.ServeHTTP(w, r)
+			}))
+			t.Cleanup(srv.Close) // after the manager's Close: an SSE stream stays open until then
+			seen := func(method string) (ids []string) {
+				mu.Lock()
+				defer mu.Unlock()
+				for _, b := range bodies {
+					var msg struct {
+						Method string          `json:"method"`
+						ID     json.RawMessage `json:"id"`
+						Params struct {
+							Name      string          `json:"name"`
+							RequestID json.RawMessage `json:"requestId"`
+						} `json:"params"`
+					}
+					if json.Unmarshal([]byte(b), &msg) != nil || msg.Method != method {
+						continue
+					}
+					switch {
+					case method == "tools/call" && msg.Params.Name == "wait":
+						ids = append(ids, string(msg.ID))
+					case method == "notifications/cancelled":
+						ids = append(ids, string(msg.Params.RequestID))
+					}
+				}
+				return ids
+			}
+			m, reg := newManager(t, mcp.Options{})
+			m.Set("", []mcp.Entry{{Name: "remote", Type: transport, URL: srv.URL + path}})
+			m.Wait(context.Background(), "")
+			tool, _, ok := reg.Lookup("mcp__remote__wait")
+			if !ok {
+				t.Fatalf("wait is not registered; status %+v", status(m, "remote"))
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan tools.Result)
+			go func() {
+				r, _ := tool.Run(ctx, &tools.RunContext{}, tools.Call{ID: "c1", Arguments: json.RawMessage(`{}`)})
+				done <- r
+			}()
+			waitFor(t, "the call to reach the server", func() bool { return len(seen("tools/call")) == 1 })
+			cancel()
+			if r := <-done; !r.IsError || !strings.Contains(r.Text, "cancelled") {
+				t.Errorf("cancelled call = %+v", r)
+			}
+			waitFor(t, "the server to get notifications/cancelled", func() bool { return len(seen("notifications/cancelled")) > 0 })
+			if got, want := seen("notifications/cancelled"), seen("tools/call"); got[0] != want[0] {
+				t.Errorf("notifications/cancelled names request %s; want the call's %s", got[0], want[0])
+			}
+			if r := call(t, reg, nil, "mcp__remote__echo", `{"text":"after"}`); r.Text != "echo: after" {
+				t.Errorf("echo after a cancel = %+v", r)
+			}
+			if s := status(m, "remote"); s.State != mcp.Ready || s.Restarts != 0 {
+				t.Errorf("status after a cancel = %+v; want ready, not restarted", s)
+			}
+		})
 	}
 }
 

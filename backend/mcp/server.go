@@ -61,6 +61,9 @@ type server struct {
 	conn     *conn
 	tools    []mcp.Tool
 	restarts int
+	// lastTail is the end of the standard error of the last connection
+	// that ended, shown while the server is failed.
+	lastTail string
 	progress map[string]func(event.Progress)
 	ready    chan struct{} // closed at the first ready or failure
 	readyOne sync.Once
@@ -124,6 +127,12 @@ func (s *server) run(ctx context.Context) {
 			s.conn = nil
 			s.mu.Unlock()
 			c.close()
+			if c.stderr != nil {
+				tail := c.stderr(20)
+				s.mu.Lock()
+				s.lastTail = tail
+				s.mu.Unlock()
+			}
 			if ctx.Err() != nil {
 				s.set(Stopped, "")
 				return
@@ -251,9 +260,10 @@ type callOutcome struct {
 	fail string
 }
 
-// call calls one tool. Cancelling ctx cancels the call (mcp-go sends
-// notifications/cancelled over stdio); a server that does not answer in
-// time is restarted.
+// call calls one tool. Cancelling ctx cancels the call (the server gets
+// notifications/cancelled: from mcp-go over stdio, from cancellingHTTP
+// and cancellingSSE over HTTP); a server that does not answer in time is
+// restarted.
 func (s *server) call(ctx context.Context, tool string, args json.RawMessage, token string, progress func(event.Progress)) callOutcome {
 	c, err := s.current()
 	if err != nil {
@@ -336,7 +346,7 @@ func (s *server) status() Status {
 	if c := s.conn; c != nil && c.stderr != nil {
 		st.Stderr = c.stderr(20)
 	} else if s.state == Failed {
-		st.Stderr = ""
+		st.Stderr = s.lastTail
 	}
 	return st
 }

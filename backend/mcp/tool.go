@@ -53,8 +53,9 @@ func (t *tool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) (
 		preview = bounded(preview, 2048)
 	}
 	out, err := rc.Approve(ctx, approval.Request{
-		CallID:  call.ID,
-		Action:  approval.Action{Kind: approval.MCP, Tool: t.spec.Name, ReadOnly: t.readOnlyHint},
+		CallID: call.ID,
+		Action: approval.Action{Kind: approval.MCP, Tool: t.spec.Name, ReadOnly: t.readOnlyHint,
+			MCPServer: t.s.entry.Name, MCPTool: t.raw},
 		Why:     fmt.Sprintf("call the tool %q of the MCP server %s (%s)", t.raw, t.s.entry.Name, t.s.entry.CommandLine()),
 		Preview: preview,
 	})
@@ -75,8 +76,8 @@ func (t *tool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) (
 	return convert(o.res), nil
 }
 
-// convert turns a CallToolResult into a Result: text as it is, images as
-// images (the engine keeps them as artifacts, spec I1), audio, links and
+// convert turns a CallToolResult into a Result: text as it is, images and
+// audio as bytes (the engine keeps them as artifacts, spec I1), links and
 // embedded resources described, structuredContent as JSON when there is
 // no text, isError kept. The text is bounded like a document's.
 func convert(r *mcp.CallToolResult) tools.Result {
@@ -102,6 +103,17 @@ func convert(r *mcp.CallToolResult) tools.Result {
 			res.Images = append(res.Images, tools.Image{MIME: mime, Data: raw})
 		}
 	}
+	audio := func(mime, data string) {
+		raw, err := base64.StdEncoding.DecodeString(data)
+		switch {
+		case err != nil:
+			note("[audio (%s) that is not valid base64 was left out]", mime)
+		case len(res.Audio) >= maxImages:
+			note("[audio (%s, %d bytes) was left out: at most %d sounds are kept per result]", mime, len(raw), maxImages)
+		default:
+			res.Audio = append(res.Audio, tools.Audio{MIME: mime, Data: raw})
+		}
+	}
 	for _, c := range r.Content {
 		switch c := c.(type) {
 		case mcp.TextContent:
@@ -113,7 +125,7 @@ func convert(r *mcp.CallToolResult) tools.Result {
 		case mcp.ImageContent:
 			image(c.MIMEType, c.Data)
 		case mcp.AudioContent:
-			note("[audio (%s, %d bytes base64): Foya does not pass audio to models; it was left out]", c.MIMEType, len(c.Data))
+			audio(c.MIMEType, c.Data)
 		case mcp.ResourceLink:
 			note("[resource link: %s <%s>%s%s]", c.Name, c.URI, paren(c.MIMEType), colon(c.Description))
 		case mcp.EmbeddedResource:
@@ -124,6 +136,8 @@ func convert(r *mcp.CallToolResult) tools.Result {
 			case mcp.BlobResourceContents:
 				if strings.HasPrefix(rc.MIMEType, "image/") {
 					image(rc.MIMEType, rc.Blob)
+				} else if strings.HasPrefix(rc.MIMEType, "audio/") {
+					audio(rc.MIMEType, rc.Blob)
 				} else {
 					note("[resource <%s>%s: %d bytes of binary data (base64), left out]", rc.URI, paren(rc.MIMEType), len(rc.Blob))
 				}
@@ -142,7 +156,7 @@ func convert(r *mcp.CallToolResult) tools.Result {
 		}
 	}
 	text := strings.TrimRight(b.String(), "\n")
-	if text == "" && len(res.Images) == 0 {
+	if text == "" && len(res.Images) == 0 && len(res.Audio) == 0 {
 		text = "(the tool returned no content)"
 	}
 	kept, cut := tools.Head(text, Limits)

@@ -66,12 +66,22 @@ type Image struct {
 	Data []byte
 }
 
+// Audio is a sound a tool returns (an MCP server's audio content); the
+// engine keeps its bytes in the session's artifact store, as an image's,
+// and tells the model it was kept: models are not given audio.
+type Audio struct {
+	MIME string
+	Data []byte
+}
+
 // Result is what a tool returns (spec T3).
 type Result struct {
 	// Text is what the model reads.
 	Text string
 	// Images are returned image bytes.
 	Images []Image
+	// Audio are returned sounds.
+	Audio []Audio
 	// Artifacts are references to artifacts already stored.
 	Artifacts []string
 	// IsError marks a business failure the model should read and correct.

@@ -162,6 +162,18 @@ func New() *server.MCPServer {
 		func(ctx context.Context, r mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			return []mcp.ResourceContents{mcp.TextResourceContents{URI: r.Params.URI, MIMEType: "text/plain", Text: "remember the milk"}}, nil
 		})
+	s.AddResource(mcp.NewResource("file:///dot.png", "dot", mcp.WithMIMEType("image/png")),
+		func(ctx context.Context, r mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			return []mcp.ResourceContents{mcp.BlobResourceContents{URI: r.Params.URI, MIMEType: "image/png", Blob: base64.StdEncoding.EncodeToString(PNG())}}, nil
+		})
+	s.AddResource(mcp.NewResource("file:///data.bin", "data", mcp.WithMIMEType("application/octet-stream")),
+		func(ctx context.Context, r mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			return []mcp.ResourceContents{mcp.BlobResourceContents{URI: r.Params.URI, MIMEType: "application/octet-stream", Blob: base64.StdEncoding.EncodeToString([]byte{0, 1, 2, 3})}}, nil
+		})
+	s.AddResource(mcp.NewResource("file:///big.txt", "big", mcp.WithMIMEType("text/plain")),
+		func(ctx context.Context, r mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			return []mcp.ResourceContents{mcp.TextResourceContents{URI: r.Params.URI, MIMEType: "text/plain", Text: strings.Repeat("lorem ipsum\n", 100_000)}}, nil
+		})
 	s.AddPrompt(mcp.NewPrompt("greet", mcp.WithPromptDescription("Greet someone."), mcp.WithArgument("name", mcp.RequiredArgument())),
 		func(ctx context.Context, r mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			return mcp.NewGetPromptResult("a greeting", []mcp.PromptMessage{

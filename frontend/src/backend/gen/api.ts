@@ -270,6 +270,13 @@ export function createApi(transport: Caller) {
     RemoveProvider: (name: string): Promise<void> =>
       transport.call<void>('RemoveProvider', [name]),
     /**
+     * RestartMCPServer stops an MCP server (a project's of workdir wins over
+     * the user's of the same name) and starts it again at once; it returns
+     * the server as it is after a brief wait for it to be ready.
+     */
+    RestartMCPServer: (workdir: string, name: string): Promise<kernel.MCPServer> =>
+      transport.call<kernel.MCPServer>('RestartMCPServer', [workdir, name]),
+    /**
      * Revert undoes file changes: some changes (optionally some hunks of one),
      * a whole run, or everything after a change. When a file changed since,
      * nothing is changed and the conflicts are returned, unless Force.
@@ -288,6 +295,14 @@ export function createApi(transport: Caller) {
      */
     Run: (sessionID: string, message: string): Promise<string> =>
       transport.call<string>('Run', [sessionID, message]),
+    /**
+     * RunWithResources is Run with MCP resources attached to the message
+     * (spec M3): each names a server and a resource URI; their text goes into
+     * the user message after the message, bounded, and their images as image
+     * parts. A resource that cannot be read fails at once, starting nothing.
+     */
+    RunWithResources: (sessionID: string, message: string, resources: kernel.ResourceRef[]): Promise<string> =>
+      transport.call<string>('RunWithResources', [sessionID, message, resources]),
     /** Runs returns a session's runs, oldest first. */
     Runs: (sessionID: string): Promise<kernel.Run[]> =>
       transport.call<kernel.Run[]>('Runs', [sessionID]),
@@ -303,6 +318,13 @@ export function createApi(transport: Caller) {
     /** SetDefaultProvider makes a profile the default one. */
     SetDefaultProvider: (name: string): Promise<void> =>
       transport.call<void>('SetDefaultProvider', [name]),
+    /**
+     * SetMCPAlwaysLoad sets whether one of the user's MCP servers keeps its
+     * tools in every request even when MCP tools are deferred behind
+     * tool_search.
+     */
+    SetMCPAlwaysLoad: (name: string, on: boolean): Promise<void> =>
+      transport.call<void>('SetMCPAlwaysLoad', [name, on]),
     /**
      * SetMode switches a session's approval mode (manual, auto, full-access),
      * also during a run; the switch is recorded in the session's events.

@@ -113,6 +113,19 @@ export interface RunStartData {
   prompt: string;
   provider: string;
   workdir: string;
+  /**
+   * Resources are the MCP resources the user attached to the prompt
+   * (their contents are in the stored user message, not here).
+   */
+  resources?: ResourceRef[];
+}
+/**
+ * ResourceRef names an MCP resource attached to a message: its server
+ * and URI.
+ */
+export interface ResourceRef {
+  server: string;
+  uri: string;
 }
 /**
  * StepStartData is the payload of step.start, before each model request:
@@ -557,6 +570,12 @@ export interface Action {
    * ReadOnly is set for MCP tools their server annotates read-only.
    */
   readOnly?: boolean;
+  /**
+   * MCPServer and MCPTool name, for an MCP call, the server and the
+   * tool's own name on it (Tool is its mcp__server__tool form).
+   */
+  mcpServer?: string;
+  mcpTool?: string;
 }
 /**
  * Action kinds (Action.Kind, Grant.Kind), as approval.Kind.

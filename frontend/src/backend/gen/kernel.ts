@@ -40,6 +40,16 @@ export const BackgroundTailBytes = 64 << 10;
  * workspace checks the session's files instead.
  */
 export const PollEvery = 2 * 1e9 /* time.Second in nanoseconds */;
+/**
+ * revertedFiles holds, by session and path, the state a revert left a file
+ * in, for the watcher: after a revert the session's record of the file is
+ * marked as changed (the model has not seen what the revert wrote), so the
+ * record no longer says what Foya last wrote there. An entry goes with the
+ * record it was made for (its ReadAt): a new read or write by the model
+ * replaces the record, and the entry with it. It is reported once, like a
+ * record is marked once. Kept in memory: after a restart, a file reverted
+ * before it is watched as its record says. The zero value is ready to use.
+ */
 
 //////////
 // source: discover.go
@@ -547,6 +557,12 @@ export interface Action {
   command?: string;
   host?: string;
   readOnly?: boolean;
+  /**
+   * MCPServer and MCPTool name, for an MCP call, the server and the
+   * tool's own name on it.
+   */
+  mcpServer?: string;
+  mcpTool?: string;
 }
 /**
  * ApprovalRequest is what a tool asks the user: the action, a one-line
@@ -670,6 +686,12 @@ export interface RunOptions {
    * run.max_steps setting, else engine.DefaultMaxSteps.
    */
   maxSteps?: number /* int */;
+  /**
+   * Resources are MCP resources attached to the message (spec M3):
+   * their text, bounded by MaxAttachedText, goes into the user message
+   * after the prompt and their images as image parts; stored with it.
+   */
+  resources?: ResourceRef[];
 }
 /**
  * RevertRequest says what to revert: exactly one of ChangeIDs (with Hunks,
@@ -1074,6 +1096,12 @@ export interface MCPServer {
    * File is the configuration file it comes from.
    */
   file: string;
+  /**
+   * ImportedFrom names the file a user's server was imported from
+   * (foya mcp import); empty for servers added by hand and for a
+   * project's.
+   */
+  importedFrom?: string;
   transport: string;
   commandLine: string;
   /**
@@ -1135,6 +1163,27 @@ export interface MCPImport {
   skipped: string[];
   problems: string[];
 }
+
+//////////
+// source: mcp_attach.go
+
+/**
+ * ResourceRef names an MCP resource a user attaches to a message: a
+ * server (a project's server of the session's folder wins over the
+ * user's of the same name) and the resource's URI.
+ */
+export interface ResourceRef {
+  server: string;
+  uri: string;
+}
+/**
+ * MaxAttached is the most resources one message may attach.
+ */
+export const MaxAttached = 8;
+/**
+ * MaxAttachedText bounds the text all of a message's resources add.
+ */
+export const MaxAttachedText = 256 << 10;
 
 //////////
 // source: paths.go

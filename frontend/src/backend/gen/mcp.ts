@@ -50,6 +50,11 @@ export interface Entry {
    * Disabled servers are kept in the file but not started.
    */
   disabled?: boolean;
+  /**
+   * ImportedFrom names the file foya mcp import copied the entry from
+   * (Foya's own file only; other programs ignore the field).
+   */
+  importedFrom?: string;
 }
 /**
  * DefaultTimeout bounds a call to a server whose entry names no timeout.

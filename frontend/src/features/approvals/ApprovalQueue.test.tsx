@@ -319,6 +319,14 @@ describe("ApprovalQueue", () => {
       ["Toolissues_create", "its server does not mark it read-only: it may change things"],
     ],
     [
+      // issue 12 item 3: the dialog names the MCP server and its own name for the tool.
+      "an MCP tool of a named server: the server, its tool and what it says of it",
+      { kind: "mcp", tool: "mcp__github__create_issue", mcpServer: "github", mcpTool: "create_issue", readOnly: true },
+      "Call an MCP tool?",
+      {},
+      ["MCP servergithub", "Server's toolcreate_issue", "its server marks it read-only"],
+    ],
+    [
       "a read outside the workspace: the path",
       { kind: "read_outside", tool: "read", paths: ["/etc/hosts"] },
       "Read outside the workspace?",

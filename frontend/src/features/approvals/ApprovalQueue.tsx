@@ -318,6 +318,14 @@ function What({ req }: { req: ApprovalRequestData }) {
     rows.push(["Host", <code>{a.host ?? "(no host given)"}</code>]);
   }
   if (a.kind === "mcp") {
+    // The server and its own name for the tool (issue 12 item 3): whose
+    // program runs, not only the registered mcp__server__tool name.
+    if (a.mcpServer !== undefined && a.mcpServer !== "") {
+      rows.push(["MCP server", <code>{a.mcpServer}</code>]);
+    }
+    if (a.mcpTool !== undefined && a.mcpTool !== "") {
+      rows.push(["Server's tool", <code>{a.mcpTool}</code>]);
+    }
     rows.push(["MCP tool", <span>{mcpNote(a)}</span>]);
   }
   return (

@@ -133,8 +133,9 @@ function capital(s: string): string {
 }
 
 /**
- * mcpNote says what the server declares of an MCP tool. The action carries
- * the tool's registered name and the server's read-only annotation only.
+ * mcpNote says what the server declares of an MCP tool: its read-only
+ * annotation (the action also names the server and its tool, mcpServer
+ * and mcpTool, which the dialog shows as their own rows).
  */
 export function mcpNote(a: Action): string {
   return a.readOnly === true ? "its server marks it read-only" : "its server does not mark it read-only: it may change things";

@@ -9,6 +9,7 @@ import { runError, runModel } from "./format";
 import { lastPrompt, lastTurn, rowsOf, runningTurnId, type Row } from "./reducer";
 import { EndRow, ModeRow, PromptRow, StepRow } from "./Rows";
 import { ToolCardRow } from "./ToolCard";
+import { AttachButton, AttachedList, refsOf, type Attached } from "./AttachResources";
 import "./conversation.css";
 
 /** continueMessage is what "Continue" sends after the step-limit stop. */
@@ -31,11 +32,11 @@ export function ConversationView(props: { sessionId: string }) {
   const busy = running !== "" || sending || (sent !== "" && !started);
 
   const send = useCallback(
-    async (message: string): Promise<boolean> => {
+    async (message: string, attached: Attached[] = []): Promise<boolean> => {
       setSending(true);
       setError("");
       try {
-        const id = await api.Run(props.sessionId, message);
+        const id = attached.length === 0 ? await api.Run(props.sessionId, message) : await api.RunWithResources(props.sessionId, message, refsOf(attached));
         setSent(id);
         return true;
       } catch (e) {
@@ -69,6 +70,7 @@ export function ConversationView(props: { sessionId: string }) {
     <div className="convo" onKeyDown={onKey}>
       <Transcript rows={rows} lastRunId={lastRunId} onContinue={onContinue} />
       <Composer
+        sessionId={props.sessionId}
         busy={busy}
         running={running !== ""}
         noModel={noModel}
@@ -231,14 +233,16 @@ function useNoModel(sessionId: string, running: string): string {
 }
 
 function Composer(props: {
+  sessionId: string;
   busy: boolean;
   running: boolean;
   noModel: string;
   error: string;
-  onSend: (message: string) => Promise<boolean>;
+  onSend: (message: string, attached: Attached[]) => Promise<boolean>;
   onStop: () => void;
 }) {
   const [draft, setDraft] = useState("");
+  const [attached, setAttached] = useState<Attached[]>([]);
   const recall = useSession((s) => lastPrompt(s.conversation));
   const disabled = props.busy || props.noModel !== "";
   const reason = props.running
@@ -249,7 +253,10 @@ function Composer(props: {
   const submit = async () => {
     if (disabled || draft.trim() === "") return;
     const message = draft;
-    if (await props.onSend(message)) setDraft((d) => (d === message ? "" : d));
+    if (await props.onSend(message, attached)) {
+      setDraft((d) => (d === message ? "" : d));
+      setAttached([]);
+    }
   };
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.nativeEvent.isComposing) return;
@@ -280,6 +287,7 @@ function Composer(props: {
           {reason}
         </p>
       )}
+      <AttachedList attached={attached} onRemove={(a) => setAttached((l) => l.filter((x) => x !== a))} />
       <div className="convo-composer-row">
         <textarea
           className="convo-input"
@@ -303,6 +311,7 @@ function Composer(props: {
           <button type="submit" className="button convo-send" disabled={disabled || draft.trim() === ""}>
             Send
           </button>
+          <AttachButton sessionId={props.sessionId} attached={attached} disabled={disabled} onAttach={(a) => setAttached((l) => [...l, a])} />
         </div>
       </div>
     </form>

@@ -1,5 +1,6 @@
 import { Dialog, Tabs } from "radix-ui";
 import { X } from "lucide-react";
+import { MCPSettings } from "./MCPSettings";
 import { ModeSettings } from "./ModeSettings";
 import { ModelSettings } from "./ModelSettings";
 import { ProviderSettings } from "./ProviderSettings";
@@ -8,8 +9,8 @@ import "./settings.css";
 
 /**
  * SettingsView is the settings dialog: approval modes (of the open session,
- * if any, and of new sessions), provider profiles, models and limits, and
- * the theme. Escape or the close button calls onClose.
+ * if any, and of new sessions), provider profiles, models and limits, MCP
+ * servers, and the theme. Escape or the close button calls onClose.
  */
 export function SettingsView(props: { sessionId: string | null; onClose: () => void }) {
   return (
@@ -33,6 +34,7 @@ export function SettingsView(props: { sessionId: string | null; onClose: () => v
               <Tabs.Trigger value="modes">Approval mode</Tabs.Trigger>
               <Tabs.Trigger value="providers">Providers</Tabs.Trigger>
               <Tabs.Trigger value="models">Models and limits</Tabs.Trigger>
+              <Tabs.Trigger value="mcp">MCP servers</Tabs.Trigger>
               <Tabs.Trigger value="theme">Theme</Tabs.Trigger>
             </Tabs.List>
             <Tabs.Content value="modes" className="settings-panel">
@@ -43,6 +45,9 @@ export function SettingsView(props: { sessionId: string | null; onClose: () => v
             </Tabs.Content>
             <Tabs.Content value="models" className="settings-panel">
               <ModelSettings sessionId={props.sessionId} />
+            </Tabs.Content>
+            <Tabs.Content value="mcp" className="settings-panel">
+              <MCPSettings sessionId={props.sessionId} />
             </Tabs.Content>
             <Tabs.Content value="theme" className="settings-panel">
               <ThemeSettings />

@@ -5,7 +5,7 @@ import { render } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { TransportProvider } from "../../backend";
 import { FakeTransport } from "../../backend/fake";
-import type { Provider, ProviderCheck } from "../../backend/gen/kernel";
+import type { MCPServer, Provider, ProviderCheck } from "../../backend/gen/kernel";
 import { SessionStoreProvider } from "../session/hooks";
 import { createSessionStore, type SessionStore } from "../session/store";
 
@@ -36,6 +36,24 @@ export function check(fields: Partial<ProviderCheck> = {}): ProviderCheck {
     model: "qwen-coder",
     models: { status: "ok", httpStatus: 200, message: "reachable; 3 models listed, qwen-coder among them", millis: 4 },
     stream: { status: "ok", message: 'model qwen-coder answered "ok"', millis: 30 },
+    ...fields,
+  };
+}
+
+/** server returns one of the user's MCP servers, ready, overridden by fields. */
+export function server(fields: Partial<MCPServer> = {}): MCPServer {
+  return {
+    name: "local",
+    scope: "user",
+    file: "/home/ada/.local/share/foya/mcp.json",
+    transport: "stdio",
+    commandLine: "my-server --stdio",
+    state: "ready",
+    tools: 3,
+    deferred: false,
+    sandbox: false,
+    alwaysLoad: false,
+    restarts: 0,
     ...fields,
   };
 }

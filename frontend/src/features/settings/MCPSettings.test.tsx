@@ -1,0 +1,200 @@
+// The settings view's "MCP servers" section (issue 13 item 1, the UI's MCP
+// view): mounted as the shell mounts it, answered by a FakeTransport.
+import { cleanup, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it } from "vitest";
+import { ApiError } from "../../backend";
+import { session } from "../../backend/fake";
+import type { MCPList } from "../../backend/gen/kernel";
+import { SettingsView } from "./index";
+import { argsOf, mount, server } from "./testkit";
+
+afterEach(cleanup);
+
+const WORKDIR = "/home/ada/project";
+
+function replies(list: MCPList): Record<string, unknown> {
+  return {
+    Session: session({ id: "s1", workdir: WORKDIR }),
+    DefaultMode: "manual",
+    Providers: [],
+    Settings: {},
+    ImageInput: false,
+    MCPServers: list,
+    AddMCPServer: null,
+    RemoveMCPServer: null,
+    SetMCPAlwaysLoad: null,
+    RestartMCPServer: server(),
+    ApproveMCPServer: server({ scope: "project" }),
+    MCPResources: [{ uri: "file:///notes.txt", name: "notes", mimeType: "text/plain" }],
+    MCPPrompts: [{ name: "greet", description: "Greet someone.", arguments: [{ name: "name", required: true }] }],
+    ReadMCPResource: [{ uri: "file:///notes.txt", mimeType: "text/plain", text: "remember the milk" }],
+  };
+}
+
+async function openTab() {
+  const user = userEvent.setup();
+  await user.click(screen.getByRole("tab", { name: "MCP servers" }));
+  return user;
+}
+
+function item(name: string): HTMLElement {
+  return screen.getByRole("listitem", { name });
+}
+
+describe("SettingsView: MCP servers", () => {
+  it("lists the user's and the project's servers with state, tools, origin and the failed one's error and stderr", async () => {
+    const list: MCPList = {
+      servers: [
+        server({ name: "local", tools: 12, deferred: true }),
+        server({ name: "cursor", importedFrom: "/home/ada/.cursor/mcp.json", state: "failed", tools: 0, error: "the server stopped: exit status 3", stderr: "cannot open the database: permission denied" }),
+        server({ name: "web", scope: "project", file: WORKDIR + "/.mcp.json", transport: "http", commandLine: "http://127.0.0.1:9/mcp", state: "unapproved", tools: 0 }),
+      ],
+      problems: [WORKDIR + "/.foya/mcp.json: line 3, column 5: not valid JSON: invalid character '}'"],
+    };
+    const { t } = mount(<SettingsView sessionId="s1" onClose={() => {}} />, replies(list));
+    await openTab();
+    await screen.findByRole("list", { name: "MCP servers" });
+    expect(argsOf(t, "MCPServers")).toEqual([[WORKDIR]]);
+
+    const local = item("local");
+    expect(within(local).getByText("Ready")).toBeTruthy();
+    expect(local.textContent).toContain("12 tools, deferred: the model finds them with tool_search");
+    expect(local.textContent).toContain("Yours (added in Foya)");
+    expect(within(local).getByRole("button", { name: "Restart local" })).toBeTruthy();
+    expect(within(local).getByRole("checkbox", { name: /Always load/ })).toBeTruthy();
+
+    const cursor = item("cursor");
+    expect(cursor.textContent).toContain("Yours, imported from /home/ada/.cursor/mcp.json");
+    expect(within(cursor).getByRole("alert").textContent).toBe("Why it failed: the server stopped: exit status 3");
+    expect(cursor.textContent).toContain("cannot open the database: permission denied");
+
+    const web = item("web");
+    expect(web.textContent).toContain("From the project's " + WORKDIR + "/.mcp.json");
+    expect(within(web).queryByRole("button", { name: "Remove web" })).toBeNull(); // a project's entry is not ours to delete
+    expect(within(web).queryByRole("checkbox")).toBeNull();
+
+    expect(screen.getByText(/line 3, column 5: not valid JSON/)).toBeTruthy();
+  });
+
+  it("adds a stdio server from the form and shows the list again", async () => {
+    const r = replies({ servers: [], problems: [] });
+    const { t } = mount(<SettingsView sessionId={null} onClose={() => {}} />, r);
+    const user = await openTab();
+    await user.click(await screen.findByRole("button", { name: "Add an MCP server" }));
+    const form = screen.getByRole("form", { name: "Add an MCP server" });
+    await user.click(within(form).getByRole("button", { name: "Add server" }));
+    expect(within(form).getByRole("alert").textContent).toContain("Give the server a name");
+    expect(t.callsOf("AddMCPServer")).toBe(0);
+
+    await user.type(within(form).getByLabelText("Name"), "github");
+    await user.type(within(form).getByLabelText("Command"), "npx");
+    await user.type(within(form).getByLabelText("Arguments"), "-y{Enter}@modelcontextprotocol/server-github");
+    await user.type(within(form).getByLabelText("Environment"), "GITHUB_TOKEN=x");
+    r.MCPServers = { servers: [server({ name: "github", commandLine: "npx -y @modelcontextprotocol/server-github" })], problems: [] };
+    await user.click(within(form).getByRole("button", { name: "Add server" }));
+    await waitFor(() =>
+      expect(argsOf(t, "AddMCPServer")).toEqual([
+        [{ name: "github", command: "npx", args: ["-y", "@modelcontextprotocol/server-github"], env: { GITHUB_TOKEN: "x" } }],
+      ]),
+    );
+    expect((await screen.findByRole("status")).textContent).toBe("MCP server github added; it starts at once.");
+    expect(item("github").textContent).toContain("npx -y @modelcontextprotocol/server-github");
+    expect(argsOf(t, "MCPServers")).toEqual([[""], [""]]);
+  });
+
+  it("adds a URL server with headers, and shows the kernel's refusal in words", async () => {
+    const r = replies({ servers: [], problems: [] });
+    r.AddMCPServer = new ApiError("invalid", 'MCP server "remote": url "http//x": want an http:// or https:// address');
+    const { t } = mount(<SettingsView sessionId={null} onClose={() => {}} />, r);
+    const user = await openTab();
+    await user.click(await screen.findByRole("button", { name: "Add an MCP server" }));
+    const form = screen.getByRole("form", { name: "Add an MCP server" });
+    await user.click(within(form).getByRole("radio", { name: /Connect to a URL \(streamable HTTP\)/ }));
+    expect(within(form).queryByLabelText("Command")).toBeNull();
+    await user.type(within(form).getByLabelText("Name"), "remote");
+    await user.type(within(form).getByLabelText("URL"), "https://mcp.example.com/mcp");
+    await user.type(within(form).getByLabelText("Headers"), "Authorization: Bearer t");
+    await user.click(within(form).getByRole("button", { name: "Add server" }));
+    await waitFor(() =>
+      expect(argsOf(t, "AddMCPServer")).toEqual([[{ name: "remote", url: "https://mcp.example.com/mcp", type: "http", headers: { Authorization: "Bearer t" } }]]),
+    );
+    expect((await within(form).findByRole("alert")).textContent).toContain("want an http:// or https:// address");
+  });
+
+  it("removes a server after confirmation, restarts one, and sets always load", async () => {
+    const r = replies({ servers: [server({ name: "local" })], problems: [] });
+    const { t } = mount(<SettingsView sessionId={null} onClose={() => {}} />, r);
+    const user = await openTab();
+    await screen.findByRole("list", { name: "MCP servers" });
+
+    await user.click(within(item("local")).getByRole("button", { name: "Restart local" }));
+    await waitFor(() => expect(argsOf(t, "RestartMCPServer")).toEqual([["", "local"]]));
+    expect((await screen.findByRole("status")).textContent).toBe("MCP server local restarted.");
+
+    await user.click(within(item("local")).getByRole("checkbox", { name: /Always load/ }));
+    await waitFor(() => expect(argsOf(t, "SetMCPAlwaysLoad")).toEqual([["local", true]]));
+
+    await user.click(within(item("local")).getByRole("button", { name: "Remove local" }));
+    const ask = await screen.findByRole("alertdialog", { name: "Remove MCP server local?" });
+    await user.click(within(ask).getByRole("button", { name: "Cancel" }));
+    expect(t.callsOf("RemoveMCPServer")).toBe(0);
+    await user.click(within(item("local")).getByRole("button", { name: "Remove local" }));
+    r.MCPServers = { servers: [], problems: [] };
+    await user.click(within(await screen.findByRole("alertdialog")).getByRole("button", { name: "Remove local" }));
+    await waitFor(() => expect(argsOf(t, "RemoveMCPServer")).toEqual([["local"]]));
+    await waitFor(() => expect(screen.queryByRole("listitem", { name: "local" })).toBeNull());
+    expect(screen.getByText(/No MCP servers yet/)).toBeTruthy();
+  });
+
+  it("approves a project's server only after showing its command line, sandboxed unless lifted", async () => {
+    const r = replies({
+      servers: [server({ name: "tools", scope: "project", file: WORKDIR + "/.mcp.json", commandLine: "./bin/tools --serve 'a b'", state: "unapproved", sandbox: true, tools: 0 })],
+      problems: [],
+    });
+    const { t } = mount(<SettingsView sessionId="s1" onClose={() => {}} />, r);
+    const user = await openTab();
+    await user.click(await screen.findByRole("button", { name: "Approve tools" }));
+    const ask = await screen.findByRole("alertdialog", { name: "Approve the project's MCP server tools?" });
+    expect(within(ask).getByLabelText("Command line to approve").textContent).toBe("./bin/tools --serve 'a b'");
+    expect(ask.textContent).toContain(WORKDIR + "/.mcp.json");
+    expect((within(ask).getByRole("checkbox", { name: /outside the sandbox/ }) as HTMLInputElement).checked).toBe(false);
+    await user.click(within(ask).getByRole("button", { name: "Approve tools" }));
+    await waitFor(() => expect(argsOf(t, "ApproveMCPServer")).toEqual([[WORKDIR, "tools", false]]));
+    expect((await screen.findByRole("status")).textContent).toBe("MCP server tools approved; it runs in the sandbox.");
+  });
+
+  it("browses a ready server's resources and prompts, and reads a resource", async () => {
+    const { t } = mount(<SettingsView sessionId={null} onClose={() => {}} />, replies({ servers: [server({ name: "local" })], problems: [] }));
+    const user = await openTab();
+    await user.click(await screen.findByRole("button", { name: "Resources and prompts of local" }));
+    const resources = await screen.findByRole("region", { name: "Resources of local" });
+    await within(resources).findByText("file:///notes.txt");
+    const prompts = screen.getByRole("region", { name: "Prompts of local" });
+    expect((await within(prompts).findByText("greet")).closest("li")!.textContent).toContain("Arguments: name (required)");
+    await user.click(within(resources).getByRole("button", { name: "Show file:///notes.txt" }));
+    expect((await within(resources).findByLabelText("Contents of file:///notes.txt")).textContent).toBe("remember the milk");
+    expect(argsOf(t, "ReadMCPResource")).toEqual([["", "local", "file:///notes.txt"]]);
+  });
+
+  it("reads the list again while a server is connecting", async () => {
+    const r = replies({ servers: [server({ name: "slow", state: "connecting", tools: 0 })], problems: [] });
+    const { t } = mount(<SettingsView sessionId={null} onClose={() => {}} />, r);
+    await openTab();
+    await screen.findByText("Connecting");
+    r.MCPServers = { servers: [server({ name: "slow", tools: 4 })], problems: [] };
+    await waitFor(() => expect(item("slow").textContent).toContain("4 tools, offered to the model"), { timeout: 3000 });
+    expect(t.callsOf("MCPServers")).toBeGreaterThanOrEqual(2);
+  });
+
+  it("says so when the list cannot be read, and tries again", async () => {
+    const r = replies({ servers: [], problems: [] });
+    r.MCPServers = new ApiError("internal", "the kernel is not open");
+    mount(<SettingsView sessionId={null} onClose={() => {}} />, r);
+    const user = await openTab();
+    expect((await screen.findByRole("alert")).textContent).toContain("the kernel is not open");
+    r.MCPServers = { servers: [server()], problems: [] };
+    await user.click(screen.getByRole("button", { name: "Try again" }));
+    await screen.findByRole("list", { name: "MCP servers" });
+  });
+});
