@@ -56,6 +56,11 @@ const (
 	OpEdit   = "edit"
 	OpDelete = "delete"
 	OpRevert = "revert"
+	// OpRename and OpChmod are recorded for shell commands (issue 15): a
+	// file that appeared where one with the same content and inode went
+	// (RenamedFrom names it), and a file whose mode alone changed.
+	OpRename = "rename"
+	OpChmod  = "chmod"
 )
 
 // FileChange records one change to one path (spec F1): what was there
@@ -95,8 +100,16 @@ type FileChange struct {
 	TrashPath string `json:"trashPath,omitempty"`
 	TrashInfo string `json:"trashInfo,omitempty"`
 	// RevertOf is the change this one reverted.
-	RevertOf  string    `json:"revertOf,omitempty"`
-	CreatedAt time.Time `json:"createdAt"`
+	RevertOf string `json:"revertOf,omitempty"`
+	// RenamedFrom is the path a renamed file came from (Op rename); that
+	// path's deletion is a change of its own.
+	RenamedFrom string `json:"renamedFrom,omitempty"`
+	// NotRestorable says why Foya kept no copy of the before content (a
+	// shell command changed a file too large, ignored, unreadable or
+	// changing while read): the change is recorded with its digests, and
+	// revert reports it instead of restoring it. Empty when restorable.
+	NotRestorable string    `json:"notRestorable,omitempty"`
+	CreatedAt     time.Time `json:"createdAt"`
 }
 
 // Instructions statuses.

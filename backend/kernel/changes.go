@@ -336,8 +336,12 @@ func (k *Kernel) WatchSession(ctx context.Context, sessionID string) (stop func(
 	ctx, cancel := context.WithCancel(ctx)
 	check := func(path string) { k.checkOutside(ctx, sessionID, path) }
 	w, err := files.Watch(sess.Workdir, files.WatchOptions{
-		OnChange: check,
+		OnChange: func(path string) {
+			k.ws.Touch(sessionID, path) // the next shell command looks at it
+			check(path)
+		},
 		OnDegraded: func(why string) {
+			k.ws.Degrade(sessionID)
 			ev := event.FileWatchDegraded(event.FileWatchDegradedData{Reason: why})
 			ev.SessionID = sessionID
 			k.recordEvents(ctx, ev)
@@ -347,6 +351,7 @@ func (k *Kernel) WatchSession(ctx context.Context, sessionID string) (stop func(
 		cancel()
 		return nil, err
 	}
+	k.ws.Attach(sessionID) // its events now narrow the walk before a shell command
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		t := time.NewTicker(PollEvery)
