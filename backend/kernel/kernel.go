@@ -22,8 +22,8 @@ import (
 	"foya/backend/tools/history"
 	"foya/backend/tools/shell"
 	"foya/backend/tools/todo"
-	"foya/backend/workspace"
 	"foya/backend/tools/web"
+	"foya/backend/workspace"
 )
 
 // Version is the kernel's version, set at build time with

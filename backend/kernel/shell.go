@@ -31,7 +31,7 @@ func shellTools(k *Kernel, probe func() sandbox.Capability) []tools.Tool {
 		// command must not take or remove (see owner.go).
 		// And the provider keys' file, which may lie beside it.
 		Database: []string{db, db + "-wal", db + "-shm", db + "-journal", OwnersDir(db), k.keys.file, k.keys.file + ".lock"},
-		Capture: capture{k},
+		Capture:  capture{k},
 		Readable: func() []string {
 			paths, _ := k.SandboxReadable(context.Background())
 			return paths

@@ -362,4 +362,3 @@ func (m *Manager) load(sessionID string) (saved, error) {
 	}
 	return s, nil
 }
-
