@@ -228,7 +228,7 @@ func (t bashTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 	} else if fcs, note, err := t.s.after(ctx, rc); err != nil {
 		out.Text += "\n" + captureNote(err)
 	} else {
-		out.FileChanges = fcs
+		out.FileChanges = withoutProtectDirs(fcs, rc.Workdir, p)
 		if note != "" {
 			out.Text += "\nFoya recorded its file changes only in part: " + note + "."
 		}
@@ -252,6 +252,22 @@ func (s *Shell) after(ctx context.Context, rc *tools.RunContext) ([]tools.FileCh
 		return nil, "", nil
 	}
 	return s.opts.Capture.After(context.WithoutCancel(ctx), rc.SessionID, rc.Workdir)
+}
+
+// withoutProtectDirs drops the creation of the empty .foya and .agents
+// folders at the root that the sandbox makes before a command starts (see
+// the package doc): Foya made them, not the command.
+func withoutProtectDirs(fcs []tools.FileChange, workdir string, p plan) []tools.FileChange {
+	if !p.restricted {
+		return fcs
+	}
+	wd, err := filepath.EvalSymlinks(workdir)
+	if err != nil {
+		return fcs
+	}
+	return slices.DeleteFunc(fcs, func(fc tools.FileChange) bool {
+		return fc.IsDir && !fc.ExistedBefore && (fc.Path == filepath.Join(wd, ".foya") || fc.Path == filepath.Join(wd, ".agents"))
+	})
 }
 
 // captureNote tells the model and the user that a command's file changes
