@@ -67,6 +67,13 @@ func goldenEvents() []event.Event {
 		event.TodoUpdated(event.TodoUpdatedData{Todos: []event.Todo{{Content: "read <main.go>", Status: event.TodoCompleted},
 			{Content: "fix the bug & test", Status: event.TodoInProgress}, {Content: "write docs", Status: event.TodoPending}}}),
 		event.FileReverted(event.FileRevertedData{ChangeID: "chg_2", RevertOf: "chg_1", Path: "/w/a.go", Op: event.OpRevert}),
+		// A background command's changes, found when it ended (issue 15).
+		event.FileCaptured(event.FileCapturedData{CallID: "call_4", FileChanges: []event.FileChange{
+			{ID: "chg_3", SessionID: "ses_1", RunID: "run_1", CallID: "call_4", Tool: "bash", Path: "/w/b.go", Op: event.OpRename,
+				ExistsAfter: true, ModeAfter: 0o100644, SHAAfter: "cc", RenamedFrom: "/w/a.go", CreatedAt: at},
+			{ID: "chg_4", SessionID: "ses_1", RunID: "run_1", CallID: "call_4", Tool: "bash", Path: "/w/big.bin", Op: event.OpWrite,
+				ExistedBefore: true, ExistsAfter: true, ModeBefore: 0o100644, ModeAfter: 0o100644, SHAAfter: "dd",
+				NotRestorable: "it is larger (9.0 MiB) than the index keeps (workspace.maxFileBytes)", CreatedAt: at}}}),
 		event.FileChangedOutside(event.FileChangedOutsideData{Path: "/w/a.go", Exists: false}),
 		event.FileWatchDegraded(event.FileWatchDegradedData{Reason: "too many folders: polling the session's files"}),
 		event.RunInterrupted(event.RunInterruptedData{Calls: 2}),
@@ -75,13 +82,6 @@ func goldenEvents() []event.Event {
 		event.RunEnd(event.RunEndData{Status: event.RunStatusFailed, Error: "model: 401 <unauthorized>", Steps: 1}),
 		// An MCP server's notifications/progress (issue 13 item 1).
 		event.ToolUpdate(event.ToolUpdateData{Step: 1, ID: "call_3", Progress: &event.Progress{Done: &done, Total: &total, Message: "indexing <2/3>"}}),
-		// A background command's changes, found when it ended (issue 15).
-		event.FileCaptured(event.FileCapturedData{CallID: "call_4", FileChanges: []event.FileChange{
-			{ID: "chg_3", SessionID: "ses_1", RunID: "run_1", CallID: "call_4", Tool: "bash", Path: "/w/b.go", Op: event.OpRename,
-				ExistsAfter: true, ModeAfter: 0o100644, SHAAfter: "cc", RenamedFrom: "/w/a.go", CreatedAt: at},
-			{ID: "chg_4", SessionID: "ses_1", RunID: "run_1", CallID: "call_4", Tool: "bash", Path: "/w/big.bin", Op: event.OpWrite,
-				ExistedBefore: true, ExistsAfter: true, ModeBefore: 0o100644, ModeAfter: 0o100644, SHAAfter: "dd",
-				NotRestorable: "it is larger (9.0 MiB) than the index keeps (workspace.maxFileBytes)", CreatedAt: at}}}),
 	}
 	for i := range evs {
 		evs[i].SessionID, evs[i].RunID, evs[i].Seq, evs[i].Time = "ses_1", "run_1", int64(i+1), at

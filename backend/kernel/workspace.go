@@ -38,11 +38,22 @@ func workspaceLimits(ctx context.Context, st *store.Store) workspace.Limits {
 }
 
 // WorkspaceUsage is the disk the workspace indexes take (settings, foya
-// doctor).
-type WorkspaceUsage = workspace.Usage
+// doctor): the compressed contents (blobs, shared by every session) and
+// one saved index per session.
+type WorkspaceUsage struct {
+	Dir        string `json:"dir"`
+	Blobs      int    `json:"blobs"`
+	BlobBytes  int64  `json:"blobBytes"`
+	Indexes    int    `json:"indexes"`
+	IndexBytes int64  `json:"indexBytes"`
+}
+
+func usageOf(u workspace.Usage) WorkspaceUsage {
+	return WorkspaceUsage{Dir: u.Dir, Blobs: u.Blobs, BlobBytes: u.BlobBytes, Indexes: u.Indexes, IndexBytes: u.IndexBytes}
+}
 
 // WorkspaceUsage returns the disk the workspace indexes take now.
-func (k *Kernel) WorkspaceUsage() WorkspaceUsage { return k.ws.Usage() }
+func (k *Kernel) WorkspaceUsage() WorkspaceUsage { return usageOf(k.ws.Usage()) }
 
 // capture is the shell's Capture over the kernel's workspace indexes.
 type capture struct{ k *Kernel }
