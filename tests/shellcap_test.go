@@ -441,10 +441,19 @@ func TestIssue15IndexSurvivesRestart(t *testing.T) {
 	if u := h.k.WorkspaceUsage(); u.Blobs == 0 || u.Indexes != 1 {
 		t.Errorf("usage %+v; want blobs and one index", u)
 	}
+	// issue 15 item 5: foya doctor shows it too.
+	if d := kernel.Doctor(ctx, kernel.DoctorOptions{DBPath: h.db}).Workspace; d.Usage.Blobs == 0 || d.Status != kernel.DoctorOK {
+		t.Errorf("doctor's workspace finding %+v; want its disk use", d)
+	}
 	if err := h.k.DeleteSession(ctx, sess.ID); err != nil {
 		t.Fatal(err)
 	}
 	if u := h.k.WorkspaceUsage(); u.Indexes != 0 {
 		t.Errorf("usage after deleting the session %+v; want no index", u)
+	}
+	// Its blobs are pruned once no index refers to them and they are old
+	// enough that no other kernel can be writing them.
+	if p, err := h.k.PruneWorkspace(0); err != nil || p.Blobs == 0 || h.k.WorkspaceUsage().Blobs != 0 {
+		t.Errorf("prune: %+v, %v; usage %+v; want every blob gone", p, err, h.k.WorkspaceUsage())
 	}
 }

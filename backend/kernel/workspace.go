@@ -55,6 +55,20 @@ func usageOf(u workspace.Usage) WorkspaceUsage {
 // WorkspaceUsage returns the disk the workspace indexes take now.
 func (k *Kernel) WorkspaceUsage() WorkspaceUsage { return usageOf(k.ws.Usage()) }
 
+// WorkspacePruned says what a prune of the workspace blobs removed.
+type WorkspacePruned struct {
+	Blobs int   `json:"blobs"`
+	Bytes int64 `json:"bytes"`
+}
+
+// PruneWorkspace removes the workspace blobs no index refers to, except
+// those written within grace (another kernel sharing the data folder may
+// be indexing them). DeleteSession prunes with a grace of ten minutes.
+func (k *Kernel) PruneWorkspace(grace time.Duration) (WorkspacePruned, error) {
+	p, err := k.ws.Prune(grace)
+	return WorkspacePruned{Blobs: p.Blobs, Bytes: p.Bytes}, err
+}
+
 // capture is the shell's Capture over the kernel's workspace indexes.
 type capture struct{ k *Kernel }
 

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
@@ -120,61 +121,121 @@ type scanned struct {
 
 // scan stats every path below rel (a folder relative to root, "" for the
 // root itself) that is not ignored, never following links and never
-// entering .git or ignored folders. It stops at max paths and says so.
+// entering .git or ignored folders. Folders are read by scanWorkers
+// goroutines at once (a walk is bound by system calls). It stops at max
+// paths and says so.
 func scan(ctx context.Context, root *os.Root, abs, rel string, rules []gitignore.Pattern, out map[string]scanned, max int) (full bool, err error) {
 	type job struct {
 		rel   string
 		rules []gitignore.Pattern
 	}
-	stack := []job{{rel, rules}}
-	for len(stack) > 0 {
-		if err := ctx.Err(); err != nil {
-			return false, err
-		}
-		j := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		dirAbs := abs
-		if j.rel != "" {
-			dirAbs = filepath.Join(abs, filepath.FromSlash(j.rel))
-		}
-		list, err := os.ReadDir(dirAbs)
-		if err != nil {
-			continue // gone, or unreadable: what was below it is seen as gone
-		}
-		comps := splitRel(j.rel)
-		pats := j.rules
-		if slices.ContainsFunc(list, func(d fs.DirEntry) bool { return d.Name() == ".gitignore" }) {
-			pats = append(slices.Clip(pats), readIgnore(root, path.Join(j.rel, ".gitignore"), comps)...)
-		}
-		m := gitignore.NewMatcher(pats)
-		for _, d := range list {
-			name := d.Name()
-			if name == ".git" {
-				continue
+	var (
+		mu      sync.Mutex
+		cond    = sync.NewCond(&mu)
+		stack   = []job{{rel, rules}}
+		pending = 1 // jobs queued or being read
+		count   = len(out)
+		stopped bool
+	)
+	parts := make([]map[string]scanned, scanWorkers)
+	var wg sync.WaitGroup
+	for w := range scanWorkers {
+		part := map[string]scanned{}
+		parts[w] = part
+		wg.Go(func() {
+			for {
+				mu.Lock()
+				for len(stack) == 0 && pending > 0 {
+					cond.Wait()
+				}
+				if pending == 0 {
+					mu.Unlock()
+					return
+				}
+				j := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				quit := stopped || ctx.Err() != nil
+				mu.Unlock()
+				var subs []job
+				n := 0
+				if !quit {
+					dirAbs := abs
+					if j.rel != "" {
+						dirAbs = filepath.Join(abs, filepath.FromSlash(j.rel))
+					}
+					readFolder(root, dirAbs, j.rel, j.rules, func(childRel string, sc scanned, pats []gitignore.Pattern) {
+						part[childRel] = sc
+						n++
+						if sc.e.IsDir() {
+							subs = append(subs, job{childRel, pats})
+						}
+					})
+				}
+				mu.Lock()
+				count += n
+				if count >= max {
+					stopped = true
+				}
+				if !stopped {
+					stack = append(stack, subs...)
+					pending += len(subs)
+				}
+				pending--
+				cond.Broadcast()
+				mu.Unlock()
 			}
-			childRel := name
-			if j.rel != "" {
-				childRel = j.rel + "/" + name
-			}
-			isDir := d.IsDir()
-			ign := len(pats) > 0 && m.Match(append(slices.Clip(comps), name), isDir)
-			if ign && isDir {
-				continue
-			}
-			if len(out) >= max {
-				return false, nil
-			}
-			fi, err := d.Info()
-			if err != nil {
-				continue
-			}
-			out[childRel] = scanned{e: entryOf(fi), ignored: ign}
-			if isDir {
-				stack = append(stack, job{childRel, pats})
-			}
+		})
+	}
+	wg.Wait()
+	for _, part := range parts {
+		for k, v := range part {
+			out[k] = v
 		}
 	}
-	return true, nil
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	return !stopped, nil
+}
+
+// scanWorkers is how many folders a walk reads at once.
+const scanWorkers = 2
+
+// readFolder lists one folder and stats what it holds, calling found for
+// each path that is not skipped, with the rules in force below it.
+func readFolder(root *os.Root, dirAbs, rel string, rules []gitignore.Pattern, found func(rel string, sc scanned, pats []gitignore.Pattern)) {
+	dirFile, err := os.Open(dirAbs)
+	if err != nil {
+		return // gone, or unreadable: what was below it is seen as gone
+	}
+	defer dirFile.Close()
+	list, _ := dirFile.ReadDir(-1)
+	comps := splitRel(rel)
+	pats := rules
+	if slices.ContainsFunc(list, func(d fs.DirEntry) bool { return d.Name() == ".gitignore" }) {
+		pats = append(slices.Clip(pats), readIgnore(root, path.Join(rel, ".gitignore"), comps)...)
+	}
+	m := gitignore.NewMatcher(pats)
+	for _, d := range list {
+		name := d.Name()
+		if name == ".git" {
+			continue
+		}
+		childRel := name
+		if rel != "" {
+			childRel = rel + "/" + name
+		}
+		isDir := d.IsDir()
+		ign := len(pats) > 0 && m.Match(append(slices.Clip(comps), name), isDir)
+		if ign && isDir {
+			continue
+		}
+		e, ok := statAt(dirFile, dirAbs, name)
+		if !ok {
+			continue
+		}
+		found(childRel, scanned{e: e, ignored: ign}, pats)
+	}
 }
 
 func splitRel(rel string) []string {

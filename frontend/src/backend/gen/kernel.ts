@@ -189,6 +189,15 @@ export interface DoctorReport {
   trash: DoctorTrash;
   providers: DoctorProviders;
   mcp: DoctorMCP;
+  workspace: DoctorWorkspace;
+}
+/**
+ * DoctorWorkspace is the disk the workspace indexes take (issue 15): the
+ * contents that let shell commands' changes be reverted.
+ */
+export interface DoctorWorkspace {
+  Finding: Finding;
+  usage: WorkspaceUsage;
 }
 /**
  * DoctorMCP is the MCP servers' finding: one line for them all, then one
@@ -1372,6 +1381,13 @@ export interface WorkspaceUsage {
   blobBytes: number /* int64 */;
   indexes: number /* int */;
   indexBytes: number /* int64 */;
+}
+/**
+ * WorkspacePruned says what a prune of the workspace blobs removed.
+ */
+export interface WorkspacePruned {
+  blobs: number /* int */;
+  bytes: number /* int64 */;
 }
 /**
  * capture is the shell's Capture over the kernel's workspace indexes.
