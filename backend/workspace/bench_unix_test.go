@@ -5,6 +5,7 @@ package workspace
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -107,9 +108,25 @@ func cpuTime() time.Duration {
 
 // BenchmarkFirstIndex builds the first index of a 10,000-file, 100 MB
 // repository and reports the disk it takes against the source's size.
+//
+// FOYA_BENCH_TREE names a real folder to index instead (its size is
+// summed as the source), for figures on real code.
 func BenchmarkFirstIndex(b *testing.B) {
-	ws := b.TempDir()
-	src := sourceTree(b, ws, 10_000, 10_000)
+	ws := os.Getenv("FOYA_BENCH_TREE")
+	var src int64
+	if ws == "" {
+		ws = b.TempDir()
+		src = sourceTree(b, ws, 10_000, 10_000)
+	} else {
+		filepath.WalkDir(ws, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.Type().IsRegular() {
+				if fi, err := d.Info(); err == nil && fi.Size() <= DefaultMaxFile {
+					src += fi.Size()
+				}
+			}
+			return nil
+		})
+	}
 	ctx := context.Background()
 	var u Usage
 	cpu := cpuTime()
