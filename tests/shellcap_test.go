@@ -234,12 +234,14 @@ func TestIssue15BackgroundCommandChanges(t *testing.T) {
 // spec: F1
 // Issue 15 items 3 and 4, "Must show": the user edits a file between two
 // turns; the next command does not get the edit blamed on it (a
-// file.changed_outside event says what happened), and undoing the first
+// file.changed_outside event says what happened; a write tool's change
+// in between is neither outside nor the command's), and undoing the first
 // turn reports the conflict instead of overwriting the user's edit.
 func TestIssue15OutsideEditConflicts(t *testing.T) {
 	privateTrash(t)
 	h := newHarness(t, nil,
 		pt.Calls(call("c1", "bash", `{"command":"echo agent >> a.txt"}`)), pt.Say("one"),
+		pt.Calls(call("w", "write", `{"path":"w.txt","content":"by the write tool\n"}`)),
 		pt.Calls(call("c2", "bash", `{"command":"echo other > other.txt"}`)), pt.Say("two"))
 	shellcapFiles(t, h.dir)
 	ctx := context.Background()
@@ -262,6 +264,10 @@ func TestIssue15OutsideEditConflicts(t *testing.T) {
 	for _, ev := range h.eventList() {
 		if ev.Type == event.TypeFileChangedOutside && strings.HasSuffix(string(ev.Data), `a.txt"}`) {
 			outside = true
+		}
+		// What Foya's own write tool left is neither outside nor the command's.
+		if ev.Type == event.TypeFileChangedOutside && strings.Contains(string(ev.Data), `w.txt"`) {
+			t.Errorf("the write tool's change was taken for an outside one: %s", ev.Data)
 		}
 	}
 	if !outside {

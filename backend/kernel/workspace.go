@@ -86,12 +86,22 @@ const maxOutsideEvents = 200
 // marked and a file.changed_outside event says so, and the change is not
 // blamed on the command about to run.
 func (c capture) Before(ctx context.Context, sessionID, workdir string) error {
-	changes, err := c.k.ws.Before(ctx, sessionID, workdir)
-	if err != nil || len(changes) == 0 {
-		return err
-	}
 	all, err := c.k.store.FileChanges(ctx, sessionID)
 	if err != nil {
+		return err
+	}
+	// What Foya's own tools changed since the index last looked: the
+	// watcher's events for them may still be on their way. A margin covers
+	// clocks that step.
+	since := c.k.ws.LastLook(sessionID).Add(-2 * time.Second)
+	var also []string
+	for _, fc := range all {
+		if fc.Tool != "bash" && fc.CreatedAt.After(since) {
+			also = append(also, fc.Path)
+		}
+	}
+	changes, err := c.k.ws.Before(ctx, sessionID, workdir, also...)
+	if err != nil || len(changes) == 0 {
 		return err
 	}
 	last := map[string]llm.FileChange{}

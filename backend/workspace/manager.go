@@ -88,10 +88,11 @@ func (m *Manager) get(sessionID, workdir string) (*index, error) {
 
 // Before brings the session's index up to date before a shell command
 // runs: it waits for the index to be built, then looks for what changed
-// since it last looked (only the paths a whole watcher reported, else
-// everything) and returns those changes, which the session's commands did
-// not make.
-func (m *Manager) Before(ctx context.Context, sessionID, workdir string) ([]Change, error) {
+// since it last looked (only the paths a whole watcher reported and the
+// paths given in also, else everything) and returns those changes, which
+// the session's commands did not make. also names what Foya's own tools
+// changed meanwhile, whose watcher events may not have arrived yet.
+func (m *Manager) Before(ctx context.Context, sessionID, workdir string, also ...string) ([]Change, error) {
 	ix, err := m.get(sessionID, workdir)
 	if err != nil {
 		return nil, err
@@ -101,6 +102,15 @@ func (m *Manager) Before(ctx context.Context, sessionID, workdir string) ([]Chan
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+	ix.wmu.Lock()
+	for _, p := range also {
+		if len(ix.touched) >= maxTouched {
+			ix.overflow = true
+			break
+		}
+		ix.touched[p] = true
+	}
+	ix.wmu.Unlock()
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	if ix.err != nil {
@@ -135,6 +145,18 @@ func (m *Manager) After(ctx context.Context, sessionID, workdir string) (Capture
 		return Capture{}, err
 	}
 	return ix.capture(ctx, changes), nil
+}
+
+// LastLook returns when the session's index last started to look at the
+// disk; zero when it never did.
+func (m *Manager) LastLook(sessionID string) time.Time {
+	ix := m.lookup(sessionID)
+	if ix == nil {
+		return time.Time{}
+	}
+	ix.wmu.Lock()
+	defer ix.wmu.Unlock()
+	return ix.lastLook
 }
 
 // Attach tells the session's index that a watcher now reports changes in

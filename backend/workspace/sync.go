@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
@@ -37,6 +38,7 @@ type index struct {
 	narrow   bool // a full walk ran while a whole watcher was attached
 	touched  map[string]bool
 	overflow bool
+	lastLook time.Time // when the last sync started
 }
 
 // Change is one path that changed between two looks: Before or After is
@@ -82,6 +84,7 @@ func (ix *index) sync(ctx context.Context, narrow bool) ([]Change, error) {
 	ix.wmu.Lock()
 	touched, overflow := ix.touched, ix.overflow
 	ix.touched, ix.overflow = map[string]bool{}, false
+	ix.lastLook = time.Now()
 	canNarrow := ix.narrow && !ix.degraded
 	attached := ix.attached && !ix.degraded
 	ix.wmu.Unlock()
