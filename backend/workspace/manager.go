@@ -79,10 +79,11 @@ func (m *Manager) get(sessionID, workdir string) (*index, error) {
 	if ix := m.indexes[sessionID]; ix != nil && ix.root == root {
 		return ix, nil
 	}
+	ctx, cancel := context.WithCancel(m.ctx)
 	ix := &index{m: m, session: sessionID, root: root, ready: make(chan struct{}), files: map[string]Entry{},
-		touched: map[string]bool{}}
+		touched: map[string]bool{}, cancel: cancel}
 	m.indexes[sessionID] = ix
-	m.wg.Go(func() { ix.build(m.ctx) })
+	m.wg.Go(func() { ix.build(ctx) })
 	return ix, nil
 }
 
@@ -216,6 +217,7 @@ func (m *Manager) DeleteSession(sessionID string) error {
 	delete(m.indexes, sessionID)
 	m.mu.Unlock()
 	if ix != nil {
+		ix.cancel() // a build still going stops: its session is gone
 		<-ix.ready
 		ix.mu.Lock()
 		ix.gone = true

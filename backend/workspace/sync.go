@@ -22,7 +22,8 @@ type index struct {
 	session string
 	root    string // the workspace, resolved
 
-	ready chan struct{} // closed once built (or failed: err)
+	ready  chan struct{} // closed once built (or failed: err)
+	cancel context.CancelFunc
 
 	mu      sync.Mutex // one sync at a time; guards what follows
 	err     error
