@@ -115,6 +115,7 @@ func (m *Manager) Before(ctx context.Context, sessionID, workdir string, also ..
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	if ix.err != nil {
+		m.forget(ix) // the next command builds it again
 		return nil, ix.err
 	}
 	out := ix.pending
@@ -139,6 +140,7 @@ func (m *Manager) After(ctx context.Context, sessionID, workdir string) (Capture
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	if ix.err != nil {
+		m.forget(ix)
 		return Capture{}, ix.err
 	}
 	changes, err := ix.sync(ctx, false)
@@ -197,6 +199,15 @@ func (m *Manager) Degrade(sessionID string) {
 		ix.degraded = true
 		ix.narrow = false
 		ix.wmu.Unlock()
+	}
+}
+
+// forget drops an index whose build failed, unless another replaced it.
+func (m *Manager) forget(ix *index) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.indexes[ix.session] == ix {
+		delete(m.indexes, ix.session)
 	}
 }
 
