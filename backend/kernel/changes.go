@@ -88,6 +88,8 @@ func (k *Kernel) Diff(ctx context.Context, id string) (string, error) {
 		return fmt.Sprintf("%s: folder %s created (mode %o)\n", what, c.Path, c.ModeAfter), nil
 	case c.IsDir:
 		return fmt.Sprintf("%s: folder %s moved to the trash (%s)\n", what, c.Path, c.TrashPath), nil
+	case c.NotRestorable != "" && c.Diff == "":
+		return fmt.Sprintf("%s: %s (not restorable: %s)\n", what, c.Path, c.NotRestorable), nil
 	case c.Diff == "":
 		return fmt.Sprintf("%s: %s (no content diff: the contents were too large to keep, or only the mode changed: %o to %o)\n", what, c.Path, c.ModeBefore, c.ModeAfter), nil
 	}
