@@ -97,6 +97,9 @@ func opText(c kernel.Change) string {
 	if c.RevertOf != "" {
 		op += " of " + c.RevertOf
 	}
+	if c.NotRestorable != "" {
+		op += " (not restorable)" // foya diff and foya revert say why
+	}
 	return op
 }
 

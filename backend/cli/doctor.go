@@ -64,6 +64,9 @@ func printDoctor(w io.Writer, r kernel.DoctorReport) {
 	}
 	section("Providers", providers...)
 	section("MCP servers", append([]kernel.Finding{r.MCP.Finding}, r.MCP.Servers...)...)
+	if r.Workspace.Name != "" {
+		section("Workspace index", r.Workspace.Finding)
+	}
 	if n := len(r.Problems()); n > 0 {
 		fmt.Fprintf(w, "\n%d %s: see \"what to do\" above\n", n, plural(n, "problem", "problems"))
 	} else {

@@ -37,6 +37,7 @@ const (
 	TypeSessionMode        = "session.mode"
 	TypeTodoUpdated        = "todo.updated"
 	TypeFileReverted       = "file.reverted"
+	TypeFileCaptured       = "file.captured"
 	TypeFileChangedOutside = "file.changed_outside"
 	TypeFileWatchDegraded  = "file.watch_degraded"
 	TypeRunInterrupted     = "run.interrupted"
@@ -47,7 +48,7 @@ const (
 var Types = []string{
 	TypeRunStart, TypeStepStart, TypeTextDelta, TypeReasoningDelta, TypeToolBegin, TypeToolUpdate,
 	TypeToolEnd, TypeToolsActivated, TypeStepEnd, TypeApprovalRequest, TypeApprovalAnswer,
-	TypeSessionMode, TypeTodoUpdated, TypeFileReverted, TypeFileChangedOutside, TypeFileWatchDegraded,
+	TypeSessionMode, TypeTodoUpdated, TypeFileReverted, TypeFileCaptured, TypeFileChangedOutside, TypeFileWatchDegraded,
 	TypeRunInterrupted, TypeRunEnd,
 }
 
@@ -98,6 +99,8 @@ func Payload(typ string) any {
 		return new(TodoUpdatedData)
 	case TypeFileReverted:
 		return new(FileRevertedData)
+	case TypeFileCaptured:
+		return new(FileCapturedData)
 	case TypeFileChangedOutside:
 		return new(FileChangedOutsideData)
 	case TypeFileWatchDegraded:

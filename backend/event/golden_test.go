@@ -86,6 +86,13 @@ func goldenEvents() []event.Event {
 				MCPServer: "github", MCPTool: "create_issue"},
 				Why: `call the tool "create_issue" of the MCP server github (npx -y @modelcontextprotocol/server-github)`, Preview: `{"title":"x"}`},
 			Reason: "Auto asks before an MCP tool that is not read-only", Scopes: []event.Grant{{Kind: event.KindMCP, Tool: "mcp__github__create_issue"}}, AskedAt: at}),
+		// A background command's changes, found when it ended (issue 15).
+		event.FileCaptured(event.FileCapturedData{CallID: "call_4", FileChanges: []event.FileChange{
+			{ID: "chg_3", SessionID: "ses_1", RunID: "run_1", CallID: "call_4", Tool: "bash", Path: "/w/b.go", Op: event.OpRename,
+				ExistsAfter: true, ModeAfter: 0o100644, SHAAfter: "cc", RenamedFrom: "/w/a.go", CreatedAt: at},
+			{ID: "chg_4", SessionID: "ses_1", RunID: "run_1", CallID: "call_4", Tool: "bash", Path: "/w/big.bin", Op: event.OpWrite,
+				ExistedBefore: true, ExistsAfter: true, ModeBefore: 0o100644, ModeAfter: 0o100644, SHAAfter: "dd",
+				NotRestorable: "it is larger (9.0 MiB) than the index keeps (workspace.maxFileBytes)", CreatedAt: at}}}),
 	}
 	// A sub-agent's run under task call call_4 (issue 13 item 2): its
 	// events name the call on the envelope.

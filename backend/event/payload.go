@@ -228,6 +228,18 @@ type FileRevertedData struct {
 // FileReverted is a file.reverted event.
 func FileReverted(d FileRevertedData) Event { return of(TypeFileReverted, d) }
 
+// FileCapturedData is the payload of file.captured: the file changes a
+// background command made, found when it ended, recorded against the call
+// that started it (issue 15). A foreground command's changes are in its
+// tool.end instead.
+type FileCapturedData struct {
+	CallID      string       `json:"callId"`
+	FileChanges []FileChange `json:"fileChanges"`
+}
+
+// FileCaptured is a file.captured event.
+func FileCaptured(d FileCapturedData) Event { return of(TypeFileCaptured, d) }
+
 // FileChangedOutsideData is the payload of file.changed_outside: a file the
 // session read or changed was changed by something other than Foya.
 type FileChangedOutsideData struct {

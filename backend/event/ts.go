@@ -25,6 +25,7 @@ export interface EventDataByType {
   "session.mode": SessionModeData;
   "todo.updated": TodoUpdatedData;
   "file.reverted": FileRevertedData;
+  "file.captured": FileCapturedData;
   "file.changed_outside": FileChangedOutsideData;
   "file.watch_degraded": FileWatchDegradedData;
   "run.interrupted": RunInterruptedData;

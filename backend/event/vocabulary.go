@@ -56,6 +56,11 @@ const (
 	OpEdit   = "edit"
 	OpDelete = "delete"
 	OpRevert = "revert"
+	// OpRename and OpChmod are recorded for shell commands (issue 15): a
+	// file that appeared where one with the same content and inode went
+	// (RenamedFrom names it), and a file whose mode alone changed.
+	OpRename = "rename"
+	OpChmod  = "chmod"
 )
 
 // FileChange records one change to one path (spec F1): what was there
@@ -99,8 +104,16 @@ type FileChange struct {
 	// Unconfirmed marks a change Foya could not confirm: it was recorded
 	// when Foya started again after stopping in the middle of the call
 	// that made it (spec X2), from what the disk showed then.
-	Unconfirmed bool      `json:"unconfirmed,omitempty"`
-	CreatedAt   time.Time `json:"createdAt"`
+	Unconfirmed bool `json:"unconfirmed,omitempty"`
+	// RenamedFrom is the path a renamed file came from (Op rename); that
+	// path's deletion is a change of its own.
+	RenamedFrom string `json:"renamedFrom,omitempty"`
+	// NotRestorable says why Foya kept no copy of the before content (a
+	// shell command changed a file too large, ignored, unreadable or
+	// changing while read): the change is recorded with its digests, and
+	// revert reports it instead of restoring it. Empty when restorable.
+	NotRestorable string    `json:"notRestorable,omitempty"`
+	CreatedAt     time.Time `json:"createdAt"`
 }
 
 // Instructions statuses.

@@ -89,6 +89,8 @@ func (k *Kernel) Diff(ctx context.Context, id string) (string, error) {
 		return fmt.Sprintf("%s: folder %s created (mode %o)\n", what, c.Path, c.ModeAfter), nil
 	case c.IsDir:
 		return fmt.Sprintf("%s: folder %s moved to the trash (%s)\n", what, c.Path, c.TrashPath), nil
+	case c.NotRestorable != "" && c.Diff == "":
+		return fmt.Sprintf("%s: %s (not restorable: %s)\n", what, c.Path, c.NotRestorable), nil
 	case c.Diff == "":
 		return fmt.Sprintf("%s: %s (no content diff: the contents were too large to keep, or only the mode changed: %o to %o)\n", what, c.Path, c.ModeBefore, c.ModeAfter), nil
 	}
@@ -344,8 +346,12 @@ func (k *Kernel) WatchSession(ctx context.Context, sessionID string) (stop func(
 	ctx, cancel := context.WithCancel(ctx)
 	check := func(path string) { k.checkOutside(ctx, sessionID, path) }
 	w, err := files.Watch(sess.Workdir, files.WatchOptions{
-		OnChange: check,
+		OnChange: func(path string) {
+			k.ws.Touch(sessionID, path) // the next shell command looks at it
+			check(path)
+		},
 		OnDegraded: func(why string) {
+			k.ws.Degrade(sessionID)
 			ev := event.FileWatchDegraded(event.FileWatchDegradedData{Reason: why})
 			ev.SessionID = sessionID
 			k.recordEvents(ctx, ev)
@@ -355,6 +361,7 @@ func (k *Kernel) WatchSession(ctx context.Context, sessionID string) (stop func(
 		cancel()
 		return nil, err
 	}
+	k.ws.Attach(sessionID) // its events now narrow the walk before a shell command
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		t := time.NewTicker(PollEvery)

@@ -15,6 +15,7 @@ import (
 	"foya/backend/sandbox"
 	"foya/backend/store"
 	"foya/backend/trash"
+	"foya/backend/workspace"
 )
 
 // Statuses of a doctor finding.
@@ -106,6 +107,14 @@ type DoctorReport struct {
 	Trash     DoctorTrash     `json:"trash"`
 	Providers DoctorProviders `json:"providers"`
 	MCP       DoctorMCP       `json:"mcp"`
+	Workspace DoctorWorkspace `json:"workspace"`
+}
+
+// DoctorWorkspace is the disk the workspace indexes take (issue 15): the
+// contents that let shell commands' changes be reverted.
+type DoctorWorkspace struct {
+	Finding
+	Usage WorkspaceUsage `json:"usage"`
 }
 
 // DoctorMCP is the MCP servers' finding: one line for them all, then one
@@ -118,7 +127,7 @@ type DoctorMCP struct {
 // Problems returns the findings whose status is DoctorProblem.
 func (r DoctorReport) Problems() []Finding {
 	all := append([]Finding{}, r.Folders...)
-	all = append(all, r.Database.Finding, r.Sandbox.Finding, r.Trash.Finding, r.Providers.Finding, r.MCP.Finding)
+	all = append(all, r.Database.Finding, r.Sandbox.Finding, r.Trash.Finding, r.Providers.Finding, r.MCP.Finding, r.Workspace.Finding)
 	all = append(all, r.MCP.Servers...)
 	for _, p := range r.Providers.Profiles {
 		all = append(all, p.Finding)
@@ -154,6 +163,7 @@ func Doctor(ctx context.Context, opts DoctorOptions) DoctorReport {
 		}
 		r.Folders = doctorFolders(dataDir, userRules)
 		r.Database = doctorDatabase(ctx, path)
+		r.Workspace = doctorWorkspace(dataDir)
 	}
 	probe := opts.Probe
 	if probe == nil {
@@ -168,6 +178,26 @@ func Doctor(ctx context.Context, opts DoctorOptions) DoctorReport {
 	r.Providers = doctorProviders(ctx, r.Database, opts, probe)
 	r.MCP = doctorMCP(ctx, r.Database, probe)
 	return r
+}
+
+// doctorWorkspace reports the workspace indexes' disk use, read only.
+func doctorWorkspace(dataDir string) DoctorWorkspace {
+	u := usageOf(workspace.DirUsage(filepath.Join(dataDir, WorkspaceDir)))
+	return DoctorWorkspace{Usage: u, Finding: Finding{Name: "workspace index", Status: DoctorOK,
+		Detail: fmt.Sprintf("%s in %d contents and %d session indexes, in %s (deleting a session prunes what only it kept)",
+			byteCount(u.BlobBytes+u.IndexBytes), u.Blobs, u.Indexes, u.Dir)}}
+}
+
+func byteCount(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // doctorMCPWait bounds how long doctor waits for MCP servers to start.

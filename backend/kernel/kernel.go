@@ -24,6 +24,7 @@ import (
 	"foya/backend/tools/task"
 	"foya/backend/tools/todo"
 	"foya/backend/tools/web"
+	"foya/backend/workspace"
 )
 
 // Version is the kernel's version, set at build time with
@@ -68,6 +69,7 @@ type Kernel struct {
 	eng     *engine.Engine
 	gateway *approval.Gateway
 	shell   *shell.Shell
+	ws      *workspace.Manager
 	// userRules is the user's own rules file ("" if there is none).
 	userRules string
 	owner     *owner
@@ -165,6 +167,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 	k.reg.Add(tools.Search{}, history.New(st))
 	k.reg.Add(todo.New(func(ctx context.Context, sid string, ev event.Event) error { return k.eng.Record(ctx, sid, ev) }))
 	k.reg.Add(fileTools(st)...)
+	k.ws = newWorkspace(st, dataDir)
 	k.reg.Add(shellTools(k, opts.Probe)...)
 	k.reg.Add(web.New())
 	k.reg.Add(task.New())
@@ -202,6 +205,8 @@ func (k *Kernel) Close() error {
 	}
 	k.mcp.m.Close()
 	shellErr := k.shell.Close()
+	// After the shell: an ending background command records its changes.
+	shellErr = errors.Join(shellErr, k.ws.Close())
 	// The owner's lock goes after the commands, and before the store, which
 	// it asks whether a run of this kernel is still marked running.
 	return errors.Join(shellErr, k.owner.release(context.Background(), k.store), k.store.Close())
@@ -411,6 +416,7 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 	// the workspace is walked once, not at every turn. A workspace that
 	// cannot be watched does not stop the run: the guard still compares
 	// contents before every write.
+	k.ws.Warm(sess.ID, sess.Workdir) // built in the background; the first shell command waits for it
 	k.keepWatching(sess.ID)
 	k.loadMCP(ctx, sess.Workdir) // its servers' tools are in the first step
 	attached, attachedImages, err := k.attachResources(ctx, sess.Workdir, o.Resources)

@@ -36,6 +36,13 @@ const (
 	// SettingIdleTimeout is how long a model may send nothing before its
 	// stream is stopped (a Go duration such as 30s or 5m).
 	SettingIdleTimeout = "provider.idleTimeout"
+	// SettingWorkspaceMaxFile is the largest file whose content the
+	// workspace index keeps, so that a shell command's change to it can be
+	// reverted (issue 15); larger files are recorded, not restorable.
+	SettingWorkspaceMaxFile = "workspace.maxFileBytes"
+	// SettingWorkspaceMaxTotal bounds the contents one session's workspace
+	// index keeps, before compression.
+	SettingWorkspaceMaxTotal = "workspace.maxTotalBytes"
 )
 
 // Settings returns the stored settings with the effective default mode and
@@ -61,6 +68,9 @@ func (k *Kernel) Settings(ctx context.Context) (map[string]string, error) {
 	}
 	all[SettingMaxSteps] = strconv.Itoa(steps)
 	all[SettingMaxWrite] = strconv.FormatInt(maxWrite(ctx, k.store), 10)
+	lim := workspaceLimits(ctx, k.store)
+	all[SettingWorkspaceMaxFile] = strconv.FormatInt(lim.MaxFile, 10)
+	all[SettingWorkspaceMaxTotal] = strconv.FormatInt(lim.MaxTotal, 10)
 	idle, err := k.IdleTimeout(ctx)
 	if err != nil {
 		return nil, err
@@ -154,7 +164,7 @@ func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 			return withKind(err, ErrInvalid)
 		}
 		return k.store.SetSetting(ctx, key, value)
-	case key == SettingMaxWrite:
+	case key == SettingMaxWrite || key == SettingWorkspaceMaxFile || key == SettingWorkspaceMaxTotal:
 		n, err := parseBytes(value)
 		if err != nil {
 			return kindf(ErrInvalid, "%s: %w", key, err)
@@ -183,7 +193,7 @@ func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 }
 
 // settingKeys are the plain keys SetSetting takes, for its error message.
-var settingKeys = []string{SettingDefaultMode, SettingDefaultProvider, SettingMaxSteps, SettingMaxWrite, SettingSandboxReadable, SettingIdleTimeout, SettingEnvAllow, SettingEnvDeny, SettingDiscoverPorts, SettingMCPDeferShare}
+var settingKeys = []string{SettingDefaultMode, SettingDefaultProvider, SettingMaxSteps, SettingMaxWrite, SettingSandboxReadable, SettingIdleTimeout, SettingEnvAllow, SettingEnvDeny, SettingDiscoverPorts, SettingMCPDeferShare, SettingWorkspaceMaxFile, SettingWorkspaceMaxTotal}
 
 // ParseMaxSteps reads a step limit: a whole number from 1 to
 // engine.MaxStepsLimit, in decimal digits.

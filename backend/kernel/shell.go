@@ -31,6 +31,7 @@ func shellTools(k *Kernel, probe func() sandbox.Capability) []tools.Tool {
 		// command must not take or remove (see owner.go).
 		// And the provider keys' file, which may lie beside it.
 		Database: []string{db, db + "-wal", db + "-shm", db + "-journal", OwnersDir(db), k.keys.file, k.keys.file + ".lock"},
+		Capture:  capture{k},
 		Readable: func() []string {
 			paths, _ := k.SandboxReadable(context.Background())
 			return paths
@@ -81,5 +82,6 @@ func (k *Kernel) DeleteSession(ctx context.Context, id string) error {
 	if err := k.store.DeleteSession(ctx, id); err != nil {
 		return errors.Join(shellErr, err)
 	}
-	return shellErr
+	// Its workspace index goes, and the contents no other index keeps.
+	return errors.Join(shellErr, k.ws.DeleteSession(id))
 }

@@ -162,6 +162,10 @@ func (rv *Reverter) check(ctx context.Context, sp *space, changes []llm.FileChan
 	virtual := map[string]seen{}
 	var out []Conflict
 	for _, c := range changes {
+		if c.NotRestorable != "" {
+			out = append(out, notRestorable(c))
+			continue
+		}
 		if why := sp.wayChanged(c.Path); why != "" {
 			out = append(out, *wayConflict(c, why))
 			continue
@@ -198,6 +202,14 @@ func (rv *Reverter) check(ctx context.Context, sp *space, changes []llm.FileChan
 		virtual[c.Path] = v
 	}
 	return out, nil
+}
+
+// notRestorable is the conflict of a change recorded without a copy of
+// its before content (a shell command changed a file the workspace index
+// did not keep): nothing, force included, can bring that content back.
+func notRestorable(c llm.FileChange) Conflict {
+	return Conflict{ChangeID: c.ID, Path: c.Path, Reason: "it cannot be reverted: " + c.NotRestorable,
+		ExpectedExists: c.ExistsAfter, ExpectedSHA: c.SHAAfter, FoundExists: c.ExistsAfter}
 }
 
 // lookup returns what path will hold once the undos checked so far have
@@ -320,6 +332,10 @@ func (rv *Reverter) Revert(ctx context.Context, workdir string, changes []llm.Fi
 // undo undoes one change. It returns nil, nil, nil when there was nothing
 // left to undo (the path already holds the before state).
 func (rv *Reverter) undo(ctx context.Context, sp *space, c llm.FileChange, force bool) (*tools.FileChange, *Conflict, error) {
+	if c.NotRestorable != "" {
+		cf := notRestorable(c)
+		return nil, &cf, nil
+	}
 	if why := sp.wayChanged(c.Path); why != "" {
 		return nil, wayConflict(c, why), nil
 	}

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -36,6 +37,8 @@ type job struct {
 	mu     sync.Mutex
 	next   int64 // stream offset of the first byte bash_output has not shown
 	killed bool  // ended by bash_kill, Kill, DeleteSession or Close
+	// dropped says its session was deleted: nothing is recorded for it.
+	dropped bool
 	// notes say what was done after it ended (a repository it made,
 	// renamed aside); bash_output shows them.
 	notes []string
@@ -93,7 +96,8 @@ func (j *job) info() Background {
 
 // startBackground starts an allowed command in the background and returns
 // its ID to the model at once (spec B1).
-func (s *Shell) startBackground(sessionID, command string, cmd sandbox.Command, p plan) (tools.Result, error) {
+func (s *Shell) startBackground(rc *tools.RunContext, callID, command string, cmd sandbox.Command, p plan, capErr error) (tools.Result, error) {
+	sessionID := rc.SessionID
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -131,14 +135,25 @@ func (s *Shell) startBackground(sessionID, command string, cmd sandbox.Command, 
 	}
 	sess.jobs = append(sess.jobs, j)
 	sess.forget()
-	if p.restricted {
-		go func() {
+	capture := s.opts.Capture != nil && capErr == nil
+	if p.restricted || capture {
+		runID, workdir := rc.RunID, rc.Workdir
+		s.wg.Go(func() {
 			<-proc.Done()
-			notes := quarantine(cmd.Dir, p.protect)
+			var notes []string
+			if p.restricted {
+				notes = quarantine(cmd.Dir, p.protect)
+			}
+			j.mu.Lock()
+			dropped := j.dropped
+			j.mu.Unlock()
+			if capture && !dropped {
+				notes = append(notes, s.captureBackground(sessionID, runID, callID, workdir)...)
+			}
 			j.mu.Lock()
 			j.notes = notes
 			j.mu.Unlock()
-		}()
+		})
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Started in the background with id %s (PID %d). ", j.id, proc.PID())
@@ -148,7 +163,33 @@ func (s *Shell) startBackground(sessionID, command string, cmd sandbox.Command, 
 		fmt.Fprintf(&b, " Its timeout ends it after %s.", cmd.Timeout)
 	}
 	b.WriteString("\n" + sandboxNote(j.mechanism, p))
+	if capErr != nil {
+		b.WriteString("\n" + captureNote(capErr))
+	} else if capture {
+		b.WriteString("\nWhat it changes in the workspace is recorded when it ends.")
+	}
 	return tools.Text(b.String()), nil
+}
+
+// captureBackground records what an ended background command changed,
+// against the call that started it, and returns notes for bash_output.
+func (s *Shell) captureBackground(sessionID, runID, callID, workdir string) []string {
+	ctx := context.Background()
+	fcs, note, err := s.opts.Capture.After(ctx, sessionID, workdir)
+	if err != nil {
+		return []string{captureNote(err)}
+	}
+	var notes []string
+	if note != "" {
+		notes = append(notes, "Foya recorded its file changes only in part: "+note)
+	}
+	if len(fcs) == 0 {
+		return notes
+	}
+	if err := s.opts.Capture.Record(ctx, sessionID, runID, callID, fcs); err != nil {
+		return append(notes, captureNote(err))
+	}
+	return append(notes, fmt.Sprintf("Foya recorded its %d file change(s) for review and revert", len(fcs)))
 }
 
 // forget drops the oldest ended jobs beyond MaxKept.

@@ -190,13 +190,19 @@ func (t bashTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 	if err != nil {
 		return tools.Errorf("bash: %v; the command did not run", err), nil
 	}
+	capErr := t.s.before(ctx, rc)
 	if a.RunInBackground {
-		return t.s.startBackground(rc.SessionID, a.Command, cmd, p)
+		return t.s.startBackground(rc, call.ID, a.Command, cmd, p, capErr)
 	}
 	rep := &reporter{rc: rc, start: time.Now()}
 	cmd.OnOutput = rep.onOutput
 	res, err := sandbox.Run(ctx, cmd)
 	rep.stop()
+	if err != nil && capErr == nil {
+		// It did not start; whatever changed meanwhile is not its doing,
+		// and the next command's Before finds it.
+		t.s.after(ctx, rc)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return tools.Errorf("bash: cancelled before the command started"), nil
@@ -212,7 +218,57 @@ func (t bashTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 			out.Text += "\n" + note + "."
 		}
 	}
+	if capErr != nil {
+		out.Text += "\n" + captureNote(capErr)
+	} else if fcs, note, err := t.s.after(ctx, rc); err != nil {
+		out.Text += "\n" + captureNote(err)
+	} else {
+		out.FileChanges = withoutProtectDirs(fcs, rc.Workdir, p)
+		if note != "" {
+			out.Text += "\nFoya recorded its file changes only in part: " + note + "."
+		}
+	}
 	return out, nil
+}
+
+// before brings the session's record of the workspace up to date before a
+// command runs (see Capture).
+func (s *Shell) before(ctx context.Context, rc *tools.RunContext) error {
+	if s.opts.Capture == nil {
+		return nil
+	}
+	return s.opts.Capture.Before(ctx, rc.SessionID, rc.Workdir)
+}
+
+// after returns what the command changed. It runs whether or not the call
+// was cancelled: a cancelled command's changes happened all the same.
+func (s *Shell) after(ctx context.Context, rc *tools.RunContext) ([]tools.FileChange, string, error) {
+	if s.opts.Capture == nil {
+		return nil, "", nil
+	}
+	return s.opts.Capture.After(context.WithoutCancel(ctx), rc.SessionID, rc.Workdir)
+}
+
+// withoutProtectDirs drops the creation of the empty .foya and .agents
+// folders at the root that the sandbox makes before a command starts (see
+// the package doc): Foya made them, not the command.
+func withoutProtectDirs(fcs []tools.FileChange, workdir string, p plan) []tools.FileChange {
+	if !p.restricted {
+		return fcs
+	}
+	wd, err := filepath.EvalSymlinks(workdir)
+	if err != nil {
+		return fcs
+	}
+	return slices.DeleteFunc(fcs, func(fc tools.FileChange) bool {
+		return fc.IsDir && !fc.ExistedBefore && (fc.Path == filepath.Join(wd, ".foya") || fc.Path == filepath.Join(wd, ".agents"))
+	})
+}
+
+// captureNote tells the model and the user that a command's file changes
+// were not recorded.
+func captureNote(err error) string {
+	return "Foya could not record what this command changed in the workspace (" + err.Error() + "): its changes cannot be reviewed or reverted."
 }
 
 func deref(r *tools.Result) tools.Result {

@@ -49,6 +49,21 @@ type Options struct {
 	// filtered of secrets; nil means this process's environment filtered
 	// by secret.Filter's default rules.
 	Environ func() []string
+	// Capture records what commands change in the workspace (issue 15);
+	// nil records nothing.
+	Capture Capture
+}
+
+// Capture is what the shell needs to record a command's changes: Before
+// brings the session's record of the workspace up to date before the
+// command runs (what changed meanwhile was not the command's doing),
+// After returns what changed since, as File Changes, and a note on what
+// could not be recorded whole. Record keeps the changes of a background
+// command, found when it ends, against the call that started it.
+type Capture interface {
+	Before(ctx context.Context, sessionID, workdir string) error
+	After(ctx context.Context, sessionID, workdir string) ([]tools.FileChange, string, error)
+	Record(ctx context.Context, sessionID, runID, callID string, changes []tools.FileChange) error
 }
 
 // Shell is what the shell tools share: each session's background commands
@@ -58,6 +73,8 @@ type Shell struct {
 	opts   Options
 	ctx    context.Context // lives until Close: background commands run under it
 	cancel context.CancelFunc
+
+	wg sync.WaitGroup // background commands' endings (quarantine, capture)
 
 	mu       sync.Mutex
 	closed   bool
@@ -174,6 +191,11 @@ func (s *Shell) DeleteSession(sessionID string) error {
 	s.mu.Unlock()
 	var errs []error
 	if sess != nil {
+		for _, j := range sess.jobs {
+			j.mu.Lock()
+			j.dropped = true // its changes belong to no session now
+			j.mu.Unlock()
+		}
 		errs = append(errs, killAll(sess.jobs))
 	}
 	if t != nil {
@@ -202,6 +224,7 @@ func (s *Shell) Close() error {
 	s.mu.Unlock()
 	s.cancel()
 	errs := []error{killAll(jobs)}
+	s.wg.Wait()
 	for id, t := range temps {
 		t.lock.Close()
 		errs = append(errs, s.removeTemp(id, false))

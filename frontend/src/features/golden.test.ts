@@ -56,7 +56,9 @@ describe("golden events", () => {
     expect(a).toMatchObject({ seq: events.length, pending: [], mode: "full_access" });
 
     const ch = reduceAll(applyChanges, initialChanges, events);
-    expect(ch.groups).toEqual([{ runId: "run_1", changes: ["chg_1", "chg_2"] }]);
+    // chg_3 and chg_4: a background command's changes (file.captured, issue 15).
+    expect(ch.groups).toEqual([{ runId: "run_1", changes: ["chg_1", "chg_2", "chg_3", "chg_4"] }]);
+    expect(ch.byId["chg_4"]!.record!.notRestorable).toContain("maxFileBytes");
     expect(ch.revertedBy).toEqual({ chg_1: "chg_2" });
     expect(ch.outside["/w/a.go"]).toMatchObject({ exists: false });
     expect(ch.watchDegraded).toBe("too many folders: polling the session's files");

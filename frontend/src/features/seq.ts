@@ -22,6 +22,7 @@ const typeSet: { [K in EventType]: true } = {
   [gen.TypeSessionMode]: true,
   [gen.TypeTodoUpdated]: true,
   [gen.TypeFileReverted]: true,
+  [gen.TypeFileCaptured]: true,
   [gen.TypeFileChangedOutside]: true,
   [gen.TypeFileWatchDegraded]: true,
   [gen.TypeRunInterrupted]: true,

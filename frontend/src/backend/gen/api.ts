@@ -356,6 +356,13 @@ export function createApi(transport: Caller) {
      */
     UpdateSession: (id: string, p: SessionPatch): Promise<kernel.Session> =>
       transport.call<kernel.Session>('UpdateSession', [id, p]),
+    /**
+     * WorkspaceUsage returns the disk the workspace indexes take: the
+     * compressed contents that let shell commands' changes be reverted, and
+     * the saved indexes.
+     */
+    WorkspaceUsage: (): Promise<kernel.WorkspaceUsage> =>
+      transport.call<kernel.WorkspaceUsage>('WorkspaceUsage', []),
   };
 }
 

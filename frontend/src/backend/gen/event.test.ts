@@ -34,6 +34,8 @@ function summary(ev: TypedEvent): string {
       return ev.data.todos.map((t) => `${t.status}:${t.content}`).join(",");
     case "file.reverted":
       return `${ev.data.revertOf} ${ev.data.path}`;
+    case "file.captured":
+      return `${ev.data.callId} ${ev.data.fileChanges.length}`;
     case "file.changed_outside":
       return `${ev.data.path} ${ev.data.exists}`;
     case "file.watch_degraded":

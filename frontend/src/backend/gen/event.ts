@@ -80,6 +80,10 @@ export const TypeFileReverted = "file.reverted";
 /**
  * Event types, one per payload struct. Names are dotted.
  */
+export const TypeFileCaptured = "file.captured";
+/**
+ * Event types, one per payload struct. Names are dotted.
+ */
 export const TypeFileChangedOutside = "file.changed_outside";
 /**
  * Event types, one per payload struct. Names are dotted.
@@ -310,6 +314,16 @@ export interface FileRevertedData {
   revertOf: string;
 }
 /**
+ * FileCapturedData is the payload of file.captured: the file changes a
+ * background command made, found when it ended, recorded against the call
+ * that started it (issue 15). A foreground command's changes are in its
+ * tool.end instead.
+ */
+export interface FileCapturedData {
+  callId: string;
+  fileChanges: FileChange[];
+}
+/**
  * FileChangedOutsideData is the payload of file.changed_outside: a file the
  * session read or changed was changed by something other than Foya.
  */
@@ -363,6 +377,7 @@ export interface EventDataByType {
   "session.mode": SessionModeData;
   "todo.updated": TodoUpdatedData;
   "file.reverted": FileRevertedData;
+  "file.captured": FileCapturedData;
   "file.changed_outside": FileChangedOutsideData;
   "file.watch_degraded": FileWatchDegradedData;
   "run.interrupted": RunInterruptedData;
@@ -432,6 +447,16 @@ export const OpDelete = "delete";
  */
 export const OpRevert = "revert";
 /**
+ * OpRename and OpChmod are recorded for shell commands (issue 15): a
+ * file that appeared where one with the same content and inode went
+ * (RenamedFrom names it), and a file whose mode alone changed.
+ */
+export const OpRename = "rename";
+/**
+ * File change operations (FileChange.Op).
+ */
+export const OpChmod = "chmod";
+/**
  * FileChange records one change to one path (spec F1): what was there
  * before and after, as content-addressed blobs, and a unified diff for the
  * user. The model never sees the diff (spec F2).
@@ -497,6 +522,18 @@ export interface FileChange {
    * that made it (spec X2), from what the disk showed then.
    */
   unconfirmed?: boolean;
+  /**
+   * RenamedFrom is the path a renamed file came from (Op rename); that
+   * path's deletion is a change of its own.
+   */
+  renamedFrom?: string;
+  /**
+   * NotRestorable says why Foya kept no copy of the before content (a
+   * shell command changed a file too large, ignored, unreadable or
+   * changing while read): the change is recorded with its digests, and
+   * revert reports it instead of restoring it. Empty when restorable.
+   */
+  notRestorable?: string;
   createdAt: string /* RFC 3339 */;
 }
 /**

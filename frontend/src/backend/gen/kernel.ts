@@ -199,6 +199,15 @@ export interface DoctorReport {
   trash: DoctorTrash;
   providers: DoctorProviders;
   mcp: DoctorMCP;
+  workspace: DoctorWorkspace;
+}
+/**
+ * DoctorWorkspace is the disk the workspace indexes take (issue 15): the
+ * contents that let shell commands' changes be reverted.
+ */
+export interface DoctorWorkspace {
+  Finding: Finding;
+  usage: WorkspaceUsage;
 }
 /**
  * DoctorMCP is the MCP servers' finding: one line for them all, then one
@@ -1393,6 +1402,17 @@ export const SettingSandboxReadable = "sandbox.readable";
  * stream is stopped (a Go duration such as 30s or 5m).
  */
 export const SettingIdleTimeout = "provider.idleTimeout";
+/**
+ * SettingWorkspaceMaxFile is the largest file whose content the
+ * workspace index keeps, so that a shell command's change to it can be
+ * reverted (issue 15); larger files are recorded, not restorable.
+ */
+export const SettingWorkspaceMaxFile = "workspace.maxFileBytes";
+/**
+ * SettingWorkspaceMaxTotal bounds the contents one session's workspace
+ * index keeps, before compression.
+ */
+export const SettingWorkspaceMaxTotal = "workspace.maxTotalBytes";
 
 //////////
 // source: version.go
@@ -1400,4 +1420,39 @@ export const SettingIdleTimeout = "provider.idleTimeout";
 /**
  * shortCommit is how many hex digits of a revision Go recorded are shown,
  * as many as git rev-parse --short prints by default.
+ */
+
+//////////
+// source: workspace.go
+
+/**
+ * WorkspaceDir is the folder, in the data folder, of the workspace
+ * indexes that let shell commands' changes be reverted (issue 15).
+ */
+export const WorkspaceDir = "workspace";
+/**
+ * WorkspaceUsage is the disk the workspace indexes take (settings, foya
+ * doctor): the compressed contents (blobs, shared by every session) and
+ * one saved index per session.
+ */
+export interface WorkspaceUsage {
+  dir: string;
+  blobs: number /* int */;
+  blobBytes: number /* int64 */;
+  indexes: number /* int */;
+  indexBytes: number /* int64 */;
+}
+/**
+ * WorkspacePruned says what a prune of the workspace blobs removed.
+ */
+export interface WorkspacePruned {
+  blobs: number /* int */;
+  bytes: number /* int64 */;
+}
+/**
+ * capture is the shell's Capture over the kernel's workspace indexes.
+ */
+/**
+ * maxOutsideEvents bounds the file.changed_outside events one look before
+ * a command records; the index is up to date whatever their number.
  */

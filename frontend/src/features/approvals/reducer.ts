@@ -51,6 +51,7 @@ function apply(s: ApprovalsState, raw: Event): ApprovalsState {
     case "tools.activated":
     case "step.end":
     case "file.reverted":
+    case "file.captured":
     case "file.changed_outside":
     case "file.watch_degraded":
     case "run.interrupted":

@@ -61,6 +61,7 @@ function apply(s: BackgroundState, raw: Event): BackgroundState {
     case "session.mode":
     case "todo.updated":
     case "file.reverted":
+    case "file.captured":
     case "file.changed_outside":
     case "file.watch_degraded":
     case "run.interrupted":

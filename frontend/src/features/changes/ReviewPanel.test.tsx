@@ -269,6 +269,24 @@ describe("ReviewPanel", () => {
     expect(t.reverts).toEqual([{ toChangeId: CREATE, dryRun: true }]);
   });
 
+  // Issue 15 item 2: a background command's changes (file.captured) join
+  // their turn, and one Foya kept no copy of says so, with the reason.
+  it("shows a background command's captured changes and marks the ones not restorable", async () => {
+    const BIG = `${WORKDIR}/big.bin`;
+    const made: Stored = stored({ id: "chg_bg1", runId: RUN1, callId: "call_bg", tool: "bash", path: `${WORKDIR}/made.txt`, op: "create", existedBefore: false });
+    const big: Stored = stored({
+      id: "chg_bg2", runId: RUN1, callId: "call_bg", tool: "bash", path: BIG, op: "write", binary: true,
+      notRestorable: "it is larger (9.0 MiB) than the index keeps (workspace.maxFileBytes)",
+    });
+    const { store } = mount(beforeReverts, [...fromEvents, made, big]);
+    act(() => store.getState().apply([next(store, "file.captured", { callId: "call_bg", fileChanges: [made, big] }, RUN1)]));
+    const bigRow = await within(panel()).findByRole("listitem", { name: /big\.bin, written/ });
+    expect(within(bigRow).getByText("not restorable")).toBeTruthy();
+    expect(within(bigRow).getByText(/Not restorable: it is larger \(9\.0 MiB\) than the index keeps/)).toBeTruthy();
+    const madeRow = row(/made\.txt, created/);
+    expect(within(madeRow).queryByText("not restorable")).toBeNull();
+  });
+
   it("marks files changed outside Foya, live, until Foya changes them again", async () => {
     const { store } = mount(beforeReverts, fromEvents);
     expect(within(panel()).queryByRole("region", { name: "Changed outside Foya" })).toBeNull();

@@ -197,11 +197,17 @@ function ChangeRow({ id, ctx }: { id: string; ctx: Ctx }) {
         <span className="review-op">{opLabel(change.op, change.revertOf)}</span>
         <Counts added={added} removed={removed} />
         {reverted && !undone && <span className="review-badge">reverted</span>}
+        {(rec?.notRestorable ?? "") !== "" && (
+          <span className="review-badge review-badge-warning" title={rec?.notRestorable}>
+            not restorable
+          </span>
+        )}
         {mark !== undefined && (
           <span className="review-badge review-badge-warning">{mark.exists ? "changed outside Foya" : "deleted outside Foya"}</span>
         )}
       </div>
       {isRevert && <RevertOf id={change.revertOf} workdir={ctx.workdir} />}
+      {(rec?.notRestorable ?? "") !== "" && <p className="review-trash">Not restorable: {rec?.notRestorable}.</p>}
       {deleted && trashPath !== "" && (!reverted || undone) && (
         <p className="review-trash">
           In the trash: <span className="review-path">{trashPath}</span>

@@ -13,9 +13,11 @@ describe("applyChanges", () => {
     const s = reduce(log);
     expect(s.seq).toBe(log.events.length);
     expect(s.groups).toEqual([
-      { runId: "run_1", changes: ["chg_1"] },
+      { runId: "run_1", changes: ["chg_1", "chg_bg"] },
       { runId: "", changes: ["chg_2"] },
     ]);
+    // A background command's change joins its turn (file.captured, issue 15).
+    expect(s.byId["chg_bg"]).toMatchObject({ runId: "run_1", callId: "call_1", op: "create", full: true });
     expect(s.byId["chg_1"]).toMatchObject({ runId: "run_1", callId: "call_w", path: notes, op: "create", full: true });
     expect(s.byId["chg_1"]!.record!.diff).toContain("+hello");
     expect(s.byId["chg_2"]).toMatchObject({ path: notes, op: "revert", revertOf: "chg_1", full: false, record: null });

@@ -95,6 +95,27 @@ function apply(s: ChangesState, raw: Event): ChangesState {
       for (const c of read) next = add(next, c);
       return next;
     }
+    case "file.captured": {
+      // A background command's changes, found when it ended (issue 15).
+      const d = ev.data;
+      const read = (d.fileChanges ?? []).map(
+        (fc): Change => ({
+          id: fc.id,
+          runId: fc.runId ?? ev.runId ?? "",
+          callId: fc.callId ?? d.callId,
+          path: fc.path,
+          op: fc.op,
+          revertOf: fc.revertOf ?? "",
+          seq: ev.seq,
+          time: ev.time,
+          record: fc,
+          full: true,
+        }),
+      );
+      let next = s;
+      for (const c of read) next = add(next, c);
+      return next;
+    }
     case "file.reverted": {
       const d = ev.data;
       const next = add(s, {

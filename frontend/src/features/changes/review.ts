@@ -134,6 +134,8 @@ export function opLabel(op: string, revertOf: string): string {
       return "deleted";
     case "rename":
       return "renamed";
+    case "chmod":
+      return "mode changed";
     default:
       return op;
   }

@@ -338,6 +338,7 @@ function applyToTurn(s: ConversationState, turn: Turn, ev: TypedEvent): Conversa
     case "todo.updated":
     case "run.start":
     case "file.reverted":
+    case "file.captured":
     case "file.changed_outside":
     case "file.watch_degraded":
       return s;

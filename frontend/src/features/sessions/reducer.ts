@@ -88,6 +88,7 @@ export function applySessions(s: SessionsState, raw: Event): SessionsState {
     case "tools.activated":
     case "step.end":
     case "file.reverted":
+    case "file.captured":
     case "file.changed_outside":
     case "file.watch_degraded":
     case "run.interrupted":

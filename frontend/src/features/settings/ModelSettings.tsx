@@ -4,7 +4,17 @@ import { useApi } from "../../backend";
 import { Button } from "../../ui/Button";
 import { Notice } from "../../ui/Notice";
 import { errorText } from "./errors";
-import { bytesText, imageKey, imagesPrefix, settingIdleTimeout, settingMaxSteps, settingMaxWrite } from "./keys";
+import type { WorkspaceUsage as Usage } from "../../backend/gen/kernel";
+import {
+  bytesText,
+  imageKey,
+  imagesPrefix,
+  settingIdleTimeout,
+  settingMaxSteps,
+  settingMaxWrite,
+  settingWorkspaceMaxFile,
+  settingWorkspaceMaxTotal,
+} from "./keys";
 import { Result } from "./ModeSettings";
 
 type Load =
@@ -80,6 +90,30 @@ export function ModelSettings(props: { sessionId: string | null }) {
           onSaved={reload}
         />
       </section>
+      <section aria-labelledby="workspace-h">
+        <h3 id="workspace-h">Workspace index</h3>
+        <p className="muted">
+          Foya keeps a compressed copy of the workspace&apos;s files so that what shell commands change can be reverted. Files past these limits are
+          recorded as not restorable.
+        </p>
+        <SettingField
+          label="Largest file kept"
+          settingKey={settingWorkspaceMaxFile}
+          value={load.settings[settingWorkspaceMaxFile] ?? ""}
+          shown={bytesText}
+          hint="Larger files are tracked without a copy: bytes, or a number with KiB, MiB or GiB."
+          onSaved={reload}
+        />
+        <SettingField
+          label="Most kept per session"
+          settingKey={settingWorkspaceMaxTotal}
+          value={load.settings[settingWorkspaceMaxTotal] ?? ""}
+          shown={bytesText}
+          hint="The most file contents one session's index keeps, before compression."
+          onSaved={reload}
+        />
+        <WorkspaceDisk />
+      </section>
       <section aria-labelledby="images-h">
         <h3 id="images-h">Image input</h3>
         <p className="muted">
@@ -89,6 +123,30 @@ export function ModelSettings(props: { sessionId: string | null }) {
         <ImageInputs models={load.models} settings={load.settings} onSaved={reload} />
       </section>
     </div>
+  );
+}
+
+/** WorkspaceDisk says how much disk the workspace indexes take (issue 15 item 5). */
+function WorkspaceDisk() {
+  const api = useApi();
+  const [usage, setUsage] = useState<Usage | null | string>(null);
+  useEffect(() => {
+    let live = true;
+    api.WorkspaceUsage().then(
+      (u) => live && setUsage(u),
+      (e: unknown) => live && setUsage(errorText(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api]);
+  if (usage === null) return null;
+  if (typeof usage === "string") return <p className="muted">The index&apos;s disk use is not known: {usage}</p>;
+  return (
+    <p className="muted" aria-label="Workspace index disk use">
+      On disk: {bytesText(String(usage.blobBytes + usage.indexBytes))} in {usage.blobs} kept contents and {usage.indexes} session indexes.
+      Deleting a session removes what only it kept.
+    </p>
   );
 }
 

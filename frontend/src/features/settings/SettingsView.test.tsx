@@ -328,6 +328,20 @@ describe("SettingsView: models and limits", () => {
     expect(within(form).getByRole("status").textContent).toBe("Largest write saved.");
   });
 
+  // Issue 15 item 5: the workspace index's limits and disk use.
+  it("shows the workspace index's limits and its disk use", async () => {
+    const replies = base();
+    replies.Settings = { ...(replies.Settings as object), "workspace.maxFileBytes": "8388608", "workspace.maxTotalBytes": "2147483648" };
+    replies.WorkspaceUsage = { dir: "/data/workspace", blobs: 12, blobBytes: 3 << 20, indexes: 2, indexBytes: 1 << 20 };
+    mount(<SettingsView sessionId="s1" onClose={() => {}} />, replies);
+    await openTab("Models and limits");
+    const form = await screen.findByRole("form", { name: "Largest file kept" });
+    expect(form.textContent).toContain("Now: 8388608 bytes (8 MiB).");
+    expect((await screen.findByRole("form", { name: "Most kept per session" })).textContent).toContain("(2 GiB)");
+    const disk = await screen.findByLabelText("Workspace index disk use");
+    expect(disk.textContent).toContain("4194304 bytes (4 MiB) in 12 kept contents and 2 session indexes");
+  });
+
   it("switches image input per model: the session's, the profiles' and those set before", async () => {
     const replies = base();
     replies.Session = session({ id: "s1", model: "gpt-4o" });

@@ -1,10 +1,19 @@
 // Setting keys of the kernel, generated from backend/kernel/settings.go.
 // SetSetting validates every value and says what it wants.
-import { SettingIdleTimeout, SettingImagesPrefix, SettingMaxSteps, SettingMaxWrite } from "../../backend/gen/kernel";
+import {
+  SettingIdleTimeout,
+  SettingImagesPrefix,
+  SettingMaxSteps,
+  SettingMaxWrite,
+  SettingWorkspaceMaxFile,
+  SettingWorkspaceMaxTotal,
+} from "../../backend/gen/kernel";
 
 export const settingMaxSteps = SettingMaxSteps;
 export const settingMaxWrite = SettingMaxWrite;
 export const settingIdleTimeout = SettingIdleTimeout;
+export const settingWorkspaceMaxFile = SettingWorkspaceMaxFile;
+export const settingWorkspaceMaxTotal = SettingWorkspaceMaxTotal;
 export const imagesPrefix = SettingImagesPrefix;
 
 /** imageKey is the setting that says whether model takes image input. */

@@ -1,0 +1,12 @@
+package api
+
+import "foya/backend/kernel"
+
+// Methods of the workspace index (issue 15 item 5).
+
+// WorkspaceUsage returns the disk the workspace indexes take: the
+// compressed contents that let shell commands' changes be reverted, and
+// the saved indexes.
+func (s *Service) WorkspaceUsage() (kernel.WorkspaceUsage, error) {
+	return call(s, func(k *kernel.Kernel) (kernel.WorkspaceUsage, error) { return k.WorkspaceUsage(), nil })
+}

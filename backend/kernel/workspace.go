@@ -1,0 +1,167 @@
+package kernel
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"foya/backend/engine"
+	"foya/backend/event"
+	"foya/backend/llm"
+	"foya/backend/store"
+	"foya/backend/tools"
+	"foya/backend/workspace"
+)
+
+// WorkspaceDir is the folder, in the data folder, of the workspace
+// indexes that let shell commands' changes be reverted (issue 15).
+const WorkspaceDir = "workspace"
+
+// newWorkspace makes the kernel's workspace indexes in dataDir.
+func newWorkspace(st *store.Store, dataDir string) *workspace.Manager {
+	return workspace.New(workspace.Options{Dir: filepath.Join(dataDir, WorkspaceDir),
+		Limits: func(ctx context.Context) workspace.Limits { return workspaceLimits(ctx, st) }})
+}
+
+// workspaceLimits reads the index's limits from the settings.
+func workspaceLimits(ctx context.Context, st *store.Store) workspace.Limits {
+	l := workspace.Limits{MaxFile: workspace.DefaultMaxFile, MaxTotal: workspace.DefaultMaxTotal}
+	for key, to := range map[string]*int64{SettingWorkspaceMaxFile: &l.MaxFile, SettingWorkspaceMaxTotal: &l.MaxTotal} {
+		if v, ok, err := st.Setting(ctx, key); err == nil && ok {
+			if n, err := parseBytes(v); err == nil {
+				*to = n
+			}
+		}
+	}
+	return l
+}
+
+// WorkspaceUsage is the disk the workspace indexes take (settings, foya
+// doctor): the compressed contents (blobs, shared by every session) and
+// one saved index per session.
+type WorkspaceUsage struct {
+	Dir        string `json:"dir"`
+	Blobs      int    `json:"blobs"`
+	BlobBytes  int64  `json:"blobBytes"`
+	Indexes    int    `json:"indexes"`
+	IndexBytes int64  `json:"indexBytes"`
+}
+
+func usageOf(u workspace.Usage) WorkspaceUsage {
+	return WorkspaceUsage{Dir: u.Dir, Blobs: u.Blobs, BlobBytes: u.BlobBytes, Indexes: u.Indexes, IndexBytes: u.IndexBytes}
+}
+
+// WorkspaceUsage returns the disk the workspace indexes take now.
+func (k *Kernel) WorkspaceUsage() WorkspaceUsage { return usageOf(k.ws.Usage()) }
+
+// WorkspacePruned says what a prune of the workspace blobs removed.
+type WorkspacePruned struct {
+	Blobs int   `json:"blobs"`
+	Bytes int64 `json:"bytes"`
+}
+
+// PruneWorkspace removes the workspace blobs no index refers to, except
+// those written within grace (another kernel sharing the data folder may
+// be indexing them). DeleteSession prunes with a grace of ten minutes.
+func (k *Kernel) PruneWorkspace(grace time.Duration) (WorkspacePruned, error) {
+	p, err := k.ws.Prune(grace)
+	return WorkspacePruned{Blobs: p.Blobs, Bytes: p.Bytes}, err
+}
+
+// capture is the shell's Capture over the kernel's workspace indexes.
+type capture struct{ k *Kernel }
+
+var _ interface {
+	Before(context.Context, string, string) error
+} = capture{}
+
+// maxOutsideEvents bounds the file.changed_outside events one look before
+// a command records; the index is up to date whatever their number.
+const maxOutsideEvents = 200
+
+// Before brings the session's index up to date. What changed since it
+// last looked and is not what Foya's own tools left there (write, edit,
+// delete, a revert) was changed outside Foya: the stale-read record is
+// marked and a file.changed_outside event says so, and the change is not
+// blamed on the command about to run.
+func (c capture) Before(ctx context.Context, sessionID, workdir string) error {
+	all, err := c.k.store.FileChanges(ctx, sessionID)
+	if err != nil {
+		return err
+	}
+	// What Foya's own tools changed since the index last looked: the
+	// watcher's events for them may still be on their way. A margin covers
+	// clocks that step.
+	since := c.k.ws.LastLook(sessionID).Add(-2 * time.Second)
+	var also []string
+	for _, fc := range all {
+		if fc.Tool != "bash" && fc.CreatedAt.After(since) {
+			also = append(also, fc.Path)
+		}
+	}
+	changes, err := c.k.ws.Before(ctx, sessionID, workdir, also...)
+	if err != nil || len(changes) == 0 {
+		return err
+	}
+	last := map[string]llm.FileChange{}
+	for _, fc := range all {
+		last[fc.Path] = fc
+	}
+	n := 0
+	for _, ch := range changes {
+		if ch.After != nil && ch.After.IsDir() || ch.Before != nil && ch.Before.IsDir() {
+			continue
+		}
+		if fc, ok := last[ch.Path]; ok && fc.ExistsAfter == (ch.After != nil) && (ch.After == nil || fc.SHAAfter == ch.After.SHA) {
+			continue // what Foya's own last change left there
+		}
+		if n >= maxOutsideEvents {
+			break
+		}
+		n++
+		if _, err := c.k.store.MarkFileReadOutside(ctx, sessionID, ch.Path); err != nil {
+			return err
+		}
+		ev := event.FileChangedOutside(event.FileChangedOutsideData{Path: ch.Path, Exists: ch.After != nil})
+		if err := c.k.eng.Record(ctx, sessionID, ev); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// After returns what the command changed.
+func (c capture) After(ctx context.Context, sessionID, workdir string) ([]tools.FileChange, string, error) {
+	cp, err := c.k.ws.After(ctx, sessionID, workdir)
+	return cp.Changes, cp.Note, err
+}
+
+// Record stores a background command's changes against the call that
+// started it, with their contents and a file.captured event, through the
+// engine's ordering point.
+func (c capture) Record(ctx context.Context, sessionID, runID, callID string, changes []tools.FileChange) error {
+	var cm llm.Commit
+	recs := make([]event.FileChange, 0, len(changes))
+	for _, fc := range changes {
+		rec := fc.FileChange
+		rec.ID, rec.SessionID, rec.RunID, rec.CallID, rec.Tool = engine.NewID("chg"), sessionID, runID, callID, "bash"
+		rec.CreatedAt = time.Now()
+		rec.Diff = c.k.mask(rec.Diff)
+		if fc.Before != nil {
+			cm.Blobs = append(cm.Blobs, fc.Before)
+		}
+		if fc.After != nil {
+			cm.Blobs = append(cm.Blobs, fc.After)
+		}
+		cm.FileChanges = append(cm.FileChanges, rec)
+		recs = append(recs, rec)
+	}
+	ev := event.FileCaptured(event.FileCapturedData{CallID: callID, FileChanges: recs})
+	ev.RunID = runID
+	cm.Events = []llm.Event{ev}
+	if _, err := c.k.eng.Commit(ctx, sessionID, cm); err != nil {
+		return fmt.Errorf("record the background command's changes: %w", err)
+	}
+	return nil
+}

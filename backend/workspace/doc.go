@@ -1,0 +1,36 @@
+// Package workspace keeps a per-session index of a workspace's files, so
+// that what a shell command changes can be recorded as File Changes and
+// reverted like the file tools' changes (issue 15), without git.
+//
+// The index holds stat data (size, modification and change times, inode,
+// mode) and the sha256 of each file it walked, and a compressed copy
+// (zstd) of each file it keeps, in a blob folder shared by every session
+// of the data folder and keyed by digest, so identical contents are kept
+// once. It follows .gitignore as the file tools do: ignored folders are
+// not walked at all; ignored files in walked folders, files above the
+// per-file cap (workspace.maxFileBytes), files past the total cap
+// (workspace.maxTotalBytes), files that cannot be read and files that
+// changed while they were read are tracked by stat data only and marked
+// "not restorable", with the reason. .git folders are never walked.
+//
+// A Manager owns the indexes of a kernel. Warm builds a session's index
+// in the background; Before waits for it (the whole index: a first
+// version that does not guess which files a command could touch), then
+// brings it up to date with the disk and returns what changed since the
+// index last looked (changes made outside the session's commands: the
+// kernel tells the user's edits from Foya's own tools' writes). After
+// walks again and returns what the command changed, as tools.FileChange
+// records with the before content from the index and the after content
+// from the disk. A watcher's events (Touch) narrow Before's walk to the
+// paths they name while the watcher is whole (Attach, not Degrade);
+// After always stats everything, because events arrive late.
+//
+// Each index is saved in the data folder after a walk that changed it, so
+// a restarted kernel compares the disk with what it saw last; Prune
+// removes the blobs no saved index refers to any more (after a session is
+// deleted). Usage reports the disk the indexes take.
+//
+// It imports tools, tools/files, event and llm, and libraries; never
+// engine, store or kernel. A Manager is safe for concurrent use; one
+// session's syncs run one at a time.
+package workspace

@@ -1,0 +1,354 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Options configure a Manager.
+type Options struct {
+	// Dir is the folder of the indexes: Dir/blobs holds the contents,
+	// Dir/index one saved index per session.
+	Dir string
+	// Limits returns the limits in force (the user's settings); nil means
+	// the defaults.
+	Limits func(ctx context.Context) Limits
+}
+
+// Manager owns the workspace indexes of one kernel, one per session.
+type Manager struct {
+	opts  Options
+	blobs *blobs
+
+	ctx    context.Context // lives until Close: builds run under it
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu      sync.Mutex
+	indexes map[string]*index
+	closed  bool
+}
+
+// New returns a Manager keeping its files in o.Dir.
+func New(o Options) *Manager {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Manager{opts: o, blobs: &blobs{dir: filepath.Join(o.Dir, "blobs")}, ctx: ctx, cancel: cancel,
+		indexes: map[string]*index{}}
+}
+
+func (m *Manager) limits(ctx context.Context) Limits {
+	l := Limits{MaxFile: DefaultMaxFile, MaxTotal: DefaultMaxTotal}
+	if m.opts.Limits != nil {
+		l = m.opts.Limits(ctx)
+	}
+	if l.MaxFile < 0 {
+		l.MaxFile = 0
+	}
+	return l
+}
+
+// ErrClosed is returned after Close.
+var ErrClosed = errors.New("the workspace index is shut down: Foya is exiting")
+
+// Warm starts building the session's index of workdir in the background,
+// unless it is built or being built, and returns at once.
+func (m *Manager) Warm(sessionID, workdir string) {
+	m.get(sessionID, workdir)
+}
+
+// get returns the session's index, starting its build when it is new.
+func (m *Manager) get(sessionID, workdir string) (*index, error) {
+	root, err := filepath.EvalSymlinks(workdir)
+	if err != nil {
+		return nil, fmt.Errorf("workspace index: %w", err)
+	}
+	if root, err = filepath.Abs(root); err != nil {
+		return nil, fmt.Errorf("workspace index: %w", err)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, ErrClosed
+	}
+	if ix := m.indexes[sessionID]; ix != nil && ix.root == root {
+		return ix, nil
+	}
+	ctx, cancel := context.WithCancel(m.ctx)
+	ix := &index{m: m, session: sessionID, root: root, ready: make(chan struct{}), files: map[string]Entry{},
+		touched: map[string]bool{}, cancel: cancel}
+	m.indexes[sessionID] = ix
+	m.wg.Go(func() { ix.build(ctx) })
+	return ix, nil
+}
+
+// Before brings the session's index up to date before a shell command
+// runs: it waits for the index to be built, then looks for what changed
+// since it last looked (only the paths a whole watcher reported and the
+// paths given in also, else everything) and returns those changes, which
+// the session's commands did not make. also names what Foya's own tools
+// changed meanwhile, whose watcher events may not have arrived yet.
+func (m *Manager) Before(ctx context.Context, sessionID, workdir string, also ...string) ([]Change, error) {
+	ix, err := m.get(sessionID, workdir)
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case <-ix.ready:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	ix.wmu.Lock()
+	for _, p := range also {
+		if len(ix.touched) >= maxTouched {
+			ix.overflow = true
+			break
+		}
+		ix.touched[p] = true
+	}
+	ix.wmu.Unlock()
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.err != nil {
+		m.forget(ix) // the next command builds it again
+		return nil, ix.err
+	}
+	out := ix.pending
+	ix.pending = nil
+	more, err := ix.sync(ctx, true)
+	return append(out, more...), err
+}
+
+// After walks the whole workspace after a shell command and returns what
+// changed since Before (or the last After): the command's changes, as
+// records with their contents (see Capture).
+func (m *Manager) After(ctx context.Context, sessionID, workdir string) (Capture, error) {
+	ix, err := m.get(sessionID, workdir)
+	if err != nil {
+		return Capture{}, err
+	}
+	select {
+	case <-ix.ready:
+	case <-ctx.Done():
+		return Capture{}, ctx.Err()
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.err != nil {
+		m.forget(ix)
+		return Capture{}, ix.err
+	}
+	changes, err := ix.sync(ctx, false)
+	if err != nil {
+		return Capture{}, err
+	}
+	return ix.capture(ctx, changes), nil
+}
+
+// LastLook returns when the session's index last started to look at the
+// disk; zero when it never did.
+func (m *Manager) LastLook(sessionID string) time.Time {
+	ix := m.lookup(sessionID)
+	if ix == nil {
+		return time.Time{}
+	}
+	ix.wmu.Lock()
+	defer ix.wmu.Unlock()
+	return ix.lastLook
+}
+
+// Attach tells the session's index that a watcher now reports changes in
+// its workspace (Touch), so Before may look at those paths only.
+func (m *Manager) Attach(sessionID string) {
+	if ix := m.lookup(sessionID); ix != nil {
+		ix.wmu.Lock()
+		ix.attached = true
+		ix.wmu.Unlock()
+	}
+}
+
+// Touch notes a path a watcher saw change.
+func (m *Manager) Touch(sessionID, path string) {
+	ix := m.lookup(sessionID)
+	if ix == nil {
+		return
+	}
+	ix.wmu.Lock()
+	defer ix.wmu.Unlock()
+	if len(ix.touched) >= maxTouched {
+		ix.overflow = true
+		return
+	}
+	ix.touched[path] = true
+}
+
+// maxTouched is how many watched paths Before looks at one by one; past
+// it, it walks everything.
+const maxTouched = 256
+
+// Degrade tells the session's index that its watcher no longer sees
+// everything: Before walks the whole workspace from now on.
+func (m *Manager) Degrade(sessionID string) {
+	if ix := m.lookup(sessionID); ix != nil {
+		ix.wmu.Lock()
+		ix.degraded = true
+		ix.narrow = false
+		ix.wmu.Unlock()
+	}
+}
+
+// forget drops an index whose build failed, unless another replaced it.
+func (m *Manager) forget(ix *index) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.indexes[ix.session] == ix {
+		delete(m.indexes, ix.session)
+	}
+}
+
+func (m *Manager) lookup(sessionID string) *index {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.indexes[sessionID]
+}
+
+// Blob returns a kept content by digest.
+func (m *Manager) Blob(sha string) ([]byte, error) { return m.blobs.get(sha) }
+
+// DeleteSession forgets a session's index, removes its saved copy and
+// prunes the blobs no index refers to any more.
+func (m *Manager) DeleteSession(sessionID string) error {
+	m.mu.Lock()
+	ix := m.indexes[sessionID]
+	delete(m.indexes, sessionID)
+	m.mu.Unlock()
+	if ix != nil {
+		ix.cancel() // a build still going stops: its session is gone
+		<-ix.ready
+		ix.mu.Lock()
+		ix.gone = true
+		ix.mu.Unlock()
+	}
+	if validID(sessionID) {
+		if err := os.Remove(m.savedPath(sessionID)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("remove the workspace index: %w", err)
+		}
+	}
+	_, err := m.Prune(pruneGrace)
+	return err
+}
+
+// pruneGrace keeps blobs written in the last while: another kernel sharing
+// the data folder may be building an index that refers to them.
+const pruneGrace = 10 * time.Minute
+
+// Pruned says what a prune removed.
+type Pruned struct {
+	Blobs int
+	Bytes int64
+}
+
+// Prune removes the blobs that neither a live index of this Manager nor a
+// saved index refers to, except those written within grace.
+func (m *Manager) Prune(grace time.Duration) (Pruned, error) {
+	keep := map[string]bool{}
+	m.mu.Lock()
+	live := make([]*index, 0, len(m.indexes))
+	for _, ix := range m.indexes {
+		live = append(live, ix)
+	}
+	m.mu.Unlock()
+	for _, ix := range live {
+		select {
+		case <-ix.ready:
+		default:
+			continue // still building: its blobs are recent, grace keeps them
+		}
+		ix.mu.Lock()
+		for _, e := range ix.files {
+			if e.Kept {
+				keep[e.SHA] = true
+			}
+		}
+		ix.mu.Unlock()
+	}
+	list, _ := os.ReadDir(filepath.Join(m.opts.Dir, "index"))
+	for _, d := range list {
+		id, ok := strings.CutSuffix(d.Name(), savedSuffix)
+		if !ok {
+			continue
+		}
+		s, err := m.load(id)
+		if err != nil {
+			// An index that cannot be read keeps nothing alive; it is
+			// rebuilt when its session next runs a command.
+			continue
+		}
+		for _, e := range s.Files {
+			if e.Kept {
+				keep[e.SHA] = true
+			}
+		}
+	}
+	n, bytes, err := m.blobs.prune(keep, grace)
+	if err != nil {
+		return Pruned{n, bytes}, fmt.Errorf("prune the workspace blobs: %w", err)
+	}
+	return Pruned{n, bytes}, nil
+}
+
+// Usage is the disk the indexes take.
+type Usage struct {
+	Dir        string `json:"dir"`
+	Blobs      int    `json:"blobs"`
+	BlobBytes  int64  `json:"blobBytes"`
+	Indexes    int    `json:"indexes"`
+	IndexBytes int64  `json:"indexBytes"`
+}
+
+// Usage returns the disk the indexes take now.
+func (m *Manager) Usage() Usage {
+	return DirUsage(m.opts.Dir)
+}
+
+// DirUsage returns the disk the indexes in dir take, without a Manager
+// (foya doctor).
+func DirUsage(dir string) Usage {
+	u := Usage{Dir: dir}
+	u.Blobs, u.BlobBytes = (&blobs{dir: filepath.Join(dir, "blobs")}).usage()
+	list, _ := os.ReadDir(filepath.Join(dir, "index"))
+	for _, d := range list {
+		if fi, err := d.Info(); err == nil && strings.HasSuffix(d.Name(), savedSuffix) {
+			u.Indexes++
+			u.IndexBytes += fi.Size()
+		}
+	}
+	return u
+}
+
+// Close stops the builds and waits for them.
+func (m *Manager) Close() error {
+	m.mu.Lock()
+	m.closed = true
+	m.mu.Unlock()
+	m.cancel()
+	m.wg.Wait()
+	return nil
+}
+
+func validID(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for _, c := range id {
+		if !(c == '_' || c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,368 @@
+package workspace
+
+import (
+	"bytes"
+	"context"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+)
+
+// index is one session's index of its workspace.
+type index struct {
+	m       *Manager
+	session string
+	root    string // the workspace, resolved
+
+	ready  chan struct{} // closed once built (or failed: err)
+	cancel context.CancelFunc
+
+	mu      sync.Mutex // one sync at a time; guards what follows
+	err     error
+	files   map[string]Entry // by path relative to root, with forward slashes
+	kept    int64            // bytes of the kept contents
+	full    bool             // false when the walk stopped at MaxEntries
+	pending []Change         // found by the build against the saved index
+	gone    bool             // the session was deleted: never saved again
+
+	wmu      sync.Mutex // guards the watcher's state
+	attached bool
+	degraded bool
+	narrow   bool // a full walk ran while a whole watcher was attached
+	touched  map[string]bool
+	overflow bool
+	lastLook time.Time // when the last sync started
+}
+
+// Change is one path that changed between two looks: Before or After is
+// nil where the path did not exist.
+type Change struct {
+	// Path is absolute.
+	Path          string
+	Before, After *Entry
+}
+
+// build loads the saved index, if any, and walks the workspace. What
+// differs from the saved index changed while no Foya looked: it is kept
+// for the next Before, as changes made outside.
+func (ix *index) build(ctx context.Context) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	defer close(ix.ready)
+	saved, err := ix.m.load(ix.session)
+	hadSaved := err == nil && saved.Root == ix.root
+	if hadSaved {
+		ix.files = saved.Files
+		for _, e := range ix.files {
+			if e.Kept {
+				ix.kept += e.Size
+			}
+		}
+	}
+	changes, err := ix.sync(ctx, false)
+	if err != nil {
+		ix.err = fmt.Errorf("build the workspace index of %s: %w", ix.root, err)
+		return
+	}
+	if hadSaved {
+		ix.pending = changes
+	}
+}
+
+// sync compares the index with the disk, updates it (keeping the new
+// contents as blobs) and returns what changed. With narrow, and a whole
+// watcher attached since the last full walk, only the paths it reported
+// are looked at.
+func (ix *index) sync(ctx context.Context, narrow bool) ([]Change, error) {
+	ix.wmu.Lock()
+	touched, overflow := ix.touched, ix.overflow
+	ix.touched, ix.overflow = map[string]bool{}, false
+	ix.lastLook = time.Now()
+	canNarrow := ix.narrow && !ix.degraded
+	attached := ix.attached && !ix.degraded
+	ix.wmu.Unlock()
+	lim := ix.m.limits(ctx)
+	root, err := os.OpenRoot(ix.root)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	var changes []Change
+	if narrow && canNarrow && !overflow {
+		for p := range touched {
+			rel, ok := relOf(ix.root, p)
+			if !ok {
+				continue
+			}
+			more, err := ix.syncSubtree(ctx, root, rel, lim)
+			if err != nil {
+				return changes, err
+			}
+			changes = append(changes, more...)
+		}
+	} else {
+		changes, err = ix.syncSubtree(ctx, root, "", lim)
+		if err != nil {
+			return changes, err
+		}
+		if attached {
+			ix.wmu.Lock()
+			ix.narrow = !ix.degraded
+			ix.wmu.Unlock()
+		}
+	}
+	if len(changes) > 0 && !ix.gone {
+		// A failure to save loses only the comparison at the next start,
+		// which then takes the disk as it finds it.
+		_ = ix.m.save(ix.session, saved{Root: ix.root, Files: ix.files})
+	}
+	return changes, nil
+}
+
+// relOf returns p relative to root with forward slashes ("" for root).
+func relOf(root, p string) (string, bool) {
+	if p == root {
+		return "", true
+	}
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// under reports whether rel is sub or below it.
+func under(rel, sub string) bool {
+	return sub == "" || rel == sub || strings.HasPrefix(rel, sub+"/")
+}
+
+// syncSubtree brings the index up to date for sub and what is below it.
+func (ix *index) syncSubtree(ctx context.Context, root *os.Root, sub string, lim Limits) ([]Change, error) {
+	found := map[string]scanned{}
+	if sub == "" {
+		rules, _ := rulesAbove(root, "")
+		full, err := scan(ctx, root, ix.root, "", rules, found, MaxEntries)
+		if err != nil {
+			return nil, err
+		}
+		ix.full = full
+	} else {
+		dir, name := "", sub
+		if i := strings.LastIndexByte(sub, '/'); i >= 0 {
+			dir, name = sub[:i], sub[i+1:]
+		}
+		rules, ignoredDir := rulesAbove(root, dir)
+		fi, err := root.Lstat(filepath.FromSlash(sub))
+		switch {
+		case ignoredDir || name == ".git":
+			return nil, nil
+		case errors.Is(err, fs.ErrNotExist) || err != nil && isNotDir(err):
+			// gone: everything at or below it is deleted
+		case err != nil:
+			return nil, nil
+		default:
+			comps := append(splitRel(dir), name)
+			// The folder's own .gitignore does not apply to itself.
+			rules = append(rules, readIgnore(root, pathJoin(dir, ".gitignore"), splitRel(dir))...)
+			ign := matches(rules, comps, fi.IsDir())
+			if ign && fi.IsDir() {
+				return nil, nil
+			}
+			found[sub] = scanned{e: entryOf(fi), ignored: ign}
+			if fi.IsDir() {
+				if _, err := scan(ctx, root, ix.root, sub, rules, found, MaxEntries); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	var changes []Change
+	for rel, old := range ix.files {
+		if !under(rel, sub) {
+			continue
+		}
+		if _, ok := found[rel]; !ok {
+			o := old
+			changes = append(changes, Change{Path: ix.abs(rel), Before: &o})
+			ix.drop(rel, old)
+		}
+	}
+	for rel, sc := range found {
+		old, had := ix.files[rel]
+		if had && sameStat(old, sc.e) {
+			continue
+		}
+		if len(ix.files) >= MaxEntries && !had {
+			ix.full = false
+			continue
+		}
+		e := ix.fill(root, rel, sc, lim, true)
+		if had {
+			ix.drop(rel, old)
+			if !old.IsDir() && !e.IsDir() && old.Mode == e.Mode && old.SHA != "" && old.SHA == e.SHA {
+				ix.put(rel, e)
+				continue // touched, the same content and mode
+			}
+			if old.IsDir() && e.IsDir() && old.Mode == e.Mode {
+				ix.put(rel, e)
+				continue
+			}
+		}
+		ix.put(rel, e)
+		n := e
+		c := Change{Path: ix.abs(rel), After: &n}
+		if had {
+			o := old
+			c.Before = &o
+		}
+		changes = append(changes, c)
+	}
+	return changes, nil
+}
+
+func matches(rules []gitignore.Pattern, comps []string, isDir bool) bool {
+	if len(rules) == 0 {
+		return false
+	}
+	return gitignore.NewMatcher(rules).Match(comps, isDir)
+}
+
+func pathJoin(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}
+
+func isNotDir(err error) bool {
+	return strings.Contains(err.Error(), "not a directory")
+}
+
+func (ix *index) abs(rel string) string {
+	if rel == "" {
+		return ix.root
+	}
+	return filepath.Join(ix.root, filepath.FromSlash(rel))
+}
+
+func (ix *index) put(rel string, e Entry) {
+	ix.files[rel] = e
+	if e.Kept {
+		ix.kept += e.Size
+	}
+}
+
+func (ix *index) drop(rel string, e Entry) {
+	delete(ix.files, rel)
+	if e.Kept {
+		ix.kept -= e.Size
+	}
+}
+
+// fill completes a scanned entry with its digest and, when it can be
+// kept, its content in the blob folder.
+func (ix *index) fill(root *os.Root, rel string, sc scanned, lim Limits, hashUnkept bool) Entry {
+	e := sc.e
+	if e.IsDir() {
+		return e
+	}
+	if sc.ignored {
+		e.Why = whyIgnored
+		if hashUnkept && e.Mode&modeTypeMask == modeRegular {
+			e.SHA, _ = hashOnly(root, filepath.FromSlash(rel), e)
+		}
+		return e
+	}
+	if e.Mode&modeTypeMask == modeRegular && ix.kept+e.Size > lim.MaxTotal {
+		e.Why = fmt.Sprintf("the index keeps at most %s of contents (workspace.maxTotalBytes), and that much is kept", size(lim.MaxTotal))
+		if hashUnkept {
+			e.SHA, _ = hashOnly(root, filepath.FromSlash(rel), e)
+		}
+		return e
+	}
+	data, sha, why := content(root, rel, e, lim.MaxFile)
+	e.SHA, e.Why = sha, why
+	if why != "" {
+		return e
+	}
+	if err := ix.m.blobs.put(sha, data); err != nil {
+		e.Why = "Foya could not keep its copy (" + err.Error() + ")"
+		return e
+	}
+	e.Kept = true
+	return e
+}
+
+// saved is an index as kept on disk.
+type saved struct {
+	Root  string
+	Files map[string]Entry
+}
+
+const savedSuffix = ".index"
+
+func (m *Manager) savedPath(sessionID string) string {
+	return filepath.Join(m.opts.Dir, "index", sessionID+savedSuffix)
+}
+
+// save writes a session's index (gob, zstd), replacing the last one.
+func (m *Manager) save(sessionID string, s saved) error {
+	if !validID(sessionID) {
+		return fmt.Errorf("save the workspace index: session ID %q", sessionID)
+	}
+	p := m.savedPath(sessionID)
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		return fmt.Errorf("save the workspace index: %w", err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(p), ".tmp-")
+	if err != nil {
+		return fmt.Errorf("save the workspace index: %w", err)
+	}
+	enc, _ := codec()
+	var w bytes.Buffer
+	err = gob.NewEncoder(&w).Encode(s)
+	if err == nil {
+		_, err = f.Write(enc.EncodeAll(w.Bytes(), nil))
+	}
+	err = errors.Join(err, f.Close())
+	if err == nil {
+		err = os.Rename(f.Name(), p)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("save the workspace index: %w", err)
+	}
+	return nil
+}
+
+// load reads a session's saved index.
+func (m *Manager) load(sessionID string) (saved, error) {
+	var s saved
+	if !validID(sessionID) {
+		return s, fmt.Errorf("load the workspace index: session ID %q", sessionID)
+	}
+	raw, err := os.ReadFile(m.savedPath(sessionID))
+	if err != nil {
+		return s, err
+	}
+	_, dec := codec()
+	data, err := dec.DecodeAll(raw, nil)
+	if err != nil {
+		return s, fmt.Errorf("load the workspace index: %w", err)
+	}
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&s); err != nil {
+		return s, fmt.Errorf("load the workspace index: %w", err)
+	}
+	if s.Files == nil {
+		s.Files = map[string]Entry{}
+	}
+	return s, nil
+}
