@@ -67,6 +67,13 @@ func goldenEvents() []event.Event {
 		event.TodoUpdated(event.TodoUpdatedData{Todos: []event.Todo{{Content: "read <main.go>", Status: event.TodoCompleted},
 			{Content: "fix the bug & test", Status: event.TodoInProgress}, {Content: "write docs", Status: event.TodoPending}}}),
 		event.FileReverted(event.FileRevertedData{ChangeID: "chg_2", RevertOf: "chg_1", Path: "/w/a.go", Op: event.OpRevert}),
+		// A background command's changes, found when it ended (issue 15).
+		event.FileCaptured(event.FileCapturedData{CallID: "call_4", FileChanges: []event.FileChange{
+			{ID: "chg_3", SessionID: "ses_1", RunID: "run_1", CallID: "call_4", Tool: "bash", Path: "/w/b.go", Op: event.OpRename,
+				ExistsAfter: true, ModeAfter: 0o100644, SHAAfter: "cc", RenamedFrom: "/w/a.go", CreatedAt: at},
+			{ID: "chg_4", SessionID: "ses_1", RunID: "run_1", CallID: "call_4", Tool: "bash", Path: "/w/big.bin", Op: event.OpWrite,
+				ExistedBefore: true, ExistsAfter: true, ModeBefore: 0o100644, ModeAfter: 0o100644, SHAAfter: "dd",
+				NotRestorable: "it is larger (9.0 MiB) than the index keeps (workspace.maxFileBytes)", CreatedAt: at}}}),
 		event.FileChangedOutside(event.FileChangedOutsideData{Path: "/w/a.go", Exists: false}),
 		event.FileWatchDegraded(event.FileWatchDegradedData{Reason: "too many folders: polling the session's files"}),
 		event.RunInterrupted(event.RunInterruptedData{Calls: 2}),
@@ -86,20 +93,13 @@ func goldenEvents() []event.Event {
 				MCPServer: "github", MCPTool: "create_issue"},
 				Why: `call the tool "create_issue" of the MCP server github (npx -y @modelcontextprotocol/server-github)`, Preview: `{"title":"x"}`},
 			Reason: "Auto asks before an MCP tool that is not read-only", Scopes: []event.Grant{{Kind: event.KindMCP, Tool: "mcp__github__create_issue"}}, AskedAt: at}),
-		// A background command's changes, found when it ended (issue 15).
-		event.FileCaptured(event.FileCapturedData{CallID: "call_4", FileChanges: []event.FileChange{
-			{ID: "chg_3", SessionID: "ses_1", RunID: "run_1", CallID: "call_4", Tool: "bash", Path: "/w/b.go", Op: event.OpRename,
-				ExistsAfter: true, ModeAfter: 0o100644, SHAAfter: "cc", RenamedFrom: "/w/a.go", CreatedAt: at},
-			{ID: "chg_4", SessionID: "ses_1", RunID: "run_1", CallID: "call_4", Tool: "bash", Path: "/w/big.bin", Op: event.OpWrite,
-				ExistedBefore: true, ExistsAfter: true, ModeBefore: 0o100644, ModeAfter: 0o100644, SHAAfter: "dd",
-				NotRestorable: "it is larger (9.0 MiB) than the index keeps (workspace.maxFileBytes)", CreatedAt: at}}}),
 	}
 	// A sub-agent's run under task call call_4 (issue 13 item 2): its
 	// events name the call on the envelope.
 	sub := []event.Event{
 		event.RunStart(event.RunStartData{Prompt: "count the <go> files", Description: "count go files & report", ParentRunID: "run_1", Workdir: "/w",
 			Model: "m", Provider: "local", ApprovalMode: event.ModeManual, Instructions: event.Instructions{Status: event.InstructionsNone}}),
-		event.ApprovalRequest(event.ApprovalRequestData{ID: "apr_3", SessionID: "ses_1", RunID: "run_2",
+		event.ApprovalRequest(event.ApprovalRequestData{ID: "apr_4", SessionID: "ses_1", RunID: "run_2",
 			Request: event.Ask{CallID: "call_5", Action: event.Action{Kind: event.KindWrite, Tool: "write", Paths: []string{"/w/n.txt"}}},
 			Reason:  "Manual asks before a write", AskedAt: at, SubAgent: "count go files & report"}),
 	}

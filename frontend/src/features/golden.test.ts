@@ -15,6 +15,11 @@ import { EventTypes } from "./seq";
 import { applySessions, initialSessions } from "./sessions/reducer";
 import { applyTasks, initialTasks } from "./tasks/reducer";
 
+const PENDING = [
+  ["apr_3", "mcp", "github", ""],
+  ["apr_4", "write", "", "count go files & report"],
+];
+
 const events: Event[] = golden
   .split("\n")
   .filter((l) => l.trim() !== "")
@@ -53,7 +58,10 @@ describe("golden events", () => {
     expect(cardOf(c, "run_1", "call_2")).toMatchObject({ status: "error", result: { text: "unknown tool" } });
 
     const a = reduceAll(applyApprovals, initialApprovals("manual"), events);
-    expect(a).toMatchObject({ seq: events.length, pending: [], mode: "full_access" });
+    // The last run.start (a sub-agent's, in Manual) sets the mode; the MCP
+    // call's and the sub-agent's requests (one ID) still wait.
+    expect(a).toMatchObject({ seq: events.length, mode: "manual" });
+    expect(a.pending.map((p) => [p.id, p.request.action.kind, p.request.action.mcpServer ?? "", p.subAgent ?? ""])).toEqual(PENDING);
 
     const ch = reduceAll(applyChanges, initialChanges, events);
     // chg_3 and chg_4: a background command's changes (file.captured, issue 15).
