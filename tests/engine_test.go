@@ -161,7 +161,7 @@ func TestToolBeginBeforeArgumentsComplete(t *testing.T) {
 		t.Fatalf("tool ran %d times on half its arguments", n)
 	}
 	close(hold)
-	if run := <-done; run.Status != kernel.RunCompleted || ran.Load() != 1 {
+	if run := receive(t, done, "the run to end"); run.Status != kernel.RunCompleted || ran.Load() != 1 {
 		t.Fatalf("run %s, tool ran %d times; want completed, once", run.Status, ran.Load())
 	}
 }
@@ -324,11 +324,9 @@ func TestCancelStopsRunningCalls(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan kernel.Run)
 	go func() { done <- h.runIn(ctx, sess.ID, "go") }()
-	for tr.running.Load() < 2 {
-		time.Sleep(2 * time.Millisecond)
-	}
+	waitUntil(t, "both calls to run", func() bool { return tr.running.Load() >= 2 })
 	cancel()
-	run := <-done
+	run := receive(t, done, "the cancelled run to end")
 	if run.Status != kernel.RunCancelled {
 		t.Fatalf("run %s; want cancelled", run.Status)
 	}

@@ -353,7 +353,7 @@ func TestWatchReportsOutsideChanges(t *testing.T) {
 	}
 	defer stop()
 	writeFile(t, filepath.Join(h.dir, "w.txt"), "after, from an editor\n", 0o644)
-	ev := <-got
+	ev := receive(t, got, "the watcher's file.changed_outside event")
 	if ev.SessionID != sess.ID || ev.Seq == 0 || field(ev, "path") != filepath.Join(h.dir, "w.txt") || field(ev, "exists") != true {
 		t.Fatalf("event %+v %s", ev, ev.Data)
 	}
