@@ -132,7 +132,7 @@ mutate: ## mutation testing (long, not in make test): the spec-named mutations, 
 	$(MAKE) --no-print-directory mutate-gremlins
 
 mutate-gremlins: ## gremlins' operator mutations in backend/approval, against its own tests
-	cd backend/approval && $(GO) run $(GREMLINS) unleash --workers 1 --timeout-coefficient 20 .
+	$(GO) run $(GREMLINS) unleash --workers 1 --timeout-coefficient 20 ./backend/approval
 # --- end mutation testing ---
 
 dev: deps ## live-reloading desktop app for development (Wails dev server)
