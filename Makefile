@@ -120,19 +120,20 @@ bindings: ## regenerate frontend/wailsjs and frontend/src/backend/gen from the G
 	$(GO) run ./backend/api/gen
 
 # --- mutation testing: not part of make test (long, CPU heavy) ---
-# bench/mutate applies each spec-named mutation of bench/mutate/mutations.go
-# to a copy of the tree and runs the tests that should notice; then
-# gremlins (a served Go mutation tool) flips operators in backend/approval
-# and checks that approval's own tests notice. Run one at a time.
+# make mutate applies each spec-named mutation of bench/mutate/mutations.go
+# to a copy of the tree and runs the tests that should notice (about 15
+# minutes). make mutate-gremlins runs gremlins, a served Go mutation tool,
+# over backend/approval against its own tests: operator flips, an hour or
+# more on two cores, each test process held to 4 GiB of address space
+# because a mutant can loop allocating. Run one at a time.
 GREMLINS := github.com/go-gremlins/gremlins/cmd/gremlins@v0.6.0
 .PHONY: mutate mutate-gremlins
 
-mutate: ## mutation testing (long, not in make test): the spec-named mutations, then gremlins over backend/approval
+mutate: ## mutation testing (long, not in make test): the spec-named mutations of bench/mutate
 	env -u FOYA_SMOKE_TEST -u FOYA_E2E $(GO) run ./bench/mutate
-	$(MAKE) --no-print-directory mutate-gremlins
 
-mutate-gremlins: ## gremlins' operator mutations in backend/approval, against its own tests
-	$(GO) run $(GREMLINS) unleash --workers 1 --timeout-coefficient 20 ./backend/approval
+mutate-gremlins: ## gremlins' operator mutations in backend/approval, against its own tests (longer still)
+	ulimit -v 4194304 && $(GO) run $(GREMLINS) unleash --workers 1 --timeout-coefficient 10 ./backend/approval
 # --- end mutation testing ---
 
 dev: deps ## live-reloading desktop app for development (Wails dev server)

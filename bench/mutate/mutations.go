@@ -157,6 +157,19 @@ var mutations = []mutation{
 		Pkgs: []string{"./backend/approval"},
 	},
 	{
+		ID: "D2-nesting-limit-off-by-one", Spec: "D2", What: "scripts are read one level less deep than maxNesting (found by gremlins)",
+		File: "backend/approval/command.go",
+		Old:  "func (c *Command) script(src string, depth int) error {\n\tif depth > maxNesting {",
+		New:  "func (c *Command) script(src string, depth int) error {\n\tif depth >= maxNesting {",
+		Pkgs: []string{"./backend/approval"},
+	},
+	{
+		ID: "D2-stdin-descriptor-flipped", Spec: "D2", What: "redirections of descriptors other than 0 are taken as standard input, 0< is not (found by gremlins)",
+		File: "backend/approval/command.go",
+		Old:  "if r.N != nil && r.N.Value != \"0\" {", New: "if r.N != nil && r.N.Value == \"0\" {",
+		Pkgs: []string{"./backend/approval"},
+	},
+	{
 		ID: "A1-second-answer-accepted", Spec: "A1", What: "a second answer to one request is not refused",
 		File: "backend/approval/gateway.go",
 		Old:  "\tif w.answered {\n\t\treturn fmt.Errorf(\"approval %s: %w\", id, ErrAnswered)\n\t}\n", New: "",

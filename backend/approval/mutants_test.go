@@ -1,0 +1,44 @@
+package approval
+
+import (
+	"strings"
+	"testing"
+)
+
+// spec: D2 — scripts inside scripts are read exactly maxNesting deep: a
+// permanent delete wrapped in maxNesting `sh -c` is found, one more wrapper
+// makes the command opaque (so Auto asks), never silently allowed. Issue 16
+// item 6: gremlins' CONDITIONALS_BOUNDARY on the nesting check survived.
+func TestNestingLimitIsExact(t *testing.T) {
+	s := "rm victim"
+	for range maxNesting {
+		s = "sh -c '" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	c, err := ParseCommand(s)
+	if err != nil || len(c.PermanentDelete()) != 1 || len(c.Opaque()) != 0 {
+		t.Errorf("%d deep: err %v, deletes %q, opaque %q; want the rm found", maxNesting, err, c.PermanentDelete(), c.Opaque())
+	}
+	s = "sh -c '" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	c, err = ParseCommand(s)
+	if err != nil || len(c.Opaque()) == 0 {
+		t.Errorf("%d deep: err %v, opaque %q; want it opaque", maxNesting+1, err, c.Opaque())
+	}
+	if d := Decide(Auto, Action{Kind: Shell, Tool: "bash", Command: s}, nil); d.Verdict == Allow {
+		t.Errorf("Decide(auto, %d deep) = %s; want ask or refuse", maxNesting+1, d.Verdict)
+	}
+}
+
+// spec: D2 — standard input is file descriptor 0 whether or not the
+// redirection names it: `bash 0<<< 'rm x'` runs rm, `bash 3<<< 'rm x'`
+// does not feed bash's input (bash reads its real input: opaque). Issue 16
+// item 6: gremlins' CONDITIONALS_NEGATION on the descriptor check survived.
+func TestStdinRedirectionByDescriptor(t *testing.T) {
+	c, err := ParseCommand("bash 0<<< 'rm victim'")
+	if err != nil || len(c.PermanentDelete()) != 1 {
+		t.Errorf("bash 0<<< 'rm victim': err %v, deletes %q; want the rm found", err, c.PermanentDelete())
+	}
+	c, err = ParseCommand("bash 3<<< 'rm victim'")
+	if err != nil || len(c.PermanentDelete()) != 0 || len(c.Opaque()) == 0 {
+		t.Errorf("bash 3<<< 'rm victim': err %v, deletes %q, opaque %q; want no delete read from it, and opaque", err, c.PermanentDelete(), c.Opaque())
+	}
+}
