@@ -42,3 +42,25 @@ func TestStdinRedirectionByDescriptor(t *testing.T) {
 		t.Errorf("bash 3<<< 'rm victim': err %v, deletes %q, opaque %q; want no delete read from it, and opaque", err, c.PermanentDelete(), c.Opaque())
 	}
 }
+
+// spec: D2 — find's actions are all read, also those after an -exec's
+// terminator, and an -exec without one: a -delete or an -exec rm after an
+// -exec that prints is still a permanent delete. Issue 16 item 6: gremlins'
+// CONDITIONALS_NEGATION on the terminator checks survived.
+func TestFindActionsAfterAnExec(t *testing.T) {
+	for _, src := range []string{
+		`find . -name x -exec echo {} \; -delete`,
+		`find . -exec ls {} + -exec rm {} +`,
+		`find . -execdir echo {} \; -ok rm {} \;`,
+		`find . -exec rm {}`, // no terminator: find refuses it, but it is read
+	} {
+		c, err := ParseCommand(src)
+		if err != nil || len(c.PermanentDelete()) == 0 {
+			t.Errorf("%s: err %v, deletes %q; want a permanent delete", src, err, c.PermanentDelete())
+		}
+	}
+	c, err := ParseCommand(`find . -exec echo {} \; -print`)
+	if err != nil || len(c.PermanentDelete()) != 0 {
+		t.Errorf("find -exec echo: err %v, deletes %q; want none", err, c.PermanentDelete())
+	}
+}

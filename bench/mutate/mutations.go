@@ -170,6 +170,13 @@ var mutations = []mutation{
 		Pkgs: []string{"./backend/approval"},
 	},
 	{
+		ID: "D2-find-stops-after-exec", Spec: "D2", What: "find's actions after the first -exec are not read (found by gremlins)",
+		File: "backend/approval/deletes.go",
+		Old:  "\t\t\tc.run(rest, stdin{}, depth+1)\n\t\t\tif end < 0 {\n\t\t\t\treturn\n\t\t\t}\n",
+		New:  "\t\t\tc.run(rest, stdin{}, depth+1)\n\t\t\tif end >= 0 {\n\t\t\t\treturn\n\t\t\t}\n",
+		Pkgs: []string{"./backend/approval"},
+	},
+	{
 		ID: "A1-second-answer-accepted", Spec: "A1", What: "a second answer to one request is not refused",
 		File: "backend/approval/gateway.go",
 		Old:  "\tif w.answered {\n\t\treturn fmt.Errorf(\"approval %s: %w\", id, ErrAnswered)\n\t}\n", New: "",
