@@ -64,3 +64,22 @@ func TestFindActionsAfterAnExec(t *testing.T) {
 		t.Errorf("find -exec echo: err %v, deletes %q; want none", err, c.PermanentDelete())
 	}
 }
+
+// spec: A1 — a plain ask is the mode table's own: its reason names the mode
+// and the action and nothing else, and ByMode says so; a folder grant never
+// covers an action that names no path. Issue 16 item 6: gremlins' boundary
+// and negation mutants on the notes of a decision and on the folder grant's
+// path check survived.
+func TestPlainAskAndPathlessFolderGrant(t *testing.T) {
+	d := Decide(Manual, Action{Kind: WriteInside, Tool: "write", Paths: []string{"/w/a"}}, nil)
+	if want := (Decision{Verdict: Ask, Reason: "Manual mode asks before write", ByMode: true}); d != want {
+		t.Errorf("Decide(manual, write) = %+v; want %+v", d, want)
+	}
+	g := Grant{Kind: WriteInside, Folder: "/w"}
+	if g.Matches(Action{Kind: WriteInside, Tool: "write"}, nil) {
+		t.Errorf("%s covers a write that names no path", g)
+	}
+	if !g.Matches(Action{Kind: WriteInside, Tool: "write", Paths: []string{"/w/a", "/w/b/c"}}, nil) {
+		t.Errorf("%s does not cover writes inside it", g)
+	}
+}

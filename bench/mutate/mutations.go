@@ -177,6 +177,18 @@ var mutations = []mutation{
 		Pkgs: []string{"./backend/approval"},
 	},
 	{
+		ID: "A1-folder-grant-pathless", Spec: "A1", What: "a folder grant covers an action that names no path (found by gremlins)",
+		File: "backend/approval/policy.go",
+		Old:  "return len(a.Paths) > 0 && !slices.ContainsFunc(", New: "return len(a.Paths) >= 0 && !slices.ContainsFunc(",
+		Pkgs: []string{"./backend/approval"},
+	},
+	{
+		ID: "A1-plain-ask-not-by-mode", Spec: "A1", What: "a plain ask is not marked as the mode table's own (found by gremlins)",
+		File: "backend/approval/policy.go",
+		Old:  "return Decision{Verdict: Ask, Reason: askWhy, ByMode: len(notes) == 0}", New: "return Decision{Verdict: Ask, Reason: askWhy, ByMode: len(notes) != 0}",
+		Pkgs: []string{"./backend/approval"},
+	},
+	{
 		ID: "A1-second-answer-accepted", Spec: "A1", What: "a second answer to one request is not refused",
 		File: "backend/approval/gateway.go",
 		Old:  "\tif w.answered {\n\t\treturn fmt.Errorf(\"approval %s: %w\", id, ErrAnswered)\n\t}\n", New: "",
