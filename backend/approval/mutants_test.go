@@ -3,6 +3,7 @@ package approval
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // spec: D2 — scripts inside scripts are read exactly maxNesting deep: a
@@ -81,5 +82,38 @@ func TestPlainAskAndPathlessFolderGrant(t *testing.T) {
 	}
 	if !g.Matches(Action{Kind: WriteInside, Tool: "write", Paths: []string{"/w/a", "/w/b/c"}}, nil) {
 		t.Errorf("%s does not cover writes inside it", g)
+	}
+}
+
+// spec: A1 — "allow for this session" needs a scope, and one that covers
+// the request (a command prefix is matched against the parsed command);
+// pending requests are listed oldest first. Issue 16 item 6: gremlins'
+// mutants of Validate's scope and command checks, and of the pending
+// list's sort (which then never ends), survived the package's tests.
+func TestSessionAnswersAndPendingOrder(t *testing.T) {
+	p := pending("b1") // bash: go test ./...
+	if err := (Answer{Choice: AllowSession}).Validate(p); err == nil {
+		t.Error("allow for this session without a scope was accepted")
+	}
+	if err := (Answer{Choice: AllowSession, Scope: &Grant{Kind: Shell, Prefix: []string{"go", "test"}}}).Validate(p); err != nil {
+		t.Errorf("a prefix scope that covers the command: %v", err)
+	}
+	if err := (Answer{Choice: AllowSession, Scope: &Grant{Kind: Shell, Tool: "bash"}}).Validate(p); err != nil {
+		t.Errorf("a tool scope: %v", err)
+	}
+
+	g := NewGateway()
+	old, mid, late := pending("p1"), pending("p2"), pending("p3")
+	mid.AskedAt = old.AskedAt.Add(time.Second)
+	late.AskedAt = old.AskedAt.Add(2 * time.Second)
+	for _, p := range []Pending{late, old, mid} {
+		g.Open(p)
+	}
+	var ids []string
+	for _, p := range g.Pending("s") {
+		ids = append(ids, p.ID)
+	}
+	if strings.Join(ids, " ") != "p1 p2 p3" {
+		t.Errorf("Pending = %v; want p1 p2 p3, oldest first", ids)
 	}
 }

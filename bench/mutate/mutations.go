@@ -189,6 +189,12 @@ var mutations = []mutation{
 		Pkgs: []string{"./backend/approval"},
 	},
 	{
+		ID: "A1-session-answer-unparsed", Spec: "A1", What: "a session answer's prefix scope is checked without the parsed command (found by gremlins)",
+		File: "backend/approval/gateway.go",
+		Old:  "\t\tif p.Request.Action.Command != \"\" {\n\t\t\tif c, err := ParseCommand(", New: "\t\tif p.Request.Action.Command == \"\" {\n\t\t\tif c, err := ParseCommand(",
+		Pkgs: []string{"./backend/approval"},
+	},
+	{
 		ID: "A1-second-answer-accepted", Spec: "A1", What: "a second answer to one request is not refused",
 		File: "backend/approval/gateway.go",
 		Old:  "\tif w.answered {\n\t\treturn fmt.Errorf(\"approval %s: %w\", id, ErrAnswered)\n\t}\n", New: "",
