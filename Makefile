@@ -39,7 +39,7 @@ FRONTEND_DIST := frontend/dist/index.html
 .PHONY: run build test test-go tidy-check bench test-frontend test-e2e test-smoke crash fuzz deps deps-system deps-npm frontend bindings dev clean help
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
 
 run: build ## install what is missing, build, start the desktop app
 	./$(BIN)
@@ -159,6 +159,23 @@ FOYA_GREP_TREE ?= $(or $(TMPDIR),/tmp)/foya-grep-tree
 bench: ## run every benchmark and rewrite the figures in docs/benchmarks.md
 	FOYA_GREP_TREE=$(FOYA_GREP_TREE) $(GO) run ./bench/run -benchtime '$(BENCHTIME)' -bench '$(BENCH)' -exec-runs $(EXEC_RUNS) $(if $(WORKLOADS),-workloads '$(WORKLOADS)')
 # --- end benchmarks ---
+
+# --- mutation testing: not part of make test (long, CPU heavy) ---
+# make mutate applies each spec-named mutation of bench/mutate/mutations.go
+# to a copy of the tree and runs the tests that should notice (about 15
+# minutes). make mutate-gremlins runs gremlins, a served Go mutation tool,
+# over backend/approval against its own tests: operator flips, an hour or
+# more on two cores, each test process held to 4 GiB of address space
+# because a mutant can loop allocating. Run one at a time.
+GREMLINS := github.com/go-gremlins/gremlins/cmd/gremlins@v0.6.0
+.PHONY: mutate mutate-gremlins
+
+mutate: ## mutation testing (long, not in make test): the spec-named mutations of bench/mutate
+	env -u FOYA_SMOKE_TEST -u FOYA_E2E $(GO) run ./bench/mutate
+
+mutate-gremlins: ## gremlins' operator mutations in backend/approval, against its own tests (longer still)
+	ulimit -v 4194304 && $(GO) run $(GREMLINS) unleash --workers 1 --timeout-coefficient 10 ./backend/approval
+# --- end mutation testing ---
 
 dev: deps ## live-reloading desktop app for development (Wails dev server)
 	$(GO) tool wails dev -m -tags webkit2_41

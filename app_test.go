@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -166,7 +167,7 @@ func TestAppBoundMethodsWaitForStartup(t *testing.T) {
 	}()
 	a.startup(t.Context())
 	defer a.shutdown(t.Context())
-	r := <-got
+	r := receive(t, got, "Sessions() to answer")
 	if r.err != nil || r.ss == nil {
 		t.Errorf("Sessions() before startup finished = %v, %v; want an empty list", r.ss, r.err)
 	}
@@ -403,7 +404,7 @@ func TestAppUIReady(t *testing.T) {
 			}
 			closeIn.Close()
 			if tt.smoke {
-				<-q.done // the smoke run ends once its input closes
+				receive(t, q.done, "the smoke run to quit once its input closed")
 			}
 		})
 	}
@@ -447,12 +448,25 @@ func TestAppSmokeQuitsWhenNobodyClosesItsInput(t *testing.T) {
 	})
 }
 
+// TestNewAppDefaultsItsOutput: an App made without Out discards its smoke
+// report and one made without Errs writes failures to standard error;
+// given writers are kept. A smoke report with no Out neither panics nor
+// keeps the app from quitting once its input ends. Issue 16 item 6: this
+// test asserted nothing.
 func TestNewAppDefaultsItsOutput(t *testing.T) {
+	if a := NewApp(AppOptions{}); a.opts.Out != io.Discard || a.opts.Errs != os.Stderr {
+		t.Errorf("NewApp(AppOptions{}): Out %v, Errs %v; want io.Discard and os.Stderr", a.opts.Out, a.opts.Errs)
+	}
+	var out, errs strings.Builder
+	if a := NewApp(AppOptions{Out: &out, Errs: &errs}); a.opts.Out != &out || a.opts.Errs != &errs {
+		t.Errorf("NewApp with Out and Errs replaced them: Out %v, Errs %v", a.opts.Out, a.opts.Errs)
+	}
+
 	a := NewApp(AppOptions{Smoke: true, In: strings.NewReader(""), Errs: io.Discard})
 	a.open = func(context.Context) (*kernel.Kernel, error) { return nil, errors.New("no kernel here") }
 	q := &quitRecorder{done: make(chan struct{})}
 	a.quit = q.quit
 	a.startup(t.Context())
 	a.UIReady(UIReport{Error: "no kernel here"}) // must not panic on a nil Out
-	<-q.done                                     // empty input: quits at once
+	receive(t, q.done, "the app to quit at the end of its (empty) input")
 }

@@ -128,7 +128,7 @@ func TestNotifyShowsOnTheDesktop(t *testing.T) {
 	}
 	srv.click(t, 1) // replaced: nothing
 	srv.click(t, 2)
-	<-raised
+	receive(t, raised, "the window to be brought forward")
 	a.shutdown(t.Context())
 	if len(raised) != 0 {
 		t.Errorf("the window was brought forward %d more times; want once, for the last notification", len(raised))

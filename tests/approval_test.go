@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"foya/backend/approval"
 	"foya/backend/event"
@@ -186,12 +185,12 @@ func TestCancelWithdrawsApproval(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan kernel.Run)
 	go func() { done <- h.runIn(ctx, sess.ID, "go") }()
-	id := <-ids
+	id := receive(t, ids, "the approval request")
 	if n := len(h.k.PendingApprovals(sess.ID)); n != 1 {
 		t.Fatalf("%d pending; want 1", n)
 	}
 	cancel()
-	run := <-done
+	run := receive(t, done, "the cancelled run to end")
 	if run.Status != kernel.RunCancelled {
 		t.Fatalf("run %s", run.Status)
 	}
@@ -238,14 +237,12 @@ func TestModeSwitchMidRun(t *testing.T) {
 	sess := h.session("manual")
 	done := make(chan kernel.Run)
 	go func() { done <- h.runIn(context.Background(), sess.ID, "go") }()
-	for len(h.srv.Requests()) < 2 {
-		time.Sleep(2 * time.Millisecond)
-	}
+	waitUntil(t, "the model's second request", func() bool { return len(h.srv.Requests()) >= 2 })
 	if err := h.k.SetMode(context.Background(), sess.ID, "full-access"); err != nil {
 		t.Fatal(err)
 	}
 	close(hold)
-	<-done
+	receive(t, done, "the run to end")
 	if len(ans.asked) != 1 {
 		t.Fatalf("asked %d times; want 1 (before the switch only)", len(ans.asked))
 	}

@@ -105,7 +105,7 @@ func execEvents(t *testing.T, bin string, args ...string) (evs []llm.Event, size
 		t.Fatalf("read events: %v", err)
 	}
 	close(done)
-	<-polled
+	receive(t, polled, "the poller to stop")
 	err = cmd.Wait()
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -49,15 +48,11 @@ func TestRunContextPerSessionConcurrently(t *testing.T) {
 	for i, s := range []kernel.Session{sa, sb} {
 		wg.Go(func() { runs[i] = h.runIn(ctx, s.ID, "probe") })
 	}
-	for {
+	waitUntil(t, "both sessions to be inside a call", func() bool {
 		mu.Lock()
-		n := len(p.seen)
-		mu.Unlock()
-		if n == 2 {
-			break
-		}
-		runtimeGosched()
-	}
+		defer mu.Unlock()
+		return len(p.seen) == 2
+	})
 	close(p.gate)
 	wg.Wait()
 	for i, s := range []kernel.Session{sa, sb} {
@@ -75,5 +70,3 @@ func TestRunContextPerSessionConcurrently(t *testing.T) {
 		t.Error("a run without a model started")
 	}
 }
-
-func runtimeGosched() { runtime.Gosched() }

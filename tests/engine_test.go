@@ -61,7 +61,9 @@ func TestRunEventsInOrder(t *testing.T) {
 }
 
 // spec: P1, P2, P3, P4, K2 — parallel-safe calls run at most five at once;
-// results go back in the model's order whatever order they finished in.
+// results go back in the model's order whatever order they finished in,
+// one for each call: none dropped, none repeated (issue 16 item 6: without
+// the count a dropped tool message passed).
 func TestParallelLaneCapAndOrder(t *testing.T) {
 	tr := &tracker{}
 	var calls []pt.Call
@@ -78,6 +80,9 @@ func TestParallelLaneCapAndOrder(t *testing.T) {
 		t.Fatalf("peak parallel calls = %d; want 5 (spec P3)", p)
 	}
 	tm := toolMessages(h.srv.Requests()[1])
+	if len(tm) != len(calls) {
+		t.Fatalf("%d tool messages fed back; want %d, one per call: %+v", len(tm), len(calls), tm)
+	}
 	for i, m := range tm {
 		if want := fmt.Sprintf("p%d", i); m.ToolCallID != want || m.Content != "slept "+want {
 			t.Fatalf("tool message %d = %s %q; want %s in model order", i, m.ToolCallID, m.Content, want)
@@ -156,7 +161,7 @@ func TestToolBeginBeforeArgumentsComplete(t *testing.T) {
 		t.Fatalf("tool ran %d times on half its arguments", n)
 	}
 	close(hold)
-	if run := <-done; run.Status != kernel.RunCompleted || ran.Load() != 1 {
+	if run := receive(t, done, "the run to end"); run.Status != kernel.RunCompleted || ran.Load() != 1 {
 		t.Fatalf("run %s, tool ran %d times; want completed, once", run.Status, ran.Load())
 	}
 }
@@ -319,11 +324,9 @@ func TestCancelStopsRunningCalls(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan kernel.Run)
 	go func() { done <- h.runIn(ctx, sess.ID, "go") }()
-	for tr.running.Load() < 2 {
-		time.Sleep(2 * time.Millisecond)
-	}
+	waitUntil(t, "both calls to run", func() bool { return tr.running.Load() >= 2 })
 	cancel()
-	run := <-done
+	run := receive(t, done, "the cancelled run to end")
 	if run.Status != kernel.RunCancelled {
 		t.Fatalf("run %s; want cancelled", run.Status)
 	}

@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,6 +128,25 @@ func TestFileToolsThroughTheKernel(t *testing.T) {
 	if strings.Join(ops, ", ") != "edit app.py, create docs, create docs/notes.md, delete old.log" {
 		t.Fatalf("changes: %s", strings.Join(ops, ", "))
 	}
+	// spec F1: each change records the mode before and the mode after
+	// (type and permission bits; 0 where there was no file). Issue 16 item
+	// 6: recording the mode before as the mode after passed this test.
+	const regular, folder = 0o100000, 0o040000
+	for i, w := range []struct{ before, after uint32 }{
+		{regular | 0o755, regular | 0o755}, // the edit keeps app.py's mode
+		{0, folder},                        // docs did not exist; a folder's permissions follow the umask
+		{0, regular | 0o644},               // a new file gets 0644
+		{regular | 0o644, 0},               // old.log is gone from the workspace
+	} {
+		c := changes[i]
+		after := c.ModeAfter
+		if w.after == folder {
+			after &^= 0o777
+		}
+		if c.ModeBefore != w.before || after != w.after {
+			t.Errorf("spec F1: %s %s: mode before %o, after %o; want %o, %o", c.Op, c.Path, c.ModeBefore, c.ModeAfter, w.before, w.after)
+		}
+	}
 	edit := changes[0]
 	if d, _ := h.k.Diff(context.Background(), edit.ID); !strings.Contains(d, "--- a/app.py\n+++ b/app.py\n@@ -1,2 +1,2 @@\n def main():\n-    return 1\n+    return 2\n") {
 		t.Fatalf("diff: %q", d)
@@ -224,11 +244,13 @@ func TestStaleReadGuardSurvivesRestart(t *testing.T) {
 // delete through the engine and the approval gateway in every mode: a
 // workspace file (asked in Manual, where the person allows it), .git and
 // an outside file (refused in Manual and Auto, trashed in Full Access),
-// and the filesystem root (refused in every mode).
+// and the filesystem root (refused in every mode). What is gone from its
+// place is in the trash, its .trashinfo naming where it was (issue 16 item
+// 6: checking only that it was gone let a permanent delete pass).
 func TestDeleteModesThroughTheEngine(t *testing.T) {
-	privateTrash(t)
 	for _, mode := range []approval.Mode{approval.Manual, approval.Auto, approval.FullAccess} {
 		t.Run(string(mode), func(t *testing.T) {
+			trashDir := privateTrash(t)
 			outside := filepath.Join(t.TempDir(), "outside.txt")
 			h := newHarness(t, nil, pt.Calls(
 				call("in", "delete", `{"path":"in.txt"}`),
@@ -252,6 +274,27 @@ func TestDeleteModesThroughTheEngine(t *testing.T) {
 					t.Errorf("%s: gone %v, result %q; want gone %v", c.path, gone(c.path), res[c.id].Text, c.want)
 				}
 			}
+			held := trashed(t, trashDir)
+			for _, c := range []struct {
+				path, file string // file: a file inside it and its content
+				want       bool
+			}{{filepath.Join(h.dir, "in.txt"), "", true}, {filepath.Join(h.dir, ".git"), "HEAD", full}, {outside, "", full}} {
+				item, ok := held[c.path]
+				if ok != c.want {
+					t.Errorf("spec D1: the trash holds %s: %v; want %v (trash: %v)", c.path, ok, c.want, held)
+					continue
+				}
+				if !ok {
+					continue
+				}
+				want := map[string]string{"in.txt": "in", "outside.txt": "out", ".git": "ref"}[filepath.Base(c.path)]
+				if got := readFile(t, filepath.Join(item, c.file)); got != want {
+					t.Errorf("spec D1: the trashed %s holds %q; want %q", c.path, got, want)
+				}
+			}
+			if len(held) != map[bool]int{true: 3, false: 1}[full] {
+				t.Errorf("spec D1: the trash holds %d items; want what was deleted: %v", len(held), held)
+			}
 			if !strings.Contains(res["root"].Text, "filesystem root") {
 				t.Errorf("root: %q", res["root"].Text)
 			}
@@ -260,6 +303,34 @@ func TestDeleteModesThroughTheEngine(t *testing.T) {
 			}
 		})
 	}
+}
+
+// trashed reads the trash folder at dir as the freedesktop.org trash
+// specification lays it out, without Foya's trash package: each
+// info/NAME.trashinfo's Path (percent-encoded) mapped to files/NAME, which
+// must exist.
+func trashed(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	infos, _ := filepath.Glob(filepath.Join(dir, "info", "*.trashinfo"))
+	out := map[string]string{}
+	for _, info := range infos {
+		var orig string
+		for _, line := range strings.Split(readFile(t, info), "\n") {
+			if v, ok := strings.CutPrefix(line, "Path="); ok {
+				p, err := url.PathUnescape(v)
+				if err != nil {
+					t.Fatalf("%s: Path %q: %v", info, v, err)
+				}
+				orig = p
+			}
+		}
+		item := filepath.Join(dir, "files", strings.TrimSuffix(filepath.Base(info), ".trashinfo"))
+		if _, err := os.Lstat(item); err != nil || orig == "" {
+			t.Fatalf("%s: Path %q, its item: %v", info, orig, err)
+		}
+		out[orig] = item
+	}
+	return out
 }
 
 // The watcher reports a file the session read that an editor changed, and
@@ -282,7 +353,7 @@ func TestWatchReportsOutsideChanges(t *testing.T) {
 	}
 	defer stop()
 	writeFile(t, filepath.Join(h.dir, "w.txt"), "after, from an editor\n", 0o644)
-	ev := <-got
+	ev := receive(t, got, "the watcher's file.changed_outside event")
 	if ev.SessionID != sess.ID || ev.Seq == 0 || field(ev, "path") != filepath.Join(h.dir, "w.txt") || field(ev, "exists") != true {
 		t.Fatalf("event %+v %s", ev, ev.Data)
 	}

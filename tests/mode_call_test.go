@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"foya/backend/kernel"
 	pt "foya/backend/provider/providertest"
@@ -54,14 +53,12 @@ func TestModeSwitchMidTurnAppliesToTheNextCommand(t *testing.T) {
 			go func() { done <- h.runIn(ctx, sess.ID, "go") }()
 			// The second request means the first command has ended; its
 			// answer is held until the mode has switched.
-			for len(h.srv.Requests()) < 2 {
-				time.Sleep(2 * time.Millisecond)
-			}
+			waitUntil(t, "the model's second request", func() bool { return len(h.srv.Requests()) >= 2 })
 			if err := h.k.SetMode(ctx, sess.ID, c.to); err != nil {
 				t.Fatal(err)
 			}
 			close(hold)
-			run := <-done
+			run := receive(t, done, "the run to end")
 			if run.Status != kernel.RunCompleted {
 				t.Fatalf("run %s: %s", run.Status, run.Error)
 			}

@@ -61,6 +61,8 @@ func TestSecondFoyaDoesNotInterruptALiveRun(t *testing.T) {
 	case <-g.started:
 	case r := <-done:
 		t.Fatalf("the run ended before its call ran: %s %s", r.Status, r.Error)
+	case <-time.After(hangLimit):
+		t.Fatalf("the call did not start within %v", hangLimit)
 	}
 
 	// Another Foya in a new PID namespace with its own /proc: there, this
@@ -86,7 +88,7 @@ func TestSecondFoyaDoesNotInterruptALiveRun(t *testing.T) {
 		t.Fatalf("runs while the first Foya lives = %+v; want one running", runs)
 	}
 	close(g.open)
-	run := <-done
+	run := receive(t, done, "the run to end")
 	if run.Status != kernel.RunCompleted {
 		t.Fatalf("run %s: %s; want completed", run.Status, run.Error)
 	}
@@ -134,6 +136,8 @@ func TestSandboxedFoyaDoesNotInterruptItsOwnRun(t *testing.T) {
 	case <-g.started:
 	case r := <-done:
 		t.Fatalf("the run ended before its second call ran: %s %s", r.Status, r.Error)
+	case <-time.After(hangLimit):
+		t.Fatalf("the second call did not start within %v", hangLimit)
 	}
 	ctx := context.Background()
 	runs, _ := h.k.Runs(ctx, sess.ID)
@@ -141,7 +145,7 @@ func TestSandboxedFoyaDoesNotInterruptItsOwnRun(t *testing.T) {
 		t.Fatalf("runs after the sandboxed foya = %+v; want one running", runs)
 	}
 	close(g.open)
-	if run := <-done; run.Status != kernel.RunCompleted {
+	if run := receive(t, done, "the run to end"); run.Status != kernel.RunCompleted {
 		t.Fatalf("run %s: %s; want completed", run.Status, run.Error)
 	}
 	msgs, _ := h.k.Messages(ctx, sess.ID)

@@ -112,7 +112,7 @@ func TestShellCancelEndsEscapedTree(t *testing.T) {
 			pids := waitProcesses(t, m, n)
 			killPIDs(t, pids)
 			cancel()
-			run := <-done
+			run := receive(t, done, "the cancelled run to end")
 			if run.Status != kernel.RunCancelled {
 				t.Fatalf("run %s", run.Status)
 			}
@@ -156,9 +156,7 @@ func TestKilledExecLeavesNoProcess(t *testing.T) {
 			killPIDs(t, pids)
 			// The model is still thinking: foya exec is alive, the command
 			// runs in the background.
-			for len(srv.Requests()) < 2 {
-				time.Sleep(5 * time.Millisecond)
-			}
+			waitUntil(t, "the model's second request", func() bool { return len(srv.Requests()) >= 2 })
 			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 				t.Fatal(err)
 			}

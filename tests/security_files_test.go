@@ -51,7 +51,7 @@ func startSwapper(t *testing.T, a, b string) *swapper {
 func (s *swapper) finish(t *testing.T) {
 	t.Helper()
 	close(s.stop)
-	<-s.done
+	receive(t, s.done, "the swapper to stop")
 	if fi, err := os.Lstat(s.a); err != nil {
 		t.Fatal(err)
 	} else if fi.Mode()&os.ModeSymlink != 0 {

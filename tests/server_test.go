@@ -101,7 +101,9 @@ func (s *served) events(sessionID string, after int64, until string) []llm.Event
 	if after > 0 {
 		req.Header.Set("Last-Event-ID", strconv.FormatInt(after, 10))
 	}
-	resp, err := http.DefaultClient.Do(req)
+	// The client's timeout bounds the stream: a stream whose event never
+	// comes fails the test instead of hanging (a hang guard).
+	resp, err := (&http.Client{Timeout: hangLimit}).Do(req)
 	if err != nil {
 		s.t.Fatal(err)
 	}

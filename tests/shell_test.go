@@ -200,7 +200,7 @@ func TestShellCancelEndsTree(t *testing.T) {
 			go func() { done <- h.runIn(ctx, sess.ID, "start a tree") }()
 			pids := waitProcesses(t, m, 3)
 			cancel()
-			run := <-done
+			run := receive(t, done, "the cancelled run to end")
 			if run.Status != kernel.RunCancelled {
 				t.Fatalf("run %s", run.Status)
 			}
@@ -231,16 +231,13 @@ func TestShellBackgroundBoundedAcrossTurns(t *testing.T) {
 	runtime.GC()
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
-	for {
+	waitUntil(t, "the background command to print 256 MiB", func() bool {
 		list := h.k.BackgroundCommands(sess.ID)
 		if len(list) != 1 || !list[0].Running {
 			t.Fatalf("background commands after the turn: %+v", list)
 		}
-		if list[0].OutputBytes > 256<<20 {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return list[0].OutputBytes > 256<<20
+	})
 	h.runIn(ctx, sess.ID, "read it")
 	reqs := h.srv.Requests()
 	read := toolMessages(reqs[len(reqs)-1])
@@ -293,13 +290,13 @@ func TestShellDeleteSessionLeavesNoProcess(t *testing.T) {
 					Started: func(string) { close(started) }})
 				done <- err
 			}()
-			<-started
+			receive(t, started, "the run to start")
 			if err := h.k.DeleteSession(ctx, sess.ID); err == nil || !strings.Contains(err.Error(), "run going") {
 				t.Errorf("delete during a run: %v; want a refusal", err)
 			}
 			h.k.Cancel(sess.ID)
 			close(hold)
-			if err := <-done; err != nil {
+			if err := receive(t, done, "the run to end"); err != nil {
 				t.Fatal(err)
 			}
 			if len(processesWith(m)) < n {

@@ -3,7 +3,6 @@ package approval
 import (
 	"context"
 	"errors"
-	"sync"
 	"testing"
 	"time"
 )
@@ -16,18 +15,17 @@ func pending(id string) Pending {
 func TestGatewayFirstAnswerWins(t *testing.T) {
 	g := NewGateway()
 	var got Answer
-	var wg sync.WaitGroup
-	wg.Go(func() {
+	waited := make(chan struct{})
+	go func() {
+		defer close(waited)
 		var err error
 		g.Open(pending("a1"))
 		got, err = g.Wait(context.Background(), "a1")
 		if err != nil {
 			t.Error(err)
 		}
-	})
-	for len(g.Pending("s")) == 0 {
-		time.Sleep(time.Millisecond)
-	}
+	}()
+	waitUntil(t, "the request to be pending", func() bool { return len(g.Pending("s")) > 0 })
 	if err := g.Answer("a1", Answer{Choice: "maybe"}); err == nil {
 		t.Error("an unknown choice was accepted")
 	}
@@ -40,7 +38,7 @@ func TestGatewayFirstAnswerWins(t *testing.T) {
 	if err := g.Answer("a1", Answer{Choice: AllowOnce}); !errors.Is(err, ErrAnswered) {
 		t.Errorf("second answer: %v; want ErrAnswered", err)
 	}
-	wg.Wait()
+	receive(t, waited, "Wait to return the answer")
 	if got.Choice != Deny || got.Message != "not now" {
 		t.Fatalf("waiter got %+v", got)
 	}
@@ -58,11 +56,9 @@ func TestGatewayCancelWithdraws(t *testing.T) {
 		_, err := g.Wait(ctx, "a2")
 		done <- err
 	}()
-	for len(g.Pending("")) == 0 {
-		time.Sleep(time.Millisecond)
-	}
+	waitUntil(t, "the request to be pending", func() bool { return len(g.Pending("")) > 0 })
 	cancel()
-	if err := <-done; !errors.Is(err, context.Canceled) {
+	if err := receive(t, done, "Wait to return after the cancel"); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Wait after cancel: %v", err)
 	}
 	if err := g.Answer("a2", Answer{Choice: AllowOnce}); !errors.Is(err, ErrAnswered) {

@@ -44,7 +44,7 @@ func TestLoadInstructionsUnreadable(t *testing.T) {
 		text, info := loadInstructions(dir)
 		done <- out{text: text, info: info}
 	}()
-	o := <-done
+	o := receive(t, done, "the instructions read without capabilities")
 	if o.err != nil {
 		t.Fatalf("drop capabilities: %v", o.err)
 	}

@@ -54,7 +54,8 @@ func newManager(t *testing.T, o mcp.Options) (*mcp.Manager, *tools.Registry) {
 	return m, reg
 }
 
-// waitFor polls cond until it holds (the test's own timeout bounds it).
+// waitFor polls cond until it holds, and fails the test after about 30
+// seconds of polls (a hang guard, not a claim about speed).
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	for i := 0; ; i++ {
@@ -249,7 +250,13 @@ func TestCancelSendsCancelled(t *testing.T) {
 	}()
 	time.Sleep(100 * time.Millisecond) // let the request reach the server
 	cancel()
-	if r := <-done; !r.IsError || !strings.Contains(r.Text, "cancelled") {
+	var r tools.Result
+	select {
+	case r = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the cancelled MCP call did not return")
+	}
+	if !r.IsError || !strings.Contains(r.Text, "cancelled") {
 		t.Errorf("cancelled call = %+v", r)
 	}
 	waitFor(t, "the server to see the cancellation", func() bool {

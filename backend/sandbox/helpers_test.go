@@ -303,9 +303,11 @@ func awaitGroupGone(pgid int) []task {
 	}
 }
 
-// waitOutput polls p's output until it contains want or p ends.
+// waitOutput polls p's output until it contains want or p ends; it fails
+// the test when neither happened within a minute (a hang guard).
 func waitOutput(t testing.TB, p *Process, want string) {
 	t.Helper()
+	deadline := time.After(6 * settle)
 	for {
 		data, _, _ := p.Read(0)
 		if bytes.Contains(data, []byte(want)) {
@@ -315,6 +317,8 @@ func waitOutput(t testing.TB, p *Process, want string) {
 		case <-p.Done():
 			res, _ := p.Result()
 			t.Fatalf("command ended before printing %q: %+v\n%s", want, res, res.Output)
+		case <-deadline:
+			t.Fatalf("the command did not print %q within %v; it printed %q", want, 6*settle, data)
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
@@ -323,4 +327,16 @@ func waitOutput(t testing.TB, p *Process, want string) {
 func haveCommand(name string) bool {
 	_, err := exec.LookPath(name)
 	return err == nil
+}
+
+// waitDone waits until p has ended, and fails the test, saying why it
+// waited, when it has not within settle: a cancelled or killed command that
+// does not end is a failure, not a hang.
+func waitDone(t testing.TB, p *Process, why string) {
+	t.Helper()
+	select {
+	case <-p.Done():
+	case <-time.After(settle):
+		t.Fatalf("the command (process group %d) did not end within %v after %s", p.PID(), settle, why)
+	}
 }

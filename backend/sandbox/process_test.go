@@ -84,7 +84,7 @@ func TestCancelKillsTree(t *testing.T) {
 			waitTasks(t, sl, 2) // "ready" may come before they run sleep
 			tree := treeOf(p, sl)
 			cancel()
-			<-p.Done()
+			waitDone(t, p, "the cancel")
 			res, _ := p.Result()
 			if !res.Cancelled || res.TimedOut {
 				t.Errorf("Cancelled, TimedOut = %v, %v; want true, false", res.Cancelled, res.TimedOut)
@@ -113,7 +113,7 @@ func TestCancelKillsEscapedProcess(t *testing.T) {
 			waitOutput(t, p, "ready")
 			tree := waitTasks(t, sl, escapingTreeSize) // "ready" may come before they run sleep
 			cancel()
-			<-p.Done()
+			waitDone(t, p, "the cancel")
 			checkTreeGone(t, p, tree)
 		})
 	}

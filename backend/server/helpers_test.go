@@ -65,8 +65,13 @@ func start(t testing.TB, o server.Options, turns ...providertest.Turn) *fixture 
 	go func() { done <- f.srv.Serve(sctx) }()
 	t.Cleanup(func() {
 		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Serve: %v", err)
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("Serve: %v", err)
+			}
+		case <-time.After(time.Minute):
+			t.Error("Serve did not return within a minute of its context's end")
 		}
 		k.Close()
 	})
@@ -134,7 +139,14 @@ func (f *fixture) request(method, path, body string, header map[string]string) *
 	return resp
 }
 
-var noRedirect = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+// noRedirect is the tests' client. Its timeout bounds every request and
+// every SSE stream read through it, so that a stream whose events never
+// come fails the test instead of hanging (a hang guard: no test keeps a
+// stream for minutes, and none asserts on time).
+var noRedirect = &http.Client{
+	Timeout:       2 * time.Minute,
+	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+}
 
 // call calls a Service method and decodes a 200 answer into out.
 func (f *fixture) call(out any, method string, args ...any) {

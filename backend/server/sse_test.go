@@ -236,8 +236,13 @@ func TestServeShutsDownWithStreamsOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	cancel()
-	if err := <-done; err != nil {
-		t.Fatalf("Serve after cancel = %v; want nil", err)
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Serve after cancel = %v; want nil", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("Serve did not return within a minute of the cancel")
 	}
 	if _, err := io.ReadAll(resp.Body); err != nil {
 		t.Fatalf("the stream did not end cleanly: %v", err)

@@ -252,7 +252,7 @@ func TestSymlinkSwapRace(t *testing.T) {
 	}
 	wg.Wait()
 	close(stop)
-	<-done
+	receive(t, done, "the swapper to stop")
 	t.Logf("%d swaps, %d deletes done", swaps.Load(), deleted.Load())
 	untouched(t, out, "x.txt", "d.txt", "deep/y.txt", "w.txt")
 	list, _ := os.ReadDir(filepath.Join(f.home, ".local", "share", "Trash", "files"))

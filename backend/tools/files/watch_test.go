@@ -88,7 +88,7 @@ func TestWatcherLimit(t *testing.T) {
 	if w.Watched() != 3 || !strings.Contains(w.Degraded(), "watching only 3 folders") {
 		t.Fatalf("watched %d, degraded %q", w.Watched(), w.Degraded())
 	}
-	if why := <-told; why != w.Degraded() {
+	if why := receive(t, told, "the watcher's degraded notice"); why != w.Degraded() {
 		t.Fatalf("told %q", why)
 	}
 	p := filepath.Join(dir, "top.txt")

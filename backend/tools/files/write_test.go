@@ -11,7 +11,8 @@ import (
 
 // spec: F1, F2
 // write and edit return a text result for the model and a File Change
-// with everything revert needs; the diff stays out of the text.
+// with everything revert needs, the modes before and after included; the
+// diff stays out of the text.
 func TestWriteAndEditRecordFileChanges(t *testing.T) {
 	f := newFixture(t)
 	res := f.ok("write", map[string]any{"path": "src/new.go", "content": "package x\n\nfunc A() {}\n"})
@@ -19,11 +20,11 @@ func TestWriteAndEditRecordFileChanges(t *testing.T) {
 		t.Fatalf("want the folder and the file recorded, got %d changes", len(res.FileChanges))
 	}
 	dir, fc := res.FileChanges[0], res.FileChanges[1]
-	if !dir.IsDir || dir.Op != "create" || dir.Path != f.path("src") || dir.ModeAfter&modeTypeMask != modeDir {
+	if !dir.IsDir || dir.Op != "create" || dir.Path != f.path("src") || dir.ModeBefore != 0 || dir.ModeAfter&modeTypeMask != modeDir {
 		t.Fatalf("folder change: %+v", dir.FileChange)
 	}
 	if fc.Op != "create" || fc.ExistedBefore || !fc.ExistsAfter || fc.Path != f.path("src/new.go") ||
-		fc.ModeAfter != modeRegular|0o644 || fc.SHAAfter != digest(fc.After) || fc.Before != nil || fc.Added != 3 {
+		fc.ModeBefore != 0 || fc.ModeAfter != modeRegular|0o644 || fc.SHAAfter != digest(fc.After) || fc.Before != nil || fc.Added != 3 {
 		t.Fatalf("create change: %+v", fc.FileChange)
 	}
 	if strings.Contains(res.Text, "@@") || strings.Contains(res.Text, "+package") {

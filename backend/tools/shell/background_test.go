@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"foya/backend/approval"
 	"foya/backend/tools"
@@ -96,10 +97,10 @@ func TestBackgroundOutputBounded(t *testing.T) {
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
 	// Let it print 64 times the ring's size.
-	for {
-		list := b.sh.List("ses_1")
-		if list[0].OutputBytes > 64*BackgroundTailBytes {
-			break
+	deadline := time.Now().Add(hangLimit)
+	for b.sh.List("ses_1")[0].OutputBytes <= 64*BackgroundTailBytes {
+		if time.Now().After(deadline) {
+			t.Fatalf("the background command printed %d bytes in %v; want over %d", b.sh.List("ses_1")[0].OutputBytes, hangLimit, 64*BackgroundTailBytes)
 		}
 		b.sh.waitAny("ses_1", "bg1")
 	}

@@ -362,13 +362,13 @@ func TestBashCancel(t *testing.T) {
 			go func() {
 				done <- b.call(t, ctx, rc, BashName, map[string]any{"command": fmt.Sprintf("(sleep %s & sleep %s; wait) & echo up; sleep %s", m, m, m)})
 			}()
-			<-started
+			receive(t, started, "the command's first output")
 			pids := pidsWith(m)
 			if len(pids) < 3 {
 				t.Errorf("found %d processes of the command; want 3", len(pids))
 			}
 			cancel()
-			res := <-done
+			res := receive(t, done, "the cancelled command's result")
 			if !res.IsError || !strings.Contains(res.Text, "Cancelled") {
 				t.Errorf("result %q", res.Text)
 			}
