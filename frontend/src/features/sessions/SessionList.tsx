@@ -187,6 +187,7 @@ function SessionItem(props: {
         type="button"
         className="session-item"
         aria-label={title}
+        title={title}
         aria-describedby={detailId}
         aria-current={props.open ? "page" : undefined}
         tabIndex={tab}
