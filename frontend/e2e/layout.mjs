@@ -190,6 +190,8 @@ try {
     await sidebarTitle(page);
     await page.getByRole('complementary', { name: 'Sessions sidebar' }).getByRole('button', { name: title, exact: true }).click();
     await page.getByRole('main').getByRole('heading', { level: 2, name: title }).waitFor();
+    await page.getByRole('log', { name: 'Conversation' }).getByText('Planned and wrote it.').waitFor();
+    await list.waitFor();
 
     step = 'layout at 1024x640';
     await layout(page, '1024x640, background panel', 'Background commands');
