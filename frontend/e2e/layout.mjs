@@ -14,7 +14,8 @@
 // the conversation; a long session title ends in an ellipsis before the
 // row's actions, in full in its tooltip and name; an approval dialog's
 // answers are in view without scrolling while a long preview scrolls
-// inside it; a screenshot of each is saved.
+// inside it; every control Tab reaches shows its focus; a screenshot of
+// each is saved.
 // Exits 0 when every check holds, 1 with the reason otherwise.
 import { check, env, launch, screenshots, timeout } from './lib.mjs';
 
@@ -163,6 +164,29 @@ async function sidebarTitle(page) {
   await shot(page, 'sidebar-long-title.png');
 }
 
+// focusRings tabs through the page (sidebar, header, conversation, review
+// panel, and round again) and checks that every control Tab reaches shows
+// it has focus: an outline or a ring drawn as a shadow.
+async function focusRings(page) {
+  const missing = new Set();
+  let reached = 0;
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press('Tab');
+    const f = await page.evaluate(() => {
+      const a = document.activeElement;
+      if (a === null || a === document.body) return null;
+      const cs = getComputedStyle(a);
+      const ring = (cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) > 0) || cs.boxShadow !== 'none';
+      return { ring, what: `${a.tagName.toLowerCase()}.${a.className} "${a.getAttribute('aria-label') ?? a.textContent.trim().slice(0, 30)}"` };
+    });
+    if (f === null) continue;
+    reached++;
+    if (!f.ring) missing.add(f.what);
+  }
+  check(reached >= 10, `Tab reached only ${reached} controls`);
+  check(missing.size === 0, `no visible focus on: ${[...missing].join(', ')}`);
+}
+
 const browser = await launch();
 let failed = false;
 let step = 'start';
@@ -199,6 +223,9 @@ try {
     await main.getByRole('button', { name: 'Review' }).click();
     await main.getByRole('complementary', { name: 'Review changes' }).getByRole('listitem', { name: /^summary\.md, / }).waitFor();
     await layout(page, '1024x640, review panel', 'Review changes');
+
+    step = 'focus rings at 1024x640';
+    await focusRings(page);
     await shot(page, 'layout-1024x640-review.png');
     check(errors.length === 0, `the page threw: ${errors.join('; ')}`);
     await context.close();
