@@ -4,18 +4,25 @@
 //   FOYA_URL      the token URL foya serve printed
 //   FOYA_TITLE    a session whose run wrote a task list and a file
 //   FOYA_WAITING  a session in Manual whose run waits for a write's approval
+//   FOYA_LONG     a session whose title is too long for the sidebar
 //   FOYA_SHOTS    the folder to save screenshots in
 //   FOYA_CHROMIUM the browser binary (never downloaded)
 // Each layout is checked on screen: nothing overflows the window, the main
 // regions (sessions sidebar, session header, conversation, composer, side
 // panel) are inside it, side by side without overlapping, of a usable size,
-// with text of a readable size; a screenshot of each is saved.
+// with text of a readable size, the side panel as high as the body beside
+// the conversation; a long session title ends in an ellipsis before the
+// row's actions, in full in its tooltip and name; an approval dialog's
+// answers are in view without scrolling while a long preview scrolls
+// inside it; every control Tab reaches shows its focus; a screenshot of
+// each is saved.
 // Exits 0 when every check holds, 1 with the reason otherwise.
 import { check, env, launch, screenshots, timeout } from './lib.mjs';
 
 const url = env('FOYA_URL');
 const title = env('FOYA_TITLE');
 const waiting = env('FOYA_WAITING');
+const long = env('FOYA_LONG');
 const shots = env('FOYA_SHOTS');
 const { shot, saved } = screenshots(shots);
 
@@ -53,6 +60,9 @@ async function layout(page, what, panel) {
     const byLabel = (label) => q(`[aria-label="${label}"]`);
     const panelEl = panel === 'Review changes' ? byLabel('Review changes') : q('section[aria-labelledby="background-h"]');
     return {
+      // The panel's view against the side panel it is in, and the body
+      // (conversation | side panel) both are in.
+      fill: panelEl === null ? null : { view: box(panelEl), side: box(panelEl.parentElement), body: box(q('.session-body')) },
       vw: window.innerWidth,
       vh: window.innerHeight,
       sw: document.documentElement.scrollWidth,
@@ -110,7 +120,71 @@ async function layout(page, what, panel) {
   check(m.card > 0 && m.card <= 1100, `${what}: a card in the conversation is ${m.card.toFixed(0)} px wide; want a column of readable lines (at most 1100)`);
   check(composer.height >= 60, `${what}: the composer is ${composer.height.toFixed(0)} px high`);
   for (const [k, v] of Object.entries(m.text)) check(v >= 12, `${what}: ${k} text is ${v} px`);
+  // The panel fills the height: its view from the header to the window's
+  // foot, so the line between conversation and panel runs all the way.
+  const { view, side: sideBox, body } = m.fill;
+  check(
+    Math.abs(view.top - body.top) <= 1.5 && Math.abs(view.bottom - body.bottom) <= 1.5 && Math.abs(sideBox.bottom - body.bottom) <= 1.5,
+    `${what}: the ${panel} panel (${f(view)}) does not fill the height beside the conversation (${f(body)})`,
+  );
+  check(body.bottom >= m.vh - 1.5, `${what}: the session's body ends at ${body.bottom.toFixed(0)} in a window ${m.vh} high`);
   return m;
+}
+
+// sidebarTitle opens the session with the long title and checks its row in
+// the sidebar: the title is cut with an ellipsis before the rename and
+// delete buttons (shown while the row has focus or the pointer), which
+// cover none of it, and it is whole in the tooltip and the accessible name.
+async function sidebarTitle(page) {
+  const sidebar = page.getByRole('complementary', { name: 'Sessions sidebar' });
+  const item = sidebar.getByRole('button', { name: long, exact: true });
+  await item.click();
+  await page.getByRole('main').getByRole('heading', { level: 2, name: long }).waitFor();
+  await item.focus();
+  const m = await item.evaluate((el) => {
+    const t = el.querySelector('.session-title');
+    const cs = getComputedStyle(t);
+    const r = t.getBoundingClientRect();
+    const actions = el.parentElement.querySelector('.session-actions');
+    const a = actions.getBoundingClientRect();
+    return {
+      label: el.getAttribute('aria-label'),
+      tooltip: el.getAttribute('title'),
+      overflow: cs.textOverflow,
+      cut: t.scrollWidth > t.clientWidth,
+      textRight: r.right - parseFloat(cs.paddingRight),
+      actionsLeft: a.left,
+      actionsShown: getComputedStyle(actions).opacity === '1',
+    };
+  });
+  check(m.label === long && m.tooltip === long, `the long title's name is ${JSON.stringify(m.label)} and tooltip ${JSON.stringify(m.tooltip)}; want it whole in both`);
+  check(m.cut && m.overflow === 'ellipsis', `the long title is ${m.cut ? '' : 'not '}cut, with text-overflow ${m.overflow}; want it cut with an ellipsis`);
+  check(m.actionsShown, 'the rename and delete buttons are not shown while the open session has focus');
+  check(m.textRight <= m.actionsLeft + 0.5, `the title's text runs to ${m.textRight.toFixed(1)}, under the buttons from ${m.actionsLeft.toFixed(1)}`);
+  await shot(page, 'sidebar-long-title.png');
+}
+
+// focusRings tabs through the page (sidebar, header, conversation, review
+// panel, and round again) and checks that every control Tab reaches shows
+// it has focus: an outline or a ring drawn as a shadow.
+async function focusRings(page) {
+  const missing = new Set();
+  let reached = 0;
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press('Tab');
+    const f = await page.evaluate(() => {
+      const a = document.activeElement;
+      if (a === null || a === document.body) return null;
+      const cs = getComputedStyle(a);
+      const ring = (cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) > 0) || cs.boxShadow !== 'none';
+      return { ring, what: `${a.tagName.toLowerCase()}.${a.className} "${a.getAttribute('aria-label') ?? a.textContent.trim().slice(0, 30)}"` };
+    });
+    if (f === null) continue;
+    reached++;
+    if (!f.ring) missing.add(f.what);
+  }
+  check(reached >= 10, `Tab reached only ${reached} controls`);
+  check(missing.size === 0, `no visible focus on: ${[...missing].join(', ')}`);
 }
 
 const browser = await launch();
@@ -136,12 +210,22 @@ try {
     await section.getByRole('status').getByText(/1 of 3/).waitFor();
     await shot(page, 'tasks-background-panel.png');
 
+    step = 'a long session title at 1024x640';
+    await sidebarTitle(page);
+    await page.getByRole('complementary', { name: 'Sessions sidebar' }).getByRole('button', { name: title, exact: true }).click();
+    await page.getByRole('main').getByRole('heading', { level: 2, name: title }).waitFor();
+    await page.getByRole('log', { name: 'Conversation' }).getByText('Planned and wrote it.').waitFor();
+    await list.waitFor();
+
     step = 'layout at 1024x640';
     await layout(page, '1024x640, background panel', 'Background commands');
     await shot(page, 'layout-1024x640-background.png');
     await main.getByRole('button', { name: 'Review' }).click();
     await main.getByRole('complementary', { name: 'Review changes' }).getByRole('listitem', { name: /^summary\.md, / }).waitFor();
     await layout(page, '1024x640, review panel', 'Review changes');
+
+    step = 'focus rings at 1024x640';
+    await focusRings(page);
     await shot(page, 'layout-1024x640-review.png');
     check(errors.length === 0, `the page threw: ${errors.join('; ')}`);
     await context.close();
@@ -178,11 +262,21 @@ try {
     await dialog.waitFor();
     const d = await dialog.boundingBox();
     check(d.x >= 0 && d.y >= 0 && d.x + d.width <= viewport.width + 0.5 && d.y + d.height <= viewport.height + 0.5, `${step}: the dialog (${JSON.stringify(d)}) is not inside the window`);
-    for (const name of ['Allow once', 'Deny']) {
-      const b = dialog.getByRole('button', { name, exact: true });
-      await b.scrollIntoViewIfNeeded();
-      const r = await b.boundingBox();
-      check(r !== null && r.y >= d.y - 0.5 && r.y + r.height <= d.y + d.height + 0.5 && r.y + r.height <= viewport.height, `${step}: "${name}" (${JSON.stringify(r)}) cannot be reached inside the dialog (${JSON.stringify(d)})`);
+    // The answers are in view as the dialog opens, without scrolling: the
+    // preview scrolls inside the dialog instead.
+    for (const [role, name] of [['button', 'Allow once'], ['button', 'Allow for this session'], ['button', 'Deny'], ['textbox', 'Message to the model if you deny (optional)']]) {
+      const r = await dialog.getByRole(role, { name, exact: true }).boundingBox();
+      check(r !== null && r.y >= d.y - 0.5 && r.y + r.height <= d.y + d.height + 0.5 && r.y + r.height <= viewport.height, `${step}: "${name}" (${JSON.stringify(r)}) is not in view inside the dialog (${JSON.stringify(d)})`);
+    }
+    const chosen = await dialog.getByText(/^For this session: /).boundingBox();
+    check(chosen !== null && chosen.y + chosen.height <= d.y + d.height + 0.5, `${step}: the chosen scope's words (${JSON.stringify(chosen)}) are not in view`);
+    if (viewport.height === 640) {
+      // The preview (40 lines) is longer than the room: its part scrolls.
+      const body = await dialog.evaluate((el) => {
+        const b = el.querySelector('.approval-body');
+        return b === null ? null : { scroll: b.scrollHeight, client: b.clientHeight };
+      });
+      check(body !== null && body.scroll > body.client, `${step}: the request does not scroll inside the dialog (${JSON.stringify(body)}); the check needs a preview longer than the room`);
     }
     await shot(page, `layout-${viewport.width}x${viewport.height}-approval.png`);
     await context.close();

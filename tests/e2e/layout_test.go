@@ -15,8 +15,11 @@ import (
 // current one marked; and the layout holds at 1024x640 and on a 4K screen
 // (3840x2160 at device scale 1 and 2) with the review and the background
 // panel open: nothing outside the window, the main regions side by side
-// and of a usable size, text of a readable size; and an approval dialog
-// fits the window at both sizes with its answers reachable. Screenshots go to
+// and of a usable size, text of a readable size, the side panel as high as
+// the body; a long session title ends in an ellipsis before its row's
+// buttons and is whole in its tooltip and name; and an approval dialog
+// fits the window at both sizes with its answers in view without scrolling
+// while its long preview scrolls inside it. Screenshots go to
 // tests/e2e/out/. Issue 12 items 6 and 7.
 //
 // spec: W3, W4
@@ -49,12 +52,16 @@ func TestBrowserTaskListAndLayout(t *testing.T) {
 	var waiting struct{ ID string }
 	srv.call(t, &waiting, "CreateSession", map[string]any{"workdir": t.TempDir(), "approvalMode": "manual", "title": "Waiting for approval"})
 	srv.call(t, &runID, "Run", waiting.ID, "Write the plan.")
+	// A session whose title is longer than the sidebar is wide.
+	const long = "Make the importer accept every CSV dialect the old tool took, odd ones included"
+	srv.call(t, nil, "CreateSession", map[string]any{"workdir": t.TempDir(), "approvalMode": "manual", "title": long})
 
 	shots := filepath.Join(repoRoot(t), "tests", "e2e", "out")
 	runScript(t, "layout.mjs", map[string]string{
 		"FOYA_URL":     srv.url,
 		"FOYA_TITLE":   "Layout and tasks",
 		"FOYA_WAITING": "Waiting for approval",
+		"FOYA_LONG":    long,
 		"FOYA_SHOTS":   shots,
 	})
 	srv.stop(t)

@@ -175,97 +175,102 @@ function RequestDialog({ req, count, onAnswer, onDock, alertError }: RequestProp
               Answer later
             </button>
           </header>
-          <Dialog.Description className="approval-why">{req.request.why}</Dialog.Description>
-          {(req.subAgent ?? "") !== "" && (
+          {/* The request scrolls inside the dialog; the header and the answers stay in view. */}
+          <div className="approval-body">
+            <Dialog.Description className="approval-why">{req.request.why}</Dialog.Description>
+            {(req.subAgent ?? "") !== "" && (
+              <p className="approval-reason">
+                <span className="approval-label">Asked by the sub-agent: </span>
+                {req.subAgent}
+              </p>
+            )}
+            <What req={req} />
             <p className="approval-reason">
-              <span className="approval-label">Asked by the sub-agent: </span>
-              {req.subAgent}
+              <span className="approval-label">Why Foya asks: </span>
+              {req.reason}
             </p>
-          )}
-          <What req={req} />
-          <p className="approval-reason">
-            <span className="approval-label">Why Foya asks: </span>
-            {req.reason}
-          </p>
 
-          {scopes.length > 0 && (
-            <fieldset className="approval-scopes">
-              <legend>"Allow for this session" covers</legend>
-              {scopes.map((g, i) => {
-                const w = scopeWords(g);
-                const id = `${ids}-scope-${i}`;
-                return (
-                  <div className="approval-scope" key={id}>
-                    <input
-                      type="radio"
-                      id={id}
-                      name={`${ids}-scope`}
-                      checked={scope === i}
-                      onChange={() => setScope(i)}
-                      aria-describedby={`${id}-covers`}
-                    />
-                    <label htmlFor={id}>
-                      <Coded text={w.label} />
-                    </label>
-                    <p id={`${id}-covers`} className="approval-covers">
-                      <Coded text={w.covers} />
-                    </p>
-                  </div>
-                );
-              })}
-            </fieldset>
-          )}
+            {scopes.length > 0 && (
+              <fieldset className="approval-scopes">
+                <legend>"Allow for this session" covers</legend>
+                {scopes.map((g, i) => {
+                  const w = scopeWords(g);
+                  const id = `${ids}-scope-${i}`;
+                  return (
+                    <div className="approval-scope" key={id}>
+                      <input
+                        type="radio"
+                        id={id}
+                        name={`${ids}-scope`}
+                        checked={scope === i}
+                        onChange={() => setScope(i)}
+                        aria-describedby={`${id}-covers`}
+                      />
+                      <label htmlFor={id}>
+                        <Coded text={w.label} />
+                      </label>
+                      <p id={`${id}-covers`} className="approval-covers">
+                        <Coded text={w.covers} />
+                      </p>
+                    </div>
+                  );
+                })}
+              </fieldset>
+            )}
 
-          <label className="approval-message">
-            <span>Message to the model if you deny (optional)</span>
-            <textarea value={message} rows={2} onChange={(e) => setMessage(e.target.value)} />
-          </label>
+            {alertError !== "" && <p className="approval-note">No notification was shown: {alertError}.</p>}
+            <NotifyOffer />
+          </div>
 
-          {error !== "" && (
-            <div className="notice notice-alert" role="alert">
-              Foya could not send your answer: {error}. Try again; if the run has ended, the request no longer waits.
-            </div>
-          )}
-          {alertError !== "" && <p className="approval-note">No notification was shown: {alertError}.</p>}
-          <NotifyOffer />
+          <footer className="approval-footer">
+            <label className="approval-message">
+              <span>Message to the model if you deny (optional)</span>
+              <textarea value={message} rows={2} onChange={(e) => setMessage(e.target.value)} />
+            </label>
 
-          <div className="approval-actions" aria-busy={busy}>
-            <button
-              type="button"
-              className="button approval-deny"
-              aria-disabled={!armed || busy}
-              onClick={() => {
-                const m = message.trim();
-                void send(m === "" ? { choice: "deny" } : { choice: "deny", message: m });
-              }}
-            >
-              Deny
-            </button>
-            {chosen !== undefined && (
+            {error !== "" && (
+              <div className="notice notice-alert" role="alert">
+                Foya could not send your answer: {error}. Try again; if the run has ended, the request no longer waits.
+              </div>
+            )}
+            <div className="approval-actions" aria-busy={busy}>
               <button
                 type="button"
-                className="button"
+                className="button approval-deny"
                 aria-disabled={!armed || busy}
-                aria-describedby={coversId}
-                onClick={() => void send({ choice: "allow_session", scope: chosen })}
+                onClick={() => {
+                  const m = message.trim();
+                  void send(m === "" ? { choice: "deny" } : { choice: "deny", message: m });
+                }}
               >
-                Allow for this session
+                Deny
               </button>
+              {chosen !== undefined && (
+                <button
+                  type="button"
+                  className="button"
+                  aria-disabled={!armed || busy}
+                  aria-describedby={coversId}
+                  onClick={() => void send({ choice: "allow_session", scope: chosen })}
+                >
+                  Allow for this session
+                </button>
+              )}
+              <button
+                type="button"
+                className="button approval-allow"
+                aria-disabled={!armed || busy}
+                onClick={() => void send({ choice: "allow_once" })}
+              >
+                Allow once
+              </button>
+            </div>
+            {chosen !== undefined && (
+              <p id={coversId} className="approval-covers approval-chosen">
+                For this session: <Coded text={scopeWords(chosen).covers} />
+              </p>
             )}
-            <button
-              type="button"
-              className="button approval-allow"
-              aria-disabled={!armed || busy}
-              onClick={() => void send({ choice: "allow_once" })}
-            >
-              Allow once
-            </button>
-          </div>
-          {chosen !== undefined && (
-            <p id={coversId} className="approval-covers approval-chosen">
-              For this session: <Coded text={scopeWords(chosen).covers} />
-            </p>
-          )}
+          </footer>
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

@@ -350,7 +350,7 @@ describe("ReviewPanel", () => {
       </TransportProvider>,
     );
     await waitFor(() => expect(screen.getByRole("alert").textContent).toContain("the database is closed"));
-    expect(screen.getByText("No file changes in this session yet.")).toBeTruthy();
+    expect(screen.getByText(/^No file changes in this session yet\. Each file the agent writes, edits or deletes shows here/)).toBeTruthy();
   });
 
   it("shows the newest 20 turns first, and older ones on request", async () => {

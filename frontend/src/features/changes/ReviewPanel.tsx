@@ -102,7 +102,10 @@ export function ReviewPanel(props: { sessionId: string; onClose: () => void }) {
         </div>
       )}
       {groups.length === 0 ? (
-        <p className="review-muted">No file changes in this session yet.</p>
+        <p className="review-muted">
+          No file changes in this session yet. Each file the agent writes, edits or deletes shows here, by turn, to review and
+          revert.
+        </p>
       ) : (
         <ol className="review-groups" aria-label="Changes by turn, newest first">
           {groups.slice(0, shownGroups).map((g) => (

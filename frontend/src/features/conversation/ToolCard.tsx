@@ -10,6 +10,7 @@ import { useApi, useTransport } from "../../backend";
 import { HttpTransport } from "../../backend/http";
 import { useCard, useSession, useTurn } from "../session/hooks";
 import { loadArtifact, type LoadedArtifact } from "./artifacts";
+import { shownStatus } from "./cardStatus";
 import { bytes, duration, relative, statusWord, target } from "./format";
 import { ModelText } from "./Markdown";
 import { lastAnswer, type ToolCard, type Turn } from "./reducer";
@@ -35,12 +36,14 @@ function Card({ card, workdir }: { card: ToolCard; workdir: string }) {
   const ended = card.result !== null || card.endedWithRun;
   // A sub-agent's answer is shown in its view; its result repeats it.
   const shownByChild = card.childRunId !== "" && card.status === "done";
+  // A task call whose sub-agent waits for approval says so, not "running".
+  const badge = useSession((s) => shownStatus(s.conversation, card));
   return (
     <article className={`convo-card convo-card-${card.status}`} aria-label={name}>
       <header className="convo-card-head">
         <span className="convo-card-tool">{card.name}</span>
         {what !== "" && <span className="convo-card-target">{what}</span>}
-        <span className={`convo-badge convo-badge-${card.status}`}>{statusWord[card.status]}</span>
+        <span className={`convo-badge convo-badge-${badge}`}>{statusWord[badge]}</span>
         <span className="convo-card-meta">
           {card.durationMs !== null
             ? duration(card.durationMs)

@@ -179,6 +179,19 @@ describe("the task card", () => {
   });
 });
 
+describe("the task card's badge", () => {
+  it("says waiting for approval while its sub-agent waits, running once answered (issue 12 item 2)", async () => {
+    const asked = seqOf((e) => e.type === "approval.request");
+    const { push } = await mount(upTo(asked));
+    const badge = () => within(screen.getByRole("article", { name: "task note writer" })).getByText(/^(running|waiting for approval|done)$/);
+    expect(badge().textContent).toBe("waiting for approval");
+    expect(badge().className).toContain("convo-badge-waiting");
+    const answered = seqOf((e) => e.type === "approval.answer");
+    await push(events.filter((e) => e.seq > asked && e.seq <= answered));
+    expect(badge().textContent).toBe("running");
+  });
+});
+
 describe("a sub-agent's approval", () => {
   it("names the sub-agent in the approval dialog", () => {
     const asked = seqOf((e) => e.type === "approval.request");

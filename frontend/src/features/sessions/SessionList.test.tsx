@@ -99,6 +99,34 @@ describe("SessionList keyboard", () => {
     expect(open.tabIndex).toBe(0);
     expect(screen.getByRole("button", { name: "Fix the flaky test" }).tabIndex).toBe(-1);
   });
+
+  it("gives a long title in full as the session's name and tooltip, and its actions after it in Tab order (issue 12 item 7)", async () => {
+    const long = "Make the importer accept every CSV dialect the old tool took, including the odd ones";
+    const transport = new FakeTransport();
+    const user = userEvent.setup();
+    render(
+      <TransportProvider transport={transport}>
+        <SessionList
+          state={ready([session({ id: "l", title: long, workdir: "/home/ada/importer" }), ...listed])}
+          openId="l"
+          onOpen={() => {}}
+          onReload={() => {}}
+          onRenamed={() => {}}
+          onDelete={() => {}}
+        />
+      </TransportProvider>,
+    );
+    const item = screen.getByRole("button", { name: long });
+    expect(item.getAttribute("title")).toBe(long);
+    expect(item.querySelector(".session-title")!.textContent).toBe(long);
+    await user.tab();
+    await user.tab();
+    expect(document.activeElement?.getAttribute("aria-label")).toBe(long);
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByRole("button", { name: `Rename ${long}` }));
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByRole("button", { name: `Delete ${long}` }));
+  });
 });
 
 describe("SessionList rename", () => {

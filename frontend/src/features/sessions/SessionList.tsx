@@ -127,7 +127,8 @@ export function SessionList(props: SessionListProps) {
       )}
       {state.live.sessions.length > 0 && shown.length === 0 && (
         <p className="session-list-note muted" role="status">
-          No session’s title or folder matches “{query.trim()}”.
+          No session’s title or folder matches “{query.trim()}”. Try other words, or press Escape in the search field to
+          see every session.
         </p>
       )}
       {shown.length > 0 && (
@@ -187,6 +188,7 @@ function SessionItem(props: {
         type="button"
         className="session-item"
         aria-label={title}
+        title={title}
         aria-describedby={detailId}
         aria-current={props.open ? "page" : undefined}
         tabIndex={tab}

@@ -199,10 +199,12 @@ function OpenSession(props: { session: Session; panel: Panel; setPanel: (p: Pane
     <SessionStoreProvider store={store}>
       <header className="session-header">
         <div className="session-heading">
-          <h2 className="session-name">{titleOf(s)}</h2>
+          <h2 className="session-name" title={titleOf(s)}>
+            {titleOf(s)}
+          </h2>
           <p className="session-where mono" title={s.workdir}>
-            <FolderGit2 size={13} aria-hidden="true" /> {s.workdir}
-            {s.model !== "" && <span className="muted"> · {s.model}</span>}
+            <FolderGit2 size={13} aria-hidden="true" /> <span className="session-path">{s.workdir}</span>
+            {s.model !== "" && <span className="session-model muted"> · {s.model}</span>}
           </p>
         </div>
         <ModeIndicator listed={s.approvalMode} />
