@@ -254,7 +254,10 @@ try {
   // step (what is there now against what the turn left), and overwriting is
   // the person's choice.
   step = 'revert the whole turn';
-  await review.getByRole('button', { name: 'Revert turn' }).first().click();
+  // The turn that wrote notes.txt (the later turn's shell commands made
+  // changes of their own, captured and listed above it).
+  const notesTurn = review.getByRole('listitem', { name: /^Turn: Write notes\.txt/ });
+  await notesTurn.getByRole('button', { name: 'Revert turn' }).click();
   const turnDialog = page.getByRole('dialog', { name: 'Files changed since' });
   await turnDialog.waitFor();
   await turnDialog.getByText(/it was already reverted/).waitFor();
@@ -284,7 +287,7 @@ try {
   await review.getByRole('listitem', { name: /^notes\.txt, / }).getByText('changed outside Foya').first().waitFor();
   await shot(page, 'journey-16b-changed-outside.png');
   step = 'the conflict step';
-  await review.getByRole('button', { name: 'Revert turn' }).first().click();
+  await notesTurn.getByRole('button', { name: 'Revert turn' }).click();
   const conflict = page.getByRole('dialog', { name: 'Files changed since' });
   await conflict.waitFor();
   await conflict.getByRole('list', { name: 'Conflicts' }).getByText('my own line').first().waitFor();
