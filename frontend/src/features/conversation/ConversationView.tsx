@@ -166,7 +166,7 @@ function Transcript(props: { rows: Row[]; lastRunId: string; onContinue: (() => 
 }
 
 /** latestRow is the least height (px) a row is guessed to take when Latest picks how many to show. */
-const latestRow = 40;
+const latestRow = 64;
 
 /**
  * Latest shows the latest rows at the bottom of the transcript in the first
