@@ -149,7 +149,8 @@ try {
   console.log(`open ${opens[0].events} stored events, 2,000 cards, 5 fresh pages at 1024x640:`);
   console.log(`  folded into the store: ${median('folded')}`);
   console.log(`  first cards in the DOM: ${median('inDom')}`);
-  console.log(`  latest cards shown and painted: ${median('ms')}, after ${opens[0].frames} frames; ${opens[0].articles} cards in the DOM`);
+  console.log(`  latest cards shown and painted: ${median('ms')}, after ${opens[0].frames} frames`);
+  console.log(`  the list scrolled to its end, painted, Latest gone: ${median('list')}, after ${opens[0].listFrames} frames; ${opens[0].articles} cards in the DOM`);
   console.log(`  and their steps' markdown parsed and painted: ${median('md')}`);
   console.log(`  longest task while opening: ${Math.max(...opens.map((o) => o.longest)).toFixed(0)} ms`);
   console.log('following: ok');

@@ -77,7 +77,7 @@ declare global {
   interface Window {
     convo: {
       show(events: Event[]): Promise<void>;
-      open(cards: number): Promise<{ t0: number; ms: number; md: number; folded: number; inDom: number; frames: number; events: number; articles: number }>;
+      open(cards: number): Promise<{ t0: number; ms: number; list: number; listFrames: number; md: number; folded: number; inDom: number; frames: number; events: number; articles: number }>;
       startRun(runId: string): void;
       addCard(runId: string, step: number, index: number): void;
       runCard(runId: string, step: number, index: number): void;
@@ -144,30 +144,46 @@ window.convo = {
         </SessionStoreProvider>
       </TransportProvider>,
     );
-    // Rendered: cards in the page and shown, the view scrolled to the end
-    // of the list (the latest rows), then painted.
-    const shown = () => {
+    // Shown: the latest cards on screen, either in the view's Latest (the
+    // latest rows, bottom-aligned, filling the transcript: its first frame)
+    // or in the list scrolled to its end; then painted (the next frame).
+    const latestShown = () => {
+      const tail = document.querySelector<HTMLElement>(".convo-latest");
+      if (tail === null) return listShown();
+      const first = tail.firstElementChild;
+      return tail.querySelector("article") !== null && first instanceof HTMLElement && first.offsetTop <= 0;
+    };
+    // The list: cards in the page and shown, scrolled to the end of the
+    // list (the latest rows), Latest gone.
+    const listShown = () => {
       const list = document.querySelector<HTMLElement>("[data-testid=virtuoso-item-list]");
       const scroller = document.querySelector<HTMLElement>("[data-virtuoso-scroller]");
+      if (document.querySelector(".convo-latest") !== null) return false;
       if (list === null || scroller === null || list.style.visibility === "hidden" || list.querySelector("article") === null) return false;
       return scroller.scrollTop > 0 && scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 2;
     };
-    let frames = 0;
+    let n = 0;
     let inDom = -1;
-    while (!shown()) {
+    const tick = async () => {
       await frame();
-      frames++;
+      n++;
       if (inDom < 0 && document.querySelector("article") !== null) inDom = performance.now() - t0;
-    }
-    await frame();
+    };
+    while (!latestShown()) await tick();
+    const frames = n;
+    await tick();
     const ms = performance.now() - t0;
+    while (!listShown()) await tick();
+    const listFrames = n;
+    await frame();
+    const list = performance.now() - t0;
     // Markdown: every step text in the page parsed (a step's markdown is a
     // deferred render: its first frame shows the plain text), then painted.
     const parsed = () => [...document.querySelectorAll(".convo-md")].every((el) => el.querySelector("strong") !== null);
     while (!parsed()) await frame();
     await frame();
     const md = performance.now() - t0;
-    return { t0, ms, md, folded, inDom, frames, events: events.length, articles: document.querySelectorAll("article").length };
+    return { t0, ms, list, listFrames, md, folded, inDom, frames, events: events.length, articles: document.querySelectorAll("article").length };
   },
   startRun(runId) {
     log.add("run.start", { prompt: "Go on", workdir: WORKDIR, model: "m", provider: "p", approvalMode: "auto" }, runId);

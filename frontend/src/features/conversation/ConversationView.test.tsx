@@ -561,3 +561,45 @@ describe("file changes", () => {
     expect((await within(c).findByRole("alert")).textContent).toMatch(/^The diff could not be read \(.*\): try again\.$/);
   });
 });
+
+describe("ConversationView before the list has measured (no VirtuosoMockContext)", () => {
+  // Issue 12, performance: the latest rows show in the first frame, before
+  // react-virtuoso has measured the viewport (happy-dom has no layout, so
+  // the list never renders a row here: what shows is Latest's).
+  it("shows the latest rows at once, over the hidden list, and hands over on a wheel", async () => {
+    const t = new FakeTransport({ Session: session({ id: SESSION, provider: "local", model: "m" }), Providers: providers });
+    const store = createSessionStore(SESSION);
+    const subscribe = t.subscribe.bind(t) as Subscribe;
+    const transport: Transport = { call: t.call.bind(t), subscribe, subscribeAll: t.subscribeAll.bind(t), pickFolder: null };
+    function Follows(props: { children: ReactNode }) {
+      useFollow(store, subscribe);
+      return <>{props.children}</>;
+    }
+    const view = render(
+      <TransportProvider transport={transport}>
+        <SessionStoreProvider store={store}>
+          <Follows>
+            <ConversationView sessionId={SESSION} />
+          </Follows>
+        </SessionStoreProvider>
+      </TransportProvider>,
+    );
+    const log = new Log();
+    log.add("run.start", { prompt: "Write the notes", workdir: WORKDIR, model: "m", provider: "local", approvalMode: "auto" }, "run_1");
+    log.add("step.start", { step: 1, tools: ["bash"] }, "run_1");
+    log.add("tool.begin", { step: 1, index: 0, id: "call_1", name: "bash" }, "run_1");
+    log.add("tool.update", { step: 1, id: "call_1", argsBytes: 20, argsDelta: '{"command":"ls -la"}' }, "run_1");
+    await act(async () => {
+      for (const ev of log.events) t.push(ev);
+      await Promise.resolve();
+    });
+    const latest = view.container.querySelector(".convo-latest");
+    expect(latest).not.toBeNull();
+    // No layout: one row fills it (the last: the running turn's status).
+    expect(within(latest as HTMLElement).getByRole("status")).toBeTruthy();
+    expect(view.container.querySelector(".convo-scroller")?.classList.contains("convo-unsettled")).toBe(true);
+    fireEvent.wheel(latest as HTMLElement);
+    expect(view.container.querySelector(".convo-latest")).toBeNull();
+    expect(view.container.querySelector(".convo-scroller")?.classList.contains("convo-unsettled")).toBe(false);
+  });
+});

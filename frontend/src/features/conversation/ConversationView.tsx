@@ -1,7 +1,17 @@
 // The conversation of the open session: a virtualized transcript (a `log`
 // region) that follows the stream unless the person scrolled up, and the
 // composer with the stop button.
-import { useCallback, useContext, useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import {
+  useCallback,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type ReactNode,
+} from "react";
 import { Virtuoso, VirtuosoMockContext, type VirtuosoHandle } from "react-virtuoso";
 import { useApi } from "../../backend";
 import { useSession } from "../session/hooks";
@@ -101,6 +111,14 @@ function Transcript(props: { rows: Row[]; lastRunId: string; onContinue: (() => 
     ),
     [lastRunId, onContinue],
   );
+  // Until react-virtuoso has measured the viewport and shows the latest
+  // rows (its third to fifth frame), Latest shows them from the first
+  // frame; the list lies hidden under it meanwhile. Not under
+  // VirtuosoMockContext (tests without layout: the list shows at once).
+  const [settled, setSettled] = useState(mocked);
+  if (rows.length === 0 && settled && !mocked) setSettled(false);
+  const settle = useCallback(() => setSettled(true), []);
+  const last = rows.length - 1;
   return (
     <div className="convo-transcript" role="log" aria-label="Conversation">
       {rows.length === 0 ? (
@@ -109,7 +127,10 @@ function Transcript(props: { rows: Row[]; lastRunId: string; onContinue: (() => 
         <Virtuoso
           ref={ref}
           scrollerRef={scrollerRef}
-          className="convo-scroller"
+          className={settled ? "convo-scroller" : "convo-scroller convo-unsettled"}
+          rangeChanged={(r) => {
+            if (!settled && r.endIndex >= last) settle();
+          }}
           data={rows}
           computeItemKey={(_, row) => row.key}
           itemContent={item}
@@ -136,11 +157,57 @@ function Transcript(props: { rows: Row[]; lastRunId: string; onContinue: (() => 
           }}
         />
       )}
+      {!settled && rows.length > 0 && <Latest rows={rows} item={item} onLeave={settle} />}
       {!following && rows.length > 0 && (
         <button type="button" className="button convo-jump" onClick={jump}>
           Jump to latest
         </button>
       )}
+    </div>
+  );
+}
+
+/** latestRow is the least height (px) a row is guessed to take when Latest picks how many to show. */
+const latestRow = 64;
+
+/**
+ * Latest shows the latest rows at the bottom of the transcript in the first
+ * frame, while react-virtuoso measures the viewport and rows before it
+ * scrolls to the end. It renders as many rows as fill its height, found
+ * before the paint (layout effects): a guess from the height, doubled until
+ * the first row reaches the top. Rows that do not fill it are shown from
+ * the top, as the list shows them. Scrolling or pointing at it hands over
+ * to the list at once (onLeave).
+ */
+function Latest(props: { rows: Row[]; item: (index: number, row: Row) => ReactNode; onLeave: () => void }) {
+  const { rows, item, onLeave } = props;
+  const ref = useRef<HTMLDivElement>(null);
+  const [count, setCount] = useState(0);
+  const [short, setShort] = useState(false);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (el === null) return;
+    if (count === 0) {
+      setCount(Math.min(rows.length, Math.ceil(el.clientHeight / latestRow) + 1));
+      return;
+    }
+    const first = el.firstElementChild;
+    const filled = first instanceof HTMLElement && first.offsetTop <= 0;
+    if (!filled && count < rows.length) setCount(Math.min(rows.length, count * 2));
+    else setShort(!filled);
+  }, [count, rows.length]);
+  const from = Math.max(0, rows.length - count);
+  return (
+    <div
+      ref={ref}
+      className={short ? "convo-latest convo-latest-short" : "convo-latest"}
+      onWheel={onLeave}
+      onPointerDown={onLeave}
+      onTouchStart={onLeave}
+    >
+      {rows.slice(from).map((row, i) => (
+        <div key={row.key}>{item(from + i, row)}</div>
+      ))}
     </div>
   );
 }
