@@ -123,6 +123,18 @@ describe("ConversationView over a real session (run.jsonl)", () => {
     );
   });
 
+  it("lists the MCP resources attached to a prompt under it (issue 13 item 1)", async () => {
+    const start = events.find((e) => e.type === "run.start")!;
+    const withResources = {
+      ...start,
+      data: { ...(start.data as object), resources: [{ server: "notes", uri: "notes://all" }] },
+    } as Event;
+    await mount([withResources, ...events.filter((e) => e !== start)]);
+    const list = screen.getAllByRole("list", { name: "Attached resources" });
+    expect(list).toHaveLength(1);
+    expect(within(list[0]!).getByRole("listitem").textContent).toBe("notes://all (notes)");
+  });
+
   it("shows durations, the output on demand, and a cancelled run's card as cancelled", async () => {
     await mount(events);
     const tail = card("bash for i in 1 2 3; do echo line $i; sleep 0.7; done");

@@ -28,6 +28,15 @@ export const PromptRow = memo(function PromptRow({ runId }: { runId: string }) {
     <section className="convo-prompt" aria-label="Your message">
       <p className="convo-who">You</p>
       <div className="convo-prompt-text">{turn.prompt}</div>
+      {turn.resources.length > 0 && (
+        <ul className="convo-attached" aria-label="Attached resources">
+          {turn.resources.map((r) => (
+            <li key={`${r.server} ${r.uri}`} title={`${r.uri} from the MCP server ${r.server}`}>
+              {r.uri} <span className="convo-attached-server">({r.server})</span>
+            </li>
+          ))}
+        </ul>
+      )}
     </section>
   );
 });

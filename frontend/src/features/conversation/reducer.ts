@@ -14,7 +14,7 @@
 // events name the task call on their envelope (parentCallId): it is a Turn
 // like any other, folded by the same code, but not an entry of the
 // conversation; the task call's card points at it (childRunId) and shows it.
-import type { Event, FileChange, Instructions, Usage } from "../../backend/gen/event";
+import type { Event, FileChange, Instructions, ResourceRef, Usage } from "../../backend/gen/event";
 import { inSeqOrder, initialSeq, typed, type Sequenced, type TypedEvent } from "../seq";
 import { withItem, withKey } from "../draft";
 import { truncationNotices } from "./truncation";
@@ -112,6 +112,8 @@ export interface Turn {
   seq: number;
   startedAt: string;
   prompt: string;
+  /** MCP resources the user attached to the prompt (their contents went to the model with it). */
+  resources: ResourceRef[];
   model: string;
   provider: string;
   workdir: string;
@@ -186,6 +188,7 @@ function apply(s: ConversationState, raw: Event): ConversationState {
       seq: ev.seq,
       startedAt: ev.time,
       prompt: d.prompt ?? "",
+      resources: Array.isArray(d.resources) ? d.resources : [],
       model: d.model ?? "",
       provider: d.provider ?? "",
       workdir: d.workdir ?? "",
