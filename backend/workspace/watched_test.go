@@ -101,7 +101,7 @@ func TestAfterNarrowedByWatcherFindsEveryKind(t *testing.T) {
 // and still finds the change the watcher never reported; the same after
 // the watcher is detached.
 //
-// spec: O4, F1, X2
+// spec: O4, F1
 func TestAfterWithDegradedWatcherWalksEverything(t *testing.T) {
 	ws := t.TempDir()
 	write(t, filepath.Join(ws, "a.txt"), "a\n")
