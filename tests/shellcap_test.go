@@ -463,3 +463,80 @@ func TestIssue15IndexSurvivesRestart(t *testing.T) {
 		t.Errorf("prune: %+v, %v; usage %+v; want every blob gone", p, err, h.k.WorkspaceUsage())
 	}
 }
+
+// spec: F1, D2, D3
+// Issue 15 "Must show" (shortfall 2): the inline forms of the interpreter
+// deletes (perl -e unlink, python3 -c os.remove, tar --remove-files). The
+// approval policy recognises them as permanent deletes, which Auto refuses
+// without asking (use the delete tool, which moves files to the trash):
+// no approval is asked, nothing runs, nothing changes and nothing is
+// captured. In Full Access they run, their deletes are captured as File
+// Changes of each call, and "undo this turn" restores the files byte for
+// byte and mode for mode. (The forms the policy cannot recognise, scripts,
+// run in Auto: TestIssue15InterpreterDeletesInAuto.)
+func TestIssue15InlineInterpreterDeletes(t *testing.T) {
+	needSandbox(t)
+	privateTrash(t)
+	cmds := map[string]string{
+		"c1": `perl -e 'unlink "p.txt" or die'`,
+		"c2": `python3 -c 'import os; os.remove("q.txt")'`,
+		"c3": `tar --remove-files -cf t.tar t1.txt t2.txt`,
+	}
+	args := func(id string) string {
+		b, _ := json.Marshal(map[string]string{"command": cmds[id]})
+		return string(b)
+	}
+	for _, mode := range []string{"auto", "full_access"} {
+		t.Run(mode, func(t *testing.T) {
+			h := newHarness(t, nil,
+				pt.Calls(call("c1", "bash", args("c1"))), pt.Calls(call("c2", "bash", args("c2"))),
+				pt.Calls(call("c3", "bash", args("c3"))), pt.Say("done"))
+			writeFile(t, filepath.Join(h.dir, "p.txt"), "perl's\n", 0o600)
+			writeFile(t, filepath.Join(h.dir, "q.txt"), "python's\x00\n", 0o640)
+			writeFile(t, filepath.Join(h.dir, "t1.txt"), "tar one\n", 0o644)
+			writeFile(t, filepath.Join(h.dir, "t2.txt"), "tar two\n", 0o755)
+			ans := &answerer{}
+			defer ans.watch(h.k, func(kernel.Approval) kernel.Answer { return kernel.Answer{Choice: kernel.AllowOnce} })()
+			ctx := context.Background()
+			sess := h.session(mode)
+			before := snapshotDir(t, h.dir)
+			run := h.runIn(ctx, sess.ID, "clean up")
+			if run.Status != kernel.RunCompleted {
+				t.Fatalf("run %s: %s", run.Status, run.Error)
+			}
+			ans.mu.Lock()
+			asked := slices.Clone(ans.asked)
+			ans.mu.Unlock()
+			if len(asked) != 0 {
+				t.Fatalf("asked about %q; want no question (Auto refuses, Full Access allows)", asked)
+			}
+			dir := realDir(t, h.dir)
+			if mode == "auto" {
+				for id, cmd := range cmds {
+					if txt := lastToolText(h, id); !strings.Contains(txt, "refused in Auto mode") || !strings.Contains(txt, "the command did not run") {
+						t.Errorf("%s (%s): result %q; want refused in Auto mode, not run", id, cmd, txt)
+					}
+					if got := toolChanges(h, id); len(got) != 0 {
+						t.Errorf("%s (%s): changes %q; want none (it did not run)", id, cmd, opsOf(dir, got))
+					}
+				}
+				sameDir(t, "after the refused commands", snapshotDir(t, h.dir), before)
+				return
+			}
+			for id, want := range map[string][]string{
+				"c1": {"delete p.txt"},
+				"c2": {"delete q.txt"},
+				"c3": {"create t.tar", "delete t1.txt", "delete t2.txt"},
+			} {
+				if got := opsOf(dir, toolChanges(h, id)); !slices.Equal(got, want) {
+					t.Fatalf("%s (%s): changes %q, want %q (result: %s)", id, cmds[id], got, want, lastToolText(h, id))
+				}
+			}
+			res, err := h.k.Revert(ctx, kernel.RevertRequest{RunID: run.ID})
+			if err != nil || len(res.Conflicts) > 0 {
+				t.Fatalf("undo the turn: %v, conflicts %+v", err, res.Conflicts)
+			}
+			sameDir(t, "after undoing the turn", snapshotDir(t, h.dir), before)
+		})
+	}
+}

@@ -361,7 +361,7 @@ func (k *Kernel) WatchSession(ctx context.Context, sessionID string) (stop func(
 		cancel()
 		return nil, err
 	}
-	k.ws.Attach(sessionID) // its events now narrow the walk before a shell command
+	k.ws.Attach(sessionID, w) // its events now narrow the looks before and after a shell command
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		t := time.NewTicker(PollEvery)
@@ -387,6 +387,7 @@ func (k *Kernel) WatchSession(ctx context.Context, sessionID string) (stop func(
 	var once sync.Once
 	return func() {
 		once.Do(func() {
+			k.ws.Detach(sessionID, w)
 			cancel()
 			w.Close()
 			wg.Wait()

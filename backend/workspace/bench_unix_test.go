@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"foya/backend/tools/files"
 )
 
 // sourceTree writes n files of about size bytes each, in folders of 50,
@@ -44,9 +46,10 @@ func sourceTree(tb testing.TB, dir string, n, size int) int64 {
 	return total
 }
 
-// BenchmarkNothingChangedWatched is BenchmarkNothingChanged with a whole
+// BenchmarkNothingChangedWatched is BenchmarkNothingChanged with a real
 // watcher attached, as the kernel runs it: Before looks only at the paths
-// the watcher reported (none), After walks everything.
+// the watcher reported (none), After waits for the watcher's barrier and
+// does the same.
 func BenchmarkNothingChangedWatched(b *testing.B) {
 	ws := b.TempDir()
 	sourceTree(b, ws, 10_000, 1000)
@@ -54,7 +57,15 @@ func BenchmarkNothingChangedWatched(b *testing.B) {
 	defer m.Close()
 	ctx := context.Background()
 	m.Warm("s", ws)
-	m.Attach("s")
+	w, err := files.Watch(ws, files.WatchOptions{
+		OnChange:   func(p string) { m.Touch("s", p) },
+		OnDegraded: func(string) { m.Degrade("s") },
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close()
+	m.Attach("s", w)
 	if _, err := m.Before(ctx, "s", ws); err != nil { // the full walk that makes later ones narrow
 		b.Fatal(err)
 	}

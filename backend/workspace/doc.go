@@ -21,9 +21,13 @@
 // kernel tells the user's edits from Foya's own tools' writes). After
 // walks again and returns what the command changed, as tools.FileChange
 // records with the before content from the index and the after content
-// from the disk. A watcher's events (Touch) narrow Before's walk to the
-// paths they name while the watcher is whole (Attach, not Degrade);
-// After always stats everything, because events arrive late.
+// from the disk. A watcher's events (Touch) narrow both looks to the paths
+// they name while the watcher is whole (Attach, not Degrade nor Detach),
+// after one full walk with it attached. After first waits for the
+// watcher's Barrier (a marker written after the command ended, whose event
+// comes after the command's own), so late events are in; it walks
+// everything when the barrier fails or takes over two seconds, when too
+// many paths were touched, or when a .gitignore changed.
 //
 // Each index is saved in the data folder after a walk that changed it, so
 // a restarted kernel compares the disk with what it saw last; Prune

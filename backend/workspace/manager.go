@@ -124,9 +124,13 @@ func (m *Manager) Before(ctx context.Context, sessionID, workdir string, also ..
 	return append(out, more...), err
 }
 
-// After walks the whole workspace after a shell command and returns what
-// changed since Before (or the last After): the command's changes, as
-// records with their contents (see Capture).
+// After looks for what changed since Before (or the last After) after a
+// shell command and returns the command's changes, as records with their
+// contents (see Capture). With a whole watcher attached whose Barrier
+// confirms its events are in, it looks only at the paths the watcher
+// reported; otherwise (no watcher, degraded, the barrier failed or took
+// longer than barrierWait, too many paths, a .gitignore changed) it walks
+// the whole workspace.
 func (m *Manager) After(ctx context.Context, sessionID, workdir string) (Capture, error) {
 	ix, err := m.get(sessionID, workdir)
 	if err != nil {
@@ -137,17 +141,41 @@ func (m *Manager) After(ctx context.Context, sessionID, workdir string) (Capture
 	case <-ctx.Done():
 		return Capture{}, ctx.Err()
 	}
+	narrow := ix.barrier(ctx)
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	if ix.err != nil {
 		m.forget(ix)
 		return Capture{}, ix.err
 	}
-	changes, err := ix.sync(ctx, false)
+	changes, err := ix.sync(ctx, narrow)
 	if err != nil {
 		return Capture{}, err
 	}
 	return ix.capture(ctx, changes), nil
+}
+
+// barrierWait bounds how long After waits for the watcher's barrier before
+// it walks everything instead.
+const barrierWait = 2 * time.Second
+
+// barrier waits for the attached watcher's events up to now and reports
+// whether they may narrow the next look.
+func (ix *index) barrier(ctx context.Context) bool {
+	ix.wmu.Lock()
+	b, ok := ix.watcher, ix.attached && !ix.degraded && ix.narrow
+	ix.wmu.Unlock()
+	if !ok || b == nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(ctx, barrierWait)
+	defer cancel()
+	if b.Barrier(ctx) != nil {
+		return false
+	}
+	ix.wmu.Lock()
+	defer ix.wmu.Unlock()
+	return ix.watcher == b && ix.attached && !ix.degraded
 }
 
 // LastLook returns when the session's index last started to look at the
@@ -162,12 +190,33 @@ func (m *Manager) LastLook(sessionID string) time.Time {
 	return ix.lastLook
 }
 
+// Barrier is what a watcher offers so that After may trust its events:
+// Barrier returns nil once every change made before the call has been
+// passed to Touch.
+type Barrier interface {
+	Barrier(ctx context.Context) error
+}
+
 // Attach tells the session's index that a watcher now reports changes in
-// its workspace (Touch), so Before may look at those paths only.
-func (m *Manager) Attach(sessionID string) {
+// its workspace (Touch), so Before and After may look at those paths only
+// (After once w's Barrier returned).
+func (m *Manager) Attach(sessionID string, w Barrier) {
 	if ix := m.lookup(sessionID); ix != nil {
 		ix.wmu.Lock()
-		ix.attached = true
+		ix.attached, ix.watcher = true, w
+		ix.wmu.Unlock()
+	}
+}
+
+// Detach tells the session's index that the watcher w stopped: the next
+// looks walk everything. A watcher that is not the attached one is
+// ignored.
+func (m *Manager) Detach(sessionID string, w Barrier) {
+	if ix := m.lookup(sessionID); ix != nil {
+		ix.wmu.Lock()
+		if ix.watcher == w {
+			ix.attached, ix.watcher, ix.narrow = false, nil, false
+		}
 		ix.wmu.Unlock()
 	}
 }

@@ -35,6 +35,7 @@ type index struct {
 
 	wmu      sync.Mutex // guards the watcher's state
 	attached bool
+	watcher  Barrier // the attached watcher, nil without one
 	degraded bool
 	narrow   bool // a full walk ran while a whole watcher was attached
 	touched  map[string]bool
@@ -96,7 +97,7 @@ func (ix *index) sync(ctx context.Context, narrow bool) ([]Change, error) {
 	}
 	defer root.Close()
 	var changes []Change
-	if narrow && canNarrow && !overflow {
+	if narrow && canNarrow && !overflow && !ignoreTouched(touched) {
 		for p := range touched {
 			rel, ok := relOf(ix.root, p)
 			if !ok {
@@ -125,6 +126,17 @@ func (ix *index) sync(ctx context.Context, narrow bool) ([]Change, error) {
 		_ = ix.m.save(ix.session, saved{Root: ix.root, Files: ix.files})
 	}
 	return changes, nil
+}
+
+// ignoreTouched reports whether a .gitignore is among the touched paths:
+// what it ignores, or no longer ignores, lies beyond the paths touched.
+func ignoreTouched(touched map[string]bool) bool {
+	for p := range touched {
+		if filepath.Base(p) == ".gitignore" {
+			return true
+		}
+	}
+	return false
 }
 
 // relOf returns p relative to root with forward slashes ("" for root).

@@ -47,5 +47,7 @@
 //
 // Concurrency: the tools hold no per-call state and are safe for concurrent
 // use; read, ls, glob and grep are parallel-safe (spec P1), write, edit and
-// delete are not (spec P5). A Watcher's callback runs on its own goroutine.
+// delete are not (spec P5). A Watcher's callback runs on its own goroutine;
+// Watcher.Barrier may be called from any goroutine and returns once the
+// callback has been told of every change made before the call.
 package files

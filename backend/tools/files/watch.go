@@ -1,14 +1,17 @@
 package files
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -35,6 +38,9 @@ type WatchOptions struct {
 	OnDegraded func(reason string)
 	// Debounce defaults to 100 ms.
 	Debounce time.Duration
+	// BarrierDir is where Barrier makes its private folder (outside the
+	// workspace); empty means the system's temporary folder.
+	BarrierDir string
 }
 
 // Watcher watches a workspace recursively with fsnotify, skipping .git
@@ -48,6 +54,10 @@ type Watcher struct {
 	mu       sync.Mutex
 	watched  map[string]bool
 	degraded string
+	waiting  map[string]chan struct{} // Barrier's markers, by path
+
+	barrierDir string // watched too; "" when it could not be made
+	seq        atomic.Uint64
 
 	done chan struct{}
 	wg   sync.WaitGroup
@@ -69,8 +79,16 @@ func Watch(root string, opts WatchOptions) (*Watcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("watch %s: %w", real, err)
 	}
-	w := &Watcher{root: real, opts: opts, fsw: fsw, watched: map[string]bool{}, done: make(chan struct{})}
+	w := &Watcher{root: real, opts: opts, fsw: fsw, watched: map[string]bool{}, waiting: map[string]chan struct{}{},
+		done: make(chan struct{})}
 	w.addTree(real, nil)
+	if d, err := os.MkdirTemp(opts.BarrierDir, "foya-watch-"); err == nil {
+		if fsw.Add(d) == nil {
+			w.barrierDir = d
+		} else {
+			os.Remove(d)
+		}
+	}
 	w.wg.Add(1)
 	go w.loop()
 	return w, nil
@@ -103,7 +121,50 @@ func (w *Watcher) Close() error {
 	close(w.done)
 	err := w.fsw.Close()
 	w.wg.Wait()
+	if w.barrierDir != "" {
+		os.RemoveAll(w.barrierDir)
+	}
 	return err
+}
+
+// ErrNoBarrier is returned by Barrier when the watcher cannot tell that
+// it has seen every change made before the call.
+var ErrNoBarrier = errors.New("the watcher cannot confirm it has seen every change")
+
+// Barrier returns once every change made in the workspace before the call
+// has been passed to OnChange (without waiting for Debounce). It writes a
+// marker file in a private folder watched by the same watcher and waits
+// for its event: the system hands a watcher's events over in the order
+// they happened (inotify and kqueue keep one queue per watcher), so the
+// changes made before the marker have been seen by then. It returns
+// ErrNoBarrier when it cannot confirm that (no private folder, the
+// watcher closed) and ctx's error when ctx ends first.
+func (w *Watcher) Barrier(ctx context.Context) error {
+	if w.barrierDir == "" {
+		return ErrNoBarrier
+	}
+	name := filepath.Join(w.barrierDir, strconv.FormatUint(w.seq.Add(1), 10))
+	ch := make(chan struct{})
+	w.mu.Lock()
+	w.waiting[name] = ch
+	w.mu.Unlock()
+	defer func() {
+		w.mu.Lock()
+		delete(w.waiting, name)
+		w.mu.Unlock()
+		os.Remove(name)
+	}()
+	if err := os.WriteFile(name, nil, 0o600); err != nil {
+		return fmt.Errorf("%w: %w", ErrNoBarrier, err)
+	}
+	select {
+	case <-ch:
+		return nil
+	case <-w.done:
+		return ErrNoBarrier
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // addTree watches dir and the folders below it that are not ignored. Files
@@ -205,6 +266,18 @@ func (w *Watcher) loop() {
 			if !ok {
 				return
 			}
+			if w.barrierDir != "" && filepath.Dir(ev.Name) == w.barrierDir {
+				w.mu.Lock()
+				ch := w.waiting[ev.Name]
+				delete(w.waiting, ev.Name)
+				w.mu.Unlock()
+				if ch != nil {
+					// Everything before the marker is in: report it now.
+					w.report(pending, time.Time{})
+					close(ch)
+				}
+				continue
+			}
 			if w.skip(ev.Name) {
 				continue
 			}
@@ -232,19 +305,25 @@ func (w *Watcher) loop() {
 				w.degrade("the system dropped change events (too many at once): some changes were not seen live")
 			}
 		case now := <-tick.C:
-			var ready []string
-			for p, t := range pending {
-				if now.Sub(t) >= w.opts.Debounce {
-					ready = append(ready, p)
-					delete(pending, p)
-				}
-			}
-			slices.Sort(ready)
-			for _, p := range ready {
-				if w.opts.OnChange != nil {
-					w.opts.OnChange(p)
-				}
-			}
+			w.report(pending, now)
+		}
+	}
+}
+
+// report passes to OnChange the pending paths quiet for Debounce at now,
+// or all of them when now is zero, and forgets them.
+func (w *Watcher) report(pending map[string]time.Time, now time.Time) {
+	var ready []string
+	for p, t := range pending {
+		if now.IsZero() || now.Sub(t) >= w.opts.Debounce {
+			ready = append(ready, p)
+			delete(pending, p)
+		}
+	}
+	slices.Sort(ready)
+	for _, p := range ready {
+		if w.opts.OnChange != nil {
+			w.opts.OnChange(p)
 		}
 	}
 }

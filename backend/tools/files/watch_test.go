@@ -98,3 +98,42 @@ func TestWatcherLimit(t *testing.T) {
 		t.Fatal("watching a missing folder worked")
 	}
 }
+
+// Issue 15 item 2 (shortfall 1): Barrier returns only once the changes
+// made before it were passed to OnChange, without waiting for a long
+// debounce; its marker is outside the workspace and never reported; after
+// Close it cannot confirm anything.
+func TestWatcherBarrier(t *testing.T) {
+	root := t.TempDir()
+	seen := make(chan string, 16)
+	w, err := Watch(root, WatchOptions{Debounce: time.Hour, OnChange: func(p string) { seen <- p }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("a"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Barrier(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case p := <-seen:
+		if p != filepath.Join(w.Root(), "a.txt") {
+			t.Fatalf("reported %s; want a.txt", p)
+		}
+	default:
+		t.Fatal("Barrier returned before a.txt was reported")
+	}
+	if err := w.Barrier(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case p := <-seen:
+		t.Fatalf("reported %s: only the marker changed", p)
+	default:
+	}
+	w.Close()
+	if err := w.Barrier(t.Context()); err == nil {
+		t.Fatal("Barrier after Close = nil; want ErrNoBarrier")
+	}
+}

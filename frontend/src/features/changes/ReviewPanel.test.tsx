@@ -329,6 +329,32 @@ describe("ReviewPanel", () => {
     expect(within(row(/notes\.txt, deleted/)).getByText("Restored to notes.txt.")).toBeTruthy();
   });
 
+  it("shows a cancelled command's changes with its turn, marked cancelled, and reverts the turn (issue 15)", async () => {
+    const { t, store } = mount(beforeReverts, fromEvents);
+    const half = {
+      id: "chg_half", sessionId: SESSION, runId: "run_bash", callId: "call_b", tool: "bash", path: `${WORKDIR}/half.txt`, op: "create",
+      existedBefore: false, existsAfter: true, modeAfter: 33188, diff: "--- /dev/null\n+++ b/half.txt\n@@ -0,0 +1 @@\n+half\n", added: 1,
+      createdAt: "2026-12-01T11:42:00Z",
+    };
+    const made = { ...half, id: "chg_made", callId: "call_m", path: `${WORKDIR}/made.txt`, diff: "--- /dev/null\n+++ b/made.txt\n@@ -0,0 +1 @@\n+made\n" };
+    act(() => {
+      const start = next(store, "run.start", { prompt: "Build it", model: "m", provider: "", workdir: WORKDIR, approvalMode: "full_access", instructions: { status: "none" } }, "run_bash");
+      store.getState().apply([start]);
+      store.getState().apply([next(store, "tool.end", { id: "call_m", name: "bash", status: "done", durationMs: 5, result: "ok", fileChanges: [made] }, "run_bash")]);
+      store.getState().apply([next(store, "tool.end", { id: "call_b", name: "bash", status: "cancelled", durationMs: 9, result: "cancelled: the run was cancelled", fileChanges: [half] }, "run_bash")]);
+    });
+    // Both changes in the turn's group, the newest turn first.
+    const group = within(panel()).getAllByRole("listitem").find((li) => li.getAttribute("aria-labelledby") === "review-group-run_bash")!;
+    expect(within(group).getByRole("heading", { level: 3 }).textContent).toBe("Turn: Build it");
+    expect(within(group).getByText("2 changes")).toBeTruthy();
+    const cancelled = row(/half\.txt, created/);
+    expect(within(cancelled).getByText("cancelled")).toBeTruthy();
+    expect(within(row(/made\.txt, created/)).queryByText("cancelled")).toBeNull();
+    // Revertible like any change, with the turn.
+    await userEvent.click(within(group).getByRole("button", { name: "Revert turn" }));
+    expect(t.reverts).toEqual([{ runId: "run_bash", dryRun: true }]);
+  });
+
   it("shows an error in words when the revert cannot run", async () => {
     const { t } = mount(beforeReverts, fromEvents);
     t.preview = new ApiError("busy", "revert: a run is going; revert once it is done (or cancel the run)");

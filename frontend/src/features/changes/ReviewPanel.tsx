@@ -200,6 +200,11 @@ function ChangeRow({ id, ctx }: { id: string; ctx: Ctx }) {
         <span className="review-op">{opLabel(change.op, change.revertOf)}</span>
         <Counts added={added} removed={removed} />
         {reverted && !undone && <span className="review-badge">reverted</span>}
+        {(change.callStatus === "cancelled" || change.callStatus === "interrupted") && (
+          <span className="review-badge" title={`The command was ${change.callStatus} after it made this change`}>
+            {change.callStatus}
+          </span>
+        )}
         {(rec?.notRestorable ?? "") !== "" && (
           <span className="review-badge review-badge-warning" title={rec?.notRestorable}>
             not restorable

@@ -45,13 +45,35 @@ describe("applyChanges", () => {
     expect(s.byId["chg_d"]!.record!.trashPath).toBe("/home/me/.local/share/Trash/files/a");
   });
 
-  it("takes no change from a call that did not succeed", () => {
+  it("adds no group for a call that failed without changing anything", () => {
+    // A denied or failed write changed nothing: the kernel sends no change,
+    // and the panel shows no empty turn for it.
     const log = new Log();
     log.runStart("run_1", "p");
-    log.end("run_1", 1, 0, "call_a", "write", "error", "denied by the user: no", {
-      fileChanges: [fileChange("chg_a", "run_1", "call_a", WORKDIR + "/a", "create")],
-    });
+    log.end("run_1", 1, 0, "call_a", "write", "error", "denied by the user: no");
+    log.end("run_1", 1, 1, "call_b", "bash", "cancelled", "cancelled: the run was cancelled");
     expect(reduce(log).groups).toEqual([]);
+  });
+
+  it("takes a cancelled or failed command's changes, with their turn and how the call ended (issue 15)", () => {
+    // The kernel stores what a command changed before it was cancelled, or
+    // before it failed, and can revert it: the panel shows those changes.
+    const log = new Log();
+    log.runStart("run_1", "p");
+    log.end("run_1", 1, 0, "call_w", "write", "done", "ok", {
+      fileChanges: [fileChange("chg_w", "run_1", "call_w", WORKDIR + "/w", "create")],
+    });
+    log.end("run_1", 2, 0, "call_c", "bash", "cancelled", "cancelled: the run was cancelled", {
+      fileChanges: [{ ...fileChange("chg_c", "run_1", "call_c", WORKDIR + "/half", "create"), tool: "bash" }],
+    });
+    log.end("run_1", 3, 0, "call_e", "bash", "error", "exit status 1", {
+      fileChanges: [{ ...fileChange("chg_e", "run_1", "call_e", WORKDIR + "/c", "delete"), tool: "bash" }],
+    });
+    const s = reduce(log);
+    expect(s.groups).toEqual([{ runId: "run_1", changes: ["chg_w", "chg_c", "chg_e"] }]);
+    expect(s.byId["chg_w"]).toMatchObject({ callStatus: "done" });
+    expect(s.byId["chg_c"]).toMatchObject({ callId: "call_c", callStatus: "cancelled", full: true });
+    expect(s.byId["chg_e"]).toMatchObject({ callId: "call_e", callStatus: "error", op: "delete" });
   });
 
   it("marks an undo: the revert of a revert", () => {

@@ -24,6 +24,12 @@ export interface Change {
   time: string;
   record: FileChange | null;
   full: boolean;
+  /**
+   * How the call that made it ended, from its tool.end ("done", "error",
+   * "cancelled", "interrupted"); "" for a background command's change
+   * (file.captured) and a revert.
+   */
+  callStatus: string;
 }
 
 /** Group is the changes of one turn (a run, with its sub-agents' runs), or of reverts made outside a run (runId ""). */
@@ -75,7 +81,9 @@ function apply(s: ChangesState, raw: Event): ChangesState {
   if (ev === null) return s;
   switch (ev.type) {
     case "tool.end": {
-      const fcs = ev.data.status === "done" ? (ev.data.fileChanges ?? []) : [];
+      // The kernel sends the changes it stored, whatever the call's end: a
+      // cancelled or failed command's changes happened, and can be reverted.
+      const fcs = ev.data.fileChanges ?? [];
       // Every change is read before any is added (../draft.ts).
       const read = fcs.map(
         (fc): Change => ({
@@ -89,6 +97,7 @@ function apply(s: ChangesState, raw: Event): ChangesState {
           time: ev.time,
           record: fc,
           full: true,
+          callStatus: ev.data.status,
         }),
       );
       let next = s;
@@ -110,6 +119,7 @@ function apply(s: ChangesState, raw: Event): ChangesState {
           time: ev.time,
           record: fc,
           full: true,
+          callStatus: "",
         }),
       );
       let next = s;
@@ -129,6 +139,7 @@ function apply(s: ChangesState, raw: Event): ChangesState {
         time: ev.time,
         record: null,
         full: false,
+        callStatus: "",
       });
       if (next === s || d.revertOf === "") return next;
       return { ...next, revertedBy: withKey(next.revertedBy, d.revertOf, d.changeId) };
