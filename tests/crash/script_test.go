@@ -35,10 +35,10 @@ var paths = []string{"a.txt", "b.txt", "sub/c.txt", "sub/deep/d.txt"}
 // plan writes a script from rng. log is the file every shell command
 // appends its call ID to, pids the folder where background commands leave
 // their process ID; both are outside the workspace, so no File Change
-// covers them. Shell commands write only files of their own
-// (shell_<id>.txt), so that every File Change of the file tools must
-// match the disk: until shell changes are recorded, a shell command that
-// changed a.txt would break that without Foya being at fault.
+// covers them. Shell commands change the tracked files too (append, rm,
+// mv, chmod, truncate -s0), and a background command appends to one after
+// a pause: their changes are File Changes like the file tools' (issue
+// 15), held to the same checks.
 func plan(rng *rand.Rand, log, pids string) script {
 	s := script{kinds: map[string]string{}}
 	content := map[string]string{} // what the model expects on disk, when it exists
@@ -50,7 +50,7 @@ func plan(rng *rand.Rand, log, pids string) script {
 			p := paths[rng.IntN(len(paths))]
 			cur, exists := content[p]
 			kind := []string{kindWrite, kindWrite, kindEdit, kindDelete, kindBash, kindBg, kindRead, kindRead}[rng.IntN(8)]
-			if (kind == kindEdit || kind == kindDelete) && !exists {
+			if kind == kindEdit && cur == "" || kind == kindDelete && !exists {
 				kind = kindWrite
 			}
 			var c pt.Call
@@ -69,10 +69,45 @@ func plan(rng *rand.Rand, log, pids string) script {
 				delete(content, p)
 				c = call(id, "delete", map[string]any{"path": p})
 			case kindBash:
-				cmd := fmt.Sprintf("printf '%%s\\n' %s >> %s && printf '%%s' %s > shell_%s.txt", id, shq(log), id, id)
-				c = call(id, "bash", map[string]any{"command": cmd})
+				// The command appends its call ID to the log first, then
+				// changes a tracked file the way the model expects.
+				pre := fmt.Sprintf("printf '%%s\\n' %s >> %s && ", id, shq(log))
+				var op string
+				switch rng.IntN(6) {
+				case 0: // append (creating the file when it is not there)
+					line := "appended by " + id + "\n"
+					content[p] = cur + line
+					op = fmt.Sprintf("mkdir -p %s && printf 'appended by %%s\\n' %s >> %s", shq(filepath.Dir(p)), id, shq(p))
+				case 1:
+					delete(content, p)
+					op = "rm -f " + shq(p)
+				case 2: // mv onto another tracked path
+					q := paths[rng.IntN(len(paths))]
+					if !exists || q == p {
+						op = fmt.Sprintf("printf '%%s' %s > shell_%s.txt", id, id)
+						break
+					}
+					content[q] = cur
+					delete(content, p)
+					op = fmt.Sprintf("mkdir -p %s && mv -f %s %s", shq(filepath.Dir(q)), shq(p), shq(q))
+				case 3:
+					op = fmt.Sprintf("chmod %o %s 2>/dev/null; true", []int{0o600, 0o644, 0o755}[rng.IntN(3)], shq(p))
+				case 4:
+					if exists {
+						content[p] = ""
+					}
+					op = "truncate -s0 " + shq(p) + " 2>/dev/null; true"
+				default: // a file of its own
+					op = fmt.Sprintf("printf '%%s' %s > shell_%s.txt", id, id)
+				}
+				c = call(id, "bash", map[string]any{"command": pre + op})
 			case kindBg:
-				cmd := fmt.Sprintf("printf '%%s\\n' %s >> %s; echo $$ > %s; exec sleep 30", id, shq(log), shq(filepath.Join(pids, id+".pid")))
+				// It changes a tracked file after a pause, then sleeps: a
+				// kill finds it either before or after the change.
+				line := "background " + id + "\n"
+				content[p] = cur + line
+				cmd := fmt.Sprintf("printf '%%s\\n' %s >> %s; echo $$ > %s; sleep 0.%d; mkdir -p %s && printf 'background %%s\\n' %s >> %s; exec sleep 30",
+					id, shq(log), shq(filepath.Join(pids, id+".pid")), 1+rng.IntN(5), shq(filepath.Dir(p)), id, shq(p))
 				c = call(id, "bash", map[string]any{"command": cmd, "run_in_background": true})
 			case kindRead:
 				switch rng.IntN(4) {
