@@ -22,3 +22,14 @@ type Recoverable interface {
 // the content of its after side (nil for a folder, a file that is gone, or
 // contents too large to keep), or ok false when there is none.
 type Prior func(ctx context.Context, path string) (fc llm.FileChange, after []byte, ok bool, err error)
+
+// Lingering is a Recoverable tool whose calls may leave work running
+// after their result is stored (a background command), whose changes
+// nothing recorded when the process driving it died. Recovery asks
+// Recover about the newest such call of a run it recovers, unless a
+// running call of the same tool was asked already (one look finds what
+// both changed).
+type Lingering interface {
+	Recoverable
+	Lingers(call Call) bool
+}
