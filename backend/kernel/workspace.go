@@ -150,7 +150,7 @@ func (c capture) Record(ctx context.Context, sessionID, runID, callID string, ch
 	if err != nil {
 		return fmt.Errorf("record the background command's changes: %w", err)
 	}
-	changes = notRecorded(changes, all)
+	changes = notRecorded(ctx, c.k.store, changes, all)
 	if len(changes) == 0 {
 		return nil
 	}
@@ -179,9 +179,11 @@ func (c capture) Record(ctx context.Context, sessionID, runID, callID string, ch
 	return nil
 }
 
-// notRecorded drops the changes whose after side is what the newest of
-// the recorded File Changes (all, oldest first) of their path left.
-func notRecorded(changes []tools.FileChange, all []llm.FileChange) []tools.FileChange {
+// notRecorded drops the changes that the newest of the recorded File
+// Changes (all, oldest first) of their path explains, and makes the others
+// start where that record left their path (tools.Rebase), with its kept
+// content from the store.
+func notRecorded(ctx context.Context, st *store.Store, changes []tools.FileChange, all []llm.FileChange) []tools.FileChange {
 	last := map[string]llm.FileChange{}
 	for _, fc := range all {
 		last[fc.Path] = fc
@@ -189,9 +191,15 @@ func notRecorded(changes []tools.FileChange, all []llm.FileChange) []tools.FileC
 	out := changes[:0:0]
 	for _, ch := range changes {
 		fc, ok := last[ch.Path]
-		if ok && fc.ExistsAfter == ch.ExistsAfter && (!ch.ExistsAfter || fc.IsDir && ch.IsDir ||
-			!fc.IsDir && !ch.IsDir && fc.SHAAfter == ch.SHAAfter && (fc.ModeAfter == 0 || fc.ModeAfter == ch.ModeAfter)) {
+		if ok && tools.Explained(fc, ch.FileChange) {
 			continue
+		}
+		if ok {
+			var data []byte
+			if fc.ExistsAfter && !fc.IsDir && fc.SHAAfter != "" {
+				data, _ = st.Blob(ctx, fc.SHAAfter) // none kept: not restorable
+			}
+			tools.Rebase(&ch, fc, data)
 		}
 		out = append(out, ch)
 	}

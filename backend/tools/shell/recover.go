@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"foya/backend/llm"
 	"foya/backend/tools"
 )
 
@@ -48,11 +47,11 @@ func (t bashTool) Recover(ctx context.Context, rc *tools.RunContext, call tools.
 			if err != nil {
 				return nil, fmt.Errorf("recover bash: %w", err)
 			}
-			if ok && sameAfter(p, fc.FileChange) {
+			if ok && tools.Explained(p, fc.FileChange) {
 				continue
 			}
-			if ok && !sameSide(p.ExistsAfter, p.IsDir, p.SHAAfter, fc.ExistedBefore, fc.IsDir, fc.SHABefore) {
-				fc.ExistedBefore, fc.SHABefore, fc.ModeBefore, fc.Before, fc.Diff = p.ExistsAfter, p.SHAAfter, p.ModeAfter, data, ""
+			if ok {
+				tools.Rebase(&fc, p, data)
 			}
 		}
 		out = append(out, fc)
@@ -67,17 +66,4 @@ func (bashTool) Lingers(call tools.Call) bool {
 		Background bool `json:"run_in_background"`
 	}
 	return json.Unmarshal(call.Arguments, &a) == nil && a.Background
-}
-
-// sameAfter reports whether two changes leave their path alike.
-func sameAfter(a, b llm.FileChange) bool {
-	return sameSide(a.ExistsAfter, a.IsDir, a.SHAAfter, b.ExistsAfter, b.IsDir, b.SHAAfter) &&
-		(!a.ExistsAfter || a.IsDir || a.ModeAfter == 0 || b.ModeAfter == 0 || a.ModeAfter == b.ModeAfter)
-}
-
-func sameSide(aExists, aDir bool, aSHA string, bExists, bDir bool, bSHA string) bool {
-	if aExists != bExists {
-		return false
-	}
-	return !aExists || aDir && bDir || !aDir && !bDir && aSHA == bSHA
 }
