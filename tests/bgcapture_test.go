@@ -2,6 +2,8 @@ package tests
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -35,4 +37,40 @@ func TestBackgroundCaptureLeavesOutTheFileTools(t *testing.T) {
 		t.Fatalf("undo the turn: %v, conflicts %+v", err, res.Conflicts)
 	}
 	sameDir(t, "after undoing the turn", snapshotDir(t, h.dir), before)
+}
+
+// spec: F1
+// Issue 16 item 1 (the crash harness's shell cases): a command's chmod of
+// an empty file reverts; the index keeps empty contents as contents, not
+// as "no copy kept".
+func TestShellChmodOfAnEmptyFileReverts(t *testing.T) {
+	privateTrash(t)
+	h := newHarness(t, nil,
+		pt.Calls(call("t", "bash", `{"command":"truncate -s0 a.txt"}`)),
+		pt.Calls(call("m", "bash", `{"command":"chmod 600 a.txt"}`)), pt.Say("done"))
+	shellcapFiles(t, h.dir)
+	ctx := context.Background()
+	sess := h.session("full_access")
+	h.runIn(ctx, sess.ID, "truncate, then chmod")
+	list, err := h.k.Changes(ctx, sess.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var chmod kernel.Change
+	for _, fc := range list {
+		if fc.CallID == "m" {
+			chmod = fc
+		}
+	}
+	if chmod.ID == "" || chmod.Op != "chmod" || chmod.NotRestorable != "" {
+		t.Fatalf("the chmod's change: %+v (all %+v); want a restorable chmod", chmod, list)
+	}
+	res, err := h.k.Revert(ctx, kernel.RevertRequest{ChangeIDs: []string{chmod.ID}})
+	if err != nil || len(res.Conflicts) > 0 || len(res.Reverted) != 1 {
+		t.Fatalf("revert the chmod: %+v, %v", res, err)
+	}
+	fi, err := os.Stat(filepath.Join(h.dir, "a.txt"))
+	if err != nil || fi.Size() != 0 || fi.Mode().Perm() != 0o640 {
+		t.Errorf("a.txt after the revert: %v, %v; want empty, mode 0640", fi.Mode(), err)
+	}
 }
