@@ -94,7 +94,7 @@ test-e2e: deps-npm $(FRONTEND_DIST) ## browser end-to-end tests: foya serve driv
 # long form. SEED replays a run of kills (each kill's seed is printed).
 KILLS ?= 100
 crash: ## the crash harness: kill foya exec 100 times (KILLS=n, SEED=n) and check every restart
-	$(GO) test -count=1 -v -timeout 30m -run '^TestCrash$$' ./tests/crash -args -kills $(KILLS) $(if $(SEED),-seed $(SEED))
+	$(GO) test -count=1 -v -timeout 30m -run '^TestCrash$$' ./tests/crash -args -kills $(KILLS) -bg-tracked $(if $(SEED),-seed $(SEED))
 
 test-smoke: $(FRONTEND_DIST) ## the desktop smoke test: the real binary under Xvfb, with a screenshot
 	FOYA_SMOKE_TEST=1 $(GO) test -count=1 -v -run '^TestDesktop' ./tests/smoke/

@@ -93,6 +93,7 @@ func (e *Engine) recoverRun(ctx context.Context, run llm.Run) error {
 	var c llm.Commit
 	byID := map[string]*llm.CallRecord{}
 	prior := e.prior(run.SessionID)
+	asked := map[string]bool{} // the tools asked about a running call
 	for i := range calls {
 		cr := &calls[i]
 		byID[cr.ID] = cr
@@ -103,6 +104,7 @@ func (e *Engine) recoverRun(ctx context.Context, run llm.Run) error {
 		var changes []llm.FileChange
 		if cr.State == llm.CallRunning {
 			what = "running"
+			asked[cr.Name] = true
 			if changes, err = e.recoverChanges(ctx, run, *cr, prior, &c); err != nil {
 				return fmt.Errorf("recover run %s: %w", run.ID, err)
 			}
@@ -114,6 +116,9 @@ func (e *Engine) recoverRun(ctx context.Context, run llm.Run) error {
 		}
 		c.Calls = append(c.Calls, *cr)
 		c.Events = append(c.Events, endEvent(*cr, 0))
+	}
+	if err := e.recoverLingering(ctx, run, calls, asked, prior, &c); err != nil {
+		return fmt.Errorf("recover run %s: %w", run.ID, err)
 	}
 	// Every call the history shows the model must be answered, or the
 	// conversation cannot go on: answer the unanswered ones from their
@@ -198,6 +203,38 @@ func (e *Engine) recoverChanges(ctx context.Context, run llm.Run, cr llm.CallRec
 		out = append(out, rec)
 	}
 	return out, nil
+}
+
+// recoverLingering asks each tools.Lingering tool not asked about a
+// running call of the run about its newest ended call that may have left
+// work running (a background command), and adds what it found to c as
+// unconfirmed File Changes of that call, with a file.captured event. The
+// call's stored result stays as it was.
+func (e *Engine) recoverLingering(ctx context.Context, run llm.Run, calls []llm.CallRecord, asked map[string]bool, prior tools.Prior, c *llm.Commit) error {
+	for i := len(calls) - 1; i >= 0; i-- {
+		cr := calls[i]
+		if asked[cr.Name] || !cr.State.Terminal() {
+			continue
+		}
+		t, _, ok := e.cfg.Tools.Lookup(cr.Name)
+		if !ok {
+			continue
+		}
+		l, ok := t.(tools.Lingering)
+		if !ok || !l.Lingers(tools.Call{ID: cr.ID, Name: cr.Name, Arguments: json.RawMessage(cr.Arguments)}) {
+			continue
+		}
+		asked[cr.Name] = true
+		changes, err := e.recoverChanges(ctx, run, cr, prior, c)
+		if err != nil {
+			return err
+		}
+		if len(changes) > 0 {
+			ev := event.FileCaptured(event.FileCapturedData{CallID: cr.ID, FileChanges: changes})
+			c.Events = append(c.Events, ev)
+		}
+	}
+	return nil
 }
 
 // prior returns a session's tools.Prior: the newest File Change of each

@@ -139,8 +139,21 @@ func (c capture) After(ctx context.Context, sessionID, workdir string) ([]tools.
 
 // Record stores a background command's changes against the call that
 // started it, with their contents and a file.captured event, through the
-// engine's ordering point.
+// engine's ordering point. A change that leaves a path as the session's
+// newest File Change of it says is not the command's: Foya's own tools
+// (write, edit, delete, a revert) made it while the command ran, and the
+// index, which looks only when a shell command runs, had not seen it yet
+// (the crash harness found these blamed on background commands, issue 16
+// item 1).
 func (c capture) Record(ctx context.Context, sessionID, runID, callID string, changes []tools.FileChange) error {
+	all, err := c.k.store.FileChanges(ctx, sessionID)
+	if err != nil {
+		return fmt.Errorf("record the background command's changes: %w", err)
+	}
+	changes = notRecorded(ctx, c.k.store, changes, all)
+	if len(changes) == 0 {
+		return nil
+	}
 	var cm llm.Commit
 	recs := make([]event.FileChange, 0, len(changes))
 	for _, fc := range changes {
@@ -164,4 +177,31 @@ func (c capture) Record(ctx context.Context, sessionID, runID, callID string, ch
 		return fmt.Errorf("record the background command's changes: %w", err)
 	}
 	return nil
+}
+
+// notRecorded drops the changes that the newest of the recorded File
+// Changes (all, oldest first) of their path explains, and makes the others
+// start where that record left their path (tools.Rebase), with its kept
+// content from the store.
+func notRecorded(ctx context.Context, st *store.Store, changes []tools.FileChange, all []llm.FileChange) []tools.FileChange {
+	last := map[string]llm.FileChange{}
+	for _, fc := range all {
+		last[fc.Path] = fc
+	}
+	out := changes[:0:0]
+	for _, ch := range changes {
+		fc, ok := last[ch.Path]
+		if ok && tools.Explained(fc, ch.FileChange) {
+			continue
+		}
+		if ok {
+			var data []byte
+			if fc.ExistsAfter && !fc.IsDir && fc.SHAAfter != "" {
+				data, _ = st.Blob(ctx, fc.SHAAfter) // none kept: not restorable
+			}
+			tools.Rebase(&ch, fc, data)
+		}
+		out = append(out, ch)
+	}
+	return out
 }

@@ -130,36 +130,24 @@ func reapOrphans() bool {
 }
 
 // signalDescendants sends sig to every live descendant of this process it
-// finds in /proc and returns how many it signalled. Each is signalled
-// through a pidfd opened after the walk and checked again (its parent must
-// still be us or one of the descendants found), so that a PID reused by an
-// unrelated process meanwhile is left alone.
+// finds in /proc and returns how many it signalled: parents before their
+// children (descendants), so that a shell cannot see its foreground child
+// die of the signal and run its next command before the signal reaches it
+// too (TestTimeout/plain once printed "begin", "Terminated", "never" and
+// exited 0 under load: the helper was preempted between the two). Each is
+// signalled through a pidfd opened after the walk and checked again (its
+// parent must still be us or one of the descendants found), so that a PID
+// reused by an unrelated process meanwhile is left alone.
 func signalDescendants(sig unix.Signal) int {
 	self := os.Getpid()
-	children := map[int][]int{}
-	scanProc(func(pid int, st procState) {
-		if st.state != 'Z' && st.state != 'X' {
-			children[st.ppid] = append(children[st.ppid], pid)
-		}
-	})
+	order := descendants(self)
 	desc := map[int]bool{self: true}
-	queue := []int{self}
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		for _, c := range children[p] {
-			if !desc[c] {
-				desc[c] = true
-				queue = append(queue, c)
-			}
-		}
+	for _, pid := range order {
+		desc[pid] = true
 	}
 	buf := make([]byte, 512)
 	n := 0
-	for pid := range desc {
-		if pid == self {
-			continue
-		}
+	for _, pid := range order {
 		fd, err := unix.PidfdOpen(pid, 0)
 		if err != nil {
 			if errors.Is(err, unix.ENOSYS) && unix.Kill(pid, sig) == nil { // before Linux 5.3
@@ -175,4 +163,30 @@ func signalDescendants(sig unix.Signal) int {
 		unix.Close(fd)
 	}
 	return n
+}
+
+// descendants returns the live descendants of root that /proc shows, each
+// after its parent (breadth first), root itself left out.
+func descendants(root int) []int {
+	children := map[int][]int{}
+	scanProc(func(pid int, st procState) {
+		if st.state != 'Z' && st.state != 'X' {
+			children[st.ppid] = append(children[st.ppid], pid)
+		}
+	})
+	seen := map[int]bool{root: true}
+	var order []int
+	queue := []int{root}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, c := range children[p] {
+			if !seen[c] {
+				seen[c] = true
+				order = append(order, c)
+				queue = append(queue, c)
+			}
+		}
+	}
+	return order
 }

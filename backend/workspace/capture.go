@@ -127,6 +127,12 @@ func (ix *index) change(ctx context.Context, c Change, budget *int64) tools.File
 			return nil
 		}
 		*budget -= int64(len(data))
+		if data == nil {
+			// An empty file kept is content all the same: nil would say
+			// none was kept (the crash harness found a chmod of a
+			// truncated file that could not be reverted).
+			data = []byte{}
+		}
 		return data
 	}
 	if c.Before != nil {

@@ -7,6 +7,10 @@
 // interrupted, every File Change matches the disk or says it is
 // unconfirmed, no temporary file is left, and revert still works.
 //
+// The script's bash calls change the tracked files too (append, rm, mv,
+// chmod, truncate), so the checks hold for shell changes (issue 15);
+// with -bg-tracked (make crash) background commands do as well.
+//
 // `go test ./tests/crash` kills 10 times; `make crash` 100 times
 // (-kills). Every kill has its own seed, printed, so a failure replays with
 // -seed and -kills 1.
