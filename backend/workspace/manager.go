@@ -120,7 +120,7 @@ func (m *Manager) Before(ctx context.Context, sessionID, workdir string, also ..
 	}
 	out := ix.pending
 	ix.pending = nil
-	more, err := ix.sync(ctx, true)
+	more, err := ix.sync(ctx, true, true)
 	return append(out, more...), err
 }
 
@@ -148,7 +148,8 @@ func (m *Manager) After(ctx context.Context, sessionID, workdir string) (Capture
 		m.forget(ix)
 		return Capture{}, ix.err
 	}
-	changes, err := ix.sync(ctx, narrow)
+	// Not saved yet: see index.unsaved.
+	changes, err := ix.sync(ctx, narrow, false)
 	if err != nil {
 		return Capture{}, err
 	}
@@ -387,6 +388,17 @@ func (m *Manager) Close() error {
 	m.mu.Unlock()
 	m.cancel()
 	m.wg.Wait()
+	m.mu.Lock()
+	all := make([]*index, 0, len(m.indexes))
+	for _, ix := range m.indexes {
+		all = append(all, ix)
+	}
+	m.mu.Unlock()
+	for _, ix := range all {
+		ix.mu.Lock()
+		ix.saveIfChanged()
+		ix.mu.Unlock()
+	}
 	return nil
 }
 

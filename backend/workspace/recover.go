@@ -28,7 +28,7 @@ func (m *Manager) Recover(ctx context.Context, sessionID, workdir string) (Captu
 	}
 	changes := ix.pending
 	ix.pending = nil
-	more, err := ix.sync(ctx, false)
+	more, err := ix.sync(ctx, false, true)
 	if err != nil {
 		return Capture{}, err
 	}

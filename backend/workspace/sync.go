@@ -32,6 +32,12 @@ type index struct {
 	full    bool             // false when the walk stopped at MaxEntries
 	pending []Change         // found by the build against the saved index
 	gone    bool             // the session was deleted: never saved again
+	// unsaved: After changed the index and did not save it. The saved
+	// copy is what recovery compares the disk with, so it must not hold a
+	// command's changes before the call's result (which records them) is
+	// stored: a kill in between would leave them unrecorded. The next
+	// Before (the call's result is stored by then), Recover or Close saves.
+	unsaved bool
 
 	wmu      sync.Mutex // guards the watcher's state
 	attached bool
@@ -68,7 +74,7 @@ func (ix *index) build(ctx context.Context) {
 			}
 		}
 	}
-	changes, err := ix.sync(ctx, false)
+	changes, err := ix.sync(ctx, false, true)
 	if err != nil {
 		ix.err = fmt.Errorf("build the workspace index of %s: %w", ix.root, err)
 		return
@@ -82,7 +88,7 @@ func (ix *index) build(ctx context.Context) {
 // contents as blobs) and returns what changed. With narrow, and a whole
 // watcher attached since the last full walk, only the paths it reported
 // are looked at.
-func (ix *index) sync(ctx context.Context, narrow bool) ([]Change, error) {
+func (ix *index) sync(ctx context.Context, narrow, save bool) ([]Change, error) {
 	ix.wmu.Lock()
 	touched, overflow := ix.touched, ix.overflow
 	ix.touched, ix.overflow = map[string]bool{}, false
@@ -120,12 +126,23 @@ func (ix *index) sync(ctx context.Context, narrow bool) ([]Change, error) {
 			ix.wmu.Unlock()
 		}
 	}
-	if len(changes) > 0 && !ix.gone {
-		// A failure to save loses only the comparison at the next start,
-		// which then takes the disk as it finds it.
-		_ = ix.m.save(ix.session, saved{Root: ix.root, Files: ix.files})
+	if len(changes) > 0 {
+		ix.unsaved = true
+	}
+	if save {
+		ix.saveIfChanged()
 	}
 	return changes, nil
+}
+
+// saveIfChanged saves the index when a sync changed it since the last
+// save. ix.mu is held. A failure to save loses only the comparison at the
+// next start, which then takes the disk as it finds it.
+func (ix *index) saveIfChanged() {
+	if ix.unsaved && !ix.gone {
+		_ = ix.m.save(ix.session, saved{Root: ix.root, Files: ix.files})
+		ix.unsaved = false
+	}
 }
 
 // ignoreTouched reports whether a .gitignore is among the touched paths:

@@ -103,3 +103,49 @@ func TestDeleteSessionPrunesOnlyWhatNoIndexKeeps(t *testing.T) {
 		t.Error("the content only the deleted session kept is still there")
 	}
 }
+
+// TestAfterDoesNotSaveBeforeTheResultIsStored: the saved index is what
+// recovery compares the disk with after a crash, so After leaves a
+// command's changes out of it (a kill before the call's result is stored
+// must still find them); the next Before, and Close, save them. Found by
+// the crash harness (issue 16 item 1, issue 15).
+// spec: X2, F1
+func TestAfterDoesNotSaveBeforeTheResultIsStored(t *testing.T) {
+	ws := t.TempDir()
+	write(t, filepath.Join(ws, "a.txt"), "one\n")
+	dir := t.TempDir()
+	m := New(Options{Dir: dir})
+	defer m.Close()
+	ctx := context.Background()
+	if _, err := m.Before(ctx, "s", ws); err != nil {
+		t.Fatal(err)
+	}
+	savedA := func() (Entry, bool) {
+		t.Helper()
+		s, err := m.load("s")
+		if err != nil {
+			t.Fatalf("load the saved index: %v", err)
+		}
+		e, ok := s.Files["a.txt"]
+		return e, ok
+	}
+	if _, ok := savedA(); !ok {
+		t.Fatal("the first look saved no a.txt")
+	}
+	if err := os.Remove(filepath.Join(ws, "a.txt")); err != nil {
+		t.Fatal(err)
+	}
+	c, err := m.After(ctx, "s", ws)
+	if err != nil || len(c.Changes) != 1 {
+		t.Fatalf("After: %+v, %v; want the deletion", c.Changes, err)
+	}
+	if _, ok := savedA(); !ok {
+		t.Fatal("After saved the command's deletion before its result could be stored")
+	}
+	if _, err := m.Before(ctx, "s", ws); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := savedA(); ok {
+		t.Fatal("the next Before did not save the deletion")
+	}
+}
