@@ -3,10 +3,12 @@ package tests
 import (
 	"context"
 	"iter"
+	"slices"
 	"sync"
 	"testing"
 
 	"foya/backend/engine"
+	"foya/backend/event"
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	"foya/backend/provider"
@@ -117,18 +119,37 @@ func TestStepTransactions(t *testing.T) {
 	if err != nil || run.Status != kernel.RunCompleted || calls != steps {
 		t.Fatalf("run %s: %s (%v), %d calls", run.Status, run.Error, err, calls)
 	}
-	times := map[int64]bool{}
+	// A transaction of streamed deltas alone is the coalescer's timer
+	// (a few ms), which a loaded machine may fire between two commits:
+	// timing, not the commit structure this test holds, so it is not
+	// counted.
+	streamed := map[string]bool{event.TypeTextDelta: true, event.TypeReasoningDelta: true, event.TypeToolUpdate: true}
+	byTime := map[int64][]string{}
+	var order []int64
 	for _, ev := range h.eventList() {
 		if ev.RunID == run.ID {
-			times[ev.Time.UnixNano()] = true
+			at := ev.Time.UnixNano()
+			if _, ok := byTime[at]; !ok {
+				order = append(order, at)
+			}
+			byTime[at] = append(byTime[at], ev.Type)
 		}
 	}
-	// Per step: its start, with the previous step's results and its last
-	// call's end; the call's begin; the answer with the call's start. Then
-	// the run's start, the last step and the run's end. Before: six per
-	// step, five of them with events (104 here).
-	if want := 3*steps + 4; len(times) > want {
-		t.Fatalf("%d transactions for %d steps of one call; want at most %d", len(times), steps, want)
+	times := map[int64]bool{}
+	var kinds [][]string // the event types of each transaction, for the failure message
+	for _, at := range order {
+		kinds = append(kinds, byTime[at])
+		if !slices.ContainsFunc(byTime[at], func(t string) bool { return !streamed[t] }) {
+			continue
+		}
+		times[at] = true
+	}
+	// Per step, besides the streamed deltas: its start, with the previous
+	// step's results and its last call's end; the answer with the call's
+	// start. Then the run's start, the last step and the run's end. Before
+	// issue 10: six per step, five of them with events (104 here).
+	if want := 2*steps + 4; len(times) > want {
+		t.Fatalf("%d transactions for %d steps of one call; want at most %d; events by transaction: %v", len(times), steps, want, kinds)
 	}
 	t.Logf("%d transactions for %d steps of one call", len(times), steps)
 }
