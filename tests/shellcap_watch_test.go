@@ -72,3 +72,34 @@ func TestIssue15CommandChangesNotOutside(t *testing.T) {
 		t.Fatalf("outside event for %v; want a.txt", field(ev, "path"))
 	}
 }
+
+// spec: B1, F1
+// Issue 15 item 4, for a background command: what it changes while it
+// runs, after its run ended, is not reported as changed outside Foya; it
+// is captured against its call when it ends, and the model's write of the
+// file it changed still needs a new read.
+func TestIssue15BackgroundChangesNotOutside(t *testing.T) {
+	privateTrash(t)
+	h := newHarness(t, nil,
+		pt.Calls(call("r1", "read", `{"path":"a.txt"}`)),
+		pt.Calls(call("bg", "bash", jsonArgs(map[string]any{"command": "sleep 0.3; echo later >> a.txt; sleep 0.8", "run_in_background": true}))),
+		pt.Say("started"),
+		pt.Calls(call("w1", "write", `{"path":"a.txt","content":"blind\n"}`)), pt.Say("tried"))
+	shellcapFiles(t, h.dir)
+	ctx := context.Background()
+	sess := h.session("full_access")
+	h.runIn(ctx, sess.ID, "start it")
+	dir := realDir(t, h.dir)
+	if got := opsOf(dir, waitCaptured(t, h, "bg")); !slices.Equal(got, []string{"write a.txt"}) {
+		t.Fatalf("captured: %q; want a.txt", got)
+	}
+	for _, ev := range h.eventList() {
+		if ev.Type == event.TypeFileChangedOutside {
+			t.Errorf("the background command's change was reported as outside Foya: %s", ev.Data)
+		}
+	}
+	h.runIn(ctx, sess.ID, "write it")
+	if text := lastToolText(h, "w1"); !strings.Contains(text, "changed since you last read it") {
+		t.Errorf("write without a new read: %q; want it refused as stale", text)
+	}
+}
