@@ -456,6 +456,27 @@ func (k *Kernel) recheck(ctx context.Context, sessionID string, h held) {
 	}
 }
 
+// settleDelay is how long after a run ends settleCommands waits: a
+// background command that ended just before may still be capturing its
+// changes (After waits up to two seconds for the watcher's barrier).
+const settleDelay = 5 * time.Second
+
+// settleCommands drops, settleDelay after a run of the session ended, the
+// count of shell commands whose Before had no After (a background command
+// refused after its Before), unless a run of the session is going then,
+// and checks what the watcher held meanwhile.
+func (k *Kernel) settleCommands(sessionID string) {
+	time.AfterFunc(settleDelay, func() {
+		k.mu.Lock()
+		closed := k.watches == nil
+		k.mu.Unlock()
+		if closed || k.eng.Running(sessionID) {
+			return
+		}
+		k.recheck(context.Background(), sessionID, k.commands.settle(sessionID, k.runningBackground(sessionID)))
+	})
+}
+
 // runningCommands holds, by session, how many shell commands run and the
 // paths the watcher saw change meanwhile, which checkOutside leaves for
 // the command's After: what a running command changes is the command's,
@@ -465,7 +486,7 @@ func (k *Kernel) recheck(ctx context.Context, sessionID string, h held) {
 // background commands plus the command starting (a session's foreground
 // commands run one at a time), so a Before whose command never started
 // (a background command refused) counts only until the next Before or
-// the end of the run (settle). The zero value is ready to use.
+// a while after the end of its run (settleCommands). The zero value is ready to use.
 type runningCommands struct {
 	mu sync.Mutex
 	m  map[string]*held

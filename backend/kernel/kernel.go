@@ -427,13 +427,7 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 	run, err := k.eng.Run(ctx, engine.RunRequest{Session: sess, Prompt: o.Prompt, Model: o.Model, MaxSteps: steps,
 		Started: o.Started, Images: images, Attached: attached, AttachedImages: attachedImages,
 		Resources: mapSlice(o.Resources, func(r ResourceRef) event.ResourceRef { return event.ResourceRef{Server: r.Server, URI: r.URI} })})
-	// Unless another run of the session is going (this one was refused,
-	// or one started since), no foreground command of the session runs
-	// now: a background one that was refused after its Before counts no
-	// longer.
-	if !k.eng.Running(sess.ID) {
-		k.recheck(context.WithoutCancel(ctx), sess.ID, k.commands.settle(sess.ID, k.runningBackground(sess.ID)))
-	}
+	k.settleCommands(sess.ID)
 	return runOf(run), err
 }
 
