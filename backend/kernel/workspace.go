@@ -173,6 +173,17 @@ func (k *Kernel) runningBackground(sessionID string) int {
 // changed (renamed ones at their old path too), and notes what the command
 // left there for the watcher.
 func (k *Kernel) commandChanged(ctx context.Context, sessionID string, changes []tools.FileChange) {
+	if len(changes) == 0 {
+		return
+	}
+	reads, err := k.store.FileReads(ctx, sessionID)
+	if err != nil {
+		return // the guard still compares digests of whole reads
+	}
+	read := make(map[string]bool, len(reads))
+	for _, r := range reads {
+		read[r.Path] = true
+	}
 	for _, fc := range changes {
 		if fc.IsDir {
 			continue
@@ -182,7 +193,7 @@ func (k *Kernel) commandChanged(ctx context.Context, sessionID string, changes [
 			left = append(left, llm.FileChange{SessionID: sessionID, Path: fc.RenamedFrom})
 		}
 		for _, rec := range left {
-			if _, err := k.store.FileRead(ctx, sessionID, rec.Path); err != nil {
+			if !read[rec.Path] {
 				continue // not read nor written by the model: the watcher ignores it
 			}
 			if _, err := k.store.MarkFileReadOutside(ctx, sessionID, rec.Path); err != nil {
