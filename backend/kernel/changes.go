@@ -396,8 +396,13 @@ func (k *Kernel) WatchSession(ctx context.Context, sessionID string) (stop func(
 }
 
 // checkOutside looks at the session's files at or below path and reports
-// those that are no longer what the session saw.
+// those that are no longer what the session saw. While a shell command of
+// the session runs, it only notes path: the command's After checks it
+// once the command's own changes are known (see capture.After).
 func (k *Kernel) checkOutside(ctx context.Context, sessionID, path string) {
+	if k.commands.hold(sessionID, path) {
+		return
+	}
 	reads, err := k.store.FileReads(ctx, sessionID)
 	if err != nil {
 		return
@@ -431,6 +436,143 @@ func (k *Kernel) checkOutside(ctx context.Context, sessionID, path string) {
 	}
 }
 
+// recheck runs checkOutside on the paths a watcher saw change while shell
+// commands ran (held); on all the session's records when there were more
+// than runningCommands keeps.
+func (k *Kernel) recheck(ctx context.Context, sessionID string, h held) {
+	paths := h.paths
+	if h.all {
+		reads, err := k.store.FileReads(ctx, sessionID)
+		if err != nil {
+			return
+		}
+		paths = paths[:0]
+		for _, r := range reads {
+			paths = append(paths, r.Path)
+		}
+	}
+	for _, p := range paths {
+		k.checkOutside(ctx, sessionID, p)
+	}
+}
+
+// settleDelay is how long after a run ends settleCommands waits: a
+// background command that ended just before may still be capturing its
+// changes (After waits up to two seconds for the watcher's barrier).
+const settleDelay = 5 * time.Second
+
+// settleCommands drops, settleDelay after a run of the session ended, the
+// count of shell commands whose Before had no After (a background command
+// refused after its Before), unless a run of the session is going then,
+// and checks what the watcher held meanwhile.
+func (k *Kernel) settleCommands(sessionID string) {
+	time.AfterFunc(settleDelay, func() {
+		k.mu.Lock()
+		closed := k.watches == nil
+		k.mu.Unlock()
+		if closed || k.eng.Running(sessionID) {
+			return
+		}
+		k.recheck(context.Background(), sessionID, k.commands.settle(sessionID, k.runningBackground(sessionID)))
+	})
+}
+
+// runningCommands holds, by session, how many shell commands run and the
+// paths the watcher saw change meanwhile, which checkOutside leaves for
+// the command's After: what a running command changes is the command's,
+// recorded as its File Changes, not a change outside Foya (issue 15 item
+// 4). A background command counts from its Before until its changes are
+// captured when it ends. Before sets the count to the session's running
+// background commands plus the command starting (a session's foreground
+// commands run one at a time), so a Before whose command never started
+// (a background command refused) counts only until the next Before or
+// a while after the end of its run (settleCommands). The zero value is ready to use.
+type runningCommands struct {
+	mu sync.Mutex
+	m  map[string]*held
+}
+
+// held is what checkOutside left for later: paths, or all of the
+// session's records when there were more than maxHeld.
+type held struct {
+	n     int
+	paths []string
+	seen  map[string]bool
+	all   bool
+}
+
+// maxHeld bounds the paths held for one session.
+const maxHeld = 1024
+
+// start notes that a shell command of the session starts while background
+// others run.
+func (rc *runningCommands) start(sessionID string, background int) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if rc.m == nil {
+		rc.m = map[string]*held{}
+	}
+	h := rc.m[sessionID]
+	if h == nil {
+		h = &held{seen: map[string]bool{}}
+		rc.m[sessionID] = h
+	}
+	h.n = background + 1
+}
+
+// end notes that a shell command of the session ended and, when it was
+// the last one running, returns what was held.
+func (rc *runningCommands) end(sessionID string) held {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	h := rc.m[sessionID]
+	if h == nil {
+		return held{}
+	}
+	if h.n--; h.n > 0 {
+		return held{}
+	}
+	delete(rc.m, sessionID)
+	return *h
+}
+
+// settle notes that no foreground command of the session runs (its run
+// ended) and that background ones do: it drops the count of commands
+// whose Before had no After, and returns what was held when none runs.
+func (rc *runningCommands) settle(sessionID string, background int) held {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	h := rc.m[sessionID]
+	if h == nil || h.n <= background {
+		return held{}
+	}
+	if h.n = background; h.n > 0 {
+		return held{}
+	}
+	delete(rc.m, sessionID)
+	return *h
+}
+
+// hold keeps path for later and reports true while a shell command of the
+// session runs.
+func (rc *runningCommands) hold(sessionID, path string) bool {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	h := rc.m[sessionID]
+	if h == nil || h.n <= 0 {
+		return false
+	}
+	switch {
+	case h.all || h.seen[path]:
+	case len(h.paths) >= maxHeld:
+		h.all, h.paths, h.seen = true, nil, nil
+	default:
+		h.seen[path] = true
+		h.paths = append(h.paths, path)
+	}
+	return true
+}
+
 // recordEvents stores events and publishes them; a failure to store is dropped
 // with the event (watching is best effort: the guard still checks digests).
 func (k *Kernel) recordEvents(ctx context.Context, evs ...llm.Event) {
@@ -441,9 +583,10 @@ func (k *Kernel) recordEvents(ctx context.Context, evs ...llm.Event) {
 	}
 }
 
-// revertedFiles holds, by session and path, the state a revert left a file
-// in, for the watcher: after a revert the session's record of the file is
-// marked as changed (the model has not seen what the revert wrote), so the
+// revertedFiles holds, by session and path, the state a revert (or a shell
+// command, see capture.After) left a file in, for the watcher: after a
+// revert the session's record of the file is marked as changed (the model
+// has not seen what the revert wrote), so the
 // record no longer says what Foya last wrote there. An entry goes with the
 // record it was made for (its ReadAt): a new read or write by the model
 // replaces the record, and the entry with it. It is reported once, like a

@@ -82,7 +82,8 @@ type Kernel struct {
 	watches map[string]func() // by session; nil once closed
 	next    int
 
-	reverted revertedFiles // what reverts left files in, for the watcher
+	reverted revertedFiles   // what reverts left files in, for the watcher
+	commands runningCommands // shell commands running, for the watcher
 }
 
 // DataDir returns the folder where Foya keeps its data: $XDG_DATA_HOME/foya
@@ -426,6 +427,7 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 	run, err := k.eng.Run(ctx, engine.RunRequest{Session: sess, Prompt: o.Prompt, Model: o.Model, MaxSteps: steps,
 		Started: o.Started, Images: images, Attached: attached, AttachedImages: attachedImages,
 		Resources: mapSlice(o.Resources, func(r ResourceRef) event.ResourceRef { return event.ResourceRef{Server: r.Server, URI: r.URI} })})
+	k.settleCommands(sess.ID)
 	return runOf(run), err
 }
 

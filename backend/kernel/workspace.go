@@ -84,8 +84,14 @@ const maxOutsideEvents = 200
 // last looked and is not what Foya's own tools left there (write, edit,
 // delete, a revert) was changed outside Foya: the stale-read record is
 // marked and a file.changed_outside event says so, and the change is not
-// blamed on the command about to run.
-func (c capture) Before(ctx context.Context, sessionID, workdir string) error {
+// blamed on the command about to run. Once it returns nil, the command
+// counts as running (see runningCommands) until its After.
+func (c capture) Before(ctx context.Context, sessionID, workdir string) (err error) {
+	defer func() {
+		if err == nil {
+			c.k.commands.start(sessionID, c.k.runningBackground(sessionID))
+		}
+	}()
 	all, err := c.k.store.FileChanges(ctx, sessionID)
 	if err != nil {
 		return err
@@ -131,10 +137,71 @@ func (c capture) Before(ctx context.Context, sessionID, workdir string) error {
 	return nil
 }
 
-// After returns what the command changed.
+// After returns what the command changed. The session's records of the
+// files it changed are marked as changed without a file.changed_outside
+// event (the command, not the user, changed them): the model reads them
+// again before it writes them, and the watcher compares them with what
+// the command left (revertedFiles), so an editor's change made after it
+// is still reported. Then the paths the watcher saw change while the
+// command ran are checked as outside changes, now that the command's own
+// are known.
 func (c capture) After(ctx context.Context, sessionID, workdir string) ([]tools.FileChange, string, error) {
 	cp, err := c.k.ws.After(ctx, sessionID, workdir)
+	if err == nil {
+		c.k.commandChanged(ctx, sessionID, cp.Changes)
+	}
+	c.k.recheck(ctx, sessionID, c.k.commands.end(sessionID))
 	return cp.Changes, cp.Note, err
+}
+
+// runningBackground counts the session's background commands still
+// running.
+func (k *Kernel) runningBackground(sessionID string) int {
+	if k.shell == nil {
+		return 0
+	}
+	n := 0
+	for _, b := range k.shell.List(sessionID) {
+		if b.Running {
+			n++
+		}
+	}
+	return n
+}
+
+// commandChanged marks the session's records of the files a shell command
+// changed (renamed ones at their old path too), and notes what the command
+// left there for the watcher.
+func (k *Kernel) commandChanged(ctx context.Context, sessionID string, changes []tools.FileChange) {
+	if len(changes) == 0 {
+		return
+	}
+	reads, err := k.store.FileReads(ctx, sessionID)
+	if err != nil {
+		return // the guard still compares digests of whole reads
+	}
+	read := make(map[string]bool, len(reads))
+	for _, r := range reads {
+		read[r.Path] = true
+	}
+	for _, fc := range changes {
+		if fc.IsDir {
+			continue
+		}
+		left := []llm.FileChange{{SessionID: sessionID, Path: fc.Path, ExistsAfter: fc.ExistsAfter, SHAAfter: fc.SHAAfter}}
+		if fc.RenamedFrom != "" {
+			left = append(left, llm.FileChange{SessionID: sessionID, Path: fc.RenamedFrom})
+		}
+		for _, rec := range left {
+			if !read[rec.Path] {
+				continue // not read nor written by the model: the watcher ignores it
+			}
+			if _, err := k.store.MarkFileReadOutside(ctx, sessionID, rec.Path); err != nil {
+				continue // the guard still compares digests of whole reads
+			}
+			k.reverted.left(ctx, k.store, rec)
+		}
+	}
 }
 
 // Record stores a background command's changes against the call that
