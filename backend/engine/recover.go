@@ -262,3 +262,40 @@ func (e *Engine) prior(sessionID string) tools.Prior {
 		return fc, data, true, nil
 	}
 }
+
+// RecoverJob gives a background command that was alive when the process
+// running it died what differs between its session's saved workspace index
+// and the disk (the Recover of the tool of its call, callID of run runID),
+// as unconfirmed File Changes of that call with a file.captured event,
+// whatever state the run is in: a command outlives its run, so its changes
+// may come after the run ended (issue 16 item 1). The call's stored result
+// stays as it was. It returns how many changes it recorded; a call the
+// store does not have gets none.
+func (e *Engine) RecoverJob(ctx context.Context, sessionID, runID, callID string) (int, error) {
+	calls, err := e.cfg.Store.Calls(ctx, runID)
+	if err != nil {
+		return 0, fmt.Errorf("recover background call %s: %w", callID, err)
+	}
+	for _, cr := range calls {
+		if cr.ID != callID {
+			continue
+		}
+		run := llm.Run{ID: runID, SessionID: sessionID}
+		var c llm.Commit
+		changes, err := e.recoverChanges(ctx, run, cr, e.prior(sessionID), &c)
+		if err != nil {
+			return 0, fmt.Errorf("recover background call %s: %w", callID, err)
+		}
+		if len(changes) == 0 {
+			return 0, nil
+		}
+		ev := event.FileCaptured(event.FileCapturedData{CallID: cr.ID, FileChanges: changes})
+		ev.SessionID, ev.RunID = sessionID, runID
+		c.Events = append(c.Events, ev)
+		if _, err := e.pub.commit(ctx, sessionID, c); err != nil {
+			return 0, fmt.Errorf("recover background call %s: %w", callID, err)
+		}
+		return len(changes), nil
+	}
+	return 0, nil
+}

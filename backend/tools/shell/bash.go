@@ -232,12 +232,55 @@ func (t bashTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 }
 
 // before brings the session's record of the workspace up to date before a
-// command runs (see Capture).
+// command runs (see Capture). While a background command of the session
+// whose changes are recorded is alive, what changed since the last look
+// is taken for its doing, not for a change made outside Foya: it is
+// recorded against the newest such command's call at once (so a crash
+// cannot lose it), marked unconfirmed when more than one was alive, since
+// Foya cannot tell which made it. Without that, the look would take the
+// change in and the command's own capture at its end would find nothing
+// (the crash harness found it, issue 16 item 1).
 func (s *Shell) before(ctx context.Context, rc *tools.RunContext) error {
 	if s.opts.Capture == nil {
 		return nil
 	}
+	if j, alive := s.liveJob(rc.SessionID); j != nil {
+		fcs, _, err := s.opts.Capture.After(ctx, rc.SessionID, rc.Workdir)
+		if err == nil && len(fcs) > 0 {
+			for i := range fcs {
+				fcs[i].Unconfirmed = alive > 1
+			}
+			// A Record that fails loses them, as one at the command's end would.
+			_ = s.opts.Capture.Record(context.WithoutCancel(ctx), rc.SessionID, j.runID, j.callID, fcs)
+		}
+	}
 	return s.opts.Capture.Before(ctx, rc.SessionID, rc.Workdir)
+}
+
+// liveJob returns the session's newest running background command whose
+// changes are recorded, and how many such are running.
+func (s *Shell) liveJob(sessionID string) (*job, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess := s.sessions[sessionID]
+	if sess == nil {
+		return nil, 0
+	}
+	var newest *job
+	n := 0
+	for _, j := range sess.jobs {
+		if _, done := j.proc.Result(); done || !j.capture {
+			continue
+		}
+		j.mu.Lock()
+		dropped := j.dropped
+		j.mu.Unlock()
+		if !dropped {
+			newest = j
+			n++
+		}
+	}
+	return newest, n
 }
 
 // after returns what the command changed. It runs whether or not the call
