@@ -43,6 +43,8 @@ type job struct {
 	killed bool  // ended by bash_kill, Kill, DeleteSession or Close
 	// dropped says its session was deleted: nothing is recorded for it.
 	dropped bool
+	// captured says its changes at its end were looked for.
+	captured bool
 	// notes say what was done after it ended (a repository it made,
 	// renamed aside); bash_output shows them.
 	notes []string
@@ -159,6 +161,9 @@ func (s *Shell) startBackground(rc *tools.RunContext, callID, command string, cm
 			if capture && !dropped {
 				notes = append(notes, s.captureBackground(sessionID, runID, callID, workdir)...)
 			}
+			j.mu.Lock()
+			j.captured = true
+			j.mu.Unlock()
 			if j.row != "" {
 				_ = s.opts.Jobs.Ended(context.Background(), j.row) // a session deleted meanwhile took the row with it
 			}

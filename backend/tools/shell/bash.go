@@ -233,11 +233,11 @@ func (t bashTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 
 // before brings the session's record of the workspace up to date before a
 // command runs (see Capture). While a background command of the session
-// whose changes are recorded is alive, what changed since the last look
-// is taken for its doing, not for a change made outside Foya: it is
-// recorded against the newest such command's call at once (so a crash
-// cannot lose it), marked unconfirmed when more than one was alive, since
-// Foya cannot tell which made it. Without that, the look would take the
+// whose changes are recorded is alive (or ended, its capture not yet
+// run), what changed since the last look is taken for its doing, not for
+// a change made outside Foya: it is recorded against the newest such
+// command's call at once (so a crash cannot lose it), marked unconfirmed
+// when there were more than one, since Foya cannot tell which made it. Without that, the look would take the
 // change in and the command's own capture at its end would find nothing
 // (the crash harness found it, issue 16 item 1).
 func (s *Shell) before(ctx context.Context, rc *tools.RunContext) error {
@@ -257,8 +257,10 @@ func (s *Shell) before(ctx context.Context, rc *tools.RunContext) error {
 	return s.opts.Capture.Before(ctx, rc.SessionID, rc.Workdir)
 }
 
-// liveJob returns the session's newest running background command whose
-// changes are recorded, and how many such are running.
+// liveJob returns the session's newest background command whose changes
+// are recorded and not captured yet (it runs, or it ended and its capture
+// has not looked yet: a look now would take its last changes in), and how
+// many such there are.
 func (s *Shell) liveJob(sessionID string) (*job, int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -269,13 +271,13 @@ func (s *Shell) liveJob(sessionID string) (*job, int) {
 	var newest *job
 	n := 0
 	for _, j := range sess.jobs {
-		if _, done := j.proc.Result(); done || !j.capture {
+		if !j.capture {
 			continue
 		}
 		j.mu.Lock()
-		dropped := j.dropped
+		left := j.dropped || j.captured
 		j.mu.Unlock()
-		if !dropped {
+		if !left {
 			newest = j
 			n++
 		}
