@@ -11,6 +11,8 @@ import (
 // ones left without an end are what recovery gives a crash's changes to.
 // Ending one twice, or one the store does not have, changes nothing, and a
 // deleted session takes its commands with it.
+//
+// spec: X2
 func TestJobsAliveUntilEnded(t *testing.T) {
 	s := open(t)
 	ctx := context.Background()
