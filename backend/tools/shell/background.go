@@ -142,7 +142,8 @@ func (s *Shell) startBackground(rc *tools.RunContext, callID, command string, cm
 	}
 	if capture && s.opts.Jobs != nil {
 		// Not storing it costs only the recovery of its changes after a
-		// crash (the next look reports them as made outside Foya).
+		// crash that comes once its run ended; a crash before that finds
+		// its call running in the run.
 		j.row, _ = s.opts.Jobs.Started(context.Background(), sessionID, rc.RunID, callID)
 	}
 	sess.jobs = append(sess.jobs, j)
