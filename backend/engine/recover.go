@@ -168,7 +168,7 @@ func (e *Engine) recoverRun(ctx context.Context, run llm.Run) error {
 // files other than the session's records say (tools.Recoverable), and adds
 // what it found to c as File Changes marked unconfirmed, with their
 // contents. It never runs the call.
-func (e *Engine) recoverChanges(ctx context.Context, run llm.Run, cr llm.CallRecord, prior tools.Prior, c *llm.Commit) ([]llm.FileChange, error) {
+func (e *Engine) recoverChanges(ctx context.Context, run llm.Run, cr llm.CallRecord, prior *priors, c *llm.Commit) ([]llm.FileChange, error) {
 	t, _, ok := e.cfg.Tools.Lookup(cr.Name)
 	if !ok {
 		return nil, nil
@@ -183,7 +183,7 @@ func (e *Engine) recoverChanges(ctx context.Context, run llm.Run, cr llm.CallRec
 	}
 	rc := &tools.RunContext{SessionID: sess.ID, RunID: run.ID, Workdir: sess.Workdir, ApprovalMode: sess.ApprovalMode,
 		Provider: sess.Provider, Model: sess.Model}
-	found, err := r.Recover(ctx, rc, tools.Call{ID: cr.ID, Name: cr.Name, Arguments: json.RawMessage(cr.Arguments)}, prior)
+	found, err := r.Recover(ctx, rc, tools.Call{ID: cr.ID, Name: cr.Name, Arguments: json.RawMessage(cr.Arguments)}, prior.get)
 	if err != nil {
 		return nil, err
 	}
@@ -199,6 +199,9 @@ func (e *Engine) recoverChanges(ctx context.Context, run llm.Run, cr llm.CallRec
 		if fc.After != nil {
 			c.Blobs = append(c.Blobs, fc.After)
 		}
+		if err := prior.add(ctx, rec, fc.After); err != nil {
+			return nil, err
+		}
 		c.FileChanges = append(c.FileChanges, rec)
 		out = append(out, rec)
 	}
@@ -210,7 +213,7 @@ func (e *Engine) recoverChanges(ctx context.Context, run llm.Run, cr llm.CallRec
 // work running (a background command), and adds what it found to c as
 // unconfirmed File Changes of that call, with a file.captured event. The
 // call's stored result stays as it was.
-func (e *Engine) recoverLingering(ctx context.Context, run llm.Run, calls []llm.CallRecord, asked map[string]bool, prior tools.Prior, c *llm.Commit) error {
+func (e *Engine) recoverLingering(ctx context.Context, run llm.Run, calls []llm.CallRecord, asked map[string]bool, prior *priors, c *llm.Commit) error {
 	for i := len(calls) - 1; i >= 0; i-- {
 		cr := calls[i]
 		if asked[cr.Name] || !cr.State.Terminal() {
@@ -237,28 +240,94 @@ func (e *Engine) recoverLingering(ctx context.Context, run llm.Run, calls []llm.
 	return nil
 }
 
-// prior returns a session's tools.Prior: the newest File Change of each
-// path, read once, and the content of its after side.
-func (e *Engine) prior(sessionID string) tools.Prior {
-	var newest map[string]llm.FileChange
-	return func(ctx context.Context, path string) (llm.FileChange, []byte, bool, error) {
-		if newest == nil {
-			list, err := e.cfg.Store.FileChanges(ctx, sessionID)
-			if err != nil {
-				return llm.FileChange{}, nil, false, err
-			}
-			newest = map[string]llm.FileChange{}
-			for _, fc := range list {
-				newest[fc.Path] = fc
-			}
+// priors is a session's tools.Prior for one recovery: the newest File
+// Change of each path, read once, and the content of its after side,
+// kept up to date with the changes the recovery adds before they are
+// stored. Without that, two calls recovered in one commit (a write that
+// was running and a background command of the run) both recorded a
+// path's change from the stored newest record, and the second did not
+// start where the first left it (the crash harness found it, issue 16
+// item 1).
+type priors struct {
+	e         *Engine
+	sessionID string
+	newest    map[string]llm.FileChange
+	after     map[string][]byte // the added changes' after sides
+}
+
+func (e *Engine) prior(sessionID string) *priors {
+	return &priors{e: e, sessionID: sessionID, after: map[string][]byte{}}
+}
+
+// get implements tools.Prior.
+func (p *priors) get(ctx context.Context, path string) (llm.FileChange, []byte, bool, error) {
+	if p.newest == nil {
+		list, err := p.e.cfg.Store.FileChanges(ctx, p.sessionID)
+		if err != nil {
+			return llm.FileChange{}, nil, false, err
 		}
-		fc, ok := newest[path]
-		if !ok || !fc.ExistsAfter || fc.IsDir || fc.SHAAfter == "" {
-			return fc, nil, ok, nil
+		p.newest = map[string]llm.FileChange{}
+		for _, fc := range list {
+			p.newest[fc.Path] = fc
 		}
-		// No blob means contents too large to keep: the change is then
-		// recorded without a diff, and cannot restore them.
-		data, _ := e.cfg.Store.Blob(ctx, fc.SHAAfter)
+	}
+	fc, ok := p.newest[path]
+	if !ok || !fc.ExistsAfter || fc.IsDir || fc.SHAAfter == "" {
+		return fc, nil, ok, nil
+	}
+	if data, ok := p.after[path]; ok {
 		return fc, data, true, nil
 	}
+	// No blob means contents too large to keep: the change is then
+	// recorded without a diff, and cannot restore them.
+	data, _ := p.e.cfg.Store.Blob(ctx, fc.SHAAfter)
+	return fc, data, true, nil
+}
+
+// add makes rec, about to be stored with after as its after side's
+// content, the newest change of its path.
+func (p *priors) add(ctx context.Context, rec llm.FileChange, after []byte) error {
+	if _, _, _, err := p.get(ctx, rec.Path); err != nil {
+		return err
+	}
+	p.newest[rec.Path] = rec
+	p.after[rec.Path] = after
+	return nil
+}
+
+// RecoverJob gives a background command that was alive when the process
+// running it died what differs between its session's saved workspace index
+// and the disk (the Recover of the tool of its call, callID of run runID),
+// as unconfirmed File Changes of that call with a file.captured event,
+// whatever state the run is in: a command outlives its run, so its changes
+// may come after the run ended (issue 16 item 1). The call's stored result
+// stays as it was. It returns how many changes it recorded; a call the
+// store does not have gets none.
+func (e *Engine) RecoverJob(ctx context.Context, sessionID, runID, callID string) (int, error) {
+	calls, err := e.cfg.Store.Calls(ctx, runID)
+	if err != nil {
+		return 0, fmt.Errorf("recover background call %s: %w", callID, err)
+	}
+	for _, cr := range calls {
+		if cr.ID != callID {
+			continue
+		}
+		run := llm.Run{ID: runID, SessionID: sessionID}
+		var c llm.Commit
+		changes, err := e.recoverChanges(ctx, run, cr, e.prior(sessionID), &c)
+		if err != nil {
+			return 0, fmt.Errorf("recover background call %s: %w", callID, err)
+		}
+		if len(changes) == 0 {
+			return 0, nil
+		}
+		ev := event.FileCaptured(event.FileCapturedData{CallID: cr.ID, FileChanges: changes})
+		ev.SessionID, ev.RunID = sessionID, runID
+		c.Events = append(c.Events, ev)
+		if _, err := e.pub.commit(ctx, sessionID, c); err != nil {
+			return 0, fmt.Errorf("recover background call %s: %w", callID, err)
+		}
+		return len(changes), nil
+	}
+	return 0, nil
 }

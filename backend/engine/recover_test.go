@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -154,5 +155,43 @@ func TestRecoverRecordsUnconfirmedChanges(t *testing.T) {
 	}
 	if ends != 1 {
 		t.Errorf("%d tool.end events carry the unconfirmed change; want 1", ends)
+	}
+}
+
+// Two calls recovered in one commit that report a change of one path
+// chain: the second is given the first's change, not yet stored, as the
+// path's newest, with its content, so its change starts where the first
+// left the path (issue 16 item 1: the crash harness found a running
+// write's change and a background command's, recovered together, both
+// starting from the stored record).
+//
+// spec: X2, F1
+func TestRecoverChainsChangesOfOneCommit(t *testing.T) {
+	var asked []string
+	reg := tools.NewRegistry()
+	reg.Add(scribe{&asked})
+	st := &crashedStore{
+		calls: []llm.CallRecord{
+			{SessionID: "ses_1", RunID: "run_1", ID: "c1", Name: "scribe", Arguments: `{"path":"/work/space/a"}`, State: llm.CallRunning},
+			{SessionID: "ses_1", RunID: "run_1", ID: "c2", Name: "scribe", Arguments: `{"path":"/work/space/a"}`, State: llm.CallRunning},
+		},
+		changes: []llm.FileChange{
+			{ID: "chg_1", SessionID: "ses_1", Path: "/work/space/a", ExistedBefore: true, ExistsAfter: true, SHAAfter: "old"},
+		},
+		blobs: map[string][]byte{"old": []byte("old")},
+	}
+	e := New(Config{Store: st, Tools: reg})
+	if _, err := e.Recover(context.Background(), func(string) (func(bool), bool) { return func(bool) {}, true }); err != nil {
+		t.Fatal(err)
+	}
+	if len(st.applied) != 1 || len(st.applied[0].FileChanges) != 2 {
+		t.Fatalf("commits %+v; want one with two changes", st.applied)
+	}
+	first, second := st.applied[0].FileChanges[0], st.applied[0].FileChanges[1]
+	if want := []string{"c1 in /work/space: prior chg_1 old", "c2 in /work/space: prior " + first.ID + " new"}; !slices.Equal(asked, want) {
+		t.Errorf("the tool was asked %q; want %q", asked, want)
+	}
+	if second.SHABefore != first.SHAAfter {
+		t.Errorf("the second change starts at %q; want where the first left the path, %q", second.SHABefore, first.SHAAfter)
 	}
 }

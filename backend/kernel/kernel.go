@@ -186,6 +186,9 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 	if _, err := k.eng.Recover(ctx, own.claim); err != nil {
 		return nil, errors.Join(err, k.Close())
 	}
+	if err := k.recoverJobs(ctx); err != nil {
+		return nil, errors.Join(err, k.Close())
+	}
 	// Leftovers of owners that are gone. Neither a lock file nor a temp
 	// folder that cannot be removed now stops Foya from starting: the next
 	// start tries again.

@@ -32,6 +32,7 @@ func shellTools(k *Kernel, probe func() sandbox.Capability) []tools.Tool {
 		// And the provider keys' file, which may lie beside it.
 		Database: []string{db, db + "-wal", db + "-shm", db + "-journal", OwnersDir(db), k.keys.file, k.keys.file + ".lock"},
 		Capture:  capture{k},
+		Jobs:     jobs{k},
 		Readable: func() []string {
 			paths, _ := k.SandboxReadable(context.Background())
 			return paths

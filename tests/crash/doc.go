@@ -9,7 +9,7 @@
 //
 // The script's bash calls change the tracked files too (append, rm, mv,
 // chmod, truncate), so the checks hold for shell changes (issue 15);
-// with -bg-tracked (make crash) background commands do as well.
+// background commands do as well (-bg-tracked, on by default).
 //
 // `go test ./tests/crash` kills 10 times; `make crash` 100 times
 // (-kills). Every kill has its own seed, printed, so a failure replays with

@@ -11,13 +11,13 @@ import (
 	pt "foya/backend/provider/providertest"
 )
 
-// bgTracked lets background commands change the tracked files. Off in
-// the short form (make test): such a change made while no command of the
-// session runs is taken for one made outside Foya by the next foreground
-// command's look, and then recorded by nobody, which the checks catch in
-// about 2 kills in 100 (docs/reliability.md, "Crash harness"); make crash
-// turns it on.
-var bgTracked = flag.Bool("bg-tracked", false, "let background commands change the tracked files")
+// bgTracked lets background commands change the tracked files. On by
+// default since background commands are stored and the look before a
+// command gives a live one's changes to it (docs/reliability.md,
+// "Background commands stored"); -bg-tracked=false leaves them their own
+// files, as the short form did while those changes were recorded by
+// nobody in about 2 kills in 100.
+var bgTracked = flag.Bool("bg-tracked", true, "let background commands change the tracked files")
 
 // Kinds of scripted calls.
 const (

@@ -33,12 +33,18 @@ type job struct {
 	started                time.Time
 	plan                   plan
 	mechanism              string // what confines it: a sandbox mechanism or "none"
+	// runID and callID name the call that started it; capture says its
+	// changes are recorded, and row is its stored ID (Options.Jobs), if any.
+	runID, callID, row string
+	capture            bool
 
 	mu     sync.Mutex
 	next   int64 // stream offset of the first byte bash_output has not shown
 	killed bool  // ended by bash_kill, Kill, DeleteSession or Close
 	// dropped says its session was deleted: nothing is recorded for it.
 	dropped bool
+	// captured says its changes at its end were looked for.
+	captured bool
 	// notes say what was done after it ended (a repository it made,
 	// renamed aside); bash_output shows them.
 	notes []string
@@ -128,14 +134,20 @@ func (s *Shell) startBackground(rc *tools.RunContext, callID, command string, cm
 		return tools.Errorf("bash: could not start the command: %v", err), nil
 	}
 	sess.seq++
+	capture := s.opts.Capture != nil && capErr == nil
 	j := &job{id: fmt.Sprintf("bg%d", sess.seq), sessionID: sessionID, command: command, proc: proc, started: time.Now(),
-		plan: p, mechanism: "none"}
+		plan: p, mechanism: "none", runID: rc.RunID, callID: callID, capture: capture}
 	if p.restricted {
 		j.mechanism = s.opts.Probe().Mechanism
 	}
+	if capture && s.opts.Jobs != nil {
+		// Not storing it costs only the recovery of its changes after a
+		// crash that comes once its run ended; a crash before that finds
+		// its call running in the run.
+		j.row, _ = s.opts.Jobs.Started(context.Background(), sessionID, rc.RunID, callID)
+	}
 	sess.jobs = append(sess.jobs, j)
 	sess.forget()
-	capture := s.opts.Capture != nil && capErr == nil
 	if p.restricted || capture {
 		runID, workdir := rc.RunID, rc.Workdir
 		s.wg.Go(func() {
@@ -149,6 +161,12 @@ func (s *Shell) startBackground(rc *tools.RunContext, callID, command string, cm
 			j.mu.Unlock()
 			if capture && !dropped {
 				notes = append(notes, s.captureBackground(sessionID, runID, callID, workdir)...)
+			}
+			j.mu.Lock()
+			j.captured = true
+			j.mu.Unlock()
+			if j.row != "" {
+				_ = s.opts.Jobs.Ended(context.Background(), j.row) // a session deleted meanwhile took the row with it
 			}
 			j.mu.Lock()
 			j.notes = notes

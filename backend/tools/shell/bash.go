@@ -232,12 +232,57 @@ func (t bashTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 }
 
 // before brings the session's record of the workspace up to date before a
-// command runs (see Capture).
+// command runs (see Capture). While a background command of the session
+// whose changes are recorded is alive (or ended, its capture not yet
+// run), what changed since the last look is taken for its doing, not for
+// a change made outside Foya: it is recorded against the newest such
+// command's call at once (so a crash cannot lose it), marked unconfirmed
+// when there were more than one, since Foya cannot tell which made it. Without that, the look would take the
+// change in and the command's own capture at its end would find nothing
+// (the crash harness found it, issue 16 item 1).
 func (s *Shell) before(ctx context.Context, rc *tools.RunContext) error {
 	if s.opts.Capture == nil {
 		return nil
 	}
+	if j, alive := s.liveJob(rc.SessionID); j != nil {
+		fcs, _, err := s.opts.Capture.After(ctx, rc.SessionID, rc.Workdir)
+		if err == nil && len(fcs) > 0 {
+			for i := range fcs {
+				fcs[i].Unconfirmed = alive > 1
+			}
+			// A Record that fails loses them, as one at the command's end would.
+			_ = s.opts.Capture.Record(context.WithoutCancel(ctx), rc.SessionID, j.runID, j.callID, fcs)
+		}
+	}
 	return s.opts.Capture.Before(ctx, rc.SessionID, rc.Workdir)
+}
+
+// liveJob returns the session's newest background command whose changes
+// are recorded and not captured yet (it runs, or it ended and its capture
+// has not looked yet: a look now would take its last changes in), and how
+// many such there are.
+func (s *Shell) liveJob(sessionID string) (*job, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess := s.sessions[sessionID]
+	if sess == nil {
+		return nil, 0
+	}
+	var newest *job
+	n := 0
+	for _, j := range sess.jobs {
+		if !j.capture {
+			continue
+		}
+		j.mu.Lock()
+		left := j.dropped || j.captured
+		j.mu.Unlock()
+		if !left {
+			newest = j
+			n++
+		}
+	}
+	return newest, n
 }
 
 // after returns what the command changed. It runs whether or not the call

@@ -82,7 +82,11 @@
 // Background commands (spec B1-B3) belong to a session, not to a run: they
 // live across turns, are listed with List, and are killed as whole trees by
 // bash_kill, Kill, DeleteSession and Close. A session runs at most
-// MaxRunning of them at once and keeps at most MaxKept.
+// MaxRunning of them at once and keeps at most MaxKept. Those whose
+// changes are recorded are stored through Options.Jobs until their capture
+// ran, so that recovery after a crash knows which were alive; until then,
+// the look before a command records what changed since the last look
+// against the newest of them, not as made outside Foya (issue 16 item 1).
 //
 // It imports tools, approval, sandbox and libraries; never engine, store or
 // kernel. A Shell and its tools are safe for concurrent use; no tool is

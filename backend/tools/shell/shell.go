@@ -52,6 +52,17 @@ type Options struct {
 	// Capture records what commands change in the workspace (issue 15);
 	// nil records nothing.
 	Capture Capture
+	// Jobs stores the background commands whose changes Capture records,
+	// so that a kernel started after a crash knows which were alive;
+	// nil stores nothing.
+	Jobs Jobs
+}
+
+// Jobs stores background commands (issue 16 item 1): Started when one
+// starts, returning its row's ID, and Ended once its changes are captured.
+type Jobs interface {
+	Started(ctx context.Context, sessionID, runID, callID string) (string, error)
+	Ended(ctx context.Context, id string) error
 }
 
 // Capture is what the shell needs to record a command's changes: Before

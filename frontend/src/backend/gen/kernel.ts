@@ -1440,6 +1440,14 @@ export const SettingWorkspaceMaxFile = "workspace.maxFileBytes";
 export const SettingWorkspaceMaxTotal = "workspace.maxTotalBytes";
 
 //////////
+// source: shellrecover.go
+
+/**
+ * jobs stores the shell's background commands with this kernel as their
+ * owner (shell.Jobs).
+ */
+
+//////////
 // source: version.go
 
 /**
