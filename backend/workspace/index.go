@@ -18,6 +18,8 @@ import (
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"foya/backend/tools/files"
 )
 
 // Entry is what the index knows of one path: its stat data, and for a file
@@ -53,30 +55,8 @@ const (
 	modeSymlink  = 0o120000
 )
 
-func unixMode(m fs.FileMode) uint32 {
-	u := uint32(m.Perm())
-	if m&fs.ModeSetuid != 0 {
-		u |= 0o4000
-	}
-	if m&fs.ModeSetgid != 0 {
-		u |= 0o2000
-	}
-	if m&fs.ModeSticky != 0 {
-		u |= 0o1000
-	}
-	switch {
-	case m.IsDir():
-		u |= modeDir
-	case m&fs.ModeSymlink != 0:
-		u |= modeSymlink
-	case m.IsRegular():
-		u |= modeRegular
-	}
-	return u
-}
-
 func entryOf(fi fs.FileInfo) Entry {
-	e := Entry{Mode: unixMode(fi.Mode()), Size: fi.Size(), MTime: fi.ModTime().UnixNano()}
+	e := Entry{Mode: files.UnixMode(fi.Mode()), Size: fi.Size(), MTime: fi.ModTime().UnixNano()}
 	e.Ino, e.CTime = sysStat(fi)
 	if e.IsDir() {
 		e.Size, e.MTime = 0, 0

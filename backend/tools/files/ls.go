@@ -62,7 +62,7 @@ func (t lsTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) 
 		return tools.Errorf("ls: %s", openError(tg.Show(), err)), nil
 	}
 	if !fi.IsDir() {
-		return tools.Text(fmt.Sprintf("%s is a file, not a folder: %s, mode %04o", tg.Show(), size(fi.Size()), unixMode(fi.Mode())&modePermMask)), nil
+		return tools.Text(fmt.Sprintf("%s is a file, not a folder: %s, mode %04o", tg.Show(), size(fi.Size()), UnixMode(fi.Mode())&modePermMask)), nil
 	}
 	folder, err := openDirHandle(l)
 	if err != nil {

@@ -41,8 +41,9 @@ type state struct {
 	SHA string
 }
 
-// unixMode turns Go's FileMode into a Unix st_mode value.
-func unixMode(m fs.FileMode) uint32 {
+// UnixMode turns Go's FileMode into a Unix st_mode value (type bits
+// included), as File Changes record modes.
+func UnixMode(m fs.FileMode) uint32 {
 	u := uint32(m.Perm())
 	if m&fs.ModeSetuid != 0 {
 		u |= 0o4000
@@ -100,7 +101,7 @@ func snapshot(l loc, limit int64) (state, error) {
 	if err != nil {
 		return state{}, err
 	}
-	st := state{Exists: true, IsDir: fi.IsDir(), Link: fi.Mode()&fs.ModeSymlink != 0, Mode: unixMode(fi.Mode()),
+	st := state{Exists: true, IsDir: fi.IsDir(), Link: fi.Mode()&fs.ModeSymlink != 0, Mode: UnixMode(fi.Mode()),
 		Size: fi.Size(), ModTime: fi.ModTime()}
 	switch {
 	case st.IsDir:

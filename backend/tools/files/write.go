@@ -170,7 +170,7 @@ func (e *env) commit(ctx context.Context, sid string, tg target, before state, a
 		return fail("%s: %v", verb, err)
 	}
 	if fi, err := l.lstat(); err == nil {
-		after.ModTime, after.Mode, after.Size = fi.ModTime(), unixMode(fi.Mode()), fi.Size()
+		after.ModTime, after.Mode, after.Size = fi.ModTime(), UnixMode(fi.Mode()), fi.Size()
 	}
 	if err := record(ctx, e.reads, sid, tg.Real, *after, true); err != nil {
 		r := tools.Text(fmt.Sprintf("(%v: read the file again before changing it once more.)", err))
