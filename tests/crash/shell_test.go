@@ -27,17 +27,7 @@ func TestCrashMidShellCommand(t *testing.T) {
 	bin := foyaBinary(t)
 	for _, bg := range []bool{false, true} {
 		t.Run(map[bool]string{false: "foreground", true: "background"}[bg], func(t *testing.T) {
-			base := t.TempDir()
-			ws, data, home := filepath.Join(base, "ws"), filepath.Join(base, "data"), filepath.Join(base, "home")
-			for _, d := range []string{ws, data, home} {
-				if err := os.MkdirAll(d, 0o700); err != nil {
-					t.Fatal(err)
-				}
-			}
-			t.Setenv("HOME", home)
-			t.Setenv("XDG_DATA_HOME", filepath.Join(home, ".local", "share"))
-			db := filepath.Join(data, "foya.db")
-			a := filepath.Join(ws, "a.txt")
+			_, ws, db := shellCase(t)
 			hold := make(chan struct{})
 			defer close(hold)
 			turns := []pt.Turn{
@@ -53,63 +43,9 @@ func TestCrashMidShellCommand(t *testing.T) {
 				turns = append(turns, pt.Calls(call("f1", "bash", map[string]any{"command": "printf 'two\\n' >> a.txt; sleep 30"})))
 			}
 			srv := pt.New(t, turns...)
-			cmd := exec.Command(bin, "exec", "--base-url", srv.URL, "--api-key", "x", "--model", "m", "--db", db,
-				"--workdir", ws, "--approval", "full-access", "--json", "work on the files")
-			cmd.Env = append(os.Environ(), "FOYA_DB=", "OPENAI_BASE_URL=", "OPENAI_API_KEY=")
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			deadline := time.Now().Add(60 * time.Second)
-			for {
-				b, _ := os.ReadFile(a)
-				if string(b) == "one\ntwo\n" {
-					break
-				}
-				if time.Now().After(deadline) {
-					cmd.Process.Kill()
-					cmd.Wait()
-					t.Fatalf("the command did not change a.txt (it holds %q); foya's stderr: %s", b, stderr.String())
-				}
-				time.Sleep(5 * time.Millisecond)
-			}
-			cmd.Process.Signal(syscall.SIGKILL)
-			cmd.Wait()
-
-			ctx := context.Background()
-			k, err := kernel.Open(ctx, kernel.Options{DBPath: db})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer k.Close()
-			sessions, err := k.Sessions(ctx)
-			if err != nil || len(sessions) != 1 {
-				t.Fatalf("sessions %v, %v; want one", sessions, err)
-			}
-			list, err := k.Changes(ctx, sessions[0].ID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			by := map[bool]string{false: "f1", true: "g1"}[bg]
-			var got []kernel.Change
-			for _, fc := range list {
-				if fc.Path == a && fc.CallID == by {
-					got = append(got, fc)
-				}
-			}
-			if len(got) != 1 || !got[0].Unconfirmed || !got[0].ExistedBefore || !got[0].ExistsAfter {
-				t.Fatalf("changes of a.txt by %s: %+v (all: %+v); want one, unconfirmed, from the write's content", by, got, list)
-			}
-			c := &checker{t: t, db: db, ws: ws, kinds: map[string]string{}}
-			c.changes(ctx, k, sessions[0].ID)
-			res, err := k.Revert(ctx, kernel.RevertRequest{ChangeIDs: []string{got[0].ID}})
-			if err != nil || len(res.Conflicts) > 0 || len(res.Reverted) != 1 {
-				t.Fatalf("revert: %+v, %v", res, err)
-			}
-			if b, _ := os.ReadFile(a); string(b) != "one\n" {
-				t.Errorf("a.txt after the revert holds %q; want the write's content", b)
-			}
+			cmd, stderr := startExec(t, bin, srv.URL, db, ws)
+			waitForTwo(t, cmd, stderr, ws, nil)
+			killAndCheck(t, cmd, db, ws, map[bool]string{false: "f1", true: "g1"}[bg])
 		})
 	}
 }
@@ -126,17 +62,8 @@ func TestCrashMidShellCommand(t *testing.T) {
 // spec: X2, F1
 func TestCrashBackgroundAfterItsRun(t *testing.T) {
 	bin := foyaBinary(t)
-	base := t.TempDir()
-	ws, data, home := filepath.Join(base, "ws"), filepath.Join(base, "data"), filepath.Join(base, "home")
-	for _, d := range []string{ws, data, home} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Setenv("HOME", home)
-	t.Setenv("XDG_DATA_HOME", filepath.Join(home, ".local", "share"))
-	db := filepath.Join(data, "foya.db")
-	a, started := filepath.Join(ws, "a.txt"), filepath.Join(base, "started")
+	base, ws, db := shellCase(t)
+	started := filepath.Join(base, "started")
 	hold := make(chan struct{})
 	defer close(hold)
 	// The command waits for the test to see the sub-agent's run ended.
@@ -148,16 +75,9 @@ func TestCrashBackgroundAfterItsRun(t *testing.T) {
 			"run_in_background": true})),
 		pt.Say("started it"),
 		pt.Turn{Text: "waiting", Hold: hold})
-	cmd := exec.Command(bin, "exec", "--base-url", srv.URL, "--api-key", "x", "--model", "m", "--db", db,
-		"--workdir", ws, "--approval", "full-access", "--json", "work on the files")
-	cmd.Env = append(os.Environ(), "FOYA_DB=", "OPENAI_BASE_URL=", "OPENAI_API_KEY=")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(60 * time.Second)
-	for told := false; ; {
+	cmd, stderr := startExec(t, bin, srv.URL, db, ws)
+	told := false
+	waitForTwo(t, cmd, stderr, ws, func() {
 		if !told && len(srv.Requests()) >= 6 {
 			// The parent's last turn was asked for: the sub-agent's run ended.
 			if err := os.WriteFile(started, nil, 0o600); err != nil {
@@ -165,19 +85,74 @@ func TestCrashBackgroundAfterItsRun(t *testing.T) {
 			}
 			told = true
 		}
-		if b, _ := os.ReadFile(a); string(b) == "one\ntwo\n" {
-			break
+	})
+	killAndCheck(t, cmd, db, ws, "g1")
+}
+
+// shellCase makes a case's folders (a workspace, a data folder, a home)
+// and points HOME at its own; it returns the base folder, the workspace
+// and the database path.
+func shellCase(t *testing.T) (base, ws, db string) {
+	t.Helper()
+	base = t.TempDir()
+	ws, data, home := filepath.Join(base, "ws"), filepath.Join(base, "data"), filepath.Join(base, "home")
+	for _, d := range []string{ws, data, home} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_DATA_HOME", filepath.Join(home, ".local", "share"))
+	return base, ws, filepath.Join(data, "foya.db")
+}
+
+// startExec starts foya exec in Full Access against the scripted model.
+func startExec(t *testing.T, bin, url, db, ws string) (*exec.Cmd, *strings.Builder) {
+	t.Helper()
+	cmd := exec.Command(bin, "exec", "--base-url", url, "--api-key", "x", "--model", "m", "--db", db,
+		"--workdir", ws, "--approval", "full-access", "--json", "work on the files")
+	cmd.Env = append(os.Environ(), "FOYA_DB=", "OPENAI_BASE_URL=", "OPENAI_API_KEY=")
+	stderr := &strings.Builder{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, stderr
+}
+
+// waitForTwo waits until the command appended "two" to a.txt, calling
+// each (when not nil) at every look; it fails, killing foya, after a
+// minute.
+func waitForTwo(t *testing.T, cmd *exec.Cmd, stderr *strings.Builder, ws string, each func()) {
+	t.Helper()
+	a := filepath.Join(ws, "a.txt")
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if each != nil {
+			each()
+		}
+		b, _ := os.ReadFile(a)
+		if string(b) == "one\ntwo\n" {
+			return
 		}
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()
 			cmd.Wait()
-			t.Fatalf("the command did not change a.txt; foya's stderr: %s", stderr.String())
+			t.Fatalf("the command did not change a.txt (it holds %q); foya's stderr: %s", b, stderr.String())
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// killAndCheck kills foya, opens the kernel on its database (recovery
+// runs) and checks that a.txt's change is one unconfirmed File Change of
+// call by, from the write's content, that the harness's checks hold, and
+// that its revert brings the write's content back.
+func killAndCheck(t *testing.T, cmd *exec.Cmd, db, ws, by string) {
+	t.Helper()
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
-
+	a := filepath.Join(ws, "a.txt")
 	ctx := context.Background()
 	k, err := kernel.Open(ctx, kernel.Options{DBPath: db})
 	if err != nil {
@@ -194,12 +169,12 @@ func TestCrashBackgroundAfterItsRun(t *testing.T) {
 	}
 	var got []kernel.Change
 	for _, fc := range list {
-		if fc.Path == a && fc.CallID == "g1" {
+		if fc.Path == a && fc.CallID == by {
 			got = append(got, fc)
 		}
 	}
 	if len(got) != 1 || !got[0].Unconfirmed || !got[0].ExistedBefore || !got[0].ExistsAfter {
-		t.Fatalf("changes of a.txt by g1: %+v (all: %+v); want one, unconfirmed, from the write's content", got, list)
+		t.Fatalf("changes of a.txt by %s: %+v (all: %+v); want one, unconfirmed, from the write's content", by, got, list)
 	}
 	c := &checker{t: t, db: db, ws: ws, kinds: map[string]string{}}
 	c.changes(ctx, k, sessions[0].ID)
