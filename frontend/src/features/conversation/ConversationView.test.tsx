@@ -19,6 +19,7 @@ import { Log, SESSION, WORKDIR, fileChange } from "../eventstest";
 import { SessionStoreProvider, useFollow } from "../session/hooks";
 import { createSessionStore, type Subscribe } from "../session/store";
 import { ConversationView, continueMessage } from "./ConversationView";
+import { mountConversation, testProviders } from "./mounttest";
 
 afterEach(cleanup);
 
@@ -29,42 +30,8 @@ const parse = (text: string): Event[] =>
     .filter((l) => l.trim() !== "")
     .map((l) => JSON.parse(l) as Event);
 
-const providers = [{ name: "local", baseUrl: "http://127.0.0.1:9/v1", model: "m", default: true }];
-
-/** mount renders the view for sessionId with events pushed through the transport's subscription. */
-async function mount(events: Event[], opts: { sessionId?: string; replies?: Record<string, unknown>; transport?: FakeTransport } = {}) {
-  const sessionId = opts.sessionId ?? events[0]?.sessionId ?? SESSION;
-  const t =
-    opts.transport ??
-    new FakeTransport({ Session: session({ id: sessionId, provider: "local", model: "m" }), Providers: providers, ...opts.replies });
-  const store = createSessionStore(sessionId);
-  // A stable subscribe, as the shell passes the transport's bound method.
-  const subscribe = t.subscribe.bind(t) as Subscribe;
-  const transport: Transport = { call: t.call.bind(t), subscribe, subscribeAll: t.subscribeAll.bind(t), pickFolder: null };
-  function Follows(props: { children: ReactNode }) {
-    useFollow(store, subscribe);
-    return <>{props.children}</>;
-  }
-  const view = render(
-    <VirtuosoMockContext.Provider value={{ viewportHeight: 100_000, itemHeight: 40 }}>
-      <TransportProvider transport={transport}>
-        <SessionStoreProvider store={store}>
-          <Follows>
-            <ConversationView sessionId={sessionId} />
-          </Follows>
-        </SessionStoreProvider>
-      </TransportProvider>
-    </VirtuosoMockContext.Provider>,
-  );
-  const push = async (evs: Event[]) => {
-    await act(async () => {
-      for (const ev of evs) t.push(ev);
-      await Promise.resolve();
-    });
-  };
-  await push(events);
-  return { t, store, view, push };
-}
+const providers = testProviders;
+const mount = mountConversation;
 
 const card = (name: string) => screen.getByRole("article", { name });
 

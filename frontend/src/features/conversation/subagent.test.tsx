@@ -5,24 +5,21 @@
 // write asks and is allowed) and "file lister" (tools glob and read, which
 // reasons, globs and answers in markdown); their events interleave in the
 // session's log, each naming its task call (parentCallId).
-import { act, cleanup, render, screen, within } from "@testing-library/react";
+import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import type { ReactNode } from "react";
-import { VirtuosoMockContext } from "react-virtuoso";
 import { afterEach, describe, expect, it } from "vitest";
 import log from "../testdata/subagent.jsonl?raw";
 import { TransportProvider } from "../../backend";
-import { FakeTransport, session } from "../../backend/fake";
+import { FakeTransport } from "../../backend/fake";
 import type { Event } from "../../backend/gen/event";
-import type { Transport } from "../../backend/transport";
 import { itKeepsSeqOrder, reduceAll } from "../eventstest";
 import { applyChanges, initialChanges } from "../changes/reducer";
 import { applySessions, initialSessions, statusOf } from "../sessions/reducer";
-import { SessionStoreProvider, useFollow } from "../session/hooks";
-import { createSessionStore, type Subscribe } from "../session/store";
+import { SessionStoreProvider } from "../session/hooks";
+import { createSessionStore } from "../session/store";
 import { ApprovalQueue } from "../approvals";
-import { ConversationView } from "./ConversationView";
 import { applyConversation, cardOf, childOf, initialConversation, lastAnswer } from "./reducer";
+import { mountConversation } from "./mounttest";
 
 afterEach(cleanup);
 
@@ -94,40 +91,7 @@ describe("a session with sub-agents, folded", () => {
   });
 });
 
-/** mount renders the conversation view of the session with events pushed through the transport. */
-async function mount(evs: Event[]) {
-  const sessionId = events[0]!.sessionId;
-  const t = new FakeTransport({
-    Session: session({ id: sessionId, provider: "local", model: "m" }),
-    Providers: [{ name: "local", baseUrl: "http://127.0.0.1:9/v1", model: "m", default: true }],
-  });
-  const store = createSessionStore(sessionId);
-  const subscribe = t.subscribe.bind(t) as Subscribe;
-  const transport: Transport = { call: t.call.bind(t), subscribe, subscribeAll: t.subscribeAll.bind(t), pickFolder: null };
-  function Follows(props: { children: ReactNode }) {
-    useFollow(store, subscribe);
-    return <>{props.children}</>;
-  }
-  render(
-    <VirtuosoMockContext.Provider value={{ viewportHeight: 100_000, itemHeight: 40 }}>
-      <TransportProvider transport={transport}>
-        <SessionStoreProvider store={store}>
-          <Follows>
-            <ConversationView sessionId={sessionId} />
-          </Follows>
-        </SessionStoreProvider>
-      </TransportProvider>
-    </VirtuosoMockContext.Provider>,
-  );
-  const push = async (more: Event[]) => {
-    await act(async () => {
-      for (const ev of more) t.push(ev);
-      await Promise.resolve();
-    });
-  };
-  await push(evs);
-  return { push };
-}
+const mount = (evs: Event[]) => mountConversation(evs, { sessionId: events[0]!.sessionId });
 
 describe("the task card", () => {
   it("nests its sub-agent: description, status, tool calls collapsed until asked for, and the answer", async () => {
