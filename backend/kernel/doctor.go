@@ -14,6 +14,7 @@ import (
 
 	"foya/backend/sandbox"
 	"foya/backend/store"
+	"foya/backend/tools/files"
 	"foya/backend/trash"
 	"foya/backend/workspace"
 )
@@ -185,19 +186,7 @@ func doctorWorkspace(dataDir string) DoctorWorkspace {
 	u := usageOf(workspace.DirUsage(filepath.Join(dataDir, WorkspaceDir)))
 	return DoctorWorkspace{Usage: u, Finding: Finding{Name: "workspace index", Status: DoctorOK,
 		Detail: fmt.Sprintf("%s in %d contents and %d session indexes, in %s (deleting a session prunes what only it kept)",
-			byteCount(u.BlobBytes+u.IndexBytes), u.Blobs, u.Indexes, u.Dir)}}
-}
-
-func byteCount(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
+			files.Size(u.BlobBytes+u.IndexBytes), u.Blobs, u.Indexes, u.Dir)}}
 }
 
 // doctorMCPWait bounds how long doctor waits for MCP servers to start.
@@ -368,7 +357,7 @@ func doctorDatabase(ctx context.Context, path string) DoctorDatabase {
 	if wal, err := os.Stat(path + "-wal"); err == nil {
 		d.Size += wal.Size()
 	}
-	size := humanSize(d.Size)
+	size := files.Size(d.Size)
 	problems, err := store.Check(ctx, path)
 	switch {
 	case err != nil && strings.Contains(err.Error(), "locked"):
@@ -386,18 +375,6 @@ func doctorDatabase(ctx context.Context, path string) DoctorDatabase {
 		d.Detail = path + ", " + size + ", integrity ok"
 	}
 	return d
-}
-
-func humanSize(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 func doctorSandbox(c sandbox.Capability) DoctorSandbox {

@@ -86,7 +86,7 @@ func (ix *index) capture(ctx context.Context, changes []Change) Capture {
 		notes = append(notes, fmt.Sprintf("the command changed %d more paths than Foya records at once (%d); they are not recorded", over, maxCaptured))
 	}
 	if budget < 0 {
-		notes = append(notes, fmt.Sprintf("the command changed more than %s of files at once; the changes past that are recorded without their contents and cannot be reverted", size(CaptureBudget)))
+		notes = append(notes, fmt.Sprintf("the command changed more than %s of files at once; the changes past that are recorded without their contents and cannot be reverted", files.Size(CaptureBudget)))
 	}
 	if !ix.full {
 		notes = append(notes, fmt.Sprintf("the workspace has more than %d paths, more than the index tracks; changes past them are not recorded", MaxEntries))
@@ -118,7 +118,7 @@ func (ix *index) change(ctx context.Context, c Change, budget *int64) tools.File
 		}
 		if *budget-e.Size < 0 {
 			*budget = -1
-			why = fmt.Sprintf("the command changed more than %s of files at once, so Foya kept only the digests", size(CaptureBudget))
+			why = fmt.Sprintf("the command changed more than %s of files at once, so Foya kept only the digests", files.Size(CaptureBudget))
 			return nil
 		}
 		data, err := ix.m.blobs.get(e.SHA)

@@ -299,7 +299,7 @@ func content(root *os.Root, rel string, e Entry, maxFile int64) (data []byte, sh
 	}
 	now := entryOf(fi)
 	if int64(len(data)) > maxFile {
-		return nil, "", fmt.Sprintf("it grew past %s while Foya read it, so no copy was kept", size(maxFile))
+		return nil, "", fmt.Sprintf("it grew past %s while Foya read it, so no copy was kept", files.Size(maxFile))
 	}
 	if !sameStat(now, e) || int64(len(data)) != now.Size {
 		return nil, "", whyUnstable
@@ -310,7 +310,7 @@ func content(root *os.Root, rel string, e Entry, maxFile int64) (data []byte, sh
 // hashOnly returns the digest of a file too large to keep (read up to
 // hashCap), and the reason it is not kept.
 func hashOnly(root *os.Root, name string, e Entry) (string, string) {
-	why := fmt.Sprintf("it is larger (%s) than the index keeps (workspace.maxFileBytes)", size(e.Size))
+	why := fmt.Sprintf("it is larger (%s) than the index keeps (workspace.maxFileBytes)", files.Size(e.Size))
 	if e.Size > hashCap {
 		return "", why
 	}
@@ -332,16 +332,4 @@ func errText(err error) string {
 		err = pe.Err
 	}
 	return err.Error()
-}
-
-func size(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"foya/backend/tools/files"
 )
 
 // index is one session's index of its workspace.
@@ -311,7 +313,7 @@ func (ix *index) fill(root *os.Root, rel string, sc scanned, lim Limits, hashUnk
 		return e
 	}
 	if e.Mode&modeTypeMask == modeRegular && ix.kept+e.Size > lim.MaxTotal {
-		e.Why = fmt.Sprintf("the index keeps at most %s of contents (workspace.maxTotalBytes), and that much is kept", size(lim.MaxTotal))
+		e.Why = fmt.Sprintf("the index keeps at most %s of contents (workspace.maxTotalBytes), and that much is kept", files.Size(lim.MaxTotal))
 		if hashUnkept {
 			e.SHA, _ = hashOnly(root, filepath.FromSlash(rel), e)
 		}

@@ -125,11 +125,11 @@ func describe(tg target, l loc, st state) string {
 		if more {
 			return fmt.Sprintf("the folder %s (more than %d entries)", tg.Show(), countLimit)
 		}
-		return fmt.Sprintf("the folder %s (%s, %s)", tg.Show(), plural(files, "file", "files"), size(bytes))
+		return fmt.Sprintf("the folder %s (%s, %s)", tg.Show(), plural(files, "file", "files"), Size(bytes))
 	case st.Link:
 		return fmt.Sprintf("the link %s (to %s)", tg.Show(), st.Data)
 	}
-	return fmt.Sprintf("%s (%s)", tg.Show(), size(st.Size))
+	return fmt.Sprintf("%s (%s)", tg.Show(), Size(st.Size))
 }
 
 // countTree counts the files and bytes below the folder l, stopping after

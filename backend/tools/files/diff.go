@@ -69,7 +69,7 @@ func Unified(oldName, newName string, before, after []byte, existed, exists bool
 	}
 	if len(before)+len(after) > MaxDiff {
 		d := Diff{Text: fmt.Sprintf("Files %s and %s differ: too large to compare line by line (%s); the change is kept whole and can be reverted\n",
-			oldName, newName, size(int64(len(before)+len(after))))}
+			oldName, newName, Size(int64(len(before)+len(after))))}
 		if !existed {
 			d.Added = lineCount(after)
 		}

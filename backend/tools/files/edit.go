@@ -87,7 +87,7 @@ func (t editTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 	before, err := snapshot(tg.loc(), MaxKeep)
 	switch {
 	case errors.Is(err, errTooLarge):
-		return tools.Errorf("edit: %s is %s, more than the %s edit changes; nothing was changed", tg.Show(), size(before.Size), size(MaxKeep)), nil
+		return tools.Errorf("edit: %s is %s, more than the %s edit changes; nothing was changed", tg.Show(), Size(before.Size), Size(MaxKeep)), nil
 	case err != nil:
 		return tools.Errorf("edit: %s", openError(tg.Show(), err)), nil
 	case !before.Exists:

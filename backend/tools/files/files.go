@@ -118,8 +118,8 @@ func sessionOf(rc *tools.RunContext) (id, dir string) {
 	return rc.SessionID, rc.Workdir
 }
 
-// size formats a byte count for people.
-func size(n int64) string {
+// Size formats a byte count for people: "512 bytes", "1.2 KiB", "3.4 MiB".
+func Size(n int64) string {
 	switch {
 	case n < 1<<10:
 		return fmt.Sprintf("%d bytes", n)

@@ -62,7 +62,7 @@ func (t lsTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) 
 		return tools.Errorf("ls: %s", openError(tg.Show(), err)), nil
 	}
 	if !fi.IsDir() {
-		return tools.Text(fmt.Sprintf("%s is a file, not a folder: %s, mode %04o", tg.Show(), size(fi.Size()), UnixMode(fi.Mode())&modePermMask)), nil
+		return tools.Text(fmt.Sprintf("%s is a file, not a folder: %s, mode %04o", tg.Show(), Size(fi.Size()), UnixMode(fi.Mode())&modePermMask)), nil
 	}
 	folder, err := openDirHandle(l)
 	if err != nil {
@@ -140,7 +140,7 @@ func describeEntry(dir *dirHandle, d fs.DirEntry) string {
 		return name + " -> " + target
 	case d.Type().IsRegular():
 		if n, _, err := dir.lstat(name); err == nil {
-			return fmt.Sprintf("%s  (%s)", name, size(n))
+			return fmt.Sprintf("%s  (%s)", name, Size(n))
 		}
 	}
 	return name

@@ -131,15 +131,15 @@ func (t readTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 			desc += fmt.Sprintf(" %dx%d", cfg.Width, cfg.Height)
 		}
 		res = tools.Result{
-			Text:   fmt.Sprintf("%s is a %s image (%s), attached.", tg.Show(), desc, size(int64(len(data)))),
+			Text:   fmt.Sprintf("%s is a %s image (%s), attached.", tg.Show(), desc, Size(int64(len(data)))),
 			Images: []tools.Image{{MIME: kind, Data: data}},
 		}
 	case isImage(kind):
 		res = tools.Text(fmt.Sprintf("%s is a %s image of %s, larger than the %s read returns; it is not shown.",
-			tg.Show(), strings.ToUpper(strings.TrimPrefix(kind, "image/")), size(fi.Size()), size(MaxImage)))
+			tg.Show(), strings.ToUpper(strings.TrimPrefix(kind, "image/")), Size(fi.Size()), Size(MaxImage)))
 	case isBinary(head):
 		res = tools.Text(fmt.Sprintf("%s is a binary file (%s, detected as %s); its bytes are not shown because they are not text.",
-			tg.Show(), size(fi.Size()), kind))
+			tg.Show(), Size(fi.Size()), kind))
 	default:
 		var text string
 		text, whole, err = readLines(br, fi.Size(), offset, limit, chosen)

@@ -60,7 +60,7 @@ func (t writeTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Cal
 	before, err := snapshot(tg.loc(), MaxKeep)
 	switch {
 	case errors.Is(err, errTooLarge):
-		return tools.Errorf("write: %s is %s, more than the %s write replaces (Foya keeps a copy of what it overwrites, to revert it); nothing was changed", tg.Show(), size(before.Size), size(MaxKeep)), nil
+		return tools.Errorf("write: %s is %s, more than the %s write replaces (Foya keeps a copy of what it overwrites, to revert it); nothing was changed", tg.Show(), Size(before.Size), Size(MaxKeep)), nil
 	case err != nil:
 		return tools.Errorf("write: %s", openError(tg.Show(), err)), nil
 	case before.IsDir:
@@ -108,9 +108,9 @@ func (t writeTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Cal
 		note = " " + res.Text
 	}
 	change.ModeAfter = after.Mode
-	text := fmt.Sprintf("Created %s (%s, %s).", tg.Show(), plural(lineCount(content), "line", "lines"), size(int64(len(content))))
+	text := fmt.Sprintf("Created %s (%s, %s).", tg.Show(), plural(lineCount(content), "line", "lines"), Size(int64(len(content))))
 	if before.Exists {
-		text = fmt.Sprintf("Wrote %s (%s, %s; +%d -%d lines).", tg.Show(), plural(lineCount(content), "line", "lines"), size(int64(len(content))), change.Added, change.Removed)
+		text = fmt.Sprintf("Wrote %s (%s, %s; +%d -%d lines).", tg.Show(), plural(lineCount(content), "line", "lines"), Size(int64(len(content))), change.Added, change.Removed)
 	}
 	return tools.Result{Text: text + note, FileChanges: append(dirs, change), DisplayDiff: change.Diff}, nil
 }
@@ -127,7 +127,7 @@ func (t writeTool) Precheck(ctx context.Context, call tools.Call) *tools.Result 
 // tooLarge refuses content of n bytes over the setting MaxWriteSetting.
 func (t writeTool) tooLarge(ctx context.Context, n int64) *tools.Result {
 	if limit := t.e.writeLimit(ctx); n > limit {
-		r := tools.Errorf("write: content is %s; the limit is %s (setting %s): write large files in parts or generate them with a command", size(n), size(limit), MaxWriteSetting)
+		r := tools.Errorf("write: content is %s; the limit is %s (setting %s): write large files in parts or generate them with a command", Size(n), Size(limit), MaxWriteSetting)
 		return &r
 	}
 	return nil
