@@ -22,6 +22,7 @@ import (
 	"foya/backend/llm"
 	"foya/backend/provider"
 	"foya/backend/provider/providertest"
+	"foya/backend/testwait"
 )
 
 // newTestApp returns an App whose kernel lives in a temporary database,
@@ -167,7 +168,7 @@ func TestAppBoundMethodsWaitForStartup(t *testing.T) {
 	}()
 	a.startup(t.Context())
 	defer a.shutdown(t.Context())
-	r := receive(t, got, "Sessions() to answer")
+	r := testwait.Receive(t, got, "Sessions() to answer")
 	if r.err != nil || r.ss == nil {
 		t.Errorf("Sessions() before startup finished = %v, %v; want an empty list", r.ss, r.err)
 	}
@@ -404,7 +405,7 @@ func TestAppUIReady(t *testing.T) {
 			}
 			closeIn.Close()
 			if tt.smoke {
-				receive(t, q.done, "the smoke run to quit once its input closed")
+				testwait.Receive(t, q.done, "the smoke run to quit once its input closed")
 			}
 		})
 	}
@@ -468,5 +469,5 @@ func TestNewAppDefaultsItsOutput(t *testing.T) {
 	a.quit = q.quit
 	a.startup(t.Context())
 	a.UIReady(UIReport{Error: "no kernel here"}) // must not panic on a nil Out
-	receive(t, q.done, "the app to quit at the end of its (empty) input")
+	testwait.Receive(t, q.done, "the app to quit at the end of its (empty) input")
 }

@@ -14,6 +14,7 @@ import (
 
 	"foya/backend/api"
 	"foya/backend/kernel"
+	"foya/backend/testwait"
 )
 
 // testBus starts a private session bus (the real dbus-daemon) and returns
@@ -128,7 +129,7 @@ func TestNotifyShowsOnTheDesktop(t *testing.T) {
 	}
 	srv.click(t, 1) // replaced: nothing
 	srv.click(t, 2)
-	receive(t, raised, "the window to be brought forward")
+	testwait.Receive(t, raised, "the window to be brought forward")
 	a.shutdown(t.Context())
 	if len(raised) != 0 {
 		t.Errorf("the window was brought forward %d more times; want once, for the last notification", len(raised))

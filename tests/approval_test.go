@@ -14,6 +14,7 @@ import (
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
+	"foya/backend/testwait"
 	"foya/backend/tools"
 )
 
@@ -185,12 +186,12 @@ func TestCancelWithdrawsApproval(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan kernel.Run)
 	go func() { done <- h.runIn(ctx, sess.ID, "go") }()
-	id := receive(t, ids, "the approval request")
+	id := testwait.Receive(t, ids, "the approval request")
 	if n := len(h.k.PendingApprovals(sess.ID)); n != 1 {
 		t.Fatalf("%d pending; want 1", n)
 	}
 	cancel()
-	run := receive(t, done, "the cancelled run to end")
+	run := testwait.Receive(t, done, "the cancelled run to end")
 	if run.Status != kernel.RunCancelled {
 		t.Fatalf("run %s", run.Status)
 	}
@@ -237,12 +238,12 @@ func TestModeSwitchMidRun(t *testing.T) {
 	sess := h.session("manual")
 	done := make(chan kernel.Run)
 	go func() { done <- h.runIn(context.Background(), sess.ID, "go") }()
-	waitUntil(t, "the model's second request", func() bool { return len(h.srv.Requests()) >= 2 })
+	testwait.Until(t, "the model's second request", func() bool { return len(h.srv.Requests()) >= 2 })
 	if err := h.k.SetMode(context.Background(), sess.ID, "full-access"); err != nil {
 		t.Fatal(err)
 	}
 	close(hold)
-	receive(t, done, "the run to end")
+	testwait.Receive(t, done, "the run to end")
 	if len(ans.asked) != 1 {
 		t.Fatalf("asked %d times; want 1 (before the switch only)", len(ans.asked))
 	}

@@ -24,6 +24,7 @@ import (
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
+	"foya/backend/testwait"
 )
 
 // bigContent returns n bytes of numbered text lines.
@@ -105,7 +106,7 @@ func execEvents(t *testing.T, bin string, args ...string) (evs []llm.Event, size
 		t.Fatalf("read events: %v", err)
 	}
 	close(done)
-	receive(t, polled, "the poller to stop")
+	testwait.Receive(t, polled, "the poller to stop")
 	err = cmd.Wait()
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()

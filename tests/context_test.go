@@ -10,6 +10,7 @@ import (
 
 	"foya/backend/kernel"
 	pt "foya/backend/provider/providertest"
+	"foya/backend/testwait"
 	"foya/backend/tools"
 )
 
@@ -48,7 +49,7 @@ func TestRunContextPerSessionConcurrently(t *testing.T) {
 	for i, s := range []kernel.Session{sa, sb} {
 		wg.Go(func() { runs[i] = h.runIn(ctx, s.ID, "probe") })
 	}
-	waitUntil(t, "both sessions to be inside a call", func() bool {
+	testwait.Until(t, "both sessions to be inside a call", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return len(p.seen) == 2

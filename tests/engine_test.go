@@ -15,6 +15,7 @@ import (
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
+	"foya/backend/testwait"
 	"foya/backend/tools"
 )
 
@@ -161,7 +162,7 @@ func TestToolBeginBeforeArgumentsComplete(t *testing.T) {
 		t.Fatalf("tool ran %d times on half its arguments", n)
 	}
 	close(hold)
-	if run := receive(t, done, "the run to end"); run.Status != kernel.RunCompleted || ran.Load() != 1 {
+	if run := testwait.Receive(t, done, "the run to end"); run.Status != kernel.RunCompleted || ran.Load() != 1 {
 		t.Fatalf("run %s, tool ran %d times; want completed, once", run.Status, ran.Load())
 	}
 }
@@ -324,9 +325,9 @@ func TestCancelStopsRunningCalls(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan kernel.Run)
 	go func() { done <- h.runIn(ctx, sess.ID, "go") }()
-	waitUntil(t, "both calls to run", func() bool { return tr.running.Load() >= 2 })
+	testwait.Until(t, "both calls to run", func() bool { return tr.running.Load() >= 2 })
 	cancel()
-	run := receive(t, done, "the cancelled run to end")
+	run := testwait.Receive(t, done, "the cancelled run to end")
 	if run.Status != kernel.RunCancelled {
 		t.Fatalf("run %s; want cancelled", run.Status)
 	}

@@ -18,6 +18,7 @@ import (
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
+	"foya/backend/testwait"
 )
 
 // privateTrash points the user's trash at a temporary folder for this test
@@ -353,7 +354,7 @@ func TestWatchReportsOutsideChanges(t *testing.T) {
 	}
 	defer stop()
 	writeFile(t, filepath.Join(h.dir, "w.txt"), "after, from an editor\n", 0o644)
-	ev := receive(t, got, "the watcher's file.changed_outside event")
+	ev := testwait.Receive(t, got, "the watcher's file.changed_outside event")
 	if ev.SessionID != sess.ID || ev.Seq == 0 || field(ev, "path") != filepath.Join(h.dir, "w.txt") || field(ev, "exists") != true {
 		t.Fatalf("event %+v %s", ev, ev.Data)
 	}

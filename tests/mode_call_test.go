@@ -10,6 +10,7 @@ import (
 
 	"foya/backend/kernel"
 	pt "foya/backend/provider/providertest"
+	"foya/backend/testwait"
 )
 
 // spec: A2, C1 — issue 10 item 5: the mode is read once per call, and the
@@ -53,12 +54,12 @@ func TestModeSwitchMidTurnAppliesToTheNextCommand(t *testing.T) {
 			go func() { done <- h.runIn(ctx, sess.ID, "go") }()
 			// The second request means the first command has ended; its
 			// answer is held until the mode has switched.
-			waitUntil(t, "the model's second request", func() bool { return len(h.srv.Requests()) >= 2 })
+			testwait.Until(t, "the model's second request", func() bool { return len(h.srv.Requests()) >= 2 })
 			if err := h.k.SetMode(ctx, sess.ID, c.to); err != nil {
 				t.Fatal(err)
 			}
 			close(hold)
-			run := receive(t, done, "the run to end")
+			run := testwait.Receive(t, done, "the run to end")
 			if run.Status != kernel.RunCompleted {
 				t.Fatalf("run %s: %s", run.Status, run.Error)
 			}

@@ -18,6 +18,7 @@ import (
 	"foya/backend/llm"
 	"foya/backend/provider"
 	pt "foya/backend/provider/providertest"
+	"foya/backend/testwait"
 	"foya/backend/tools"
 )
 
@@ -108,7 +109,7 @@ func TestRevertDuringRunIsRefused(t *testing.T) {
 	})
 	done := make(chan kernel.Run)
 	go func() { done <- h.runIn(ctx, sess.ID, "act") }()
-	id := receive(t, asked, "the approval request") // the run waits for the answer
+	id := testwait.Receive(t, asked, "the approval request") // the run waits for the answer
 
 	_, err = h.k.Revert(ctx, kernel.RevertRequest{ChangeIDs: []string{changes[0].ID}})
 	if kernel.Code(err) != kernel.CodeBusy || !strings.Contains(err.Error(), "run going") || !strings.Contains(err.Error(), "cancel") {
@@ -128,7 +129,7 @@ func TestRevertDuringRunIsRefused(t *testing.T) {
 	if err := h.k.Answer(id, kernel.Answer{Choice: kernel.AllowOnce}); err != nil {
 		t.Fatal(err)
 	}
-	if run := receive(t, done, "the run to end"); run.Status != kernel.RunCompleted {
+	if run := testwait.Receive(t, done, "the run to end"); run.Status != kernel.RunCompleted {
 		t.Fatalf("run %s: %s", run.Status, run.Error)
 	}
 	if _, err := os.Stat(filepath.Join(h.dir, "a.txt")); err != nil {

@@ -15,6 +15,7 @@ import (
 	"foya/backend/event"
 	"foya/backend/kernel"
 	pt "foya/backend/provider/providertest"
+	"foya/backend/testwait"
 	"foya/backend/tools"
 )
 
@@ -61,8 +62,8 @@ func TestSecondFoyaDoesNotInterruptALiveRun(t *testing.T) {
 	case <-g.started:
 	case r := <-done:
 		t.Fatalf("the run ended before its call ran: %s %s", r.Status, r.Error)
-	case <-time.After(hangLimit):
-		t.Fatalf("the call did not start within %v", hangLimit)
+	case <-time.After(testwait.Limit):
+		t.Fatalf("the call did not start within %v", testwait.Limit)
 	}
 
 	// Another Foya in a new PID namespace with its own /proc: there, this
@@ -88,7 +89,7 @@ func TestSecondFoyaDoesNotInterruptALiveRun(t *testing.T) {
 		t.Fatalf("runs while the first Foya lives = %+v; want one running", runs)
 	}
 	close(g.open)
-	run := receive(t, done, "the run to end")
+	run := testwait.Receive(t, done, "the run to end")
 	if run.Status != kernel.RunCompleted {
 		t.Fatalf("run %s: %s; want completed", run.Status, run.Error)
 	}
@@ -136,8 +137,8 @@ func TestSandboxedFoyaDoesNotInterruptItsOwnRun(t *testing.T) {
 	case <-g.started:
 	case r := <-done:
 		t.Fatalf("the run ended before its second call ran: %s %s", r.Status, r.Error)
-	case <-time.After(hangLimit):
-		t.Fatalf("the second call did not start within %v", hangLimit)
+	case <-time.After(testwait.Limit):
+		t.Fatalf("the second call did not start within %v", testwait.Limit)
 	}
 	ctx := context.Background()
 	runs, _ := h.k.Runs(ctx, sess.ID)
@@ -145,7 +146,7 @@ func TestSandboxedFoyaDoesNotInterruptItsOwnRun(t *testing.T) {
 		t.Fatalf("runs after the sandboxed foya = %+v; want one running", runs)
 	}
 	close(g.open)
-	if run := receive(t, done, "the run to end"); run.Status != kernel.RunCompleted {
+	if run := testwait.Receive(t, done, "the run to end"); run.Status != kernel.RunCompleted {
 		t.Fatalf("run %s: %s; want completed", run.Status, run.Error)
 	}
 	msgs, _ := h.k.Messages(ctx, sess.ID)

@@ -19,6 +19,7 @@ import (
 
 	"foya/backend/kernel"
 	pt "foya/backend/provider/providertest"
+	"foya/backend/testwait"
 )
 
 // escapingCommand starts processes sleeping m that leave the shell's
@@ -112,7 +113,7 @@ func TestShellCancelEndsEscapedTree(t *testing.T) {
 			pids := waitProcesses(t, m, n)
 			killPIDs(t, pids)
 			cancel()
-			run := receive(t, done, "the cancelled run to end")
+			run := testwait.Receive(t, done, "the cancelled run to end")
 			if run.Status != kernel.RunCancelled {
 				t.Fatalf("run %s", run.Status)
 			}
@@ -156,7 +157,7 @@ func TestKilledExecLeavesNoProcess(t *testing.T) {
 			killPIDs(t, pids)
 			// The model is still thinking: foya exec is alive, the command
 			// runs in the background.
-			waitUntil(t, "the model's second request", func() bool { return len(srv.Requests()) >= 2 })
+			testwait.Until(t, "the model's second request", func() bool { return len(srv.Requests()) >= 2 })
 			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 				t.Fatal(err)
 			}

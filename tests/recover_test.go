@@ -11,6 +11,7 @@ import (
 
 	"foya/backend/kernel"
 	pt "foya/backend/provider/providertest"
+	"foya/backend/testwait"
 )
 
 // spec: X2 — a foya exec killed while the third of four serial calls runs:
@@ -39,7 +40,7 @@ func TestRecoveryKeepsCompletedResults(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	waitUntil(t, "the child to run the mark tool", func() bool {
+	testwait.Until(t, "the child to run the mark tool", func() bool {
 		b, _ := os.ReadFile(markFile)
 		return len(b) > 0
 	})

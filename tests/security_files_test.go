@@ -15,6 +15,7 @@ import (
 
 	"foya/backend/kernel"
 	pt "foya/backend/provider/providertest"
+	"foya/backend/testwait"
 )
 
 // swapper keeps exchanging the folder a with the link b
@@ -51,7 +52,7 @@ func startSwapper(t *testing.T, a, b string) *swapper {
 func (s *swapper) finish(t *testing.T) {
 	t.Helper()
 	close(s.stop)
-	receive(t, s.done, "the swapper to stop")
+	testwait.Receive(t, s.done, "the swapper to stop")
 	if fi, err := os.Lstat(s.a); err != nil {
 		t.Fatal(err)
 	} else if fi.Mode()&os.ModeSymlink != 0 {

@@ -18,6 +18,7 @@ import (
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
+	"foya/backend/testwait"
 )
 
 // served is a running foya serve process.
@@ -103,7 +104,7 @@ func (s *served) events(sessionID string, after int64, until string) []llm.Event
 	}
 	// The client's timeout bounds the stream: a stream whose event never
 	// comes fails the test instead of hanging (a hang guard).
-	resp, err := (&http.Client{Timeout: hangLimit}).Do(req)
+	resp, err := (&http.Client{Timeout: testwait.Limit}).Do(req)
 	if err != nil {
 		s.t.Fatal(err)
 	}

@@ -22,6 +22,7 @@ import (
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
 	"foya/backend/sandbox"
+	"foya/backend/testwait"
 )
 
 func needSandbox(t *testing.T) {
@@ -200,7 +201,7 @@ func TestShellCancelEndsTree(t *testing.T) {
 			go func() { done <- h.runIn(ctx, sess.ID, "start a tree") }()
 			pids := waitProcesses(t, m, 3)
 			cancel()
-			run := receive(t, done, "the cancelled run to end")
+			run := testwait.Receive(t, done, "the cancelled run to end")
 			if run.Status != kernel.RunCancelled {
 				t.Fatalf("run %s", run.Status)
 			}
@@ -231,7 +232,7 @@ func TestShellBackgroundBoundedAcrossTurns(t *testing.T) {
 	runtime.GC()
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
-	waitUntil(t, "the background command to print 256 MiB", func() bool {
+	testwait.Until(t, "the background command to print 256 MiB", func() bool {
 		list := h.k.BackgroundCommands(sess.ID)
 		if len(list) != 1 || !list[0].Running {
 			t.Fatalf("background commands after the turn: %+v", list)
@@ -290,13 +291,13 @@ func TestShellDeleteSessionLeavesNoProcess(t *testing.T) {
 					Started: func(string) { close(started) }})
 				done <- err
 			}()
-			receive(t, started, "the run to start")
+			testwait.Receive(t, started, "the run to start")
 			if err := h.k.DeleteSession(ctx, sess.ID); err == nil || !strings.Contains(err.Error(), "run going") {
 				t.Errorf("delete during a run: %v; want a refusal", err)
 			}
 			h.k.Cancel(sess.ID)
 			close(hold)
-			if err := receive(t, done, "the run to end"); err != nil {
+			if err := testwait.Receive(t, done, "the run to end"); err != nil {
 				t.Fatal(err)
 			}
 			if len(processesWith(m)) < n {

@@ -13,6 +13,7 @@ import (
 	"foya/backend/event"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
+	"foya/backend/testwait"
 )
 
 // spec: F1
@@ -67,7 +68,7 @@ func TestIssue15CommandChangesNotOutside(t *testing.T) {
 	}
 	// The user's editor changes a.txt after the command: that is outside.
 	writeFile(t, filepath.Join(h.dir, "a.txt"), "alpha\nagent\nthe user's line\n", 0o640)
-	ev := receive(t, outside, "file.changed_outside for the editor's change after the command")
+	ev := testwait.Receive(t, outside, "file.changed_outside for the editor's change after the command")
 	if field(ev, "path") != filepath.Join(dir, "a.txt") && field(ev, "path") != filepath.Join(h.dir, "a.txt") {
 		t.Fatalf("outside event for %v; want a.txt", field(ev, "path"))
 	}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"foya/backend/testwait"
 )
 
 func pending(id string) Pending {
@@ -25,7 +27,7 @@ func TestGatewayFirstAnswerWins(t *testing.T) {
 			t.Error(err)
 		}
 	}()
-	waitUntil(t, "the request to be pending", func() bool { return len(g.Pending("s")) > 0 })
+	testwait.Until(t, "the request to be pending", func() bool { return len(g.Pending("s")) > 0 })
 	if err := g.Answer("a1", Answer{Choice: "maybe"}); err == nil {
 		t.Error("an unknown choice was accepted")
 	}
@@ -38,7 +40,7 @@ func TestGatewayFirstAnswerWins(t *testing.T) {
 	if err := g.Answer("a1", Answer{Choice: AllowOnce}); !errors.Is(err, ErrAnswered) {
 		t.Errorf("second answer: %v; want ErrAnswered", err)
 	}
-	receive(t, waited, "Wait to return the answer")
+	testwait.Receive(t, waited, "Wait to return the answer")
 	if got.Choice != Deny || got.Message != "not now" {
 		t.Fatalf("waiter got %+v", got)
 	}
@@ -56,9 +58,9 @@ func TestGatewayCancelWithdraws(t *testing.T) {
 		_, err := g.Wait(ctx, "a2")
 		done <- err
 	}()
-	waitUntil(t, "the request to be pending", func() bool { return len(g.Pending("")) > 0 })
+	testwait.Until(t, "the request to be pending", func() bool { return len(g.Pending("")) > 0 })
 	cancel()
-	if err := receive(t, done, "Wait to return after the cancel"); !errors.Is(err, context.Canceled) {
+	if err := testwait.Receive(t, done, "Wait to return after the cancel"); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Wait after cancel: %v", err)
 	}
 	if err := g.Answer("a2", Answer{Choice: AllowOnce}); !errors.Is(err, ErrAnswered) {

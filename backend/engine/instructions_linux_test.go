@@ -10,6 +10,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"foya/backend/llm"
+	"foya/backend/testwait"
 )
 
 // Issue 10 item 6, bad input: an AGENTS.md nobody may read is skipped with
@@ -44,7 +45,7 @@ func TestLoadInstructionsUnreadable(t *testing.T) {
 		text, info := loadInstructions(dir)
 		done <- out{text: text, info: info}
 	}()
-	o := receive(t, done, "the instructions read without capabilities")
+	o := testwait.Receive(t, done, "the instructions read without capabilities")
 	if o.err != nil {
 		t.Fatalf("drop capabilities: %v", o.err)
 	}

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"foya/backend/approval"
+	"foya/backend/testwait"
 	"foya/backend/tools"
 )
 
@@ -252,7 +253,7 @@ func TestSymlinkSwapRace(t *testing.T) {
 	}
 	wg.Wait()
 	close(stop)
-	receive(t, done, "the swapper to stop")
+	testwait.Receive(t, done, "the swapper to stop")
 	t.Logf("%d swaps, %d deletes done", swaps.Load(), deleted.Load())
 	untouched(t, out, "x.txt", "d.txt", "deep/y.txt", "w.txt")
 	list, _ := os.ReadDir(filepath.Join(f.home, ".local", "share", "Trash", "files"))

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"foya/backend/testwait"
 )
 
 // events collects a watcher's reports.
@@ -88,7 +90,7 @@ func TestWatcherLimit(t *testing.T) {
 	if w.Watched() != 3 || !strings.Contains(w.Degraded(), "watching only 3 folders") {
 		t.Fatalf("watched %d, degraded %q", w.Watched(), w.Degraded())
 	}
-	if why := receive(t, told, "the watcher's degraded notice"); why != w.Degraded() {
+	if why := testwait.Receive(t, told, "the watcher's degraded notice"); why != w.Degraded() {
 		t.Fatalf("told %q", why)
 	}
 	p := filepath.Join(dir, "top.txt")

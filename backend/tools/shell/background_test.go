@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"foya/backend/approval"
+	"foya/backend/testwait"
 	"foya/backend/tools"
 )
 
@@ -97,10 +98,10 @@ func TestBackgroundOutputBounded(t *testing.T) {
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
 	// Let it print 64 times the ring's size.
-	deadline := time.Now().Add(hangLimit)
+	deadline := time.Now().Add(testwait.Limit)
 	for b.sh.List("ses_1")[0].OutputBytes <= 64*BackgroundTailBytes {
 		if time.Now().After(deadline) {
-			t.Fatalf("the background command printed %d bytes in %v; want over %d", b.sh.List("ses_1")[0].OutputBytes, hangLimit, 64*BackgroundTailBytes)
+			t.Fatalf("the background command printed %d bytes in %v; want over %d", b.sh.List("ses_1")[0].OutputBytes, testwait.Limit, 64*BackgroundTailBytes)
 		}
 		b.sh.waitAny("ses_1", "bg1")
 	}

@@ -17,6 +17,7 @@ import (
 	"foya/backend/approval"
 	"foya/backend/event"
 	"foya/backend/sandbox"
+	"foya/backend/testwait"
 	"foya/backend/tools"
 )
 
@@ -362,13 +363,13 @@ func TestBashCancel(t *testing.T) {
 			go func() {
 				done <- b.call(t, ctx, rc, BashName, map[string]any{"command": fmt.Sprintf("(sleep %s & sleep %s; wait) & echo up; sleep %s", m, m, m)})
 			}()
-			receive(t, started, "the command's first output")
+			testwait.Receive(t, started, "the command's first output")
 			pids := pidsWith(m)
 			if len(pids) < 3 {
 				t.Errorf("found %d processes of the command; want 3", len(pids))
 			}
 			cancel()
-			res := receive(t, done, "the cancelled command's result")
+			res := testwait.Receive(t, done, "the cancelled command's result")
 			if !res.IsError || !strings.Contains(res.Text, "Cancelled") {
 				t.Errorf("result %q", res.Text)
 			}
