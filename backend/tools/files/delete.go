@@ -46,6 +46,9 @@ func (t deleteTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Ca
 		return tools.Errorf("delete: %v", err), nil
 	}
 	defer tg.close()
+	if msg := t.e.fence(rc).deleteRefusal(tg.Real); msg != "" {
+		return tools.Errorf("%s", msg), nil
+	}
 	kind := deleteKind(tg)
 	if tg.FSRoot || kind == approval.DeleteRoot {
 		// spec D4: the filesystem root never goes, whatever the gateway
