@@ -30,6 +30,7 @@ func shellTools(k *Kernel, probe func() sandbox.Capability) []tools.Tool {
 		// may lie beside it.
 		Database: append(k.databaseFiles(), k.keys.file),
 		Private:  k.dataFolders(),
+		Own:      k.ownFiles(),
 		Capture:  capture{k},
 		Jobs:     jobs{k},
 		Readable: func() []string {

@@ -377,7 +377,9 @@ func (s *Shell) command(rc *tools.RunContext, a bashArgs, p plan) (sandbox.Comma
 			// with its own content. A missing .git is not: an empty one
 			// would confuse git (see the package documentation).
 			ReadOnly:         []string{filepath.Join(rc.Workdir, ".foya"), filepath.Join(rc.Workdir, ".agents")},
-			ReadOnlyIfExists: p.protect.paths,
+			// Foya's own files stay read-only where they lie in a writable
+			// folder and the user made them readable (issue 21 item 3).
+			ReadOnlyIfExists: slices.Concat(p.protect.paths, s.opts.Own),
 			Hidden:           s.hidden(),
 		}
 	}
