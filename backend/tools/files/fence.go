@@ -89,7 +89,7 @@ func (f fence) readRefusal(tool, verb, p string) string {
 	if fspath.WithinAny(f.hidden, p) {
 		return fmt.Sprintf("%s: %s is hidden from the agent: it is %s. Nothing was %s. Sandboxed commands cannot see it either. "+
 			"If the task really needs it, the user can allow reading it with the setting %s (foya settings set %s %s), "+
-			"or switch this session to Full Access", tool, p, f.whatHidden(p), verb, readableSetting, readableSetting, f.hiddenRoot(p))
+			"or switch this session to Full Access", tool, p, f.whatHidden(p), verb, ReadableSetting, ReadableSetting, f.hiddenRoot(p))
 	}
 	return ""
 }
@@ -136,9 +136,10 @@ func (f fence) deleteRefusal(p string) string {
 	return ""
 }
 
-// readableSetting is the kernel's setting that uncovers hidden paths
-// (kernel.SettingSandboxReadable; the kernel's test pins the two).
-const readableSetting = "sandbox.readable"
+// ReadableSetting is the user setting that uncovers hidden paths, which
+// refusals name (the kernel's SettingSandboxReadable; a test pins the
+// two).
+const ReadableSetting = "sandbox.readable"
 
 func databaseRefusal(tool, p string) string {
 	return fmt.Sprintf("%s: %s is Foya's own database (or one of its side or lock files): the file tools never open it, in any mode, "+
@@ -200,5 +201,5 @@ func (f fence) hiddenNote(left []string) string {
 	}
 	return fmt.Sprintf("Left out, hidden from the agent (credential stores, Foya's own data and database): %s%s. "+
 		"The user can make such a path readable with the setting %s, or switch the session to Full Access.",
-		strings.Join(names, ", "), more, readableSetting)
+		strings.Join(names, ", "), more, ReadableSetting)
 }
