@@ -46,9 +46,6 @@ func (t deleteTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Ca
 		return tools.Errorf("delete: %v", err), nil
 	}
 	defer tg.close()
-	if msg := t.e.fence(rc).deleteRefusal(tg.Real); msg != "" {
-		return tools.Errorf("%s", msg), nil
-	}
 	kind := deleteKind(tg)
 	if tg.FSRoot || kind == approval.DeleteRoot {
 		// spec D4: the filesystem root never goes, whatever the gateway
@@ -59,6 +56,9 @@ func (t deleteTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Ca
 			return *res, nil
 		}
 		return tools.Errorf("delete: %s is the root of the filesystem, which is never deleted, in any mode; nothing was deleted", tg.Real), nil
+	}
+	if msg := t.e.fence(rc).deleteRefusal(tg.Real); msg != "" {
+		return tools.Errorf("%s", msg), nil
 	}
 	l := tg.loc()
 	before, err := snapshot(l, MaxKeep)
