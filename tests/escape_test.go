@@ -290,7 +290,8 @@ func standIns(t *testing.T) {
 }
 
 // spec: A1, A2, D2, D3 — the escape suite: a scripted model calls bash
-// with each attempt, through the whole kernel, in every mode. In Manual
+// (or, for the attempts that name one, a file tool) with each attempt,
+// through the whole kernel, in every mode. In Manual
 // every approval request is answered "allow once", so what blocks is the
 // sandbox (or, for permanent deletes, the policy's refusal); in Auto nobody
 // is asked; in Full Access every attempt must work, except those marked
