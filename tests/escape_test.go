@@ -291,11 +291,12 @@ func standIns(t *testing.T) {
 
 // spec: A1, A2, D2, D3 — the escape suite: a scripted model calls bash
 // (or, for the attempts that name one, a file tool) with each attempt,
-// through the whole kernel, in every mode. In Manual
-// every approval request is answered "allow once", so what blocks is the
-// sandbox (or, for permanent deletes, the policy's refusal); in Auto nobody
-// is asked; in Full Access every attempt must work, except those marked
-// everyMode (secrets, processes), which must fail there too. Each attempt is checked
+// through the whole kernel, in every mode. In Manual every approval
+// request is answered "allow once", so what blocks is the sandbox (or, for
+// permanent deletes, the policy's refusal; for file-tool attempts, the
+// tool's own refusal); in Auto nobody is asked; in Full Access every
+// attempt must work, except those marked everyMode (secrets, processes,
+// Foya's database), which must fail there too. Each attempt is checked
 // against the real filesystem or the test's own listener.
 func TestEscapeSuite(t *testing.T) {
 	if c := sandbox.Probe(); c.Mechanism == "" {
