@@ -103,10 +103,21 @@ test-frontend: deps-npm ## the front end's unit tests (vitest)
 test-e2e: deps-npm $(FRONTEND_DIST) ## browser end-to-end tests: foya serve driven in Chromium (playwright-core)
 	FOYA_E2E=1 $(GO) test -count=1 -timeout $(GO_TEST_TIMEOUT) -v ./tests/e2e/
 	@# The conversation view alone in Chromium: opening 2,000 cards, scrolling,
-	@# streaming (figures printed, not asserted), following (asserted).
+	@# streaming, following, a diff (asserted); its times are printed, and
+	@# asserted against their targets only by make bench-conversation.
 	@mkdir -p tests/e2e/out
 	cd frontend && npx vite build --logLevel warn --config e2e/conversation/vite.config.ts && CONVO_SHOTS=$(CURDIR)/tests/e2e/out node e2e/conversation/check.mjs
 	@echo "screenshots: tests/e2e/out/"
+
+# The conversation view's figures on 5 fresh pages, asserted against the
+# targets of docs/benchmarks.md ("Conversation view") times CONVO_MARGIN
+# (1.5 by default; 1 holds it to the targets). A benchmark: on a busy
+# machine it fails, so make test does not run it.
+CONVO_MARGIN ?= 1.5
+.PHONY: bench-conversation
+bench-conversation: deps-npm ## the conversation view's open, scroll and stream times against their targets (Chromium)
+	@mkdir -p tests/e2e/out
+	cd frontend && npx vite build --logLevel warn --config e2e/conversation/vite.config.ts && CONVO_BENCH=1 CONVO_MARGIN=$(CONVO_MARGIN) CONVO_SHOTS=$(CURDIR)/tests/e2e/out node e2e/conversation/check.mjs
 
 # The crash harness (tests/crash) runs 10 kills in make test; this is the
 # long form. SEED replays a run of kills (each kill's seed is printed).

@@ -83,16 +83,18 @@ declare global {
       runCard(runId: string, step: number, index: number): void;
       cancelRun(runId: string, step: number, index: number, lines: number, apart: number, slowMs: number): void;
       stream(runId: string, step: number, perSecond: number, seconds: number): Promise<number>;
-      /** longTasks are the durations of the long tasks that started at or after since (all of them by default). */
+      /** longTasks are the durations of the long tasks that started at or after since (all of them by default), those that ended so far included. */
       longTasks(since?: number): number[];
     };
   }
 }
 
 const longTasks: { start: number; duration: number }[] = [];
-new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) longTasks.push({ start: e.startTime, duration: e.duration });
-}).observe({ type: "longtask", buffered: true });
+const keep = (entries: PerformanceEntryList) => {
+  for (const e of entries) longTasks.push({ start: e.startTime, duration: e.duration });
+};
+const longTaskObserver = new PerformanceObserver((list) => keep(list.getEntries()));
+longTaskObserver.observe({ type: "longtask", buffered: true });
 
 const busy = (ms: number) => {
   const end = performance.now() + ms;
@@ -212,7 +214,7 @@ window.convo = {
   cancelRun(runId, step, index, lines, apart, slowMs) {
     const id = `live_${step}_${index}`;
     const at = log.events.length;
-    const text = Array.from({ length: lines }, (_, i) => `output line ${i}`).join("\n") + "\n\nThe command was cancelled.";
+    const text = Array.from({ length: lines }, (_, i) => `output line ${i}`).join("\n") + `\n\nThe command was cancelled (${runId}).`;
     log.add("tool.end", { step, index, id, name: "bash", status: "cancelled", isError: true, text, durationMs: 300 }, runId);
     log.add("step.end", { step, finishReason: "tool_calls", toolCalls: 1, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } }, runId);
     log.add("run.end", { status: "cancelled", error: "", steps: step, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } }, runId);
@@ -248,6 +250,9 @@ window.convo = {
     });
   },
   longTasks(since = -Infinity) {
+    // The entries of tasks that ended but whose callback has not run yet
+    // (it comes in a task of its own, later): no need to wait for it.
+    keep(longTaskObserver.takeRecords());
     return longTasks.filter((t) => t.start >= since).map((t) => t.duration);
   },
 };
