@@ -26,7 +26,20 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
-const step = (s) => process.env.CONVO_VERBOSE && console.log(`… ${s}`);
+let at = 'start';
+const step = (s) => {
+  at = s;
+  if (process.env.CONVO_VERBOSE) console.log(`… ${s}`);
+};
+// A hang guard, not a time limit: a step that never ends (a page.evaluate
+// has no timeout of its own) fails the check, naming the step after which
+// it hung, instead of hanging make test.
+let preview;
+setTimeout(() => {
+  console.error(`conversation check failed: gave up after 10 minutes, after the step "${at}"`);
+  preview?.kill();
+  process.exit(1); // Chromium dies with its pipe to this process
+}, 10 * 60_000).unref();
 const bench = process.env.CONVO_BENCH === '1';
 const margin = Number(process.env.CONVO_MARGIN || 1.5);
 const target = { openMs: 150, longTaskMs: 50 }; // docs/benchmarks.md, "Conversation view"
@@ -34,13 +47,15 @@ const pages = bench ? 5 : 1;
 const port = 4179;
 const url = `http://127.0.0.1:${port}/`;
 
-const preview = spawn(process.execPath, ['node_modules/vite/bin/vite.js', 'preview', '--config', 'e2e/conversation/vite.config.ts', '--port', String(port)], {
+preview = spawn(process.execPath, ['node_modules/vite/bin/vite.js', 'preview', '--config', 'e2e/conversation/vite.config.ts', '--port', String(port)], {
   stdio: ['ignore', 'pipe', 'pipe'],
 });
 step('preview');
+let previewErr = '';
+preview.stderr.on('data', (b) => (previewErr += b));
 await new Promise((resolve, reject) => {
   preview.stdout.on('data', (b) => String(b).includes(String(port)) && resolve());
-  preview.on('exit', (code) => reject(new Error(`vite preview exited (${code})`)));
+  preview.on('exit', (code) => reject(new Error(`vite preview exited (${code}): ${previewErr.trim()} (is port ${port} taken?)`)));
 });
 
 function check(ok, message) {
@@ -52,25 +67,32 @@ function check(ok, message) {
 // animation frames in a row. A check that something did not happen (the
 // view did not move, Jump to latest did not show) runs after it: by then
 // Virtuoso's own 50 ms wait before it reports leaving the bottom is over,
-// and on a slow or throttled machine the frames are further apart.
-const settled = (page) =>
-  page.evaluate(
+// and on a slow or throttled machine the frames are further apart. A view
+// still changing after 30 s fails the check, saying so (a hang guard).
+const settled = async (page, what) => {
+  const err = await page.evaluate(
     () =>
       new Promise((resolve) => {
         const el = document.querySelector('[data-virtuoso-scroller]');
-        const state = () => `${el.scrollTop}|${el.scrollHeight}|${el.clientHeight}|${document.querySelector('.convo-jump') !== null}`;
+        const state = () => `scrollTop ${el.scrollTop}, scrollHeight ${el.scrollHeight}, clientHeight ${el.clientHeight}, Jump to latest ${document.querySelector('.convo-jump') !== null}`;
+        const seen = [];
         let last = state();
         let same = 0;
+        const until = performance.now() + 30_000;
         const tick = () => {
           const s = state();
           same = s === last ? same + 1 : 0;
+          if (s !== last) seen.push(s);
           last = s;
-          if (same >= 10) resolve();
+          if (same >= 10) resolve('');
+          else if (performance.now() > until) resolve(`still changing after 30 s: ${seen.slice(-4).join('; ')}`);
           else requestAnimationFrame(tick);
         };
         requestAnimationFrame(tick);
       }),
   );
+  check(err === '', `${what}: the view ${err}`);
+};
 
 // atBottom waits until the view is at the bottom (within 5 px) with no Jump
 // to latest, and fails saying how far above it was when it is not there
@@ -134,7 +156,7 @@ try {
     await scroller.evaluate((el) => el.scrollTo(0, 0));
     await page.getByText('Prompt number 0: fix the tests').first().waitFor();
     check((await scroller.evaluate((el) => el.scrollTop)) === 0, 'scrolled to the top, the view is not at its top');
-    await settled(page);
+    await settled(page, 'scrolled to the top');
     scrollLong = (await page.evaluate(() => window.convo.longTasks())).slice(before);
     console.log(`scroll 40 screens up: ${scrollLong.length} long tasks, longest ${Math.max(0, ...scrollLong).toFixed(0)} ms`);
 
@@ -145,7 +167,7 @@ try {
     await page.evaluate(() => window.convo.startRun('run_live'));
     for (let k = 0; k < 5; k++) await page.evaluate((k) => window.convo.addCard('run_live', 1, k), k);
     await page.getByRole('article', { name: 'bash ls -la' }).nth(4).waitFor();
-    await settled(page);
+    await settled(page, 'five new cards');
     await atBottom(page, 'five new cards');
 
     step('followed');
@@ -155,7 +177,7 @@ try {
     const sent = await page.evaluate(() => window.convo.stream('run_live', 1, 1000, 2));
     check(sent === 2000, `streamed ${sent} text deltas; want 2,000`);
     await page.waitForFunction(() => document.body.textContent.split('word.').length - 1 >= 40, undefined, { timeout: 30_000 });
-    await settled(page);
+    await settled(page, 'streamed text');
     streamLong = (await page.evaluate(() => window.convo.longTasks())).slice(streamBefore);
     console.log(`stream ${sent} text deltas at 1,000/s: ${streamLong.length} long tasks, longest ${Math.max(0, ...streamLong).toFixed(0)} ms`);
     await atBottom(page, 'streamed text');
@@ -164,11 +186,11 @@ try {
     // Scrolled up: new rows do not move the view, and Jump to latest shows.
     await scroller.evaluate((el) => el.scrollBy(0, -1500));
     await page.locator('.convo-jump').waitFor();
-    await settled(page);
+    await settled(page, 'scrolled up');
     const top = await scroller.evaluate((el) => el.scrollTop);
     for (let k = 5; k < 10; k++) await page.evaluate((k) => window.convo.addCard('run_live', 1, k), k);
     await page.evaluate(() => window.convo.stream('run_live', 1, 1000, 0.2));
-    await settled(page);
+    await settled(page, 'new rows while scrolled up');
     const after = await scroller.evaluate((el) => el.scrollTop);
     check(Math.abs(after - top) < 2, `scrolled up at ${top}, new rows moved the view to ${after}`);
     const jump = page.getByRole('button', { name: 'Jump to latest' });
@@ -196,7 +218,7 @@ try {
       await page.evaluate(([run, lines, apart, slow]) => window.convo.cancelRun(run, 1, 0, lines, apart, slow), [run, 4 + (k % 12) * 3, [0, 1, 16, 40][k % 4], k % 2 === 0 ? 0 : 80]);
       // The grown card shown (its text names its run), then the view settled.
       await page.getByText(`The command was cancelled (${run}).`).first().waitFor();
-      await settled(page);
+      await settled(page, `stop ${k}`);
       const g = await scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
       const jumpShown = (await page.locator('.convo-jump').count()) > 0;
       if (g >= 5 || jumpShown) stuck.push(`stop ${k}: ${g.toFixed(0)} px above the bottom${jumpShown ? ', Jump to latest shown' : ''}`);

@@ -166,23 +166,27 @@ window.convo = {
     };
     let n = 0;
     let inDom = -1;
-    const tick = async () => {
+    // Each wait gives up after 30 s, saying what it waited for (a hang
+    // guard for check.mjs, not a time limit on the view).
+    const giveUp = t0 + 30_000;
+    const tick = async (what: string) => {
+      if (performance.now() > giveUp) throw new Error(`opening ${cards} cards: gave up after 30 s waiting for ${what}`);
       await frame();
       n++;
       if (inDom < 0 && document.querySelector("article") !== null) inDom = performance.now() - t0;
     };
-    while (!latestShown()) await tick();
+    while (!latestShown()) await tick("the latest cards to show");
     const frames = n;
-    await tick();
+    await tick("a frame");
     const ms = performance.now() - t0;
-    while (!listShown()) await tick();
+    while (!listShown()) await tick("the list to be scrolled to its end, Latest gone");
     const listFrames = n;
     await frame();
     const list = performance.now() - t0;
     // Markdown: every step text in the page parsed (a step's markdown is a
     // deferred render: its first frame shows the plain text), then painted.
     const parsed = () => [...document.querySelectorAll(".convo-md")].every((el) => el.querySelector("strong") !== null);
-    while (!parsed()) await frame();
+    while (!parsed()) await tick("every step's markdown to be parsed");
     await frame();
     const md = performance.now() - t0;
     return { t0, ms, list, listFrames, md, folded, inDom, frames, events: events.length, articles: document.querySelectorAll("article").length };
