@@ -253,17 +253,14 @@ func TestIssue15OutsideEditConflicts(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(h.dir, "a.txt"), []byte(mine), 0o640); err != nil {
 		t.Fatal(err)
 	}
-	// The user's edit comes before the next turn, as people are slower than
-	// the watcher's debounce (100 ms): its event narrows the look before the
-	// command. The watcher passes the path on (Touch) and then reports the
-	// edit (file.changed_outside): once that event is stored, the next
-	// command's look knows of the edit. Issue 22 item 3: a wait on that
-	// event, not a sleep.
-	testwait.Until(t, "the watcher's file.changed_outside event for a.txt", func() bool {
-		return slices.ContainsFunc(h.eventList(), func(ev llm.Event) bool {
-			return ev.Type == event.TypeFileChangedOutside && strings.HasSuffix(string(ev.Data), `a.txt"}`)
-		})
-	})
+	// The user's edit comes a moment before the next turn, as people are
+	// slower than the watcher's debounce (100 ms): its event narrows the
+	// look before the command. Still a sleep (issue 22 item 3, not done):
+	// nothing outside the kernel tells when its watcher has passed the path
+	// on (the file.changed_outside event comes from the next look, not from
+	// the watcher, as the session never read a.txt); a kernel method that
+	// waits for the watcher's Barrier would be the event to wait for.
+	time.Sleep(500 * time.Millisecond)
 	h.runIn(ctx, sess.ID, "two")
 	dir := realDir(t, h.dir)
 	if got := opsOf(dir, toolChanges(h, "c2")); !slices.Equal(got, []string{"create other.txt"}) {
