@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -77,6 +78,18 @@ type Limits struct {
 	// any more, until they are pruned (issue 21 item 10). Zero or less
 	// means twice MaxTotal.
 	MaxKept int64
+}
+
+// KeptBound returns the bound on the blob folder in force: MaxKept, or
+// twice MaxTotal when MaxKept is zero or less.
+func (l Limits) KeptBound() int64 {
+	switch {
+	case l.MaxKept > 0:
+		return l.MaxKept
+	case l.MaxTotal > math.MaxInt64/2:
+		return math.MaxInt64
+	}
+	return 2 * l.MaxTotal
 }
 
 // Defaults of Limits.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,12 +61,7 @@ func (m *Manager) limits(ctx context.Context) Limits {
 	if l.MaxFile < 0 {
 		l.MaxFile = 0
 	}
-	if l.MaxKept <= 0 {
-		l.MaxKept = l.MaxTotal * 2
-		if l.MaxTotal > math.MaxInt64/2 {
-			l.MaxKept = math.MaxInt64
-		}
-	}
+	l.MaxKept = l.KeptBound()
 	return l
 }
 
