@@ -17,6 +17,8 @@ import (
 // command's change that needed it is recorded, not restorable, with the
 // reason; the bound and the disk use are in the settings, WorkspaceUsage
 // (the Settings view) and foya doctor, which warns near the bound.
+//
+// spec: F1
 func TestIssue21KeptContentsBounded(t *testing.T) {
 	h := newHarness(t, nil, pt.Calls(call("c1", "bash", `{"command":"printf 'rewritten\\n' > noise.bin; printf 'two\\n' > small.txt"}`)), pt.Say("done"))
 	noise := make([]byte, 4000)

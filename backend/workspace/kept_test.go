@@ -68,6 +68,8 @@ func TestRewritesKeepTheBlobFolderBounded(t *testing.T) {
 // not kept, and the change that needed it as its "before" is recorded,
 // marked not restorable with the reason the user reads; nothing is lost
 // silently.
+//
+// spec: F1
 func TestPastMaxKeptIsNotRestorableWithTheReason(t *testing.T) {
 	ws, dir := t.TempDir(), t.TempDir()
 	const size = 7 << 20
