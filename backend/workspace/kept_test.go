@@ -111,3 +111,44 @@ func TestPastMaxKeptIsNotRestorableWithTheReason(t *testing.T) {
 		t.Errorf("%d changes, %d restorable, %d past the bound; want 2, 1 and 1", len(cp.Changes), kept, refused)
 	}
 }
+
+// Issue 21 item 10: pruning the earlier contents never takes one another
+// session's saved index still needs (a restart compares the disk with it,
+// and Recover reads its contents as the "before" of a crashed command's
+// changes), while the one no index needs goes.
+func TestTidyKeepsWhatAnotherSessionNeeds(t *testing.T) {
+	ws, dir := t.TempDir(), t.TempDir()
+	const size = 3 << 20
+	f := filepath.Join(ws, "f.bin")
+	v := [][]byte{noise(10, size), noise(11, size), noise(12, size), noise(13, size)}
+	os.WriteFile(f, v[0], 0o644)
+	m := New(Options{Dir: dir, Limits: func(context.Context) Limits {
+		return Limits{MaxFile: 8 << 20, MaxTotal: 8 << 20} // bound 16 MiB, tidied past 8
+	}})
+	defer m.Close()
+	ctx := context.Background()
+	if _, err := m.Before(ctx, "two", ws); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < len(v); i++ {
+		if _, err := m.Before(ctx, "one", ws); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(f, v[i], 0o644)
+		if _, err := m.After(ctx, "one", ws); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := m.Before(ctx, "one", ws); err != nil {
+		t.Fatal(err)
+	}
+	if !m.blobs.has(digest(v[0])) {
+		t.Error("the first version, which session two's index needs, was pruned")
+	}
+	if m.blobs.has(digest(v[1])) {
+		t.Error("the second version, which no index needs, was kept")
+	}
+	if !m.blobs.has(digest(v[3])) {
+		t.Error("the last version, which session one's index needs, was pruned")
+	}
+}
