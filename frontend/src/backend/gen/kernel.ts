@@ -1438,6 +1438,14 @@ export const SettingWorkspaceMaxFile = "workspace.maxFileBytes";
  * index keeps, before compression.
  */
 export const SettingWorkspaceMaxTotal = "workspace.maxTotalBytes";
+/**
+ * SettingWorkspaceMaxKept bounds the disk (compressed) of the contents
+ * the workspace indexes keep, all sessions together, with the earlier
+ * contents not pruned yet; twice workspace.maxTotalBytes unless set.
+ * Past it a content is not kept, and a later change of it is not
+ * restorable (issue 21 item 10).
+ */
+export const SettingWorkspaceMaxKept = "workspace.maxKeptBytes";
 
 //////////
 // source: shellrecover.go
@@ -1474,6 +1482,11 @@ export interface WorkspaceUsage {
   blobBytes: number /* int64 */;
   indexes: number /* int */;
   indexBytes: number /* int64 */;
+  /**
+   * MaxKeptBytes is the bound on BlobBytes in force
+   * (workspace.maxKeptBytes); 0 where it is not known.
+   */
+  maxKeptBytes: number /* int64 */;
 }
 /**
  * WorkspacePruned says what a prune of the workspace blobs removed.
