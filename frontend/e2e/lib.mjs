@@ -20,11 +20,15 @@ export function check(ok, message) {
   if (!ok) throw new Error(message);
 }
 
-/** api calls the kernel from the page, with its cookie: what the store holds. */
+/**
+ * api calls the kernel from the page, with the bearer token the page kept
+ * for its tab (src/backend/token.ts): what the store holds.
+ */
 export const api = (page, method, ...args) =>
   page.evaluate(
     async ({ method, args }) => {
-      const r = await fetch(`/api/call/${method}`, { method: 'POST', credentials: 'same-origin', body: JSON.stringify(args) });
+      const headers = { Authorization: `Bearer ${sessionStorage.getItem('foya.token')}` };
+      const r = await fetch(`/api/call/${method}`, { method: 'POST', headers, body: JSON.stringify(args) });
       const body = await r.text();
       if (!r.ok) throw new Error(`${method}: ${r.status} ${body}`);
       return body === '' ? null : JSON.parse(body);
