@@ -58,12 +58,24 @@ export function launch() {
   });
 }
 
-/** newPage opens a 1024x640 page; errors collects what the page threw. */
+/**
+ * pageErrors collects what page throws and what its Content-Security-Policy
+ * refuses (Chromium says so on the console): foya serve's CSP must not
+ * break the page (issue 21 item 7).
+ */
+export function pageErrors(page) {
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.text().includes('Content Security Policy')) errors.push(m.text());
+  });
+  return errors;
+}
+
+/** newPage opens a 1024x640 page; errors collects what the page threw or its CSP refused. */
 export async function newPage(browser) {
   const context = await browser.newContext({ viewport: { width: 1024, height: 640 } });
   const page = await context.newPage();
   page.setDefaultTimeout(timeout);
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  return { page, errors };
+  return { page, errors: pageErrors(page) };
 }
