@@ -590,6 +590,11 @@ export interface Action {
   paths?: string[];
   command?: string;
   host?: string;
+  /**
+   * Addresses are, for "fetch_private", the loopback or private
+   * addresses the fetch would connect to.
+   */
+  addresses?: string[];
   readOnly?: boolean;
   /**
    * MCPServer and MCPTool name, for an MCP call, the server and the
