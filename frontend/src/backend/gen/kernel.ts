@@ -1300,7 +1300,9 @@ export interface ModelChoice {
   /**
    * Provider names a profile; "" means Session's if it names one (a
    * continued session keeps its profile), else the default profile,
-   * unless BaseURL is set: a server given by URL gets no profile's key.
+   * unless BaseURL is set. A server given by BaseURL gets no profile's
+   * key or credential headers, even with Provider set, unless it is
+   * that profile's own server: its key comes from APIKey or EnvAPIKey.
    */
   Provider: string;
   Session: string;
