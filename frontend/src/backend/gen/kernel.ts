@@ -590,6 +590,11 @@ export interface Action {
   paths?: string[];
   command?: string;
   host?: string;
+  /**
+   * Addresses are, for "fetch_private", the loopback or private
+   * addresses the fetch would connect to.
+   */
+  addresses?: string[];
   readOnly?: boolean;
   /**
    * MCPServer and MCPTool name, for an MCP call, the server and the
@@ -1295,7 +1300,9 @@ export interface ModelChoice {
   /**
    * Provider names a profile; "" means Session's if it names one (a
    * continued session keeps its profile), else the default profile,
-   * unless BaseURL is set: a server given by URL gets no profile's key.
+   * unless BaseURL is set. A server given by BaseURL gets no profile's
+   * key or credential headers, even with Provider set, unless it is
+   * that profile's own server: its key comes from APIKey or EnvAPIKey.
    */
   Provider: string;
   Session: string;
