@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"foya/backend/testwait"
 )
 
 // TestMakeInstallPrefixWithSpace: `make install PREFIX='/path with space'`
@@ -25,7 +27,7 @@ func TestMakeInstallPrefixWithSpace(t *testing.T) {
 		t.Skip("make install is for Linux desktops")
 	}
 	if _, err := exec.LookPath("make"); err != nil {
-		t.Skip("no make here")
+		testwait.Missing(t, "make (Debian package make)", "make install with a space in PREFIX")
 	}
 	tmp := t.TempDir()
 	marker := filepath.Join(tmp, "ran")

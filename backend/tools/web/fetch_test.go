@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"foya/backend/approval"
+	"foya/backend/testwait"
 	"foya/backend/tools"
 )
 
@@ -326,7 +327,7 @@ func fakeLookup(t *testing.T, table map[string]string) {
 func TestRedirectToAnotherPrivateAddressAsks(t *testing.T) {
 	other, err := net.Listen("tcp", "127.0.0.2:0")
 	if err != nil {
-		t.Skipf("no second loopback address here: %v", err)
+		testwait.Missing(t, "a second loopback address, 127.0.0.2 ("+err.Error()+")", "a redirect to another private address")
 	}
 	reached := make(chan string, 10)
 	target := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
