@@ -82,10 +82,11 @@ func (e Entry) Code(workspace string) Code {
 			add(p, true)
 		}
 	}
-	script := true // the first argument naming a file is a script: its folder counts
+	script := true // the first plain argument naming a file is a script: its folder counts
 	for _, a := range e.Args {
-		v := a
+		v, flag := a, false
 		if strings.HasPrefix(a, "-") {
+			flag = true
 			_, after, ok := strings.Cut(a, "=")
 			if !ok {
 				continue
@@ -100,7 +101,7 @@ func (e Entry) Code(workspace string) Code {
 		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
 			isFile = true
 		}
-		if add(p, script && isFile) && isFile {
+		if add(p, script && isFile && !flag) && isFile && !flag {
 			script = false
 		}
 	}
