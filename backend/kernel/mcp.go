@@ -23,9 +23,13 @@ import (
 // write it); they start without asking. A project's are in its
 // .foya/mcp.json and .mcp.json (the first wins on a name): opening a
 // project must not start its programs, so each runs only once the user
-// approved it by name and command line (the approval is kept like a rules
-// file's, by sha256, and a changed entry is unapproved again), and a stdio
-// one runs inside the sandbox unless the approval lifts it.
+// approved what it runs: its entry and the content of the workspace code
+// it runs or loads (mcp.Entry.Code). The approval is kept like a rules
+// file's, by sha256 of both, and checked before every start: a changed
+// entry or script is unapproved again (issue 21 items 2 and 4). A stdio
+// one runs inside the sandbox, the shell's own (issue 21 item 1), unless
+// the approval lifts it; for a server that runs workspace code, only with
+// the user's confirmation of that risk (mcp_approve.go).
 
 // MCPFile is the user's MCP servers file in the data folder.
 const MCPFile = "mcp.json"

@@ -19,6 +19,7 @@ import (
 // a relative command and its folder, files named in its arguments (--flag=
 // values too), env paths such as PYTHONPATH, and a script not there yet;
 // never the workspace itself, nor what lives outside it.
+// spec: M2, K5
 func TestEntryCode(t *testing.T) {
 	ws := t.TempDir()
 	outside := t.TempDir()
@@ -72,6 +73,7 @@ func TestEntryCode(t *testing.T) {
 // start, a restart after a crash included; when Verify refuses, the server
 // does not start and its failure says why (issue 21 item 2: the code it
 // runs changed while it ran).
+// spec: M2, K5
 func TestVerifyBeforeEachStart(t *testing.T) {
 	ws := t.TempDir()
 	var refuse atomic.Bool
