@@ -499,8 +499,15 @@ func TestMCPCommandLine(t *testing.T) {
 	if !strings.Contains(out, "web (project, http) unapproved") || !strings.Contains(out, "foya mcp approve web") {
 		t.Errorf("list with a project server = %q", out)
 	}
-	if out, errs, code := mcp("approve", "web", "--workdir", dir); code != 0 || !strings.Contains(out, "http://127.0.0.1:9/mcp") || !strings.Contains(out, "failed") {
-		t.Errorf("approve = %d %q %q; want the URL shown, then failed (nothing listens)", code, out, errs)
+	// Issue 21 item 4: approve shows what it approves, and with
+	// --fingerprint approves only what the user saw.
+	if out, errs, code := mcp("approve", "web", "--workdir", dir, "--fingerprint", "0123abcd"); code == 0 ||
+		!strings.Contains(errs, "changed since it was shown") || strings.Contains(out, "failed") {
+		t.Errorf("approve with a stale fingerprint = %d %q %q; want refused, nothing started", code, out, errs)
+	}
+	if out, errs, code := mcp("approve", "web", "--workdir", dir); code != 0 || !strings.Contains(out, "url:       http://127.0.0.1:9/mcp") ||
+		!strings.Contains(out, "fingerprint: ") || !strings.Contains(out, "failed") {
+		t.Errorf("approve = %d %q %q; want the URL and fingerprint shown, then failed (nothing listens)", code, out, errs)
 	}
 	if out, _, code := mcp("remove", "other"); code != 0 || !strings.Contains(out, "Removed") {
 		t.Errorf("remove = %d %q", code, out)
