@@ -158,7 +158,7 @@ func newMCP(k *Kernel, dataDir string, budget int) *mcpState {
 		// A project's server starts (and restarts) only while its approval
 		// holds for its entry and code as they are then (issue 21 item 2).
 		Verify: func(workdir string, e mcp.Entry) error {
-			if _, why, ok := k.mcpApproval(context.Background(), workdir, e); !ok {
+			if _, why, ok := k.mcpApproval(context.Background(), workdir, e, e.Code(workdir)); !ok {
 				return errors.New(why)
 			}
 			return nil
@@ -229,9 +229,9 @@ func mcpHash(e mcp.Entry, code mcp.Code) string {
 }
 
 // mcpApproval returns the approval of a project's server when it holds for
-// the entry and its code as they are now; else why not, in words the user
-// reads.
-func (k *Kernel) mcpApproval(ctx context.Context, workdir string, e mcp.Entry) (mcpApproval, string, bool) {
+// the entry and its code as they are now (code is e.Code(workdir)); else
+// why not, in words the user reads.
+func (k *Kernel) mcpApproval(ctx context.Context, workdir string, e mcp.Entry, code mcp.Code) (mcpApproval, string, bool) {
 	notYet := fmt.Sprintf("the project's MCP server %s is not approved: approve it in Settings, MCP servers, or with foya mcp approve %s", e.Name, e.Name)
 	dir, err := realDir(workdir)
 	if err != nil {
@@ -245,7 +245,6 @@ func (k *Kernel) mcpApproval(ctx context.Context, workdir string, e mcp.Entry) (
 	if json.Unmarshal([]byte(v), &a) != nil {
 		return mcpApproval{}, notYet, false
 	}
-	code := e.Code(workdir)
 	if a.Hash == mcpHash(e, code) {
 		return a, "", true
 	}
@@ -274,7 +273,7 @@ func (k *Kernel) loadMCP(ctx context.Context, workdir string) {
 		es, _, _ := projectEntries(workdir)
 		var run []mcp.Entry
 		for _, e := range es {
-			a, _, ok := k.mcpApproval(ctx, workdir, e)
+			a, _, ok := k.mcpApproval(ctx, workdir, e, e.Code(workdir))
 			if !ok {
 				continue
 			}
@@ -333,14 +332,14 @@ func (k *Kernel) MCPServers(ctx context.Context, workdir string) (MCPList, error
 		}
 		for _, e := range pes {
 			state := MCPUnapproved
-			a, why, ok := k.mcpApproval(ctx, workdir, e)
+			code := e.Code(workdir)
+			a, why, ok := k.mcpApproval(ctx, workdir, e, code)
 			if ok {
 				state = mcp.Stopped
 			}
 			if e.Transport() == mcp.Stdio {
 				e.Sandbox = !a.Unconfined // running status overrides
 			}
-			code := e.Code(workdir)
 			s := add("project", files[e.Name], workdir, e, state)
 			s.Code, s.Fingerprint = code.Files(), mcpHash(e, code)
 			if !ok && strings.Contains(why, "changed since") {
