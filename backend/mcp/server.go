@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -71,6 +72,7 @@ type server struct {
 	// what sweeps said that no call result has carried yet.
 	sweep    func(who string) []string
 	notes    []string
+	sweepMu  sync.Mutex    // one sweep at a time: two would rename the same .git
 	ready    chan struct{} // closed at the first ready or failure
 	readyOne sync.Once
 }
@@ -206,7 +208,9 @@ func (s *server) sweepNow() []string {
 	if sweep == nil {
 		return nil
 	}
+	s.sweepMu.Lock()
 	notes := sweep("the MCP server " + s.entry.Name)
+	s.sweepMu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.notes = append(s.notes, notes...)
@@ -422,6 +426,12 @@ func (s *server) status() Status {
 	st := Status{Name: s.entry.Name, Workdir: s.workdir, Transport: s.entry.Transport(), CommandLine: s.entry.CommandLine(),
 		State: s.state, Error: s.err, Tools: len(s.tools), Sandbox: s.sandboxed,
 		AlwaysLoad: s.entry.AlwaysLoad, Restarts: s.restarts}
+	if len(s.notes) > 0 {
+		// What a sweep did that no call has told yet (a .git the server
+		// made while no call ran, renamed aside).
+		st.Error = strings.Join(append(slices.Clone(s.notes), st.Error), "; ")
+		st.Error = strings.TrimSuffix(st.Error, "; ")
+	}
 	if c := s.conn; c != nil && c.stderr != nil {
 		st.Stderr = c.stderr(20)
 	} else if s.state == Failed {
