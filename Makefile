@@ -27,8 +27,9 @@ LDFLAGS := $(strip $(LDFLAGS))
 
 # Debian packages: GTK and WebKitGTK headers for the desktop build; Xvfb,
 # xauth and ImageMagick for the desktop smoke test; Chromium for browser
-# tests; patch, ripgrep and trash-cli for the file tools' tests.
-APT_PACKAGES := libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth imagemagick chromium patch ripgrep trash-cli
+# tests; patch, ripgrep and trash-cli for the file tools' tests;
+# desktop-file-utils to validate the menu entry make install writes.
+APT_PACKAGES := libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth imagemagick chromium patch ripgrep trash-cli desktop-file-utils
 
 NPM_STAMP     := frontend/node_modules/.foya-npm-ci
 FRONTEND_SRC  := $(shell find frontend/src frontend/wailsjs -type f 2>/dev/null) \
@@ -216,30 +217,37 @@ package: build icons ## the Debian package build/bin/foya_VERSION_ARCH.deb (nfpm
 	@ls build/bin/foya_*.deb
 
 # Per-user: the binary in PREFIX/bin, a menu entry whose Exec is that
-# binary's absolute path, the icons; the caches are refreshed only where
-# their tools are installed.
+# binary's absolute path (quoted as the desktop-entry spec says, so a PREFIX
+# with spaces works: build/linux/desktop-entry.sh), the icons; the caches
+# are refreshed only where their tools are installed. QPREFIX is PREFIX
+# quoted for the shell, whatever it holds.
+QPREFIX = '$(subst ','\'',$(PREFIX))'
+
 install: build icons ## install for this user: ~/.local/bin/foya, a menu entry and icons (PREFIX=~/.local)
-	install -Dm755 $(BIN) "$(PREFIX)/bin/foya"
-	install -d "$(PREFIX)/share/applications"
-	sed 's|^Exec=foya$$|Exec=$(abspath $(PREFIX))/bin/foya|' build/linux/foya.desktop > "$(PREFIX)/share/applications/foya.desktop"
-	chmod 644 "$(PREFIX)/share/applications/foya.desktop"
+	install -Dm755 "$(BIN)" $(QPREFIX)/bin/foya
+	install -d $(QPREFIX)/share/applications
+	bin="$$(cd $(QPREFIX)/bin && pwd)/foya"; \
+	build/linux/desktop-entry.sh "$$bin" < build/linux/foya.desktop > $(QPREFIX)/share/applications/foya.desktop.new; \
+	chmod 644 $(QPREFIX)/share/applications/foya.desktop.new; \
+	mv -f $(QPREFIX)/share/applications/foya.desktop.new $(QPREFIX)/share/applications/foya.desktop
 	for s in $(ICON_SIZES); do \
-	  install -Dm644 "$(ICON_DIR)/$${s}x$${s}/apps/foya.png" "$(PREFIX)/share/icons/hicolor/$${s}x$${s}/apps/foya.png"; \
+	  install -Dm644 "$(ICON_DIR)/$${s}x$${s}/apps/foya.png" $(QPREFIX)"/share/icons/hicolor/$${s}x$${s}/apps/foya.png"; \
 	done
 	$(call refresh-caches)
-	@echo "installed $(PREFIX)/bin/foya and its menu entry, Foya"
-	@case ":$$PATH:" in *":$(abspath $(PREFIX))/bin:"*) ;; \
-	  *) echo "note: $(abspath $(PREFIX))/bin is not on your PATH: the menu entry works, a shell needs the full path";; esac
+	@bindir="$$(cd $(QPREFIX)/bin && pwd)"; \
+	echo "installed $$bindir/foya and its menu entry, Foya"; \
+	case ":$$PATH:" in *":$$bindir:"*) ;; \
+	  *) echo "note: $$bindir is not on your PATH: the menu entry works, a shell needs the full path";; esac
 
 uninstall: ## remove what make install put in place (PREFIX=~/.local)
-	rm -f "$(PREFIX)/bin/foya" "$(PREFIX)/share/applications/foya.desktop"
-	for s in $(ICON_SIZES); do rm -f "$(PREFIX)/share/icons/hicolor/$${s}x$${s}/apps/foya.png"; done
+	rm -f $(QPREFIX)/bin/foya $(QPREFIX)/share/applications/foya.desktop
+	for s in $(ICON_SIZES); do rm -f $(QPREFIX)"/share/icons/hicolor/$${s}x$${s}/apps/foya.png"; done
 	$(call refresh-caches)
 
 define refresh-caches
-	if command -v update-desktop-database >/dev/null; then update-desktop-database -q "$(PREFIX)/share/applications"; fi
-	if command -v gtk-update-icon-cache >/dev/null && [ -d "$(PREFIX)/share/icons/hicolor" ]; then \
-	  gtk-update-icon-cache -q -t -f "$(PREFIX)/share/icons/hicolor"; fi
+	if command -v update-desktop-database >/dev/null; then update-desktop-database -q $(QPREFIX)/share/applications; fi
+	if command -v gtk-update-icon-cache >/dev/null && [ -d $(QPREFIX)/share/icons/hicolor ]; then \
+	  gtk-update-icon-cache -q -t -f $(QPREFIX)/share/icons/hicolor; fi
 endef
 
 # Builds the .deb, installs it with dpkg, checks the installed binary's

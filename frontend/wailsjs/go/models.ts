@@ -78,6 +78,7 @@ export namespace kernel {
 	    paths?: string[];
 	    command?: string;
 	    host?: string;
+	    addresses?: string[];
 	    readOnly?: boolean;
 	    mcpServer?: string;
 	    mcpTool?: string;
@@ -406,6 +407,7 @@ export namespace kernel {
 	    blobBytes: number;
 	    indexes: number;
 	    indexBytes: number;
+	    maxKeptBytes: number;
 	}
 
 }
