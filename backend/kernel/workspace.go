@@ -27,7 +27,8 @@ func newWorkspace(st *store.Store, dataDir string) *workspace.Manager {
 // workspaceLimits reads the index's limits from the settings.
 func workspaceLimits(ctx context.Context, st *store.Store) workspace.Limits {
 	l := workspace.Limits{MaxFile: workspace.DefaultMaxFile, MaxTotal: workspace.DefaultMaxTotal}
-	for key, to := range map[string]*int64{SettingWorkspaceMaxFile: &l.MaxFile, SettingWorkspaceMaxTotal: &l.MaxTotal} {
+	for key, to := range map[string]*int64{SettingWorkspaceMaxFile: &l.MaxFile, SettingWorkspaceMaxTotal: &l.MaxTotal,
+		SettingWorkspaceMaxKept: &l.MaxKept} {
 		if v, ok, err := st.Setting(ctx, key); err == nil && ok {
 			if n, err := parseBytes(v); err == nil {
 				*to = n
@@ -46,14 +47,21 @@ type WorkspaceUsage struct {
 	BlobBytes  int64  `json:"blobBytes"`
 	Indexes    int    `json:"indexes"`
 	IndexBytes int64  `json:"indexBytes"`
+	// MaxKeptBytes is the bound on BlobBytes in force
+	// (workspace.maxKeptBytes); 0 where it is not known.
+	MaxKeptBytes int64 `json:"maxKeptBytes"`
 }
 
-func usageOf(u workspace.Usage) WorkspaceUsage {
-	return WorkspaceUsage{Dir: u.Dir, Blobs: u.Blobs, BlobBytes: u.BlobBytes, Indexes: u.Indexes, IndexBytes: u.IndexBytes}
+func usageOf(u workspace.Usage, l workspace.Limits) WorkspaceUsage {
+	return WorkspaceUsage{Dir: u.Dir, Blobs: u.Blobs, BlobBytes: u.BlobBytes, Indexes: u.Indexes, IndexBytes: u.IndexBytes,
+		MaxKeptBytes: l.KeptBound()}
 }
 
-// WorkspaceUsage returns the disk the workspace indexes take now.
-func (k *Kernel) WorkspaceUsage() WorkspaceUsage { return usageOf(k.ws.Usage()) }
+// WorkspaceUsage returns the disk the workspace indexes take now, and the
+// bound on the kept contents.
+func (k *Kernel) WorkspaceUsage() WorkspaceUsage {
+	return usageOf(k.ws.Usage(), workspaceLimits(context.Background(), k.store))
+}
 
 // WorkspacePruned says what a prune of the workspace blobs removed.
 type WorkspacePruned struct {

@@ -16,6 +16,7 @@ import (
 	"image/png"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -28,8 +29,8 @@ import (
 // message on standard error, then exit status 3).
 const Env = "FOYA_MCP_TEST_SERVER"
 
-// MarkEnv names a file the wait tool appends "cancelled" to when its call
-// is cancelled.
+// MarkEnv names a file the wait tool appends "started" to when its call
+// arrives, and "cancelled" when it is cancelled.
 const MarkEnv = "FOYA_MCP_TEST_MARK"
 
 // Main serves as Env says and exits; it returns if Env is not set. Call it
@@ -113,13 +114,17 @@ func New() *server.MCPServer {
 		})
 	s.AddTool(mcp.NewTool("wait", mcp.WithDescription("Wait until cancelled.")),
 		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			<-ctx.Done()
-			if f := os.Getenv(MarkEnv); f != "" {
-				if fh, err := os.OpenFile(f, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
-					fh.WriteString("cancelled\n")
-					fh.Close()
+			mark := func(what string) {
+				if f := os.Getenv(MarkEnv); f != "" {
+					if fh, err := os.OpenFile(f, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+						fh.WriteString(what + "\n")
+						fh.Close()
+					}
 				}
 			}
+			mark("started")
+			<-ctx.Done()
+			mark("cancelled")
 			return text("cancelled")
 		})
 	s.AddTool(mcp.NewTool("crash", mcp.WithDescription("Exit the server mid-call.")),
@@ -145,12 +150,19 @@ func New() *server.MCPServer {
 				})
 			return text("grown")
 		})
-	s.AddTool(mcp.NewTool("write", mcp.WithDescription("Write a file."), mcp.WithString("path", mcp.Required())),
+	s.AddTool(mcp.NewTool("write", mcp.WithDescription("Write a file (\"written\" unless content says), making its folders with parents."),
+		mcp.WithString("path", mcp.Required()), mcp.WithString("content"), mcp.WithBoolean("parents")),
 		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			if err := os.WriteFile(r.GetString("path", ""), []byte("written\n"), 0o600); err != nil {
+			path := r.GetString("path", "")
+			if r.GetBool("parents", false) {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					return mcp.NewToolResultError(err.Error()), nil
+				}
+			}
+			if err := os.WriteFile(path, []byte(r.GetString("content", "written\n")), 0o600); err != nil {
 				return mcp.NewToolResultError(err.Error()), nil
 			}
-			return text("wrote " + r.GetString("path", ""))
+			return text("wrote " + path)
 		})
 	s.AddTool(mcp.NewTool("has spaces in it", mcp.WithDescription("A tool whose name has spaces.")),
 		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -590,6 +590,11 @@ export interface Action {
   paths?: string[];
   command?: string;
   host?: string;
+  /**
+   * Addresses are, for "fetch_private", the loopback or private
+   * addresses the fetch would connect to.
+   */
+  addresses?: string[];
   readOnly?: boolean;
   /**
    * MCPServer and MCPTool name, for an MCP call, the server and the
@@ -1152,6 +1157,29 @@ export interface MCPServer {
   sandbox: boolean;
   alwaysLoad: boolean;
   restarts: number /* int */;
+  /**
+   * What decides what runs, as approving shows it (issue 21 item 4):
+   * the command and its arguments, the working folder, the environment
+   * (values that look secret masked), the URL and the headers' names.
+   */
+  command?: string;
+  args?: string[];
+  cwd?: string;
+  env?: { [key: string]: string};
+  url?: string;
+  headers?: string[];
+  /**
+   * Code lists the workspace files and folders a project's server runs
+   * or loads (its script, the folder of a relative command, files named
+   * in its arguments, env paths): part of what an approval covers.
+   */
+  code?: string[];
+  /**
+   * Fingerprint identifies a project's server as shown (its entry and
+   * its code's content): ApproveMCPServer takes it back and refuses
+   * when the server changed since.
+   */
+  fingerprint?: string;
 }
 /**
  * MCPList is the configured servers and what is wrong with their files.
@@ -1196,6 +1224,31 @@ export interface MCPImport {
    */
   skipped: string[];
   problems: string[];
+}
+
+//////////
+// source: mcp_approve.go
+
+/**
+ * MCPApprove is what a person approves of a project's MCP server.
+ */
+export interface MCPApprove {
+  /**
+   * Fingerprint is MCPServer.Fingerprint as it was shown: the approval
+   * is refused when the server changed since (issue 21 item 4).
+   */
+  fingerprint: string;
+  /**
+   * Unsandboxed lets a stdio server run outside the sandbox.
+   */
+  unsandboxed?: boolean;
+  /**
+   * WorkspaceCode confirms the risk of Unsandboxed for a server that
+   * runs code from the workspace (MCPServer.Code): whatever is written
+   * there, by the model too, then runs with the user's rights (issue 21
+   * item 2).
+   */
+  workspaceCode?: boolean;
 }
 
 //////////
@@ -1295,7 +1348,9 @@ export interface ModelChoice {
   /**
    * Provider names a profile; "" means Session's if it names one (a
    * continued session keeps its profile), else the default profile,
-   * unless BaseURL is set: a server given by URL gets no profile's key.
+   * unless BaseURL is set. A server given by BaseURL gets no profile's
+   * key or credential headers, even with Provider set, unless it is
+   * that profile's own server: its key comes from APIKey or EnvAPIKey.
    */
   Provider: string;
   Session: string;
@@ -1438,6 +1493,14 @@ export const SettingWorkspaceMaxFile = "workspace.maxFileBytes";
  * index keeps, before compression.
  */
 export const SettingWorkspaceMaxTotal = "workspace.maxTotalBytes";
+/**
+ * SettingWorkspaceMaxKept bounds the disk (compressed) of the contents
+ * the workspace indexes keep, all sessions together, with the earlier
+ * contents not pruned yet; twice workspace.maxTotalBytes unless set.
+ * Past it a content is not kept, and a later change of it is not
+ * restorable (issue 21 item 10).
+ */
+export const SettingWorkspaceMaxKept = "workspace.maxKeptBytes";
 
 //////////
 // source: shellrecover.go
@@ -1474,6 +1537,11 @@ export interface WorkspaceUsage {
   blobBytes: number /* int64 */;
   indexes: number /* int */;
   indexBytes: number /* int64 */;
+  /**
+   * MaxKeptBytes is the bound on BlobBytes in force
+   * (workspace.maxKeptBytes); 0 where it is not known.
+   */
+  maxKeptBytes: number /* int64 */;
 }
 /**
  * WorkspacePruned says what a prune of the workspace blobs removed.
