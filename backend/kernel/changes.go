@@ -21,10 +21,17 @@ import (
 )
 
 // fileTools returns the built-in file tools, their stale-read guard kept
-// in st and deletions going to the user's trash.
-func fileTools(st *store.Store) []tools.Tool {
+// in the store and deletions going to the user's trash. They hide what
+// sandboxed commands cannot see (k.shell, made after them), never open
+// the database and do not write Foya's own files outside Full Access.
+func fileTools(k *Kernel) []tools.Tool {
+	st := k.store
 	return files.Tools(files.Options{Reads: readLog{st}, Trash: trash.Default(),
-		MaxWrite: func(ctx context.Context) int64 { return maxWrite(ctx, st) }})
+		MaxWrite: func(ctx context.Context) int64 { return maxWrite(ctx, st) },
+		Database: k.databaseFiles(),
+		Hidden:   func() []string { return k.shell.Hidden() },
+		Own:      k.ownFiles(),
+	})
 }
 
 // readLog keeps the stale-read guard's records in the store.

@@ -167,7 +167,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 	}
 	k.reg.Add(tools.Search{}, history.New(st))
 	k.reg.Add(todo.New(func(ctx context.Context, sid string, ev event.Event) error { return k.eng.Record(ctx, sid, ev) }))
-	k.reg.Add(fileTools(st)...)
+	k.reg.Add(fileTools(k)...)
 	k.ws = newWorkspace(st, dataDir)
 	k.reg.Add(shellTools(k, opts.Probe)...)
 	k.reg.Add(web.New())

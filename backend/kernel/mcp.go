@@ -266,8 +266,13 @@ func (k *Kernel) loadMCP(ctx context.Context, workdir string) {
 	st := k.mcp
 	st.mu.Lock()
 	scopes := []string{""}
-	es, _ := mcp.ReadFile(st.file)
-	st.m.Set("", es)
+	// Like the user's rules, the user's servers file is not read for a
+	// run whose workspace holds it: the agent could have written it.
+	// Servers started from it before keep running as they were.
+	if workdir == "" || !insideWorkspace(st.file, workdir) {
+		es, _ := mcp.ReadFile(st.file)
+		st.m.Set("", es)
+	}
 	if workdir != "" {
 		scopes = append(scopes, workdir)
 		es, _, _ := projectEntries(workdir)
@@ -317,6 +322,11 @@ func (k *Kernel) MCPServers(ctx context.Context, workdir string) (MCPList, error
 	es, ps := mcp.ReadFile(k.mcp.file)
 	for _, p := range ps {
 		list.Problems = append(list.Problems, p.Error())
+	}
+	if workdir != "" && insideWorkspace(k.mcp.file, workdir) && len(es) > 0 {
+		list.Problems = append(list.Problems, fmt.Sprintf("%s lies inside the workspace %s, where the agent can write, so Foya does not start "+
+			"its servers for runs there: keep Foya's data folder out of your workspaces (open the session on a subfolder, or point --db elsewhere)",
+			k.mcp.file, workdir))
 	}
 	for _, e := range es {
 		state := mcp.Stopped

@@ -141,7 +141,7 @@ func (k *Kernel) RevokeProjectRules(ctx context.Context, workdir string) error {
 // hash is the hash of the bytes just read.
 func (k *Kernel) rulesFor(ctx context.Context, workdir string) []*approval.Rules {
 	var out []*approval.Rules
-	if k.userRules != "" && !k.userRulesInside(workdir) {
+	if k.userRules != "" && !insideWorkspace(k.userRules, workdir) {
 		out = append(out, approval.LoadUserRules(k.userRules, workdir))
 	}
 	p := approval.LoadRules(workdir)
@@ -155,16 +155,17 @@ func (k *Kernel) rulesFor(ctx context.Context, workdir string) []*approval.Rules
 	return append(out, p)
 }
 
-// userRulesInside reports whether the user's rules file lies in the
-// workspace (a session opened on the home folder, say). The agent may write
-// there, in Auto without asking, so such a file is not the user's word and
-// is not read for that session.
-func (k *Kernel) userRulesInside(workdir string) bool {
+// insideWorkspace reports whether one of Foya's own files (the user's
+// rules, the user's MCP servers) lies in the workspace (a session opened on
+// the home folder, say, or --db inside it). The agent may write there, so
+// such a file is not the user's word and is not read for that session's
+// runs (issue 21 item 3). When in doubt it says inside.
+func insideWorkspace(own, workdir string) bool {
 	dir, err := realDir(workdir)
 	if err != nil {
 		return true
 	}
-	file, err := realDir(k.userRules)
+	file, err := realDir(own)
 	if err != nil {
 		return true
 	}

@@ -57,6 +57,9 @@ func (t deleteTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Ca
 		}
 		return tools.Errorf("delete: %s is the root of the filesystem, which is never deleted, in any mode; nothing was deleted", tg.Real), nil
 	}
+	if msg := t.e.fence(rc).deleteRefusal(tg.Real); msg != "" {
+		return tools.Errorf("%s", msg), nil
+	}
 	l := tg.loc()
 	before, err := snapshot(l, MaxKeep)
 	if err != nil && !errors.Is(err, errTooLarge) && !before.Exists {

@@ -84,6 +84,9 @@ func (t editTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 		return tools.Errorf("edit: %v", err), nil
 	}
 	defer tg.close()
+	if msg := t.e.fence(rc).writeRefusal(EditName, tg.Real); msg != "" {
+		return tools.Errorf("%s", msg), nil
+	}
 	before, err := snapshot(tg.loc(), MaxKeep)
 	switch {
 	case errors.Is(err, errTooLarge):

@@ -56,6 +56,9 @@ func (t writeTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Cal
 		return tools.Errorf("write: %v", err), nil
 	}
 	defer tg.close()
+	if msg := t.e.fence(rc).writeRefusal(WriteName, tg.Real); msg != "" {
+		return tools.Errorf("%s", msg), nil
+	}
 	content := []byte(*a.Content)
 	before, err := snapshot(tg.loc(), MaxKeep)
 	switch {

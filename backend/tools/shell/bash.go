@@ -375,9 +375,11 @@ func (s *Shell) command(rc *tools.RunContext, a bashArgs, p plan) (sandbox.Comma
 			Writable:   writable,
 			// Created when missing, so that the command cannot make them
 			// with its own content. A missing .git is not: an empty one
-			// would confuse git (see the package documentation).
+			// would confuse git (see the package documentation). Nor are
+			// Foya's own files (Options.Own), read-only where they exist
+			// in a writable folder and are not hidden (issue 21 item 3).
 			ReadOnly:         []string{filepath.Join(rc.Workdir, ".foya"), filepath.Join(rc.Workdir, ".agents")},
-			ReadOnlyIfExists: p.protect.paths,
+			ReadOnlyIfExists: slices.Concat(p.protect.paths, s.opts.Own),
 			Hidden:           s.hidden(),
 		}
 	}

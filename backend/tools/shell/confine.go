@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path/filepath"
+	"slices"
 
 	"foya/backend/sandbox"
 )
@@ -39,7 +40,7 @@ func (s *Shell) Confine(workdir string) Confinement {
 			Restricted:       true,
 			Writable:         []string{workdir},
 			ReadOnly:         []string{filepath.Join(workdir, ".foya"), filepath.Join(workdir, ".agents")},
-			ReadOnlyIfExists: p.paths,
+			ReadOnlyIfExists: slices.Concat(p.paths, s.opts.Own), // Foya's own files, as for bash
 			Hidden:           s.hidden(),
 		},
 		Incomplete: p.incomplete,

@@ -41,6 +41,11 @@ type Options struct {
 	// Private lists more paths hidden like the credential stores, which
 	// Readable may uncover: Foya's data folder.
 	Private []string
+	// Own lists Foya's data folders and the files it reads back as
+	// configuration (its MCP servers, provider keys, the user's rules):
+	// where they exist inside a folder a command may write, they stay
+	// read-only, even when Readable uncovers them.
+	Own []string
 	// Readable returns the paths the user allows sandboxed commands to
 	// read although they are hidden by default (a credential store, the
 	// data folder); nil means none.
