@@ -4,6 +4,7 @@ package tests
 
 import (
 	"context"
+	"foya/backend/testwait"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,7 +34,7 @@ func ownFilesHarness(t *testing.T, turns ...pt.Turn) (*harness, string) {
 // unsandboxed, unasked), and a refused write leaves it as it was.
 func TestOwnFilesInsideTheWorkspaceStayTheUsers(t *testing.T) {
 	if c := sandbox.Probe(); c.Mechanism == "" {
-		t.Skipf("no sandbox here: %s", c.Reason)
+		testwait.Missing(t, "every sandbox mechanism ("+c.Reason+")", "Foya's own files against a sandboxed command")
 	}
 	const original = "{\"mcpServers\": {}}\n"
 	h, ws := ownFilesHarness(t,
@@ -66,7 +67,7 @@ func TestOwnFilesInsideTheWorkspaceStayTheUsers(t *testing.T) {
 // servers do not start, and the list says why. A session elsewhere is the
 // control: the same file starts its server there.
 func TestUserMCPFileInsideTheWorkspaceIsNotTrusted(t *testing.T) {
-	h, ws := ownFilesHarness(t, pt.Say("hi"), pt.Say("hi"))
+	h, ws := ownFilesHarness(t, pt.Say("hi"), pt.Say("hi"), pt.Say("hi"))
 	mark := filepath.Join(sandboxtest.Dir(t), "started")
 	escWrite(t, filepath.Join(ws, "data", kernel.MCPFile),
 		`{"mcpServers":{"planted":{"command":"sh","args":["-c","touch `+mark+`"]}}}`)
@@ -88,8 +89,23 @@ func TestUserMCPFileInsideTheWorkspaceIsNotTrusted(t *testing.T) {
 	if pathExists(mark) {
 		t.Fatal("listing the servers for the workspace started one")
 	}
+	// Nor in another session's runs while the session on ws exists: its
+	// agent could have planted the file.
 	other, err := h.k.CreateSession(context.Background(), kernel.NewSession{Workdir: sandboxtest.Dir(t), ApprovalMode: "auto", Model: "m"})
 	if err != nil {
+		t.Fatal(err)
+	}
+	if run := h.runIn(context.Background(), other.ID, "hello"); run.Status != kernel.RunCompleted {
+		t.Fatalf("run %s: %s", run.Status, run.Error)
+	}
+	if pathExists(mark) {
+		t.Fatal("a session elsewhere started the server of an mcp.json that lies inside another session's workspace")
+	}
+	if list, err := h.k.MCPServers(context.Background(), ""); err != nil || !strings.Contains(strings.Join(list.Problems, "\n"), sess.Workdir) {
+		t.Errorf("the list does not name the session's workspace that holds the file: %q %v", list.Problems, err)
+	}
+	// Control: with that session gone, the file is the user's again.
+	if err := h.k.DeleteSession(context.Background(), sess.ID); err != nil {
 		t.Fatal(err)
 	}
 	if run := h.runIn(context.Background(), other.ID, "hello"); run.Status != kernel.RunCompleted {

@@ -266,10 +266,10 @@ func (k *Kernel) loadMCP(ctx context.Context, workdir string) {
 	st := k.mcp
 	st.mu.Lock()
 	scopes := []string{""}
-	// Like the user's rules, the user's servers file is not read for a
-	// run whose workspace holds it: the agent could have written it.
-	// Servers started from it before keep running as they were.
-	if workdir == "" || !insideWorkspace(st.file, workdir) {
+	// Like the user's rules, the user's servers file is not read while
+	// any session's workspace holds it: that session's agent could have
+	// written it. Servers started from it before keep running as they were.
+	if _, exposed := k.exposedIn(ctx, st.file, workdir); !exposed {
 		es, _ := mcp.ReadFile(st.file)
 		st.m.Set("", es)
 	}
@@ -323,10 +323,10 @@ func (k *Kernel) MCPServers(ctx context.Context, workdir string) (MCPList, error
 	for _, p := range ps {
 		list.Problems = append(list.Problems, p.Error())
 	}
-	if workdir != "" && insideWorkspace(k.mcp.file, workdir) && len(es) > 0 {
-		list.Problems = append(list.Problems, fmt.Sprintf("%s lies inside the workspace %s, where the agent can write, so Foya does not start "+
-			"its servers for runs there: keep Foya's data folder out of your workspaces (open the session on a subfolder, or point --db elsewhere)",
-			k.mcp.file, workdir))
+	if ws, exposed := k.exposedIn(ctx, k.mcp.file, workdir); exposed && len(es) > 0 {
+		list.Problems = append(list.Problems, fmt.Sprintf("%s lies inside the workspace %s of a session, where its agent can write, so Foya does not start "+
+			"its servers: keep Foya's data folder out of your workspaces (open sessions on a subfolder and delete the one on %s, or point --db elsewhere)",
+			k.mcp.file, ws, ws))
 	}
 	for _, e := range es {
 		state := mcp.Stopped

@@ -141,7 +141,7 @@ func (k *Kernel) RevokeProjectRules(ctx context.Context, workdir string) error {
 // hash is the hash of the bytes just read.
 func (k *Kernel) rulesFor(ctx context.Context, workdir string) []*approval.Rules {
 	var out []*approval.Rules
-	if k.userRules != "" && !insideWorkspace(k.userRules, workdir) {
+	if _, exposed := k.exposedIn(ctx, k.userRules, workdir); k.userRules != "" && !exposed {
 		out = append(out, approval.LoadUserRules(k.userRules, workdir))
 	}
 	p := approval.LoadRules(workdir)
@@ -171,6 +171,28 @@ func insideWorkspace(own, workdir string) bool {
 	}
 	rel, err := filepath.Rel(dir, file)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// exposedIn returns the workspace of a session that holds own, one of
+// Foya's own files, and whether there is one; workdir (the run's, or "")
+// is looked at first. The agent of that session could have written the
+// file, so it is not the user's word in any session: a planted mcp.json
+// would otherwise start its servers in every other session's runs. When
+// the sessions cannot be read it says exposed.
+func (k *Kernel) exposedIn(ctx context.Context, own, workdir string) (string, bool) {
+	if workdir != "" && insideWorkspace(own, workdir) {
+		return workdir, true
+	}
+	dirs, err := k.store.Workdirs(ctx)
+	if err != nil {
+		return "(the sessions could not be read: " + err.Error() + ")", true
+	}
+	for _, d := range dirs {
+		if insideWorkspace(own, d) {
+			return d, true
+		}
+	}
+	return "", false
 }
 
 // UserRulesFile is the path of the user's own rules file.
