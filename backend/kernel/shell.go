@@ -23,14 +23,13 @@ var ErrNoCommand = shell.ErrNoCommand
 // data folder unless the user's sandbox.readable setting allows it (issue 9
 // classes 6 and 7).
 func shellTools(k *Kernel, probe func() sandbox.Capability) []tools.Tool {
-	db := k.info.DBPath
 	opts := shell.Options{
 		Probe:   probe,
 		Environ: k.commandEnv,
 		// With the database: the ownership locks beside it, which a
 		// command must not take or remove (see owner.go).
 		// And the provider keys' file, which may lie beside it.
-		Database: []string{db, db + "-wal", db + "-shm", db + "-journal", OwnersDir(db), k.keys.file, k.keys.file + ".lock"},
+		Database: k.foyaFiles(),
 		Capture:  capture{k},
 		Jobs:     jobs{k},
 		Readable: func() []string {
@@ -41,7 +40,7 @@ func shellTools(k *Kernel, probe func() sandbox.Capability) []tools.Tool {
 	if dir, err := DataDir(); err == nil {
 		opts.Private = append(opts.Private, dir)
 	}
-	if k.info.DataDir != "" && k.info.DataDir != filepath.Dir(db) {
+	if k.info.DataDir != "" && k.info.DataDir != filepath.Dir(k.info.DBPath) {
 		opts.Private = append(opts.Private, k.info.DataDir)
 	}
 	k.shell = shell.New(opts)

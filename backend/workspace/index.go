@@ -103,8 +103,9 @@ type scanned struct {
 // root itself) that is not ignored, never following links and never
 // entering .git or ignored folders. Folders are read by scanWorkers
 // goroutines at once (a walk is bound by system calls). It stops at max
-// paths and says so.
-func scan(ctx context.Context, root *os.Root, abs, rel string, rules []gitignore.Pattern, out map[string]scanned, max int) (full bool, err error) {
+// paths and says so. What skip holds is passed over: never stat'ed, never
+// opened.
+func scan(ctx context.Context, root *os.Root, abs, rel string, rules []gitignore.Pattern, skip skipSet, out map[string]scanned, max int) (full bool, err error) {
 	type job struct {
 		rel   string
 		rules []gitignore.Pattern
@@ -143,7 +144,7 @@ func scan(ctx context.Context, root *os.Root, abs, rel string, rules []gitignore
 					if j.rel != "" {
 						dirAbs = filepath.Join(abs, filepath.FromSlash(j.rel))
 					}
-					readFolder(root, dirAbs, j.rel, j.rules, func(childRel string, sc scanned, pats []gitignore.Pattern) {
+					readFolder(root, dirAbs, j.rel, j.rules, skip.in(dirAbs), func(childRel string, sc scanned, pats []gitignore.Pattern) {
 						part[childRel] = sc
 						n++
 						if sc.e.IsDir() {
@@ -182,8 +183,9 @@ func scan(ctx context.Context, root *os.Root, abs, rel string, rules []gitignore
 const scanWorkers = 2
 
 // readFolder lists one folder and stats what it holds, calling found for
-// each path that is not skipped, with the rules in force below it.
-func readFolder(root *os.Root, dirAbs, rel string, rules []gitignore.Pattern, found func(rel string, sc scanned, pats []gitignore.Pattern)) {
+// each path that is not skipped (.git, ignored folders, the names in
+// skip), with the rules in force below it.
+func readFolder(root *os.Root, dirAbs, rel string, rules []gitignore.Pattern, skip []string, found func(rel string, sc scanned, pats []gitignore.Pattern)) {
 	dirFile, err := os.Open(dirAbs)
 	if err != nil {
 		return // gone, or unreadable: what was below it is seen as gone
@@ -198,7 +200,7 @@ func readFolder(root *os.Root, dirAbs, rel string, rules []gitignore.Pattern, fo
 	m := gitignore.NewMatcher(pats)
 	for _, d := range list {
 		name := d.Name()
-		if name == ".git" {
+		if name == ".git" || len(skip) > 0 && slices.Contains(skip, name) {
 			continue
 		}
 		childRel := name

@@ -180,7 +180,7 @@ func (ix *index) syncSubtree(ctx context.Context, root *os.Root, sub string, lim
 	found := map[string]scanned{}
 	if sub == "" {
 		rules, _ := rulesAbove(root, "")
-		full, err := scan(ctx, root, ix.root, "", rules, found, MaxEntries)
+		full, err := scan(ctx, root, ix.root, "", rules, ix.m.skip, found, MaxEntries)
 		if err != nil {
 			return nil, err
 		}
@@ -193,7 +193,8 @@ func (ix *index) syncSubtree(ctx context.Context, root *os.Root, sub string, lim
 		rules, ignoredDir := rulesAbove(root, dir)
 		fi, err := root.Lstat(filepath.FromSlash(sub))
 		switch {
-		case ignoredDir || name == ".git":
+		case ignoredDir || name == ".git" || ix.m.skip.has(ix.abs(sub)):
+			ix.forgetSkipped()
 			return nil, nil
 		case errors.Is(err, fs.ErrNotExist) || err != nil && isNotDir(err):
 			// gone: everything at or below it is deleted
@@ -209,12 +210,13 @@ func (ix *index) syncSubtree(ctx context.Context, root *os.Root, sub string, lim
 			}
 			found[sub] = scanned{e: entryOf(fi), ignored: ign}
 			if fi.IsDir() {
-				if _, err := scan(ctx, root, ix.root, sub, rules, found, MaxEntries); err != nil {
+				if _, err := scan(ctx, root, ix.root, sub, rules, ix.m.skip, found, MaxEntries); err != nil {
 					return nil, err
 				}
 			}
 		}
 	}
+	ix.forgetSkipped()
 	var changes []Change
 	for rel, old := range ix.files {
 		if !under(rel, sub) {
@@ -257,6 +259,19 @@ func (ix *index) syncSubtree(ctx context.Context, root *os.Root, sub string, lim
 		changes = append(changes, c)
 	}
 	return changes, nil
+}
+
+// forgetSkipped drops, without a change, what the index holds of the
+// paths it skips (an index saved by an older Foya may hold the database).
+func (ix *index) forgetSkipped() {
+	if len(ix.m.skip.paths) == 0 {
+		return
+	}
+	for rel, e := range ix.files {
+		if ix.m.skip.has(ix.abs(rel)) {
+			ix.drop(rel, e)
+		}
+	}
 }
 
 func matches(rules []gitignore.Pattern, comps []string, isDir bool) bool {
