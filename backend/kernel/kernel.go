@@ -85,7 +85,7 @@ type Kernel struct {
 	watches map[string]func() // by session; nil once closed
 	next    int
 
-	follow   *follower       // publishes what other processes store
+	follow *follower // publishes what other processes store
 
 	reverted revertedFiles   // what reverts left files in, for the watcher
 	commands runningCommands // shell commands running, for the watcher

@@ -34,7 +34,7 @@ var migrations embed.FS
 // that names the database and, where the system tells, the process.
 type Store struct {
 	path     string
-	readOnly string // why the database was opened read-only; "" when not
+	readOnly string  // why the database was opened read-only; "" when not
 	w        *sql.DB // the one writer
 	r        *sql.DB // readers
 
