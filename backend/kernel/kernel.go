@@ -159,7 +159,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 		}
 	}
 	info := BuildInfo()
-	info.DataDir, info.DBPath = dataDir, st.Path()
+	info.DataDir, info.DBPath, info.ReadOnly = dataDir, st.Path(), st.ReadOnly()
 	k := &Kernel{
 		info:    info,
 		store:   st,

@@ -30,7 +30,7 @@ var migrations embed.FS
 // serve, foya exec, foya mode, the sqlite3 shell): SQLite's write-ahead log
 // and its locks keep it whole, as long as no process drops another's locks
 // or removes the log in use (see docs/reliability.md). A write waits up to
-// BusyWait for another process's write to end, then fails with a message
+// ten seconds for another process's write to end, then fails with a message
 // that names the database and, where the system tells, the process.
 type Store struct {
 	path     string
@@ -63,15 +63,20 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
 		return nil, fmt.Errorf("open database %s: is a directory", abs)
 	}
-	s := &Store{path: abs, readOnly: readOnlyWhy(abs)}
+	s := &Store{path: abs}
+	why, immutable := readOnlyWhy(abs)
+	s.readOnly = why
 	dsn := func(extra string) string {
 		q := url.Values{}
-		q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", BusyWait.Milliseconds()))
+		q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyWait.Milliseconds()))
 		q.Add("_pragma", "foreign_keys(1)")
 		q.Add("_pragma", "synchronous(NORMAL)")
 		q.Add("_txlock", "immediate")
 		if s.readOnly != "" {
 			q.Add("mode", "ro")
+		}
+		if immutable {
+			q.Add("immutable", "1")
 		}
 		return "file:" + (&url.URL{Path: abs}).EscapedPath() + "?" + q.Encode() + extra
 	}
@@ -101,9 +106,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	return s, nil
 }
 
-// BusyWait is how long a statement waits for another process's lock on
-// the database before it fails (SQLite retries meanwhile).
-const BusyWait = 10 * time.Second
+// busyWait is how long a statement waits for another process's lock on
+// the database before it fails with ErrBusy (SQLite retries meanwhile).
+var busyWait = 10 * time.Second
 
 // Path returns the database file's absolute path.
 func (s *Store) Path() string { return s.path }
@@ -114,7 +119,7 @@ func (s *Store) Path() string { return s.path }
 func (s *Store) ReadOnly() string { return s.readOnly }
 
 // ErrBusy is returned when another process kept the database locked for
-// longer than BusyWait.
+// longer than ten seconds.
 var ErrBusy = errors.New("the database is busy")
 
 // ErrReadOnly is returned by writes to a database opened read-only.
@@ -188,13 +193,13 @@ func (s *Store) wrap(err error) error {
 	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
 		return err
 	case s.readOnly != "" && (strings.Contains(msg, "SQLITE_READONLY") || strings.Contains(msg, "readonly database")):
-		return fmt.Errorf("database %s was opened read-only (%s): nothing can be changed; %w", s.path, s.readOnly, ErrReadOnly)
+		return fmt.Errorf("database %s: %w (%s): nothing can be changed; copy it where it can be written, or give another with --db", s.path, ErrReadOnly, s.readOnly)
 	case strings.Contains(msg, "SQLITE_BUSY") || strings.Contains(msg, "database is locked"):
 		who := "another process"
 		if h := lockHolder(s.path); h != "" {
 			who = h
 		}
-		return fmt.Errorf("database %s: %s kept it locked for more than %s, so nothing was changed; try again when it is done: %w", s.path, who, BusyWait, ErrBusy)
+		return fmt.Errorf("database %s: %s kept it locked for more than %s, so nothing was changed; try again when it is done: %w", s.path, who, busyWait, ErrBusy)
 	case strings.Contains(msg, "file is not a database") || strings.Contains(msg, "SQLITE_NOTADB"):
 		return fmt.Errorf("database %s is not a Foya database (not SQLite, or corrupt): %w", s.path, err)
 	case strings.Contains(msg, "unable to open") || strings.Contains(msg, "SQLITE_CANTOPEN") || strings.Contains(msg, "SQLITE_READONLY") || strings.Contains(msg, "readonly database"):
