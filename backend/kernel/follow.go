@@ -6,10 +6,10 @@ import (
 	"time"
 )
 
-// FollowEvery is how often a kernel asks the database whether another
+// followEvery is how often a kernel asks the database whether another
 // process wrote it (PRAGMA data_version, a read of a few bytes of shared
 // memory when nothing changed).
-const FollowEvery = 250 * time.Millisecond
+const followEvery = 250 * time.Millisecond
 
 // follower publishes the events other processes store in the kernel's
 // database (a foya mode in a terminal, a foya exec --session, another
@@ -25,7 +25,7 @@ func newFollower(k *Kernel) *follower {
 	ctx, cancel := context.WithCancel(context.Background())
 	f := &follower{cancel: cancel}
 	f.wg.Go(func() {
-		t := time.NewTicker(FollowEvery)
+		t := time.NewTicker(followEvery)
 		defer t.Stop()
 		last := int64(-1)
 		for {
