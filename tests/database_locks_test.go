@@ -19,7 +19,7 @@ import (
 	pt "foya/backend/provider/providertest"
 )
 
-// issue 22 item 1 — spec: X1. With the database inside the workspace, a
+// issue 22 item 1. With the database inside the workspace, a
 // Full Access command that writes it (the sqlite3 shell) changes foya.db,
 // its -wal and its -shm; the workspace index looked at what the command
 // changed, opened and closed those files, and so dropped every POSIX lock
@@ -28,6 +28,8 @@ import (
 // user and removed the -wal and -shm still in use: disk I/O errors, then a
 // malformed database. The kernel must keep its locks, and another process
 // closing the database must leave the side files in place.
+//
+// spec: W3
 func TestCommandsKeepTheDatabaseLocks(t *testing.T) {
 	needSQLite(t)
 	h := &harness{t: t, dir: t.TempDir()}

@@ -117,7 +117,7 @@ func until(i int, deadline time.Time) bool {
 	return i < loops
 }
 
-// issue 22 item 1 — spec: X1, S1. The user's case: a kernel runs a long
+// issue 22 item 1. The user's case: a kernel runs a long
 // Full Access session whose commands write the database (the sqlite3
 // shell, a second foya mode) while processes outside it do the same in a
 // loop: foya mode on another session, foya exec --session, foya settings
@@ -130,6 +130,8 @@ func until(i int, deadline time.Time) bool {
 //
 // FOYA_SOAK=10m (make soak) runs the same until that much time has passed
 // and logs the figures docs/reliability.md quotes.
+//
+// spec: W3, W4
 func TestManyProcessesOneDatabase(t *testing.T) {
 	needSQLite(t)
 	bin := foyaBinary(t)

@@ -18,7 +18,7 @@ import (
 // a message that says why, and nothing is written (no owners folder, no
 // -wal made beside it).
 //
-// spec: X1
+// spec: W3
 func TestReadOnlyDatabaseOpensReadOnly(t *testing.T) {
 	if _, err := exec.LookPath("unshare"); err != nil {
 		t.Skip("no unshare here")

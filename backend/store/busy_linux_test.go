@@ -18,7 +18,7 @@ import (
 // process, never SQLite's "database is locked"; nothing of it is written,
 // and once the other process is done the same write goes through.
 //
-// spec: X1
+// spec: W3
 func TestBusyDatabaseNamesTheHolder(t *testing.T) {
 	if _, err := exec.LookPath("sqlite3"); err != nil {
 		t.Skip("no sqlite3 shell here: install it (make deps-system does)")
