@@ -75,6 +75,7 @@ func (ix *index) build(ctx context.Context) {
 				ix.kept += e.Size
 			}
 		}
+		ix.forgetSkipped()
 	}
 	changes, err := ix.sync(ctx, false, true)
 	if err != nil {
@@ -194,7 +195,6 @@ func (ix *index) syncSubtree(ctx context.Context, root *os.Root, sub string, lim
 		fi, err := root.Lstat(filepath.FromSlash(sub))
 		switch {
 		case ignoredDir || name == ".git" || ix.m.skip.has(ix.abs(sub)):
-			ix.forgetSkipped()
 			return nil, nil
 		case errors.Is(err, fs.ErrNotExist) || err != nil && isNotDir(err):
 			// gone: everything at or below it is deleted
@@ -216,7 +216,6 @@ func (ix *index) syncSubtree(ctx context.Context, root *os.Root, sub string, lim
 			}
 		}
 	}
-	ix.forgetSkipped()
 	var changes []Change
 	for rel, old := range ix.files {
 		if !under(rel, sub) {
@@ -261,8 +260,9 @@ func (ix *index) syncSubtree(ctx context.Context, root *os.Root, sub string, lim
 	return changes, nil
 }
 
-// forgetSkipped drops, without a change, what the index holds of the
-// paths it skips (an index saved by an older Foya may hold the database).
+// forgetSkipped drops, without a change, what a saved index holds of the
+// paths the index skips (one saved by an older Foya may hold the
+// database); the looks that follow never add them.
 func (ix *index) forgetSkipped() {
 	if len(ix.m.skip.paths) == 0 {
 		return
