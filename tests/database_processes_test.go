@@ -73,7 +73,7 @@ func (l *procLog) failures() []string {
 	return append([]string(nil), l.errs...)
 }
 
-// run runs a foya command (stdin may be "") and notes its failure.
+// foya runs a foya command and notes its failure.
 func (l *procLog) foya(bin, what string, args ...string) bool {
 	l.ops.Add(1)
 	cmd := exec.Command(bin, args...)
@@ -184,11 +184,9 @@ func manyProcesses(t *testing.T, bin string, inside bool, soak time.Duration) {
 
 	var l procLog
 	var wg sync.WaitGroup
-	stop := make(chan struct{})
 	// The long session: each turn, one command writes the database.
 	sessionRuns := 0
 	wg.Go(func() {
-		defer close(stop)
 		for r := 0; r == 0 || !deadline.IsZero() && time.Now().Before(deadline); r++ {
 			var turns []pt.Turn
 			for i := range 8 {
