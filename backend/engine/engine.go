@@ -110,7 +110,7 @@ func New(cfg Config) *Engine {
 		cfg.Mask = func(s string) string { return s }
 	}
 	return &Engine{cfg: cfg, active: map[string]*runner{}, held: map[string]string{},
-		pub: &publisher{store: cfg.Store, emit: cfg.Emit, locks: map[string]*sessionLock{}}}
+		pub: &publisher{store: cfg.Store, emit: cfg.Emit, locks: map[string]*sessionLock{}, last: map[string]int64{}}}
 }
 
 // RunRequest asks for one turn in a stored session.
@@ -251,6 +251,20 @@ func (e *Engine) Commit(ctx context.Context, sessionID string, c llm.Commit) ([]
 	}
 	return e.pub.commit(ctx, sessionID, c)
 }
+
+// KnowStored tells the engine the last seq of each session as stored when
+// the process starts (before Recover): it publishes only what is stored
+// later, its own events and those of other processes sharing the database.
+func (e *Engine) KnowStored(last map[string]int64) { e.pub.Known(last) }
+
+// CatchUp publishes, in seq order, the events another process stored in
+// the session since this engine last published one (a foya mode in a
+// terminal, a foya exec --session): Emit gets every event of a session,
+// whoever stored it.
+func (e *Engine) CatchUp(ctx context.Context, sessionID string) { e.pub.CatchUp(ctx, sessionID, -1) }
+
+// Published returns the last seq of the session the engine published.
+func (e *Engine) Published(sessionID string) int64 { return e.pub.Published(sessionID) }
 
 // Hold keeps a session from starting a run until release is called (a
 // revert changing its files); why says what holds it, for the error Run

@@ -354,6 +354,9 @@ func (k *Kernel) WatchSession(ctx context.Context, sessionID string) (stop func(
 	check := func(path string) { k.checkOutside(ctx, sessionID, path) }
 	w, err := files.Watch(sess.Workdir, files.WatchOptions{
 		OnChange: func(path string) {
+			if k.isFoyaFile(path) {
+				return // the database's writes: neither a command's nor the user's
+			}
 			k.ws.Touch(sessionID, path) // the next shell command looks at it
 			check(path)
 		},

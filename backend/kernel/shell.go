@@ -28,7 +28,7 @@ func shellTools(k *Kernel, probe func() sandbox.Capability) []tools.Tool {
 		Environ: k.commandEnv,
 		// With the database and its locks: the provider keys' file, which
 		// may lie beside it.
-		Database: append(k.databaseFiles(), k.keys.file),
+		Database: k.foyaFiles(),
 		Private:  k.dataFolders(),
 		Own:      k.ownFiles(),
 		Capture:  capture{k},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"foya/backend/engine"
@@ -18,10 +19,40 @@ import (
 // indexes that let shell commands' changes be reverted (issue 15).
 const WorkspaceDir = "workspace"
 
-// newWorkspace makes the kernel's workspace indexes in dataDir.
-func newWorkspace(st *store.Store, dataDir string) *workspace.Manager {
-	return workspace.New(workspace.Options{Dir: filepath.Join(dataDir, WorkspaceDir),
-		Limits: func(ctx context.Context) workspace.Limits { return workspaceLimits(ctx, st) }})
+// newWorkspace makes the kernel's workspace indexes in dataDir. They never
+// look at Foya's own files (see foyaFiles).
+func (k *Kernel) newWorkspace(dataDir string) *workspace.Manager {
+	dir := filepath.Join(dataDir, WorkspaceDir)
+	for _, p := range append(k.foyaFiles(), dir) {
+		k.skipped = append(k.skipped, p)
+		if d, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil && d != filepath.Dir(p) {
+			k.skipped = append(k.skipped, filepath.Join(d, filepath.Base(p)))
+		}
+	}
+	return workspace.New(workspace.Options{Dir: dir, Skip: k.skipped,
+		Limits: func(ctx context.Context) workspace.Limits { return workspaceLimits(ctx, k.store) }})
+}
+
+// foyaFiles are the files Foya keeps beside its database, which may lie in
+// a workspace (the home folder holds the default data folder): the
+// database with its side files, the ownership locks and the provider keys.
+// Sandboxed commands may not reach them (shellTools); the workspace
+// indexes and the watcher never look at them. Foya's changes to them are
+// not a command's nor the user's, and opening the database here would
+// drop SQLite's locks on it (workspace.Options.Skip).
+func (k *Kernel) foyaFiles() []string {
+	return append(k.databaseFiles(), absPath(k.keys.file))
+}
+
+// isFoyaFile reports whether path is one of foyaFiles, the workspace
+// indexes' folder, or below one of them.
+func (k *Kernel) isFoyaFile(path string) bool {
+	for _, p := range k.skipped {
+		if path == p || strings.HasPrefix(path, p+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }
 
 // workspaceLimits reads the index's limits from the settings.

@@ -234,3 +234,22 @@ func (s *Store) UpdateSetting(ctx context.Context, key string, fn func(value str
 	}
 	return err
 }
+
+// SessionSeqs returns the last event seq of every session, by ID.
+func (s *Store) SessionSeqs(ctx context.Context) (map[string]int64, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT id, last_seq FROM sessions`)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var id string
+		var seq int64
+		if err := rows.Scan(&id, &seq); err != nil {
+			return nil, s.wrap(err)
+		}
+		out[id] = seq
+	}
+	return out, s.wrap(rows.Err())
+}

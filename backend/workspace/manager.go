@@ -19,12 +19,22 @@ type Options struct {
 	// Limits returns the limits in force (the user's settings); nil means
 	// the defaults.
 	Limits func(ctx context.Context) Limits
+	// Skip are absolute paths (files, or folders with what is below them)
+	// the indexes never look at: Foya's own files in a workspace, above
+	// all its database and the database's side files. Reading them would
+	// be worse than useless: SQLite's locks on a file are the process's
+	// POSIX locks, and closing any descriptor of the file drops them all,
+	// so the next process to close the database would take itself for its
+	// last user and remove the write-ahead log still in use (issue 22
+	// item 1).
+	Skip []string
 }
 
 // Manager owns the workspace indexes of one kernel, one per session.
 type Manager struct {
 	opts  Options
 	blobs *blobs
+	skip  skipSet
 
 	ctx    context.Context // lives until Close: builds run under it
 	cancel context.CancelFunc
@@ -49,7 +59,7 @@ type Manager struct {
 // New returns a Manager keeping its files in o.Dir.
 func New(o Options) *Manager {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Manager{opts: o, blobs: &blobs{dir: filepath.Join(o.Dir, "blobs")}, ctx: ctx, cancel: cancel,
+	return &Manager{opts: o, blobs: &blobs{dir: filepath.Join(o.Dir, "blobs")}, skip: newSkipSet(o.Skip), ctx: ctx, cancel: cancel,
 		indexes: map[string]*index{}, kept: -1, released: map[string]time.Time{}}
 }
 

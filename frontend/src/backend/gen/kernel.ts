@@ -685,6 +685,12 @@ export interface Info {
   date: string;
   dataDir: string;
   dbPath: string;
+  /**
+   * ReadOnly says why the database was opened read-only (a read-only
+   * file system, a file this user may not write), "" when it is
+   * writable: sessions can be read, nothing can be changed.
+   */
+  readOnly?: string;
 }
 /**
  * NewSession describes a session to create.
@@ -1004,6 +1010,22 @@ export const CodeInternal = "internal";
  * sentinel is a specific error (ErrProviderNotFound) that also means a
  * general one (ErrNotFound): errors.Is(err, ErrProviderNotFound) and
  * errors.Is(err, ErrNotFound) both hold.
+ */
+
+//////////
+// source: follow.go
+
+/**
+ * followEvery is how often a kernel asks the database whether another
+ * process wrote it (PRAGMA data_version, a read of a few bytes of shared
+ * memory when nothing changed).
+ */
+/**
+ * follower publishes the events other processes store in the kernel's
+ * database (a foya mode in a terminal, a foya exec --session, another
+ * window's kernel): a session's UI shows a mode switched from a terminal
+ * as it happens, in seq order with the kernel's own events (the engine's
+ * CatchUp). Its goroutine ends with stop.
  */
 
 //////////
