@@ -93,6 +93,8 @@ type Engine struct {
 
 	pub *publisher // the one place events are stored and published
 
+	changes changeLocks // see LockChanges
+
 	mu     sync.Mutex
 	active map[string]*runner // by session ID
 	held   map[string]string  // sessions held by Hold, with what holds them

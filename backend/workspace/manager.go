@@ -94,6 +94,19 @@ func (m *Manager) get(sessionID, workdir string) (*index, error) {
 // the session's commands did not make. also names what Foya's own tools
 // changed meanwhile, whose watcher events may not have arrived yet.
 func (m *Manager) Before(ctx context.Context, sessionID, workdir string, also ...string) ([]Change, error) {
+	return m.before(ctx, sessionID, workdir, false, also)
+}
+
+// Settled is Before once the attached watcher's events up to now are in
+// (its Barrier, as After waits for it; without them it walks everything):
+// for the look before a command while a background command of the
+// session lives, whose changes are given to that command, so a change it
+// made just before must not be left to the next look (issue 22 item 2).
+func (m *Manager) Settled(ctx context.Context, sessionID, workdir string, also ...string) ([]Change, error) {
+	return m.before(ctx, sessionID, workdir, true, also)
+}
+
+func (m *Manager) before(ctx context.Context, sessionID, workdir string, settle bool, also []string) ([]Change, error) {
 	ix, err := m.get(sessionID, workdir)
 	if err != nil {
 		return nil, err
@@ -112,6 +125,7 @@ func (m *Manager) Before(ctx context.Context, sessionID, workdir string, also ..
 		ix.touched[p] = true
 	}
 	ix.wmu.Unlock()
+	narrow := !settle || ix.barrier(ctx)
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	if ix.err != nil {
@@ -120,7 +134,7 @@ func (m *Manager) Before(ctx context.Context, sessionID, workdir string, also ..
 	}
 	out := ix.pending
 	ix.pending = nil
-	more, err := ix.sync(ctx, true, true)
+	more, err := ix.sync(ctx, narrow, true)
 	return append(out, more...), err
 }
 
