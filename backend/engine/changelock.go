@@ -16,6 +16,8 @@ import (
 // order of the looks that found them. The lock is a channel, so that
 // waiting for it ends with ctx.
 type changeLocks struct {
+	waiting func(sessionID string) // Config.LockWait
+
 	mu    sync.Mutex
 	locks map[string]*changeLock // by session ID, while someone holds or waits
 }
@@ -48,9 +50,16 @@ func (l *changeLocks) lock(ctx context.Context, sessionID string) (unlock func()
 	}
 	select {
 	case cl.ch <- struct{}{}:
-	case <-ctx.Done():
-		done()
-		return nil, ctx.Err()
+	default:
+		if l.waiting != nil {
+			l.waiting(sessionID)
+		}
+		select {
+		case cl.ch <- struct{}{}:
+		case <-ctx.Done():
+			done()
+			return nil, ctx.Err()
+		}
 	}
 	var once sync.Once
 	return func() {
