@@ -224,9 +224,10 @@ func (k *Kernel) commandChanged(ctx context.Context, sessionID string, changes [
 
 // Record stores a background command's changes against the call that
 // started it, with their contents and a file.captured event, through the
-// engine's ordering point. The caller holds the session's change lock from
-// the look that found them (issue 22 item 2). A change that leaves a path as the session's
-// newest File Change of it says is not the command's: Foya's own tools
+// engine's ordering point. The caller holds the session's change lock
+// from the look that found them (issue 22 item 2). A change that leaves a
+// path as the session's newest File Change of it says is not the
+// command's: Foya's own tools
 // (write, edit, delete, a revert) made it while the command ran, and the
 // index, which looks only when a shell command runs, had not seen it yet
 // (the crash harness found these blamed on background commands, issue 16
