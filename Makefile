@@ -27,8 +27,15 @@ LDFLAGS := $(strip $(LDFLAGS))
 
 # Debian packages: GTK and WebKitGTK headers for the desktop build; Xvfb,
 # xauth and ImageMagick for the desktop smoke test; Chromium for browser
-# tests; patch, ripgrep and trash-cli for the file tools' tests.
-APT_PACKAGES := libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth imagemagick chromium patch ripgrep trash-cli
+# tests; patch, ripgrep and trash-cli for the file tools' tests;
+# desktop-file-utils to validate the menu entry make install writes; and
+# what the other tests need, which under CI fail instead of skipping
+# without it (issue 22 item 4): bubblewrap, python3 and util-linux (flock,
+# unshare, mount) for the sandbox's, git, e2fsprogs (chattr), dbus (the
+# keyring and notification tests start a session bus of their own with its
+# dbus-daemon), libglib2.0-bin and gvfs (gio's trash).
+APT_PACKAGES := libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth imagemagick chromium patch ripgrep trash-cli desktop-file-utils \
+                bubblewrap python3 util-linux git e2fsprogs dbus libglib2.0-bin gvfs
 
 NPM_STAMP     := frontend/node_modules/.foya-npm-ci
 FRONTEND_SRC  := $(shell find frontend/src frontend/wailsjs -type f 2>/dev/null) \
@@ -57,13 +64,25 @@ test: deps frontend ## install what is missing, then run every test: Go, front e
 # GORACE: a race-enabled program sleeps a second before it exits, so that
 # late reports get out; the sandbox helper is the test binary itself, so
 # without this every command of a test would take a second longer.
+# GO_TEST_TIMEOUT bounds each package's test binary (go test's own default
+# is 10 minutes): the slowest package, tests, took 230 s on a quiet 2-core
+# machine, 541 s at a load average of 7 to 28 and 1,835 s at 20 to 30
+# (docs/reliability.md, "Test times"), so 40 minutes fits a machine three
+# times slower than the loaded one. Under CI (CI set, as .ci/run runs) results are never taken
+# from go test's cache, and an escape suite that did not run fails the
+# target, as does any test that lacks what it needs (issue 22 item 4).
+GO_TEST_TIMEOUT ?= 40m
+IN_CI := $(filter-out false 0,$(CI))
 test-go: ## go.mod tidy, go vet and go test -race (no install, no desktop)
 	$(MAKE) --no-print-directory tidy-check
 	$(GO) vet ./...
 	@mkdir -p build
 	@rm -f build/escape-suite.txt
-	env -u FOYA_SMOKE_TEST -u FOYA_E2E FOYA_ESCAPE_REPORT=$(CURDIR)/build/escape-suite.txt GORACE=atexit_sleep_ms=0 $(GO) test -race ./...
-	@cat build/escape-suite.txt 2>/dev/null || echo "escape suite: did not run (cached result or no sandbox here)"
+	env -u FOYA_SMOKE_TEST -u FOYA_E2E FOYA_ESCAPE_REPORT=$(CURDIR)/build/escape-suite.txt GORACE=atexit_sleep_ms=0 \
+	  $(GO) test -race -timeout $(GO_TEST_TIMEOUT) $(if $(IN_CI),-count=1) ./...
+	@cat build/escape-suite.txt 2>/dev/null && exit 0; \
+	if [ -n "$(IN_CI)" ]; then echo "escape suite: did not run under CI (see TestEscapeSuite above: it names what this machine lacks)" >&2; exit 1; fi; \
+	echo "escape suite: did not run (cached result, or no sandbox here)"
 
 # go mod tidy -diff changes nothing and prints what tidy would change; it
 # exits non-zero when go.mod or go.sum is not tidy (a direct dependency
@@ -83,12 +102,23 @@ test-frontend: deps-npm ## the front end's unit tests (vitest)
 	cd frontend && npx vitest run
 
 test-e2e: deps-npm $(FRONTEND_DIST) ## browser end-to-end tests: foya serve driven in Chromium (playwright-core)
-	FOYA_E2E=1 $(GO) test -count=1 -v ./tests/e2e/
+	FOYA_E2E=1 $(GO) test -count=1 -timeout $(GO_TEST_TIMEOUT) -v ./tests/e2e/
 	@# The conversation view alone in Chromium: opening 2,000 cards, scrolling,
-	@# streaming (figures printed, not asserted), following (asserted).
+	@# streaming, following, a diff (asserted); its times are printed, and
+	@# asserted against their targets only by make bench-conversation.
 	@mkdir -p tests/e2e/out
 	cd frontend && npx vite build --logLevel warn --config e2e/conversation/vite.config.ts && CONVO_SHOTS=$(CURDIR)/tests/e2e/out node e2e/conversation/check.mjs
 	@echo "screenshots: tests/e2e/out/"
+
+# The conversation view's figures on 5 fresh pages, asserted against the
+# targets of docs/benchmarks.md ("Conversation view") times CONVO_MARGIN
+# (1.5 by default; 1 holds it to the targets). A benchmark: on a busy
+# machine it fails, so make test does not run it.
+CONVO_MARGIN ?= 1.5
+.PHONY: bench-conversation
+bench-conversation: deps-npm ## the conversation view's open, scroll and stream times against their targets (Chromium)
+	@mkdir -p tests/e2e/out
+	cd frontend && npx vite build --logLevel warn --config e2e/conversation/vite.config.ts && CONVO_BENCH=1 CONVO_MARGIN=$(CONVO_MARGIN) CONVO_SHOTS=$(CURDIR)/tests/e2e/out node e2e/conversation/check.mjs
 
 # The crash harness (tests/crash) runs 10 kills in make test; this is the
 # long form. SEED replays a run of kills (each kill's seed is printed).
@@ -97,7 +127,7 @@ crash: ## the crash harness: kill foya exec 100 times (KILLS=n, SEED=n) and chec
 	$(GO) test -count=1 -v -timeout 30m -run '^TestCrash$$' ./tests/crash -args -kills $(KILLS) -bg-tracked $(if $(SEED),-seed $(SEED))
 
 test-smoke: $(FRONTEND_DIST) ## the desktop smoke test: the real binary under Xvfb, with a screenshot
-	FOYA_SMOKE_TEST=1 $(GO) test -count=1 -v -run '^TestDesktop' ./tests/smoke/
+	FOYA_SMOKE_TEST=1 $(GO) test -count=1 -timeout $(GO_TEST_TIMEOUT) -v -run '^TestDesktop' ./tests/smoke/
 	@echo "screenshots: tests/smoke/out/"
 
 deps: deps-system deps-npm ## install missing system packages and npm modules
@@ -216,30 +246,37 @@ package: build icons ## the Debian package build/bin/foya_VERSION_ARCH.deb (nfpm
 	@ls build/bin/foya_*.deb
 
 # Per-user: the binary in PREFIX/bin, a menu entry whose Exec is that
-# binary's absolute path, the icons; the caches are refreshed only where
-# their tools are installed.
+# binary's absolute path (quoted as the desktop-entry spec says, so a PREFIX
+# with spaces works: build/linux/desktop-entry.sh), the icons; the caches
+# are refreshed only where their tools are installed. QPREFIX is PREFIX
+# quoted for the shell, whatever it holds.
+QPREFIX = '$(subst ','\'',$(PREFIX))'
+
 install: build icons ## install for this user: ~/.local/bin/foya, a menu entry and icons (PREFIX=~/.local)
-	install -Dm755 $(BIN) "$(PREFIX)/bin/foya"
-	install -d "$(PREFIX)/share/applications"
-	sed 's|^Exec=foya$$|Exec=$(abspath $(PREFIX))/bin/foya|' build/linux/foya.desktop > "$(PREFIX)/share/applications/foya.desktop"
-	chmod 644 "$(PREFIX)/share/applications/foya.desktop"
+	install -Dm755 "$(BIN)" $(QPREFIX)/bin/foya
+	install -d $(QPREFIX)/share/applications
+	bin="$$(cd $(QPREFIX)/bin && pwd)/foya"; \
+	build/linux/desktop-entry.sh "$$bin" < build/linux/foya.desktop > $(QPREFIX)/share/applications/foya.desktop.new; \
+	chmod 644 $(QPREFIX)/share/applications/foya.desktop.new; \
+	mv -f $(QPREFIX)/share/applications/foya.desktop.new $(QPREFIX)/share/applications/foya.desktop
 	for s in $(ICON_SIZES); do \
-	  install -Dm644 "$(ICON_DIR)/$${s}x$${s}/apps/foya.png" "$(PREFIX)/share/icons/hicolor/$${s}x$${s}/apps/foya.png"; \
+	  install -Dm644 "$(ICON_DIR)/$${s}x$${s}/apps/foya.png" $(QPREFIX)"/share/icons/hicolor/$${s}x$${s}/apps/foya.png"; \
 	done
 	$(call refresh-caches)
-	@echo "installed $(PREFIX)/bin/foya and its menu entry, Foya"
-	@case ":$$PATH:" in *":$(abspath $(PREFIX))/bin:"*) ;; \
-	  *) echo "note: $(abspath $(PREFIX))/bin is not on your PATH: the menu entry works, a shell needs the full path";; esac
+	@bindir="$$(cd $(QPREFIX)/bin && pwd)"; \
+	echo "installed $$bindir/foya and its menu entry, Foya"; \
+	case ":$$PATH:" in *":$$bindir:"*) ;; \
+	  *) echo "note: $$bindir is not on your PATH: the menu entry works, a shell needs the full path";; esac
 
 uninstall: ## remove what make install put in place (PREFIX=~/.local)
-	rm -f "$(PREFIX)/bin/foya" "$(PREFIX)/share/applications/foya.desktop"
-	for s in $(ICON_SIZES); do rm -f "$(PREFIX)/share/icons/hicolor/$${s}x$${s}/apps/foya.png"; done
+	rm -f $(QPREFIX)/bin/foya $(QPREFIX)/share/applications/foya.desktop
+	for s in $(ICON_SIZES); do rm -f $(QPREFIX)"/share/icons/hicolor/$${s}x$${s}/apps/foya.png"; done
 	$(call refresh-caches)
 
 define refresh-caches
-	if command -v update-desktop-database >/dev/null; then update-desktop-database -q "$(PREFIX)/share/applications"; fi
-	if command -v gtk-update-icon-cache >/dev/null && [ -d "$(PREFIX)/share/icons/hicolor" ]; then \
-	  gtk-update-icon-cache -q -t -f "$(PREFIX)/share/icons/hicolor"; fi
+	if command -v update-desktop-database >/dev/null; then update-desktop-database -q $(QPREFIX)/share/applications; fi
+	if command -v gtk-update-icon-cache >/dev/null && [ -d $(QPREFIX)/share/icons/hicolor ]; then \
+	  gtk-update-icon-cache -q -t -f $(QPREFIX)/share/icons/hicolor; fi
 endef
 
 # Builds the .deb, installs it with dpkg, checks the installed binary's

@@ -69,8 +69,10 @@ func TestParallelLaneCapAndOrder(t *testing.T) {
 	tr := &tracker{}
 	var calls []pt.Call
 	for i := range 10 {
-		// Earlier calls sleep longer, so they finish last.
-		calls = append(calls, call(fmt.Sprintf("p%d", i), "sleep", fmt.Sprintf(`{"ms":%d,"tag":"p%d"}`, 150-i*10, i)))
+		// Earlier calls sleep longer, so they finish last; each first waits
+		// until five have run at once, so that the peak is the lane's cap
+		// however slowly the machine starts them.
+		calls = append(calls, call(fmt.Sprintf("p%d", i), "sleep", fmt.Sprintf(`{"ms":%d,"tag":"p%d","with":5}`, 150-i*10, i)))
 	}
 	h := newHarness(t, []tools.Tool{sleeper{tr}}, pt.Calls(calls...), pt.Say("ok"))
 	run := h.run("sleep a lot")
@@ -97,8 +99,8 @@ func TestSerialLaneKeepsModelOrder(t *testing.T) {
 	tr := &tracker{}
 	h := newHarness(t, []tools.Tool{sleeper{tr}, recorder{tr}}, pt.Calls(
 		call("1", "record", `{"tag":"r1"}`),
-		call("2", "sleep", `{"ms":30,"tag":"s1"}`),
-		call("3", "sleep", `{"ms":10,"tag":"s2"}`),
+		call("2", "sleep", `{"ms":30,"tag":"s1","with":2}`), // s1 and s2 wait for each other: they overlap
+		call("3", "sleep", `{"ms":10,"tag":"s2","with":2}`),
 		call("4", "record", `{"tag":"r2"}`),
 		call("5", "record", `{"tag":"r3"}`),
 		call("6", "sleep", `{"ms":5,"tag":"s3"}`),

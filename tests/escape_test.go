@@ -20,6 +20,7 @@ import (
 	pt "foya/backend/provider/providertest"
 	"foya/backend/sandbox"
 	"foya/backend/sandbox/sandboxtest"
+	"foya/backend/testwait"
 )
 
 // escBox is one attempt's world: a workspace with .foya, a folder outside
@@ -286,14 +287,14 @@ func standIns(t *testing.T) {
 // against the real filesystem or the test's own listener.
 func TestEscapeSuite(t *testing.T) {
 	if c := sandbox.Probe(); c.Mechanism == "" {
-		t.Skipf("no sandbox here: %s", c.Reason)
+		testwait.Missing(t, "every sandbox mechanism ("+c.Reason+")", "the escape suite")
 	}
 	standIns(t)
 	dnsName := sandboxtest.ResolvableName()
 	attempts := allEscapeAttempts()
 	if dnsName == "" {
 		attempts = slices.DeleteFunc(slices.Clone(attempts), func(a escapeAttempt) bool { return a.needsDNS })
-		t.Log("no name resolves through DNS here: the DNS attempt is left out")
+		testwait.MissingPart(t, "DNS (no host name of GOPROXY resolves)", "the DNS attempt of the escape suite")
 	}
 	var passed, failed atomic.Int32
 	t.Cleanup(func() {

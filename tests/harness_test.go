@@ -20,6 +20,7 @@ import (
 	"foya/backend/llm"
 	"foya/backend/provider"
 	"foya/backend/provider/providertest"
+	"foya/backend/testwait"
 	"foya/backend/tools"
 )
 
@@ -190,17 +191,25 @@ type sleeper struct{ tr *tracker }
 
 func (s sleeper) Spec() tools.Spec {
 	return tools.Spec{Name: "sleep", Description: "Sleeps.", ReadOnly: true, Schema: json.RawMessage(
-		`{"type":"object","properties":{"ms":{"type":"integer","minimum":0},"tag":{"type":"string"}},"required":["ms"]}`)}
+		`{"type":"object","properties":{"ms":{"type":"integer","minimum":0},"tag":{"type":"string"},"with":{"type":"integer","minimum":0}},"required":["ms"]}`)}
 }
 func (s sleeper) ParallelSafe(tools.Call) bool { return true }
 func (s sleeper) Run(ctx context.Context, rc *tools.RunContext, c tools.Call) (tools.Result, error) {
 	var a struct {
-		MS  int    `json:"ms"`
-		Tag string `json:"tag"`
+		MS   int    `json:"ms"`
+		Tag  string `json:"tag"`
+		With int32  `json:"with"` // wait until this many calls have run at once
 	}
 	json.Unmarshal(c.Arguments, &a)
 	s.tr.enter(a.Tag)
 	defer s.tr.leave(a.Tag)
+	// A test of overlap waits for the overlap, not for a sleep to be long
+	// enough on a busy machine (issue 22 item 3); a lane that never runs
+	// that many calls at once goes on after testwait.Limit, and the test's
+	// check of the peak or the order fails.
+	for deadline := time.Now().Add(testwait.Limit); s.tr.peak.Load() < a.With && time.Now().Before(deadline) && ctx.Err() == nil; {
+		time.Sleep(time.Millisecond)
+	}
 	select {
 	case <-time.After(time.Duration(a.MS) * time.Millisecond):
 		return tools.Text("slept " + a.Tag), nil

@@ -18,6 +18,7 @@ import (
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
+	"foya/backend/testwait"
 	"foya/backend/tools"
 )
 
@@ -113,7 +114,7 @@ func TestProjectInstructions(t *testing.T) {
 		{name: "FIFO", status: llm.InstructionsSkipped, file: "AGENTS.md", why: "FIFO",
 			setup: func(t *testing.T, dir string) {
 				if err := syscall.Mkfifo(filepath.Join(dir, "AGENTS.md"), 0o644); err != nil {
-					t.Skipf("mkfifo: %v", err)
+					testwait.Missing(t, "mkfifo ("+err.Error()+")", "a FIFO named AGENTS.md")
 				}
 			},
 			hasNot: []string{"<project_instructions>"}},
@@ -121,7 +122,7 @@ func TestProjectInstructions(t *testing.T) {
 			setup: func(t *testing.T, dir string) {
 				// /dev/zero's numbers: read, it would never end.
 				if err := syscall.Mknod(filepath.Join(dir, "AGENTS.md"), syscall.S_IFCHR|0o644, 1<<8|5); err != nil {
-					t.Skipf("mknod needs CAP_MKNOD: %v", err)
+					testwait.Missing(t, "CAP_MKNOD ("+err.Error()+")", "a device named AGENTS.md")
 				}
 			},
 			hasNot: []string{"<project_instructions>"}},

@@ -50,7 +50,7 @@ func (g gate) Run(ctx context.Context, rc *tools.RunContext, c tools.Call) (tool
 // spec: X2
 func TestSecondFoyaDoesNotInterruptALiveRun(t *testing.T) {
 	if _, err := exec.LookPath("unshare"); err != nil {
-		t.Skip("no unshare here")
+		testwait.Missing(t, "unshare (Debian package util-linux)", "a second foya in another PID namespace")
 	}
 	bin := foyaBinary(t)
 	g := newGate()

@@ -248,3 +248,61 @@ func TestKernelRunUsesTheSessionsProfile(t *testing.T) {
 		t.Fatalf("second run asked %q; want the session's m-b2", reqs[len(reqs)-1].Model)
 	}
 }
+
+// TestProviderKeyGoesOnlyToItsServer: a profile's key and credential
+// headers go only to the profile's own server. With the profile named and
+// another server given by URL (foya exec --provider P --base-url OTHER, or
+// $OPENAI_BASE_URL), that server gets a key only from --api-key or
+// $OPENAI_API_KEY; the profile's own URL, however spelled, still gets the
+// profile's key. Issue 21 item 8.
+func TestProviderKeyGoesOnlyToItsServer(t *testing.T) {
+	noKeyring(t)
+	ctx := context.Background()
+	h := newHarness(t, nil)
+	own := pt.New(t, pt.Say("own"))
+	other := pt.New(t, pt.Say("a"), pt.Say("b"), pt.Say("c"))
+	key, hdr := "sk-profile-5d41402abc4b2a76b9719d911017c592", "hdr-secret-7d793037a0760186574b0282f2f435e7"
+	if _, err := h.k.AddProvider(ctx, kernel.ProviderInput{Name: "p", BaseURL: own.URL, Model: "m",
+		APIKey: key, Headers: map[string]string{"api-key": hdr, "X-Org": "acme"}}); err != nil {
+		t.Fatal(err)
+	}
+	send := func(c kernel.ModelChoice) pt.Request {
+		t.Helper()
+		m, _, _, err := h.k.ProviderModel(ctx, c)
+		if err != nil {
+			t.Fatalf("ProviderModel(%+v): %v", c, err)
+		}
+		sess := h.session("manual")
+		if run, err := h.k.Run(ctx, kernel.RunOptions{SessionID: sess.ID, Prompt: "hi", Model: m}); err != nil || run.Status != kernel.RunCompleted {
+			t.Fatalf("run with %+v: %v %+v", c, err, run)
+		}
+		srv := other
+		if c.BaseURL == "" || !strings.HasPrefix(c.BaseURL, other.URL) {
+			srv = own
+		}
+		reqs := srv.Requests()
+		return reqs[len(reqs)-1]
+	}
+	for _, c := range []struct {
+		name     string
+		choice   kernel.ModelChoice
+		wantAuth string
+	}{
+		{"another server, no key given", kernel.ModelChoice{Provider: "p", BaseURL: other.URL}, ""},
+		{"another server, $OPENAI_API_KEY", kernel.ModelChoice{Provider: "p", BaseURL: other.URL + "/", EnvAPIKey: "sk-env-0123456789"}, "Bearer sk-env-0123456789"},
+		{"another server, --api-key", kernel.ModelChoice{Provider: "p", BaseURL: other.URL, APIKey: "sk-flag-0123456789"}, "Bearer sk-flag-0123456789"},
+		{"the profile's own server", kernel.ModelChoice{Provider: "p", BaseURL: strings.ToUpper(own.URL[:4]) + own.URL[4:] + "/"}, "Bearer " + key},
+	} {
+		req := send(c.choice)
+		if got := req.Header.Get("Authorization"); got != c.wantAuth {
+			t.Errorf("%s: Authorization %q; want %q", c.name, got, c.wantAuth)
+		}
+		wantHdr := ""
+		if c.wantAuth == "Bearer "+key {
+			wantHdr = hdr
+		}
+		if got := req.Header.Get("api-key"); got != wantHdr {
+			t.Errorf("%s: the profile's credential header api-key is %q; want %q", c.name, got, wantHdr)
+		}
+	}
+}

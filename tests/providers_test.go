@@ -158,6 +158,24 @@ func TestProvidersCommandLine(t *testing.T) {
 		t.Fatalf("session by URL = %s/%s; want %s/x", s.Provider, s.Model, kernel.NoProvider)
 	}
 
+	// --provider with another server by --base-url or $OPENAI_BASE_URL: the
+	// profile's key stays with its own server, and foya exec says so
+	// (issue 21 item 8).
+	srv3 := pt.New(t, pt.Say("elsewhere"), pt.Say("elsewhere by env"))
+	res = runFoya(t, bin, env, "exec", "--db", db, "--workdir", dir, "--provider", "local", "--base-url", srv3.URL, "--json", "p1")
+	res2 := runFoya(t, bin, append(slices.Clone(env), "OPENAI_BASE_URL="+srv3.URL), "exec", "--db", db, "--workdir", dir,
+		"--provider", "local", "--json", "p2")
+	for i, r := range []execResult{res, res2} {
+		if r.code != 0 || !strings.Contains(r.stderr, "the key of provider local goes only to its own server") {
+			t.Fatalf("exec --provider local, another server (%d): exit %d\n%s%s", i, r.code, r.stdout, r.stderr)
+		}
+	}
+	for _, r := range srv3.Requests() {
+		if got := r.Header.Get("Authorization"); strings.Contains(got, key) {
+			t.Fatalf("the profile's key went to another server given by URL: %q", got)
+		}
+	}
+
 	// A second profile, made the default, then removed with its key.
 	res = runFoyaIn(t, bin, env, "sk-other-0123456789abcdef\n", "providers", "add", "other", "--base-url", srv.URL,
 		"--model", "m2", "--api-key-stdin", "--db", db)

@@ -19,6 +19,7 @@ import (
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
 	"foya/backend/sandbox"
+	"foya/backend/testwait"
 )
 
 // The review's file: a project that allows every bash command and every
@@ -40,7 +41,7 @@ type rulesWorld struct {
 func newRulesWorld(t *testing.T, rules string, answer func(kernel.Approval) kernel.Answer, opts kernel.Options) *rulesWorld {
 	t.Helper()
 	if c := sandbox.Probe(); c.Mechanism == "" {
-		t.Skipf("no sandbox here: %s", c.Reason)
+		testwait.Missing(t, "every sandbox mechanism ("+c.Reason+")", "permission rules with the sandbox")
 	}
 	t.Setenv("XDG_DATA_HOME", t.TempDir()) // no user rules of this machine's user
 	w := &rulesWorld{escBox: newEscBox(t, ""), t: t}

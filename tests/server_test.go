@@ -58,9 +58,9 @@ func startServe(t *testing.T, db string) *served {
 		}
 	})
 	url := strings.TrimSpace(line)
-	base, token, ok := strings.Cut(url, "/?token=")
+	base, token, ok := strings.Cut(url, "/#token=")
 	if !ok || !strings.HasPrefix(base, "http://127.0.0.1:") || len(token) < 32 {
-		t.Fatalf("first line %q; want http://127.0.0.1:PORT/?token=TOKEN", line)
+		t.Fatalf("first line %q; want http://127.0.0.1:PORT/#token=TOKEN", line)
 	}
 	s.base, s.token = base, token
 	return s
@@ -201,44 +201,96 @@ func TestServeUsage(t *testing.T) {
 	}
 }
 
-// TestServeOpen: --open hands the printed URL to the desktop's opener
-// (xdg-open here, played by a script that records its argument). Issue 11
-// item 5.
+// TestServeOpen: --open hands the opener ($BROWSER here, played by a
+// script that records its arguments) the path of a page that only this
+// user can read (0600 in a 0700 directory) and that redirects to the
+// printed URL; the token is on no command line, where every user could
+// read it (/proc/PID/cmdline). The page is removed when foya serve stops.
+// Issue 21 item 7; issue 11 item 5.
 func TestServeOpen(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("the opener is xdg-open on Linux only")
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake opener is a shell script")
 	}
 	bin := foyaBinary(t)
 	dir := t.TempDir()
 	got := filepath.Join(dir, "opened")
-	script := "#!/bin/sh\nprintf '%s' \"$1\" > " + got + ".tmp && mv " + got + ".tmp " + got + "\n"
-	if err := os.WriteFile(filepath.Join(dir, "xdg-open"), []byte(script), 0o755); err != nil {
+	script := "#!/bin/sh\nprintf '%s\\n' \"$#\" \"$@\" > " + got + ".tmp && mv " + got + ".tmp " + got + "\n"
+	opener := filepath.Join(dir, "fake-browser")
+	if err := os.WriteFile(opener, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	runtimeDir := filepath.Join(dir, "run")
+	if err := os.Mkdir(runtimeDir, 0o700); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(bin, "serve", "--open", "--db", filepath.Join(dir, "foya.db"))
-	cmd.Env = append(os.Environ(), "PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH"), "XDG_DATA_HOME="+dir)
+	cmd.Env = append(os.Environ(), "BROWSER="+opener, "XDG_DATA_HOME="+dir, "XDG_RUNTIME_DIR="+runtimeDir)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
+	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	exited := make(chan error, 1)
+	defer func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			<-exited
+		}
+	}()
 	line, err := bufio.NewReader(out).ReadString('\n')
 	if err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+	go func() { io.Copy(io.Discard, out); exited <- cmd.Wait() }()
+	url := strings.TrimSpace(line)
+	_, token, ok := strings.Cut(url, "#token=")
+	if !ok || len(token) < 32 {
+		t.Fatalf("first line %q; want the URL with #token=TOKEN", line)
+	}
+
+	var args []string
+	testwait.Until(t, "the opener to run", func() bool {
 		b, err := os.ReadFile(got)
-		if err == nil {
-			if string(b) != strings.TrimSpace(line) {
-				t.Fatalf("opened %q; want the printed URL %q", b, line)
-			}
-			return
+		if err != nil {
+			return false
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("--open did not run the opener")
+		args = strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+		return true
+	})
+	if len(args) != 2 || args[0] != "1" {
+		t.Fatalf("the opener got %q; want one argument, a path", args)
+	}
+	page := args[1]
+	if strings.Contains(page, token) || !filepath.IsAbs(page) || !strings.HasPrefix(page, runtimeDir+string(filepath.Separator)) {
+		t.Fatalf("the opener got %q; want the path of a file under $XDG_RUNTIME_DIR, without the token", page)
+	}
+	for path, want := range map[string]os.FileMode{page: 0o600, filepath.Dir(page): 0o700 | os.ModeDir} {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
 		}
+		if fi.Mode() != want {
+			t.Errorf("%s has mode %v; want %v: only this user may read the token", path, fi.Mode(), want)
+		}
+	}
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`content="1;url=` + url + `"`, `window.location.replace("` + url + `")`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the page %s holds\n%s\nwant it to redirect to the printed URL (%s)", page, b, want)
+		}
+	}
+
+	cmd.Process.Signal(syscall.SIGTERM)
+	if err := testwait.Receive(t, exited, "foya serve to stop after SIGTERM"); err != nil {
+		t.Fatalf("foya serve after SIGTERM: %v; want exit 0", err)
+	}
+	if _, err := os.Stat(filepath.Dir(page)); !os.IsNotExist(err) {
+		t.Errorf("after foya serve stopped, %s: %v; want it removed", filepath.Dir(page), err)
 	}
 }

@@ -28,7 +28,7 @@ import (
 func needSandbox(t *testing.T) {
 	t.Helper()
 	if c := sandbox.Probe(); c.Mechanism == "" {
-		t.Skipf("no sandbox here: %s", c.Reason)
+		testwait.Missing(t, "every sandbox mechanism ("+c.Reason+")", "commands in the sandbox through the kernel")
 	}
 }
 

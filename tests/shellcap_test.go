@@ -17,6 +17,7 @@ import (
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
+	"foya/backend/testwait"
 )
 
 // shellcapFiles lays out a small workspace with modes worth restoring.
@@ -179,20 +180,21 @@ func lastToolText(h *harness, id string) string {
 // waitCaptured waits for the file.captured event of a background command.
 func waitCaptured(t *testing.T, h *harness, id string) []event.FileChange {
 	t.Helper()
-	for range 400 {
+	var changes []event.FileChange
+	testwait.Until(t, "file.captured for "+id, func() bool {
 		for _, ev := range h.eventList() {
 			if ev.Type == event.TypeFileCaptured {
 				var d event.FileCapturedData
 				json.Unmarshal(ev.Data, &d)
 				if d.CallID == id {
-					return d.FileChanges
+					changes = d.FileChanges
+					return true
 				}
 			}
 		}
-		time.Sleep(25 * time.Millisecond)
-	}
-	t.Fatalf("no file.captured for %s", id)
-	return nil
+		return false
+	})
+	return changes
 }
 
 // spec: B1, F1
@@ -253,7 +255,11 @@ func TestIssue15OutsideEditConflicts(t *testing.T) {
 	}
 	// The user's edit comes a moment before the next turn, as people are
 	// slower than the watcher's debounce (100 ms): its event narrows the
-	// look before the command.
+	// look before the command. Still a sleep (issue 22 item 3, not done):
+	// nothing outside the kernel tells when its watcher has passed the path
+	// on (the file.changed_outside event comes from the next look, not from
+	// the watcher, as the session never read a.txt); a kernel method that
+	// waits for the watcher's Barrier would be the event to wait for.
 	time.Sleep(500 * time.Millisecond)
 	h.runIn(ctx, sess.ID, "two")
 	dir := realDir(t, h.dir)
@@ -378,13 +384,14 @@ func TestIssue15CancelledCommandChangesRecorded(t *testing.T) {
 	sess := h.session("full_access")
 	before := snapshotDir(t, h.dir)
 	go func() {
-		for range 400 {
+		// The command has made its changes: cancel the turn (bounded by
+		// testwait.Limit, so that a command that never gets there ends too).
+		for deadline := time.Now().Add(testwait.Limit); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 			if _, err := os.Stat(filepath.Join(h.dir, "half.txt")); err == nil {
 				if _, err := os.Stat(filepath.Join(h.dir, "c.txt")); err != nil {
 					break
 				}
 			}
-			time.Sleep(10 * time.Millisecond)
 		}
 		cancel()
 	}()

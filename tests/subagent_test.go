@@ -549,3 +549,34 @@ func TestExecPrintsSubAgentsIndented(t *testing.T) {
 		}
 	}
 }
+
+// TestSubAgentGrandchildGetsNoMoreThanItsParent: a child limited to [task,
+// glob] that asks for a grandchild with read is refused, naming the tool,
+// and no grandchild starts: a sub-agent's allowlist is intersected with its
+// parent's at every level. Issue 21 item 12(b).
+//
+// spec: A1, T4
+func TestSubAgentGrandchildGetsNoMoreThanItsParent(t *testing.T) {
+	h := newHarness(t, nil)
+	h.srv.Route(pt.FirstUser("grandchild job"), pt.Say("grandchild answer"))
+	h.srv.Route(pt.FirstUser("child job"),
+		pt.Calls(call("c2", "task", taskArgs(t, "grandchild", "grandchild job", "read"))), pt.Say("child answer"))
+	h.srv.Route(pt.FirstUser("top job"),
+		pt.Calls(call("t1", "task", taskArgs(t, "child", "child job", "task", "glob"))), pt.Say("top answer"))
+	run := h.run("top job")
+	if run.Status != kernel.RunCompleted {
+		t.Fatalf("run %s: %s", run.Status, run.Error)
+	}
+	evs, _ := h.k.Events(context.Background(), run.SessionID, 0)
+	if d := endOf(t, childEvents(evs, "t1"), "c2"); !d.IsError || !strings.Contains(d.Text, `tool(s) "read" are not available to this run`) {
+		t.Errorf("the child's task with read ended %+v; want it refused, naming read", d)
+	}
+	if n := len(childEvents(evs, "c2")); n > 0 {
+		t.Errorf("a grandchild started (%d events)", n)
+	}
+	for _, r := range h.srv.Requests() {
+		if pt.FirstUser("grandchild job")(r) {
+			t.Errorf("the grandchild asked the model, offered %v", r.Tools)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"foya/backend/kernel"
+	"foya/backend/testwait"
 )
 
 // git runs git in the repository and returns its output, trimmed; the test
@@ -19,7 +21,7 @@ func git(t *testing.T, args ...string) string {
 	cmd.Env = append(os.Environ(), "TZ=UTC")
 	out, err := cmd.Output()
 	if err != nil {
-		t.Skipf("git %s: %v (no git, or not a git work tree)", strings.Join(args, " "), err)
+		testwait.Missing(t, fmt.Sprintf("git or a git work tree (git %s: %v)", strings.Join(args, " "), err), "the commit and date a plain go build records")
 	}
 	return strings.TrimSpace(string(out))
 }

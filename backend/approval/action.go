@@ -33,6 +33,14 @@ const (
 	ShellPermanentDelete Kind = "shell_permanent_delete"
 	// Fetch reaches a host on the network.
 	Fetch Kind = "fetch"
+	// FetchPrivate reaches a loopback, private or link-local address (the
+	// machine itself, the local network, a cloud's metadata service): the
+	// second question of a fetch whose host is, or resolves to, one.
+	// Action.Addresses names them. No grant covers it, so a host allowed
+	// for the session (or once in Auto) never answers it: a name that
+	// resolves to a private address is asked about on every fetch (issue
+	// 21 item 5).
+	FetchPrivate Kind = "fetch_private"
 	// MCP calls a tool of an MCP server; ReadOnly says whether the server
 	// annotates it read-only.
 	MCP Kind = "mcp"
@@ -42,7 +50,7 @@ const (
 
 // Kinds lists every kind, in table order.
 var Kinds = []Kind{ReadInside, ReadOutside, WriteInside, WriteProtected, DeleteInside, DeleteProtected, DeleteRoot,
-	Shell, ShellEscalate, ShellWeakSandbox, ShellPermanentDelete, Fetch, MCP, SubAgent}
+	Shell, ShellEscalate, ShellWeakSandbox, ShellPermanentDelete, Fetch, FetchPrivate, MCP, SubAgent}
 
 // Action is one thing a call wants to do.
 type Action struct {
@@ -59,8 +67,11 @@ type Action struct {
 	// it instead of parsing again. An action built without it (by hand, or
 	// read back from JSON) is parsed when needed.
 	Parsed *Command `json:"-"`
-	// Host is the network host, for Fetch.
+	// Host is the network host, for Fetch and FetchPrivate.
 	Host string `json:"host,omitempty"`
+	// Addresses are, for FetchPrivate, the loopback or private addresses
+	// the fetch would connect to.
+	Addresses []string `json:"addresses,omitempty"`
 	// ReadOnly is set for MCP tools their server annotates read-only.
 	ReadOnly bool `json:"readOnly,omitempty"`
 	// MCPServer and MCPTool name, for an MCP call, the server and the

@@ -46,6 +46,10 @@ func (a Answer) Validate(p Pending) error {
 	case AllowOnce, Deny:
 		return nil
 	case AllowSession:
+		if p.Request.Action.Kind == FetchPrivate {
+			return errors.New("a loopback or private address is allowed one fetch at a time, never for the session " +
+				"(a name can resolve to another address the next time): answer allow once or deny")
+		}
 		if a.Scope == nil {
 			return errors.New("allow for this session needs a scope (tool, command prefix, host or folder)")
 		}
@@ -185,10 +189,13 @@ func sortPending(ps []Pending) {
 }
 
 // Scopes suggests the grants a person may choose for "allow for this
-// session": the narrowest sensible scope first.
+// session": the narrowest sensible scope first. A FetchPrivate action has
+// none: no grant covers it.
 func Scopes(a Action) []Grant {
 	var out []Grant
 	switch a.Kind {
+	case FetchPrivate:
+		return nil
 	case Shell, ShellEscalate, ShellWeakSandbox:
 		if c := a.command(); c != nil {
 			if p := c.Prefix(); len(p) > 0 && c.MatchesPrefix(p) { // offer only scopes that cover the request

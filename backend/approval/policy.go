@@ -43,6 +43,7 @@ var table = map[Kind][3]Verdict{ // manual, auto, full access
 	ShellWeakSandbox:     {Ask, Ask, Allow},
 	ShellPermanentDelete: {Refuse, Refuse, Allow},
 	Fetch:                {Ask, Ask, Allow},
+	FetchPrivate:         {Ask, Ask, Allow},
 	MCP:                  {Ask, Ask, Allow},
 	SubAgent:             {Allow, Allow, Allow},
 }
@@ -78,9 +79,10 @@ type Grant struct {
 	Folder string `json:"folder,omitempty"`
 }
 
-// Matches reports whether the grant covers the action.
+// Matches reports whether the grant covers the action. No grant covers a
+// FetchPrivate action: a private address is allowed one fetch at a time.
 func (g Grant) Matches(a Action, cmd *Command) bool {
-	if g.Kind != a.Kind {
+	if g.Kind != a.Kind || a.Kind == FetchPrivate {
 		return false
 	}
 	switch {
@@ -164,7 +166,7 @@ func Decide(mode Mode, a Action, grants []Grant, rules ...*Rules) Decision {
 	if base == Allow {
 		return Decision{Verdict: Allow, Reason: "allowed by " + mode.by(), ByMode: true}
 	}
-	var ignored, cannot []string // project allow rules: not approved; approved but not for this
+	var ignored, cannot, hostless []string // project allow rules: not approved; approved but not for this; a private fetch by a rule naming no host
 	for _, user := range []bool{true, false} {
 		for _, r := range rules {
 			if r.User != user {
@@ -175,6 +177,8 @@ func Decide(mode Mode, a Action, grants []Grant, rules ...*Rules) Decision {
 				rule := match.String()
 				switch {
 				case !ok:
+				case a.Kind == FetchPrivate && match.Host == "":
+					hostless = append(hostless, rule)
 				case r.User:
 					return Decision{Verdict: Allow, Reason: "allowed by your rule " + rule + " in " + r.file()}
 				case r.Approved.IsZero():
@@ -198,6 +202,10 @@ func Decide(mode Mode, a Action, grants []Grant, rules ...*Rules) Decision {
 			"leaving the sandbox or the workspace, writing .git, .agents or .foya, an MCP tool, or a command Foya cannot read; "+
 			"only your own rules, a grant or your answer can")
 	}
+	if len(hostless) > 0 {
+		notes = append(notes, "the rule "+strings.Join(hostless, ", ")+" names no host, so it does not allow loopback or private "+
+			"addresses; a rule of your own that names the host does")
+	}
 	for _, g := range grants {
 		if g.Matches(a, cmd) {
 			return Decision{Verdict: Allow, Reason: "allowed by the session grant: " + g.String()}
@@ -220,7 +228,8 @@ const UnapprovedNotice = "this project's " + RulesFile + " is not approved; its 
 // which runs in its server's process), reading or writing outside the
 // workspace, writing .git, .agents or .foya, and commands Foya cannot read
 // (opaque) need the user's own rules, a grant or an answer. A fetch needs a
-// rule that names its host.
+// rule that names its host; a fetch of a loopback or private address needs
+// the user's own rule naming the host, or an answer.
 func ProjectMayAllow(a Action, opaque bool, rule Rule) bool {
 	switch a.Kind {
 	case ReadInside, WriteInside, DeleteInside, SubAgent:

@@ -31,6 +31,7 @@ func TestDecidePinsTheModeTable(t *testing.T) {
 		{"shell command, weaker sandbox", Action{Kind: ShellWeakSandbox, Tool: "bash", Command: "chmod +x x"}, [3]Verdict{Ask, Ask, Allow}},
 		{"shell rm", Action{Kind: ShellPermanentDelete, Tool: "bash", Command: "rm -rf build"}, [3]Verdict{Refuse, Refuse, Allow}},
 		{"web fetch", Action{Kind: Fetch, Tool: "fetch", Host: "go.dev"}, [3]Verdict{Ask, Ask, Allow}},
+		{"web fetch of a private address", Action{Kind: FetchPrivate, Tool: "web_fetch", Host: "intranet", Addresses: []string{"10.0.0.1"}}, [3]Verdict{Ask, Ask, Allow}},
 		{"MCP read-only", Action{Kind: MCP, Tool: "mcp_db_query", ReadOnly: true}, [3]Verdict{Ask, Allow, Allow}},
 		{"MCP", Action{Kind: MCP, Tool: "mcp_db_write"}, [3]Verdict{Ask, Ask, Allow}},
 		{"sub-agent", Action{Kind: SubAgent, Tool: "task"}, [3]Verdict{Allow, Allow, Allow}},
@@ -148,5 +149,59 @@ func TestBrokenRulesAsk(t *testing.T) {
 		if got := Decide(m, Action{Kind: DeleteRoot}, nil, broken); got.Verdict != Refuse {
 			t.Errorf("broken rules lifted a refusal in %s", m)
 		}
+	}
+}
+
+// TestPrivateFetchIsAskedEachTime: the private-address question of a fetch
+// is answered by no grant (the host's, the tool's, even one of its own
+// kind), by no project rule and by no rule that names no host; only the
+// user's own rule naming the host, an answer, or Full Access allow it. It
+// offers no "allow for this session", and such an answer is refused with
+// why. Issue 21 item 5.
+// spec: A1, A2
+func TestPrivateFetchIsAskedEachTime(t *testing.T) {
+	a := Action{Kind: FetchPrivate, Tool: "web_fetch", Host: "attacker.example", Addresses: []string{"169.254.169.254"}}
+	grants := []Grant{{Kind: Fetch, Host: "attacker.example"}, {Kind: Fetch, Tool: "web_fetch"},
+		{Kind: FetchPrivate, Host: "attacker.example"}, {Kind: FetchPrivate, Tool: "web_fetch"}}
+	for _, m := range []Mode{Manual, Auto} {
+		if d := Decide(m, a, grants); d.Verdict != Ask {
+			t.Errorf("Decide(%s, private fetch, host grants) = %s (%s); want ask", m, d.Verdict, d.Reason)
+		}
+	}
+	rules := func(user bool, rule Rule) *Rules {
+		r := &Rules{Allow: []Rule{rule}, User: user, File: "rules.json"}
+		if !user {
+			r.Approved = time.Now()
+		}
+		return r
+	}
+	for _, c := range []struct {
+		rules *Rules
+		want  Verdict
+	}{
+		{rules(false, Rule{Host: "attacker.example"}), Ask},
+		{rules(true, Rule{Tool: "web_fetch"}), Ask},
+		{rules(true, Rule{Host: "attacker.example"}), Allow},
+	} {
+		d := Decide(Auto, a, nil, c.rules)
+		if d.Verdict != c.want {
+			t.Errorf("Decide(auto, private fetch, user %v rule %s) = %s (%s); want %s", c.rules.User, c.rules.Allow[0], d.Verdict, d.Reason, c.want)
+		}
+		if c.rules.User && c.want == Ask && !strings.Contains(d.Reason, "names no host") {
+			t.Errorf("a hostless rule's ask says %q; want it to say the rule names no host", d.Reason)
+		}
+	}
+	if s := Scopes(a); len(s) != 0 {
+		t.Errorf("Scopes(private fetch) = %v; want none", s)
+	}
+	p := Pending{Request: Request{Action: a}}
+	for _, g := range grants {
+		err := Answer{Choice: AllowSession, Scope: &g}.Validate(p)
+		if err == nil || !strings.Contains(err.Error(), "allow once") {
+			t.Errorf("allow for this session with %s: %v; want a refusal saying to allow once", g, err)
+		}
+	}
+	if err := (Answer{Choice: AllowOnce}).Validate(p); err != nil {
+		t.Errorf("allow once: %v", err)
 	}
 }

@@ -47,6 +47,9 @@ func (a *asker) ask(ev llm.Event) {
 	if act.Host != "" {
 		fmt.Fprintf(a.out, "   host: %s\n", act.Host)
 	}
+	if len(act.Addresses) > 0 {
+		fmt.Fprintf(a.out, "   loopback or private address: %s\n", strings.Join(act.Addresses, ", "))
+	}
 	if p.Request.Preview != "" {
 		preview := p.Request.Preview
 		if lines := strings.Split(preview, "\n"); len(lines) > 40 {
@@ -56,7 +59,11 @@ func (a *asker) ask(ev llm.Event) {
 	}
 	fmt.Fprintf(a.out, "   why asked: %s\n", p.Reason)
 	for {
-		fmt.Fprint(a.out, "Allow? [y] once  [s] for this session  [n] deny  [m] deny with a message: ")
+		if len(p.Scopes) == 0 {
+			fmt.Fprint(a.out, "Allow? [y] once  [n] deny  [m] deny with a message: ")
+		} else {
+			fmt.Fprint(a.out, "Allow? [y] once  [s] for this session  [n] deny  [m] deny with a message: ")
+		}
 		line, err := a.in.ReadString('\n')
 		if err != nil && line == "" {
 			a.reply(p.ID, kernel.Answer{Choice: kernel.Deny, Message: "no answer (standard input closed)"})
@@ -67,6 +74,10 @@ func (a *asker) ask(ev llm.Event) {
 			a.reply(p.ID, kernel.Answer{Choice: kernel.AllowOnce})
 			return
 		case "s":
+			if len(p.Scopes) == 0 {
+				fmt.Fprintln(a.out, "   This cannot be allowed for the session, only once: answer y, n or m.")
+				continue
+			}
 			scope := p.Scopes[0]
 			if len(p.Scopes) > 1 {
 				for i, s := range p.Scopes {

@@ -154,6 +154,12 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 	case err != nil:
 		return fail(env, err)
 	}
+	if choice.BaseURL != "" && choice.APIKey == "" && choice.EnvAPIKey == "" && profileName != kernel.NoProvider {
+		if p, err := k.Provider(ctx, profileName); err == nil && p.KeyStore != "" && !kernel.SameServer(choice.BaseURL, p.BaseURL) {
+			fmt.Fprintf(env.Stderr, "foya: notice: the key of provider %s goes only to its own server (%s), not to %s; "+
+				"pass --api-key or set OPENAI_API_KEY if that server needs one\n", profileName, p.BaseURL, choice.BaseURL)
+		}
+	}
 	*model = modelName
 	if sess.ID != "" && (sess.Provider != profileName || sess.Model != modelName) {
 		sess.Provider, sess.Model = profileName, modelName

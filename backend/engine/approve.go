@@ -152,7 +152,7 @@ func requestData(p approval.Pending) event.ApprovalRequestData {
 		SubAgent: p.SubAgent,
 		Request: event.Ask{
 			CallID: p.Request.CallID, Why: p.Request.Why, Preview: p.Request.Preview,
-			Action: event.Action{Kind: string(a.Kind), Tool: a.Tool, Paths: a.Paths, Command: a.Command, Host: a.Host, ReadOnly: a.ReadOnly,
+			Action: event.Action{Kind: string(a.Kind), Tool: a.Tool, Paths: a.Paths, Command: a.Command, Host: a.Host, Addresses: a.Addresses, ReadOnly: a.ReadOnly,
 				MCPServer: a.MCPServer, MCPTool: a.MCPTool},
 		},
 	}

@@ -155,6 +155,9 @@ type Action struct {
 	Command string `json:"command,omitempty"`
 	// Host is the network host, for a fetch.
 	Host string `json:"host,omitempty"`
+	// Addresses are, for fetch_private, the loopback or private addresses
+	// the fetch would connect to.
+	Addresses []string `json:"addresses,omitempty"`
 	// ReadOnly is set for MCP tools their server annotates read-only.
 	ReadOnly bool `json:"readOnly,omitempty"`
 	// MCPServer and MCPTool name, for an MCP call, the server and the
@@ -177,14 +180,15 @@ const (
 	KindShellWeakSandbox     = "shell_weak_sandbox"
 	KindShellPermanentDelete = "shell_permanent_delete"
 	KindFetch                = "fetch"
+	KindFetchPrivate         = "fetch_private"
 	KindMCP                  = "mcp"
 	KindSubAgent             = "subagent"
 )
 
 // Kinds lists every action kind, in approval.Kinds' order.
 var Kinds = []string{KindRead, KindReadOutside, KindWrite, KindWriteProtected, KindDelete, KindDeleteProtected,
-	KindDeleteRoot, KindShell, KindShellEscalate, KindShellWeakSandbox, KindShellPermanentDelete, KindFetch, KindMCP,
-	KindSubAgent}
+	KindDeleteRoot, KindShell, KindShellEscalate, KindShellWeakSandbox, KindShellPermanentDelete, KindFetch,
+	KindFetchPrivate, KindMCP, KindSubAgent}
 
 // Ask mirrors approval.Request: what a tool asks the approval gateway.
 type Ask struct {

@@ -164,7 +164,7 @@ func Doctor(ctx context.Context, opts DoctorOptions) DoctorReport {
 		}
 		r.Folders = doctorFolders(dataDir, userRules)
 		r.Database = doctorDatabase(ctx, path)
-		r.Workspace = doctorWorkspace(dataDir)
+		r.Workspace = doctorWorkspace(ctx, dataDir, r.Database)
 	}
 	probe := opts.Probe
 	if probe == nil {
@@ -181,12 +181,34 @@ func Doctor(ctx context.Context, opts DoctorOptions) DoctorReport {
 	return r
 }
 
-// doctorWorkspace reports the workspace indexes' disk use, read only.
-func doctorWorkspace(dataDir string) DoctorWorkspace {
-	u := usageOf(workspace.DirUsage(filepath.Join(dataDir, WorkspaceDir)))
-	return DoctorWorkspace{Usage: u, Finding: Finding{Name: "workspace index", Status: DoctorOK,
+// doctorWorkspace reports the workspace indexes' disk use, read only, and
+// the bound on the kept contents when the database can be read.
+func doctorWorkspace(ctx context.Context, dataDir string, db DoctorDatabase) DoctorWorkspace {
+	var lim workspace.Limits // zero: the bound is not known
+	switch {
+	case !db.Exists:
+		lim = workspace.Limits{MaxFile: workspace.DefaultMaxFile, MaxTotal: workspace.DefaultMaxTotal}
+	case db.Status != DoctorProblem && db.Integrity != nil:
+		if st, err := store.Open(ctx, db.Path); err == nil {
+			lim = workspaceLimits(ctx, st)
+			st.Close()
+		}
+	}
+	u := usageOf(workspace.DirUsage(filepath.Join(dataDir, WorkspaceDir)), lim)
+	d := DoctorWorkspace{Usage: u, Finding: Finding{Name: "workspace index", Status: DoctorOK,
 		Detail: fmt.Sprintf("%s in %d contents and %d session indexes, in %s (deleting a session prunes what only it kept)",
 			files.Size(u.BlobBytes+u.IndexBytes), u.Blobs, u.Indexes, u.Dir)}}
+	if u.MaxKeptBytes == 0 {
+		d.Detail += "; kept contents " + files.Size(u.BlobBytes) + ", their bound (workspace.maxKeptBytes) not known: the database could not be read"
+		return d
+	}
+	d.Detail += fmt.Sprintf("; kept contents %s of the %s workspace.maxKeptBytes allows", files.Size(u.BlobBytes), files.Size(u.MaxKeptBytes))
+	if u.BlobBytes >= u.MaxKeptBytes/10*9 {
+		d.Status = DoctorWarning
+		d.Detail += ": contents past it are not kept, so shell commands' changes to them are not restorable"
+		d.Fix = "raise it (foya settings set workspace.maxKeptBytes 8GiB), or delete the sessions you no longer need"
+	}
+	return d
 }
 
 // doctorMCPWait bounds how long doctor waits for MCP servers to start.

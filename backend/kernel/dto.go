@@ -339,12 +339,15 @@ func (g Grant) inner() approval.Grant {
 // it.
 type Action struct {
 	// Kind is the policy's name for it ("read", "write", "shell", ...).
-	Kind     string   `json:"kind"`
-	Tool     string   `json:"tool"`
-	Paths    []string `json:"paths,omitempty"`
-	Command  string   `json:"command,omitempty"`
-	Host     string   `json:"host,omitempty"`
-	ReadOnly bool     `json:"readOnly,omitempty"`
+	Kind    string   `json:"kind"`
+	Tool    string   `json:"tool"`
+	Paths   []string `json:"paths,omitempty"`
+	Command string   `json:"command,omitempty"`
+	Host    string   `json:"host,omitempty"`
+	// Addresses are, for "fetch_private", the loopback or private
+	// addresses the fetch would connect to.
+	Addresses []string `json:"addresses,omitempty"`
+	ReadOnly  bool     `json:"readOnly,omitempty"`
 	// MCPServer and MCPTool name, for an MCP call, the server and the
 	// tool's own name on it.
 	MCPServer string `json:"mcpServer,omitempty"`
@@ -364,8 +367,8 @@ type ApprovalRequest struct {
 func requestOf(r approval.Request) ApprovalRequest {
 	a := r.Action
 	return ApprovalRequest{CallID: r.CallID, Why: r.Why, Preview: r.Preview, Action: Action{Kind: string(a.Kind),
-		Tool: a.Tool, Paths: a.Paths, Command: a.Command, Host: a.Host, ReadOnly: a.ReadOnly,
-		MCPServer: a.MCPServer, MCPTool: a.MCPTool}}
+		Tool: a.Tool, Paths: a.Paths, Command: a.Command, Host: a.Host, Addresses: a.Addresses,
+		ReadOnly: a.ReadOnly, MCPServer: a.MCPServer, MCPTool: a.MCPTool}}
 }
 
 // Approval is a request waiting for the user's answer.

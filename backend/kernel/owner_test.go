@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"foya/backend/testwait"
 )
 
 // An owner that died while it was starting a process is gone even though
@@ -18,7 +20,7 @@ import (
 // spec: X2
 func TestClaimWaitsForALockCopyToGo(t *testing.T) {
 	if _, err := exec.LookPath("flock"); err != nil {
-		t.Skip("no flock(1) here")
+		testwait.Missing(t, "flock(1) (Debian package util-linux)", "claiming an owner while a copy of its lock is held")
 	}
 	db := filepath.Join(t.TempDir(), "foya.db")
 	dead, err := claimOwner(db)

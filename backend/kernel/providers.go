@@ -406,7 +406,9 @@ func (k *Kernel) SetDefaultProvider(ctx context.Context, name string) error {
 type ModelChoice struct {
 	// Provider names a profile; "" means Session's if it names one (a
 	// continued session keeps its profile), else the default profile,
-	// unless BaseURL is set: a server given by URL gets no profile's key.
+	// unless BaseURL is set. A server given by BaseURL gets no profile's
+	// key or credential headers, even with Provider set, unless it is
+	// that profile's own server: its key comes from APIKey or EnvAPIKey.
 	Provider string
 	Session  string
 	// BaseURL, Model, APIKey and Headers override the profile's (flags
@@ -453,7 +455,11 @@ func (k *Kernel) ProviderModel(ctx context.Context, c ModelChoice) (engine.Model
 		if p, err = k.Provider(ctx, name); err != nil {
 			return nil, "", "", err
 		}
-		if c.APIKey == "" || len(p.SecretHeaders) > 0 { // read only when used: a locked keyring stops only what needs it
+		// A profile's key and credential headers go only to its own server:
+		// one given by URL (--base-url, $OPENAI_BASE_URL) gets a key only
+		// from --api-key or $OPENAI_API_KEY (issue 21 item 8).
+		own := c.BaseURL == "" || SameServer(c.BaseURL, p.BaseURL)
+		if own && (c.APIKey == "" || len(p.SecretHeaders) > 0) { // read only when used: a locked keyring stops only what needs it
 			if sec, err = k.secretOf(p); err != nil {
 				return nil, "", "", err
 			}
@@ -491,6 +497,18 @@ func (k *Kernel) ProviderModel(ctx context.Context, c ModelChoice) (engine.Model
 		return nil, "", "", invalid{k.mask(err.Error())}
 	}
 	return maskedModel{client, k.mask}, cmp.Or(name, NoProvider), cfg.Model, nil
+}
+
+// SameServer reports whether two base URLs name the same server and path,
+// whatever the case of the scheme and host and a final slash.
+func SameServer(a, b string) bool {
+	ua, errA := url.Parse(strings.TrimRight(a, "/"))
+	ub, errB := url.Parse(strings.TrimRight(b, "/"))
+	if errA != nil || errB != nil {
+		return false
+	}
+	return strings.EqualFold(ua.Scheme, ub.Scheme) && strings.EqualFold(ua.Host, ub.Host) && ua.Path == ub.Path &&
+		ua.RawQuery == ub.RawQuery && ua.User == nil && ub.User == nil
 }
 
 // addSecrets makes a provider's key and header values kernel secrets.

@@ -43,6 +43,12 @@ const (
 	// SettingWorkspaceMaxTotal bounds the contents one session's workspace
 	// index keeps, before compression.
 	SettingWorkspaceMaxTotal = "workspace.maxTotalBytes"
+	// SettingWorkspaceMaxKept bounds the disk (compressed) of the contents
+	// the workspace indexes keep, all sessions together, with the earlier
+	// contents not pruned yet; twice workspace.maxTotalBytes unless set.
+	// Past it a content is not kept, and a later change of it is not
+	// restorable (issue 21 item 10).
+	SettingWorkspaceMaxKept = "workspace.maxKeptBytes"
 )
 
 // Settings returns the stored settings with the effective default mode and
@@ -71,6 +77,7 @@ func (k *Kernel) Settings(ctx context.Context) (map[string]string, error) {
 	lim := workspaceLimits(ctx, k.store)
 	all[SettingWorkspaceMaxFile] = strconv.FormatInt(lim.MaxFile, 10)
 	all[SettingWorkspaceMaxTotal] = strconv.FormatInt(lim.MaxTotal, 10)
+	all[SettingWorkspaceMaxKept] = strconv.FormatInt(lim.KeptBound(), 10)
 	idle, err := k.IdleTimeout(ctx)
 	if err != nil {
 		return nil, err
@@ -164,7 +171,7 @@ func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 			return withKind(err, ErrInvalid)
 		}
 		return k.store.SetSetting(ctx, key, value)
-	case key == SettingMaxWrite || key == SettingWorkspaceMaxFile || key == SettingWorkspaceMaxTotal:
+	case key == SettingMaxWrite || key == SettingWorkspaceMaxFile || key == SettingWorkspaceMaxTotal || key == SettingWorkspaceMaxKept:
 		n, err := parseBytes(value)
 		if err != nil {
 			return kindf(ErrInvalid, "%s: %w", key, err)
@@ -193,7 +200,7 @@ func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 }
 
 // settingKeys are the plain keys SetSetting takes, for its error message.
-var settingKeys = []string{SettingDefaultMode, SettingDefaultProvider, SettingMaxSteps, SettingMaxWrite, SettingSandboxReadable, SettingIdleTimeout, SettingEnvAllow, SettingEnvDeny, SettingDiscoverPorts, SettingMCPDeferShare, SettingWorkspaceMaxFile, SettingWorkspaceMaxTotal}
+var settingKeys = []string{SettingDefaultMode, SettingDefaultProvider, SettingMaxSteps, SettingMaxWrite, SettingSandboxReadable, SettingIdleTimeout, SettingEnvAllow, SettingEnvDeny, SettingDiscoverPorts, SettingMCPDeferShare, SettingWorkspaceMaxFile, SettingWorkspaceMaxTotal, SettingWorkspaceMaxKept}
 
 // ParseMaxSteps reads a step limit: a whole number from 1 to
 // engine.MaxStepsLimit, in decimal digits.

@@ -28,7 +28,8 @@ func newWorkspace(st *store.Store, dataDir string) *workspace.Manager {
 // workspaceLimits reads the index's limits from the settings.
 func workspaceLimits(ctx context.Context, st *store.Store) workspace.Limits {
 	l := workspace.Limits{MaxFile: workspace.DefaultMaxFile, MaxTotal: workspace.DefaultMaxTotal}
-	for key, to := range map[string]*int64{SettingWorkspaceMaxFile: &l.MaxFile, SettingWorkspaceMaxTotal: &l.MaxTotal} {
+	for key, to := range map[string]*int64{SettingWorkspaceMaxFile: &l.MaxFile, SettingWorkspaceMaxTotal: &l.MaxTotal,
+		SettingWorkspaceMaxKept: &l.MaxKept} {
 		if v, ok, err := st.Setting(ctx, key); err == nil && ok {
 			if n, err := parseBytes(v); err == nil {
 				*to = n
@@ -47,14 +48,21 @@ type WorkspaceUsage struct {
 	BlobBytes  int64  `json:"blobBytes"`
 	Indexes    int    `json:"indexes"`
 	IndexBytes int64  `json:"indexBytes"`
+	// MaxKeptBytes is the bound on BlobBytes in force
+	// (workspace.maxKeptBytes); 0 where it is not known.
+	MaxKeptBytes int64 `json:"maxKeptBytes"`
 }
 
-func usageOf(u workspace.Usage) WorkspaceUsage {
-	return WorkspaceUsage{Dir: u.Dir, Blobs: u.Blobs, BlobBytes: u.BlobBytes, Indexes: u.Indexes, IndexBytes: u.IndexBytes}
+func usageOf(u workspace.Usage, l workspace.Limits) WorkspaceUsage {
+	return WorkspaceUsage{Dir: u.Dir, Blobs: u.Blobs, BlobBytes: u.BlobBytes, Indexes: u.Indexes, IndexBytes: u.IndexBytes,
+		MaxKeptBytes: l.KeptBound()}
 }
 
-// WorkspaceUsage returns the disk the workspace indexes take now.
-func (k *Kernel) WorkspaceUsage() WorkspaceUsage { return usageOf(k.ws.Usage()) }
+// WorkspaceUsage returns the disk the workspace indexes take now, and the
+// bound on the kept contents.
+func (k *Kernel) WorkspaceUsage() WorkspaceUsage {
+	return usageOf(k.ws.Usage(), workspaceLimits(context.Background(), k.store))
+}
 
 // WorkspacePruned says what a prune of the workspace blobs removed.
 type WorkspacePruned struct {
@@ -110,16 +118,11 @@ func (c capture) Before(ctx context.Context, sessionID, workdir string, live *sh
 			also = append(also, fc.Path)
 		}
 	}
-	look := c.k.ws.Before
 	if live != nil {
-		look = c.k.ws.Settled
-	}
-	changes, err := look(ctx, sessionID, workdir, also...)
-	if err != nil || len(changes) == 0 {
-		return err
-	}
-	if live != nil {
-		cp := c.k.ws.Capture(ctx, sessionID, workdir, changes)
+		cp, err := c.k.ws.Settled(ctx, sessionID, workdir, also...)
+		if err != nil || len(cp.Changes) == 0 {
+			return err
+		}
 		for i := range cp.Changes {
 			cp.Changes[i].Unconfirmed = live.Others
 		}
@@ -127,6 +130,10 @@ func (c capture) Before(ctx context.Context, sessionID, workdir string, live *sh
 		// A Record that fails loses them, as one at the command's end would.
 		_ = c.Record(context.WithoutCancel(ctx), sessionID, live.RunID, live.CallID, cp.Changes)
 		return nil
+	}
+	changes, err := c.k.ws.Before(ctx, sessionID, workdir, also...)
+	if err != nil || len(changes) == 0 {
+		return err
 	}
 	last := map[string]llm.FileChange{}
 	for _, fc := range all {

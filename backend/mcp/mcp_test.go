@@ -248,7 +248,12 @@ func TestCancelSendsCancelled(t *testing.T) {
 		r, _ := tool.Run(ctx, &tools.RunContext{}, tools.Call{ID: "c1", Arguments: json.RawMessage(`{}`)})
 		done <- r
 	}()
-	time.Sleep(100 * time.Millisecond) // let the request reach the server
+	// The request has reached the server's handler (issue 22 item 3: a
+	// wait on that, not a sleep).
+	waitFor(t, "the wait call to reach the server", func() bool {
+		b, _ := os.ReadFile(mark)
+		return strings.Contains(string(b), "started")
+	})
 	cancel()
 	var r tools.Result
 	select {

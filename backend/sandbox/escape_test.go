@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"foya/backend/sandbox/sandboxtest"
+	"foya/backend/testwait"
 )
 
 // nets are the test's own network end points, to see whether a command
@@ -192,7 +193,7 @@ func TestEscapes(t *testing.T) {
 			for i, e := range escapes {
 				t.Run(e.name, func(t *testing.T) {
 					if strings.Contains(e.script, "DNS_NAME") && dnsName == "" {
-						t.Skip("no host name resolves through DNS here")
+						testwait.Missing(t, "DNS (no host name of GOPROXY resolves)", "the DNS lookup attempt")
 					}
 					if m == llMode && e.metadata {
 						t.Skip("Landlock without namespaces cannot block metadata changes (documented limit)")
@@ -282,10 +283,10 @@ func TestWorkspaceWorks(t *testing.T) {
 // spec: A2
 func TestLoopbackInsideNetns(t *testing.T) {
 	if !Probe().NetNS {
-		t.Skip("no network namespaces here")
+		testwait.Missing(t, lackUserNS(), "loopback inside the network namespace")
 	}
 	if !haveCommand("python3") {
-		t.Skip("python3 is needed for a local server")
+		testwait.Missing(t, "python3 (Debian package python3)", "loopback inside the network namespace")
 	}
 	nsMode.use(t)
 	b := newBox(t)
@@ -307,8 +308,11 @@ c.sendall(b"pong"); print(a.recv(4).decode())'`
 //
 // spec: A2
 func TestSeccompRefusesSockets(t *testing.T) {
-	if Probe().Landlock == 0 || !haveCommand("python3") {
-		t.Skip("needs Landlock and python3")
+	if Probe().Landlock == 0 {
+		testwait.Missing(t, "Landlock", "the seccomp socket filter")
+	}
+	if !haveCommand("python3") {
+		testwait.Missing(t, "python3 (Debian package python3)", "the seccomp socket filter")
 	}
 	llMode.use(t)
 	b := newBox(t)
@@ -336,7 +340,7 @@ a, b = socket.socketpair(); print("socketpair ok")'`
 // spec: A2
 func TestNoCapabilities(t *testing.T) {
 	if !Probe().NetNS {
-		t.Skip("no namespaces here")
+		testwait.Missing(t, lackUserNS(), "capabilities in the namespaced sandbox")
 	}
 	nsMode.use(t)
 	b := newBox(t)

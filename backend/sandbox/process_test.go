@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"foya/backend/testwait"
 )
 
 // allModes is plain execution followed by every confining mechanism here.
@@ -357,7 +359,7 @@ func TestBadInput(t *testing.T) {
 // with the helper's reason.
 func TestUnavailable(t *testing.T) {
 	if Probe().Landlock == 0 {
-		t.Skip("no Landlock here")
+		testwait.Missing(t, "Landlock", "a helper failure surfacing as ErrUnavailable")
 	}
 	old := forceMode
 	forceMode = "bogus"

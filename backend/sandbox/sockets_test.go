@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"foya/backend/sandbox/sandboxtest"
+	"foya/backend/testwait"
 )
 
 // unixListener listens on a pathname socket at path and counts the
@@ -60,7 +61,7 @@ except OSError as e:
 // spec: A1, A2
 func TestUnixSocketsOutsideUnreachable(t *testing.T) {
 	if !haveCommand("python3") {
-		t.Skip("python3 is needed to connect")
+		testwait.Missing(t, "python3 (Debian package python3)", "UNIX sockets outside the workspace")
 	}
 	modes := append([]mode{plainMode}, restrictedModes(t)...)
 	for _, m := range modes {
@@ -106,7 +107,7 @@ func TestUnixSocketsOutsideUnreachable(t *testing.T) {
 // spec: A2
 func TestUnixSocketsInsideWorkspace(t *testing.T) {
 	if !haveCommand("python3") {
-		t.Skip("python3 is needed")
+		testwait.Missing(t, "python3 (Debian package python3)", "UNIX sockets inside the workspace")
 	}
 	for _, m := range restrictedModes(t) {
 		t.Run(m.name, func(t *testing.T) {

@@ -3,15 +3,20 @@
 // browser end-to-end tests).
 //
 // Security model. The server binds 127.0.0.1 and [::1] only and refuses any
-// other address. A random token guards every request: the URL printed at
-// start carries it once, GET /?token=T swaps it for an HttpOnly,
-// SameSite=Strict cookie and redirects to / without it; scripts may send
-// Authorization: Bearer T instead. A request without either gets 401 and no
-// data. The Host header must name a loopback host with the server's port
-// (a DNS-rebinding page has its own host name there), and a state-changing
-// request must carry an Origin of that same host and port (a cross-site
-// form or fetch cannot). Artifacts are served with a sandboxing Content
-// Security Policy, so that an SVG cannot run script in our origin.
+// other address. A random token guards every API request, sent as
+// Authorization: Bearer T; a request without it gets 401 and no data. No
+// cookie is ever set: cookies are not scoped to a port, so the browser
+// would send one to every other server on 127.0.0.1. The URL printed at
+// start carries the token in its fragment (#token=T), which the browser
+// never sends; the page keeps it in its tab's sessionStorage and sends the
+// header itself. The front end's files hold no data and need no token;
+// they carry a Content-Security-Policy (script only from our files). The
+// Host header must name a loopback host with the server's port (a
+// DNS-rebinding page has its own host name there), and a state-changing
+// request that carries an Origin must name that same host and port.
+// Artifacts are served with a sandboxing Content Security Policy, so that
+// an SVG cannot run script in our origin. Idle keep-alive connections are
+// closed after Options.IdleTimeout.
 //
 // Routes: POST /api/call/{Method} calls an api.Service method by
 // reflection (the body is the JSON array of its arguments);

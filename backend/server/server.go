@@ -25,14 +25,12 @@ import (
 	"foya/backend/llm"
 )
 
-// CookieName is the cookie that carries the token after the first visit.
-const CookieName = "foya_auth"
-
 // Defaults of Options.
 const (
 	DefaultClientBuffer = 1024
 	DefaultHeartbeat    = 15 * time.Second
 	DefaultWriteTimeout = 10 * time.Second
+	DefaultIdleTimeout  = 30 * time.Second
 	// MaxBody bounds the body of a call (a message of 8 MiB is accepted by
 	// foya exec too).
 	MaxBody = 9 << 20
@@ -62,6 +60,9 @@ type Options struct {
 	// WriteTimeout bounds each write to an SSE client (0:
 	// DefaultWriteTimeout).
 	WriteTimeout time.Duration
+	// IdleTimeout closes a keep-alive connection that has waited this long
+	// for its next request (0: DefaultIdleTimeout).
+	IdleTimeout time.Duration
 	// SendBuffer, if > 0, sets each connection's socket send buffer (tests
 	// of a client that does not read use a small one).
 	SendBuffer int
@@ -101,6 +102,9 @@ func Listen(o Options) (*Server, error) {
 	if o.WriteTimeout <= 0 {
 		o.WriteTimeout = DefaultWriteTimeout
 	}
+	if o.IdleTimeout <= 0 {
+		o.IdleTimeout = DefaultIdleTimeout
+	}
 	host, portText, err := net.SplitHostPort(o.Addr)
 	if err != nil {
 		return nil, fmt.Errorf("listen address %q: %w", o.Addr, err)
@@ -139,10 +143,12 @@ func Listen(o Options) (*Server, error) {
 	return s, nil
 }
 
-// URL is the address to open, with the token: the first line foya serve
-// prints.
+// URL is the address to open, with the token in its fragment: the first
+// line foya serve prints. A browser never sends the fragment over the
+// network; the page takes the token from it, keeps it in sessionStorage
+// and removes it from the address bar.
 func (s *Server) URL() string {
-	return fmt.Sprintf("http://127.0.0.1:%d/?token=%s", s.port, s.token)
+	return fmt.Sprintf("http://127.0.0.1:%d/#token=%s", s.port, s.token)
 }
 
 // Base is the server's address without the token.
@@ -171,6 +177,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	hs := &http.Server{
 		Handler:           s.handler(svc),
 		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       s.opts.IdleTimeout,
 		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
 			if tc, ok := c.(*net.TCPConn); ok && s.opts.SendBuffer > 0 {
 				_ = tc.SetWriteBuffer(s.opts.SendBuffer)
@@ -199,67 +206,90 @@ func (s *Server) Serve(ctx context.Context) error {
 	return nil
 }
 
-// handler is the whole HTTP surface: the guard, then the routes.
+// pageCSP is the Content Security Policy of the front end's files. Script
+// runs only from this origin's files (no inline script, no eval) and talks
+// only to this origin; nothing may frame the page. Inline styles stay
+// allowed: Radix's dialogs and scroll areas add <style> elements, and a
+// style cannot reach the token.
+const pageCSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
+	"img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; " +
+	"object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+// handler is the whole HTTP surface: the Host check, then the API behind
+// the token, and the front end's files.
 func (s *Server) handler(svc *api.Service) http.Handler {
 	table := methods(svc)
-	mux := http.NewServeMux()
-	mux.HandleFunc("POST /api/call/{method}", func(w http.ResponseWriter, r *http.Request) {
+	apiMux := http.NewServeMux()
+	apiMux.HandleFunc("POST /api/call/{method}", func(w http.ResponseWriter, r *http.Request) {
 		s.call(w, r, table)
 	})
-	mux.HandleFunc("GET /api/sessions", s.sessions)
-	mux.HandleFunc("GET /api/sessions/{id}/events", s.sessionEvents)
-	mux.HandleFunc("GET /api/events", s.allEvents)
-	mux.HandleFunc("GET /api/sessions/{id}/artifacts/{artifact}", s.artifact)
-	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+	apiMux.HandleFunc("GET /api/sessions", s.sessions)
+	apiMux.HandleFunc("GET /api/sessions/{id}/events", s.sessionEvents)
+	apiMux.HandleFunc("GET /api/events", s.allEvents)
+	apiMux.HandleFunc("GET /api/sessions/{id}/artifacts/{artifact}", s.artifact)
+	apiMux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("no API route %s %s (calls are POST /api/call/METHOD)", r.Method, r.URL.Path))
 	})
-	mux.Handle("/", s.assets())
-	return s.guard(mux)
+	mux := http.NewServeMux()
+	mux.Handle("/api/", s.authorized(apiMux))
+	mux.Handle("/", page(s.assets()))
+	return s.hostOnly(mux)
 }
 
-// guard checks Host, the token and Origin before anything else runs.
-func (s *Server) guard(next http.Handler) http.Handler {
+// hostOnly refuses a request whose Host is not this server (a DNS-rebinding
+// page has its own host name there) before anything else runs.
+func (s *Server) hostOnly(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.hosts[strings.ToLower(r.Host)] {
 			writeError(w, http.StatusForbidden, "forbidden", fmt.Sprintf("host %q is not this server: open %s", r.Host, s.Base()))
 			return
 		}
-		w.Header().Set("X-Content-Type-Options", "nosniff")
-		w.Header().Set("Referrer-Policy", "no-referrer")
-		w.Header().Set("X-Frame-Options", "DENY")
-		if t := r.URL.Query().Get("token"); t != "" && r.Method == http.MethodGet && r.URL.Path == "/" {
-			if !s.tokenOK(t) {
-				writeError(w, http.StatusUnauthorized, "unauthorized", "the token in this link is wrong: open the link foya serve printed")
-				return
-			}
-			http.SetCookie(w, &http.Cookie{Name: CookieName, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
-			http.Redirect(w, r, "/", http.StatusSeeOther)
+		h := w.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("X-Frame-Options", "DENY")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// page serves the front end's files. They are the same for everyone and
+// hold no data, so they need no token: the page takes the token from the
+// URL's fragment and sends it as a bearer header with every API request.
+// No cookie is ever set: a cookie is not scoped to a port, so the browser
+// would hand it to every other server on 127.0.0.1.
+func page(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			writeError(w, http.StatusMethodNotAllowed, "invalid", fmt.Sprintf("%s %s: the pages are read with GET; calls are POST /api/call/METHOD", r.Method, r.URL.Path))
 			return
 		}
-		byCookie := false
+		w.Header().Set("Content-Security-Policy", pageCSP)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// authorized lets through an API request that carries Authorization:
+// Bearer TOKEN, and a state-changing one only when its Origin, if any, is
+// this server.
+func (s *Server) authorized(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth := r.Header.Get("Authorization")
+		t, bearer := strings.CutPrefix(auth, "Bearer ")
 		switch {
-		case strings.HasPrefix(r.Header.Get("Authorization"), "Bearer "):
-			if !s.tokenOK(strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")) {
-				writeError(w, http.StatusUnauthorized, "unauthorized", "the bearer token is wrong: use the token in the link foya serve printed")
-				return
-			}
-		default:
-			c, err := r.Cookie(CookieName)
-			if err != nil || !s.tokenOK(c.Value) {
-				writeError(w, http.StatusUnauthorized, "unauthorized", "not signed in: open the link foya serve printed (it carries the token), or send Authorization: Bearer TOKEN")
-				return
-			}
-			byCookie = true
+		case auth == "":
+			writeError(w, http.StatusUnauthorized, "unauthorized", "no token: open the link foya serve printed (the page keeps its token for this tab), or send Authorization: Bearer TOKEN")
+			return
+		case !bearer || !s.tokenOK(t):
+			writeError(w, http.StatusUnauthorized, "unauthorized", "the bearer token is wrong: open the link foya serve printed this time, or send the token from it")
+			return
 		}
 		switch r.Method {
 		case http.MethodGet, http.MethodHead, http.MethodOptions:
 		default:
-			origin := r.Header.Get("Origin")
-			if origin == "" && byCookie {
-				writeError(w, http.StatusForbidden, "forbidden", "a change asked for without an Origin header is refused (cross-site request protection)")
-				return
-			}
-			if origin != "" && !s.originOK(origin) {
+			// A page elsewhere cannot know the token; this refuses one that
+			// does all the same, and documents who may call.
+			if origin := r.Header.Get("Origin"); origin != "" && !s.originOK(origin) {
 				writeError(w, http.StatusForbidden, "forbidden", fmt.Sprintf("origin %q is not this server: changes are accepted only from %s", origin, s.Base()))
 				return
 			}

@@ -1,15 +1,21 @@
 package server_test
 
 import (
+	"bufio"
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"foya/backend/kernel"
 	"foya/backend/server"
+	"foya/backend/testwait"
 )
 
 // TestListenRefusesOtherAddresses: foya serve binds loopback only (issue 11
@@ -27,69 +33,75 @@ func TestListenRefusesOtherAddresses(t *testing.T) {
 	}
 }
 
-// TestTokenCookieFlow: the token URL sets an HttpOnly, SameSite=Strict
-// cookie and redirects without the token; the cookie or a bearer header
-// then authorise, nothing else does (issue 11 item 5).
-func TestTokenCookieFlow(t *testing.T) {
+// TestBearerOnlyNoCookie: the API answers only a request that carries
+// Authorization: Bearer TOKEN; no response sets a cookie, not even the
+// page opened with the token link, and a cookie holding the token
+// authorises nothing. A cookie is not scoped to a port: the browser would
+// send it to every other server on 127.0.0.1 (issue 21 item 7; issue 11
+// item 5).
+func TestBearerOnlyNoCookie(t *testing.T) {
 	f := start(t, server.Options{Assets: fstest.MapFS{"index.html": {Data: []byte("<title>Foya</title>")}}})
+	if want := f.base + "/#token=" + f.token; f.srv.URL() != want {
+		t.Errorf("URL() = %q; want %q: the token in the fragment, which the browser never sends", f.srv.URL(), want)
+	}
 
-	resp := f.request("GET", "/?token="+f.token, "", map[string]string{"Authorization": ""})
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/" {
-		t.Fatalf("token URL = %d to %q; want 303 to /", resp.StatusCode, resp.Header.Get("Location"))
-	}
-	var cookie *http.Cookie
-	for _, c := range resp.Cookies() {
-		if c.Name == server.CookieName {
-			cookie = c
-		}
-	}
-	if cookie == nil || cookie.Value != f.token || !cookie.HttpOnly || cookie.SameSite != http.SameSiteStrictMode || cookie.Path != "/" {
-		t.Fatalf("cookie = %+v; want foya_auth=token, HttpOnly, SameSite=Strict, Path=/", cookie)
-	}
-	withCookie := map[string]string{"Authorization": "", "Cookie": server.CookieName + "=" + f.token}
-	for _, path := range []string{"/", "/api/sessions", "/some/view"} {
-		resp := f.request("GET", path, "", withCookie)
+	// The page and its files need no token and set no cookie, with or
+	// without the old ?token= query.
+	noAuth := map[string]string{"Authorization": ""}
+	for _, path := range []string{"/", "/?token=" + f.token, "/some/view"} {
+		resp := f.request("GET", path, "", noAuth)
 		resp.Body.Close()
 		if resp.StatusCode != 200 {
-			t.Errorf("GET %s with the cookie = %d; want 200", path, resp.StatusCode)
+			t.Errorf("GET %s without a token = %d; want 200 (the page holds no data)", path, resp.StatusCode)
+		}
+		if c := resp.Header.Values("Set-Cookie"); len(c) != 0 {
+			t.Errorf("GET %s set a cookie %q; want none", path, c)
 		}
 	}
-	// And a call, which changes state, with the page's Origin.
-	resp = f.request("POST", "/api/call/Sessions", "[]", map[string]string{"Authorization": "", "Cookie": server.CookieName + "=" + f.token, "Origin": f.base})
+	// The bearer header authorises, a call with the page's Origin too.
+	for _, path := range []string{"/api/sessions"} {
+		resp := f.request("GET", path, "", nil)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || len(resp.Header.Values("Set-Cookie")) != 0 {
+			t.Errorf("GET %s with the bearer token = %d, cookies %q; want 200 and none", path, resp.StatusCode, resp.Header.Values("Set-Cookie"))
+		}
+	}
+	resp := f.request("POST", "/api/call/Sessions", "[]", map[string]string{"Origin": f.base})
 	resp.Body.Close()
 	if resp.StatusCode != 200 {
-		t.Fatalf("call with cookie and Origin = %d; want 200", resp.StatusCode)
+		t.Fatalf("call with the bearer token and Origin = %d; want 200", resp.StatusCode)
 	}
 
 	for name, h := range map[string]map[string]string{
-		"nothing":      {"Authorization": ""},
-		"wrong cookie": {"Authorization": "", "Cookie": server.CookieName + "=" + strings.Repeat("0", len(f.token))},
-		"wrong bearer": {"Authorization": "Bearer nope"},
-		"basic auth":   {"Authorization": "Basic " + f.token},
-		"token prefix": {"Authorization": "Bearer " + f.token[:10]},
+		"nothing":             {"Authorization": ""},
+		"the token as cookie": {"Authorization": "", "Cookie": "foya_auth=" + f.token},
+		"wrong bearer":        {"Authorization": "Bearer nope"},
+		"basic auth":          {"Authorization": "Basic " + f.token},
+		"bare token":          {"Authorization": f.token},
+		"token prefix":        {"Authorization": "Bearer " + f.token[:10]},
 	} {
-		for _, path := range []string{"/", "/api/sessions", "/api/events", "/api/sessions/x/events", "/api/sessions/x/artifacts/y", "/index.html"} {
-			apiError(t, f.request("GET", path, "", h), 401, "unauthorized")
-		}
-		apiError(t, f.request("POST", "/api/call/Sessions", "[]", h), 401, "unauthorized")
-		_ = name
+		t.Run(name, func(t *testing.T) {
+			for _, path := range []string{"/api/sessions", "/api/events", "/api/sessions/x/events", "/api/sessions/x/artifacts/y", "/api/sessions?token=" + f.token} {
+				apiError(t, f.request("GET", path, "", h), 401, "unauthorized")
+			}
+			apiError(t, f.request("POST", "/api/call/SetDefaultMode", `["full-access"]`, h), 401, "unauthorized")
+		})
 	}
-	resp = f.request("GET", "/?token=wrong", "", map[string]string{"Authorization": ""})
-	if len(resp.Cookies()) != 0 {
-		t.Fatal("a wrong token got a cookie")
+	var mode string
+	f.call(&mode, "DefaultMode")
+	if mode == "full-access" {
+		t.Fatal("DefaultMode is full-access after refused calls")
 	}
-	apiError(t, resp, 401, "unauthorized")
 }
 
 // TestHostAndOriginRefused: a foreign Host (DNS rebinding) is refused on
-// every route, token or not; a state-changing request with the cookie needs
-// this server's Origin (issue 11 item 5).
+// every route, token or not; a state-changing request that names an Origin
+// must name this server's (issue 11 item 5).
 func TestHostAndOriginRefused(t *testing.T) {
 	f := start(t, server.Options{})
 	port := f.base[strings.LastIndex(f.base, ":")+1:]
 	for _, host := range []string{"evil.example:" + port, "127.0.0.1:1", "localhost", "127.0.0.1", "127.0.0.1.evil.example:" + port, "[::2]:" + port} {
-		for _, path := range []string{"/", "/api/sessions", "/?token=" + f.token} {
+		for _, path := range []string{"/", "/api/sessions", "/#token=" + f.token} {
 			apiError(t, f.request("GET", path, "", map[string]string{"Host": host}), 403, "forbidden")
 		}
 		apiError(t, f.request("POST", "/api/call/Info", "[]", map[string]string{"Host": host}), 403, "forbidden")
@@ -102,14 +114,10 @@ func TestHostAndOriginRefused(t *testing.T) {
 		}
 	}
 
-	cookie := server.CookieName + "=" + f.token
-	for _, origin := range []string{"", "http://evil.example", "http://127.0.0.1:1", "https://127.0.0.1:" + port, "null", "http://127.0.0.1:" + port + "/x"} {
-		h := map[string]string{"Authorization": "", "Cookie": cookie, "Origin": origin}
-		apiError(t, f.request("POST", "/api/call/SetDefaultMode", `["auto"]`, h), 403, "forbidden")
+	for _, origin := range []string{"http://evil.example", "http://127.0.0.1:1", "https://127.0.0.1:" + port, "null", "http://127.0.0.1:" + port + "/x"} {
+		apiError(t, f.request("POST", "/api/call/SetDefaultMode", `["auto"]`, map[string]string{"Origin": origin}), 403, "forbidden")
 	}
-	// A bearer script with a foreign Origin is refused too; without one it
-	// is a script, not a page, and may.
-	apiError(t, f.request("POST", "/api/call/SetDefaultMode", `["auto"]`, map[string]string{"Origin": "http://evil.example"}), 403, "forbidden")
+	// Without an Origin it is a script, not a page, and may.
 	var mode string
 	f.call(nil, "SetDefaultMode", "auto")
 	f.call(&mode, "DefaultMode")
@@ -117,7 +125,7 @@ func TestHostAndOriginRefused(t *testing.T) {
 		t.Fatalf("DefaultMode = %q after SetDefaultMode(auto)", mode)
 	}
 	for _, origin := range []string{f.base, "http://localhost:" + port} {
-		resp := f.request("POST", "/api/call/Info", "[]", map[string]string{"Authorization": "", "Cookie": cookie, "Origin": origin})
+		resp := f.request("POST", "/api/call/Info", "[]", map[string]string{"Origin": origin})
 		resp.Body.Close()
 		if resp.StatusCode != 200 {
 			t.Errorf("Origin %s = %d; want 200", origin, resp.StatusCode)
@@ -213,5 +221,43 @@ func TestAssetsServed(t *testing.T) {
 		if resp.Header.Get("X-Frame-Options") != "DENY" {
 			t.Errorf("GET %s: no X-Frame-Options", path)
 		}
+		// issue 21 item 7: the page runs only its own files' script and
+		// talks only to its own origin.
+		csp := resp.Header.Get("Content-Security-Policy")
+		for _, want := range []string{"default-src 'self'", "script-src 'self';", "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'"} {
+			if !strings.Contains(csp+";", want) {
+				t.Errorf("GET %s: Content-Security-Policy %q; want it to hold %q", path, csp, want)
+			}
+		}
+	}
+}
+
+// TestIdleConnectionClosed: a keep-alive connection that waits for its
+// next request longer than IdleTimeout is closed by the server, so that
+// idle browsers and scripts do not hold sockets and goroutines for ever
+// (issue 21 item 7).
+func TestIdleConnectionClosed(t *testing.T) {
+	f := start(t, server.Options{IdleTimeout: 50 * time.Millisecond})
+	conn, err := net.Dial("tcp", strings.TrimPrefix(f.base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	// A hang guard: with no idle timeout the read below would wait for ever.
+	conn.SetReadDeadline(time.Now().Add(testwait.Limit))
+	fmt.Fprintf(conn, "GET /api/sessions HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\n\r\n", strings.TrimPrefix(f.base, "http://"), f.token)
+	r := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(r, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Close {
+		t.Fatalf("GET /api/sessions = %d, close %v; want 200 on a kept-alive connection", resp.StatusCode, resp.Close)
+	}
+	// Nothing more is asked: the server hangs up.
+	if n, err := r.Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
+		t.Fatalf("read on the idle connection = %d, %v; want EOF: the server closes it", n, err)
 	}
 }

@@ -4,6 +4,7 @@ package trash
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"foya/backend/fspath"
+	"foya/backend/testwait"
 )
 
 // fixedNow is the deletion time the tests' trashes record.
@@ -101,10 +103,10 @@ func makeReadOnly(t *testing.T, dir string) {
 		return
 	}
 	if _, err := exec.LookPath("chattr"); err != nil {
-		t.Skip("running as root and chattr is missing: cannot make a folder read-only for root")
+		testwait.Missing(t, "chattr (Debian package e2fsprogs), to make a folder read-only for root", "trashing from a read-only folder")
 	}
 	if out, err := exec.Command("chattr", "+i", dir).CombinedOutput(); err != nil {
-		t.Skipf("running as root and chattr +i failed (%v: %s): cannot make a folder read-only for root", err, out)
+		testwait.Missing(t, fmt.Sprintf("chattr +i, to make a folder read-only for root (%v: %s)", err, out), "trashing from a read-only folder")
 	}
 	t.Cleanup(func() { exec.Command("chattr", "-i", dir).Run() })
 }

@@ -4,6 +4,7 @@ package trash
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"foya/backend/testwait"
 )
 
 // command runs a trash tool of another implementation with the test's
@@ -28,7 +31,7 @@ func (e *env) command(t *testing.T, dir, stdin string, name string, args ...stri
 func needCommand(t *testing.T, name, pkg string) {
 	t.Helper()
 	if _, err := exec.LookPath(name); err != nil {
-		t.Skipf("%s is not installed (Debian package %s): interoperability not checked", name, pkg)
+		testwait.Missing(t, name+" (Debian package "+pkg+")", "interoperability with "+name)
 	}
 }
 
@@ -95,7 +98,7 @@ func TestTrashCLISeesAndRestoresFoyaItems(t *testing.T) {
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()
 		if err != nil {
-			t.Skipf("gio trash --list is unavailable here (GVfs trash backend or session bus missing: %v: %s)", err, strings.TrimSpace(stderr.String()))
+			testwait.Missing(t, fmt.Sprintf("gio trash --list (Debian packages gvfs and dbus-daemon: %v: %s)", err, strings.TrimSpace(stderr.String())), "gio listing Foya's trash")
 		}
 		listed := unescapeHexBytes(string(out)) // gio prints \xNN for bytes outside its locale
 		for _, n := range names {

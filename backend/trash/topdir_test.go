@@ -4,6 +4,7 @@ package trash
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -11,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"foya/backend/testwait"
 )
 
 // TestTopdirTrashRules checks the choice between $topdir/.Trash/$uid and
@@ -106,13 +109,13 @@ func mkdirMode(t *testing.T, dir string, mode fs.FileMode) {
 func mountTmpfs(t *testing.T, opts ...string) string {
 	t.Helper()
 	if os.Geteuid() != 0 {
-		t.Skip("another filesystem is needed: mounting a tmpfs requires root")
+		testwait.Missing(t, "root (mounting a tmpfs needs it)", "trashing on another filesystem")
 	}
 	dir := t.TempDir()
 	args := append([]string{"-t", "tmpfs"}, opts...)
 	args = append(args, "tmpfs", dir)
 	if out, err := exec.Command("mount", args...).CombinedOutput(); err != nil {
-		t.Skipf("another filesystem is needed and mount -t tmpfs failed: %v: %s", err, out)
+		testwait.Missing(t, fmt.Sprintf("a tmpfs mount (%v: %s)", err, out), "trashing on another filesystem")
 	}
 	t.Cleanup(func() {
 		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
@@ -204,7 +207,7 @@ func TestPutOnFilesystemWithoutUsableTrash(t *testing.T) {
 	src := filepath.Join(mnt, "keep.txt")
 	writeFile(t, src, "keep")
 	if out, err := exec.Command("mount", "-o", "remount,ro", mnt).CombinedOutput(); err != nil {
-		t.Skipf("remount read-only failed: %v: %s", err, out)
+		testwait.Missing(t, fmt.Sprintf("a read-only remount (%v: %s)", err, out), "trashing on a read-only filesystem")
 	}
 	e := newEnv(t)
 	_, err := e.tr.Put(src)

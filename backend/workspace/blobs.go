@@ -54,35 +54,53 @@ func (b *blobs) has(sha string) bool {
 	return err == nil
 }
 
+// errFull says a blob was not kept: the folder holds as much as its bound
+// allows.
+var errFull = errors.New("the kept contents are at their bound")
+
 // put keeps data under its digest, sha (given, so it is not computed
-// twice). A blob already kept is left as it is, and its time is refreshed
-// so that a prune running meanwhile does not take it for an old one.
-func (b *blobs) put(sha string, data []byte) error {
+// twice), and returns the bytes it added to the folder. A blob already kept is left as it is, and its time is
+// refreshed so that a prune running meanwhile does not take it for an old
+// one. fits, when not nil, is asked for room for the compressed size n
+// and may refuse it (errFull, nothing written); unfit is called to give
+// the room back when the write then fails.
+func (b *blobs) put(sha string, data []byte, fits func(n int64) bool, unfit func(n int64)) (int64, error) {
 	p := b.path(sha)
 	if _, err := os.Stat(p); err == nil {
 		now := time.Now()
 		os.Chtimes(p, now, now)
-		return nil
-	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return fmt.Errorf("keep blob: %w", err)
+		return 0, nil
 	}
 	enc, _ := codec()
+	packed := enc.EncodeAll(data, nil)
+	n := int64(len(packed))
+	if fits != nil && !fits(n) {
+		return 0, errFull
+	}
+	fail := func(err error) (int64, error) {
+		if unfit != nil {
+			unfit(n)
+		}
+		return 0, fmt.Errorf("keep blob: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		return fail(err)
+	}
 	f, err := os.CreateTemp(filepath.Dir(p), ".tmp-")
 	if err != nil {
-		return fmt.Errorf("keep blob: %w", err)
+		return fail(err)
 	}
-	_, werr := f.Write(enc.EncodeAll(data, nil))
+	_, werr := f.Write(packed)
 	cerr := f.Close()
 	if err := errors.Join(werr, cerr); err != nil {
 		os.Remove(f.Name())
-		return fmt.Errorf("keep blob: %w", err)
+		return fail(err)
 	}
 	if err := os.Rename(f.Name(), p); err != nil {
 		os.Remove(f.Name())
-		return fmt.Errorf("keep blob: %w", err)
+		return fail(err)
 	}
-	return nil
+	return n, nil
 }
 
 // get returns a blob's content, checked against its digest.
@@ -107,8 +125,10 @@ func (b *blobs) get(sha string) ([]byte, error) {
 
 // prune removes the blobs not in keep and not written in the last grace
 // (another kernel sharing the folder may be indexing them now), and
-// leftover temporary files. It returns how many blobs and bytes it removed.
-func (b *blobs) prune(keep map[string]bool, grace time.Duration) (int, int64, error) {
+// leftover temporary files. ours, when not nil, names blobs that may go
+// within grace too (see Manager.Prune). It returns how many blobs and bytes it
+// removed.
+func (b *blobs) prune(keep map[string]bool, grace time.Duration, ours func(sha string, mtime time.Time) bool) (int, int64, error) {
 	n, bytes := 0, int64(0)
 	cut := time.Now().Add(-grace)
 	err := filepath.WalkDir(b.dir, func(p string, d fs.DirEntry, err error) error {
@@ -127,7 +147,7 @@ func (b *blobs) prune(keep map[string]bool, grace time.Duration) (int, int64, er
 			return nil
 		}
 		fi, err := d.Info()
-		if err != nil || fi.ModTime().After(cut) {
+		if err != nil || fi.ModTime().After(cut) && !(ok && ours != nil && ours(sha, fi.ModTime())) {
 			return nil
 		}
 		if os.Remove(p) == nil {

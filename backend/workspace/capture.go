@@ -30,18 +30,6 @@ const CaptureBudget = 128 << 20
 // how many more there were.
 const maxCaptured = 20_000
 
-// Capture turns changes a look of the session's index returned (Before)
-// into File Changes with their contents, as After does for its own.
-func (m *Manager) Capture(ctx context.Context, sessionID, workdir string, changes []Change) Capture {
-	ix, err := m.get(sessionID, workdir)
-	if err != nil {
-		return Capture{}
-	}
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	return ix.capture(ctx, changes)
-}
-
 // capture turns changes into File Changes, in an order revert can undo
 // newest first: deletions deepest first, then changes in place, then
 // creations shallowest first (a folder before what is in it).

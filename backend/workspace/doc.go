@@ -32,7 +32,15 @@
 // Each index is saved in the data folder after a walk that changed it, so
 // a restarted kernel compares the disk with what it saw last; Prune
 // removes the blobs no saved index refers to any more (after a session is
-// deleted). Usage reports the disk the indexes take.
+// deleted). Usage reports the disk the indexes take. The blob folder is
+// bounded by Limits.MaxKept: after Before saved the index, the earlier
+// contents no saved or live index needs any more (a capture handed them
+// over as its "before") are pruned once the folder is past half the
+// bound, and past the bound a content is not kept, so the change that
+// needs it later is not restorable, with the reason.
+//
+// The walk opens each folder beneath its parent's descriptor with
+// O_NOFOLLOW, never by path: a folder swapped for a link is not entered.
 //
 // It imports tools, tools/files, event and llm, and libraries; never
 // engine, store or kernel. A Manager is safe for concurrent use; one

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -71,6 +72,24 @@ type Limits struct {
 	// MaxTotal bounds the bytes (before compression) of all kept contents
 	// of one index.
 	MaxTotal int64
+	// MaxKept bounds the bytes on disk (compressed) of the blob folder,
+	// which every session shares: the index's contents, and the earlier
+	// ones a capture handed over as its "before" and no saved index needs
+	// any more, until they are pruned (issue 21 item 10). Zero or less
+	// means twice MaxTotal.
+	MaxKept int64
+}
+
+// KeptBound returns the bound on the blob folder in force: MaxKept, or
+// twice MaxTotal when MaxKept is zero or less.
+func (l Limits) KeptBound() int64 {
+	switch {
+	case l.MaxKept > 0:
+		return l.MaxKept
+	case l.MaxTotal > math.MaxInt64/2:
+		return math.MaxInt64
+	}
+	return 2 * l.MaxTotal
 }
 
 // Defaults of Limits.
@@ -104,15 +123,24 @@ type scanned struct {
 // entering .git or ignored folders. Folders are read by scanWorkers
 // goroutines at once (a walk is bound by system calls). It stops at max
 // paths and says so.
+//
+// Each folder is opened relative to its parent's descriptor with
+// O_NOFOLLOW (openDirAt), never by its path (issue 21 item 9): a folder
+// swapped for a link to elsewhere after its parent was listed is not
+// entered, so no name from outside the workspace is recorded. A parent
+// stays open until its last sub-folder is opened; the jobs waiting are
+// taken newest first, so few are open at once (about two per level).
 func scan(ctx context.Context, root *os.Root, abs, rel string, rules []gitignore.Pattern, out map[string]scanned, max int) (full bool, err error) {
 	type job struct {
-		rel   string
-		rules []gitignore.Pattern
+		parent *dirRef // nil: open rel from abs
+		name   string
+		rel    string
+		rules  []gitignore.Pattern
 	}
 	var (
 		mu      sync.Mutex
 		cond    = sync.NewCond(&mu)
-		stack   = []job{{rel, rules}}
+		stack   = []job{{rel: rel, rules: rules}}
 		pending = 1 // jobs queued or being read
 		count   = len(out)
 		stopped bool
@@ -137,17 +165,18 @@ func scan(ctx context.Context, root *os.Root, abs, rel string, rules []gitignore
 				quit := stopped || ctx.Err() != nil
 				mu.Unlock()
 				var subs []job
+				var dir *os.File
 				n := 0
 				if !quit {
-					dirAbs := abs
-					if j.rel != "" {
-						dirAbs = filepath.Join(abs, filepath.FromSlash(j.rel))
-					}
-					readFolder(root, dirAbs, j.rel, j.rules, func(childRel string, sc scanned, pats []gitignore.Pattern) {
+					dir = openJob(abs, j.parent, j.name, j.rel)
+				}
+				j.parent.release()
+				if dir != nil {
+					readFolder(root, dir, j.rel, j.rules, func(childRel string, sc scanned, pats []gitignore.Pattern) {
 						part[childRel] = sc
 						n++
 						if sc.e.IsDir() {
-							subs = append(subs, job{childRel, pats})
+							subs = append(subs, job{name: path.Base(childRel), rel: childRel, rules: pats})
 						}
 					})
 				}
@@ -156,9 +185,15 @@ func scan(ctx context.Context, root *os.Root, abs, rel string, rules []gitignore
 				if count >= max {
 					stopped = true
 				}
-				if !stopped {
+				if !stopped && len(subs) > 0 {
+					ref := &dirRef{f: dir, refs: len(subs)}
+					for i := range subs {
+						subs[i].parent = ref
+					}
 					stack = append(stack, subs...)
 					pending += len(subs)
+				} else if dir != nil {
+					dir.Close()
 				}
 				pending--
 				cond.Broadcast()
@@ -181,15 +216,65 @@ func scan(ctx context.Context, root *os.Root, abs, rel string, rules []gitignore
 // scanWorkers is how many folders a walk reads at once.
 const scanWorkers = 2
 
-// readFolder lists one folder and stats what it holds, calling found for
-// each path that is not skipped, with the rules in force below it.
-func readFolder(root *os.Root, dirAbs, rel string, rules []gitignore.Pattern, found func(rel string, sc scanned, pats []gitignore.Pattern)) {
-	dirFile, err := os.Open(dirAbs)
-	if err != nil {
-		return // gone, or unreadable: what was below it is seen as gone
+// dirRef is an open folder shared by the jobs of its sub-folders; the
+// last one to open its sub-folder closes it.
+type dirRef struct {
+	f    *os.File
+	mu   sync.Mutex
+	refs int
+}
+
+func (d *dirRef) release() {
+	if d == nil {
+		return
 	}
-	defer dirFile.Close()
-	list, _ := dirFile.ReadDir(-1)
+	d.mu.Lock()
+	d.refs--
+	last := d.refs == 0
+	d.mu.Unlock()
+	if last {
+		d.f.Close()
+	}
+}
+
+// testHookOpenDir, when set (by tests only), is called with a folder's
+// path relative to the root just before the walk opens it.
+var testHookOpenDir func(rel string)
+
+// openJob opens the folder of a walk's job: name in parent, or rel below
+// abs one element at a time, each beneath the last, refusing links. It
+// returns nil when the folder is gone, unreadable, or no longer a folder.
+func openJob(abs string, parent *dirRef, name, rel string) *os.File {
+	if testHookOpenDir != nil {
+		testHookOpenDir(rel)
+	}
+	if parent != nil {
+		f, err := openDirAt(parent.f, name)
+		if err != nil {
+			return nil
+		}
+		return f
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil
+	}
+	for _, c := range splitRel(rel) {
+		next, err := openDirAt(f, c)
+		f.Close()
+		if err != nil {
+			return nil
+		}
+		f = next
+	}
+	return f
+}
+
+// readFolder lists the open folder dir (rel below the root) and stats
+// what it holds, calling found for each path that is not skipped, with
+// the rules in force below it.
+func readFolder(root *os.Root, dir *os.File, rel string, rules []gitignore.Pattern, found func(rel string, sc scanned, pats []gitignore.Pattern)) {
+	list, _ := dir.ReadDir(-1)
 	comps := splitRel(rel)
 	pats := rules
 	if slices.ContainsFunc(list, func(d fs.DirEntry) bool { return d.Name() == ".gitignore" }) {
@@ -210,7 +295,7 @@ func readFolder(root *os.Root, dirAbs, rel string, rules []gitignore.Pattern, fo
 		if ign && isDir {
 			continue
 		}
-		e, ok := statAt(dirFile, dirAbs, name)
+		e, ok := statAt(dir, dir.Name(), name)
 		if !ok {
 			continue
 		}

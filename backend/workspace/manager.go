@@ -33,13 +33,24 @@ type Manager struct {
 	mu      sync.Mutex
 	indexes map[string]*index
 	closed  bool
+
+	kmu sync.Mutex // guards the blob folder's accounting
+	// kept is the blob folder's size on disk, -1 until first counted; a
+	// kernel sharing the data folder adds to it unseen, so it is a floor.
+	kept int64
+	// grown is what this Manager wrote since its last prune.
+	grown int64
+	// released holds the contents an index of this Manager stopped
+	// referring to (an earlier version a capture handed over), with when,
+	// until a prune looks at them.
+	released map[string]time.Time
 }
 
 // New returns a Manager keeping its files in o.Dir.
 func New(o Options) *Manager {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Manager{opts: o, blobs: &blobs{dir: filepath.Join(o.Dir, "blobs")}, ctx: ctx, cancel: cancel,
-		indexes: map[string]*index{}}
+		indexes: map[string]*index{}, kept: -1, released: map[string]time.Time{}}
 }
 
 func (m *Manager) limits(ctx context.Context) Limits {
@@ -50,7 +61,65 @@ func (m *Manager) limits(ctx context.Context) Limits {
 	if l.MaxFile < 0 {
 		l.MaxFile = 0
 	}
+	l.MaxKept = l.KeptBound()
 	return l
+}
+
+// keep puts a content in the blob folder unless that would take the
+// folder past max bytes on disk (errFull: the content is not kept).
+func (m *Manager) keep(sha string, data []byte, max int64) error {
+	fits := func(n int64) bool {
+		m.kmu.Lock()
+		defer m.kmu.Unlock()
+		if m.kept < 0 {
+			_, m.kept = m.blobs.usage()
+		}
+		if m.kept+n > max {
+			return false
+		}
+		m.kept += n
+		return true
+	}
+	unfit := func(n int64) {
+		m.kmu.Lock()
+		m.kept -= n
+		m.kmu.Unlock()
+	}
+	n, err := m.blobs.put(sha, data, fits, unfit)
+	if n > 0 {
+		m.kmu.Lock()
+		m.grown += n
+		m.kmu.Unlock()
+	}
+	return err
+}
+
+// maxReleased bounds the contents Manager.released remembers; past it,
+// the grace alone lets them go.
+const maxReleased = 100_000
+
+// release notes that an index no longer refers to the content sha.
+func (m *Manager) release(sha string) {
+	m.kmu.Lock()
+	defer m.kmu.Unlock()
+	if len(m.released) < maxReleased {
+		m.released[sha] = time.Now()
+	}
+}
+
+// tidy prunes the blob folder when it is past half its bound and this
+// Manager wrote more than a thirty-second of the bound since it last
+// pruned: the earlier contents that captures handed over and no index
+// needs any more go, so that the bound refuses only what the indexes do
+// need. No index lock may be held (Prune takes each in turn).
+func (m *Manager) tidy(ctx context.Context) {
+	max := m.limits(ctx).MaxKept
+	m.kmu.Lock()
+	due := m.kept > max/2 && m.grown > max/32
+	m.kmu.Unlock()
+	if due {
+		m.Prune(pruneGrace)
+	}
 }
 
 // ErrClosed is returned after Close.
@@ -94,19 +163,25 @@ func (m *Manager) get(sessionID, workdir string) (*index, error) {
 // the session's commands did not make. also names what Foya's own tools
 // changed meanwhile, whose watcher events may not have arrived yet.
 func (m *Manager) Before(ctx context.Context, sessionID, workdir string, also ...string) ([]Change, error) {
-	return m.before(ctx, sessionID, workdir, false, also)
+	return m.before(ctx, sessionID, workdir, false, also, nil)
 }
 
 // Settled is Before once the attached watcher's events up to now are in
-// (its Barrier, as After waits for it; without them it walks everything):
-// for the look before a command while a background command of the
-// session lives, whose changes are given to that command, so a change it
-// made just before must not be left to the next look (issue 22 item 2).
-func (m *Manager) Settled(ctx context.Context, sessionID, workdir string, also ...string) ([]Change, error) {
-	return m.before(ctx, sessionID, workdir, true, also)
+// (its Barrier, as After waits for it; without them it walks everything),
+// returning the changes as After does, with their contents: for the look
+// before a command while a background command of the session lives, whose
+// changes are given to that command, so a change it made just before must
+// not be left to the next look (issue 22 item 2).
+func (m *Manager) Settled(ctx context.Context, sessionID, workdir string, also ...string) (Capture, error) {
+	var cp Capture
+	_, err := m.before(ctx, sessionID, workdir, true, also, &cp)
+	return cp, err
 }
 
-func (m *Manager) before(ctx context.Context, sessionID, workdir string, settle bool, also []string) ([]Change, error) {
+// before is Before, and Settled with settle; with cp, it fills cp with the
+// changes' records while the index is locked (their before sides' contents
+// may be pruned once it is not).
+func (m *Manager) before(ctx context.Context, sessionID, workdir string, settle bool, also []string, cp *Capture) ([]Change, error) {
 	ix, err := m.get(sessionID, workdir)
 	if err != nil {
 		return nil, err
@@ -126,6 +201,9 @@ func (m *Manager) before(ctx context.Context, sessionID, workdir string, settle 
 	}
 	ix.wmu.Unlock()
 	narrow := !settle || ix.barrier(ctx)
+	// Deferred before the unlock, so it runs after it: the index just
+	// saved no longer needs the contents the last capture handed over.
+	defer m.tidy(ctx)
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	if ix.err != nil {
@@ -135,7 +213,11 @@ func (m *Manager) before(ctx context.Context, sessionID, workdir string, settle 
 	out := ix.pending
 	ix.pending = nil
 	more, err := ix.sync(ctx, narrow, true)
-	return append(out, more...), err
+	out = append(out, more...)
+	if cp != nil && err == nil {
+		*cp = ix.capture(ctx, out)
+	}
+	return out, err
 }
 
 // After looks for what changed since Before (or the last After) after a
@@ -318,7 +400,10 @@ type Pruned struct {
 }
 
 // Prune removes the blobs that neither a live index of this Manager nor a
-// saved index refers to, except those written within grace.
+// saved index refers to, except those written within grace. The grace
+// (another kernel sharing the data folder may be building an index that
+// refers to them) does not keep the contents an index of this Manager
+// stopped referring to, when nobody kept them again since.
 func (m *Manager) Prune(grace time.Duration) (Pruned, error) {
 	keep := map[string]bool{}
 	m.mu.Lock()
@@ -337,6 +422,13 @@ func (m *Manager) Prune(grace time.Duration) (Pruned, error) {
 		for _, e := range ix.files {
 			if e.Kept {
 				keep[e.SHA] = true
+			}
+		}
+		// The changes the build found wait for Recover, which reads
+		// their contents before.
+		for _, c := range ix.pending {
+			if c.Before != nil && c.Before.Kept {
+				keep[c.Before.SHA] = true
 			}
 		}
 		ix.mu.Unlock()
@@ -359,7 +451,23 @@ func (m *Manager) Prune(grace time.Duration) (Pruned, error) {
 			}
 		}
 	}
-	n, bytes, err := m.blobs.prune(keep, grace)
+	m.kmu.Lock()
+	released := m.released
+	m.released, m.grown = map[string]time.Time{}, 0
+	m.kmu.Unlock()
+	// A released content untouched since its release is one no index of
+	// this Manager needs; one another kernel (or an index here) keeps
+	// again has a newer time, and grace keeps it.
+	mine := func(sha string, mtime time.Time) bool {
+		t, ok := released[sha]
+		return ok && mtime.Before(t)
+	}
+	n, bytes, err := m.blobs.prune(keep, grace, mine)
+	m.kmu.Lock()
+	if m.kept >= 0 {
+		m.kept = max(0, m.kept-bytes)
+	}
+	m.kmu.Unlock()
 	if err != nil {
 		return Pruned{n, bytes}, fmt.Errorf("prune the workspace blobs: %w", err)
 	}

@@ -295,6 +295,7 @@ func (ix *index) drop(rel string, e Entry) {
 	delete(ix.files, rel)
 	if e.Kept {
 		ix.kept -= e.Size
+		ix.m.release(e.SHA)
 	}
 }
 
@@ -312,7 +313,11 @@ func (ix *index) fill(root *os.Root, rel string, sc scanned, lim Limits, hashUnk
 		}
 		return e
 	}
-	if e.Mode&modeTypeMask == modeRegular && ix.kept+e.Size > lim.MaxTotal {
+	kept := ix.kept
+	if prev := ix.files[rel]; prev.Kept {
+		kept -= prev.Size // replaced by this one (a rewrite)
+	}
+	if e.Mode&modeTypeMask == modeRegular && kept+e.Size > lim.MaxTotal {
 		e.Why = fmt.Sprintf("the index keeps at most %s of contents (workspace.maxTotalBytes), and that much is kept", files.Size(lim.MaxTotal))
 		if hashUnkept {
 			e.SHA, _ = hashOnly(root, filepath.FromSlash(rel), e)
@@ -324,7 +329,10 @@ func (ix *index) fill(root *os.Root, rel string, sc scanned, lim Limits, hashUnk
 	if why != "" {
 		return e
 	}
-	if err := ix.m.blobs.put(sha, data); err != nil {
+	if err := ix.m.keep(sha, data, lim.MaxKept); errors.Is(err, errFull) {
+		e.Why = fmt.Sprintf("Foya's kept contents take the most workspace.maxKeptBytes allows (%s) with what the sessions' indexes still need; raise it in Settings, or delete old sessions", files.Size(lim.MaxKept))
+		return e
+	} else if err != nil {
 		e.Why = "Foya could not keep its copy (" + err.Error() + ")"
 		return e
 	}

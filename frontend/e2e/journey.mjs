@@ -14,7 +14,7 @@
 //   FOYA_CHROMIUM  the browser binary (never downloaded)
 // Each step is checked on screen and on disk (or in the store).
 // Exits 0 when every check holds, 1 with the reason otherwise.
-import { api, check, env, launch, screenshots, timeout } from './lib.mjs';
+import { api, check, env, launch, pageErrors, screenshots, timeout } from './lib.mjs';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -76,8 +76,7 @@ try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   page = await context.newPage();
   page.setDefaultTimeout(timeout);
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
+  const errors = pageErrors(page);
 
   const resp = await page.goto(url);
   check(resp && resp.ok(), `GET the token URL: ${resp && resp.status()}`);

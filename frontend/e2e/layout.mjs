@@ -17,7 +17,7 @@
 // inside it; every control Tab reaches shows its focus; a screenshot of
 // each is saved.
 // Exits 0 when every check holds, 1 with the reason otherwise.
-import { check, env, launch, screenshots, timeout } from './lib.mjs';
+import { check, env, launch, pageErrors, screenshots, timeout } from './lib.mjs';
 
 const url = env('FOYA_URL');
 const title = env('FOYA_TITLE');
@@ -37,8 +37,7 @@ async function open(browser, viewport, deviceScaleFactor) {
   const context = await browser.newContext({ viewport, deviceScaleFactor });
   const page = await context.newPage();
   page.setDefaultTimeout(timeout);
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
+  const errors = pageErrors(page);
   await page.goto(url);
   await page.getByRole('complementary', { name: 'Sessions sidebar' }).getByRole('button', { name: title, exact: true }).click();
   await page.getByRole('main').getByRole('heading', { level: 2, name: title }).waitFor();

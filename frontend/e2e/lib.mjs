@@ -20,11 +20,15 @@ export function check(ok, message) {
   if (!ok) throw new Error(message);
 }
 
-/** api calls the kernel from the page, with its cookie: what the store holds. */
+/**
+ * api calls the kernel from the page, with the bearer token the page kept
+ * for its tab (src/backend/token.ts): what the store holds.
+ */
 export const api = (page, method, ...args) =>
   page.evaluate(
     async ({ method, args }) => {
-      const r = await fetch(`/api/call/${method}`, { method: 'POST', credentials: 'same-origin', body: JSON.stringify(args) });
+      const headers = { Authorization: `Bearer ${sessionStorage.getItem('foya.token')}` };
+      const r = await fetch(`/api/call/${method}`, { method: 'POST', headers, body: JSON.stringify(args) });
       const body = await r.text();
       if (!r.ok) throw new Error(`${method}: ${r.status} ${body}`);
       return body === '' ? null : JSON.parse(body);
@@ -54,12 +58,24 @@ export function launch() {
   });
 }
 
-/** newPage opens a 1024x640 page; errors collects what the page threw. */
+/**
+ * pageErrors collects what page throws and what its Content-Security-Policy
+ * refuses (Chromium says so on the console): foya serve's CSP must not
+ * break the page (issue 21 item 7).
+ */
+export function pageErrors(page) {
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.text().includes('Content Security Policy')) errors.push(m.text());
+  });
+  return errors;
+}
+
+/** newPage opens a 1024x640 page; errors collects what the page threw or its CSP refused. */
 export async function newPage(browser) {
   const context = await browser.newContext({ viewport: { width: 1024, height: 640 } });
   const page = await context.newPage();
   page.setDefaultTimeout(timeout);
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  return { page, errors };
+  return { page, errors: pageErrors(page) };
 }

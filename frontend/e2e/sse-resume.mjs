@@ -1,6 +1,8 @@
-// Browser end-to-end: a real EventSource in Chromium receives a run's
-// events in order, across a page reload in the middle of the run, with no
-// loss and no duplicate. Started by tests/e2e (Go), which passes:
+// Browser end-to-end: a session's event stream, read in Chromium through
+// fetch with the bearer token (as the app's FetchEventSource does; an
+// EventSource cannot send the header), receives a run's events in order,
+// across a page reload in the middle of the run, with no loss and no
+// duplicate. Started by tests/e2e (Go), which passes:
 //   FOYA_URL          the token URL foya serve printed
 //   FOYA_SESSION      a session whose provider is the scripted model
 //   FOYA_RELEASE_URL  fetched (from node) to let the held model go on
@@ -22,22 +24,46 @@ function check(ok, message) {
   if (!ok) throw new Error(message);
 }
 
-// Runs in the page: an EventSource on the session's events after `after`
-// that appends every event to sessionStorage, so that what the page saw
-// survives the reload.
+// Runs in the page: a stream of the session's events after `after`, read
+// through fetch with the token the page kept, that appends every event to
+// sessionStorage, so that what the page saw survives the reload. A failure
+// of the stream is kept apart (the reload itself breaks the first one).
 function listen({ session, after }) {
   const seen = JSON.parse(sessionStorage.getItem('seen') ?? '[]');
-  const es = new EventSource(`/api/sessions/${session}/events?after=${after}`);
-  window.__es = es;
-  es.onmessage = (m) => {
-    const ev = JSON.parse(m.data);
-    if (String(ev.seq) !== m.lastEventId) {
-      seen.push({ seq: -1, type: `id ${m.lastEventId} is not seq ${ev.seq}` });
-    } else {
-      seen.push({ seq: ev.seq, type: ev.type, runId: ev.runId, data: ev.data });
-    }
+  const note = (e) => {
+    seen.push(e);
     sessionStorage.setItem('seen', JSON.stringify(seen));
   };
+  const ac = new AbortController();
+  window.__es = ac;
+  (async () => {
+    const r = await fetch(`/api/sessions/${session}/events?after=${after}`, {
+      headers: { Authorization: `Bearer ${sessionStorage.getItem('foya.token')}` },
+      signal: ac.signal,
+    });
+    if (!r.ok) return sessionStorage.setItem('streamError', `the stream answered ${r.status}: ${await r.text()}`);
+    const reader = r.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buf = '';
+    let id = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      buf += value;
+      for (let i; (i = buf.indexOf('\n\n')) >= 0; ) {
+        const block = buf.slice(0, i);
+        buf = buf.slice(i + 2);
+        let data = null;
+        for (const line of block.split('\n')) {
+          if (line.startsWith('id: ')) id = line.slice(4);
+          else if (line.startsWith('data: ')) data = line.slice(6);
+        }
+        if (data === null) continue;
+        const ev = JSON.parse(data);
+        if (String(ev.seq) !== id) note({ seq: -1, type: `id ${id} is not seq ${ev.seq}` });
+        else note({ seq: ev.seq, type: ev.type, runId: ev.runId, data: ev.data });
+      }
+    }
+  })().catch((e) => sessionStorage.setItem('streamError', `the stream failed: ${e.message}`));
 }
 
 const seenIn = (page) => page.evaluate(() => JSON.parse(sessionStorage.getItem('seen') ?? '[]'));
@@ -47,7 +73,10 @@ async function waitFor(page, what, pred) {
   for (;;) {
     const seen = await seenIn(page);
     if (pred(seen)) return seen;
-    if (Date.now() > deadline) throw new Error(`no ${what} within ${timeout} ms; seen: ${JSON.stringify(seen.map((e) => `${e.seq} ${e.type}`))}`);
+    if (Date.now() > deadline) {
+      const streamError = await page.evaluate(() => sessionStorage.getItem('streamError'));
+      throw new Error(`no ${what} within ${timeout} ms; seen: ${JSON.stringify(seen.map((e) => `${e.seq} ${e.type}`))}; stream error: ${streamError}`);
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -61,20 +90,23 @@ try {
   const context = await browser.newContext();
   const page = await context.newPage();
 
-  // The token URL: a cookie, and the token gone from the address bar.
+  // The token URL: the token kept for the tab, gone from the address bar,
+  // and no cookie (issue 21 item 7).
+  const token = new URL(url).hash.replace('#token=', '');
   const resp = await page.goto(url);
   check(resp && resp.ok(), `GET the token URL: ${resp && resp.status()}`);
-  check(!page.url().includes('token='), `the token is still in the address: ${page.url()}`);
-  const cookie = (await context.cookies()).find((c) => c.name === 'foya_auth');
-  check(cookie && cookie.httpOnly && cookie.sameSite === 'Strict', `cookie: ${JSON.stringify(cookie)}`);
-  check(!(await page.evaluate(() => document.cookie)).includes('foya_auth'), 'the page script can read the cookie');
+  await page.waitForFunction(() => !location.href.includes('token='), null, { timeout });
+  check((await page.evaluate(() => sessionStorage.getItem('foya.token'))) === token, 'the page did not keep the token');
+  check((await context.cookies()).length === 0, `cookies: ${JSON.stringify(await context.cookies())}`);
 
-  // Subscribe first, then start the run from the page (cookie + Origin).
-  await page.evaluate(() => sessionStorage.clear());
+  // Subscribe first, then start the run from the page (bearer + Origin).
+  await page.evaluate(() => ['seen', 'streamError'].forEach((k) => sessionStorage.removeItem(k)));
   await page.evaluate(listen, { session, after: 0 });
   const runId = await page.evaluate(async (session) => {
     const r = await fetch('/api/call/Run', {
-      method: 'POST', credentials: 'same-origin', body: JSON.stringify([session, 'write hello.txt']),
+      method: 'POST',
+      headers: { Authorization: `Bearer ${sessionStorage.getItem('foya.token')}` },
+      body: JSON.stringify([session, 'write hello.txt']),
     });
     const body = await r.json();
     if (!r.ok) throw new Error(`Run: ${r.status} ${JSON.stringify(body)}`);
@@ -87,7 +119,10 @@ try {
   console.log(`before reload: ${before.map((e) => `${e.seq} ${e.type}`).join(', ')}`);
 
   await page.reload();
-  check(await page.evaluate(() => typeof window.__es === 'undefined'), 'the EventSource survived the reload');
+  check(await page.evaluate(() => typeof window.__es === 'undefined'), 'the stream survived the reload');
+  check((await page.evaluate(() => sessionStorage.getItem('foya.token'))) === token, 'the reload lost the token');
+  check(!page.url().includes('token='), `the token is back in the address: ${page.url()}`);
+  await page.evaluate(() => sessionStorage.removeItem('streamError'));
   const kept = await seenIn(page);
   const last = kept.length ? kept[kept.length - 1].seq : 0;
   await page.evaluate(listen, { session, after: last });
@@ -99,7 +134,11 @@ try {
   // Every event once, in order, and just what the store holds.
   all.forEach((e, i) => check(e.seq === i + 1, `event ${i} has seq ${e.seq} (${e.type}); want ${i + 1}`));
   const stored = await page.evaluate(async (session) => {
-    const r = await fetch('/api/call/Events', { method: 'POST', credentials: 'same-origin', body: JSON.stringify([session, 0]) });
+    const r = await fetch('/api/call/Events', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${sessionStorage.getItem('foya.token')}` },
+      body: JSON.stringify([session, 0]),
+    });
     return r.json();
   }, session);
   check(stored.length === all.length, `the page saw ${all.length} events; the store has ${stored.length}`);

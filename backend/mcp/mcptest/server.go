@@ -28,8 +28,8 @@ import (
 // message on standard error, then exit status 3).
 const Env = "FOYA_MCP_TEST_SERVER"
 
-// MarkEnv names a file the wait tool appends "cancelled" to when its call
-// is cancelled.
+// MarkEnv names a file the wait tool appends "started" to when its call
+// arrives, and "cancelled" when it is cancelled.
 const MarkEnv = "FOYA_MCP_TEST_MARK"
 
 // Main serves as Env says and exits; it returns if Env is not set. Call it
@@ -113,13 +113,17 @@ func New() *server.MCPServer {
 		})
 	s.AddTool(mcp.NewTool("wait", mcp.WithDescription("Wait until cancelled.")),
 		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			<-ctx.Done()
-			if f := os.Getenv(MarkEnv); f != "" {
-				if fh, err := os.OpenFile(f, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
-					fh.WriteString("cancelled\n")
-					fh.Close()
+			mark := func(what string) {
+				if f := os.Getenv(MarkEnv); f != "" {
+					if fh, err := os.OpenFile(f, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+						fh.WriteString(what + "\n")
+						fh.Close()
+					}
 				}
 			}
+			mark("started")
+			<-ctx.Done()
+			mark("cancelled")
 			return text("cancelled")
 		})
 	s.AddTool(mcp.NewTool("crash", mcp.WithDescription("Exit the server mid-call.")),

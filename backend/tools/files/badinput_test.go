@@ -1,11 +1,14 @@
 package files
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"foya/backend/testwait"
 )
 
 // mountTmpfs mounts a small tmpfs at a temporary folder, or skips the
@@ -13,11 +16,11 @@ import (
 func mountTmpfs(t *testing.T, opts string) string {
 	t.Helper()
 	if os.Geteuid() != 0 {
-		t.Skip("mounting a tmpfs needs root")
+		testwait.Missing(t, "root (mounting a tmpfs needs it)", "the file tools on a full or read-only filesystem")
 	}
 	dir := t.TempDir()
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", opts, "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a tmpfs here: %v %s", err, out)
+		testwait.Missing(t, fmt.Sprintf("a tmpfs mount (%v: %s)", err, out), "the file tools on a full or read-only filesystem")
 	}
 	t.Cleanup(func() { exec.Command("umount", "-l", dir).Run() })
 	real, _ := filepath.EvalSymlinks(dir)
@@ -65,7 +68,7 @@ func TestReadOnlyMount(t *testing.T) {
 	f.rc.Workdir = f.dir
 	f.put("a.txt", "keep me\n", 0o644)
 	if out, err := exec.Command("mount", "-o", "remount,ro", f.dir).CombinedOutput(); err != nil {
-		t.Skipf("cannot remount read-only: %v %s", err, out)
+		testwait.Missing(t, fmt.Sprintf("a read-only remount (%v: %s)", err, out), "the file tools on a read-only filesystem")
 	}
 	f.ok("read", map[string]any{"path": "a.txt"})
 	res := f.fail("write", map[string]any{"path": "a.txt", "content": "other\n"})
@@ -89,7 +92,7 @@ func TestPermissionDenied(t *testing.T) {
 	p := f.path("locked.txt")
 	if os.Geteuid() == 0 {
 		if out, err := exec.Command("chattr", "+i", p).CombinedOutput(); err != nil {
-			t.Skipf("chattr +i: %v %s", err, out)
+			testwait.Missing(t, fmt.Sprintf("chattr +i, to deny root a write (%v: %s)", err, out), "the file tools on a file they may not change")
 		}
 		t.Cleanup(func() { exec.Command("chattr", "-i", p).Run() })
 	} else {
@@ -122,7 +125,7 @@ func TestHugeFilesRefusedForChanges(t *testing.T) {
 	fh, _ := os.Create(f.path("huge.txt"))
 	fh.WriteString("head\n")
 	if err := fh.Truncate(MaxKeep + 1); err != nil {
-		t.Skip(err)
+		testwait.Missing(t, "sparse files ("+err.Error()+")", "huge files refused for changes")
 	}
 	fh.Close()
 	f.ok("read", map[string]any{"path": "huge.txt", "limit": 1})

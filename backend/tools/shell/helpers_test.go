@@ -20,6 +20,7 @@ import (
 	"foya/backend/approval"
 	"foya/backend/sandbox"
 	"foya/backend/sandbox/sandboxtest"
+	"foya/backend/testwait"
 	"foya/backend/tools"
 )
 
@@ -149,7 +150,7 @@ func exists(p string) bool {
 func needSandbox(t *testing.T) {
 	t.Helper()
 	if c := sandbox.Probe(); c.Mechanism == "" {
-		t.Skipf("no sandbox here: %s", c.Reason)
+		testwait.Missing(t, "every sandbox mechanism ("+c.Reason+")", "the bash tool in the sandbox")
 	}
 }
 

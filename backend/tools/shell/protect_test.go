@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"foya/backend/approval"
+	"foya/backend/testwait"
 )
 
 func gitIn(t *testing.T, dir string, args ...string) {
@@ -25,7 +26,7 @@ func gitIn(t *testing.T, dir string, args ...string) {
 // .agents and .foya below the root; it does not enter .git folders.
 func TestProtectFindsEveryGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
+		testwait.Missing(t, "git (Debian package git)", "protecting git folders")
 	}
 	ws, _ := filepath.EvalSymlinks(t.TempDir())
 	main := filepath.Join(ws, "main")
@@ -81,7 +82,7 @@ func TestProtectBoundAsks(t *testing.T) {
 func TestRepositoryMadeInSandboxIsRenamed(t *testing.T) {
 	needSandbox(t)
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
+		testwait.Missing(t, "git (Debian package git)", "protecting git folders")
 	}
 	b := newBox(t, Options{})
 	g := &gate{mode: approval.Auto}
@@ -112,7 +113,7 @@ func TestRepositoryMadeInSandboxIsRenamed(t *testing.T) {
 func TestGrantedFolderGitReadOnly(t *testing.T) {
 	needSandbox(t)
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
+		testwait.Missing(t, "git (Debian package git)", "protecting git folders")
 	}
 	var b *box
 	b = newBox(t, Options{Granted: func(string) []string { return []string{b.out} }})

@@ -1,7 +1,8 @@
 // Package web is the built-in web_fetch tool (issue 13 item 3, spec R1):
 // one http or https URL, fetched with bounded redirects, size and time,
-// approved per host, with loopback and private addresses refused at dial
-// time unless the approval named them. HTML becomes Markdown, text and JSON
-// stay as they are, images go to the artifact store, other binaries are
-// refused with their type and size.
+// approved per host, with loopback and private addresses a question of
+// their own (approval.FetchPrivate) that no grant answers, and refused at
+// dial time unless an answer of the call named them. HTML becomes
+// Markdown, text and JSON stay as they are, images go to the artifact
+// store, other binaries are refused with their type and size.
 package web

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -65,13 +66,16 @@ type args struct {
 
 var schema = tools.SchemaOf[args]()
 
-// fetch is the state of one call: which hosts were approved, and whether
-// the approval covered loopback and private addresses.
+// fetch is the state of one call: which hosts were approved, and which
+// loopback and private addresses an approval named.
 type fetch struct {
 	rc       *tools.RunContext
 	call     tools.Call
 	approved map[string]bool
-	private  bool
+	// private are the loopback and private addresses an answer allowed in
+	// this call: the dial reaches no other (a redirect to another one asks
+	// again, naming it).
+	private map[netip.Addr]bool
 	// addrs are the addresses each approved name resolved to: the dial
 	// uses them, so a name is looked up once, after its approval, and
 	// cannot resolve elsewhere between the approval and the dial.
@@ -97,7 +101,7 @@ func (Tool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) (too
 	if err != nil {
 		return tools.Errorf("web_fetch: %v", err), nil
 	}
-	f := &fetch{rc: rc, call: call, approved: map[string]bool{}, addrs: map[string][]netip.Addr{}}
+	f := &fetch{rc: rc, call: call, approved: map[string]bool{}, private: map[netip.Addr]bool{}, addrs: map[string][]netip.Addr{}}
 	// The first approval waits for the user without the fetch's timeout.
 	if msg, err := f.approve(ctx, u); err != nil || msg != "" {
 		if err != nil {
@@ -170,23 +174,30 @@ func checkURL(raw string) (*url.URL, error) {
 // approve asks the gateway for u's host once per call. No name is looked
 // up before the user (or a rule, a grant, the mode) allowed its host: a
 // lookup is itself a message to the network (a model could carry data out
-// in a name the user then refuses). An IP address is classified at once;
-// a name that turns out to resolve to loopback or private addresses is
-// asked about again, naming them. It returns the refusal message, or an
-// error when the host does not resolve.
+// in a name the user then refuses). A host that is, or whose name resolves
+// to, a loopback or private address is then a question of its own
+// (approval.FetchPrivate) naming the addresses, which no grant answers: a
+// host allowed for the session is asked about again on each fetch that
+// reaches such an address, so a name cannot be rebound to one unasked. It
+// returns the refusal message, or an error when the host does not resolve.
 func (f *fetch) approve(ctx context.Context, u *url.URL) (string, error) {
 	host := strings.ToLower(u.Hostname())
 	if f.approved[host] {
 		return "", nil
 	}
-	var inside []string
-	literal, err := netip.ParseAddr(host)
-	if err == nil {
-		if private(literal) {
-			inside = []string{literal.Unmap().String()}
+	var inside []netip.Addr
+	if literal, err := netip.ParseAddr(host); err == nil {
+		literal = literal.Unmap()
+		if !private(literal) {
+			if msg, err := f.ask(ctx, approval.Fetch, host, nil, "fetch "+u.String()); err != nil || msg != "" {
+				return msg, err
+			}
+			f.approved[host] = true
+			return "", nil
 		}
+		inside = []netip.Addr{literal}
 	} else {
-		if msg, err := f.ask(ctx, host, "fetch "+u.String()+" (the host is looked up only once allowed)"); err != nil || msg != "" {
+		if msg, err := f.ask(ctx, approval.Fetch, host, nil, "fetch "+u.String()+" (the host is looked up only once allowed)"); err != nil || msg != "" {
 			return msg, err
 		}
 		addrs, err := lookup(ctx, "ip", host)
@@ -195,36 +206,40 @@ func (f *fetch) approve(ctx context.Context, u *url.URL) (string, error) {
 		}
 		f.addrs[host] = addrs
 		for _, ip := range addrs {
-			if private(ip) {
-				inside = append(inside, ip.Unmap().String())
+			if ip = ip.Unmap(); private(ip) && !slices.Contains(inside, ip) {
+				inside = append(inside, ip)
 			}
 		}
-		if len(inside) == 0 {
-			f.approved[host] = true
-			return "", nil
+	}
+	if len(inside) > 0 {
+		names := make([]string, len(inside))
+		for i, ip := range inside {
+			names[i] = ip.String()
+		}
+		why := fmt.Sprintf("fetch %s (host %s is a loopback or private address: %s)", u, host, strings.Join(names, ", "))
+		if names[0] != host {
+			why = fmt.Sprintf("fetch %s (host %s resolves to a loopback or private address: %s; asked on every fetch, "+
+				"since a name can resolve elsewhere the next time)", u, host, strings.Join(names, ", "))
+		}
+		if msg, err := f.ask(ctx, approval.FetchPrivate, host, names, why); err != nil || msg != "" {
+			return msg, err
+		}
+		for _, ip := range inside {
+			f.private[ip] = true
 		}
 	}
-	why := "fetch " + u.String()
-	if len(inside) > 0 {
-		why += fmt.Sprintf(" (host %s is a loopback or private address: %s)", host, strings.Join(inside, ", "))
-	}
-	if msg, err := f.ask(ctx, host, why); err != nil || msg != "" {
-		return msg, err
-	}
 	f.approved[host] = true
-	if len(inside) > 0 {
-		f.private = true
-	}
 	return "", nil
 }
 
 // lookup resolves a host name; tests count its calls.
 var lookup = net.DefaultResolver.LookupNetIP
 
-// ask asks the gateway once for host; it returns the refusal message.
-func (f *fetch) ask(ctx context.Context, host, why string) (string, error) {
+// ask asks the gateway once about host (and, for approval.FetchPrivate,
+// the private addresses it reaches); it returns the refusal message.
+func (f *fetch) ask(ctx context.Context, kind approval.Kind, host string, addrs []string, why string) (string, error) {
 	out, err := f.rc.Approve(ctx, approval.Request{CallID: f.call.ID, Why: why,
-		Action: approval.Action{Kind: approval.Fetch, Tool: Name, Host: host}})
+		Action: approval.Action{Kind: kind, Tool: Name, Host: host, Addresses: addrs}})
 	if err != nil {
 		return "", err
 	}
@@ -232,6 +247,9 @@ func (f *fetch) ask(ctx context.Context, host, why string) (string, error) {
 		msg := out.Message
 		if msg == "" {
 			msg = "fetching " + host + " was not allowed"
+			if len(addrs) > 0 {
+				msg += " (it is the loopback or private address " + strings.Join(addrs, ", ") + ")"
+			}
 		}
 		return "web_fetch: " + msg, nil
 	}
@@ -271,7 +289,7 @@ func (f *fetch) dial(d *net.Dialer) func(ctx context.Context, network, address s
 
 // control checks the address actually dialled, so a name that resolved to
 // a public address at approval and to a private one now (DNS rebinding) is
-// refused.
+// refused, and so is a private address no answer of this call named.
 func (f *fetch) control(_, address string, _ syscall.RawConn) error {
 	host, _, err := net.SplitHostPort(address)
 	if err != nil {
@@ -281,7 +299,7 @@ func (f *fetch) control(_, address string, _ syscall.RawConn) error {
 	if err != nil {
 		return fmt.Errorf("dial %s: not an IP address", address)
 	}
-	if private(ip) && !f.private {
+	if ip = ip.Unmap(); private(ip) && !f.private[ip] {
 		return errPrivate
 	}
 	return nil

@@ -13,11 +13,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"foya/backend/approval"
+	"foya/backend/testwait"
 	"foya/backend/tools"
 )
 
@@ -51,6 +54,9 @@ func server(t *testing.T) *httptest.Server {
 			return
 		}
 		http.Redirect(w, r, fmt.Sprintf("/hop/%d", n-1), http.StatusFound)
+	})
+	mux.HandleFunc("/redirect", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusFound)
 	})
 	mux.HandleFunc("/to-file", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "file:///etc/passwd", http.StatusFound)
@@ -216,16 +222,18 @@ func TestApprovalNamesHost(t *testing.T) {
 	if !res.IsError || !strings.Contains(res.Text, "the user said no") {
 		t.Fatalf("result = %+v", res)
 	}
-	if len(got) != 1 || got[0].Action.Kind != approval.Fetch || got[0].Action.Host != "127.0.0.1" ||
+	if len(got) != 1 || got[0].Action.Kind != approval.FetchPrivate || got[0].Action.Host != "127.0.0.1" ||
+		!slices.Equal(got[0].Action.Addresses, []string{"127.0.0.1"}) ||
 		!strings.Contains(got[0].Why, "loopback or private address: 127.0.0.1") {
 		t.Fatalf("requests = %+v", got)
 	}
 }
 
 // TestDialCheck: the address dialled is checked again, so a host approved
-// as public that now resolves to loopback (DNS rebinding) is refused.
+// as public that now resolves to loopback (DNS rebinding) is refused, and
+// so is a private address other than those an answer named.
 func TestDialCheck(t *testing.T) {
-	f := &fetch{}
+	f := &fetch{private: map[netip.Addr]bool{}}
 	for _, a := range []string{"127.0.0.1:80", "[::1]:80", "10.1.2.3:443", "192.168.0.1:80", "169.254.169.254:80", "[fd00::1]:80", "[fe80::1]:80", "0.0.0.0:80", "[::ffff:127.0.0.1]:80"} {
 		if err := f.control("tcp", a, nil); !errors.Is(err, errPrivate) {
 			t.Errorf("control(%s) = %v; want errPrivate", a, err)
@@ -234,9 +242,17 @@ func TestDialCheck(t *testing.T) {
 	if err := f.control("tcp", "93.184.216.34:443", nil); err != nil {
 		t.Errorf("public address: %v", err)
 	}
-	f.private = true
+	f.private[netip.MustParseAddr("127.0.0.1")] = true
 	if err := f.control("tcp", "127.0.0.1:80", nil); err != nil {
 		t.Errorf("approved private address: %v", err)
+	}
+	if err := f.control("tcp", "[::ffff:127.0.0.1]:80", nil); err != nil {
+		t.Errorf("approved private address, IPv4-mapped: %v", err)
+	}
+	for _, a := range []string{"127.0.0.2:80", "169.254.169.254:80", "[::1]:80"} {
+		if err := f.control("tcp", a, nil); !errors.Is(err, errPrivate) {
+			t.Errorf("with 127.0.0.1 approved, control(%s) = %v; want errPrivate", a, err)
+		}
 	}
 }
 
@@ -265,27 +281,95 @@ func TestRefusedNameIsNeverLookedUp(t *testing.T) {
 }
 
 // TestPrivateNameAsksAgain: a name allowed once that resolves to loopback
-// is asked about again, naming the address, before anything is dialled;
-// allowed, the fetch goes on.
+// is asked about again, as a question of its own (fetch_private) naming
+// the address, before anything is dialled; allowed, the fetch goes on.
+// Issue 21 item 5.
 // spec: R1, A1, A2
 func TestPrivateNameAsksAgain(t *testing.T) {
 	srv := server(t)
 	_, port, _ := net.SplitHostPort(strings.TrimPrefix(srv.URL, "http://"))
-	lookup = func(context.Context, string, string) ([]netip.Addr, error) {
-		return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
-	}
-	t.Cleanup(func() { lookup = net.DefaultResolver.LookupNetIP })
+	fakeLookup(t, map[string]string{"intranet.test": "127.0.0.1"})
 	var got []approval.Request
 	rc := &tools.RunContext{Approval: func(_ context.Context, r approval.Request) (approval.Outcome, error) {
 		got = append(got, r)
 		return approval.Outcome{Allowed: true}, nil
 	}}
 	res := run(t, rc, map[string]any{"url": "http://intranet.test:" + port + "/page"})
-	if len(got) != 2 || strings.Contains(got[0].Why, "private") ||
+	if len(got) != 2 || got[0].Action.Kind != approval.Fetch || strings.Contains(got[0].Why, "private") ||
+		got[1].Action.Kind != approval.FetchPrivate || got[1].Action.Host != "intranet.test" ||
+		!slices.Equal(got[1].Action.Addresses, []string{"127.0.0.1"}) ||
 		!strings.Contains(got[1].Why, "loopback or private address: 127.0.0.1") {
 		t.Fatalf("requests = %+v", got)
 	}
 	if res.IsError {
 		t.Fatalf("allowed twice, the fetch failed: %s", res.Text)
+	}
+}
+
+// fakeLookup makes web_fetch resolve names from table (name to address)
+// for the test, so no query leaves the machine; other names do not resolve.
+func fakeLookup(t *testing.T, table map[string]string) {
+	t.Helper()
+	lookup = func(_ context.Context, _, host string) ([]netip.Addr, error) {
+		if a, ok := table[host]; ok {
+			return []netip.Addr{netip.MustParseAddr(a)}, nil
+		}
+		return nil, fmt.Errorf("no such host %s (test resolver)", host)
+	}
+	t.Cleanup(func() { lookup = net.DefaultResolver.LookupNetIP })
+}
+
+// TestRedirectToAnotherPrivateAddressAsks: once a fetch was allowed to
+// reach one loopback host, a redirect to another private host (an
+// address, or a name that resolves to one) is asked about again, naming
+// it; refused, it is not fetched. Issue 21 items 5 and 12(c).
+// spec: A1, A2
+func TestRedirectToAnotherPrivateAddressAsks(t *testing.T) {
+	other, err := net.Listen("tcp", "127.0.0.2:0")
+	if err != nil {
+		testwait.Missing(t, "a second loopback address, 127.0.0.2 ("+err.Error()+")", "a redirect to another private address")
+	}
+	reached := make(chan string, 10)
+	target := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached <- r.Host + r.URL.Path
+		fmt.Fprint(w, "inside")
+	}))
+	target.Listener.Close()
+	target.Listener = other
+	target.Start()
+	t.Cleanup(target.Close)
+	_, otherPort, _ := net.SplitHostPort(other.Addr().String())
+
+	first := server(t)
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(first.URL, "http://"))
+	fakeLookup(t, map[string]string{"intranet.test": "127.0.0.1", "db.test": "127.0.0.2"})
+	for _, to := range []struct{ url, host, addr string }{
+		{"http://127.0.0.2:" + otherPort + "/secret", "127.0.0.2", "127.0.0.2"},
+		{"http://db.test:" + otherPort + "/secret", "db.test", "127.0.0.2"},
+		// The address already allowed, by another host name: still asked.
+		{first.URL + "/page", "127.0.0.1", "127.0.0.1"},
+	} {
+		var got []approval.Request
+		rc := &tools.RunContext{Approval: func(_ context.Context, r approval.Request) (approval.Outcome, error) {
+			got = append(got, r)
+			if r.Action.Kind == approval.FetchPrivate && r.Action.Host != "intranet.test" {
+				return approval.Outcome{Message: "denied by the user"}, nil
+			}
+			return approval.Outcome{Allowed: true}, nil
+		}}
+		res := run(t, rc, map[string]any{"url": "http://intranet.test:" + port + "/redirect?to=" + url.QueryEscape(to.url)})
+		if !res.IsError || !strings.Contains(res.Text, "denied by the user") {
+			t.Errorf("redirect to %s: result %+v; want the refusal", to.url, res)
+		}
+		last := got[len(got)-1]
+		if last.Action.Kind != approval.FetchPrivate || last.Action.Host != to.host ||
+			!slices.Equal(last.Action.Addresses, []string{to.addr}) || !strings.Contains(last.Why, to.addr) {
+			t.Errorf("redirect to %s: requests %+v; want the last a fetch_private of %s naming %s", to.url, got, to.host, to.addr)
+		}
+		select {
+		case r := <-reached:
+			t.Errorf("redirect to %s: %s was fetched though refused", to.url, r)
+		default:
+		}
 	}
 }

@@ -83,16 +83,18 @@ declare global {
       runCard(runId: string, step: number, index: number): void;
       cancelRun(runId: string, step: number, index: number, lines: number, apart: number, slowMs: number): void;
       stream(runId: string, step: number, perSecond: number, seconds: number): Promise<number>;
-      /** longTasks are the durations of the long tasks that started at or after since (all of them by default). */
+      /** longTasks are the durations of the long tasks that started at or after since (all of them by default), those that ended so far included. */
       longTasks(since?: number): number[];
     };
   }
 }
 
 const longTasks: { start: number; duration: number }[] = [];
-new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) longTasks.push({ start: e.startTime, duration: e.duration });
-}).observe({ type: "longtask", buffered: true });
+const keep = (entries: PerformanceEntryList) => {
+  for (const e of entries) longTasks.push({ start: e.startTime, duration: e.duration });
+};
+const longTaskObserver = new PerformanceObserver((list) => keep(list.getEntries()));
+longTaskObserver.observe({ type: "longtask", buffered: true });
 
 const busy = (ms: number) => {
   const end = performance.now() + ms;
@@ -164,23 +166,27 @@ window.convo = {
     };
     let n = 0;
     let inDom = -1;
-    const tick = async () => {
+    // Each wait gives up after 30 s, saying what it waited for (a hang
+    // guard for check.mjs, not a time limit on the view).
+    const giveUp = t0 + 30_000;
+    const tick = async (what: string) => {
+      if (performance.now() > giveUp) throw new Error(`opening ${cards} cards: gave up after 30 s waiting for ${what}`);
       await frame();
       n++;
       if (inDom < 0 && document.querySelector("article") !== null) inDom = performance.now() - t0;
     };
-    while (!latestShown()) await tick();
+    while (!latestShown()) await tick("the latest cards to show");
     const frames = n;
-    await tick();
+    await tick("a frame");
     const ms = performance.now() - t0;
-    while (!listShown()) await tick();
+    while (!listShown()) await tick("the list to be scrolled to its end, Latest gone");
     const listFrames = n;
     await frame();
     const list = performance.now() - t0;
     // Markdown: every step text in the page parsed (a step's markdown is a
     // deferred render: its first frame shows the plain text), then painted.
     const parsed = () => [...document.querySelectorAll(".convo-md")].every((el) => el.querySelector("strong") !== null);
-    while (!parsed()) await frame();
+    while (!parsed()) await tick("every step's markdown to be parsed");
     await frame();
     const md = performance.now() - t0;
     return { t0, ms, list, listFrames, md, folded, inDom, frames, events: events.length, articles: document.querySelectorAll("article").length };
@@ -212,7 +218,7 @@ window.convo = {
   cancelRun(runId, step, index, lines, apart, slowMs) {
     const id = `live_${step}_${index}`;
     const at = log.events.length;
-    const text = Array.from({ length: lines }, (_, i) => `output line ${i}`).join("\n") + "\n\nThe command was cancelled.";
+    const text = Array.from({ length: lines }, (_, i) => `output line ${i}`).join("\n") + `\n\nThe command was cancelled (${runId}).`;
     log.add("tool.end", { step, index, id, name: "bash", status: "cancelled", isError: true, text, durationMs: 300 }, runId);
     log.add("step.end", { step, finishReason: "tool_calls", toolCalls: 1, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } }, runId);
     log.add("run.end", { status: "cancelled", error: "", steps: step, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } }, runId);
@@ -248,6 +254,9 @@ window.convo = {
     });
   },
   longTasks(since = -Infinity) {
+    // The entries of tasks that ended but whose callback has not run yet
+    // (it comes in a task of its own, later): no need to wait for it.
+    keep(longTaskObserver.takeRecords());
     return longTasks.filter((t) => t.start >= since).map((t) => t.duration);
   },
 };

@@ -73,15 +73,17 @@ afterEach(() => {
 });
 
 describe("HttpTransport.call", () => {
-  it("posts the JSON array of arguments to /api/call/{method} with the page's cookie", async () => {
+  it("posts the JSON array of arguments to /api/call/{method} with the bearer token and no cookie", async () => {
+    // issue 21 item 7
     const f = fetchOf(() => Response.json([{ id: "a" }]));
-    const got = await new HttpTransport({ fetch: f.fetch }).call("Sessions", ["x", 2, { y: true }]);
+    const got = await new HttpTransport({ fetch: f.fetch, token: "t0ken" }).call("Sessions", ["x", 2, { y: true }]);
     expect(got).toEqual([{ id: "a" }]);
     expect(f.requests).toHaveLength(1);
     const r = f.requests[0]!;
     expect(r.url).toBe("/api/call/Sessions");
     expect(r.init?.method).toBe("POST");
-    expect(r.init?.credentials).toBe("same-origin");
+    expect(new Headers(r.init?.headers).get("Authorization")).toBe("Bearer t0ken");
+    expect(r.init?.credentials).toBe("omit");
     expect(r.init?.body).toBe('["x",2,{"y":true}]');
   });
 

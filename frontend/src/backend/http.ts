@@ -1,7 +1,8 @@
 import { ApiError, fromBody } from "./errors";
+import { FetchEventSource } from "./eventstream";
 import type { Event, Transport } from "./transport";
 
-/** EventSourceLike is the part of the browser's EventSource this file uses. */
+/** EventSourceLike is the part of the browser's EventSource this file uses (FetchEventSource has it). */
 export interface EventSourceLike {
   onmessage: ((m: MessageEvent<string>) => void) | null;
   onerror: (() => void) | null;
@@ -15,9 +16,11 @@ export interface EventSourceLike {
 const closedState = 2;
 
 export interface HttpOptions {
+  /** token is foya serve's token, sent as Authorization: Bearer (see token.ts); "" sends none. */
+  token?: string;
   /** fetch sends the calls; the page's own fetch by default. */
   fetch?: typeof fetch;
-  /** openEvents opens an event stream; new EventSource(url) by default. */
+  /** openEvents opens an event stream; a FetchEventSource with the token by default. */
   openEvents?: (url: string) => EventSourceLike;
   /** retryMs is how long to wait before reopening a stream the browser gave up on. */
   retryMs?: number;
@@ -26,25 +29,28 @@ export interface HttpOptions {
 /**
  * HttpTransport implements Transport in a browser page served by `foya
  * serve`: calls are `POST /api/call/{method}` with the JSON array of
- * arguments, events an EventSource on the session's SSE stream. Both go to
- * the page's own origin, so the foya_auth cookie the server set
- * authenticates them.
+ * arguments, events a text/event-stream of the session read through fetch
+ * (FetchEventSource). Both go to the page's own origin with the token as
+ * Authorization: Bearer, never with a cookie.
  *
- * The EventSource reconnects by itself after a dropped connection, sending
- * the last seq it got as Last-Event-ID; when it gives up (the server
- * answered with an error), the stream is reopened after the last seq
- * delivered. Events at or below that seq are dropped, so each arrives once.
+ * The stream reconnects by itself after a dropped connection, sending the
+ * last seq it got as Last-Event-ID; when it gives up (the server answered
+ * with an error), the stream is reopened after the last seq delivered.
+ * Events at or below that seq are dropped, so each arrives once.
  */
 export class HttpTransport implements Transport {
   readonly pickFolder = null;
   private readonly fetch: typeof fetch;
+  private readonly headers: Record<string, string>;
   private readonly openEvents: (url: string) => EventSourceLike;
   private readonly retryMs: number;
 
   constructor(opts: HttpOptions = {}) {
     this.fetch = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.openEvents = opts.openEvents ?? ((url) => new EventSource(url) as EventSourceLike);
+    this.headers = opts.token ? { Authorization: `Bearer ${opts.token}` } : {};
     this.retryMs = opts.retryMs ?? 1000;
+    this.openEvents =
+      opts.openEvents ?? ((url) => new FetchEventSource(url, { fetch: this.fetch, headers: this.headers, retryMs: this.retryMs }));
   }
 
   async call<T>(method: string, args: unknown[]): Promise<T> {
@@ -52,9 +58,9 @@ export class HttpTransport implements Transport {
     try {
       res = await this.fetch(`/api/call/${encodeURIComponent(method)}`, {
         method: "POST",
-        headers: { "Content-Type": "application/json" },
+        headers: { "Content-Type": "application/json", ...this.headers },
         body: JSON.stringify(args),
-        credentials: "same-origin",
+        credentials: "omit",
       });
     } catch (e) {
       throw new ApiError(
@@ -102,7 +108,7 @@ export class HttpTransport implements Transport {
         onEvent(ev);
       };
       es.onerror = () => {
-        // While CONNECTING the browser retries by itself, with Last-Event-ID.
+        // While CONNECTING the source retries by itself, with Last-Event-ID.
         if (closed || es.readyState !== closedState) return;
         es.close();
         retry = setTimeout(open, this.retryMs);
@@ -145,7 +151,7 @@ export class HttpTransport implements Transport {
       es.onerror = () => {
         if (closed) return;
         lost = true;
-        if (es.readyState !== closedState) return; // the browser reconnects by itself
+        if (es.readyState !== closedState) return; // the source reconnects by itself
         es.close();
         retry = setTimeout(open, this.retryMs);
       };

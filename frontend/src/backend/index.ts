@@ -1,6 +1,7 @@
 // Package-like entry for src/backend: the only code that touches Wails
-// bindings, fetch and EventSource.
+// bindings, fetch, event streams and the serve token.
 import { HttpTransport } from "./http";
+import { takeToken } from "./token";
 import type { Transport } from "./transport";
 import { hasWails, WailsTransport } from "./wails";
 
@@ -15,8 +16,9 @@ export type { Api } from "./gen/api";
 
 /**
  * defaultTransport picks the transport for the page it runs in: Wails in
- * the desktop window (its runtime is injected), else `foya serve`'s HTTP.
+ * the desktop window (its runtime is injected), else `foya serve`'s HTTP
+ * with the token from the address or this tab's storage (token.ts).
  */
 export function defaultTransport(): Transport {
-  return hasWails() ? new WailsTransport() : new HttpTransport();
+  return hasWails() ? new WailsTransport() : new HttpTransport({ token: takeToken(window) });
 }

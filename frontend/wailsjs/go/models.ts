@@ -28,10 +28,39 @@ export namespace event {
 	    type: string;
 	    sessionId: string;
 	    runId?: string;
+	    parentCallId?: string;
 	    seq: number;
 	    // Go type: time
 	    time: any;
 	    data?: number[];
+	}
+	export interface FileChange {
+	    id: string;
+	    sessionId: string;
+	    runId?: string;
+	    callId?: string;
+	    tool?: string;
+	    path: string;
+	    op: string;
+	    existedBefore: boolean;
+	    existsAfter: boolean;
+	    isDir?: boolean;
+	    modeBefore?: number;
+	    modeAfter?: number;
+	    shaBefore?: string;
+	    shaAfter?: string;
+	    binary?: boolean;
+	    diff?: string;
+	    added?: number;
+	    removed?: number;
+	    trashPath?: string;
+	    trashInfo?: string;
+	    revertOf?: string;
+	    unconfirmed?: boolean;
+	    renamedFrom?: string;
+	    notRestorable?: string;
+	    // Go type: time
+	    createdAt: any;
 	}
 	export interface Usage {
 	    promptTokens: number;
@@ -50,6 +79,8 @@ export namespace kernel {
 	    command?: string;
 	    host?: string;
 	    readOnly?: boolean;
+	    mcpServer?: string;
+	    mcpTool?: string;
 	}
 	export interface Grant {
 	    kind: string;
@@ -78,6 +109,7 @@ export namespace kernel {
 	    scopes: Grant[];
 	    // Go type: time
 	    askedAt: any;
+	    subAgent?: string;
 	}
 	export interface ApprovalRecord {
 	    id: string;
@@ -115,31 +147,6 @@ export namespace kernel {
 	    binary?: boolean;
 	    omitted: number;
 	}
-	export interface Change {
-	    id: string;
-	    sessionId: string;
-	    runId?: string;
-	    callId?: string;
-	    tool?: string;
-	    path: string;
-	    op: string;
-	    existedBefore: boolean;
-	    existsAfter: boolean;
-	    isDir?: boolean;
-	    modeBefore?: number;
-	    modeAfter?: number;
-	    shaBefore?: string;
-	    shaAfter?: string;
-	    binary?: boolean;
-	    diff?: string;
-	    added?: number;
-	    removed?: number;
-	    trashPath?: string;
-	    trashInfo?: string;
-	    revertOf?: string;
-	    // Go type: time
-	    createdAt: any;
-	}
 	export interface Part {
 	    type: string;
 	    artifactId?: string;
@@ -151,7 +158,7 @@ export namespace kernel {
 	    parts?: Part[];
 	    artifacts?: string[];
 	    stopBatch?: boolean;
-	    fileChanges?: Change[];
+	    fileChanges?: event.FileChange[];
 	    displayDiff?: string;
 	}
 	export interface Call {
@@ -169,7 +176,6 @@ export namespace kernel {
 	    // Go type: time
 	    endedAt: any;
 	}
-	
 	export interface ChangeContents {
 	    changeId: string;
 	    before: string;
@@ -216,6 +222,44 @@ export namespace kernel {
 	    date: string;
 	    dataDir: string;
 	    dbPath: string;
+	}
+	export interface MCPImport {
+	    added: string[];
+	    skipped: string[];
+	    problems: string[];
+	}
+	export interface MCPServer {
+	    name: string;
+	    scope: string;
+	    file: string;
+	    importedFrom?: string;
+	    transport: string;
+	    commandLine: string;
+	    state: string;
+	    error?: string;
+	    stderr?: string;
+	    tools: number;
+	    deferred: boolean;
+	    sandbox: boolean;
+	    alwaysLoad: boolean;
+	    restarts: number;
+	}
+	export interface MCPList {
+	    servers: MCPServer[];
+	    problems: string[];
+	}
+	
+	export interface MCPServerConfig {
+	    name: string;
+	    command?: string;
+	    args?: string[];
+	    env?: Record<string, string>;
+	    url?: string;
+	    type?: string;
+	    headers?: Record<string, string>;
+	    sandbox?: boolean;
+	    alwaysLoad?: boolean;
+	    timeout?: string;
 	}
 	export interface Message {
 	    sessionId: string;
@@ -291,6 +335,10 @@ export namespace kernel {
 	    headers?: Record<string, string>;
 	    apiKey?: string;
 	}
+	export interface ResourceRef {
+	    server: string;
+	    uri: string;
+	}
 	export interface RevertRequest {
 	    changeIds?: string[];
 	    runId?: string;
@@ -300,7 +348,7 @@ export namespace kernel {
 	    dryRun?: boolean;
 	}
 	export interface RevertResult {
-	    reverted: Change[];
+	    reverted: event.FileChange[];
 	    conflicts?: Conflict[];
 	    dryRun?: boolean;
 	}
@@ -318,6 +366,8 @@ export namespace kernel {
 	    startedAt: any;
 	    // Go type: time
 	    endedAt: any;
+	    parentRunId?: string;
+	    parentCallId?: string;
 	}
 	export interface Session {
 	    id: string;
@@ -336,6 +386,15 @@ export namespace kernel {
 	    lastSeq: number;
 	}
 	
+	
+	export interface WorkspaceUsage {
+	    dir: string;
+	    blobs: number;
+	    blobBytes: number;
+	    indexes: number;
+	    indexBytes: number;
+	    maxKeptBytes: number;
+	}
 
 }
 
@@ -350,6 +409,38 @@ export namespace main {
 	    cards: number;
 	    images: number;
 	    setup: boolean;
+	}
+
+}
+
+export namespace mcp {
+	
+	export interface Content {
+	    uri: string;
+	    mimeType?: string;
+	    text?: string;
+	    blob?: number[];
+	}
+	export interface Message {
+	    role: string;
+	    text: string;
+	}
+	export interface PromptArg {
+	    name: string;
+	    description?: string;
+	    required?: boolean;
+	}
+	export interface Prompt {
+	    name: string;
+	    description?: string;
+	    arguments?: PromptArg[];
+	}
+	
+	export interface Resource {
+	    uri: string;
+	    name: string;
+	    description?: string;
+	    mimeType?: string;
 	}
 
 }

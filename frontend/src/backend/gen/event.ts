@@ -604,6 +604,11 @@ export interface Action {
    */
   host?: string;
   /**
+   * Addresses are, for fetch_private, the loopback or private addresses
+   * the fetch would connect to.
+   */
+  addresses?: string[];
+  /**
    * ReadOnly is set for MCP tools their server annotates read-only.
    */
   readOnly?: boolean;
@@ -662,6 +667,10 @@ export const KindShellPermanentDelete = "shell_permanent_delete";
  * Action kinds (Action.Kind, Grant.Kind), as approval.Kind.
  */
 export const KindFetch = "fetch";
+/**
+ * Action kinds (Action.Kind, Grant.Kind), as approval.Kind.
+ */
+export const KindFetchPrivate = "fetch_private";
 /**
  * Action kinds (Action.Kind, Grant.Kind), as approval.Kind.
  */

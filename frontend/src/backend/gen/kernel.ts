@@ -590,6 +590,11 @@ export interface Action {
   paths?: string[];
   command?: string;
   host?: string;
+  /**
+   * Addresses are, for "fetch_private", the loopback or private
+   * addresses the fetch would connect to.
+   */
+  addresses?: string[];
   readOnly?: boolean;
   /**
    * MCPServer and MCPTool name, for an MCP call, the server and the
@@ -1295,7 +1300,9 @@ export interface ModelChoice {
   /**
    * Provider names a profile; "" means Session's if it names one (a
    * continued session keeps its profile), else the default profile,
-   * unless BaseURL is set: a server given by URL gets no profile's key.
+   * unless BaseURL is set. A server given by BaseURL gets no profile's
+   * key or credential headers, even with Provider set, unless it is
+   * that profile's own server: its key comes from APIKey or EnvAPIKey.
    */
   Provider: string;
   Session: string;
@@ -1438,6 +1445,14 @@ export const SettingWorkspaceMaxFile = "workspace.maxFileBytes";
  * index keeps, before compression.
  */
 export const SettingWorkspaceMaxTotal = "workspace.maxTotalBytes";
+/**
+ * SettingWorkspaceMaxKept bounds the disk (compressed) of the contents
+ * the workspace indexes keep, all sessions together, with the earlier
+ * contents not pruned yet; twice workspace.maxTotalBytes unless set.
+ * Past it a content is not kept, and a later change of it is not
+ * restorable (issue 21 item 10).
+ */
+export const SettingWorkspaceMaxKept = "workspace.maxKeptBytes";
 
 //////////
 // source: shellrecover.go
@@ -1474,6 +1489,11 @@ export interface WorkspaceUsage {
   blobBytes: number /* int64 */;
   indexes: number /* int */;
   indexBytes: number /* int64 */;
+  /**
+   * MaxKeptBytes is the bound on BlobBytes in force
+   * (workspace.maxKeptBytes); 0 where it is not known.
+   */
+  maxKeptBytes: number /* int64 */;
 }
 /**
  * WorkspacePruned says what a prune of the workspace blobs removed.

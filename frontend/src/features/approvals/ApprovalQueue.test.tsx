@@ -428,6 +428,19 @@ describe("ApprovalQueue", () => {
     expect(screen.getByRole("button", { name: "Allow once" })).toBeTruthy();
   });
 
+  it("asks about a private address on its own, naming it, with no session scope (issue 21 item 5)", () => {
+    const log = new Log();
+    log.runStart("run_1", "p");
+    const action = { kind: "fetch_private", tool: "web_fetch", host: "intranet.test", addresses: ["10.1.2.3"] };
+    asking(log, "apr_1", action, "fetch http://intranet.test/ (host intranet.test resolves to a loopback or private address: 10.1.2.3)", "", []);
+    mount(log);
+    const dialog = screen.getByRole("dialog", { name: "Reach this machine or the local network?" });
+    const what = within(dialog).getByRole("region", { name: "What it does" });
+    expect(what.textContent).toContain("intranet.test");
+    expect(what.textContent).toContain("Loopback or private address10.1.2.3 (asked on every fetch)");
+    expect(within(dialog).queryByRole("button", { name: "Allow for this session" })).toBeNull();
+  });
+
   it("notifies each new request once while the window is not focused, and counts them in the title", async () => {
     const shown: { title: string; body: string | undefined }[] = [];
     vi.stubGlobal(

@@ -319,8 +319,17 @@ function What({ req }: { req: ApprovalRequestData }) {
   if (paths.length > 0) {
     rows.push([paths.length === 1 ? "Path" : "Paths", <PathList paths={paths} />]);
   }
-  if (a.kind === "fetch" || (a.host !== undefined && a.host !== "")) {
+  if (a.kind === "fetch" || a.kind === "fetch_private" || (a.host !== undefined && a.host !== "")) {
     rows.push(["Host", <code>{a.host ?? "(no host given)"}</code>]);
+  }
+  if (a.addresses !== undefined && a.addresses.length > 0) {
+    // Asked on every fetch: "allow for this session" is not offered.
+    rows.push([
+      a.addresses.length === 1 ? "Loopback or private address" : "Loopback or private addresses",
+      <span>
+        <code>{a.addresses.join(", ")}</code> (asked on every fetch)
+      </span>,
+    ]);
   }
   if (a.kind === "mcp") {
     // The server and its own name for the tool (issue 12 item 3): whose

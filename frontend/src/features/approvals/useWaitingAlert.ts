@@ -12,6 +12,7 @@ export function summary(r: ApprovalRequestData): string {
   let what = r.request.why;
   if (isShell(a.kind) && a.command) what = a.command;
   else if (a.kind === "fetch" && a.host) what = a.host;
+  else if (a.kind === "fetch_private" && a.host) what = `${a.host} (${(a.addresses ?? []).join(", ")})`;
   else if (a.paths !== undefined && a.paths.length > 0) what = a.paths.join(", ");
   return what.length > 200 ? what.slice(0, 199) + "…" : what;
 }

@@ -30,6 +30,8 @@ export function title(a: Action): string {
       return "Run a command that deletes files for good?";
     case "fetch":
       return "Reach a host on the network?";
+    case "fetch_private":
+      return "Reach this machine or the local network?";
     case "mcp":
       return "Call an MCP tool?";
     case "subagent":

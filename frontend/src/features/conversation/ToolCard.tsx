@@ -7,7 +7,6 @@
 import { lazy, memo, Suspense, useEffect, useState } from "react";
 import type { FileChange } from "../../backend/gen/event";
 import { useApi, useTransport } from "../../backend";
-import { HttpTransport } from "../../backend/http";
 import { useCard, useSession, useTurn } from "../session/hooks";
 import { loadArtifact, type LoadedArtifact } from "./artifacts";
 import { shownStatus } from "./cardStatus";
@@ -246,26 +245,14 @@ function StoredResult({ card }: { card: ToolCard }) {
 }
 
 /**
- * Artifact shows an image a tool produced. `foya serve` serves its bytes at
- * a URL of their own (cached by the browser); the desktop window has no
- * such route and reads them through the Artifact call (artifacts.ts). Either
- * way the image is an <img>, never markup, so an SVG runs no script.
+ * Artifact shows an image a tool produced, read through the Artifact call
+ * (artifacts.ts) in the desktop window and in the browser alike: foya
+ * serve's artifacts route wants the bearer token, which an <img src> cannot
+ * send. The image is an <img> of a blob: URL, never markup, so an SVG runs
+ * no script.
  */
 function Artifact({ id }: { id: string }) {
-  const transport = useTransport();
   const sessionId = useSession((s) => s.sessionId);
-  const [broken, setBroken] = useState(false);
-  if (transport instanceof HttpTransport) {
-    const url = `/api/sessions/${encodeURIComponent(sessionId)}/artifacts/${encodeURIComponent(id)}`;
-    if (broken) {
-      return (
-        <p className="convo-card-note" role="alert">
-          Artifact <code>{id}</code> cannot be shown as an image: <a href={url}>open it</a> to see what it is.
-        </p>
-      );
-    }
-    return <img className="convo-image" src={url} alt={`Image ${id} from the tool`} onError={() => setBroken(true)} />;
-  }
   return <BridgedArtifact id={id} sessionId={sessionId} />;
 }
 

@@ -93,6 +93,29 @@ describe("FirstRunView", () => {
     ]);
   });
 
+  it("saves a second found server with its own model, not the first one's (issue 21 item 12d)", async () => {
+    const t = new ProbeTransport({
+      ModelServers: candidates,
+      AddProvider: { name: "lm-studio", baseUrl: "http://127.0.0.1:1234/v1", model: "mistral-small" },
+    });
+    renderView(t);
+    await screen.findByRole("listitem", { name: "Ollama: looking…" });
+    t.answer({ ...candidates[1]!, status: "ok", models: ["llama3.2", "qwen3-coder"], message: "2 models offered" });
+    const form = await screen.findByRole("form", { name: "Save a provider profile" });
+    const user = userEvent.setup();
+    await user.selectOptions(within(form).getByRole("combobox", { name: "Model" }), "qwen3-coder");
+    t.answer({ ...candidates[2]!, status: "ok", models: ["mistral-small", "phi-4"], message: "2 models offered" });
+    t.answer({ ...candidates[0]!, status: "no-key", message: "OPENAI_API_KEY is not set" });
+    await user.click(await within(form).findByRole("radio", { name: /LM Studio/ }));
+    expect(within(form).getByRole("combobox", { name: "Model" })).toHaveProperty("value", "mistral-small");
+    expect(within(form).getByLabelText("Profile name")).toHaveProperty("value", "lm-studio");
+    await user.click(within(form).getByRole("button", { name: "Save provider profile" }));
+    await screen.findByText("Saved as provider profile “lm-studio”");
+    expect(t.calls.filter((c) => c.method === "AddProvider").map((c) => c.args[0])).toEqual([
+      { name: "lm-studio", baseUrl: "http://127.0.0.1:1234/v1", model: "mistral-small" },
+    ]);
+  });
+
   it("says when no server was found, and still lets the user continue", async () => {
     const t = new ProbeTransport({ ModelServers: candidates });
     const got = renderView(t);

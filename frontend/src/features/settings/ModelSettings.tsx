@@ -13,6 +13,7 @@ import {
   settingMaxSteps,
   settingMaxWrite,
   settingWorkspaceMaxFile,
+  settingWorkspaceMaxKept,
   settingWorkspaceMaxTotal,
 } from "./keys";
 import { Result } from "./ModeSettings";
@@ -112,7 +113,15 @@ export function ModelSettings(props: { sessionId: string | null }) {
           hint="The most file contents one session's index keeps, before compression."
           onSaved={reload}
         />
-        <WorkspaceDisk />
+        <SettingField
+          label="Most kept on disk"
+          settingKey={settingWorkspaceMaxKept}
+          value={load.settings[settingWorkspaceMaxKept] ?? ""}
+          shown={bytesText}
+          hint="The most disk the kept copies take, all sessions together, compressed (twice the above unless set). Past it a file is not copied, and a command's change to it is not restorable."
+          onSaved={reload}
+        />
+        <WorkspaceDisk bound={load.settings[settingWorkspaceMaxKept]} />
       </section>
       <section aria-labelledby="images-h">
         <h3 id="images-h">Image input</h3>
@@ -126,8 +135,12 @@ export function ModelSettings(props: { sessionId: string | null }) {
   );
 }
 
-/** WorkspaceDisk says how much disk the workspace indexes take (issue 15 item 5). */
-function WorkspaceDisk() {
+/**
+ * WorkspaceDisk says how much disk the workspace indexes take (issue 15
+ * item 5), and the kept copies against their bound (issue 21 item 10); it
+ * asks again when the bound changes.
+ */
+function WorkspaceDisk(props: { bound: string | undefined }) {
   const api = useApi();
   const [usage, setUsage] = useState<Usage | null | string>(null);
   useEffect(() => {
@@ -139,12 +152,15 @@ function WorkspaceDisk() {
     return () => {
       live = false;
     };
-  }, [api]);
+  }, [api, props.bound]);
   if (usage === null) return null;
   if (typeof usage === "string") return <p className="muted">The index&apos;s disk use is not known: {usage}</p>;
   return (
     <p className="muted" aria-label="Workspace index disk use">
       On disk: {bytesText(String(usage.blobBytes + usage.indexBytes))} in {usage.blobs} kept contents and {usage.indexes} session indexes.
+      {usage.maxKeptBytes > 0 && (
+        <> Kept contents: {bytesText(String(usage.blobBytes))} of the {bytesText(String(usage.maxKeptBytes))} allowed.</>
+      )}{" "}
       Deleting a session removes what only it kept.
     </p>
   );

@@ -342,6 +342,27 @@ describe("SettingsView: models and limits", () => {
     expect(disk.textContent).toContain("4194304 bytes (4 MiB) in 12 kept contents and 2 session indexes");
   });
 
+  // Issue 21 item 10: the bound on the kept copies is a setting, and the
+  // disk use shows the kept bytes against it, asked again once it changes.
+  it("shows the kept contents against workspace.maxKeptBytes and sets the bound", async () => {
+    const replies = base();
+    replies.Settings = { ...(replies.Settings as object), "workspace.maxTotalBytes": "2147483648", "workspace.maxKeptBytes": "4294967296" };
+    replies.WorkspaceUsage = { dir: "/data/workspace", blobs: 12, blobBytes: 3 << 20, indexes: 2, indexBytes: 1 << 20, maxKeptBytes: 4294967296 };
+    const { t } = mount(<SettingsView sessionId="s1" onClose={() => {}} />, replies);
+    const user = await openTab("Models and limits");
+    const form = await screen.findByRole("form", { name: "Most kept on disk" });
+    expect(form.textContent).toContain("Now: 4294967296 bytes (4 GiB).");
+    const disk = await screen.findByLabelText("Workspace index disk use");
+    expect(disk.textContent).toContain("Kept contents: 3145728 bytes (3 MiB) of the 4294967296 bytes (4 GiB) allowed.");
+    await user.clear(within(form).getByRole("textbox", { name: "Most kept on disk" }));
+    await user.type(within(form).getByRole("textbox", { name: "Most kept on disk" }), "1GiB");
+    replies.Settings = { ...(replies.Settings as object), "workspace.maxKeptBytes": "1073741824" };
+    replies.WorkspaceUsage = { ...(replies.WorkspaceUsage as object), maxKeptBytes: 1073741824 };
+    await user.click(within(form).getByRole("button", { name: "Save most kept on disk" }));
+    await waitFor(() => expect(argsOf(t, "SetSetting")).toEqual([["workspace.maxKeptBytes", "1GiB"]]));
+    await waitFor(() => expect(screen.getByLabelText("Workspace index disk use").textContent).toContain("of the 1073741824 bytes (1 GiB) allowed."));
+  });
+
   it("switches image input per model: the session's, the profiles' and those set before", async () => {
     const replies = base();
     replies.Session = session({ id: "s1", model: "gpt-4o" });

@@ -6,6 +6,7 @@ import {
   SettingMaxSteps,
   SettingMaxWrite,
   SettingWorkspaceMaxFile,
+  SettingWorkspaceMaxKept,
   SettingWorkspaceMaxTotal,
 } from "../../backend/gen/kernel";
 
@@ -14,6 +15,7 @@ export const settingMaxWrite = SettingMaxWrite;
 export const settingIdleTimeout = SettingIdleTimeout;
 export const settingWorkspaceMaxFile = SettingWorkspaceMaxFile;
 export const settingWorkspaceMaxTotal = SettingWorkspaceMaxTotal;
+export const settingWorkspaceMaxKept = SettingWorkspaceMaxKept;
 export const imagesPrefix = SettingImagesPrefix;
 
 /** imageKey is the setting that says whether model takes image input. */

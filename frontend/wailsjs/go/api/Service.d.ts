@@ -3,6 +3,9 @@
 import {kernel} from '../models';
 import {api} from '../models';
 import {event} from '../models';
+import {mcp} from '../models';
+
+export function AddMCPServer(arg1:kernel.MCPServerConfig):Promise<void>;
 
 export function AddProvider(arg1:kernel.ProviderInput):Promise<kernel.Provider>;
 
@@ -11,6 +14,8 @@ export function AddProviderFromEnv(arg1:kernel.ProviderInput):Promise<kernel.Pro
 export function Answer(arg1:string,arg2:kernel.Answer):Promise<void>;
 
 export function Approvals(arg1:string):Promise<Array<kernel.ApprovalRecord>>;
+
+export function ApproveMCPServer(arg1:string,arg2:string,arg3:boolean):Promise<kernel.MCPServer>;
 
 export function Artifact(arg1:string,arg2:string):Promise<api.ArtifactData>;
 
@@ -22,11 +27,11 @@ export function Calls(arg1:string):Promise<Array<kernel.Call>>;
 
 export function Cancel(arg1:string):Promise<boolean>;
 
-export function Change(arg1:string):Promise<kernel.Change>;
+export function Change(arg1:string):Promise<event.FileChange>;
 
 export function ChangeContents(arg1:string):Promise<kernel.ChangeContents>;
 
-export function Changes(arg1:string):Promise<Array<kernel.Change>>;
+export function Changes(arg1:string):Promise<Array<event.FileChange>>;
 
 export function CompletePath(arg1:string):Promise<Array<string>>;
 
@@ -44,11 +49,21 @@ export function EditProvider(arg1:string,arg2:kernel.ProviderEdit):Promise<kerne
 
 export function Events(arg1:string,arg2:number):Promise<Array<event.Event>>;
 
+export function GetMCPPrompt(arg1:string,arg2:string,arg3:string,arg4:Record<string, string>):Promise<Array<mcp.Message>>;
+
 export function ImageInput(arg1:string):Promise<boolean>;
+
+export function ImportMCP(arg1:string):Promise<kernel.MCPImport>;
 
 export function Info():Promise<kernel.Info>;
 
 export function KillBackground(arg1:string,arg2:string):Promise<kernel.BackgroundCommand>;
+
+export function MCPPrompts(arg1:string,arg2:string):Promise<Array<mcp.Prompt>>;
+
+export function MCPResources(arg1:string,arg2:string):Promise<Array<mcp.Resource>>;
+
+export function MCPServers(arg1:string):Promise<kernel.MCPList>;
 
 export function Messages(arg1:string):Promise<Array<kernel.Message>>;
 
@@ -66,13 +81,21 @@ export function ProviderModels(arg1:string):Promise<Array<string>>;
 
 export function Providers():Promise<Array<kernel.Provider>>;
 
+export function ReadMCPResource(arg1:string,arg2:string,arg3:string):Promise<Array<mcp.Content>>;
+
+export function RemoveMCPServer(arg1:string):Promise<void>;
+
 export function RemoveProvider(arg1:string):Promise<void>;
+
+export function RestartMCPServer(arg1:string,arg2:string):Promise<kernel.MCPServer>;
 
 export function Revert(arg1:kernel.RevertRequest):Promise<kernel.RevertResult>;
 
 export function RevokeProjectRules(arg1:string):Promise<void>;
 
 export function Run(arg1:string,arg2:string):Promise<string>;
+
+export function RunWithResources(arg1:string,arg2:string,arg3:Array<kernel.ResourceRef>):Promise<string>;
 
 export function Runs(arg1:string):Promise<Array<kernel.Run>>;
 
@@ -83,6 +106,8 @@ export function Sessions():Promise<Array<kernel.Session>>;
 export function SetDefaultMode(arg1:string):Promise<void>;
 
 export function SetDefaultProvider(arg1:string):Promise<void>;
+
+export function SetMCPAlwaysLoad(arg1:string,arg2:boolean):Promise<void>;
 
 export function SetMode(arg1:string,arg2:string):Promise<void>;
 
@@ -95,3 +120,5 @@ export function TestProvider(arg1:string):Promise<kernel.ProviderCheck>;
 export function TrustProjectRules(arg1:string,arg2:string):Promise<void>;
 
 export function UpdateSession(arg1:string,arg2:api.SessionPatch):Promise<kernel.Session>;
+
+export function WorkspaceUsage():Promise<kernel.WorkspaceUsage>;
