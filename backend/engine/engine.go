@@ -85,6 +85,10 @@ type Config struct {
 	// stored, published or sent to the model: result texts, display diffs,
 	// file-change diffs and tool.update progress.
 	Mask func(string) string
+	// LockWait, if set, is called when a taker of a session's change lock
+	// (LockChanges) finds it held and is about to wait: tests use it to
+	// order a look after a change deterministically.
+	LockWait func(sessionID string)
 }
 
 // Engine runs agent loops.
@@ -92,6 +96,8 @@ type Engine struct {
 	cfg Config
 
 	pub *publisher // the one place events are stored and published
+
+	changes changeLocks // see LockChanges
 
 	mu     sync.Mutex
 	active map[string]*runner // by session ID
@@ -109,7 +115,7 @@ func New(cfg Config) *Engine {
 	if cfg.Mask == nil {
 		cfg.Mask = func(s string) string { return s }
 	}
-	return &Engine{cfg: cfg, active: map[string]*runner{}, held: map[string]string{},
+	return &Engine{cfg: cfg, active: map[string]*runner{}, held: map[string]string{}, changes: changeLocks{waiting: cfg.LockWait},
 		pub: &publisher{store: cfg.Store, emit: cfg.Emit, locks: map[string]*sessionLock{}, last: map[string]int64{}}}
 }
 

@@ -157,6 +157,13 @@ func (k *Kernel) Revert(ctx context.Context, req RevertRequest) (RevertResult, e
 	if err != nil {
 		return res, err
 	}
+	// A background command's capture must not look between the revert's
+	// changes on disk and their records (issue 22 item 2).
+	unlock, err := k.eng.LockChanges(ctx, sessionID)
+	if err != nil {
+		return res, fmt.Errorf("revert: %w", err)
+	}
+	defer unlock()
 	all, err := k.store.FileChanges(ctx, sessionID)
 	if err != nil {
 		return res, err

@@ -59,6 +59,10 @@ type Options struct {
 	// masked in every tool result before it is stored or sent: the
 	// provider's API key.
 	Secrets map[string]string
+	// ChangeLockWait, if set, is called when something about to look at a
+	// session's workspace or change it waits for the session's change lock
+	// (engine.Config.LockWait; tests).
+	ChangeLockWait func(sessionID string)
 }
 
 // Kernel is the facade every front end uses.
@@ -189,7 +193,8 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 		k.gateway = approval.NewGateway()
 	}
 	k.eng = engine.New(engine.Config{Store: st, Tools: k.reg, Emit: k.publish, Owner: own.id,
-		TextFlush: opts.TextFlush, Gateway: k.gateway, Context: opts.Context, Rules: k.rulesFor, Mask: k.mask})
+		TextFlush: opts.TextFlush, Gateway: k.gateway, Context: opts.Context, Rules: k.rulesFor, Mask: k.mask,
+		LockWait: opts.ChangeLockWait})
 	// What is stored now is history; what other processes store from now
 	// on is published as this kernel's own events are (follower).
 	seqs, err := st.SessionSeqs(ctx)

@@ -12,6 +12,7 @@ import (
 	"foya/backend/llm"
 	"foya/backend/store"
 	"foya/backend/tools"
+	"foya/backend/tools/shell"
 	"foya/backend/workspace"
 )
 
@@ -111,9 +112,7 @@ func (k *Kernel) PruneWorkspace(grace time.Duration) (WorkspacePruned, error) {
 // capture is the shell's Capture over the kernel's workspace indexes.
 type capture struct{ k *Kernel }
 
-var _ interface {
-	Before(context.Context, string, string) error
-} = capture{}
+var _ shell.Capture = capture{}
 
 // maxOutsideEvents bounds the file.changed_outside events one look before
 // a command records; the index is up to date whatever their number.
@@ -123,9 +122,14 @@ const maxOutsideEvents = 200
 // last looked and is not what Foya's own tools left there (write, edit,
 // delete, a revert) was changed outside Foya: the stale-read record is
 // marked and a file.changed_outside event says so, and the change is not
-// blamed on the command about to run. Once it returns nil, the command
-// counts as running (see runningCommands) until its After.
-func (c capture) Before(ctx context.Context, sessionID, workdir string) (err error) {
+// blamed on the command about to run. With a live background command
+// (live not nil), it is taken for that command's doing instead and
+// recorded against its call (see Record), from this one look: a second
+// look could find a change the command made in between and take it for
+// an outside one (issue 22 item 2). Once it returns nil, the command
+// counts as running (see runningCommands) until its After. The caller
+// holds the session's change lock.
+func (c capture) Before(ctx context.Context, sessionID, workdir string, live *shell.Live) (err error) {
 	defer func() {
 		if err == nil {
 			c.k.commands.start(sessionID, c.k.runningBackground(sessionID))
@@ -144,6 +148,19 @@ func (c capture) Before(ctx context.Context, sessionID, workdir string) (err err
 		if fc.Tool != "bash" && fc.CreatedAt.After(since) {
 			also = append(also, fc.Path)
 		}
+	}
+	if live != nil {
+		cp, err := c.k.ws.Settled(ctx, sessionID, workdir, also...)
+		if err != nil || len(cp.Changes) == 0 {
+			return err
+		}
+		for i := range cp.Changes {
+			cp.Changes[i].Unconfirmed = live.Others
+		}
+		c.k.commandChanged(ctx, sessionID, cp.Changes)
+		// A Record that fails loses them, as one at the command's end would.
+		_ = c.Record(context.WithoutCancel(ctx), sessionID, live.RunID, live.CallID, cp.Changes)
+		return nil
 	}
 	changes, err := c.k.ws.Before(ctx, sessionID, workdir, also...)
 	if err != nil || len(changes) == 0 {
@@ -245,8 +262,10 @@ func (k *Kernel) commandChanged(ctx context.Context, sessionID string, changes [
 
 // Record stores a background command's changes against the call that
 // started it, with their contents and a file.captured event, through the
-// engine's ordering point. A change that leaves a path as the session's
-// newest File Change of it says is not the command's: Foya's own tools
+// engine's ordering point. The caller holds the session's change lock
+// from the look that found them (issue 22 item 2). A change that leaves a
+// path as the session's newest File Change of it says is not the
+// command's: Foya's own tools
 // (write, edit, delete, a revert) made it while the command ran, and the
 // index, which looks only when a shell command runs, had not seen it yet
 // (the crash harness found these blamed on background commands, issue 16
@@ -310,4 +329,10 @@ func notRecorded(ctx context.Context, st *store.Store, changes []tools.FileChang
 		out = append(out, ch)
 	}
 	return out
+}
+
+// Lock takes the session's change lock for a background command's capture
+// (engine.LockChanges).
+func (c capture) Lock(ctx context.Context, sessionID string) (unlock func(), err error) {
+	return c.k.eng.LockChanges(ctx, sessionID)
 }

@@ -48,6 +48,26 @@ type RunContext struct {
 	// blocks while a person decides. Nil allows everything (unit tests of a
 	// tool alone); the engine always sets it.
 	Approval func(ctx context.Context, req approval.Request) (approval.Outcome, error)
+	// ChangeLock takes the session's change lock for this call; see
+	// LockChanges. Nil (a tool's unit tests) locks nothing.
+	ChangeLock func(ctx context.Context) (release func(), err error)
+}
+
+// LockChanges takes the session's change lock for this call (issue 22
+// item 2): while it is held, no other call, background command's capture
+// or revert of the session looks at the workspace to record what changed,
+// nor changes it for Foya. A tool takes it before it changes the
+// workspace (write, edit, delete) or looks at it (bash's captures), and
+// keeps it until its File Changes are stored: what it still holds when it
+// returns, the engine releases once the call's result is stored. release
+// lets go of it earlier (bash, before its command runs); a second
+// LockChanges takes it again. It waits while another holds it, until ctx
+// ends.
+func (rc *RunContext) LockChanges(ctx context.Context) (release func(), err error) {
+	if rc == nil || rc.ChangeLock == nil {
+		return func() {}, nil
+	}
+	return rc.ChangeLock(ctx)
 }
 
 // Approve asks for an action. An error means the program is broken (or ctx

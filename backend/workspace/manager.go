@@ -173,6 +173,25 @@ func (m *Manager) get(sessionID, workdir string) (*index, error) {
 // the session's commands did not make. also names what Foya's own tools
 // changed meanwhile, whose watcher events may not have arrived yet.
 func (m *Manager) Before(ctx context.Context, sessionID, workdir string, also ...string) ([]Change, error) {
+	return m.before(ctx, sessionID, workdir, false, also, nil)
+}
+
+// Settled is Before once the attached watcher's events up to now are in
+// (its Barrier, as After waits for it; without them it walks everything),
+// returning the changes as After does, with their contents: for the look
+// before a command while a background command of the session lives, whose
+// changes are given to that command, so a change it made just before must
+// not be left to the next look (issue 22 item 2).
+func (m *Manager) Settled(ctx context.Context, sessionID, workdir string, also ...string) (Capture, error) {
+	var cp Capture
+	_, err := m.before(ctx, sessionID, workdir, true, also, &cp)
+	return cp, err
+}
+
+// before is Before, and Settled with settle; with cp, it fills cp with the
+// changes' records while the index is locked (their before sides' contents
+// may be pruned once it is not).
+func (m *Manager) before(ctx context.Context, sessionID, workdir string, settle bool, also []string, cp *Capture) ([]Change, error) {
 	ix, err := m.get(sessionID, workdir)
 	if err != nil {
 		return nil, err
@@ -191,6 +210,7 @@ func (m *Manager) Before(ctx context.Context, sessionID, workdir string, also ..
 		ix.touched[p] = true
 	}
 	ix.wmu.Unlock()
+	narrow := !settle || ix.barrier(ctx)
 	// Deferred before the unlock, so it runs after it: the index just
 	// saved no longer needs the contents the last capture handed over.
 	defer m.tidy(ctx)
@@ -202,8 +222,12 @@ func (m *Manager) Before(ctx context.Context, sessionID, workdir string, also ..
 	}
 	out := ix.pending
 	ix.pending = nil
-	more, err := ix.sync(ctx, true, true)
-	return append(out, more...), err
+	more, err := ix.sync(ctx, narrow, true)
+	out = append(out, more...)
+	if cp != nil && err == nil {
+		*cp = ix.capture(ctx, out)
+	}
+	return out, err
 }
 
 // After looks for what changed since Before (or the last After) after a

@@ -72,6 +72,11 @@ func (t deleteTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Ca
 	if res, err := ask(ctx, rc, call, kind, "move "+what+" to the trash", "", tg.Real); res != nil || err != nil {
 		return deref(res), err
 	}
+	// Held until the change is stored: no look at the workspace may take
+	// it for another's (issue 22 item 2).
+	if _, err := rc.LockChanges(ctx); err != nil {
+		return tools.Errorf("delete: %s was not deleted: %v", tg.Show(), err), nil
+	}
 	now, err := snapshot(l, MaxKeep)
 	if isEscape(err) {
 		return tools.Errorf("delete: %s", openError(tg.Show(), err)), nil

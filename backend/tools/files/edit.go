@@ -133,7 +133,7 @@ func (t editTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 		return deref(res), err
 	}
 	note := ""
-	if res, _ := t.e.commit(ctx, sid, tg, before, &after, "edit"); res != nil {
+	if res, _ := t.e.commit(ctx, rc, sid, tg, before, &after, "edit"); res != nil {
 		if res.IsError {
 			return *res, nil
 		}
