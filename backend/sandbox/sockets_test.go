@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"errors"
 	"net"
 	"os"
 	"path/filepath"
@@ -205,5 +206,37 @@ func TestBwrapSocketVanished(t *testing.T) {
 				t.Errorf("bwrap launched %d times; want 2 (the second with a fresh listing)", launches)
 			}
 		})
+	}
+}
+
+// TestBwrapSetupFailureIsAnError pins the other end of the retry: a setup
+// that bwrap keeps failing (a covered socket vanishes before every launch)
+// is tried a bounded number of times, then is an ErrUnavailable error that
+// quotes bwrap, never a result of a command that did not run.
+func TestBwrapSetupFailureIsAnError(t *testing.T) {
+	var modes []mode
+	for _, m := range restrictedModes(t) {
+		if m.force == bwrapMode.force {
+			modes = append(modes, m)
+		}
+	}
+	if len(modes) == 0 {
+		testwait.Missing(t, "bubblewrap (Debian package bubblewrap)", "bubblewrap setup failures")
+	}
+	m := modes[0]
+	m.use(t)
+	b := newBox(t)
+	launches := 0
+	bwrapListed = func(sp *spec) {
+		launches++
+		sp.sockets = append(sp.sockets, filepath.Join(b.out, "gone", "app.sock"))
+	}
+	t.Cleanup(func() { bwrapListed = nil })
+	_, err := Run(t.Context(), Command{Script: "echo ran", Dir: b.ws, Env: b.env(), Policy: b.policy(true)})
+	if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "bwrap:") {
+		t.Errorf("Run with a socket vanishing every time: %v; want ErrUnavailable quoting bwrap", err)
+	}
+	if launches != bwrapAttempts {
+		t.Errorf("bwrap launched %d times; want %d", launches, bwrapAttempts)
 	}
 }
