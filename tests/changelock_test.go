@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"testing"
 	"time"
 
@@ -159,5 +160,91 @@ func TestBackgroundCaptureWaitsForAFileToolsRecord(t *testing.T) {
 		if s := sha256.Sum256(b); hex.EncodeToString(s[:]) != fc.SHAAfter {
 			t.Errorf("%s on disk is not what its last change %s (%s by %s) left", p, fc.ID, fc.Op, fc.CallID)
 		}
+	}
+}
+
+// spec: F1, B1
+// Issue 22 item 2 (the crash harness's "change (delete by s5c0) of
+// sub/deep/d.txt does not start where (create by s3c3) left it"): a live
+// background command appends to a file the model wrote, nothing looks at
+// that change, then the model's delete moves the file to the trash. The
+// delete's record started from the appended content, and the command's
+// capture at its end found the path gone as that record says and recorded
+// nothing: the path's records had a hole. Now a file tool that takes the
+// change lock while a background command lives first looks at its path and
+// records what changed there as the command's. The command waits on a
+// fifo the test controls, so it is alive throughout.
+func TestFileToolRecordsALiveBackgroundCommandsChangeFirst(t *testing.T) {
+	privateTrash(t)
+	h := &harness{t: t, dir: t.TempDir()}
+	h.db = filepath.Join(t.TempDir(), "foya.db")
+	fifos := t.TempDir()
+	appended, resume := filepath.Join(fifos, "appended"), filepath.Join(fifos, "resume")
+	for _, p := range []string{appended, resume} {
+		if err := syscall.Mkfifo(p, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hold := make(chan struct{})
+	h.srv = pt.New(t,
+		pt.Calls(call("w", "write", jsonArgs(map[string]any{"path": "d.txt", "content": "delta\n"}))),
+		pt.Calls(call("bg", "bash", jsonArgs(map[string]any{
+			"command":           "echo bg >> d.txt; echo >" + appended + "; cat " + resume + " >/dev/null",
+			"run_in_background": true}))),
+		pt.Turn{Calls: []pt.Call{call("del", "delete", `{"path":"d.txt"}`)}, Hold: hold},
+		pt.Say("done"))
+	k, err := kernel.Open(context.Background(), kernel.Options{DBPath: h.db, TextFlush: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.k = k
+	t.Cleanup(func() { k.Close() })
+	k.Subscribe(func(ev llm.Event) {
+		h.mu.Lock()
+		h.events = append(h.events, ev)
+		h.mu.Unlock()
+	})
+	ctx := context.Background()
+	sess := h.session("full_access")
+	ran := make(chan error, 1)
+	go func() {
+		_, err := k.Run(ctx, kernel.RunOptions{SessionID: sess.ID, Prompt: "race", Model: h.model()})
+		ran <- err
+	}()
+	// Opening the fifo waits for the command to open it: it has appended.
+	read := make(chan error, 1)
+	go func() { _, err := os.ReadFile(appended); read <- err }()
+	if err := testwait.Receive(t, read, "the background command's append"); err != nil {
+		t.Fatal(err)
+	}
+	close(hold)
+	if err := testwait.Receive(t, ran, "the run's end"); err != nil {
+		t.Fatal(err)
+	}
+	// The command is still alive (it waits on resume): its change of
+	// d.txt was recorded before the delete's.
+	dir := realDir(t, h.dir)
+	if got := opsOf(dir, toolChanges(h, "bg")); !slices.Equal(got, []string{"write d.txt"}) {
+		t.Errorf("the background command's changes: %q; want write d.txt, recorded before the delete", got)
+	}
+	list, err := k.Changes(ctx, sess.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ops []string
+	last := map[string]kernel.Change{}
+	for _, fc := range list {
+		ops = append(ops, fc.Op+" by "+fc.CallID)
+		if prev, ok := last[fc.Path]; ok && prev.SHAAfter != fc.SHABefore {
+			t.Errorf("change %s (%s by %s) of %s does not start where %s (%s by %s) left it",
+				fc.ID, fc.Op, fc.CallID, fc.Path, prev.ID, prev.Op, prev.CallID)
+		}
+		last[fc.Path] = fc
+	}
+	if want := []string{"create by w", "write by bg", "delete by del"}; !slices.Equal(ops, want) {
+		t.Errorf("the session's changes: %q; want %q", ops, want)
+	}
+	if err := os.WriteFile(resume, nil, 0o600); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -245,7 +245,7 @@ func (r *runner) runCall(ctx context.Context, p *prepared, prev *llm.Commit, def
 	var allowedBy []string // what allowed this call's actions, for its result
 	// The change lock the tool still holds when it returns is released
 	// once its end is stored (below), or when the call fails.
-	cl := &callLock{locks: &r.e.changes, sessionID: r.sess.ID}
+	cl := &callLock{locks: &r.e.changes, sessionID: r.sess.ID, workdir: r.sess.Workdir, changing: r.e.cfg.Changing}
 	defer cl.release()
 	rc := &tools.RunContext{
 		SessionID:    r.sess.ID,

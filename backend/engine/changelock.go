@@ -85,20 +85,26 @@ func (e *Engine) LockChanges(ctx context.Context, sessionID string) (unlock func
 // when it returns is released once the call's result, with its File
 // Changes, is stored.
 type callLock struct {
-	locks     *changeLocks
-	sessionID string
+	locks              *changeLocks
+	sessionID, workdir string
+	// changing is Config.Changing: it runs, under the lock, before the
+	// tool changes paths.
+	changing func(ctx context.Context, sessionID, workdir string, paths []string)
 
 	mu     sync.Mutex
 	unlock func() // nil while not held
 }
 
-func (c *callLock) lock(ctx context.Context) (release func(), err error) {
+func (c *callLock) lock(ctx context.Context, paths []string) (release func(), err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.unlock == nil {
 		if c.unlock, err = c.locks.lock(ctx, c.sessionID); err != nil {
 			return nil, err
 		}
+	}
+	if len(paths) > 0 && c.changing != nil {
+		c.changing(ctx, c.sessionID, c.workdir, paths)
 	}
 	return c.release, nil
 }

@@ -89,6 +89,12 @@ type Config struct {
 	// (LockChanges) finds it held and is about to wait: tests use it to
 	// order a look after a change deterministically.
 	LockWait func(sessionID string)
+	// Changing, if set, is called when a call's tool takes the session's
+	// change lock to change paths (tools.RunContext.LockChanges), once the
+	// lock is held and before the tool changes anything: the kernel
+	// records there what a live background command changed at those paths
+	// (issue 22 item 2).
+	Changing func(ctx context.Context, sessionID, workdir string, paths []string)
 }
 
 // Engine runs agent loops.

@@ -164,6 +164,13 @@ func (k *Kernel) Revert(ctx context.Context, req RevertRequest) (RevertResult, e
 		return res, fmt.Errorf("revert: %w", err)
 	}
 	defer unlock()
+	paths := make([]string, 0, len(changes))
+	for _, c := range changes {
+		paths = append(paths, c.Path)
+	}
+	if !req.DryRun {
+		k.changing(ctx, sessionID, sess.Workdir, paths)
+	}
 	all, err := k.store.FileChanges(ctx, sessionID)
 	if err != nil {
 		return res, err

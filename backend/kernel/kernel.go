@@ -194,7 +194,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 	}
 	k.eng = engine.New(engine.Config{Store: st, Tools: k.reg, Emit: k.publish, Owner: own.id,
 		TextFlush: opts.TextFlush, Gateway: k.gateway, Context: opts.Context, Rules: k.rulesFor, Mask: k.mask,
-		LockWait: opts.ChangeLockWait})
+		LockWait: opts.ChangeLockWait, Changing: k.changing})
 	// What is stored now is history; what other processes store from now
 	// on is published as this kernel's own events are (follower).
 	seqs, err := st.SessionSeqs(ctx)

@@ -210,6 +210,36 @@ func (c capture) After(ctx context.Context, sessionID, workdir string) ([]tools.
 	return cp.Changes, cp.Note, err
 }
 
+// changing records, before Foya's own tools change paths (write, edit,
+// delete, a revert), what a live background command of the session
+// changed there and no look has found yet, against that command's call,
+// as the look before a command does (Before). Without it the tool's
+// record started from the command's change, and the command's capture at
+// its end found the path as that record left it and recorded nothing: the
+// path's records had a hole (the crash harness found it, issue 22 item 2).
+// It looks at those paths only, and only while such a command lives. The
+// caller holds the session's change lock. A look or a record that fails
+// loses the command's change there, as its capture failing would.
+func (k *Kernel) changing(ctx context.Context, sessionID, workdir string, paths []string) {
+	if k.shell == nil || len(paths) == 0 {
+		return
+	}
+	live := k.shell.Live(sessionID)
+	if live == nil {
+		return
+	}
+	ctx = context.WithoutCancel(ctx)
+	cp, err := k.ws.Look(ctx, sessionID, workdir, paths)
+	if err != nil || len(cp.Changes) == 0 {
+		return
+	}
+	for i := range cp.Changes {
+		cp.Changes[i].Unconfirmed = live.Others
+	}
+	k.commandChanged(ctx, sessionID, cp.Changes)
+	_ = capture{k}.Record(ctx, sessionID, live.RunID, live.CallID, cp.Changes)
+}
+
 // runningBackground counts the session's background commands still
 // running.
 func (k *Kernel) runningBackground(sessionID string) int {

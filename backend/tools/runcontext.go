@@ -48,9 +48,10 @@ type RunContext struct {
 	// blocks while a person decides. Nil allows everything (unit tests of a
 	// tool alone); the engine always sets it.
 	Approval func(ctx context.Context, req approval.Request) (approval.Outcome, error)
-	// ChangeLock takes the session's change lock for this call; see
-	// LockChanges. Nil (a tool's unit tests) locks nothing.
-	ChangeLock func(ctx context.Context) (release func(), err error)
+	// ChangeLock takes the session's change lock for this call, for a
+	// change of paths (none for a look); see LockChanges. Nil (a tool's
+	// unit tests) locks nothing.
+	ChangeLock func(ctx context.Context, paths []string) (release func(), err error)
 }
 
 // LockChanges takes the session's change lock for this call (issue 22
@@ -62,12 +63,16 @@ type RunContext struct {
 // returns, the engine releases once the call's result is stored. release
 // lets go of it earlier (bash, before its command runs); a second
 // LockChanges takes it again. It waits while another holds it, until ctx
-// ends.
-func (rc *RunContext) LockChanges(ctx context.Context) (release func(), err error) {
+// ends. paths are the absolute paths the tool is about to change: what a
+// live background command of the session changed there and nobody looked
+// at yet is recorded as that command's change first, under the lock, so
+// the tool's record starts where the command's left off (issue 22 item
+// 2).
+func (rc *RunContext) LockChanges(ctx context.Context, paths ...string) (release func(), err error) {
 	if rc == nil || rc.ChangeLock == nil {
 		return func() {}, nil
 	}
-	return rc.ChangeLock(ctx)
+	return rc.ChangeLock(ctx, paths)
 }
 
 // Approve asks for an action. An error means the program is broken (or ctx

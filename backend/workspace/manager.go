@@ -230,6 +230,53 @@ func (m *Manager) before(ctx context.Context, sessionID, workdir string, settle 
 	return out, err
 }
 
+// Look brings the session's index up to date at paths (absolute; each
+// with what is below it) only, whatever the watcher saw, and returns what
+// changed there, as After does: for a file tool about to change paths
+// while a background command of the session lives, whose changes there
+// are recorded against it first (issue 22 item 2). It neither saves the
+// index (the records are not stored yet; the next Before saves) nor counts
+// as a look for LastLook, since it did not look anywhere else.
+func (m *Manager) Look(ctx context.Context, sessionID, workdir string, paths []string) (Capture, error) {
+	ix, err := m.get(sessionID, workdir)
+	if err != nil {
+		return Capture{}, err
+	}
+	select {
+	case <-ix.ready:
+	case <-ctx.Done():
+		return Capture{}, ctx.Err()
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.err != nil {
+		m.forget(ix)
+		return Capture{}, ix.err
+	}
+	root, err := os.OpenRoot(ix.root)
+	if err != nil {
+		return Capture{}, err
+	}
+	defer root.Close()
+	lim := m.limits(ctx)
+	var changes []Change
+	for _, p := range paths {
+		rel, ok := relOf(ix.root, p)
+		if !ok {
+			continue
+		}
+		more, err := ix.syncSubtree(ctx, root, rel, lim)
+		changes = append(changes, more...)
+		if err != nil {
+			break
+		}
+	}
+	if len(changes) > 0 {
+		ix.unsaved = true
+	}
+	return ix.capture(ctx, changes), nil
+}
+
 // After looks for what changed since Before (or the last After) after a
 // shell command and returns the command's changes, as records with their
 // contents (see Capture). With a whole watcher attached whose Barrier

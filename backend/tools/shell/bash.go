@@ -252,11 +252,18 @@ func (s *Shell) before(ctx context.Context, rc *tools.RunContext) error {
 		return err
 	}
 	defer release()
-	var live *Live
-	if j, alive := s.liveJob(rc.SessionID); j != nil {
-		live = &Live{RunID: j.runID, CallID: j.callID, Others: alive > 1}
+	return s.opts.Capture.Before(ctx, rc.SessionID, rc.Workdir, s.Live(rc.SessionID))
+}
+
+// Live returns the session's newest background command whose changes are
+// recorded and not captured yet (see liveJob), nil when there is none: a
+// look at the workspace now gives what changed to it.
+func (s *Shell) Live(sessionID string) *Live {
+	j, alive := s.liveJob(sessionID)
+	if j == nil {
+		return nil
 	}
-	return s.opts.Capture.Before(ctx, rc.SessionID, rc.Workdir, live)
+	return &Live{RunID: j.runID, CallID: j.callID, Others: alive > 1}
 }
 
 // liveJob returns the session's newest background command whose changes
