@@ -1077,6 +1077,12 @@ export interface Options {
    * provider's API key.
    */
   Secrets: { [key: string]: string};
+  /**
+   * ChangeLockWait, if set, is called when something about to look at a
+   * session's workspace or change it waits for the session's change lock
+   * (engine.Config.LockWait; tests).
+   */
+  ChangeLockWait: any;
 }
 /**
  * Kernel is the facade every front end uses.
