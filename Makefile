@@ -76,8 +76,8 @@ GO_TEST_TIMEOUT ?= 40m
 # its libc and its allocator) without the race detector's instrumentation,
 # which also drops its checkptr checks there: that instrumentation was most
 # of the CPU of the database-bound tests (TestTenThousandToolCallsInOneAnswer:
-# 58 s of CPU with it, 12 s without), and it looks only at code we do not
-# write, that a cgo SQLite would not show the race detector at all. Foya's
+# 57 s of CPU with it, 15 s without), and it looks only at code we do not
+# write, code that a cgo SQLite would not expose to the race detector at all. Foya's
 # code, the standard library's (database/sql) and the SQLite driver's Go code
 # (modernc.org/sqlite, which copies values in and out) stay instrumented
 # (docs/reliability.md, "Test times"). Set it empty for a fully instrumented run.
