@@ -33,9 +33,10 @@ LDFLAGS := $(strip $(LDFLAGS))
 # without it (issue 22 item 4): bubblewrap, python3 and util-linux (flock,
 # unshare, mount) for the sandbox's, git, e2fsprogs (chattr), dbus (the
 # keyring and notification tests start a session bus of their own with its
-# dbus-daemon), libglib2.0-bin and gvfs (gio's trash).
+# dbus-daemon), libglib2.0-bin and gvfs (gio's trash); the sqlite3 shell
+# for the tests of many processes on one database.
 APT_PACKAGES := libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth imagemagick chromium patch ripgrep trash-cli desktop-file-utils \
-                bubblewrap python3 util-linux git e2fsprogs dbus libglib2.0-bin gvfs
+                bubblewrap python3 util-linux git e2fsprogs dbus libglib2.0-bin gvfs sqlite3
 
 NPM_STAMP     := frontend/node_modules/.foya-npm-ci
 FRONTEND_SRC  := $(shell find frontend/src frontend/wailsjs -type f 2>/dev/null) \
@@ -43,7 +44,7 @@ FRONTEND_SRC  := $(shell find frontend/src frontend/wailsjs -type f 2>/dev/null)
                  frontend/tsconfig.json frontend/vite.config.ts
 FRONTEND_DIST := frontend/dist/index.html
 
-.PHONY: run build test test-go tidy-check bench test-frontend test-e2e test-smoke crash fuzz deps deps-system deps-npm frontend bindings dev clean help
+.PHONY: run build test test-go tidy-check bench test-frontend test-e2e test-smoke crash soak fuzz deps deps-system deps-npm frontend bindings dev clean help
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -136,6 +137,13 @@ bench-conversation: deps-npm ## the conversation view's open, scroll and stream 
 KILLS ?= 100
 crash: ## the crash harness: kill foya exec 100 times (KILLS=n, SEED=n) and check every restart
 	$(GO) test -count=1 -v -timeout 30m -run '^TestCrash$$' ./tests/crash -args -kills $(KILLS) -bg-tracked $(if $(SEED),-seed $(SEED))
+
+# Many processes on one database (issue 22 item 1): make test runs a few
+# loops of tests/database_processes_test.go; this runs them for SOAK
+# (a Go duration) and prints the figures docs/reliability.md quotes.
+SOAK ?= 10m
+soak: ## many processes writing one database for SOAK (default 10m): operations and errors
+	FOYA_SOAK=$(SOAK) GORACE=atexit_sleep_ms=0 $(GO) test -race -count=1 -v -timeout 0 -run '^TestManyProcessesOneDatabase$$' ./tests | grep -E 'operations|^(---|ok|FAIL|PASS)|database_processes_test'
 
 test-smoke: $(FRONTEND_DIST) ## the desktop smoke test: the real binary under Xvfb, with a screenshot
 	FOYA_SMOKE_TEST=1 $(GO) test -count=1 -timeout $(GO_TEST_TIMEOUT) -v -run '^TestDesktop' ./tests/smoke/

@@ -50,7 +50,8 @@ func newEscBox(t *testing.T, dnsName string) *escBox {
 
 // expand fills in the attempt's places: OUT (the outside folder), TCP and
 // UDP (the test's ports), DNS (a name this machine resolves), FOYADB (the
-// kernel's database).
+// kernel's database), FOYADIR (its folder, where the kernel keeps its
+// other files), FAKEHOME (the home folder, see fakeHome).
 func (b *escBox) expand(cmd string) string {
 	return strings.NewReplacer(
 		"OUT", b.out,
@@ -58,6 +59,8 @@ func (b *escBox) expand(cmd string) string {
 		"UDP", strconv.Itoa(b.UDPPort()),
 		"DNS", b.dnsName,
 		"FOYADB", b.db,
+		"FOYADIR", filepath.Dir(b.db),
+		"FAKEHOME", os.Getenv("HOME"),
 	).Replace(cmd)
 }
 
@@ -78,12 +81,21 @@ func pathExists(path string) bool {
 	return err == nil
 }
 
-// escapeAttempt is one try, by a model calling bash, to reach beyond what
-// the sandbox allows.
+// escapeAttempt is one try, by a model calling bash (or a file tool), to
+// reach beyond what the sandbox allows.
 type escapeAttempt struct {
 	name    string
 	setup   func(t *testing.T, b *escBox)
 	command string // OUT, TCP, UDP and DNS are filled in
+	// tool, when set, is the tool the model calls instead of bash, with
+	// args, its JSON arguments (filled in as command is). Where such an
+	// attempt must be blocked, the tool itself refuses, before anything
+	// is asked or touched, and its is_error result must contain refusal:
+	// the reason the user reads (issue 21 items 3 and 6).
+	tool, args, refusal string
+	// leavesOut marks a tool attempt on a folder that holds hidden paths:
+	// the tool runs, leaves them out and says so (refusal) without failing.
+	leavesOut bool
 	// happened looks at the real filesystem or end point: did it work?
 	happened func(b *escBox, result string) bool
 	// permanentDelete marks the delete-command forms: the policy refuses
@@ -257,7 +269,7 @@ var escapeAttempts = []escapeAttempt{
 // one group per class of attack in escape_*_test.go files.
 func allEscapeAttempts() []escapeAttempt {
 	return slices.Concat(escapeAttempts, gitAttempts, socketAttempts, secretAttempts, deleteAttempts, secretEnvAttempts, processAttempts,
-		databaseAttempts, review2Attempts, review2DeleteAttempts, review2ProcessAttempts)
+		databaseAttempts, review2Attempts, review2DeleteAttempts, review2ProcessAttempts, fileAttempts)
 }
 
 // standIns puts sudo and busybox on PATH where they are not installed:
@@ -279,11 +291,13 @@ func standIns(t *testing.T) {
 }
 
 // spec: A1, A2, D2, D3 — the escape suite: a scripted model calls bash
-// with each attempt, through the whole kernel, in every mode. In Manual
-// every approval request is answered "allow once", so what blocks is the
-// sandbox (or, for permanent deletes, the policy's refusal); in Auto nobody
-// is asked; in Full Access every attempt must work, except those marked
-// everyMode (secrets, processes), which must fail there too. Each attempt is checked
+// (or, for the attempts that name one, a file tool) with each attempt,
+// through the whole kernel, in every mode. In Manual every approval
+// request is answered "allow once", so what blocks is the sandbox (or, for
+// permanent deletes, the policy's refusal; for file-tool attempts, the
+// tool's own refusal); in Auto nobody is asked; in Full Access every
+// attempt must work, except those marked everyMode (secrets, processes,
+// Foya's database), which must fail there too. Each attempt is checked
 // against the real filesystem or the test's own listener.
 func TestEscapeSuite(t *testing.T) {
 	if c := sandbox.Probe(); c.Mechanism == "" {
@@ -319,8 +333,13 @@ func TestEscapeSuite(t *testing.T) {
 				if a.setup != nil {
 					a.setup(t, boxes[i])
 				}
-				args, _ := json.Marshal(map[string]any{"command": boxes[i].expand(a.command)})
-				turns = append(turns, pt.Calls(call(fmt.Sprintf("c%d", i), "bash", string(args))), pt.Say("tried"))
+				tool, args := "bash", []byte(a.args)
+				if a.tool != "" {
+					tool, args = a.tool, []byte(boxes[i].expand(a.args))
+				} else {
+					args, _ = json.Marshal(map[string]any{"command": boxes[i].expand(a.command)})
+				}
+				turns = append(turns, pt.Calls(call(fmt.Sprintf("c%d", i), tool, string(args))), pt.Say("tried"))
 			}
 			h := &harness{t: t, dir: t.TempDir(), db: db, srv: pt.New(t, turns...)}
 			h.open(nil)
@@ -350,6 +369,11 @@ func TestEscapeSuite(t *testing.T) {
 					res := calls[0].Result
 					happened := a.happened(b, res.Text)
 					switch {
+					case a.tool != "" && (mode != approval.FullAccess || a.everyMode):
+						// Refused by the tool, saying why.
+						if happened || res.IsError == a.leavesOut || !strings.Contains(res.Text, a.refusal) {
+							t.Errorf("%s: %s was not refused with %q (happened %v, is_error %v):\n%s", mode, a.tool, a.refusal, happened, res.IsError, res.Text)
+						}
 					case mode == approval.FullAccess && a.everyMode:
 						if happened || res.IsError {
 							t.Errorf("Full Access: ESCAPED (is_error %v):\n%s", res.IsError, res.Text)
@@ -384,12 +408,13 @@ func TestEscapeSuite(t *testing.T) {
 			if mode == approval.Manual {
 				want := 0
 				for _, a := range attempts {
-					if !a.permanentDelete {
+					if !a.permanentDelete && a.tool == "" {
 						want++
 					}
 				}
 				if len(ans.asked) != want {
-					t.Errorf("Manual asked %d times; want %d (every command that is not a permanent delete): %v", len(ans.asked), want, ans.asked)
+					t.Errorf("Manual asked %d times; want %d (every command that is not a permanent delete; the file tools refuse theirs unasked): %v",
+						len(ans.asked), want, ans.asked)
 				}
 			} else {
 				want := 0

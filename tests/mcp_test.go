@@ -56,6 +56,33 @@ func copyExe(t *testing.T, dir string) string {
 	return dst
 }
 
+// shownMCP returns a project's server as the list shows it.
+func shownMCP(t *testing.T, k *kernel.Kernel, dir, name string) kernel.MCPServer {
+	t.Helper()
+	list, err := k.MCPServers(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range list.Servers {
+		if s.Scope == "project" && s.Name == name {
+			return s
+		}
+	}
+	t.Fatalf("no project server %s in %+v", name, list)
+	return kernel.MCPServer{}
+}
+
+// approveShown approves a project's server with the fingerprint the list
+// shows (a.Fingerprint, when set, wins), as Settings and foya mcp approve
+// do.
+func approveShown(t *testing.T, k *kernel.Kernel, dir, name string, a kernel.MCPApprove) (kernel.MCPServer, error) {
+	t.Helper()
+	if a.Fingerprint == "" {
+		a.Fingerprint = shownMCP(t, k, dir, name).Fingerprint
+	}
+	return k.ApproveMCPServer(context.Background(), dir, name, a)
+}
+
 func toolText(t *testing.T, req pt.Request, id string) string {
 	t.Helper()
 	for _, m := range toolMessages(req) {
@@ -196,7 +223,7 @@ func TestMCPProjectServerNeedsApproval(t *testing.T) {
 	if _, _, ok := h.k.Registry().Lookup("mcp__proj__echo"); ok {
 		t.Fatal("an unapproved project server's tools are registered")
 	}
-	s, err := h.k.ApproveMCPServer(ctx, h.dir, "proj", false)
+	s, err := approveShown(t, h.k, h.dir, "proj", kernel.MCPApprove{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -472,8 +499,15 @@ func TestMCPCommandLine(t *testing.T) {
 	if !strings.Contains(out, "web (project, http) unapproved") || !strings.Contains(out, "foya mcp approve web") {
 		t.Errorf("list with a project server = %q", out)
 	}
-	if out, errs, code := mcp("approve", "web", "--workdir", dir); code != 0 || !strings.Contains(out, "http://127.0.0.1:9/mcp") || !strings.Contains(out, "failed") {
-		t.Errorf("approve = %d %q %q; want the URL shown, then failed (nothing listens)", code, out, errs)
+	// Issue 21 item 4: approve shows what it approves, and with
+	// --fingerprint approves only what the user saw.
+	if out, errs, code := mcp("approve", "web", "--workdir", dir, "--fingerprint", "0123abcd"); code == 0 ||
+		!strings.Contains(errs, "changed since it was shown") || strings.Contains(out, "failed") {
+		t.Errorf("approve with a stale fingerprint = %d %q %q; want refused, nothing started", code, out, errs)
+	}
+	if out, errs, code := mcp("approve", "web", "--workdir", dir); code != 0 || !strings.Contains(out, "url:       http://127.0.0.1:9/mcp") ||
+		!strings.Contains(out, "fingerprint: ") || !strings.Contains(out, "failed") {
+		t.Errorf("approve = %d %q %q; want the URL and fingerprint shown, then failed (nothing listens)", code, out, errs)
 	}
 	if out, _, code := mcp("remove", "other"); code != 0 || !strings.Contains(out, "Removed") {
 		t.Errorf("remove = %d %q", code, out)

@@ -43,15 +43,17 @@ func (s *Service) ImportMCP(file string) (kernel.MCPImport, error) {
 	})
 }
 
-// ApproveMCPServer approves a project's MCP server as configured now (the
-// front end shows its command line first); a stdio server then runs in
-// the sandbox unless unconfined.
-func (s *Service) ApproveMCPServer(workdir, name string, unconfined bool) (kernel.MCPServer, error) {
+// ApproveMCPServer approves a project's MCP server as it was shown: a
+// carries the fingerprint the front end showed (MCPServer.Fingerprint),
+// and the approval is refused when the server changed since. A stdio
+// server then runs in the sandbox unless a.Unsandboxed; one that runs
+// workspace code leaves it only with a.WorkspaceCode.
+func (s *Service) ApproveMCPServer(workdir, name string, a kernel.MCPApprove) (kernel.MCPServer, error) {
 	return call(s, func(k *kernel.Kernel) (kernel.MCPServer, error) {
 		if err := need("workdir", workdir); err != nil {
 			return kernel.MCPServer{}, err
 		}
-		return k.ApproveMCPServer(s.ctx, workdir, name, unconfined)
+		return k.ApproveMCPServer(s.ctx, workdir, name, a)
 	})
 }
 

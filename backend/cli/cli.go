@@ -248,7 +248,19 @@ func parseFlags(fs *flag.FlagSet, args []string) (pos []string, code int, ok boo
 
 // openKernel opens the kernel for a command with a --db flag.
 func openKernel(ctx context.Context, db string, env Env) (*kernel.Kernel, error) {
-	return kernel.Open(ctx, kernel.Options{DBPath: dbPath(db, env), Tools: env.Tools, Headless: true})
+	k, err := kernel.Open(ctx, kernel.Options{DBPath: dbPath(db, env), Tools: env.Tools, Headless: true})
+	if err == nil {
+		noteReadOnly(k, env)
+	}
+	return k, err
+}
+
+// noteReadOnly says on standard error when the database could only be
+// opened read-only.
+func noteReadOnly(k *kernel.Kernel, env Env) {
+	if info := k.Info(); info.ReadOnly != "" {
+		fmt.Fprintf(env.Stderr, "notice: database %s is open read-only (%s): sessions can be read, nothing can be changed\n", info.DBPath, info.ReadOnly)
+	}
 }
 
 // dbPath is the --db flag, else $FOYA_DB (kernel.Open falls back to the data

@@ -98,6 +98,7 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 		return fail(env, err)
 	}
 	defer k.Close()
+	noteReadOnly(k, env)
 
 	var sess kernel.Session
 	if *sessionID != "" {

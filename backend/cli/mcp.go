@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -20,10 +21,14 @@ const mcpUsage = `usage: foya mcp add NAME [--env K=V]... [--sandbox] [--always-
        foya mcp remove NAME             remove one of your servers
        foya mcp import FILE             copy the servers of a Claude Desktop, Cursor, Claude Code
                                         or VS Code file into yours
-       foya mcp approve NAME [--workdir DIR] [--unsandboxed]
+       foya mcp approve NAME [--workdir DIR] [--fingerprint FP] [--unsandboxed [--trust-workspace-code]]
                                         approve a project's server (from .foya/mcp.json or
-                                        .mcp.json) after showing its command line; it runs
-                                        in the sandbox unless --unsandboxed`
+                                        .mcp.json) as shown: its command, arguments, cwd, env,
+                                        URL, headers and the workspace code it runs. With
+                                        --fingerprint, only if it still has the one you saw
+                                        (foya mcp list --json). It runs in the sandbox unless
+                                        --unsandboxed; a server that runs workspace code leaves
+                                        the sandbox only with --trust-workspace-code too`
 
 // mcpCmd: foya mcp add|list|remove|import|approve.
 func mcpCmd(ctx context.Context, args []string, env Env) int {
@@ -41,6 +46,8 @@ func mcpCmd(ctx context.Context, args []string, env Env) int {
 	always := fs.Bool("always-load", false, "with add: keep its tools loaded even when MCP tools are deferred behind tool_search")
 	workdir := fs.String("workdir", "", "with list and approve: the project folder (default: the current folder)")
 	unsandboxed := fs.Bool("unsandboxed", false, "with approve: let the project's stdio server run outside the sandbox")
+	trustCode := fs.Bool("trust-workspace-code", false, "with approve --unsandboxed: confirm that the server runs code from the workspace outside the sandbox")
+	fingerprint := fs.String("fingerprint", "", "with approve: approve only if the server still has this fingerprint")
 	asJSON := fs.Bool("json", false, "with list: print JSON")
 	fs.Usage = func() { fmt.Fprintln(env.Stderr, mcpUsage) }
 	pos, code, ok := parseFlags(fs, args)
@@ -147,8 +154,13 @@ func mcpCmd(ctx context.Context, args []string, env Env) int {
 		if *unsandboxed || s.Transport != "stdio" {
 			where = "without the sandbox"
 		}
-		fmt.Fprintf(env.Stdout, "Approving the MCP server %s from %s, which runs %s:\n  %s\n", s.Name, s.File, where, s.CommandLine)
-		s, err = k.ApproveMCPServer(ctx, dir, pos[1], *unsandboxed)
+		fmt.Fprintf(env.Stdout, "Approving the MCP server %s from %s, which runs %s:\n", s.Name, s.File, where)
+		showApproval(env.Stdout, s)
+		want := s.Fingerprint
+		if *fingerprint != "" {
+			want = *fingerprint
+		}
+		s, err = k.ApproveMCPServer(ctx, dir, pos[1], kernel.MCPApprove{Fingerprint: want, Unsandboxed: *unsandboxed, WorkspaceCode: *trustCode})
 		if err != nil {
 			return fail(env, err)
 		}
@@ -196,4 +208,32 @@ func printServer(w io.Writer, s kernel.MCPServer) {
 	if s.Stderr != "" {
 		fmt.Fprintf(w, "  stderr:\n    %s\n", strings.ReplaceAll(s.Stderr, "\n", "\n    "))
 	}
+}
+
+// showApproval prints everything that decides what a project's server
+// runs, as approving covers it (issue 21 item 4).
+func showApproval(w io.Writer, s kernel.MCPServer) {
+	fmt.Fprintf(w, "  transport: %s\n", s.Transport)
+	if s.Transport == "stdio" {
+		fmt.Fprintf(w, "  command:   %s\n", s.Command)
+		for i, a := range s.Args {
+			fmt.Fprintf(w, "  arg %d:     %q\n", i+1, a)
+		}
+	} else {
+		fmt.Fprintf(w, "  url:       %s\n", s.URL)
+		if len(s.Headers) > 0 {
+			fmt.Fprintf(w, "  headers:   %s (values not shown)\n", strings.Join(s.Headers, ", "))
+		}
+	}
+	if s.Cwd != "" {
+		fmt.Fprintf(w, "  cwd:       %s\n", s.Cwd)
+	}
+	names := slices.Sorted(maps.Keys(s.Env))
+	for _, n := range names {
+		fmt.Fprintf(w, "  env:       %s=%s\n", n, s.Env[n])
+	}
+	if len(s.Code) > 0 {
+		fmt.Fprintf(w, "  workspace code it runs or loads (a change un-approves it): %s\n", strings.Join(s.Code, ", "))
+	}
+	fmt.Fprintf(w, "  fingerprint: %s\n", s.Fingerprint)
 }

@@ -56,6 +56,7 @@ func serveCmd(ctx context.Context, args []string, env Env) int {
 		return fail(env, err)
 	}
 	defer k.Close()
+	noteReadOnly(k, env)
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -243,6 +243,10 @@ func (r *runner) runCall(ctx context.Context, p *prepared, prev *llm.Commit, def
 		return nil, nil, err
 	}
 	var allowedBy []string // what allowed this call's actions, for its result
+	// The change lock the tool still holds when it returns is released
+	// once its end is stored (below), or when the call fails.
+	cl := &callLock{locks: &r.e.changes, sessionID: r.sess.ID, workdir: r.sess.Workdir, changing: r.e.cfg.Changing}
+	defer cl.release()
 	rc := &tools.RunContext{
 		SessionID:    r.sess.ID,
 		RunID:        r.run.ID,
@@ -261,6 +265,7 @@ func (r *runner) runCall(ctx context.Context, p *prepared, prev *llm.Commit, def
 			}
 			return out, err
 		},
+		ChangeLock: cl.lock,
 		Update: func(pr event.Progress) {
 			// Masked as JSON text: the masker knows each value's
 			// JSON-escaped form, and its replacement needs no escaping.
@@ -298,7 +303,10 @@ func (r *runner) runCall(ctx context.Context, p *prepared, prev *llm.Commit, def
 	p.rec.Result = stored
 	c.Calls = []llm.CallRecord{p.rec}
 	c.Events = []llm.Event{endEvent(p.rec, dur)}
-	if deferEnd && ctx.Err() == nil && !stored.StopBatch {
+	// A call that holds the change lock has its end, with its File
+	// Changes, stored now: a look waiting for the lock must find them
+	// stored (issue 22 item 2).
+	if deferEnd && ctx.Err() == nil && !stored.StopBatch && !cl.held() {
 		return stored, &c, nil
 	}
 	if err := r.rec.commit(ctx, c); err != nil {

@@ -6,7 +6,11 @@
 // every commit of a session's events, a run's or not (Record, Commit,
 // recovery), goes through one publisher (publish.go) that stores it and
 // publishes it before the session's next commit is stored. Hold keeps runs
-// out of a session while the kernel reverts its files.
+// out of a session while the kernel reverts its files. A change lock per
+// session (LockChanges, RunContext.LockChanges) keeps a look at the
+// workspace and the commit of what it found, and a change Foya's tools make
+// and the commit of its record, from interleaving; a call's end is stored
+// before the lock it holds is released.
 // At each turn's start it reads the project's instructions (AGENTS.md, else
 // CLAUDE.md, beneath the working directory, bounded) into a system prompt
 // that stays the same bytes for every step of the turn.

@@ -85,6 +85,16 @@ type Config struct {
 	// stored, published or sent to the model: result texts, display diffs,
 	// file-change diffs and tool.update progress.
 	Mask func(string) string
+	// LockWait, if set, is called when a taker of a session's change lock
+	// (LockChanges) finds it held and is about to wait: tests use it to
+	// order a look after a change deterministically.
+	LockWait func(sessionID string)
+	// Changing, if set, is called when a call's tool takes the session's
+	// change lock to change paths (tools.RunContext.LockChanges), once the
+	// lock is held and before the tool changes anything: the kernel
+	// records there what a live background command changed at those paths
+	// (issue 22 item 2).
+	Changing func(ctx context.Context, sessionID, workdir string, paths []string)
 }
 
 // Engine runs agent loops.
@@ -92,6 +102,8 @@ type Engine struct {
 	cfg Config
 
 	pub *publisher // the one place events are stored and published
+
+	changes changeLocks // see LockChanges
 
 	mu     sync.Mutex
 	active map[string]*runner // by session ID
@@ -109,8 +121,8 @@ func New(cfg Config) *Engine {
 	if cfg.Mask == nil {
 		cfg.Mask = func(s string) string { return s }
 	}
-	return &Engine{cfg: cfg, active: map[string]*runner{}, held: map[string]string{},
-		pub: &publisher{store: cfg.Store, emit: cfg.Emit, locks: map[string]*sessionLock{}}}
+	return &Engine{cfg: cfg, active: map[string]*runner{}, held: map[string]string{}, changes: changeLocks{waiting: cfg.LockWait},
+		pub: &publisher{store: cfg.Store, emit: cfg.Emit, locks: map[string]*sessionLock{}, last: map[string]int64{}}}
 }
 
 // RunRequest asks for one turn in a stored session.
@@ -251,6 +263,20 @@ func (e *Engine) Commit(ctx context.Context, sessionID string, c llm.Commit) ([]
 	}
 	return e.pub.commit(ctx, sessionID, c)
 }
+
+// KnowStored tells the engine the last seq of each session as stored when
+// the process starts (before Recover): it publishes only what is stored
+// later, its own events and those of other processes sharing the database.
+func (e *Engine) KnowStored(last map[string]int64) { e.pub.Known(last) }
+
+// CatchUp publishes, in seq order, the events another process stored in
+// the session since this engine last published one (a foya mode in a
+// terminal, a foya exec --session): Emit gets every event of a session,
+// whoever stored it.
+func (e *Engine) CatchUp(ctx context.Context, sessionID string) { e.pub.CatchUp(ctx, sessionID, -1) }
+
+// Published returns the last seq of the session the engine published.
+func (e *Engine) Published(sessionID string) int64 { return e.pub.Published(sessionID) }
 
 // Hold keeps a session from starting a run until release is called (a
 // revert changing its files); why says what holds it, for the error Run

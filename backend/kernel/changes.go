@@ -21,10 +21,17 @@ import (
 )
 
 // fileTools returns the built-in file tools, their stale-read guard kept
-// in st and deletions going to the user's trash.
-func fileTools(st *store.Store) []tools.Tool {
+// in the store and deletions going to the user's trash. They hide what
+// sandboxed commands cannot see (k.shell, made after them), never open
+// the database and do not write Foya's own files outside Full Access.
+func fileTools(k *Kernel) []tools.Tool {
+	st := k.store
 	return files.Tools(files.Options{Reads: readLog{st}, Trash: trash.Default(),
-		MaxWrite: func(ctx context.Context) int64 { return maxWrite(ctx, st) }})
+		MaxWrite: func(ctx context.Context) int64 { return maxWrite(ctx, st) },
+		Database: k.databaseFiles(),
+		Hidden:   func() []string { return k.shell.Hidden() },
+		Own:      k.ownFiles(),
+	})
 }
 
 // readLog keeps the stale-read guard's records in the store.
@@ -149,6 +156,20 @@ func (k *Kernel) Revert(ctx context.Context, req RevertRequest) (RevertResult, e
 	sess, err := k.store.Session(ctx, sessionID)
 	if err != nil {
 		return res, err
+	}
+	// A background command's capture must not look between the revert's
+	// changes on disk and their records (issue 22 item 2).
+	unlock, err := k.eng.LockChanges(ctx, sessionID)
+	if err != nil {
+		return res, fmt.Errorf("revert: %w", err)
+	}
+	defer unlock()
+	paths := make([]string, 0, len(changes))
+	for _, c := range changes {
+		paths = append(paths, c.Path)
+	}
+	if !req.DryRun {
+		k.changing(ctx, sessionID, sess.Workdir, paths)
 	}
 	all, err := k.store.FileChanges(ctx, sessionID)
 	if err != nil {
@@ -347,6 +368,9 @@ func (k *Kernel) WatchSession(ctx context.Context, sessionID string) (stop func(
 	check := func(path string) { k.checkOutside(ctx, sessionID, path) }
 	w, err := files.Watch(sess.Workdir, files.WatchOptions{
 		OnChange: func(path string) {
+			if k.isFoyaFile(path) {
+				return // the database's writes: neither a command's nor the user's
+			}
 			k.ws.Touch(sessionID, path) // the next shell command looks at it
 			check(path)
 		},

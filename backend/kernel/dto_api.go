@@ -19,6 +19,10 @@ type Info struct {
 	Date    string `json:"date"`
 	DataDir string `json:"dataDir"`
 	DBPath  string `json:"dbPath"`
+	// ReadOnly says why the database was opened read-only (a read-only
+	// file system, a file this user may not write), "" when it is
+	// writable: sessions can be read, nothing can be changed.
+	ReadOnly string `json:"readOnly,omitempty"`
 }
 
 // NewSession describes a session to create.

@@ -59,6 +59,10 @@ type Options struct {
 	// masked in every tool result before it is stored or sent: the
 	// provider's API key.
 	Secrets map[string]string
+	// ChangeLockWait, if set, is called when something about to look at a
+	// session's workspace or change it waits for the session's change lock
+	// (engine.Config.LockWait; tests).
+	ChangeLockWait func(sessionID string)
 }
 
 // Kernel is the facade every front end uses.
@@ -70,6 +74,9 @@ type Kernel struct {
 	gateway *approval.Gateway
 	shell   *shell.Shell
 	ws      *workspace.Manager
+	// skipped are Foya's own files, which the workspace indexes and the
+	// watcher pass over (foyaFiles), as given and resolved.
+	skipped []string
 	// userRules is the user's own rules file ("" if there is none).
 	userRules string
 	owner     *owner
@@ -81,6 +88,8 @@ type Kernel struct {
 	subs    map[int]func(llm.Event)
 	watches map[string]func() // by session; nil once closed
 	next    int
+
+	follow *follower // publishes what other processes store
 
 	reverted revertedFiles   // what reverts left files in, for the watcher
 	commands runningCommands // shell commands running, for the watcher
@@ -146,13 +155,15 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 	if err != nil {
 		return nil, err
 	}
-	own, err := claimOwner(st.Path())
-	if err != nil {
-		st.Close()
-		return nil, err
+	own := &owner{id: engine.NewID(strings.TrimSuffix(ownerPrefix, "_"))} // read-only: nothing to own
+	if st.ReadOnly() == "" {
+		if own, err = claimOwner(st.Path()); err != nil {
+			st.Close()
+			return nil, err
+		}
 	}
 	info := BuildInfo()
-	info.DataDir, info.DBPath = dataDir, st.Path()
+	info.DataDir, info.DBPath, info.ReadOnly = dataDir, st.Path(), st.ReadOnly()
 	k := &Kernel{
 		info:    info,
 		store:   st,
@@ -167,8 +178,8 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 	}
 	k.reg.Add(tools.Search{}, history.New(st))
 	k.reg.Add(todo.New(func(ctx context.Context, sid string, ev event.Event) error { return k.eng.Record(ctx, sid, ev) }))
-	k.reg.Add(fileTools(st)...)
-	k.ws = newWorkspace(st, dataDir)
+	k.reg.Add(fileTools(k)...)
+	k.ws = k.newWorkspace(dataDir)
 	k.reg.Add(shellTools(k, opts.Probe)...)
 	k.reg.Add(web.New())
 	k.reg.Add(task.New())
@@ -182,24 +193,36 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 		k.gateway = approval.NewGateway()
 	}
 	k.eng = engine.New(engine.Config{Store: st, Tools: k.reg, Emit: k.publish, Owner: own.id,
-		TextFlush: opts.TextFlush, Gateway: k.gateway, Context: opts.Context, Rules: k.rulesFor, Mask: k.mask})
-	if _, err := k.eng.Recover(ctx, own.claim); err != nil {
+		TextFlush: opts.TextFlush, Gateway: k.gateway, Context: opts.Context, Rules: k.rulesFor, Mask: k.mask,
+		LockWait: opts.ChangeLockWait, Changing: k.changing})
+	// What is stored now is history; what other processes store from now
+	// on is published as this kernel's own events are (follower).
+	seqs, err := st.SessionSeqs(ctx)
+	if err != nil {
 		return nil, errors.Join(err, k.Close())
 	}
-	if err := k.recoverJobs(ctx); err != nil {
-		return nil, errors.Join(err, k.Close())
+	k.eng.KnowStored(seqs)
+	if st.ReadOnly() == "" {
+		if _, err := k.eng.Recover(ctx, own.claim); err != nil {
+			return nil, errors.Join(err, k.Close())
+		}
+		if err := k.recoverJobs(ctx); err != nil {
+			return nil, errors.Join(err, k.Close())
+		}
+		// Leftovers of owners that are gone. Neither a lock file nor a temp
+		// folder that cannot be removed now stops Foya from starting: the next
+		// start tries again.
+		_ = own.sweep(ctx, st)
 	}
-	// Leftovers of owners that are gone. Neither a lock file nor a temp
-	// folder that cannot be removed now stops Foya from starting: the next
-	// start tries again.
-	_ = own.sweep(ctx, st)
 	_ = k.shell.Sweep()
+	k.follow = newFollower(k)
 	return k, nil
 }
 
 // Close releases the kernel's resources. Background commands end first, as
 // whole process trees, so none outlives the kernel.
 func (k *Kernel) Close() error {
+	k.follow.stop()
 	k.mu.Lock()
 	watches := k.watches
 	k.watches = nil

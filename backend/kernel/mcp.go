@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"foya/backend/mcp"
-	"foya/backend/sandbox"
 )
 
 // MCP servers come from two places. The user's own are in MCPFile in the
@@ -24,9 +23,13 @@ import (
 // write it); they start without asking. A project's are in its
 // .foya/mcp.json and .mcp.json (the first wins on a name): opening a
 // project must not start its programs, so each runs only once the user
-// approved it by name and command line (the approval is kept like a rules
-// file's, by sha256, and a changed entry is unapproved again), and a stdio
-// one runs inside the sandbox unless the approval lifts it.
+// approved what it runs: its entry and the content of the workspace code
+// it runs or loads (mcp.Entry.Code). The approval is kept like a rules
+// file's, by sha256 of both, and checked before every start: a changed
+// entry or script is unapproved again (issue 21 items 2 and 4). A stdio
+// one runs inside the sandbox, the shell's own (issue 21 item 1), unless
+// the approval lifts it; for a server that runs workspace code, only with
+// the user's confirmation of that risk (mcp_approve.go).
 
 // MCPFile is the user's MCP servers file in the data folder.
 const MCPFile = "mcp.json"
@@ -75,6 +78,23 @@ type MCPServer struct {
 	Sandbox    bool   `json:"sandbox"`
 	AlwaysLoad bool   `json:"alwaysLoad"`
 	Restarts   int    `json:"restarts"`
+	// What decides what runs, as approving shows it (issue 21 item 4):
+	// the command and its arguments, the working folder, the environment
+	// (values that look secret masked), the URL and the headers' names.
+	Command string            `json:"command,omitempty"`
+	Args    []string          `json:"args,omitempty"`
+	Cwd     string            `json:"cwd,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	URL     string            `json:"url,omitempty"`
+	Headers []string          `json:"headers,omitempty"`
+	// Code lists the workspace files and folders a project's server runs
+	// or loads (its script, the folder of a relative command, files named
+	// in its arguments, env paths): part of what an approval covers.
+	Code []string `json:"code,omitempty"`
+	// Fingerprint identifies a project's server as shown (its entry and
+	// its code's content): ApproveMCPServer takes it back and refuses
+	// when the server changed since.
+	Fingerprint string `json:"fingerprint,omitempty"`
 }
 
 // MCPList is the configured servers and what is wrong with their files.
@@ -102,7 +122,12 @@ type MCPServerConfig struct {
 }
 
 type mcpApproval struct {
-	Hash       string    `json:"sha256"`
+	// Hash is the fingerprint approved: the entry and its code.
+	Hash string `json:"sha256"`
+	// Entry is the sha256 of the entry alone and Code the digests of its
+	// code, to say what changed.
+	Entry      string    `json:"entry,omitempty"`
+	Code       mcp.Code  `json:"code,omitempty"`
 	Unconfined bool      `json:"unconfined,omitempty"`
 	ApprovedAt time.Time `json:"approvedAt"`
 }
@@ -124,11 +149,19 @@ func newMCP(k *Kernel, dataDir string, budget int) *mcpState {
 			return int(k.deferShare(context.Background()) * float64(budget))
 		},
 		Environ: k.commandEnv,
-		Policy: func(workdir string) sandbox.Policy {
-			return sandbox.Policy{Restricted: true, Writable: []string{workdir},
-				ReadOnly:         []string{filepath.Join(workdir, ".foya"), filepath.Join(workdir, ".agents")},
-				ReadOnlyIfExists: []string{filepath.Join(workdir, ".git")},
-				Hidden:           k.shell.Hidden()}
+		// A sandboxed server gets the shell's own confinement, made afresh
+		// at each start (issue 21 item 1).
+		Confine: func(workdir string) mcp.Confinement {
+			c := k.shell.Confine(workdir)
+			return mcp.Confinement{Policy: c.Policy, Sweep: c.Sweep}
+		},
+		// A project's server starts (and restarts) only while its approval
+		// holds for its entry and code as they are then (issue 21 item 2).
+		Verify: func(workdir string, e mcp.Entry) error {
+			if _, why, ok := k.mcpApproval(context.Background(), workdir, e, e.Code(workdir)); !ok {
+				return errors.New(why)
+			}
+			return nil
 		},
 	})
 	return &mcpState{m: m, file: filepath.Join(dataDir, MCPFile)}
@@ -182,25 +215,47 @@ func projectEntries(workdir string) ([]mcp.Entry, map[string]string, []mcp.Probl
 	return out, files, problems
 }
 
-func mcpHash(e mcp.Entry) string {
+// mcpEntryHash is the sha256 of an entry's fingerprint alone.
+func mcpEntryHash(e mcp.Entry) string {
 	sum := sha256.Sum256([]byte(e.Fingerprint()))
 	return hex.EncodeToString(sum[:])
 }
 
-func (k *Kernel) mcpApproval(ctx context.Context, workdir string, e mcp.Entry) (mcpApproval, bool) {
+// mcpHash is what approving a project's server covers: its entry and the
+// content of the workspace code it runs.
+func mcpHash(e mcp.Entry, code mcp.Code) string {
+	sum := sha256.Sum256([]byte(e.Fingerprint() + "\x00code\x00" + code.Digest()))
+	return hex.EncodeToString(sum[:])
+}
+
+// mcpApproval returns the approval of a project's server when it holds for
+// the entry and its code as they are now (code is e.Code(workdir)); else
+// why not, in words the user reads.
+func (k *Kernel) mcpApproval(ctx context.Context, workdir string, e mcp.Entry, code mcp.Code) (mcpApproval, string, bool) {
+	notYet := fmt.Sprintf("the project's MCP server %s is not approved: approve it in Settings, MCP servers, or with foya mcp approve %s", e.Name, e.Name)
 	dir, err := realDir(workdir)
 	if err != nil {
-		return mcpApproval{}, false
+		return mcpApproval{}, notYet, false
 	}
 	v, ok, err := k.store.Setting(ctx, settingMCPPrefix+dir+"\x00"+e.Name)
 	if err != nil || !ok || v == "" {
-		return mcpApproval{}, false
+		return mcpApproval{}, notYet, false
 	}
 	var a mcpApproval
-	if json.Unmarshal([]byte(v), &a) != nil || a.Hash != mcpHash(e) {
-		return mcpApproval{}, false
+	if json.Unmarshal([]byte(v), &a) != nil {
+		return mcpApproval{}, notYet, false
 	}
-	return a, true
+	if a.Hash == mcpHash(e, code) {
+		return a, "", true
+	}
+	if a.Entry == mcpEntryHash(e) {
+		changed := code.Changed(a.Code)
+		return mcpApproval{}, fmt.Sprintf("%s changed since you approved the MCP server %s, which runs or loads it: "+
+			"the server does not start until you approve it again (Settings, MCP servers, or foya mcp approve %s)",
+			strings.Join(changed, ", "), e.Name, e.Name), false
+	}
+	return mcpApproval{}, fmt.Sprintf("the entry of the MCP server %s changed since you approved it: "+
+		"it does not start until you approve it again (Settings, MCP servers, or foya mcp approve %s)", e.Name, e.Name), false
 }
 
 // loadMCP gives the manager the user's servers and, for workdir, the
@@ -211,14 +266,19 @@ func (k *Kernel) loadMCP(ctx context.Context, workdir string) {
 	st := k.mcp
 	st.mu.Lock()
 	scopes := []string{""}
-	es, _ := mcp.ReadFile(st.file)
-	st.m.Set("", es)
+	// Like the user's rules, the user's servers file is not read while
+	// any session's workspace holds it: that session's agent could have
+	// written it. Servers started from it before keep running as they were.
+	if _, exposed := k.exposedIn(ctx, st.file, workdir); !exposed {
+		es, _ := mcp.ReadFile(st.file)
+		st.m.Set("", es)
+	}
 	if workdir != "" {
 		scopes = append(scopes, workdir)
 		es, _, _ := projectEntries(workdir)
 		var run []mcp.Entry
 		for _, e := range es {
-			a, ok := k.mcpApproval(ctx, workdir, e)
+			a, _, ok := k.mcpApproval(ctx, workdir, e, e.Code(workdir))
 			if !ok {
 				continue
 			}
@@ -250,17 +310,23 @@ func (k *Kernel) MCPServers(ctx context.Context, workdir string) (MCPList, error
 		running[s.Workdir+"\x00"+s.Name] = s
 	}
 	list := MCPList{Servers: []MCPServer{}, Problems: []string{}}
-	add := func(scope, file, wd string, e mcp.Entry, missing string) {
-		s := MCPServer{Name: e.Name, Scope: scope, File: file, ImportedFrom: e.ImportedFrom, Transport: e.Transport(),
-			CommandLine: e.CommandLine(), State: missing, Sandbox: e.Sandbox, AlwaysLoad: e.AlwaysLoad}
+	add := func(scope, file, wd string, e mcp.Entry, missing string) *MCPServer {
+		s := shownMCP(e)
+		s.Scope, s.File, s.State = scope, file, missing
 		if r, ok := running[wd+"\x00"+e.Name]; ok && missing != MCPUnapproved && missing != MCPDisabled {
 			s.State, s.Error, s.Stderr, s.Tools, s.Deferred, s.Sandbox, s.Restarts = r.State, r.Error, r.Stderr, r.Tools, r.Deferred, r.Sandbox, r.Restarts
 		}
 		list.Servers = append(list.Servers, s)
+		return &list.Servers[len(list.Servers)-1]
 	}
 	es, ps := mcp.ReadFile(k.mcp.file)
 	for _, p := range ps {
 		list.Problems = append(list.Problems, p.Error())
+	}
+	if ws, exposed := k.exposedIn(ctx, k.mcp.file, workdir); exposed && len(es) > 0 {
+		list.Problems = append(list.Problems, fmt.Sprintf("%s lies inside the workspace %s of a session, where its agent can write, so Foya does not start "+
+			"its servers: keep Foya's data folder out of your workspaces (open sessions on a subfolder and delete the one on %s, or point --db elsewhere)",
+			k.mcp.file, ws, ws))
 	}
 	for _, e := range es {
 		state := mcp.Stopped
@@ -276,13 +342,19 @@ func (k *Kernel) MCPServers(ctx context.Context, workdir string) (MCPList, error
 		}
 		for _, e := range pes {
 			state := MCPUnapproved
-			if _, ok := k.mcpApproval(ctx, workdir, e); ok {
+			code := e.Code(workdir)
+			a, why, ok := k.mcpApproval(ctx, workdir, e, code)
+			if ok {
 				state = mcp.Stopped
 			}
 			if e.Transport() == mcp.Stdio {
-				e.Sandbox = true // until the approval says otherwise; running status overrides
+				e.Sandbox = !a.Unconfined // running status overrides
 			}
-			add("project", files[e.Name], workdir, e, state)
+			s := add("project", files[e.Name], workdir, e, state)
+			s.Code, s.Fingerprint = code.Files(), mcpHash(e, code)
+			if !ok && strings.Contains(why, "changed since") {
+				s.Error = why
+			}
 		}
 	}
 	return list, nil
@@ -440,43 +512,6 @@ func (k *Kernel) RestartMCPServer(ctx context.Context, workdir, name string) (MC
 		}
 	}
 	return MCPServer{}, kindf(ErrNotFound, "no MCP server %q", name)
-}
-
-// ApproveMCPServer approves a project's server as it is configured now:
-// it starts, inside the sandbox unless unconfined (stdio servers).
-func (k *Kernel) ApproveMCPServer(ctx context.Context, workdir, name string, unconfined bool) (MCPServer, error) {
-	abs, err := filepath.Abs(workdir)
-	if err != nil {
-		return MCPServer{}, withKind(err, ErrInvalid)
-	}
-	dir, err := realDir(abs)
-	if err != nil {
-		return MCPServer{}, withKind(err, ErrInvalid)
-	}
-	es, _, ps := projectEntries(abs)
-	i := slices.IndexFunc(es, func(e mcp.Entry) bool { return e.Name == name })
-	if i < 0 {
-		msg := fmt.Sprintf("%s has no MCP server %q in %s", abs, name, strings.Join(mcpProjectFiles, " or "))
-		if len(ps) > 0 {
-			msg += " (" + ps[0].Error() + ")"
-		}
-		return MCPServer{}, kindf(ErrNotFound, "%s", msg)
-	}
-	v, _ := json.Marshal(mcpApproval{Hash: mcpHash(es[i]), Unconfined: unconfined, ApprovedAt: time.Now().UTC()})
-	if err := k.store.SetSetting(ctx, settingMCPPrefix+dir+"\x00"+name, string(v)); err != nil {
-		return MCPServer{}, err
-	}
-	k.loadMCP(ctx, abs)
-	list, err := k.MCPServers(ctx, abs)
-	if err != nil {
-		return MCPServer{}, err
-	}
-	for _, s := range list.Servers {
-		if s.Scope == "project" && s.Name == name {
-			return s, nil
-		}
-	}
-	return MCPServer{}, errors.New("the approved server is missing from the list")
 }
 
 // MCPResources lists a server's resources (a project's server for

@@ -49,7 +49,10 @@ func claimOwner(dbPath string) (*owner, error) {
 		return nil, fmt.Errorf("run owners folder: %w", err)
 	}
 	name := engine.NewID(strings.TrimSuffix(ownerPrefix, "_"))
-	l, err := lockfile.Create(filepath.Join(dir, name+".lock"), lockfile.Exclusive)
+	// Made locked: another kernel's sweep opens and locks every owner's
+	// file to learn whether it is gone, and would take a new one's
+	// between its creation and its lock (issue 22 item 1).
+	l, err := lockfile.CreateNew(filepath.Join(dir, name+".lock"), lockfile.Exclusive)
 	if err != nil {
 		return nil, fmt.Errorf("run owner: %w", err)
 	}

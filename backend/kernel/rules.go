@@ -141,7 +141,7 @@ func (k *Kernel) RevokeProjectRules(ctx context.Context, workdir string) error {
 // hash is the hash of the bytes just read.
 func (k *Kernel) rulesFor(ctx context.Context, workdir string) []*approval.Rules {
 	var out []*approval.Rules
-	if k.userRules != "" && !k.userRulesInside(workdir) {
+	if _, exposed := k.exposedIn(ctx, k.userRules, workdir); k.userRules != "" && !exposed {
 		out = append(out, approval.LoadUserRules(k.userRules, workdir))
 	}
 	p := approval.LoadRules(workdir)
@@ -155,21 +155,44 @@ func (k *Kernel) rulesFor(ctx context.Context, workdir string) []*approval.Rules
 	return append(out, p)
 }
 
-// userRulesInside reports whether the user's rules file lies in the
-// workspace (a session opened on the home folder, say). The agent may write
-// there, in Auto without asking, so such a file is not the user's word and
-// is not read for that session.
-func (k *Kernel) userRulesInside(workdir string) bool {
+// insideWorkspace reports whether one of Foya's own files (the user's
+// rules, the user's MCP servers) lies in the workspace (a session opened on
+// the home folder, say, or --db inside it). The agent may write there, so
+// such a file is not the user's word and is not read for that session's
+// runs (issue 21 item 3). When in doubt it says inside.
+func insideWorkspace(own, workdir string) bool {
 	dir, err := realDir(workdir)
 	if err != nil {
 		return true
 	}
-	file, err := realDir(k.userRules)
+	file, err := realDir(own)
 	if err != nil {
 		return true
 	}
 	rel, err := filepath.Rel(dir, file)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// exposedIn returns the workspace of a session that holds own, one of
+// Foya's own files, and whether there is one; workdir (the run's, or "")
+// is looked at first. The agent of that session could have written the
+// file, so it is not the user's word in any session: a planted mcp.json
+// would otherwise start its servers in every other session's runs. When
+// the sessions cannot be read it says exposed.
+func (k *Kernel) exposedIn(ctx context.Context, own, workdir string) (string, bool) {
+	if workdir != "" && insideWorkspace(own, workdir) {
+		return workdir, true
+	}
+	dirs, err := k.store.Workdirs(ctx)
+	if err != nil {
+		return "(the sessions could not be read: " + err.Error() + ")", true
+	}
+	for _, d := range dirs {
+		if insideWorkspace(own, d) {
+			return d, true
+		}
+	}
+	return "", false
 }
 
 // UserRulesFile is the path of the user's own rules file.

@@ -15,4 +15,7 @@ func TestSettingKeysAgree(t *testing.T) {
 	if SettingMaxWrite != files.MaxWriteSetting {
 		t.Errorf("SettingMaxWrite = %q, the file tools read %q", SettingMaxWrite, files.MaxWriteSetting)
 	}
+	if SettingSandboxReadable != files.ReadableSetting {
+		t.Errorf("SettingSandboxReadable = %q, the file tools' refusals name %q", SettingSandboxReadable, files.ReadableSetting)
+	}
 }

@@ -23,14 +23,14 @@ var ErrNoCommand = shell.ErrNoCommand
 // data folder unless the user's sandbox.readable setting allows it (issue 9
 // classes 6 and 7).
 func shellTools(k *Kernel, probe func() sandbox.Capability) []tools.Tool {
-	db := k.info.DBPath
 	opts := shell.Options{
 		Probe:   probe,
 		Environ: k.commandEnv,
-		// With the database: the ownership locks beside it, which a
-		// command must not take or remove (see owner.go).
-		// And the provider keys' file, which may lie beside it.
-		Database: []string{db, db + "-wal", db + "-shm", db + "-journal", OwnersDir(db), k.keys.file, k.keys.file + ".lock"},
+		// With the database and its locks: the provider keys' file, which
+		// may lie beside it.
+		Database: k.foyaFiles(),
+		Private:  k.dataFolders(),
+		Own:      k.ownFiles(),
 		Capture:  capture{k},
 		Jobs:     jobs{k},
 		Readable: func() []string {
@@ -38,14 +38,58 @@ func shellTools(k *Kernel, probe func() sandbox.Capability) []tools.Tool {
 			return paths
 		},
 	}
-	if dir, err := DataDir(); err == nil {
-		opts.Private = append(opts.Private, dir)
-	}
-	if k.info.DataDir != "" && k.info.DataDir != filepath.Dir(db) {
-		opts.Private = append(opts.Private, k.info.DataDir)
-	}
 	k.shell = shell.New(opts)
 	return k.shell.Tools()
+}
+
+// Foya's own files, one list for the sandbox and the file tools (issue 21
+// items 3 and 6, issue 22 item 1).
+
+// databaseFiles are Foya's database with its -wal, -shm and -journal
+// files and the lock files Foya keeps: the ownership locks beside the
+// database (see owner.go), which a command must not take or remove, and
+// the provider keys' lock. Sandboxed commands neither read nor write them;
+// the file tools never open them, in any mode.
+func (k *Kernel) databaseFiles() []string {
+	db := absPath(k.info.DBPath)
+	return []string{db, db + "-wal", db + "-shm", db + "-journal", OwnersDir(db), absPath(k.keys.file) + ".lock"}
+}
+
+// dataFolders are the folders of Foya's data that sandboxed commands and
+// the file tools may not read unless the user's sandbox.readable setting
+// allows it: the data folder, and the folder of Foya's other files when a
+// named database moved them (not when that is the database's own folder,
+// which may be the workspace).
+func (k *Kernel) dataFolders() []string {
+	var out []string
+	if dir, err := DataDir(); err == nil {
+		out = append(out, dir)
+	}
+	if k.info.DataDir != "" && k.info.DataDir != filepath.Dir(k.info.DBPath) {
+		out = append(out, absPath(k.info.DataDir))
+	}
+	return out
+}
+
+// ownFiles are the data folders and every file Foya reads back as
+// configuration, wherever they lie: its MCP servers, the provider keys,
+// the user's rules, the workspace indexes. The file tools do not write
+// them outside Full Access, even where the user made them readable.
+func (k *Kernel) ownFiles() []string {
+	out := append(k.dataFolders(), filepath.Join(absPath(k.info.DataDir), MCPFile), absPath(k.keys.file),
+		filepath.Join(absPath(k.info.DataDir), WorkspaceDir))
+	if k.userRules != "" {
+		out = append(out, absPath(k.userRules))
+	}
+	return out
+}
+
+// absPath is p made absolute; p itself when that fails.
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
 }
 
 // BackgroundCommands lists a session's background commands, oldest first

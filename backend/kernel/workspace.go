@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"foya/backend/engine"
@@ -11,6 +12,7 @@ import (
 	"foya/backend/llm"
 	"foya/backend/store"
 	"foya/backend/tools"
+	"foya/backend/tools/shell"
 	"foya/backend/workspace"
 )
 
@@ -18,10 +20,40 @@ import (
 // indexes that let shell commands' changes be reverted (issue 15).
 const WorkspaceDir = "workspace"
 
-// newWorkspace makes the kernel's workspace indexes in dataDir.
-func newWorkspace(st *store.Store, dataDir string) *workspace.Manager {
-	return workspace.New(workspace.Options{Dir: filepath.Join(dataDir, WorkspaceDir),
-		Limits: func(ctx context.Context) workspace.Limits { return workspaceLimits(ctx, st) }})
+// newWorkspace makes the kernel's workspace indexes in dataDir. They never
+// look at Foya's own files (see foyaFiles).
+func (k *Kernel) newWorkspace(dataDir string) *workspace.Manager {
+	dir := filepath.Join(dataDir, WorkspaceDir)
+	for _, p := range append(k.foyaFiles(), dir) {
+		k.skipped = append(k.skipped, p)
+		if d, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil && d != filepath.Dir(p) {
+			k.skipped = append(k.skipped, filepath.Join(d, filepath.Base(p)))
+		}
+	}
+	return workspace.New(workspace.Options{Dir: dir, Skip: k.skipped,
+		Limits: func(ctx context.Context) workspace.Limits { return workspaceLimits(ctx, k.store) }})
+}
+
+// foyaFiles are the files Foya keeps beside its database, which may lie in
+// a workspace (the home folder holds the default data folder): the
+// database with its side files, the ownership locks and the provider keys.
+// Sandboxed commands may not reach them (shellTools); the workspace
+// indexes and the watcher never look at them. Foya's changes to them are
+// not a command's nor the user's, and opening the database here would
+// drop SQLite's locks on it (workspace.Options.Skip).
+func (k *Kernel) foyaFiles() []string {
+	return append(k.databaseFiles(), absPath(k.keys.file))
+}
+
+// isFoyaFile reports whether path is one of foyaFiles, the workspace
+// indexes' folder, or below one of them.
+func (k *Kernel) isFoyaFile(path string) bool {
+	for _, p := range k.skipped {
+		if path == p || strings.HasPrefix(path, p+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }
 
 // workspaceLimits reads the index's limits from the settings.
@@ -80,9 +112,7 @@ func (k *Kernel) PruneWorkspace(grace time.Duration) (WorkspacePruned, error) {
 // capture is the shell's Capture over the kernel's workspace indexes.
 type capture struct{ k *Kernel }
 
-var _ interface {
-	Before(context.Context, string, string) error
-} = capture{}
+var _ shell.Capture = capture{}
 
 // maxOutsideEvents bounds the file.changed_outside events one look before
 // a command records; the index is up to date whatever their number.
@@ -92,9 +122,14 @@ const maxOutsideEvents = 200
 // last looked and is not what Foya's own tools left there (write, edit,
 // delete, a revert) was changed outside Foya: the stale-read record is
 // marked and a file.changed_outside event says so, and the change is not
-// blamed on the command about to run. Once it returns nil, the command
-// counts as running (see runningCommands) until its After.
-func (c capture) Before(ctx context.Context, sessionID, workdir string) (err error) {
+// blamed on the command about to run. With a live background command
+// (live not nil), it is taken for that command's doing instead and
+// recorded against its call (see Record), from this one look: a second
+// look could find a change the command made in between and take it for
+// an outside one (issue 22 item 2). Once it returns nil, the command
+// counts as running (see runningCommands) until its After. The caller
+// holds the session's change lock.
+func (c capture) Before(ctx context.Context, sessionID, workdir string, live *shell.Live) (err error) {
 	defer func() {
 		if err == nil {
 			c.k.commands.start(sessionID, c.k.runningBackground(sessionID))
@@ -113,6 +148,19 @@ func (c capture) Before(ctx context.Context, sessionID, workdir string) (err err
 		if fc.Tool != "bash" && fc.CreatedAt.After(since) {
 			also = append(also, fc.Path)
 		}
+	}
+	if live != nil {
+		cp, err := c.k.ws.Settled(ctx, sessionID, workdir, also...)
+		if err != nil || len(cp.Changes) == 0 {
+			return err
+		}
+		for i := range cp.Changes {
+			cp.Changes[i].Unconfirmed = live.Others
+		}
+		c.k.commandChanged(ctx, sessionID, cp.Changes)
+		// A Record that fails loses them, as one at the command's end would.
+		_ = c.Record(context.WithoutCancel(ctx), sessionID, live.RunID, live.CallID, cp.Changes)
+		return nil
 	}
 	changes, err := c.k.ws.Before(ctx, sessionID, workdir, also...)
 	if err != nil || len(changes) == 0 {
@@ -160,6 +208,36 @@ func (c capture) After(ctx context.Context, sessionID, workdir string) ([]tools.
 	}
 	c.k.recheck(ctx, sessionID, c.k.commands.end(sessionID))
 	return cp.Changes, cp.Note, err
+}
+
+// changing records, before Foya's own tools change paths (write, edit,
+// delete, a revert), what a live background command of the session
+// changed there and no look has found yet, against that command's call,
+// as the look before a command does (Before). Without it the tool's
+// record started from the command's change, and the command's capture at
+// its end found the path as that record left it and recorded nothing: the
+// path's records had a hole (the crash harness found it, issue 22 item 2).
+// It looks at those paths only, and only while such a command lives. The
+// caller holds the session's change lock. A look or a record that fails
+// loses the command's change there, as its capture failing would.
+func (k *Kernel) changing(ctx context.Context, sessionID, workdir string, paths []string) {
+	if k.shell == nil || len(paths) == 0 {
+		return
+	}
+	live := k.shell.Live(sessionID)
+	if live == nil {
+		return
+	}
+	ctx = context.WithoutCancel(ctx)
+	cp, err := k.ws.Look(ctx, sessionID, workdir, paths)
+	if err != nil || len(cp.Changes) == 0 {
+		return
+	}
+	for i := range cp.Changes {
+		cp.Changes[i].Unconfirmed = live.Others
+	}
+	k.commandChanged(ctx, sessionID, cp.Changes)
+	_ = capture{k}.Record(ctx, sessionID, live.RunID, live.CallID, cp.Changes)
 }
 
 // runningBackground counts the session's background commands still
@@ -214,8 +292,10 @@ func (k *Kernel) commandChanged(ctx context.Context, sessionID string, changes [
 
 // Record stores a background command's changes against the call that
 // started it, with their contents and a file.captured event, through the
-// engine's ordering point. A change that leaves a path as the session's
-// newest File Change of it says is not the command's: Foya's own tools
+// engine's ordering point. The caller holds the session's change lock
+// from the look that found them (issue 22 item 2). A change that leaves a
+// path as the session's newest File Change of it says is not the
+// command's: Foya's own tools
 // (write, edit, delete, a revert) made it while the command ran, and the
 // index, which looks only when a shell command runs, had not seen it yet
 // (the crash harness found these blamed on background commands, issue 16
@@ -279,4 +359,10 @@ func notRecorded(ctx context.Context, st *store.Store, changes []tools.FileChang
 		out = append(out, ch)
 	}
 	return out
+}
+
+// Lock takes the session's change lock for a background command's capture
+// (engine.LockChanges).
+func (c capture) Lock(ctx context.Context, sessionID string) (unlock func(), err error) {
+	return c.k.eng.LockChanges(ctx, sessionID)
 }

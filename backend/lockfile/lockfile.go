@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 )
 
 // ErrLocked is returned when the lock is held by someone else and the
@@ -44,6 +45,36 @@ func Create(path string, how How) (*File, error) {
 		}
 		l.Close()
 	}
+}
+
+// CreateNew makes a new lock file at path, which must not exist, holding
+// its lock from the start: the file is made and locked under a temporary
+// name, then linked to path. Another process that opens every lock file
+// in the folder to learn which owners are gone (and removes those it can
+// lock) cannot take it in between, as it could the file Create makes.
+// Where the file system has no hard links, it falls back to Create.
+func CreateNew(path string, how How) (*File, error) {
+	if !removeWhileOpen {
+		return Create(path, how) // the temporary name could not go while open
+	}
+	dir, base := filepath.Split(path)
+	tmp, err := os.CreateTemp(dir, "."+base+".new-")
+	if err != nil {
+		return nil, fmt.Errorf("make lock file: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := lock(tmp, how&Shared != 0, how&Wait != 0); err != nil {
+		tmp.Close()
+		return nil, fmt.Errorf("lock %s: %w", tmp.Name(), err)
+	}
+	if err := os.Link(tmp.Name(), path); err != nil {
+		tmp.Close()
+		if errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("make lock file: %w", err)
+		}
+		return Create(path, how)
+	}
+	return &File{f: tmp, path: path}, nil
 }
 
 // Open takes the lock on an existing lock file; a missing file is an error

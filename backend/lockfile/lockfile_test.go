@@ -104,3 +104,30 @@ func TestNoSymlinks(t *testing.T) {
 		t.Fatal("Create followed a symbolic link")
 	}
 }
+
+// issue 22 item 1: a lock file made with CreateNew is locked from the
+// moment its name exists, so another process that locks every file of
+// the folder to learn whose owner is gone (the kernel's sweep) can never
+// take it first; no temporary file is left, and an existing name is
+// refused.
+func TestCreateNewIsLockedFromTheStart(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "own.lock")
+	l, err := lockfile.CreateNew(p, lockfile.Exclusive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if _, err := lockfile.Open(p, lockfile.Exclusive); !errors.Is(err, lockfile.ErrLocked) {
+		t.Errorf("Open of a new lock file = %v; want ErrLocked", err)
+	}
+	if !l.Current() {
+		t.Error("the new lock file is not the one its path names")
+	}
+	if list, _ := os.ReadDir(dir); len(list) != 1 {
+		t.Errorf("the folder holds %d files; want the lock file alone", len(list))
+	}
+	if _, err := lockfile.CreateNew(p, lockfile.Exclusive); err == nil {
+		t.Error("CreateNew of an existing lock file succeeded")
+	}
+}

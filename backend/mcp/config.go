@@ -90,18 +90,21 @@ func (e Entry) CommandLine() string {
 }
 
 // Fingerprint identifies what a person approved: the name, the transport,
-// the command line, the working folder and the environment's names and
-// values. Any change makes an approval stale.
+// the command line (or URL), the working folder, the environment's and
+// the headers' names and values. Any change makes an approval stale.
 func (e Entry) Fingerprint() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\x00%s\x00%s\x00%s", e.Name, e.Transport(), e.CommandLine(), e.Cwd)
-	keys := make([]string, 0, len(e.Env))
-	for k := range e.Env {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		fmt.Fprintf(&b, "\x00%s=%s", k, e.Env[k])
+	for _, m := range []map[string]string{e.Env, e.Headers} {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b.WriteString("\x00")
+		for _, k := range keys {
+			fmt.Fprintf(&b, "\x00%s=%s", k, m[k])
+		}
 	}
 	return b.String()
 }

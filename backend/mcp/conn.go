@@ -184,13 +184,23 @@ func environ(base []string, set map[string]string) []string {
 	return out
 }
 
+// entryDir is an entry's cwd, a relative one taken from the folder the
+// server starts in (the project's, for a project's server), as
+// Entry.Code reads it.
+func entryDir(dir, cwd string) string {
+	if dir == "" {
+		return cwd
+	}
+	return abs(dir, cwd)
+}
+
 // startProcess starts a stdio server as a plain child process in its own
 // process group.
 func startProcess(e Entry, l Launch) (*conn, error) {
 	cmd := exec.Command(e.Command, e.Args...)
 	cmd.Dir = l.Dir
 	if e.Cwd != "" {
-		cmd.Dir = e.Cwd
+		cmd.Dir = entryDir(l.Dir, e.Cwd)
 	}
 	if cmd.Dir != "" {
 		// exec would report a missing folder as a missing program.
@@ -250,7 +260,7 @@ func startSandboxed(e Entry, l Launch) (*conn, error) {
 	env = append(env, "FOYA_MCP_DIR="+dir)
 	wd := l.Dir
 	if e.Cwd != "" {
-		wd = e.Cwd
+		wd = entryDir(l.Dir, e.Cwd)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	p, err := sandbox.Start(ctx, sandbox.Command{Script: script, Dir: wd, Env: env, Policy: pol})

@@ -18,9 +18,14 @@
 // Every tool call asks the approval gateway through the call's RunContext
 // with an approval.MCP action (spec M2); a server's read-only annotation is
 // passed on as a hint and honoured only as the mode table says. A stdio
-// server marked "sandbox" runs under the same sandbox as a shell command
-// (writes only in the workspace, no network), talking through two FIFOs in
-// a private folder.
+// server marked "sandbox" runs under the confinement Options.Confine gives
+// at each start (the kernel gives the shell's own: writes only in the
+// workspace less every .git, .foya and .agents, no network), talking
+// through two FIFOs in a private folder; its Sweep runs after each call,
+// every Options.SweepEvery and when the server ends, and what it says
+// reaches the model in the call's result. Options.Verify is asked before
+// every start of a project's server, restarts included: an approval that
+// no longer holds (Entry.Code changed) keeps it from starting.
 //
 // A Manager owns one supervisor goroutine per server: it connects, lists
 // the tools, registers them, and on a crash or a hung call reconnects with

@@ -31,13 +31,32 @@ type Options struct {
 	// Environ is the environment stdio servers start from (already
 	// filtered of secrets); nil means none but the entry's own.
 	Environ func() []string
-	// Policy returns the sandbox policy of a sandboxed server working in
-	// a folder; nil means sandboxed servers cannot start.
-	Policy func(workdir string) sandbox.Policy
+	// Confine returns how a sandboxed server working in a folder is
+	// confined; it is called at every start of the server, so that the
+	// policy knows the folder as it is then. Nil means sandboxed servers
+	// cannot start.
+	Confine func(workdir string) Confinement
+	// Verify, if set, is called before every start of a project's server
+	// (a restart after a crash included): an error keeps the server from
+	// starting and is shown as its failure (an approval that no longer
+	// holds: the code it runs changed).
+	Verify func(workdir string, e Entry) error
+	// SweepEvery is how often a running sandboxed server's Sweep runs
+	// besides after each call and at its end (default 30s).
+	SweepEvery time.Duration
 	// InitTimeout bounds a connection's handshake and tool listing
 	// (default 20s); Backoff is the first wait before a reconnection
 	// (default 500ms), doubled each time up to MaxBackoff (default 30s).
 	InitTimeout, Backoff, MaxBackoff time.Duration
+}
+
+// Confinement is how a sandboxed server is kept: the sandbox policy, and
+// Sweep, which deals with what the server made that the policy cannot
+// forbid (a new .git folder, renamed aside) and returns sentences saying
+// so; who names the server. Sweep may be nil.
+type Confinement struct {
+	Policy sandbox.Policy
+	Sweep  func(who string) []string
 }
 
 // Manager runs the configured servers and keeps their tools in the
@@ -64,6 +83,9 @@ func NewManager(o Options) *Manager {
 	}
 	if o.MaxBackoff <= 0 {
 		o.MaxBackoff = 30 * time.Second
+	}
+	if o.SweepEvery <= 0 {
+		o.SweepEvery = 30 * time.Second
 	}
 	if o.DeferTokens == nil {
 		o.DeferTokens = func() int { return 0 }
@@ -138,14 +160,13 @@ func (m *Manager) newServer(workdir string, e Entry) *server {
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stop = cancel
 	if e.Sandbox && e.Transport() == Stdio {
-		if m.opts.Policy == nil {
+		if m.opts.Confine == nil {
 			s.state, s.err = Failed, "sandboxed servers cannot start here: the sandbox is not available"
 			close(s.ready)
 			close(s.done)
 			return s
 		}
-		pol := m.opts.Policy(dir)
-		s.launch.Policy = &pol
+		s.sandboxed = true
 	}
 	go s.run(ctx)
 	return s

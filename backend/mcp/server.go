@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -50,6 +51,8 @@ type server struct {
 	entry   Entry
 	workdir string
 	launch  Launch
+	// sandboxed servers get a Confinement at each start.
+	sandboxed bool
 
 	restart chan string // why; buffered
 	stop    context.CancelFunc
@@ -65,6 +68,11 @@ type server struct {
 	// that ended, shown while the server is failed.
 	lastTail string
 	progress map[string]func(event.Progress)
+	// sweep is the current connection's Confinement.Sweep; notes are
+	// what sweeps said that no call result has carried yet.
+	sweep    func(who string) []string
+	notes    []string
+	sweepMu  sync.Mutex    // one sweep at a time: two would rename the same .git
 	ready    chan struct{} // closed at the first ready or failure
 	readyOne sync.Once
 }
@@ -89,7 +97,7 @@ func (s *server) run(ctx context.Context) {
 	backoff := s.m.opts.Backoff
 	for {
 		s.set(Connecting, "")
-		c, err := dial(ctx, s.entry, s.launch, s.m.opts.InitTimeout, s.notify)
+		c, err := s.start(ctx)
 		if err == nil {
 			err = s.listTools(ctx, c)
 			if err != nil {
@@ -112,21 +120,38 @@ func (s *server) run(ctx context.Context) {
 			s.readyOne.Do(func() { close(s.ready) })
 			up := time.Now()
 			why := ""
-			select {
-			case <-ctx.Done():
-			case <-c.done:
-				why = "the server stopped: " + c.exitText()
-				if t := c.stderr; t != nil {
-					if tail := t(5); tail != "" {
-						why += "; its standard error ends with: " + tail
+			var tick <-chan time.Time
+			var ticker *time.Ticker
+			if s.sandboxed {
+				ticker = time.NewTicker(s.m.opts.SweepEvery)
+				tick = ticker.C
+			}
+		watch:
+			for {
+				select {
+				case <-ctx.Done():
+				case <-c.done:
+					why = "the server stopped: " + c.exitText()
+					if t := c.stderr; t != nil {
+						if tail := t(5); tail != "" {
+							why += "; its standard error ends with: " + tail
+						}
 					}
+				case why = <-s.restart:
+				case <-tick:
+					s.sweepNow()
+					continue
 				}
-			case why = <-s.restart:
+				break watch
+			}
+			if ticker != nil {
+				ticker.Stop()
 			}
 			s.mu.Lock()
 			s.conn = nil
 			s.mu.Unlock()
 			c.close()
+			s.sweepNow()
 			if c.stderr != nil {
 				tail := c.stderr(20)
 				s.mu.Lock()
@@ -153,6 +178,52 @@ func (s *server) run(ctx context.Context) {
 		s.mu.Unlock()
 		backoff = min(backoff*2, s.m.opts.MaxBackoff)
 	}
+}
+
+// start checks that the server may still start (Options.Verify, for a
+// project's) and starts it, in a confinement made now when sandboxed.
+func (s *server) start(ctx context.Context) (*conn, error) {
+	if v := s.m.opts.Verify; v != nil && s.workdir != "" {
+		if err := v(s.workdir, s.entry); err != nil {
+			return nil, err
+		}
+	}
+	l := s.launch
+	if s.sandboxed {
+		conf := s.m.opts.Confine(l.Dir)
+		l.Policy = &conf.Policy
+		s.mu.Lock()
+		s.sweep = conf.Sweep
+		s.mu.Unlock()
+	}
+	return dial(ctx, s.entry, l, s.m.opts.InitTimeout, s.notify)
+}
+
+// sweepNow runs the confinement's sweep and keeps what it says for the
+// next call's result and the status.
+func (s *server) sweepNow() []string {
+	s.mu.Lock()
+	sweep := s.sweep
+	s.mu.Unlock()
+	if sweep == nil {
+		return nil
+	}
+	s.sweepMu.Lock()
+	notes := sweep("the MCP server " + s.entry.Name)
+	s.sweepMu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.notes = append(s.notes, notes...)
+	return notes
+}
+
+// takeNotes returns the sweeps' notes not told yet, and forgets them.
+func (s *server) takeNotes() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := s.notes
+	s.notes = nil
+	return n
 }
 
 // listTools reads the server's tools into s.tools.
@@ -258,6 +329,9 @@ func (s *server) current() (*conn, error) {
 type callOutcome struct {
 	res  *mcp.CallToolResult
 	fail string
+	// notes say what the sandbox's sweep did after the call (a .git the
+	// server made, renamed aside).
+	notes []string
 }
 
 // call calls one tool. Cancelling ctx cancels the call (the server gets
@@ -265,6 +339,15 @@ type callOutcome struct {
 // and cancellingSSE over HTTP); a server that does not answer in time is
 // restarted.
 func (s *server) call(ctx context.Context, tool string, args json.RawMessage, token string, progress func(event.Progress)) callOutcome {
+	o := s.callOnce(ctx, tool, args, token, progress)
+	if s.sandboxed {
+		s.sweepNow()
+		o.notes = s.takeNotes()
+	}
+	return o
+}
+
+func (s *server) callOnce(ctx context.Context, tool string, args json.RawMessage, token string, progress func(event.Progress)) callOutcome {
 	c, err := s.current()
 	if err != nil {
 		return callOutcome{fail: err.Error()}
@@ -341,8 +424,14 @@ func (s *server) status() Status {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := Status{Name: s.entry.Name, Workdir: s.workdir, Transport: s.entry.Transport(), CommandLine: s.entry.CommandLine(),
-		State: s.state, Error: s.err, Tools: len(s.tools), Sandbox: s.launch.Policy != nil,
+		State: s.state, Error: s.err, Tools: len(s.tools), Sandbox: s.sandboxed,
 		AlwaysLoad: s.entry.AlwaysLoad, Restarts: s.restarts}
+	if len(s.notes) > 0 {
+		// What a sweep did that no call has told yet (a .git the server
+		// made while no call ran, renamed aside).
+		st.Error = strings.Join(append(slices.Clone(s.notes), st.Error), "; ")
+		st.Error = strings.TrimSuffix(st.Error, "; ")
+	}
 	if c := s.conn; c != nil && c.stderr != nil {
 		st.Stderr = c.stderr(20)
 	} else if s.state == Failed {

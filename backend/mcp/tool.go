@@ -70,10 +70,16 @@ func (t *tool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) (
 		progress = rc.Report
 	}
 	o := t.s.call(ctx, t.raw, call.Arguments, call.ID, progress)
+	var res tools.Result
 	if o.res == nil {
-		return tools.Errorf("%s", o.fail), nil
+		res = tools.Errorf("%s", o.fail)
+	} else {
+		res = convert(o.res)
 	}
-	return convert(o.res), nil
+	for _, n := range o.notes {
+		res.Text += "\n" + n + "."
+	}
+	return res, nil
 }
 
 // convert turns a CallToolResult into a Result: text as it is, images and

@@ -85,7 +85,13 @@
 //     As PID 1, bwrap ignores SIGTERM: cancelling reaches the shell and
 //     the rest of the group directly, and SIGKILL after the grace period
 //     ends bwrap too. Where Foya cannot create these namespaces, bwrap runs
-//     without them, and that race remains.
+//     without them, and that race remains. Start returns once bwrap has
+//     set the sandbox up (a first sh in it says so on a pipe, then runs the
+//     shell): a setup that failed is an ErrUnavailable error, never the
+//     command's result. bwrap covers each socket by its path and makes a
+//     missing one in the read-only tree, which fails; when a listed socket
+//     (or hidden path) vanished before the setup, the launch is tried again
+//     with a fresh listing, as the helper skips such a path.
 //   - "none": the command was not restricted: the helper confines nothing,
 //     it only reaps (no namespace, no Landlock, no seccomp, no
 //     no_new_privs: sudo, setuid programs, the network, the user's own

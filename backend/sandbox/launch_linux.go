@@ -10,7 +10,9 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -31,6 +33,10 @@ var forceMode string
 // helperParent returns the PID a helper must find as its parent; a
 // variable so that a test can name another one.
 var helperParent = os.Getpid
+
+// bwrapListed, when set by a test, is called with the spec between the
+// listing of the paths bwrap covers and each launch of bwrap.
+var bwrapListed func(sp *spec)
 
 // handshakeTimeout bounds the wait for the helper's first word.
 const handshakeTimeout = 30 * time.Second
@@ -72,11 +78,62 @@ func startPlain(ctx context.Context, sp *spec) (*Process, error) {
 // startBwrap confines with bubblewrap: the same read-only mount tree as the
 // namespaced helper, built by bwrap, which runs in the given new namespaces
 // (see bwrapOwnNS).
+//
+// bwrap covers each listed socket (and hidden path) by its path, and makes
+// a missing one in the read-only tree, which fails: when a program removed
+// its socket between the listing and bwrap's setup, the setup fails and the
+// command does not run. The launch is then tried again with a fresh listing,
+// as the helper skips such a path: a path that exists at setup stays
+// covered.
 func startBwrap(ctx context.Context, sp *spec, cloneflags uintptr) (*Process, error) {
 	bwrap, err := exec.LookPath("bwrap")
 	if err != nil {
 		return nil, fmt.Errorf("%w: bubblewrap: %v", ErrUnavailable, err)
 	}
+	for attempt := 1; ; attempt++ {
+		if bwrapListed != nil {
+			bwrapListed(sp)
+		}
+		p, err := launchBwrap(ctx, sp, bwrap, cloneflags)
+		var se *setupError
+		if err == nil || !errors.As(err, &se) || attempt == bwrapAttempts || !coveredVanished(sp) {
+			return p, err
+		}
+		sp.sockets = otherSockets(sp.masks, sp.writable)
+		sp.hidden = slices.DeleteFunc(sp.hidden, func(h hiddenPath) bool { return !lexists(h.Path) })
+	}
+}
+
+// bwrapAttempts bounds the launches of one command under bubblewrap whose
+// setup failed because a covered path vanished meanwhile.
+const bwrapAttempts = 3
+
+// coveredVanished reports whether a socket or hidden path that bwrap was to
+// cover no longer exists.
+func coveredVanished(sp *spec) bool {
+	for _, s := range sp.sockets {
+		if !lexists(s) {
+			return true
+		}
+	}
+	return slices.ContainsFunc(sp.hidden, func(h hiddenPath) bool { return !lexists(h.Path) })
+}
+
+func lexists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+// bwrapReady is the first program bwrap runs in the sandbox, once it is set
+// up: it says so on descriptor %d (a helper's status line), closes it, and
+// executes the shell with the command's arguments. It runs as sh, which
+// reads no start-up file, so that nothing runs twice.
+const bwrapReady = `printf '{"ready":true}\n' >&%[1]d && exec %[1]d>&- && exec "$0" "$@"`
+
+// launchBwrap starts the command under bwrap once, and waits until bwrap has
+// set up the sandbox (bwrapReady), so that a setup failure is an error and
+// never the command's own result.
+func launchBwrap(ctx context.Context, sp *spec, bwrap string, cloneflags uintptr) (*Process, error) {
 	args := []string{bwrap, "--die-with-parent", "--unshare-user-try", "--unshare-pid", "--unshare-ipc",
 		"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/dev/shm"}
 	if !sp.Policy.Network {
@@ -86,28 +143,52 @@ func startBwrap(ctx context.Context, sp *spec, cloneflags uintptr) (*Process, er
 	if sp.Dir != "" {
 		args = append(args, "--chdir", sp.Dir)
 	}
-	args = append(args, "--", sp.shell)
 	cmd := exec.Command(bwrap)
+	var script []string
 	if len(sp.Script) > bigScript {
 		fd, err := scriptMemfd(sp.Script)
 		if err != nil {
 			return nil, err
 		}
-		f := os.NewFile(uintptr(fd), "script")
-		defer f.Close()
-		cmd.ExtraFiles = []*os.File{f}
-		args = append(args, "/dev/fd/3")
+		cmd.ExtraFiles = append(cmd.ExtraFiles, os.NewFile(uintptr(fd), "script"))
+		script = []string{fmt.Sprintf("/dev/fd/%d", 2+len(cmd.ExtraFiles))}
 	} else {
-		args = append(args, "-c", sp.Script)
+		script = []string{"-c", sp.Script}
 	}
-	cmd.Args = args
+	statusR, statusW, err := os.Pipe()
+	if err != nil {
+		for _, f := range cmd.ExtraFiles {
+			f.Close()
+		}
+		return nil, fmt.Errorf("sandbox status pipe: %w", err)
+	}
+	cmd.ExtraFiles = append(cmd.ExtraFiles, statusW)
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		sh = sp.shell
+	}
+	args = append(args, "--", sh, "-c", fmt.Sprintf(bwrapReady, 2+len(cmd.ExtraFiles)), sp.shell)
+	cmd.Args = append(args, script...)
 	cmd.SysProcAttr = bwrapAttr(cloneflags)
 	// bwrap starts the shell itself, with every descriptor it got: mark
 	// the runner's inherited ones close-on-exec first, as the helper does
-	// for its shell (the script's descriptor is placed by ExtraFiles).
+	// for its shell (the script's and the status descriptors are placed by
+	// ExtraFiles).
 	closeInheritedOnExec()
-	return launch(ctx, sp, cmd, "bubblewrap", nil)
+	return launch(ctx, sp, cmd, "bubblewrap", statusR)
 }
+
+// setupError is a sandbox that bwrap could not set up: the command did not
+// run.
+type setupError struct {
+	out string // what bwrap said
+}
+
+func (e *setupError) Error() string {
+	return fmt.Sprintf("%v: bubblewrap could not set up the sandbox, the command did not run: %s", ErrUnavailable, e.out)
+}
+
+func (e *setupError) Unwrap() error { return ErrUnavailable }
 
 // bwrapMounts are bwrap's arguments for the policy's folders: the socket
 // folders under empty read-only file systems, the writable folders bound
@@ -305,6 +386,9 @@ func launch(ctx context.Context, sp *spec, cmd *exec.Cmd, name string, status *o
 		if err := handshake(ctx, msgs); err != nil {
 			_ = t.signal(false)
 			_ = cmd.Wait()
+			if errors.Is(err, errNoWord) {
+				err = noWord(name, cmd, p.out)
+			}
 			return nil, err
 		}
 		t.msgs = msgs
@@ -330,6 +414,23 @@ func readStatus(f *os.File) <-chan helperMsg {
 	return ch
 }
 
+// errNoWord is handshake's error when the status pipe closed before a word.
+var errNoWord = errors.New("no word on the status pipe")
+
+// noWord is the error of a launch whose helper (or bwrap) exited without a
+// word, with what it printed.
+func noWord(name string, cmd *exec.Cmd, out *ring) error {
+	said, _, _ := out.since(0)
+	msg := strings.TrimSpace(string(said))
+	if msg == "" {
+		msg = fmt.Sprintf("it ended with %v", cmd.ProcessState)
+	}
+	if name == "bubblewrap" {
+		return &setupError{out: msg}
+	}
+	return fmt.Errorf("%w: the sandbox helper exited without a word (%s); the program must call sandbox.HelperMain when its first argument is %s", ErrUnavailable, msg, HelperArg)
+}
+
 // handshake waits for the helper to say that the command is confined.
 func handshake(ctx context.Context, msgs <-chan helperMsg) error {
 	tm := time.NewTimer(handshakeTimeout)
@@ -338,7 +439,7 @@ func handshake(ctx context.Context, msgs <-chan helperMsg) error {
 	case m, ok := <-msgs:
 		switch {
 		case !ok:
-			return fmt.Errorf("%w: the sandbox helper exited without a word; the program must call sandbox.HelperMain when its first argument is %s", ErrUnavailable, HelperArg)
+			return errNoWord
 		case m.Error != "":
 			return fmt.Errorf("%w: %s", ErrUnavailable, m.Error)
 		case !m.Ready:

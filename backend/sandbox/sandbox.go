@@ -307,16 +307,23 @@ func prepare(cmd Command) (*spec, error) {
 		}
 	}
 	sp.masks = socketFolders(cmd.Env, sp.writable)
-	for _, p := range listeningSockets() {
-		if !fspath.WithinAny(sp.masks, p) && !fspath.WithinAny(sp.writable, p) && !slices.Contains(sp.sockets, p) {
-			sp.sockets = append(sp.sockets, p)
-		}
-	}
+	sp.sockets = otherSockets(sp.masks, sp.writable)
 	// A hidden path inside a hidden socket folder is hidden already.
 	sp.hidden = slices.DeleteFunc(sp.hidden, func(h hiddenPath) bool {
 		return fspath.WithinAny(sp.masks, h.Path) && !fspath.WithinAny(sp.writable, h.Path)
 	})
 	return sp, nil
+}
+
+// otherSockets lists the listening sockets outside masks and writable.
+func otherSockets(masks, writable []string) []string {
+	var out []string
+	for _, p := range listeningSockets() {
+		if !fspath.WithinAny(masks, p) && !fspath.WithinAny(writable, p) && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // listeningSockets returns the pathname UNIX sockets bound in this network

@@ -3,9 +3,11 @@
 package sandbox
 
 import (
+	"errors"
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -139,5 +141,102 @@ except OSError as e:
 				t.Errorf("own socket not in the workspace")
 			}
 		})
+	}
+}
+
+// TestBwrapSocketVanished pins a race of bubblewrap: a socket another
+// program listens on, listed for the command, whose program removes it and
+// its folder before bwrap has set up the sandbox, does not fail the
+// command (bwrap would try to create it in the read-only tree and stop
+// with "Can't mkdir parents"), and a socket that stays is still out of
+// reach. The hook removes the socket between the listing and the launch.
+//
+// spec: A1, A2
+func TestBwrapSocketVanished(t *testing.T) {
+	if !haveCommand("python3") {
+		testwait.Missing(t, "python3 (Debian package python3)", "UNIX sockets that vanish")
+	}
+	var modes []mode
+	for _, m := range restrictedModes(t) {
+		if m.force == bwrapMode.force || m.force == bwrapUserNSMode.force {
+			modes = append(modes, m)
+		}
+	}
+	if len(modes) == 0 {
+		testwait.Missing(t, "bubblewrap (Debian package bubblewrap)", "UNIX sockets that vanish under bubblewrap")
+	}
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) {
+			m.use(t)
+			dir := sandboxtest.Dir(t) // outside the socket folders
+			gone := filepath.Join(dir, "daemon", "app.sock")
+			if err := os.Mkdir(filepath.Dir(gone), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			l, err := net.Listen("unix", gone)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { l.Close() })
+			stay := filepath.Join(dir, "stay.sock")
+			u := listenUnix(t, stay)
+			launches := 0
+			bwrapListed = func(sp *spec) {
+				launches++
+				if launches > 1 {
+					return
+				}
+				if !slices.Contains(sp.sockets, gone) || !slices.Contains(sp.sockets, stay) {
+					t.Errorf("sockets listed: %q; want %s and %s among them", sp.sockets, gone, stay)
+				}
+				l.Close() // removes the socket
+				if err := os.RemoveAll(filepath.Dir(gone)); err != nil {
+					t.Error(err)
+				}
+			}
+			t.Cleanup(func() { bwrapListed = nil })
+			res := newBox(t).run(t, m, connectScript+stay)
+			if res.ExitCode != 0 || !strings.HasPrefix(string(res.Output), "refused:") {
+				t.Errorf("command under %s: exit %d, output %q; want exit 0 and the staying socket refused", m.name, res.ExitCode, res.Output)
+			}
+			if u.reached.Load() > 0 {
+				t.Errorf("under %s the staying socket was reached; want it out of reach", m.name)
+			}
+			if launches != 2 {
+				t.Errorf("bwrap launched %d times; want 2 (the second with a fresh listing)", launches)
+			}
+		})
+	}
+}
+
+// TestBwrapSetupFailureIsAnError pins the other end of the retry: a setup
+// that bwrap keeps failing (a covered socket vanishes before every launch)
+// is tried a bounded number of times, then is an ErrUnavailable error that
+// quotes bwrap, never a result of a command that did not run.
+func TestBwrapSetupFailureIsAnError(t *testing.T) {
+	var modes []mode
+	for _, m := range restrictedModes(t) {
+		if m.force == bwrapMode.force {
+			modes = append(modes, m)
+		}
+	}
+	if len(modes) == 0 {
+		testwait.Missing(t, "bubblewrap (Debian package bubblewrap)", "bubblewrap setup failures")
+	}
+	m := modes[0]
+	m.use(t)
+	b := newBox(t)
+	launches := 0
+	bwrapListed = func(sp *spec) {
+		launches++
+		sp.sockets = append(sp.sockets, filepath.Join(b.out, "gone", "app.sock"))
+	}
+	t.Cleanup(func() { bwrapListed = nil })
+	_, err := Run(t.Context(), Command{Script: "echo ran", Dir: b.ws, Env: b.env(), Policy: b.policy(true)})
+	if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "bwrap:") {
+		t.Errorf("Run with a socket vanishing every time: %v; want ErrUnavailable quoting bwrap", err)
+	}
+	if launches != bwrapAttempts {
+		t.Errorf("bwrap launched %d times; want %d", launches, bwrapAttempts)
 	}
 }

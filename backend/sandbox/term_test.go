@@ -24,9 +24,13 @@ func TestCancelTermsTheWholeTree(t *testing.T) {
 			defer cancel()
 			// The leader waits for its child when it is told to stop; the
 			// child writes a file when it is told to stop, and only then.
+			// "ready" comes from the leader once $child is set and the
+			// child's trap is in place, so the cancel finds both ready.
 			p := b.start(t, ctx, m, `trap 'wait "$child"; exit 0' TERM
-sh -c 'trap "echo termed > \"$SESS/termed\"; exit 0" TERM; echo ready; while :; do sleep 1; done' &
+sh -c 'trap "echo termed > \"$SESS/termed\"; exit 0" TERM; : > "$SESS/trapped"; while :; do sleep 1; done' &
 child=$!
+while [ ! -e "$SESS/trapped" ]; do sleep 0.01; done
+echo ready
 wait "$child"`)
 			waitOutput(t, p, "ready")
 			cancel()

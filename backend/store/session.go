@@ -112,6 +112,24 @@ func (s *Store) Session(ctx context.Context, id string) (llm.Session, error) {
 	return sess, s.wrapRead(err)
 }
 
+// Workdirs lists the distinct workspaces of every session.
+func (s *Store) Workdirs(ctx context.Context) ([]string, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT DISTINCT workdir FROM sessions`)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var w string
+		if err := rows.Scan(&w); err != nil {
+			return nil, s.wrap(err)
+		}
+		out = append(out, w)
+	}
+	return out, s.wrap(rows.Err())
+}
+
 // Sessions lists every session, most recently updated first.
 func (s *Store) Sessions(ctx context.Context) ([]llm.Session, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT `+sessionCols+` FROM sessions s ORDER BY s.updated_at DESC, s.id`)
@@ -215,4 +233,23 @@ func (s *Store) UpdateSetting(ctx context.Context, key string, fn func(value str
 		return fnErr
 	}
 	return err
+}
+
+// SessionSeqs returns the last event seq of every session, by ID.
+func (s *Store) SessionSeqs(ctx context.Context) (map[string]int64, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT id, last_seq FROM sessions`)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var id string
+		var seq int64
+		if err := rows.Scan(&id, &seq); err != nil {
+			return nil, s.wrap(err)
+		}
+		out[id] = seq
+	}
+	return out, s.wrap(rows.Err())
 }

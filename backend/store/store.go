@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -24,10 +25,21 @@ var ErrNotFound = errors.New("not found")
 var migrations embed.FS
 
 // Store is an open database.
+//
+// Several processes may use one database at once (the desktop app, foya
+// serve, foya exec, foya mode, the sqlite3 shell): SQLite's write-ahead log
+// and its locks keep it whole, as long as no process drops another's locks
+// or removes the log in use (see docs/reliability.md). A write waits up to
+// ten seconds for another process's write to end, then fails with a message
+// that names the database and, where the system tells, the process.
 type Store struct {
-	path string
-	w    *sql.DB // the one writer
-	r    *sql.DB // readers
+	path     string
+	readOnly string  // why the database was opened read-only; "" when not
+	w        *sql.DB // the one writer
+	r        *sql.DB // readers
+
+	dvMu sync.Mutex
+	dv   *sql.Conn // asks PRAGMA data_version (DataVersion)
 
 	stmts stmts
 
@@ -52,12 +64,20 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("open database %s: is a directory", abs)
 	}
 	s := &Store{path: abs}
+	why, immutable := readOnlyWhy(abs)
+	s.readOnly = why
 	dsn := func(extra string) string {
 		q := url.Values{}
-		q.Add("_pragma", "busy_timeout(5000)")
+		q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyWait.Milliseconds()))
 		q.Add("_pragma", "foreign_keys(1)")
 		q.Add("_pragma", "synchronous(NORMAL)")
 		q.Add("_txlock", "immediate")
+		if s.readOnly != "" {
+			q.Add("mode", "ro")
+		}
+		if immutable {
+			q.Add("immutable", "1")
+		}
 		return "file:" + (&url.URL{Path: abs}).EscapedPath() + "?" + q.Encode() + extra
 	}
 	// The writer leaves checkpoints to the background (see checkpoints).
@@ -70,7 +90,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		s.w.Close()
 		return nil, s.wrap(err)
 	}
-	s.r.SetMaxOpenConns(4)
+	s.r.SetMaxOpenConns(5) // one of them asks DataVersion
 	if err := s.init(ctx); err != nil {
 		s.Close()
 		return nil, err
@@ -79,13 +99,31 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		s.Close()
 		return nil, err
 	}
-	s.stopCheckpoints, s.checkpointsDone = make(chan struct{}), make(chan struct{})
-	go s.checkpoints(time.Second)
+	if s.readOnly == "" {
+		s.stopCheckpoints, s.checkpointsDone = make(chan struct{}), make(chan struct{})
+		go s.checkpoints(time.Second)
+	}
 	return s, nil
 }
 
+// busyWait is how long a statement waits for another process's lock on
+// the database before it fails with ErrBusy (SQLite retries meanwhile).
+var busyWait = 10 * time.Second
+
 // Path returns the database file's absolute path.
 func (s *Store) Path() string { return s.path }
+
+// ReadOnly says why the database was opened read-only (a read-only file
+// system, a file or folder this user may not write), or "" when it is
+// writable. Every write then fails with ErrReadOnly.
+func (s *Store) ReadOnly() string { return s.readOnly }
+
+// ErrBusy is returned when another process kept the database locked for
+// longer than ten seconds.
+var ErrBusy = errors.New("the database is busy")
+
+// ErrReadOnly is returned by writes to a database opened read-only.
+var ErrReadOnly = errors.New("the database is open read-only")
 
 // Close closes the database.
 func (s *Store) Close() error {
@@ -94,7 +132,35 @@ func (s *Store) Close() error {
 		<-s.checkpointsDone
 		s.stopCheckpoints = nil
 	}
-	return errors.Join(s.r.Close(), s.w.Close())
+	s.dvMu.Lock()
+	var dvErr error
+	if s.dv != nil {
+		dvErr = s.dv.Close()
+		s.dv = nil
+	}
+	s.dvMu.Unlock()
+	return errors.Join(dvErr, s.r.Close(), s.w.Close())
+}
+
+// DataVersion returns a number that changes when another connection, in
+// this process or another, commits a change to the database (PRAGMA
+// data_version on a connection kept for it): a cheap way to learn that
+// another process wrote.
+func (s *Store) DataVersion(ctx context.Context) (int64, error) {
+	s.dvMu.Lock()
+	defer s.dvMu.Unlock()
+	if s.dv == nil {
+		c, err := s.r.Conn(ctx)
+		if err != nil {
+			return 0, s.wrap(err)
+		}
+		s.dv = c
+	}
+	var v int64
+	if err := s.dv.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v); err != nil {
+		return 0, s.wrap(err)
+	}
+	return v, nil
 }
 
 // checkpoints copies the write-ahead log into the database every interval,
@@ -124,8 +190,16 @@ func (s *Store) wrap(err error) error {
 	}
 	msg := err.Error()
 	switch {
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		return err
+	case s.readOnly != "" && (strings.Contains(msg, "SQLITE_READONLY") || strings.Contains(msg, "readonly database")):
+		return fmt.Errorf("database %s: %w (%s): nothing can be changed; copy it where it can be written, or give another with --db", s.path, ErrReadOnly, s.readOnly)
 	case strings.Contains(msg, "SQLITE_BUSY") || strings.Contains(msg, "database is locked"):
-		return fmt.Errorf("database %s is locked by another process (try again when it is done): %w", s.path, err)
+		who := "another process"
+		if h := lockHolder(s.path); h != "" {
+			who = h
+		}
+		return fmt.Errorf("database %s: %s kept it locked for more than %s, so nothing was changed; try again when it is done: %w", s.path, who, busyWait, ErrBusy)
 	case strings.Contains(msg, "file is not a database") || strings.Contains(msg, "SQLITE_NOTADB"):
 		return fmt.Errorf("database %s is not a Foya database (not SQLite, or corrupt): %w", s.path, err)
 	case strings.Contains(msg, "unable to open") || strings.Contains(msg, "SQLITE_CANTOPEN") || strings.Contains(msg, "SQLITE_READONLY") || strings.Contains(msg, "readonly database"):
@@ -135,8 +209,10 @@ func (s *Store) wrap(err error) error {
 }
 
 func (s *Store) init(ctx context.Context) error {
-	if _, err := s.w.ExecContext(ctx, "PRAGMA journal_mode=WAL"); err != nil {
-		return s.wrap(err)
+	if s.readOnly == "" {
+		if _, err := s.w.ExecContext(ctx, "PRAGMA journal_mode=WAL"); err != nil {
+			return s.wrap(err)
+		}
 	}
 	var version int
 	if err := s.w.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
@@ -156,6 +232,9 @@ func (s *Store) init(ctx context.Context) error {
 		latest = max(latest, n)
 		if n <= version {
 			continue
+		}
+		if s.readOnly != "" {
+			return fmt.Errorf("database %s was made by an older Foya and must be brought up to date, but it can only be read (%s): open it once where it can be written", s.path, s.readOnly)
 		}
 		body, err := migrations.ReadFile("migrations/" + e.Name())
 		if err != nil {

@@ -240,7 +240,7 @@ func TestLockedDatabaseNamesTheFile(t *testing.T) {
 	defer b.Close()
 	b.w.Exec(`PRAGMA busy_timeout = 50`)
 	_, err = b.Apply(ctx, llm.Commit{Events: []llm.Event{{Type: "x", SessionID: "s1"}}})
-	if err == nil || !strings.Contains(err.Error(), "locked by another process") || !strings.Contains(err.Error(), path) {
+	if !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), "kept it locked") || !strings.Contains(err.Error(), path) {
 		t.Fatalf("err = %v; want a lock error naming the file", err)
 	}
 }

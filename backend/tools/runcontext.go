@@ -48,6 +48,31 @@ type RunContext struct {
 	// blocks while a person decides. Nil allows everything (unit tests of a
 	// tool alone); the engine always sets it.
 	Approval func(ctx context.Context, req approval.Request) (approval.Outcome, error)
+	// ChangeLock takes the session's change lock for this call, for a
+	// change of paths (none for a look); see LockChanges. Nil (a tool's
+	// unit tests) locks nothing.
+	ChangeLock func(ctx context.Context, paths []string) (release func(), err error)
+}
+
+// LockChanges takes the session's change lock for this call (issue 22
+// item 2): while it is held, no other call, background command's capture
+// or revert of the session looks at the workspace to record what changed,
+// nor changes it for Foya. A tool takes it before it changes the
+// workspace (write, edit, delete) or looks at it (bash's captures), and
+// keeps it until its File Changes are stored: what it still holds when it
+// returns, the engine releases once the call's result is stored. release
+// lets go of it earlier (bash, before its command runs); a second
+// LockChanges takes it again. It waits while another holds it, until ctx
+// ends. paths are the absolute paths the tool is about to change: what a
+// live background command of the session changed there and nobody looked
+// at yet is recorded as that command's change first, under the lock, so
+// the tool's record starts where the command's left off (issue 22 item
+// 2).
+func (rc *RunContext) LockChanges(ctx context.Context, paths ...string) (release func(), err error) {
+	if rc == nil || rc.ChangeLock == nil {
+		return func() {}, nil
+	}
+	return rc.ChangeLock(ctx, paths)
 }
 
 // Approve asks for an action. An error means the program is broken (or ctx

@@ -122,15 +122,16 @@ type scanned struct {
 // root itself) that is not ignored, never following links and never
 // entering .git or ignored folders. Folders are read by scanWorkers
 // goroutines at once (a walk is bound by system calls). It stops at max
-// paths and says so.
+// paths and says so. What skip holds is passed over: never stat'ed, never
+// opened.
 //
 // Each folder is opened relative to its parent's descriptor with
-// O_NOFOLLOW (openDirAt), never by its path (issue 21 item 9): a folder
-// swapped for a link to elsewhere after its parent was listed is not
-// entered, so no name from outside the workspace is recorded. A parent
-// stays open until its last sub-folder is opened; the jobs waiting are
-// taken newest first, so few are open at once (about two per level).
-func scan(ctx context.Context, root *os.Root, abs, rel string, rules []gitignore.Pattern, out map[string]scanned, max int) (full bool, err error) {
+// O_NOFOLLOW (openDirAt), never by its path: a folder swapped for a link
+// to elsewhere after its parent was listed is not entered, so no name from
+// outside the workspace is recorded. A parent stays open until its last
+// sub-folder is opened; the jobs waiting are taken newest first, so few
+// are open at once (about two per level).
+func scan(ctx context.Context, root *os.Root, abs, rel string, rules []gitignore.Pattern, skip skipSet, out map[string]scanned, max int) (full bool, err error) {
 	type job struct {
 		parent *dirRef // nil: open rel from abs
 		name   string
@@ -172,7 +173,11 @@ func scan(ctx context.Context, root *os.Root, abs, rel string, rules []gitignore
 				}
 				j.parent.release()
 				if dir != nil {
-					readFolder(root, dir, j.rel, j.rules, func(childRel string, sc scanned, pats []gitignore.Pattern) {
+					dirAbs := abs
+					if j.rel != "" {
+						dirAbs = filepath.Join(abs, filepath.FromSlash(j.rel))
+					}
+					readFolder(root, dir, j.rel, j.rules, skip.in(dirAbs), func(childRel string, sc scanned, pats []gitignore.Pattern) {
 						part[childRel] = sc
 						n++
 						if sc.e.IsDir() {
@@ -271,9 +276,9 @@ func openJob(abs string, parent *dirRef, name, rel string) *os.File {
 }
 
 // readFolder lists the open folder dir (rel below the root) and stats
-// what it holds, calling found for each path that is not skipped, with
-// the rules in force below it.
-func readFolder(root *os.Root, dir *os.File, rel string, rules []gitignore.Pattern, found func(rel string, sc scanned, pats []gitignore.Pattern)) {
+// what it holds, calling found for each path that is not skipped (.git,
+// ignored folders, the names in skip), with the rules in force below it.
+func readFolder(root *os.Root, dir *os.File, rel string, rules []gitignore.Pattern, skip []string, found func(rel string, sc scanned, pats []gitignore.Pattern)) {
 	list, _ := dir.ReadDir(-1)
 	comps := splitRel(rel)
 	pats := rules
@@ -283,7 +288,7 @@ func readFolder(root *os.Root, dir *os.File, rel string, rules []gitignore.Patte
 	m := gitignore.NewMatcher(pats)
 	for _, d := range list {
 		name := d.Name()
-		if name == ".git" {
+		if name == ".git" || len(skip) > 0 && slices.Contains(skip, name) {
 			continue
 		}
 		childRel := name

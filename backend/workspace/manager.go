@@ -19,12 +19,22 @@ type Options struct {
 	// Limits returns the limits in force (the user's settings); nil means
 	// the defaults.
 	Limits func(ctx context.Context) Limits
+	// Skip are absolute paths (files, or folders with what is below them)
+	// the indexes never look at: Foya's own files in a workspace, above
+	// all its database and the database's side files. Reading them would
+	// be worse than useless: SQLite's locks on a file are the process's
+	// POSIX locks, and closing any descriptor of the file drops them all,
+	// so the next process to close the database would take itself for its
+	// last user and remove the write-ahead log still in use (issue 22
+	// item 1).
+	Skip []string
 }
 
 // Manager owns the workspace indexes of one kernel, one per session.
 type Manager struct {
 	opts  Options
 	blobs *blobs
+	skip  skipSet
 
 	ctx    context.Context // lives until Close: builds run under it
 	cancel context.CancelFunc
@@ -49,7 +59,7 @@ type Manager struct {
 // New returns a Manager keeping its files in o.Dir.
 func New(o Options) *Manager {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Manager{opts: o, blobs: &blobs{dir: filepath.Join(o.Dir, "blobs")}, ctx: ctx, cancel: cancel,
+	return &Manager{opts: o, blobs: &blobs{dir: filepath.Join(o.Dir, "blobs")}, skip: newSkipSet(o.Skip), ctx: ctx, cancel: cancel,
 		indexes: map[string]*index{}, kept: -1, released: map[string]time.Time{}}
 }
 
@@ -163,6 +173,25 @@ func (m *Manager) get(sessionID, workdir string) (*index, error) {
 // the session's commands did not make. also names what Foya's own tools
 // changed meanwhile, whose watcher events may not have arrived yet.
 func (m *Manager) Before(ctx context.Context, sessionID, workdir string, also ...string) ([]Change, error) {
+	return m.before(ctx, sessionID, workdir, false, also, nil)
+}
+
+// Settled is Before once the attached watcher's events up to now are in
+// (its Barrier, as After waits for it; without them it walks everything),
+// returning the changes as After does, with their contents: for the look
+// before a command while a background command of the session lives, whose
+// changes are given to that command, so a change it made just before must
+// not be left to the next look (issue 22 item 2).
+func (m *Manager) Settled(ctx context.Context, sessionID, workdir string, also ...string) (Capture, error) {
+	var cp Capture
+	_, err := m.before(ctx, sessionID, workdir, true, also, &cp)
+	return cp, err
+}
+
+// before is Before, and Settled with settle; with cp, it fills cp with the
+// changes' records while the index is locked (their before sides' contents
+// may be pruned once it is not).
+func (m *Manager) before(ctx context.Context, sessionID, workdir string, settle bool, also []string, cp *Capture) ([]Change, error) {
 	ix, err := m.get(sessionID, workdir)
 	if err != nil {
 		return nil, err
@@ -181,6 +210,7 @@ func (m *Manager) Before(ctx context.Context, sessionID, workdir string, also ..
 		ix.touched[p] = true
 	}
 	ix.wmu.Unlock()
+	narrow := !settle || ix.barrier(ctx)
 	// Deferred before the unlock, so it runs after it: the index just
 	// saved no longer needs the contents the last capture handed over.
 	defer m.tidy(ctx)
@@ -192,8 +222,59 @@ func (m *Manager) Before(ctx context.Context, sessionID, workdir string, also ..
 	}
 	out := ix.pending
 	ix.pending = nil
-	more, err := ix.sync(ctx, true, true)
-	return append(out, more...), err
+	more, err := ix.sync(ctx, narrow, true)
+	out = append(out, more...)
+	if cp != nil && err == nil {
+		*cp = ix.capture(ctx, out)
+	}
+	return out, err
+}
+
+// Look brings the session's index up to date at paths (absolute; each
+// with what is below it) only, whatever the watcher saw, and returns what
+// changed there, as After does: for a file tool about to change paths
+// while a background command of the session lives, whose changes there
+// are recorded against it first (issue 22 item 2). It neither saves the
+// index (the records are not stored yet; the next Before saves) nor counts
+// as a look for LastLook, since it did not look anywhere else.
+func (m *Manager) Look(ctx context.Context, sessionID, workdir string, paths []string) (Capture, error) {
+	ix, err := m.get(sessionID, workdir)
+	if err != nil {
+		return Capture{}, err
+	}
+	select {
+	case <-ix.ready:
+	case <-ctx.Done():
+		return Capture{}, ctx.Err()
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.err != nil {
+		m.forget(ix)
+		return Capture{}, ix.err
+	}
+	root, err := os.OpenRoot(ix.root)
+	if err != nil {
+		return Capture{}, err
+	}
+	defer root.Close()
+	lim := m.limits(ctx)
+	var changes []Change
+	for _, p := range paths {
+		rel, ok := relOf(ix.root, p)
+		if !ok {
+			continue
+		}
+		more, err := ix.syncSubtree(ctx, root, rel, lim)
+		changes = append(changes, more...)
+		if err != nil {
+			break
+		}
+	}
+	if len(changes) > 0 {
+		ix.unsaved = true
+	}
+	return ix.capture(ctx, changes), nil
 }
 
 // After looks for what changed since Before (or the last After) after a

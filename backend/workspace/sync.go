@@ -75,6 +75,7 @@ func (ix *index) build(ctx context.Context) {
 				ix.kept += e.Size
 			}
 		}
+		ix.forgetSkipped()
 	}
 	changes, err := ix.sync(ctx, false, true)
 	if err != nil {
@@ -180,7 +181,7 @@ func (ix *index) syncSubtree(ctx context.Context, root *os.Root, sub string, lim
 	found := map[string]scanned{}
 	if sub == "" {
 		rules, _ := rulesAbove(root, "")
-		full, err := scan(ctx, root, ix.root, "", rules, found, MaxEntries)
+		full, err := scan(ctx, root, ix.root, "", rules, ix.m.skip, found, MaxEntries)
 		if err != nil {
 			return nil, err
 		}
@@ -193,7 +194,7 @@ func (ix *index) syncSubtree(ctx context.Context, root *os.Root, sub string, lim
 		rules, ignoredDir := rulesAbove(root, dir)
 		fi, err := root.Lstat(filepath.FromSlash(sub))
 		switch {
-		case ignoredDir || name == ".git":
+		case ignoredDir || name == ".git" || ix.m.skip.has(ix.abs(sub)):
 			return nil, nil
 		case errors.Is(err, fs.ErrNotExist) || err != nil && isNotDir(err):
 			// gone: everything at or below it is deleted
@@ -209,7 +210,7 @@ func (ix *index) syncSubtree(ctx context.Context, root *os.Root, sub string, lim
 			}
 			found[sub] = scanned{e: entryOf(fi), ignored: ign}
 			if fi.IsDir() {
-				if _, err := scan(ctx, root, ix.root, sub, rules, found, MaxEntries); err != nil {
+				if _, err := scan(ctx, root, ix.root, sub, rules, ix.m.skip, found, MaxEntries); err != nil {
 					return nil, err
 				}
 			}
@@ -257,6 +258,20 @@ func (ix *index) syncSubtree(ctx context.Context, root *os.Root, sub string, lim
 		changes = append(changes, c)
 	}
 	return changes, nil
+}
+
+// forgetSkipped drops, without a change, what a saved index holds of the
+// paths the index skips (one saved by an older Foya may hold the
+// database); the looks that follow never add them.
+func (ix *index) forgetSkipped() {
+	if len(ix.m.skip.paths) == 0 {
+		return
+	}
+	for rel, e := range ix.files {
+		if ix.m.skip.has(ix.abs(rel)) {
+			ix.drop(rel, e)
+		}
+	}
 }
 
 func matches(rules []gitignore.Pattern, comps []string, isDir bool) bool {

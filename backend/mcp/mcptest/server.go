@@ -16,6 +16,7 @@ import (
 	"image/png"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -149,12 +150,19 @@ func New() *server.MCPServer {
 				})
 			return text("grown")
 		})
-	s.AddTool(mcp.NewTool("write", mcp.WithDescription("Write a file."), mcp.WithString("path", mcp.Required())),
+	s.AddTool(mcp.NewTool("write", mcp.WithDescription("Write a file (\"written\" unless content says), making its folders with parents."),
+		mcp.WithString("path", mcp.Required()), mcp.WithString("content"), mcp.WithBoolean("parents")),
 		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			if err := os.WriteFile(r.GetString("path", ""), []byte("written\n"), 0o600); err != nil {
+			path := r.GetString("path", "")
+			if r.GetBool("parents", false) {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					return mcp.NewToolResultError(err.Error()), nil
+				}
+			}
+			if err := os.WriteFile(path, []byte(r.GetString("content", "written\n")), 0o600); err != nil {
 				return mcp.NewToolResultError(err.Error()), nil
 			}
-			return text("wrote " + r.GetString("path", ""))
+			return text("wrote " + path)
 		})
 	s.AddTool(mcp.NewTool("has spaces in it", mcp.WithDescription("A tool whose name has spaces.")),
 		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {

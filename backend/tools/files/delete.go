@@ -57,6 +57,9 @@ func (t deleteTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Ca
 		}
 		return tools.Errorf("delete: %s is the root of the filesystem, which is never deleted, in any mode; nothing was deleted", tg.Real), nil
 	}
+	if msg := t.e.fence(rc).deleteRefusal(tg.Real); msg != "" {
+		return tools.Errorf("%s", msg), nil
+	}
 	l := tg.loc()
 	before, err := snapshot(l, MaxKeep)
 	if err != nil && !errors.Is(err, errTooLarge) && !before.Exists {
@@ -68,6 +71,12 @@ func (t deleteTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Ca
 	what := describe(tg, l, before)
 	if res, err := ask(ctx, rc, call, kind, "move "+what+" to the trash", "", tg.Real); res != nil || err != nil {
 		return deref(res), err
+	}
+	// Held until the change is stored: no look at the workspace may take
+	// it for another's (issue 22 item 2). What a live background command
+	// changed at tg (or below it) is recorded first, as that command's.
+	if _, err := rc.LockChanges(ctx, tg.Real); err != nil {
+		return tools.Errorf("delete: %s was not deleted: %v", tg.Show(), err), nil
 	}
 	now, err := snapshot(l, MaxKeep)
 	if isEscape(err) {

@@ -34,6 +34,13 @@
 // the approval package's; this package encodes one rule of its own, as a
 // defence in depth: the filesystem root is never deleted (spec D4).
 //
+// Fence. Before asking, a tool checks its resolved path against the lists
+// the kernel gives (Options.Database, Hidden, Own; see fence): Foya's
+// database and lock files are never opened, in any mode; what the sandbox
+// hides is neither read nor written outside Full Access, and walks leave
+// it out and say so; Foya's own configuration is not written outside Full
+// Access. These refusals come unasked, so no answer can let them through.
+//
 // File Changes. write, edit and delete return tools.FileChange records
 // (spec F1): modes are Unix st_mode values (type and permission bits, as
 // git writes them: 0100644, 0120777 for a link, 040755 for a folder),

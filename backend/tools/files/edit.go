@@ -84,6 +84,9 @@ func (t editTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 		return tools.Errorf("edit: %v", err), nil
 	}
 	defer tg.close()
+	if msg := t.e.fence(rc).writeRefusal(EditName, tg.Real); msg != "" {
+		return tools.Errorf("%s", msg), nil
+	}
 	before, err := snapshot(tg.loc(), MaxKeep)
 	switch {
 	case errors.Is(err, errTooLarge):
@@ -130,7 +133,7 @@ func (t editTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 		return deref(res), err
 	}
 	note := ""
-	if res, _ := t.e.commit(ctx, sid, tg, before, &after, "edit"); res != nil {
+	if res, _ := t.e.commit(ctx, rc, sid, tg, before, &after, "edit"); res != nil {
 		if res.IsError {
 			return *res, nil
 		}

@@ -44,6 +44,20 @@ type Options struct {
 	// MaxWrite returns the most bytes of content one write takes (the
 	// setting MaxWriteSetting); DefaultMaxWrite when nil or not positive.
 	MaxWrite func(ctx context.Context) int64
+	// Database lists Foya's database, its -wal, -shm and -journal files
+	// and its lock files (or their folders): the tools never open them, in
+	// any mode (see fence).
+	Database []string
+	// Hidden returns what the tools may neither read nor write outside
+	// Full Access: the sandbox's hidden list (credential stores, Foya's
+	// data folder, less what the user made readable), so that the file
+	// tools and sandboxed commands hide the same; nil hides nothing.
+	Hidden func() []string
+	// Own lists Foya's data folders and the files it reads back as
+	// configuration (mcp.json, provider-keys.json, permissions.json): the
+	// tools do not write them outside Full Access, even when Hidden does
+	// not list them.
+	Own []string
 }
 
 // DefaultMaxWrite is the most content one write takes unless the setting
@@ -58,6 +72,9 @@ type env struct {
 	reads    Reads
 	trash    Trash
 	maxWrite func(ctx context.Context) int64
+	database []string
+	hidden   func() []string
+	own      []string
 }
 
 // writeLimit is the most bytes of content one write takes now.
@@ -71,7 +88,7 @@ func (e *env) writeLimit(ctx context.Context) int64 {
 }
 
 func newEnv(o Options) *env {
-	e := &env{reads: o.Reads, trash: o.Trash, maxWrite: o.MaxWrite}
+	e := &env{reads: o.Reads, trash: o.Trash, maxWrite: o.MaxWrite, database: o.Database, hidden: o.Hidden, own: o.Own}
 	if e.reads == nil {
 		e.reads = NewMemReads()
 	}

@@ -75,6 +75,10 @@ func (t globTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 		return tools.Errorf("glob: %v", err), nil
 	}
 	defer tg.close()
+	fc := t.e.fence(rc)
+	if msg := fc.readRefusal(GlobName, "searched", tg.Real); msg != "" {
+		return tools.Errorf("%s", msg), nil
+	}
 	if res, err := ask(ctx, rc, call, readKind(tg), "find files matching "+a.Pattern+" in "+tg.Show(), "", tg.Real); res != nil || err != nil {
 		return deref(res), err
 	}
@@ -84,10 +88,16 @@ func (t globTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 		return tools.Errorf("glob: %s is a file, not a folder: give the folder to search as path", tg.Show()), nil
 	}
 	var (
-		mu    sync.Mutex
-		found []string
+		mu          sync.Mutex
+		found, left []string
 	)
 	stats, err := walk(ctx, tg.loc(), tg.Real, tg.Workdir, func(e entry) bool {
+		if fc.conceals(e.abs) {
+			mu.Lock()
+			left = append(left, showPrefix(tg)+e.rel)
+			mu.Unlock()
+			return false
+		}
 		if ok, _ := doublestar.Match(pattern, e.rel); ok {
 			name := e.rel
 			if e.typ.IsDir() {
@@ -123,6 +133,9 @@ func (t globTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 	}
 	if len(found) > GlobMaxResults {
 		notes = append(notes, fmt.Sprintf("%d matches; the first %d (by path) are shown, %d left out: narrow the pattern or the path.", len(found), GlobMaxResults, len(found)-GlobMaxResults))
+	}
+	if note := fc.hiddenNote(left); note != "" {
+		notes = append(notes, note)
 	}
 	notes = append(notes, unreadableNote(stats)...)
 	if len(notes) > 0 {

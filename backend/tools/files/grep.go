@@ -95,6 +95,10 @@ func (t grepTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 		return tools.Errorf("grep: %v", err), nil
 	}
 	defer tg.close()
+	fc := t.e.fence(rc)
+	if msg := fc.readRefusal(GrepName, "searched", tg.Real); msg != "" {
+		return tools.Errorf("%s", msg), nil
+	}
 	if res, err := ask(ctx, rc, call, readKind(tg), "search "+tg.Show()+" for "+a.Pattern, "", tg.Real); res != nil || err != nil {
 		return deref(res), err
 	}
@@ -103,11 +107,15 @@ func (t grepTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 	if err != nil {
 		return tools.Errorf("grep: %s", openError(tg.Show(), err)), nil
 	}
-	g := &grepRun{s: s, context: cx, glob: glob}
+	g := &grepRun{s: s, context: cx, glob: glob, fc: fc}
 	var stats *walkStats
 	if fi.IsDir() {
 		prefix := showPrefix(tg)
 		stats, err = walk(ctx, l, tg.Real, tg.Workdir, func(e entry) bool {
+			if fc.hides(e.abs) {
+				g.leave(prefix + e.rel)
+				return false
+			}
 			if e.typ.IsRegular() {
 				g.file(e.dir, e.name, prefix+e.rel, e.rel)
 			}
@@ -144,6 +152,15 @@ type grepRun struct {
 	files   int      // files with a match
 	big     []string // files too large to search
 	errs    []string // files that could not be read
+	fc      fence
+	left    []string // paths the fence left out
+}
+
+// leave notes a path the fence left out.
+func (g *grepRun) leave(name string) {
+	g.mu.Lock()
+	g.left = append(g.left, name)
+	g.mu.Unlock()
 }
 
 // fileHits is what one file contributed.
@@ -344,6 +361,9 @@ func (g *grepRun) render(a grepArgs, tg target, stats *walkStats) string {
 	if len(g.errs) > 0 {
 		slices.Sort(g.errs)
 		notes = append(notes, fmt.Sprintf("Could not be read: %s.", strings.Join(g.errs, ", ")))
+	}
+	if note := g.fc.hiddenNote(g.left); note != "" {
+		notes = append(notes, note)
 	}
 	notes = append(notes, unreadableNote(stats)...)
 	if len(notes) > 0 {

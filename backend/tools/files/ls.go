@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -53,6 +54,10 @@ func (t lsTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) 
 		return tools.Errorf("ls: %v", err), nil
 	}
 	defer tg.close()
+	fc := t.e.fence(rc)
+	if msg := fc.readRefusal(ListName, "listed", tg.Real); msg != "" {
+		return tools.Errorf("%s", msg), nil
+	}
 	if res, err := ask(ctx, rc, call, readKind(tg), "list "+tg.Show(), "", tg.Real); res != nil || err != nil {
 		return deref(res), err
 	}
@@ -81,10 +86,14 @@ func (t lsTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) 
 		}
 	}
 	var b strings.Builder
-	var ignored []string
+	var ignored, left []string
 	shown := 0
 	for _, d := range list {
 		name := d.Name()
+		if fc.conceals(filepath.Join(tg.Real, name)) {
+			left = append(left, name)
+			continue
+		}
 		if name != ".git" && rules.ignored(append(slices.Clip(comps), name), d.IsDir()) {
 			if d.IsDir() {
 				name += "/"
@@ -101,7 +110,7 @@ func (t lsTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) 
 		b.WriteByte('\n')
 	}
 	var notes []string
-	if shown == 0 && len(ignored) == 0 {
+	if shown == 0 && len(ignored) == 0 && len(left) == 0 {
 		notes = append(notes, "The folder is empty.")
 	}
 	if shown > LsMaxEntries {
@@ -117,6 +126,9 @@ func (t lsTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) 
 			more = fmt.Sprintf(" and %d more", len(ignored)-len(names))
 		}
 		notes = append(notes, fmt.Sprintf("Ignored by .gitignore and not listed: %s%s.", strings.Join(names, ", "), more))
+	}
+	if note := fc.hiddenNote(left); note != "" {
+		notes = append(notes, note)
 	}
 	if len(notes) > 0 {
 		fmt.Fprintf(&b, "[%s]\n", strings.Join(notes, " "))

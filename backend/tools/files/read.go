@@ -87,6 +87,9 @@ func (t readTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 		return tools.Errorf("read: %v", err), nil
 	}
 	defer tg.close()
+	if msg := t.e.fence(rc).readRefusal(ReadName, "read", tg.Real); msg != "" {
+		return tools.Errorf("%s", msg), nil
+	}
 	if res, err := ask(ctx, rc, call, readKind(tg), "read "+tg.Show(), "", tg.Real); res != nil || err != nil {
 		return deref(res), err
 	}

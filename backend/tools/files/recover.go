@@ -58,6 +58,9 @@ func (e *env) recoverCall(ctx context.Context, rc *tools.RunContext, call tools.
 		return nil, nil
 	}
 	defer tg.close()
+	if (fence{database: resolveAll(e.database)}).isDatabase(tg.Real) {
+		return nil, nil // refused before it touched anything; never opened
+	}
 	l := tg.loc()
 	if tool != DeleteName {
 		if err := removeTemps(l.parent()); err != nil {

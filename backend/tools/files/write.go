@@ -56,6 +56,9 @@ func (t writeTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Cal
 		return tools.Errorf("write: %v", err), nil
 	}
 	defer tg.close()
+	if msg := t.e.fence(rc).writeRefusal(WriteName, tg.Real); msg != "" {
+		return tools.Errorf("%s", msg), nil
+	}
 	content := []byte(*a.Content)
 	before, err := snapshot(tg.loc(), MaxKeep)
 	switch {
@@ -100,7 +103,7 @@ func (t writeTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Cal
 		return deref(res), err
 	}
 	note := ""
-	res, dirs := t.e.commit(ctx, sid, tg, before, &after, "write")
+	res, dirs := t.e.commit(ctx, rc, sid, tg, before, &after, "write")
 	if res != nil {
 		if res.IsError {
 			return *res, nil
@@ -138,11 +141,18 @@ func (t writeTool) tooLarge(ctx context.Context, n int64) *tools.Result {
 // the new state as seen by the session. It fills in after's modification
 // time and actual mode, and returns an is_error result when nothing was
 // written. When the write happened but the note could not be kept, it
-// returns a result that is not an error, whose text says so.
-func (e *env) commit(ctx context.Context, sid string, tg target, before state, after *state, verb string) (*tools.Result, []tools.FileChange) {
+// returns a result that is not an error, whose text says so. It takes the
+// session's change lock first (rc.LockChanges).
+func (e *env) commit(ctx context.Context, rc *tools.RunContext, sid string, tg target, before state, after *state, verb string) (*tools.Result, []tools.FileChange) {
 	fail := func(format string, args ...any) (*tools.Result, []tools.FileChange) {
 		r := tools.Errorf(format, args...)
 		return &r, nil
+	}
+	// Held until the change is stored: no look at the workspace may take
+	// it for another's (issue 22 item 2). What a live background command
+	// changed at tg is recorded first, as that command's.
+	if _, err := rc.LockChanges(ctx, tg.Real); err != nil {
+		return fail("%s: %s was not changed: %v", verb, tg.Show(), err)
 	}
 	l := tg.loc()
 	now, err := snapshot(l, MaxKeep)

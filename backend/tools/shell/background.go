@@ -193,6 +193,17 @@ func (s *Shell) startBackground(rc *tools.RunContext, callID, command string, cm
 // against the call that started it, and returns notes for bash_output.
 func (s *Shell) captureBackground(sessionID, runID, callID, workdir string) []string {
 	ctx := context.Background()
+	// The look and the record under the session's change lock: a look
+	// beside a call's would take its change, on disk and not yet stored,
+	// for this command's, or store its own records out of order (issue 22
+	// item 2).
+	if l, ok := s.opts.Capture.(Locker); ok {
+		unlock, err := l.Lock(ctx, sessionID)
+		if err != nil {
+			return []string{captureNote(err)}
+		}
+		defer unlock()
+	}
 	fcs, note, err := s.opts.Capture.After(ctx, sessionID, workdir)
 	if err != nil {
 		return []string{captureNote(err)}

@@ -201,7 +201,7 @@ func (t bashTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 	if err != nil && capErr == nil {
 		// It did not start; whatever changed meanwhile is not its doing,
 		// and the next command's Before finds it.
-		t.s.after(ctx, rc)
+		t.s.after(ctx, rc, false)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -220,7 +220,7 @@ func (t bashTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 	}
 	if capErr != nil {
 		out.Text += "\n" + captureNote(capErr)
-	} else if fcs, note, err := t.s.after(ctx, rc); err != nil {
+	} else if fcs, note, err := t.s.after(ctx, rc, true); err != nil {
 		out.Text += "\n" + captureNote(err)
 	} else {
 		out.FileChanges = withoutProtectDirs(fcs, rc.Workdir, p)
@@ -237,24 +237,33 @@ func (t bashTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 // run), what changed since the last look is taken for its doing, not for
 // a change made outside Foya: it is recorded against the newest such
 // command's call at once (so a crash cannot lose it), marked unconfirmed
-// when there were more than one, since Foya cannot tell which made it. Without that, the look would take the
-// change in and the command's own capture at its end would find nothing
-// (the crash harness found it, issue 16 item 1).
+// when there were more than one, since Foya cannot tell which made it.
+// Without that, the look would take the change in and the command's own
+// capture at its end would find nothing (the crash harness found it, issue
+// 16 item 1). It is one look under the session's change lock, released
+// before the command runs: with two, a change the background command made
+// between them was taken for an outside one (issue 22 item 2).
 func (s *Shell) before(ctx context.Context, rc *tools.RunContext) error {
 	if s.opts.Capture == nil {
 		return nil
 	}
-	if j, alive := s.liveJob(rc.SessionID); j != nil {
-		fcs, _, err := s.opts.Capture.After(ctx, rc.SessionID, rc.Workdir)
-		if err == nil && len(fcs) > 0 {
-			for i := range fcs {
-				fcs[i].Unconfirmed = alive > 1
-			}
-			// A Record that fails loses them, as one at the command's end would.
-			_ = s.opts.Capture.Record(context.WithoutCancel(ctx), rc.SessionID, j.runID, j.callID, fcs)
-		}
+	release, err := rc.LockChanges(ctx)
+	if err != nil {
+		return err
 	}
-	return s.opts.Capture.Before(ctx, rc.SessionID, rc.Workdir)
+	defer release()
+	return s.opts.Capture.Before(ctx, rc.SessionID, rc.Workdir, s.Live(rc.SessionID))
+}
+
+// Live returns the session's newest background command whose changes are
+// recorded and not captured yet (see liveJob), nil when there is none: a
+// look at the workspace now gives what changed to it.
+func (s *Shell) Live(sessionID string) *Live {
+	j, alive := s.liveJob(sessionID)
+	if j == nil {
+		return nil
+	}
+	return &Live{RunID: j.runID, CallID: j.callID, Others: alive > 1}
 }
 
 // liveJob returns the session's newest background command whose changes
@@ -286,12 +295,24 @@ func (s *Shell) liveJob(sessionID string) (*job, int) {
 }
 
 // after returns what the command changed. It runs whether or not the call
-// was cancelled: a cancelled command's changes happened all the same.
-func (s *Shell) after(ctx context.Context, rc *tools.RunContext) ([]tools.FileChange, string, error) {
+// was cancelled: a cancelled command's changes happened all the same. It
+// takes the session's change lock and, with keep, leaves it to the engine,
+// which releases it once the call's result, with these changes, is stored:
+// a look in between (a background command's capture) would record them
+// again, or its own changes before them (issue 22 item 2).
+func (s *Shell) after(ctx context.Context, rc *tools.RunContext, keep bool) ([]tools.FileChange, string, error) {
 	if s.opts.Capture == nil {
 		return nil, "", nil
 	}
-	return s.opts.Capture.After(context.WithoutCancel(ctx), rc.SessionID, rc.Workdir)
+	ctx = context.WithoutCancel(ctx)
+	release, err := rc.LockChanges(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	if !keep {
+		defer release()
+	}
+	return s.opts.Capture.After(ctx, rc.SessionID, rc.Workdir)
 }
 
 // withoutProtectDirs drops the creation of the empty .foya and .agents
@@ -375,9 +396,11 @@ func (s *Shell) command(rc *tools.RunContext, a bashArgs, p plan) (sandbox.Comma
 			Writable:   writable,
 			// Created when missing, so that the command cannot make them
 			// with its own content. A missing .git is not: an empty one
-			// would confuse git (see the package documentation).
+			// would confuse git (see the package documentation). Nor are
+			// Foya's own files (Options.Own), read-only where they exist
+			// in a writable folder and are not hidden (issue 21 item 3).
 			ReadOnly:         []string{filepath.Join(rc.Workdir, ".foya"), filepath.Join(rc.Workdir, ".agents")},
-			ReadOnlyIfExists: p.protect.paths,
+			ReadOnlyIfExists: slices.Concat(p.protect.paths, s.opts.Own),
 			Hidden:           s.hidden(),
 		}
 	}

@@ -141,6 +141,12 @@ func hooksPath(config string) string {
 // that a link swapped in meanwhile cannot lead it outside. It returns one
 // sentence per renamed entry, for the model.
 func quarantine(ws string, before protection) []string {
+	return quarantineFor(ws, before, "the command", "To make a repository, run the command with sandbox: false and a reason")
+}
+
+// quarantineFor is quarantine with the words for who made the repository
+// and what to do instead.
+func quarantineFor(ws string, before protection, who, instead string) []string {
 	after := protect(ws)
 	var notes []string
 	var root *os.Root
@@ -151,7 +157,7 @@ func quarantine(ws string, before protection) []string {
 		if root == nil {
 			var err error
 			if root, err = os.OpenRoot(ws); err != nil {
-				return append(notes, fmt.Sprintf("the command made %s, which could not be renamed aside (%v): do not run git there before checking its config and hooks", g, err))
+				return append(notes, fmt.Sprintf("%s made %s, which could not be renamed aside (%v): do not run git there before checking its config and hooks", who, g, err))
 			}
 			defer root.Close()
 		}
@@ -167,11 +173,11 @@ func quarantine(ws string, before protection) []string {
 			aside = fmt.Sprintf("%s.sandboxed-%d", rel, n)
 		}
 		if err := root.Rename(rel, aside); err != nil {
-			notes = append(notes, fmt.Sprintf("the command made %s, which could not be renamed aside (%v): do not run git there before checking its config and hooks", rel, err))
+			notes = append(notes, fmt.Sprintf("%s made %s, which could not be renamed aside (%v): do not run git there before checking its config and hooks", who, rel, err))
 			continue
 		}
-		notes = append(notes, fmt.Sprintf("the command made a git repository (%s); Foya renamed it to %s, because hooks or config made inside the sandbox "+
-			"would run later outside it. To make a repository, run the command with sandbox: false and a reason", rel, aside))
+		notes = append(notes, fmt.Sprintf("%s made a git repository (%s); Foya renamed it to %s, because hooks or config made inside the sandbox "+
+			"would run later outside it. %s", who, rel, aside, instead))
 	}
 	return notes
 }

@@ -41,6 +41,11 @@ type Options struct {
 	// Private lists more paths hidden like the credential stores, which
 	// Readable may uncover: Foya's data folder.
 	Private []string
+	// Own lists Foya's data folders and the files it reads back as
+	// configuration (its MCP servers, provider keys, the user's rules):
+	// where they exist inside a folder a command may write, they stay
+	// read-only, even when Readable uncovers them.
+	Own []string
 	// Readable returns the paths the user allows sandboxed commands to
 	// read although they are hidden by default (a credential store, the
 	// data folder); nil means none.
@@ -67,14 +72,34 @@ type Jobs interface {
 
 // Capture is what the shell needs to record a command's changes: Before
 // brings the session's record of the workspace up to date before the
-// command runs (what changed meanwhile was not the command's doing),
-// After returns what changed since, as File Changes, and a note on what
-// could not be recorded whole. Record keeps the changes of a background
-// command, found when it ends, against the call that started it.
+// command runs (what changed meanwhile was not the command's doing, or,
+// with live set, was the live background command's, and is recorded
+// against its call), After returns what changed since, as File Changes,
+// and a note on what could not be recorded whole. Record keeps the changes
+// of a background command, found when it ends, against the call that
+// started it. The shell calls them holding the session's change lock
+// (tools.RunContext.LockChanges, Locker).
 type Capture interface {
-	Before(ctx context.Context, sessionID, workdir string) error
+	Before(ctx context.Context, sessionID, workdir string, live *Live) error
 	After(ctx context.Context, sessionID, workdir string) ([]tools.FileChange, string, error)
 	Record(ctx context.Context, sessionID, runID, callID string, changes []tools.FileChange) error
+}
+
+// Live is the background command a look before a command gives what
+// changed since the last look to: the call that started it, and whether
+// others are live too (then Foya cannot tell which made a change, and the
+// records are marked unconfirmed).
+type Live struct {
+	RunID, CallID string
+	Others        bool
+}
+
+// Locker is the optional capability of a Capture that takes the session's
+// change lock for a background command's capture at its end, which runs
+// outside any call (engine.LockChanges): from before its look until its
+// changes are recorded.
+type Locker interface {
+	Lock(ctx context.Context, sessionID string) (unlock func(), err error)
 }
 
 // Shell is what the shell tools share: each session's background commands

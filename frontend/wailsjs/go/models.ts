@@ -78,6 +78,7 @@ export namespace kernel {
 	    paths?: string[];
 	    command?: string;
 	    host?: string;
+	    addresses?: string[];
 	    readOnly?: boolean;
 	    mcpServer?: string;
 	    mcpTool?: string;
@@ -223,6 +224,11 @@ export namespace kernel {
 	    dataDir: string;
 	    dbPath: string;
 	}
+	export interface MCPApprove {
+	    fingerprint: string;
+	    unsandboxed?: boolean;
+	    workspaceCode?: boolean;
+	}
 	export interface MCPImport {
 	    added: string[];
 	    skipped: string[];
@@ -243,6 +249,14 @@ export namespace kernel {
 	    sandbox: boolean;
 	    alwaysLoad: boolean;
 	    restarts: number;
+	    command?: string;
+	    args?: string[];
+	    cwd?: string;
+	    env?: Record<string, string>;
+	    url?: string;
+	    headers?: string[];
+	    code?: string[];
+	    fingerprint?: string;
 	}
 	export interface MCPList {
 	    servers: MCPServer[];

@@ -90,12 +90,14 @@ export function createApi(transport: Caller) {
     Approvals: (sessionID: string): Promise<kernel.ApprovalRecord[]> =>
       transport.call<kernel.ApprovalRecord[]>('Approvals', [sessionID]),
     /**
-     * ApproveMCPServer approves a project's MCP server as configured now (the
-     * front end shows its command line first); a stdio server then runs in
-     * the sandbox unless unconfined.
+     * ApproveMCPServer approves a project's MCP server as it was shown: a
+     * carries the fingerprint the front end showed (MCPServer.Fingerprint),
+     * and the approval is refused when the server changed since. A stdio
+     * server then runs in the sandbox unless a.Unsandboxed; one that runs
+     * workspace code leaves it only with a.WorkspaceCode.
      */
-    ApproveMCPServer: (workdir: string, name: string, unconfined: boolean): Promise<kernel.MCPServer> =>
-      transport.call<kernel.MCPServer>('ApproveMCPServer', [workdir, name, unconfined]),
+    ApproveMCPServer: (workdir: string, name: string, a: kernel.MCPApprove): Promise<kernel.MCPServer> =>
+      transport.call<kernel.MCPServer>('ApproveMCPServer', [workdir, name, a]),
     /**
      * Artifact returns an artifact of a session (an image a tool made) with its
      * MIME type, size and bytes. An artifact of another session is not found;

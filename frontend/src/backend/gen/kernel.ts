@@ -685,6 +685,12 @@ export interface Info {
   date: string;
   dataDir: string;
   dbPath: string;
+  /**
+   * ReadOnly says why the database was opened read-only (a read-only
+   * file system, a file this user may not write), "" when it is
+   * writable: sessions can be read, nothing can be changed.
+   */
+  readOnly?: string;
 }
 /**
  * NewSession describes a session to create.
@@ -1007,6 +1013,22 @@ export const CodeInternal = "internal";
  */
 
 //////////
+// source: follow.go
+
+/**
+ * followEvery is how often a kernel asks the database whether another
+ * process wrote it (PRAGMA data_version, a read of a few bytes of shared
+ * memory when nothing changed).
+ */
+/**
+ * follower publishes the events other processes store in the kernel's
+ * database (a foya mode in a terminal, a foya exec --session, another
+ * window's kernel): a session's UI shows a mode switched from a terminal
+ * as it happens, in seq order with the kernel's own events (the engine's
+ * CatchUp). Its goroutine ends with stop.
+ */
+
+//////////
 // source: kernel.go
 
 /**
@@ -1157,6 +1179,29 @@ export interface MCPServer {
   sandbox: boolean;
   alwaysLoad: boolean;
   restarts: number /* int */;
+  /**
+   * What decides what runs, as approving shows it (issue 21 item 4):
+   * the command and its arguments, the working folder, the environment
+   * (values that look secret masked), the URL and the headers' names.
+   */
+  command?: string;
+  args?: string[];
+  cwd?: string;
+  env?: { [key: string]: string};
+  url?: string;
+  headers?: string[];
+  /**
+   * Code lists the workspace files and folders a project's server runs
+   * or loads (its script, the folder of a relative command, files named
+   * in its arguments, env paths): part of what an approval covers.
+   */
+  code?: string[];
+  /**
+   * Fingerprint identifies a project's server as shown (its entry and
+   * its code's content): ApproveMCPServer takes it back and refuses
+   * when the server changed since.
+   */
+  fingerprint?: string;
 }
 /**
  * MCPList is the configured servers and what is wrong with their files.
@@ -1201,6 +1246,31 @@ export interface MCPImport {
    */
   skipped: string[];
   problems: string[];
+}
+
+//////////
+// source: mcp_approve.go
+
+/**
+ * MCPApprove is what a person approves of a project's MCP server.
+ */
+export interface MCPApprove {
+  /**
+   * Fingerprint is MCPServer.Fingerprint as it was shown: the approval
+   * is refused when the server changed since (issue 21 item 4).
+   */
+  fingerprint: string;
+  /**
+   * Unsandboxed lets a stdio server run outside the sandbox.
+   */
+  unsandboxed?: boolean;
+  /**
+   * WorkspaceCode confirms the risk of Unsandboxed for a server that
+   * runs code from the workspace (MCPServer.Code): whatever is written
+   * there, by the model too, then runs with the user's rights (issue 21
+   * item 2).
+   */
+  workspaceCode?: boolean;
 }
 
 //////////

@@ -147,21 +147,70 @@ describe("SettingsView: MCP servers", () => {
     expect(screen.getByText(/No MCP servers yet/)).toBeTruthy();
   });
 
-  it("approves a project's server only after showing its command line, sandboxed unless lifted", async () => {
-    const r = replies({
-      servers: [server({ name: "tools", scope: "project", file: WORKDIR + "/.mcp.json", commandLine: "./bin/tools --serve 'a b'", state: "unapproved", sandbox: true, tools: 0 })],
-      problems: [],
+  // Issue 21 item 4: the dialog shows everything that decides what runs
+  // and sends back the fingerprint it showed.
+  it("approves a project's server only after showing what it runs, with the fingerprint shown, sandboxed unless lifted", async () => {
+    const tools = server({
+      name: "tools",
+      scope: "project",
+      file: WORKDIR + "/.mcp.json",
+      commandLine: "./bin/tools --serve 'a b'",
+      command: "./bin/tools",
+      args: ["--serve", "a b"],
+      cwd: WORKDIR + "/srv",
+      env: { MODE: "fast", GITHUB_TOKEN: "•••••• (40 characters, hidden: it looks like a secret)" },
+      code: ["bin", "bin/tools"],
+      fingerprint: "f1nger",
+      state: "unapproved",
+      sandbox: true,
+      tools: 0,
     });
+    const r = replies({ servers: [tools], problems: [] });
     const { t } = mount(<SettingsView sessionId="s1" onClose={() => {}} />, r);
     const user = await openTab();
     await user.click(await screen.findByRole("button", { name: "Approve tools" }));
     const ask = await screen.findByRole("alertdialog", { name: "Approve the project's MCP server tools?" });
     expect(within(ask).getByLabelText("Command line to approve").textContent).toBe("./bin/tools --serve 'a b'");
     expect(ask.textContent).toContain(WORKDIR + "/.mcp.json");
+    const facts = within(ask).getByLabelText("What the approval covers").textContent;
+    for (const want of ["Transportstdio", "Command./bin/tools", "Argument 1--serve", "Argument 2a b", "Working folder" + WORKDIR + "/srv", "EnvironmentMODE=fast", "GITHUB_TOKEN=•••••• (40 characters", "Workspace code it runsbin, bin/tools"]) {
+      expect(facts).toContain(want);
+    }
+    expect(facts).not.toContain("ghp_");
     expect((within(ask).getByRole("checkbox", { name: /outside the sandbox/ }) as HTMLInputElement).checked).toBe(false);
     await user.click(within(ask).getByRole("button", { name: "Approve tools" }));
-    await waitFor(() => expect(argsOf(t, "ApproveMCPServer")).toEqual([[WORKDIR, "tools", false]]));
+    await waitFor(() => expect(argsOf(t, "ApproveMCPServer")).toEqual([[WORKDIR, "tools", { fingerprint: "f1nger" }]]));
     expect((await screen.findByRole("status")).textContent).toBe("MCP server tools approved; it runs in the sandbox.");
+  });
+
+  // Issue 21 item 2: lifting the sandbox of a server that runs workspace
+  // code needs that exact risk confirmed.
+  it("lifts the sandbox of a server running workspace code only once that risk is confirmed", async () => {
+    const tools = server({ name: "tools", scope: "project", file: WORKDIR + "/.mcp.json", command: "python3", args: ["helper_srv.py"], code: ["helper_srv.py"], fingerprint: "f2", state: "unapproved", tools: 0 });
+    const { t } = mount(<SettingsView sessionId="s1" onClose={() => {}} />, replies({ servers: [tools], problems: [] }));
+    const user = await openTab();
+    await user.click(await screen.findByRole("button", { name: "Approve tools" }));
+    const ask = await screen.findByRole("alertdialog", { name: "Approve the project's MCP server tools?" });
+    await user.click(within(ask).getByRole("checkbox", { name: /outside the sandbox/ }));
+    const approve = within(ask).getByRole("button", { name: "Approve tools" }) as HTMLButtonElement;
+    expect(approve.disabled).toBe(true);
+    await user.click(within(ask).getByRole("checkbox", { name: /runs code from the workspace \(\s*helper_srv.py\)/ }));
+    expect(approve.disabled).toBe(false);
+    await user.click(approve);
+    await waitFor(() => expect(argsOf(t, "ApproveMCPServer")).toEqual([[WORKDIR, "tools", { fingerprint: "f2", unsandboxed: true, workspaceCode: true }]]));
+    expect((await screen.findByRole("status")).textContent).toBe("MCP server tools approved, outside the sandbox.");
+  });
+
+  it("shows a URL server's address and headers by name only", async () => {
+    const web = server({ name: "web", scope: "project", file: WORKDIR + "/.mcp.json", transport: "http", commandLine: "https://x.example/mcp", url: "https://x.example/mcp", headers: ["Authorization"], fingerprint: "f3", state: "unapproved", tools: 0 });
+    mount(<SettingsView sessionId="s1" onClose={() => {}} />, replies({ servers: [web], problems: [] }));
+    const user = await openTab();
+    await user.click(await screen.findByRole("button", { name: "Approve web" }));
+    const ask = await screen.findByRole("alertdialog", { name: "Approve the project's MCP server web?" });
+    const facts = within(ask).getByLabelText("What the approval covers").textContent;
+    expect(facts).toContain("URLhttps://x.example/mcp");
+    expect(facts).toContain("HeadersAuthorization (values not shown)");
+    expect(within(ask).queryByRole("checkbox")).toBeNull();
   });
 
   it("browses a ready server's resources and prompts, and reads a resource", async () => {

@@ -1,12 +1,24 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { Fragment, useCallback, useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { AlertDialog } from "radix-ui";
 import { useApi } from "../../backend";
-import type { MCPList, MCPServer } from "../../backend/gen/kernel";
+import type { MCPApprove, MCPList, MCPServer } from "../../backend/gen/kernel";
 import type { Content, Prompt, Resource } from "../../backend/gen/mcp";
 import { Button } from "../../ui/Button";
 import { Notice } from "../../ui/Notice";
 import { errorText } from "./errors";
-import { anyConnecting, canRestart, configOf, emptyForm, originWords, stateWords, toolWords, type AddForm } from "./mcp";
+import {
+  anyConnecting,
+  approvalFacts,
+  approveArgs,
+  canRestart,
+  configOf,
+  emptyForm,
+  originWords,
+  runsWorkspaceCode,
+  stateWords,
+  toolWords,
+  type AddForm,
+} from "./mcp";
 import { Result } from "./ModeSettings";
 
 type Load = { status: "loading" } | { status: "error"; message: string } | { status: "ready"; list: MCPList };
@@ -255,11 +267,11 @@ function ServerItem(props: { server: MCPServer; workdir: string; onChanged(text:
         <ApproveDialog
           server={s}
           onClose={() => setApproving(false)}
-          onApprove={(unconfined) =>
+          onApprove={(a) =>
             void act(
               "approve",
-              () => api.ApproveMCPServer(props.workdir, s.name, unconfined),
-              `MCP server ${s.name} approved${unconfined ? ", outside the sandbox" : s.transport === "stdio" ? "; it runs in the sandbox" : ""}.`,
+              () => api.ApproveMCPServer(props.workdir, s.name, a),
+              `MCP server ${s.name} approved${a.unsandboxed === true ? ", outside the sandbox" : s.transport === "stdio" ? "; it runs in the sandbox" : ""}.`,
               `${s.name} was not approved`,
             )
           }
@@ -270,14 +282,19 @@ function ServerItem(props: { server: MCPServer; workdir: string; onChanged(text:
 }
 
 /**
- * ApproveDialog shows exactly what a project's server runs before the
- * person approves it; a stdio server runs in the sandbox unless they lift
- * it here.
+ * ApproveDialog shows everything that decides what a project's server
+ * runs before the person approves it, and sends back the fingerprint of
+ * what it showed (issue 21 item 4); a stdio server runs in the sandbox
+ * unless they lift it here, and one that runs workspace code leaves it
+ * only once they confirm that risk too (issue 21 item 2).
  */
-function ApproveDialog(props: { server: MCPServer; onClose(): void; onApprove(unconfined: boolean): void }) {
+function ApproveDialog(props: { server: MCPServer; onClose(): void; onApprove(a: MCPApprove): void }) {
   const s = props.server;
   const [unconfined, setUnconfined] = useState(false);
+  const [trustCode, setTrustCode] = useState(false);
   const stdio = s.transport === "stdio";
+  const code = runsWorkspaceCode(s);
+  const blocked = unconfined && code && !trustCode;
   return (
     <AlertDialog.Root open onOpenChange={(open) => !open && props.onClose()}>
       <AlertDialog.Portal>
@@ -290,19 +307,37 @@ function ApproveDialog(props: { server: MCPServer; onClose(): void; onApprove(un
           <pre className="mcp-command" aria-label="Command line to approve">
             {s.commandLine}
           </pre>
+          <dl className="provider-facts" aria-label="What the approval covers">
+            {approvalFacts(s).map((f, i) => (
+              <Fragment key={i}>
+                <dt>{f.label}</dt>
+                <dd>
+                  <code>{f.value}</code>
+                </dd>
+              </Fragment>
+            ))}
+          </dl>
           {stdio && (
             <label className="check-label">
               <input type="checkbox" checked={unconfined} onChange={(e) => setUnconfined(e.target.checked)} /> Run it outside the sandbox (it may then write
               anywhere you can and reach the network)
             </label>
           )}
-          <p className="muted">The approval holds for this entry as it is now: if the project changes the command, Foya asks again.</p>
+          {stdio && unconfined && code && (
+            <label className="check-label">
+              <input type="checkbox" checked={trustCode} onChange={(e) => setTrustCode(e.target.checked)} /> I understand that it runs code from the workspace (
+              {(s.code ?? []).join(", ")}): outside the sandbox, whatever is written there, by the model too, runs with all my rights
+            </label>
+          )}
+          <p className="muted">
+            The approval holds for this entry and the workspace code it runs as they are now: if either changes, the server stops and Foya asks again.
+          </p>
           <div className="confirm-actions">
             <AlertDialog.Cancel asChild>
               <Button>Cancel</Button>
             </AlertDialog.Cancel>
             <AlertDialog.Action asChild>
-              <Button variant="primary" onClick={() => props.onApprove(unconfined)}>
+              <Button variant="primary" disabled={blocked} onClick={() => props.onApprove(approveArgs(s, unconfined, trustCode))}>
                 Approve {s.name}
               </Button>
             </AlertDialog.Action>

@@ -1,6 +1,6 @@
 // The MCP servers section's pure logic (issue 13 item 1, the UI's MCP view).
 import { describe, expect, it } from "vitest";
-import { anyConnecting, canRestart, configOf, emptyForm, originWords, parseEnv, stateWords, toolWords } from "./mcp";
+import { anyConnecting, approvalFacts, approveArgs, canRestart, configOf, emptyForm, originWords, parseEnv, stateWords, toolWords } from "./mcp";
 import { server } from "./testkit";
 
 
@@ -19,7 +19,7 @@ describe("MCP server words", () => {
 
   it("says what to do for a failed or an unapproved server", () => {
     expect(stateWords(server({ state: "failed" })).hint).toContain("restart it");
-    expect(stateWords(server({ state: "unapproved" })).hint).toContain("approve its command line");
+    expect(stateWords(server({ state: "unapproved" })).hint).toContain("approve what it runs");
   });
 
   it("names where a server comes from", () => {
@@ -78,5 +78,34 @@ describe("the add form", () => {
 
   it("reads environment lines, skipping blank ones and spaces around the name, keeping = in values", () => {
     expect(parseEnv("\nA=1\n B = x=y \n")).toEqual({ env: { A: "1", B: "x=y" } });
+  });
+});
+
+// Issue 21 items 2 and 4: what approving shows and sends.
+describe("approving a project's server", () => {
+  const s = server({ scope: "project", command: "python3", args: ["helper_srv.py"], env: { B: "2", A: "1" }, cwd: "/w/srv", code: ["helper_srv.py"], fingerprint: "fp" });
+
+  it("lists everything that decides what runs", () => {
+    expect(approvalFacts(s)).toEqual([
+      { label: "Transport", value: "stdio" },
+      { label: "Command", value: "python3" },
+      { label: "Argument 1", value: "helper_srv.py" },
+      { label: "Working folder", value: "/w/srv" },
+      { label: "Environment", value: "A=1" },
+      { label: "Environment", value: "B=2" },
+      { label: "Workspace code it runs", value: "helper_srv.py" },
+    ]);
+    expect(approvalFacts(server({ transport: "sse", url: "https://x/sse", headers: ["Authorization", "X-Key"] }))).toEqual([
+      { label: "Transport", value: "sse" },
+      { label: "URL", value: "https://x/sse" },
+      { label: "Headers", value: "Authorization, X-Key (values not shown)" },
+    ]);
+  });
+
+  it("sends the fingerprint shown, and the workspace-code confirmation only with the sandbox lifted", () => {
+    expect(approveArgs(s, false, true)).toEqual({ fingerprint: "fp" });
+    expect(approveArgs(s, true, false)).toEqual({ fingerprint: "fp", unsandboxed: true });
+    expect(approveArgs(s, true, true)).toEqual({ fingerprint: "fp", unsandboxed: true, workspaceCode: true });
+    expect(approveArgs(server({ transport: "http", fingerprint: "h" }), true, true)).toEqual({ fingerprint: "h" });
   });
 });

@@ -1,7 +1,7 @@
 // The MCP servers section's logic, pure: how a server's state, origin and
 // tools read, and the add form's fields turned into the kernel's
 // MCPServerConfig (or an error naming the field at fault).
-import type { MCPServer, MCPServerConfig } from "../../backend/gen/kernel";
+import type { MCPApprove, MCPServer, MCPServerConfig } from "../../backend/gen/kernel";
 import { parseHeaders } from "./headers";
 
 /** stateWords is a server's state in words: a short label and, when it helps, what to do. */
@@ -18,7 +18,7 @@ export function stateWords(s: MCPServer): { label: string; hint: string } {
     case "unapproved":
       return {
         label: "Not approved",
-        hint: "A project's server runs only once you approve its command line: opening a project starts none of its programs.",
+        hint: "A project's server runs only once you approve what it runs (its command, arguments, environment and the workspace code it loads): opening a project starts none of its programs.",
       };
     case "disabled":
       return { label: "Disabled", hint: 'Its entry says "disabled": true; edit the file to enable it.' };
@@ -128,4 +128,51 @@ export function configOf(f: AddForm): { config: MCPServerConfig } | { error: str
 /** anyConnecting says whether the list should be read again soon: a server is still starting. */
 export function anyConnecting(list: MCPServer[]): boolean {
   return list.some((s) => s.state === "connecting");
+}
+
+/** ApprovalFact is one line of what approving a project's server covers. */
+export interface ApprovalFact {
+  label: string;
+  value: string;
+}
+
+/**
+ * approvalFacts lists everything that decides what a project's server
+ * runs, as the approval covers it (issue 21 item 4): transport, command,
+ * each argument, working folder, environment (the kernel masks values
+ * that look secret), URL, headers by name, and the workspace code it runs.
+ */
+export function approvalFacts(s: MCPServer): ApprovalFact[] {
+  const out: ApprovalFact[] = [{ label: "Transport", value: s.transport }];
+  if (s.transport === "stdio") {
+    out.push({ label: "Command", value: s.command ?? s.commandLine });
+    (s.args ?? []).forEach((a, i) => out.push({ label: `Argument ${i + 1}`, value: a }));
+  } else {
+    out.push({ label: "URL", value: s.url ?? s.commandLine });
+    if ((s.headers ?? []).length > 0) out.push({ label: "Headers", value: `${(s.headers ?? []).join(", ")} (values not shown)` });
+  }
+  if (s.cwd !== undefined && s.cwd !== "") out.push({ label: "Working folder", value: s.cwd });
+  for (const name of Object.keys(s.env ?? {}).sort()) out.push({ label: "Environment", value: `${name}=${s.env![name]}` });
+  if ((s.code ?? []).length > 0) out.push({ label: "Workspace code it runs", value: (s.code ?? []).join(", ") });
+  return out;
+}
+
+/** runsWorkspaceCode says whether a server runs code from the workspace, which then decides what it does. */
+export function runsWorkspaceCode(s: MCPServer): boolean {
+  return (s.code ?? []).length > 0;
+}
+
+/**
+ * approveArgs is what the approve action sends: the fingerprint that was
+ * shown (the kernel refuses if the server changed since), and whether the
+ * sandbox is lifted, with the confirmation a server running workspace
+ * code needs for that.
+ */
+export function approveArgs(s: MCPServer, unsandboxed: boolean, workspaceCode: boolean): MCPApprove {
+  const a: MCPApprove = { fingerprint: s.fingerprint ?? "" };
+  if (unsandboxed && s.transport === "stdio") {
+    a.unsandboxed = true;
+    if (workspaceCode && runsWorkspaceCode(s)) a.workspaceCode = true;
+  }
+  return a;
 }

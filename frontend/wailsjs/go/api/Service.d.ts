@@ -15,7 +15,7 @@ export function Answer(arg1:string,arg2:kernel.Answer):Promise<void>;
 
 export function Approvals(arg1:string):Promise<Array<kernel.ApprovalRecord>>;
 
-export function ApproveMCPServer(arg1:string,arg2:string,arg3:boolean):Promise<kernel.MCPServer>;
+export function ApproveMCPServer(arg1:string,arg2:string,arg3:kernel.MCPApprove):Promise<kernel.MCPServer>;
 
 export function Artifact(arg1:string,arg2:string):Promise<api.ArtifactData>;
 
