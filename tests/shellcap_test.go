@@ -5,6 +5,7 @@ package tests
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
 	"foya/backend/testwait"
+	"foya/backend/workspace"
 )
 
 // shellcapFiles lays out a small workspace with modes worth restoring.
@@ -248,19 +250,22 @@ func TestIssue15OutsideEditConflicts(t *testing.T) {
 	shellcapFiles(t, h.dir)
 	ctx := context.Background()
 	sess := h.session("full_access")
+	// No run started in the session yet: nothing watches its workspace.
+	if err := h.k.WaitWatcher(ctx, sess.ID); !errors.Is(err, workspace.ErrNoWatcher) {
+		t.Fatalf("WaitWatcher before any run: %v; want %v", err, workspace.ErrNoWatcher)
+	}
 	run1 := h.runIn(ctx, sess.ID, "one")
 	mine := "alpha\nagent\nthe user's line\n"
 	if err := os.WriteFile(filepath.Join(h.dir, "a.txt"), []byte(mine), 0o640); err != nil {
 		t.Fatal(err)
 	}
-	// The user's edit comes a moment before the next turn, as people are
-	// slower than the watcher's debounce (100 ms): its event narrows the
-	// look before the command. Still a sleep (issue 22 item 3, not done):
-	// nothing outside the kernel tells when its watcher has passed the path
-	// on (the file.changed_outside event comes from the next look, not from
-	// the watcher, as the session never read a.txt); a kernel method that
-	// waits for the watcher's Barrier would be the event to wait for.
-	time.Sleep(500 * time.Millisecond)
+	// The user's edit comes before the next turn, as people are slower
+	// than the watcher: its event narrows the look before the command.
+	// The test waits until the kernel's watcher has passed the edit on
+	// (issue 22 item 3: a wait on that event, not a sleep).
+	if err := h.k.WaitWatcher(ctx, sess.ID); err != nil {
+		t.Fatal(err)
+	}
 	h.runIn(ctx, sess.ID, "two")
 	dir := realDir(t, h.dir)
 	if got := opsOf(dir, toolChanges(h, "c2")); !slices.Equal(got, []string{"create other.txt"}) {

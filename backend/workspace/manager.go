@@ -375,6 +375,28 @@ func (m *Manager) Detach(sessionID string, w Barrier) {
 	}
 }
 
+// ErrNoWatcher is returned by WaitWatcher when no watcher is attached to
+// the session's index.
+var ErrNoWatcher = errors.New("no watcher is attached to the session's workspace")
+
+// WaitWatcher returns once the watcher attached to the session's index has
+// passed on (to Touch, and to whatever else it reports to) every change made
+// in the workspace before the call: its Barrier. It returns ErrNoWatcher
+// when none is attached, the Barrier's error when it cannot confirm that.
+func (m *Manager) WaitWatcher(ctx context.Context, sessionID string) error {
+	ix := m.lookup(sessionID)
+	if ix == nil {
+		return ErrNoWatcher
+	}
+	ix.wmu.Lock()
+	b := ix.watcher
+	ix.wmu.Unlock()
+	if b == nil {
+		return ErrNoWatcher
+	}
+	return b.Barrier(ctx)
+}
+
 // Touch notes a path a watcher saw change.
 func (m *Manager) Touch(sessionID, path string) {
 	ix := m.lookup(sessionID)
