@@ -142,6 +142,21 @@ func (m *Manager) Warm(sessionID, workdir string) {
 }
 
 // get returns the session's index, starting its build when it is new.
+// built is the session's index once its first build is done (or ctx
+// ends first).
+func (m *Manager) built(ctx context.Context, sessionID, workdir string) (*index, error) {
+	ix, err := m.get(sessionID, workdir)
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case <-ix.ready:
+		return ix, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
 func (m *Manager) get(sessionID, workdir string) (*index, error) {
 	root, err := filepath.EvalSymlinks(workdir)
 	if err != nil {
@@ -192,14 +207,9 @@ func (m *Manager) Settled(ctx context.Context, sessionID, workdir string, also .
 // changes' records while the index is locked (their before sides' contents
 // may be pruned once it is not).
 func (m *Manager) before(ctx context.Context, sessionID, workdir string, settle bool, also []string, cp *Capture) ([]Change, error) {
-	ix, err := m.get(sessionID, workdir)
+	ix, err := m.built(ctx, sessionID, workdir)
 	if err != nil {
 		return nil, err
-	}
-	select {
-	case <-ix.ready:
-	case <-ctx.Done():
-		return nil, ctx.Err()
 	}
 	ix.wmu.Lock()
 	for _, p := range also {
@@ -238,14 +248,9 @@ func (m *Manager) before(ctx context.Context, sessionID, workdir string, settle 
 // index (the records are not stored yet; the next Before saves) nor counts
 // as a look for LastLook, since it did not look anywhere else.
 func (m *Manager) Look(ctx context.Context, sessionID, workdir string, paths []string) (Capture, error) {
-	ix, err := m.get(sessionID, workdir)
+	ix, err := m.built(ctx, sessionID, workdir)
 	if err != nil {
 		return Capture{}, err
-	}
-	select {
-	case <-ix.ready:
-	case <-ctx.Done():
-		return Capture{}, ctx.Err()
 	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
@@ -285,14 +290,9 @@ func (m *Manager) Look(ctx context.Context, sessionID, workdir string, paths []s
 // longer than barrierWait, too many paths, a .gitignore changed) it walks
 // the whole workspace.
 func (m *Manager) After(ctx context.Context, sessionID, workdir string) (Capture, error) {
-	ix, err := m.get(sessionID, workdir)
+	ix, err := m.built(ctx, sessionID, workdir)
 	if err != nil {
 		return Capture{}, err
-	}
-	select {
-	case <-ix.ready:
-	case <-ctx.Done():
-		return Capture{}, ctx.Err()
 	}
 	narrow := ix.barrier(ctx)
 	ix.mu.Lock()

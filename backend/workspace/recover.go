@@ -11,14 +11,9 @@ import "context"
 // changed the workspace since (the caller tells Foya's own tools' changes
 // from them).
 func (m *Manager) Recover(ctx context.Context, sessionID, workdir string) (Capture, error) {
-	ix, err := m.get(sessionID, workdir)
+	ix, err := m.built(ctx, sessionID, workdir)
 	if err != nil {
 		return Capture{}, err
-	}
-	select {
-	case <-ix.ready:
-	case <-ctx.Done():
-		return Capture{}, ctx.Err()
 	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
