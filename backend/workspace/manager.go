@@ -141,7 +141,6 @@ func (m *Manager) Warm(sessionID, workdir string) {
 	m.get(sessionID, workdir)
 }
 
-// get returns the session's index, starting its build when it is new.
 // built is the session's index once its first build is done (or ctx
 // ends first).
 func (m *Manager) built(ctx context.Context, sessionID, workdir string) (*index, error) {
@@ -157,6 +156,7 @@ func (m *Manager) built(ctx context.Context, sessionID, workdir string) (*index,
 	}
 }
 
+// get returns the session's index, starting its build when it is new.
 func (m *Manager) get(sessionID, workdir string) (*index, error) {
 	root, err := filepath.EvalSymlinks(workdir)
 	if err != nil {
