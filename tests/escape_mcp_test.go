@@ -5,6 +5,7 @@ package tests
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -142,7 +143,7 @@ func TestMCPServerEscapes(t *testing.T) {
 			t.Errorf("%s: the refused write changed the file: %q, was %q", a.name, got, before[a.path])
 		}
 	}
-	t.Logf("%d of %d MCP server escape attempts held", held, len(mcpAttempts))
+	escapeReport(t, fmt.Sprintf("MCP server escapes: %d held, %d got through (%d attempts through a sandboxed server)\n", held, len(mcpAttempts)-held, len(mcpAttempts)))
 }
 
 // helperServer is a real stdio MCP server in Python: newline-delimited

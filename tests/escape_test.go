@@ -5,6 +5,7 @@ package tests
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -290,6 +291,25 @@ func standIns(t *testing.T) {
 	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
 }
 
+// escapeReport prints line and adds it to the file FOYA_ESCAPE_REPORT
+// names: go test shows a passing package's output only with -v, so make
+// test names a file here and prints it after the run.
+func escapeReport(t *testing.T, line string) {
+	fmt.Print(line)
+	report := os.Getenv("FOYA_ESCAPE_REPORT")
+	if report == "" {
+		return
+	}
+	f, err := os.OpenFile(report, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err == nil {
+		_, err = f.WriteString(line)
+		err = errors.Join(err, f.Close())
+	}
+	if err != nil {
+		t.Errorf("escape report: %v", err)
+	}
+}
+
 // spec: A1, A2, D2, D3 — the escape suite: a scripted model calls bash
 // (or, for the attempts that name one, a file tool) with each attempt,
 // through the whole kernel, in every mode. In Manual every approval
@@ -313,14 +333,7 @@ func TestEscapeSuite(t *testing.T) {
 	var passed, failed atomic.Int32
 	t.Cleanup(func() {
 		line := fmt.Sprintf("escape suite: %d passed, %d failed (%d attempts in each of 3 modes)\n", passed.Load(), failed.Load(), len(attempts))
-		fmt.Print(line)
-		// go test shows a passing package's output only with -v; make test
-		// names a file here and prints it after the run.
-		if report := os.Getenv("FOYA_ESCAPE_REPORT"); report != "" {
-			if err := os.WriteFile(report, []byte(line), 0o644); err != nil {
-				t.Errorf("escape report: %v", err)
-			}
-		}
+		escapeReport(t, line)
 	})
 	for _, mode := range approval.Modes {
 		t.Run(string(mode), func(t *testing.T) {
