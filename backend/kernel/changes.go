@@ -352,6 +352,10 @@ func (k *Kernel) keepReverts(ctx context.Context, sessionID string, done []tools
 // workspace checks the session's files instead.
 const PollEvery = 2 * time.Second
 
+// watchWorkspace starts a session's watcher; tests replace it to see what
+// happens when none can be had.
+var watchWorkspace = files.Watch
+
 // WatchSession watches a session's working directory until stop is called
 // or ctx ends. When a file the session read or changed is changed by
 // something other than Foya, its stale-read record is marked (so write and
@@ -366,7 +370,7 @@ func (k *Kernel) WatchSession(ctx context.Context, sessionID string) (stop func(
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	check := func(path string) { k.checkOutside(ctx, sessionID, path) }
-	w, err := files.Watch(sess.Workdir, files.WatchOptions{
+	w, err := watchWorkspace(sess.Workdir, files.WatchOptions{
 		OnChange: func(path string) {
 			if k.isFoyaFile(path) {
 				return // the database's writes: neither a command's nor the user's
@@ -382,10 +386,17 @@ func (k *Kernel) WatchSession(ctx context.Context, sessionID string) (stop func(
 		},
 	})
 	if err != nil {
-		cancel()
-		return nil, err
+		// No watcher at all (the system's inotify instances ran out, say):
+		// the session's files are checked every PollEvery instead, and the
+		// UI says why. The looks around shell commands walk the workspace.
+		ev := event.FileWatchDegraded(event.FileWatchDegradedData{Reason: fmt.Sprintf(
+			"cannot watch the workspace (%v): Foya checks the files this session read every %s instead", err, PollEvery)})
+		ev.SessionID = sessionID
+		k.recordEvents(ctx, ev)
+		w = nil
+	} else {
+		k.ws.Attach(sessionID, w) // its events now narrow the looks before and after a shell command
 	}
-	k.ws.Attach(sessionID, w) // its events now narrow the looks before and after a shell command
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		t := time.NewTicker(PollEvery)
@@ -395,7 +406,7 @@ func (k *Kernel) WatchSession(ctx context.Context, sessionID string) (stop func(
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				if w.Degraded() == "" {
+				if w != nil && w.Degraded() == "" {
 					continue
 				}
 				reads, err := k.store.FileReads(ctx, sessionID)
@@ -411,9 +422,13 @@ func (k *Kernel) WatchSession(ctx context.Context, sessionID string) (stop func(
 	var once sync.Once
 	return func() {
 		once.Do(func() {
-			k.ws.Detach(sessionID, w)
+			if w != nil {
+				k.ws.Detach(sessionID, w)
+			}
 			cancel()
-			w.Close()
+			if w != nil {
+				w.Close()
+			}
 			wg.Wait()
 		})
 	}, nil
