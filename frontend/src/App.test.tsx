@@ -55,6 +55,14 @@ describe("App", () => {
     expect(about.textContent).toContain("/data/foya/foya.db");
   });
 
+  it("says so when the database was opened read-only", async () => {
+    renderApp(new FakeTransport({ Info: { ...info, readOnly: "the file system is mounted read-only" }, Sessions: [] }));
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toContain("Read-only");
+    expect(alert.textContent).toContain("the file system is mounted read-only");
+    expect(alert.textContent).toContain("/data/foya/foya.db");
+  });
+
   it("reports an empty list, and a null one, as zero sessions", async () => {
     for (const sessions of [[], null]) {
       const reports = renderApp(new FakeTransport({ Info: info, Sessions: sessions }));

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTransport, type Session, type UIReport } from "../../backend";
 import { Button } from "../../ui/Button";
 import { IconButton } from "../../ui/IconButton";
+import { Notice } from "../../ui/Notice";
 import { FirstRunView, useFirstRun } from "../firstrun";
 import { useInfo } from "../kernel/useInfo";
 import { useReadyReport } from "../kernel/useReadyReport";
@@ -116,6 +117,12 @@ export function Shell(props: { onReady?: (r: UIReport) => void }) {
       </aside>
 
       <main className="main">
+        {info.status === "ready" && info.info.readOnly ? (
+          <Notice kind="alert" title="Read-only: nothing can be changed">
+            Foya opened its database {info.info.dbPath} read-only: {info.info.readOnly}. Sessions can be read; new runs, mode
+            switches and settings are refused until the file can be written.
+          </Notice>
+        ) : null}
         {settings ? (
           <SettingsSlot sessionId={open?.id ?? null} onClose={() => setSettings(false)} />
         ) : setup ? (
