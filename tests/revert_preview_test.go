@@ -184,6 +184,11 @@ func TestChangeContents(t *testing.T) {
 func previewThenRevert(t *testing.T, h *harness, sessionID, trashDir, what string, req kernel.RevertRequest) kernel.RevertResult {
 	t.Helper()
 	ctx := context.Background()
+	// What the watcher makes of the last revert's (or the user's) changes
+	// is in before the counts are taken: only the preview may not add.
+	if err := h.k.WaitWatcher(ctx, sessionID); err != nil {
+		t.Fatal(err)
+	}
 	disk, trash := snapshotDir(t, h.dir), snapshotDir(t, trashDir)
 	changes, _ := h.k.Changes(ctx, sessionID)
 	evs, _ := h.k.Events(ctx, sessionID, 0)
@@ -201,7 +206,11 @@ func previewThenRevert(t *testing.T, h *harness, sessionID, trashDir, what strin
 	changesAfter, _ := h.k.Changes(ctx, sessionID)
 	evsAfter, _ := h.k.Events(ctx, sessionID, 0)
 	if len(changesAfter) != len(changes) || len(evsAfter) != len(evs) {
-		t.Fatalf("%s: the preview recorded something: %d changes, %d events; had %d, %d", what, len(changesAfter), len(evsAfter), len(changes), len(evs))
+		var added []string
+		for _, e := range evsAfter[min(len(evs), len(evsAfter)):] {
+			added = append(added, string(e.Type))
+		}
+		t.Fatalf("%s: the preview recorded something: %d changes, %d events; had %d, %d (new: %v)", what, len(changesAfter), len(evsAfter), len(changes), len(evs), added)
 	}
 	for _, c := range p.Reverted {
 		if c.ID != "" || c.TrashPath != "" {

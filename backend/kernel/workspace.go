@@ -126,7 +126,7 @@ const maxOutsideEvents = 200
 // (live not nil), it is taken for that command's doing instead and
 // recorded against its call (see Record), from this one look: a second
 // look could find a change the command made in between and take it for
-// an outside one (issue 22 item 2). Once it returns nil, the command
+// an outside one. Once it returns nil, the command
 // counts as running (see runningCommands) until its After. The caller
 // holds the session's change lock.
 func (c capture) Before(ctx context.Context, sessionID, workdir string, live *shell.Live) (err error) {
@@ -151,15 +151,23 @@ func (c capture) Before(ctx context.Context, sessionID, workdir string, live *sh
 	}
 	if live != nil {
 		cp, err := c.k.ws.Settled(ctx, sessionID, workdir, also...)
-		if err != nil || len(cp.Changes) == 0 {
+		if err != nil {
 			return err
 		}
-		for i := range cp.Changes {
-			cp.Changes[i].Unconfirmed = live.Others
+		if len(cp.Changes) > 0 {
+			for i := range cp.Changes {
+				cp.Changes[i].Unconfirmed = live.Others
+			}
+			c.k.commandChanged(ctx, sessionID, cp.Changes)
+			// A Record that fails loses them, as one at the command's end
+			// would; the index stays unsaved, so a crash before the next
+			// look leaves them to recovery.
+			if c.Record(context.WithoutCancel(ctx), sessionID, live.RunID, live.CallID, cp.Changes) != nil {
+				return nil
+			}
 		}
-		c.k.commandChanged(ctx, sessionID, cp.Changes)
-		// A Record that fails loses them, as one at the command's end would.
-		_ = c.Record(context.WithoutCancel(ctx), sessionID, live.RunID, live.CallID, cp.Changes)
+		// Only now that the records are stored (see workspace.Manager.Save).
+		c.k.ws.Save(sessionID)
 		return nil
 	}
 	changes, err := c.k.ws.Before(ctx, sessionID, workdir, also...)

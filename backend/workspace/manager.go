@@ -196,16 +196,34 @@ func (m *Manager) Before(ctx context.Context, sessionID, workdir string, also ..
 // returning the changes as After does, with their contents: for the look
 // before a command while a background command of the session lives, whose
 // changes are given to that command, so a change it made just before must
-// not be left to the next look (issue 22 item 2).
+// not be left to the next look. Like After, it does not save the index:
+// the caller records the changes, then calls Save.
 func (m *Manager) Settled(ctx context.Context, sessionID, workdir string, also ...string) (Capture, error) {
 	var cp Capture
 	_, err := m.before(ctx, sessionID, workdir, true, also, &cp)
 	return cp, err
 }
 
+// Save saves the session's index if a look changed it since it was last
+// saved: for the caller of Settled once the records of what it found are
+// stored. The saved index is what recovery compares the disk with after a
+// crash, so it may lag behind the stored records (recovery finds those
+// changes again, and the newest record of each path explains them) but
+// never run ahead of them (a crash in between would leave a change no
+// record holds).
+func (m *Manager) Save(sessionID string) {
+	ix := m.lookup(sessionID)
+	if ix == nil {
+		return
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.saveIfChanged()
+}
+
 // before is Before, and Settled with settle; with cp, it fills cp with the
 // changes' records while the index is locked (their before sides' contents
-// may be pruned once it is not).
+// may be pruned once it is not) and leaves the index unsaved.
 func (m *Manager) before(ctx context.Context, sessionID, workdir string, settle bool, also []string, cp *Capture) ([]Change, error) {
 	ix, err := m.built(ctx, sessionID, workdir)
 	if err != nil {
@@ -232,7 +250,7 @@ func (m *Manager) before(ctx context.Context, sessionID, workdir string, settle 
 	}
 	out := ix.pending
 	ix.pending = nil
-	more, err := ix.sync(ctx, narrow, true)
+	more, err := ix.sync(ctx, narrow, cp == nil)
 	out = append(out, more...)
 	if cp != nil && err == nil {
 		*cp = ix.capture(ctx, out)
@@ -244,7 +262,7 @@ func (m *Manager) before(ctx context.Context, sessionID, workdir string, settle 
 // with what is below it) only, whatever the watcher saw, and returns what
 // changed there, as After does: for a file tool about to change paths
 // while a background command of the session lives, whose changes there
-// are recorded against it first (issue 22 item 2). It neither saves the
+// are recorded against it first. It neither saves the
 // index (the records are not stored yet; the next Before saves) nor counts
 // as a look for LastLook, since it did not look anywhere else.
 func (m *Manager) Look(ctx context.Context, sessionID, workdir string, paths []string) (Capture, error) {

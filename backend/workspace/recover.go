@@ -23,7 +23,9 @@ func (m *Manager) Recover(ctx context.Context, sessionID, workdir string) (Captu
 	}
 	changes := ix.pending
 	ix.pending = nil
-	more, err := ix.sync(ctx, false, true)
+	// Not saved: the caller stores the records first (see Save); the next
+	// look, or Close, saves.
+	more, err := ix.sync(ctx, false, false)
 	if err != nil {
 		return Capture{}, err
 	}

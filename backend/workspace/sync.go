@@ -34,11 +34,12 @@ type index struct {
 	full    bool             // false when the walk stopped at MaxEntries
 	pending []Change         // found by the build against the saved index
 	gone    bool             // the session was deleted: never saved again
-	// unsaved: After changed the index and did not save it. The saved
+	// unsaved: a look changed the index and did not save it. The saved
 	// copy is what recovery compares the disk with, so it must not hold a
-	// command's changes before the call's result (which records them) is
-	// stored: a kill in between would leave them unrecorded. The next
-	// Before (the call's result is stored by then), Recover or Close saves.
+	// change before the record of it is stored: a kill in between would
+	// leave it unrecorded. After, Settled, Look, Recover and a build
+	// against a saved index leave it unsaved; the next Before (the records
+	// are stored by then), Save or Close saves.
 	unsaved bool
 
 	wmu      sync.Mutex // guards the watcher's state
@@ -77,7 +78,10 @@ func (ix *index) build(ctx context.Context) {
 		}
 		ix.forgetSkipped()
 	}
-	changes, err := ix.sync(ctx, false, true)
+	// A first build saves what it found at once; a build against a saved
+	// index does not, since what differs (pending) is not recorded yet: a
+	// crash before it is would leave recovery nothing to find.
+	changes, err := ix.sync(ctx, false, !hadSaved)
 	if err != nil {
 		ix.err = fmt.Errorf("build the workspace index of %s: %w", ix.root, err)
 		return

@@ -149,3 +149,74 @@ func TestAfterDoesNotSaveBeforeTheResultIsStored(t *testing.T) {
 		t.Fatal("the next Before did not save the deletion")
 	}
 }
+
+// The look before a command while a background command lives (Settled)
+// hands the command's changes to the caller to record: the saved index,
+// which recovery compares the disk with after a crash, must not hold them
+// until Save says the records are stored. Saved at once, a kill between
+// the look and the records left a change no record held (the crash
+// harness under load).
+func TestSettledDoesNotSaveBeforeTheRecordsAreStored(t *testing.T) {
+	ws := t.TempDir()
+	write(t, filepath.Join(ws, "a.txt"), "one\n")
+	m := New(Options{Dir: t.TempDir()})
+	defer m.Close()
+	ctx := context.Background()
+	if _, err := m.Before(ctx, "s", ws); err != nil {
+		t.Fatal(err)
+	}
+	savedA := func() string {
+		t.Helper()
+		s, err := m.load("s")
+		if err != nil {
+			t.Fatalf("load the saved index: %v", err)
+		}
+		return s.Files["a.txt"].SHA
+	}
+	first := savedA()
+	write(t, filepath.Join(ws, "a.txt"), "one\nbackground\n")
+	cp, err := m.Settled(ctx, "s", ws)
+	if err != nil || len(cp.Changes) != 1 {
+		t.Fatalf("Settled: %+v, %v; want the append", cp.Changes, err)
+	}
+	if got := savedA(); got != first {
+		t.Fatal("Settled saved the background command's change before its record could be stored")
+	}
+	m.Save("s")
+	if got := savedA(); got == first {
+		t.Fatal("Save did not save the change Settled found")
+	}
+}
+
+// A build against a saved index finds what changed while no Foya looked
+// (pending, for recovery or the next look to record): it must not save
+// that before it is recorded, or a second crash in between loses it.
+func TestBuildDoesNotSaveWhatItFoundAgainstTheSavedIndex(t *testing.T) {
+	ws := t.TempDir()
+	write(t, filepath.Join(ws, "a.txt"), "one\n")
+	dir := t.TempDir()
+	ctx := context.Background()
+	m := New(Options{Dir: dir})
+	if _, err := m.Before(ctx, "s", ws); err != nil {
+		t.Fatal(err)
+	}
+	m.Close()
+	write(t, filepath.Join(ws, "a.txt"), "two\n")
+	reopen := func() *Manager {
+		m := New(Options{Dir: dir})
+		if _, err := m.built(ctx, "s", ws); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	m = reopen()
+	// A crash now: nothing saved what the build found.
+	m.cancel()
+	m.wg.Wait()
+	m = reopen()
+	defer m.Close()
+	cp, err := m.Recover(ctx, "s", ws)
+	if err != nil || len(cp.Changes) != 1 {
+		t.Fatalf("Recover after a second start: %+v, %v; want a.txt's change, found again", cp.Changes, err)
+	}
+}
