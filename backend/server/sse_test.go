@@ -19,8 +19,7 @@ import (
 )
 
 // TestEventsBadInput: a resume point that is not a seq, or one the session
-// has not reached, and an unknown session each get a clear status (issue
-// 11 item 5).
+// has not reached, and an unknown session each get a clear status.
 func TestEventsBadInput(t *testing.T) {
 	f := start(t, server.Options{})
 	sess := f.session("manual")

@@ -26,7 +26,8 @@
 // and never follow a link. Outside paths (approved, or Full Access) are
 // used as plain paths. Revert treats a path whose type changed since the
 // change (file, folder, link), or with a link or file where a folder was
-// on the way, as a conflict that force cannot settle (class 4). On
+// on the way, as a conflict that force cannot settle: a link planted
+// after the change must not carry the revert outside. On
 // Windows the walk and the trash go by os.Root and by path, a weaker
 // guarantee: the Recycle Bin takes paths only.
 //

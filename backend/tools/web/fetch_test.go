@@ -96,8 +96,7 @@ func server(t *testing.T) *httptest.Server {
 	return srv
 }
 
-// TestHTMLToMarkdown: a page comes back as Markdown, with the URL (issue
-// 13 item 3).
+// TestHTMLToMarkdown: a page comes back as Markdown, with the URL.
 func TestHTMLToMarkdown(t *testing.T) {
 	srv := server(t)
 	res := run(t, nil, map[string]any{"url": srv.URL + "/page"})
