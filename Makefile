@@ -30,7 +30,8 @@ LDFLAGS := $(strip $(LDFLAGS))
 # tests; patch, ripgrep and trash-cli for the file tools' tests;
 # desktop-file-utils to validate the menu entry make install writes; and
 # what the other tests need, which under CI fail instead of skipping
-# without it (issue 22 item 4): bubblewrap, python3 and util-linux (flock,
+# without it (so that a green CI run means every layer was tested):
+# bubblewrap, python3 and util-linux (flock,
 # unshare, mount) for the sandbox's, git, e2fsprogs (chattr), dbus (the
 # keyring and notification tests start a session bus of their own with its
 # dbus-daemon), libglib2.0-bin and gvfs (gio's trash); the sqlite3 shell
@@ -71,7 +72,8 @@ test: deps frontend ## install what is missing, then run every test: Go, front e
 # (docs/reliability.md, "Test times"), so 40 minutes fits a machine three
 # times slower than the loaded one. Under CI (CI set, as .ci/run runs) results are never taken
 # from go test's cache, and an escape suite that did not run fails the
-# target, as does any test that lacks what it needs (issue 22 item 4).
+# target, as does any test that lacks what it needs: what was not tested
+# must not pass as tested.
 GO_TEST_TIMEOUT ?= 40m
 # GO_TEST_RACE_EXEMPT builds SQLite's transpiled C code (modernc.org/sqlite/lib,
 # its libc and its allocator) without the race detector's instrumentation,
@@ -138,7 +140,7 @@ KILLS ?= 100
 crash: ## the crash harness: kill foya exec 100 times (KILLS=n, SEED=n) and check every restart
 	$(GO) test -count=1 -v -timeout 30m -run '^TestCrash$$' ./tests/crash -args -kills $(KILLS) -bg-tracked $(if $(SEED),-seed $(SEED))
 
-# Many processes on one database (issue 22 item 1): make test runs a few
+# Many processes on one database (Foya processes may share one): make test runs a few
 # loops of tests/database_processes_test.go; this runs them for SOAK
 # (a Go duration) and prints the figures docs/reliability.md quotes.
 SOAK ?= 10m
@@ -189,7 +191,7 @@ bindings: ## regenerate frontend/wailsjs and frontend/src/backend/gen from the G
 	$(GO) tool tygo generate
 	$(GO) run ./backend/api/gen
 
-# --- benchmarks: make bench (issue 16 item 4) ---
+# --- benchmarks: make bench ---
 # Every Go benchmark of the module (found by bench/run from the test files:
 # a new func Benchmark... needs no change here), one package at a time, then
 # a scripted 200-call foya exec session; the figures, with the date and the

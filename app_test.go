@@ -197,7 +197,7 @@ func (r *emitRecorder) emit(_ context.Context, name string, data ...any) {
 
 // TestAppBridgesKernelEvents runs a scripted turn through the kernel the
 // app opened and checks that the window receives every stored event of it,
-// once each, in seq order, as "foya:events" (issue 11 item 6).
+// once each, in seq order, as "foya:events".
 //
 // spec: W3
 func TestAppBridgesKernelEvents(t *testing.T) {
@@ -265,7 +265,7 @@ func TestAppBridgesKernelEvents(t *testing.T) {
 }
 
 // TestAppStopsBridgingAtShutdown checks that an event other than a delta
-// reaches the window at once, and nothing after shutdown (issue 11 item 6).
+// reaches the window at once, and nothing after shutdown.
 //
 // spec: W3
 func TestAppStopsBridgingAtShutdown(t *testing.T) {
@@ -301,7 +301,7 @@ func TestAppStopsBridgingAtShutdown(t *testing.T) {
 }
 
 // TestAppPickFolder checks the native folder picker: the chosen folder, ""
-// when cancelled, a coded error when there is no dialog (issue 11 item 6).
+// when cancelled, a coded error when there is no dialog.
 //
 // spec: W3
 func TestAppPickFolder(t *testing.T) {
@@ -412,8 +412,8 @@ func TestAppUIReady(t *testing.T) {
 }
 
 // TestAppSmokeSession: the session a smoke run opens is given to the window
-// only in smoke mode; a normal start opens what the address names.
-// Issue 12 item 2 (the desktop smoke test).
+// only in smoke mode (the desktop smoke test); a normal start opens what
+// the address names.
 func TestAppSmokeSession(t *testing.T) {
 	if got := NewApp(AppOptions{Smoke: true, SmokeOpen: "ses_1"}).SmokeSession(); got != "ses_1" {
 		t.Errorf("SmokeSession in smoke mode = %q; want ses_1", got)
@@ -452,8 +452,7 @@ func TestAppSmokeQuitsWhenNobodyClosesItsInput(t *testing.T) {
 // TestNewAppDefaultsItsOutput: an App made without Out discards its smoke
 // report and one made without Errs writes failures to standard error;
 // given writers are kept. A smoke report with no Out neither panics nor
-// keeps the app from quitting once its input ends. Issue 16 item 6: this
-// test asserted nothing.
+// keeps the app from quitting once its input ends.
 func TestNewAppDefaultsItsOutput(t *testing.T) {
 	if a := NewApp(AppOptions{}); a.opts.Out != io.Discard || a.opts.Errs != os.Stderr {
 		t.Errorf("NewApp(AppOptions{}): Out %v, Errs %v; want io.Discard and os.Stderr", a.opts.Out, a.opts.Errs)

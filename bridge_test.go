@@ -44,7 +44,8 @@ func delta(seq int64) llm.Event {
 // TestBridgeBatchesDeltas feeds the bridge 1,000 text deltas a second for
 // three seconds of fake time (testing/synctest) and counts the emits: at
 // most 60 in any second, every delta once and in order, none held longer
-// than bridgeInterval (issue 11 item 6 and its Performance figure).
+// than bridgeInterval: a fast stream must not flood the window, nor
+// hold an event back.
 //
 // spec: W3
 func TestBridgeBatchesDeltas(t *testing.T) {
@@ -90,7 +91,7 @@ func TestBridgeBatchesDeltas(t *testing.T) {
 
 // TestBridgeKeepsOrder checks that an event other than a delta goes out at
 // once, after the deltas before it and in the same emit, and that deltas
-// after it wait for the next batch (issue 11 item 6).
+// after it wait for the next batch.
 //
 // spec: W3
 func TestBridgeKeepsOrder(t *testing.T) {
@@ -131,7 +132,7 @@ func TestBridgeKeepsOrder(t *testing.T) {
 }
 
 // TestBridgeClose checks that a closed bridge sends nothing more: neither
-// the deltas that waited nor later events (issue 11 item 6).
+// the deltas that waited nor later events.
 //
 // spec: W3
 func TestBridgeClose(t *testing.T) {

@@ -111,8 +111,7 @@ func busConnect(addr string) func() (*dbus.Conn, error) {
 // calls when an approval waits and it is not focused, reaches the desktop's
 // notification service; each notification replaces the one before; a click
 // on the last one brings the window forward (one on an older one does
-// not); shutdown closes the last. Issue 12 item 3 (item 9 of the peers'
-// asks).
+// not); shutdown closes the last.
 func TestNotifyShowsOnTheDesktop(t *testing.T) {
 	addr := testBus(t)
 	srv := startNoteServer(t, addr)
@@ -155,7 +154,7 @@ func TestNotifyShowsOnTheDesktop(t *testing.T) {
 
 // TestNotifyWithoutService: where no program provides the notification
 // service (or there is no bus), Notify fails with a message that says what
-// still shows, coded unavailable. Issue 12 item 3.
+// still shows, coded unavailable.
 func TestNotifyWithoutService(t *testing.T) {
 	addr := testBus(t)
 	for name, n := range map[string]*notifier{

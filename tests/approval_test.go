@@ -110,7 +110,8 @@ func TestModesThroughTheEngine(t *testing.T) {
 				case strings.HasPrefix(m.Content, "refused"):
 					got = "refused"
 				case asked[kind.Kind] && m.Content == "did "+kind.Kind+"\nAllowed by your answer 'allow once'." && outcomes[id] == "asked":
-					// The result says what allowed it (issue 9 class 5).
+					// The result says what allowed it, so no allow is
+					// credited to an approval nobody gave.
 					got = "asked"
 				}
 				if got != outcomes[id] {

@@ -18,8 +18,7 @@ import (
 // (a scope that does not cover the request, an unknown choice, an unknown
 // request, a malformed body). The message is in the tool result the model
 // reads next and in the approval.answer the UI shows; the command did not
-// run. Issue 12 item 3 (item 7 of the peers' asks: deny with a reason that
-// reaches the model).
+// run: a denial's reason must reach the model, or it tries the same again.
 //
 // spec: A1, A2, T4
 func TestServeDenyMessageReachesTheModel(t *testing.T) {

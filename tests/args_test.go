@@ -172,7 +172,8 @@ func dbSize(t *testing.T, db string) int64 {
 }
 
 // A 100 MiB write streamed in 256 KiB pieces through the real foya exec
-// (issue 9 class 11): the call's events stay small (the first 4 KiB of the
+// (a model's argument must not make events, database or memory grow
+// many times over): the call's events stay small (the first 4 KiB of the
 // arguments, then byte counts), the database holds the arguments once, and
 // the process's peak memory stays within a small multiple of them. Over
 // the 64 MiB default limit the write is refused with an error that names
@@ -324,7 +325,7 @@ func argsUpdates(evs []llm.Event, id string) (preview string, last int, n int) {
 	return preview, last, n
 }
 
-// A write of 2 MiB (issue 9 class 11): its content is stored once, as one
+// A write of 2 MiB: its content is stored once, as one
 // blob that the call's row, the assistant message and the file change's
 // "after" share; the history gives the exact arguments back; clients saw
 // the first 4 KiB of the arguments and then only their size; and the next
@@ -406,7 +407,7 @@ func TestLargeWriteSharesItsContentBlob(t *testing.T) {
 }
 
 // Arguments escaped in a way JSON allows but Foya would not write (\/,
-// upper-case \u escapes) still come back byte for byte (issue 9 class 11).
+// upper-case \u escapes) still come back byte for byte.
 //
 // spec: T2
 func TestLargeArgumentsComeBackExactly(t *testing.T) {
@@ -429,7 +430,7 @@ func TestLargeArgumentsComeBackExactly(t *testing.T) {
 
 // Small arguments still reach clients whole, as argsDelta pieces, each
 // update with the size so far; and a call streamed in 1 KiB pieces gives a
-// few updates, not one per piece (issue 9 class 11).
+// few updates, not one per piece.
 //
 // spec: L1
 func TestArgumentUpdatesAreBounded(t *testing.T) {
@@ -455,7 +456,7 @@ func TestArgumentUpdatesAreBounded(t *testing.T) {
 	}
 }
 
-// files.maxWriteBytes bounds one write's content (issue 9 class 11): it is
+// files.maxWriteBytes bounds one write's content: it is
 // a setting with a 64 MiB default, read at each call; over it, write says
 // how large the content is, what the limit is and which setting holds it.
 //
@@ -495,7 +496,7 @@ func TestWriteLimitIsASetting(t *testing.T) {
 }
 
 // foya exec's readable output names a large call by its path, though
-// clients get only the first 4 KiB of its arguments (issue 9 class 11).
+// clients get only the first 4 KiB of its arguments.
 //
 // spec: L1
 func TestExecReadableNamesALargeCall(t *testing.T) {

@@ -21,7 +21,7 @@ import (
 // through the API's Artifact call (it has no artifacts route): its MIME
 // type, size and bytes base64; another session's ID, an unknown or empty
 // ID do not reach it, and an artifact over MaxArtifactBytes is refused in
-// words. Issue 12 item 2 (images from artifacts).
+// words.
 //
 // spec: I1, I2
 func TestArtifactThroughTheAPI(t *testing.T) {

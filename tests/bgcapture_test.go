@@ -12,7 +12,7 @@ import (
 )
 
 // spec: B1, F1
-// Issue 16 item 1 (the crash harness's shell cases): a background
+// Found by the crash harness's shell cases: a background
 // command's changes, recorded when it ends, leave out what the file tools
 // changed while it ran (here a write and a delete, made after the index
 // last looked), and its own change starts where the newest record of the
@@ -40,7 +40,7 @@ func TestBackgroundCaptureLeavesOutTheFileTools(t *testing.T) {
 }
 
 // spec: F1
-// Issue 16 item 1 (the crash harness's shell cases): a command's chmod of
+// Found by the crash harness's shell cases: a command's chmod of
 // an empty file reverts; the index keeps empty contents as contents, not
 // as "no copy kept".
 func TestShellChmodOfAnEmptyFileReverts(t *testing.T) {

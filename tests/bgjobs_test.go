@@ -13,7 +13,7 @@ import (
 )
 
 // spec: B1, F1
-// Issue 16 item 1 (the crash harness with -bg-tracked): a background
+// Found by the crash harness with -bg-tracked: a background
 // command's change made while no command of the session ran is recorded
 // against the background command's call by the look before the next
 // foreground command, not reported as made outside Foya (which took it

@@ -14,8 +14,8 @@ import (
 // TestBindingsAreCurrent runs the TypeScript generator of tygo.yaml (the
 // front end's types of events, kernel DTOs and enums) into a temp folder
 // and fails when a committed file under frontend/src/backend/gen differs:
-// the front end then hand-writes no copy of a Go type that could drift
-// (issue 11 item 1). It needs no GTK and no network: tygo reads the Go
+// the front end then hand-writes no copy of a Go type that could drift.
+// It needs no GTK and no network: tygo reads the Go
 // source.
 // spec: W3
 func TestBindingsAreCurrent(t *testing.T) {

@@ -56,8 +56,8 @@ func (w heldWrite) Run(ctx context.Context, rc *tools.RunContext, call tools.Cal
 }
 
 // spec: F1, B1
-// Issue 22 item 2 (the crash harness's "sub/c.txt … is not what its last
-// change (delete by s2c0, bg) left"): a background command's capture at
+// Found by the crash harness ("sub/c.txt … is not what its last change
+// (delete by s2c0, bg) left"): a background command's capture at
 // its end waits for the session's change lock, which a file tool holds
 // from before its change until its File Change is stored. Without the
 // lock the capture looked while the tool's change was on disk and not yet
@@ -164,8 +164,8 @@ func TestBackgroundCaptureWaitsForAFileToolsRecord(t *testing.T) {
 }
 
 // spec: F1, B1
-// Issue 22 item 2 (the crash harness's "change (delete by s5c0) of
-// sub/deep/d.txt does not start where (create by s3c3) left it"): a live
+// Found by the crash harness ("change (delete by s5c0) of sub/deep/d.txt
+// does not start where (create by s3c3) left it"): a live
 // background command appends to a file the model wrote, nothing looks at
 // that change, then the model's delete moves the file to the trash. The
 // delete's record started from the appended content, and the command's

@@ -13,8 +13,8 @@ import (
 )
 
 // CompletePath offers the folders completing a typed path, for the
-// browser's "new session" path field (issue 11 item 6, the kernel's half
-// in item 2): folders only, sorted, at most 50, ~ expanded, hidden ones
+// browser's "new session" path field (a browser has no folder dialog):
+// folders only, sorted, at most 50, ~ expanded, hidden ones
 // only when asked for with a dot; bad input is invalid.
 //
 // spec: W3

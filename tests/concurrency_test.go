@@ -25,7 +25,7 @@ import (
 // and no repeat as subscribers received it and as stored, and every result
 // reaches its own session: each session's files, commands and results
 // carry its tag, and no other tag appears in what its model was sent or
-// what its calls stored (issue 16 item 3). Run with -race.
+// what its calls stored. Run with -race.
 //
 // spec: C2, P2, P4
 func TestTwentySessionsAtOnce(t *testing.T) {

@@ -19,7 +19,7 @@ import (
 	pt "foya/backend/provider/providertest"
 )
 
-// issue 22 item 1. With the database inside the workspace, a
+// With the database inside the workspace, a
 // Full Access command that writes it (the sqlite3 shell) changes foya.db,
 // its -wal and its -shm; the workspace index looked at what the command
 // changed, opened and closed those files, and so dropped every POSIX lock

@@ -117,7 +117,7 @@ func until(i int, deadline time.Time) bool {
 	return i < loops
 }
 
-// issue 22 item 1. The user's case: a kernel runs a long
+// Foya processes share one database. The user's case: a kernel runs a long
 // Full Access session whose commands write the database (the sqlite3
 // shell, a second foya mode) while processes outside it do the same in a
 // loop: foya mode on another session, foya exec --session, foya settings

@@ -13,7 +13,7 @@ import (
 	"foya/backend/kernel"
 )
 
-// issue 22, bad input: a database on a read-only mount. Foya opens it
+// Bad input: a database on a read-only mount. Foya opens it
 // read-only and says so: the sessions can be listed, a change fails with
 // a message that says why, and nothing is written (no owners folder, no
 // -wal made beside it).

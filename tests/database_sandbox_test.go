@@ -18,7 +18,8 @@ import (
 	"foya/backend/sandbox/sandboxtest"
 )
 
-// spec: A1, A2 — issue 9 class 7 (the sandbox's half): with the database
+// spec: A1, A2 — the sandbox's half of keeping Foya's database from
+// commands: with the database
 // inside the workspace (foya --db WS/foya.db), a sandboxed command can
 // neither switch its own session to Full Access with the foya binary's
 // mode command, nor write the database with sqlite, nor read it; the
@@ -44,7 +45,8 @@ func TestSandboxKeepsTheDatabase(t *testing.T) {
 				`./foya mode "$FOYA_TEST_SID" full-access --db foya.db; echo "mode exit $?"`,
 				`python3 -c 'import sqlite3; c = sqlite3.connect("foya.db"); c.execute("UPDATE sessions SET approval_mode = ?", ("full_access",)); c.commit(); print("sqlite wrote")'`,
 				`cat foya.db | head -c 16; echo; strings foya.db-wal 2>/dev/null | head -3`,
-				// The ownership locks beside the database (class 7's lock).
+				// The ownership locks beside the database, which decide
+				// which runs are alive.
 				`echo "locks seen: $(ls foya.db.owners 2>/dev/null | grep -c lock)"; touch foya.db.owners/planted && echo planted`,
 			} {
 				args, _ := json.Marshal(map[string]any{"command": cmd})

@@ -43,7 +43,7 @@ func closedPort(t *testing.T) string {
 // answers garbage (failed), one that never answers (timeout) and a port
 // nothing listens on (down), all at once, each with its own status and a
 // message saying what to do. The environment's key is said to be present,
-// never returned. Issue 14 item 3.
+// never returned.
 //
 // spec: W4
 func TestDiscoverModelServers(t *testing.T) {
@@ -138,7 +138,7 @@ func TestDiscoverModelServers(t *testing.T) {
 // TestDiscoverWithoutKeyOrPorts: no OPENAI_API_KEY is a status of the
 // environment's candidate (no-key, saying where to add a provider), the
 // default ports are those of Ollama, LM Studio, llama.cpp and vLLM, and a
-// bad discover.ports setting is refused. Issue 14 item 3.
+// bad discover.ports setting is refused.
 //
 // spec: W4
 func TestDiscoverWithoutKeyOrPorts(t *testing.T) {
@@ -176,7 +176,7 @@ func TestDiscoverWithoutKeyOrPorts(t *testing.T) {
 }
 
 // TestDiscoverOllamaTags: an Ollama that lists its models at /api/tags
-// only (GET /v1/models is 404) is found with those models. Issue 14 item 3.
+// only (GET /v1/models is 404) is found with those models.
 //
 // spec: W4
 func TestDiscoverOllamaTags(t *testing.T) {
@@ -203,8 +203,7 @@ func TestDiscoverOllamaTags(t *testing.T) {
 // TestAddProviderFromEnv saves the environment's server as a profile with
 // the kernel's OPENAI_API_KEY, which never passes through the front end:
 // the profile's check passes against a server that wants exactly that
-// key, and without the variable the call is refused in words. Issue 14
-// item 3.
+// key, and without the variable the call is refused in words.
 //
 // spec: W4
 func TestAddProviderFromEnv(t *testing.T) {
@@ -238,7 +237,7 @@ func TestAddProviderFromEnv(t *testing.T) {
 // TestDiscoverMasksTheEnvironmentsKey: a server that refuses the
 // environment's key and echoes it in its error (as some do) is
 // unauthorized, and the message shown says so without the key; the API
-// refuses an empty candidate ID in words. Issue 14 item 3.
+// refuses an empty candidate ID in words.
 //
 // spec: W4
 func TestDiscoverMasksTheEnvironmentsKey(t *testing.T) {

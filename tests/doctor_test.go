@@ -83,8 +83,6 @@ func doctorLine(out, status, name string) string {
 // ok, the two others are problems with what to do, and the exit code says
 // there are problems. --json carries the same.
 //
-// Issue 14 item 4.
-//
 // spec: W4
 func TestDoctorReportsEachSection(t *testing.T) {
 	bin := foyaBinary(t)
@@ -178,9 +176,7 @@ func TestDoctorReportsEachSection(t *testing.T) {
 // A database file that is not SQLite, and one whose pages are damaged,
 // give a problem line for the database that says what to do, not a crash;
 // the other sections are still reported, and the providers are not
-// checked.
-//
-// Issue 14 item 4.
+// checked: a broken database is what doctor is for.
 //
 // spec: W4
 func TestDoctorCorruptDatabase(t *testing.T) {
@@ -252,8 +248,6 @@ func TestDoctorCorruptDatabase(t *testing.T) {
 // trash is a file: both are problems that say what to do, and a missing
 // database is no problem (it is made at the first start).
 //
-// Issue 14 item 4.
-//
 // spec: W4
 func TestDoctorWithoutSandboxOrTrash(t *testing.T) {
 	dir := t.TempDir()
@@ -291,8 +285,8 @@ func TestDoctorWithoutSandboxOrTrash(t *testing.T) {
 	}
 }
 
-// TestDoctorReportsMCPServers checks foya doctor's MCP section (issue 14
-// item 4): a server that starts is ready with its tools; one whose program
+// TestDoctorReportsMCPServers checks foya doctor's MCP section: a server
+// that starts is ready with its tools; one whose program
 // is not there is a problem, with what to do. The command line runs in this
 // process, as in TestMCPCommandLine; the test binary is the MCP server.
 //

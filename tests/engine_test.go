@@ -63,8 +63,8 @@ func TestRunEventsInOrder(t *testing.T) {
 
 // spec: P1, P2, P3, P4, K2 — parallel-safe calls run at most five at once;
 // results go back in the model's order whatever order they finished in,
-// one for each call: none dropped, none repeated (issue 16 item 6: without
-// the count a dropped tool message passed).
+// one for each call: none dropped, none repeated (without the count a
+// dropped tool message passed).
 func TestParallelLaneCapAndOrder(t *testing.T) {
 	tr := &tracker{}
 	var calls []pt.Call

@@ -4,8 +4,8 @@ package tests
 
 import "strings"
 
-// databaseAttempts try Foya's own database from a command (issue 9 class
-// 7): a command that could write it could switch its session to Full
+// databaseAttempts try Foya's own database from a command: a command
+// that could write it could switch its session to Full
 // Access or answer its own approvals, and one that could read it would
 // send the history and the user's grants to the model. The ownership locks
 // beside it decide which runs are alive. The sandbox hides all of them,

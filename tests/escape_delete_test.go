@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// Issue 9 class 8: permanent deletes stepped around. Each attempt deletes
+// Permanent deletes stepped around. Each attempt deletes
 // the workspace file "victim" for good in its own way. Forms whose program
 // Foya can read are refused in Manual and Auto, pointing to the delete tool
 // (permanentDelete). Forms whose program Foya cannot read before it runs

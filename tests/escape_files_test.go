@@ -9,8 +9,8 @@ import (
 	"testing"
 )
 
-// The file tools' half of the hidden paths and of Foya's own files (issue
-// 21 items 3 and 6, issue 22 item 1): what bash cannot see, read, ls,
+// The file tools' half of the hidden paths and of Foya's own files: what
+// bash cannot see, read, ls,
 // glob and grep cannot show either, Foya's own configuration is not the
 // agent's to write, wherever it lies, and Foya's database is never opened
 // by a tool, in any mode. These attempts call a file tool instead of bash.
@@ -128,8 +128,8 @@ var fileAttempts = []escapeAttempt{
 		refusal: ownRefusal, happened: beside("provider-keys.json"),
 	},
 
-	// Foya's live database: never opened by a tool, in any mode (issue 22
-	// item 1: closing a descriptor of it would drop SQLite's locks).
+	// Foya's live database: never opened by a tool, in any mode (closing
+	// a descriptor of it would drop SQLite's locks).
 	{
 		name: "read Foya's database with the read tool", tool: "read", args: `{"path":"FOYADB"}`,
 		refusal: databaseRefusal, happened: opened, everyMode: true,

@@ -42,7 +42,7 @@ func inWS(rel string) func(b *escBox, _ string) bool {
 	return func(b *escBox, _ string) bool { return pathExists(filepath.Join(b.ws, rel)) }
 }
 
-// gitAttempts pin issue 9 class 3: a sandboxed command may not plant code
+// gitAttempts: a sandboxed command may not plant code
 // that git (or an agent) runs later outside any sandbox, through any .git
 // under the workspace (nested repositories, a .git file's git folder, a
 // hooks folder named by core.hooksPath) nor through .agents or .foya.
@@ -155,7 +155,7 @@ var gitAttempts = []escapeAttempt{
 	},
 }
 
-// spec: A2 — issue 9 class 3: with .git read-only, git's reading commands
+// spec: A2 — with .git read-only, git's reading commands
 // still work in the sandbox (git status, git log, git diff), in Auto.
 func TestGitReadsInSandbox(t *testing.T) {
 	needSandbox(t)
@@ -182,7 +182,7 @@ func TestGitReadsInSandbox(t *testing.T) {
 	}
 }
 
-// spec: A2, M2 — issue 9 class 3: a git command that must write asks to
+// spec: A2, M2 — a git command that must write .git asks to
 // leave the sandbox, and the approval offers the command's prefix as a
 // session scope: "git commit" for git commit -m x.
 func TestGitWriteAsksWithPrefixScope(t *testing.T) {

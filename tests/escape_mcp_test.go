@@ -50,7 +50,7 @@ func gitIn(rel string) func(t *testing.T, ws string) {
 
 const fsmonitor = "[core]\n\tfsmonitor = touch pwned\n"
 
-// mcpAttempts pin issue 21 item 1: a project's MCP server approved inside
+// mcpAttempts: a project's MCP server approved inside
 // the sandbox gets the shell's protection (tests/escape_git_test.go), not
 // a weaker copy: every .git at any depth, a .git file's git folder, the
 // hook folder of core.hooksPath, every .foya and .agents; a .git it makes
@@ -94,7 +94,7 @@ var mcpAttempts = []mcpAttempt{
 // TestMCPServerEscapes runs every mcpAttempts write through a project's
 // MCP server approved inside the sandbox: none may take effect, a refused
 // write leaves the file as it was, and a repository the server made is
-// renamed aside and said so. Issue 21 item 1.
+// renamed aside and said so.
 // spec: M2, K5
 func TestMCPServerEscapes(t *testing.T) {
 	h := newHarness(t, nil)
@@ -173,7 +173,8 @@ for line in sys.stdin:
 // rewrites the script in Auto, without a question, the server is
 // unapproved, stops, does not start again (not even by a restart), and
 // the list says which file changed and what to do; the model's code never
-// runs. Issue 21 item 2.
+// runs: an approval covers what was approved, not what the model wrote
+// since.
 // spec: M2, K5
 func TestMCPApprovalCoversTheCodeItRuns(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
@@ -221,7 +222,7 @@ func TestMCPApprovalCoversTheCodeItRuns(t *testing.T) {
 
 // TestMCPUnsandboxedWorkspaceCode: approving a server that runs workspace
 // code outside the sandbox needs the user to confirm that exact risk; the
-// refusal says why and what to do and approves nothing. Issue 21 item 2.
+// refusal says why and what to do and approves nothing.
 // spec: M2, K5
 func TestMCPUnsandboxedWorkspaceCode(t *testing.T) {
 	h := newHarness(t, nil)
@@ -247,7 +248,7 @@ func TestMCPUnsandboxedWorkspaceCode(t *testing.T) {
 // user saw and refuses, approving nothing, when the entry or its code
 // changed since, or when no fingerprint is given; the list shows
 // everything that decides what runs, secret values masked, headers by
-// name. Issue 21 item 4.
+// name: the user approves what they saw, nothing else.
 // spec: M2, K5
 func TestMCPApproveWhatWasShown(t *testing.T) {
 	h := newHarness(t, nil)
@@ -283,8 +284,8 @@ func TestMCPApproveWhatWasShown(t *testing.T) {
 
 // TestMCPProjectToolsStayInTheirProject: a project's approved server's
 // tools are offered in that project's sessions and in no other project's.
-// Issue 21 item 12(a): with Offered always true, project B's request
-// would list project A's tools.
+// (With Offered always true, project B's request would list project A's
+// tools.)
 // spec: M1, E1
 func TestMCPProjectToolsStayInTheirProject(t *testing.T) {
 	h := newHarness(t, nil, pt.Say("in A"), pt.Say("in B"))

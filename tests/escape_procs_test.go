@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// Issue 9 class 6: secrets in Foya's environment must not reach a
+// Secrets in Foya's environment must not reach a
 // command's output as the model sees it, in every mode, Full Access
 // included: variables that hold credentials are not in a command's
 // environment, and a known secret value is masked wherever it shows up
@@ -19,7 +19,7 @@ import (
 // TestExecKeepsProviderKeyFromCommands: this process's environ is the one
 // it started with, without the variables these attempts set.)
 //
-// Issue 9 class 10: a command's processes die with its call in every
+// A command's processes die with its call in every
 // mode, Full Access included, however they leave its process group.
 
 // envSecret returns a setup that puts name=value into Foya's environment,

@@ -15,10 +15,11 @@ import (
 	"foya/backend/testwait"
 )
 
-// The second outside review: forms of the issue 9 classes that the first
+// The second outside review: forms of the escape classes (docs/security.md,
+// "The review's classes and the tests that pin them") that the first
 // review did not name. Most hold and guard against regressions; the
-// inherited descriptor was a hole (class 2: a socket Foya holds open
-// without close-on-exec reached every command, whatever the sandbox hid).
+// inherited descriptor was a hole (a socket Foya holds open without
+// close-on-exec reached every command, whatever the sandbox hid).
 
 // leakedSocket gives the test process a connected unix socket whose other
 // end is inherited by every program it starts (no close-on-exec, as a
@@ -98,8 +99,8 @@ var review2Attempts = []escapeAttempt{
 	{name: "an abstract unix socket", setup: listenAbstract, command: connectAbstract + `"$(cat OUT/where)"`, happened: socketReached},
 }
 
-// review2DeleteAttempts: class 8, spellings of a permanent delete the
-// first review did not name.
+// review2DeleteAttempts: spellings of a permanent delete the first review
+// did not name.
 var review2DeleteAttempts = []escapeAttempt{
 	del("find -exec /bin/rm {} +", `find . -name victim -exec /bin/rm {} +`),
 	del("xargs -0 rm", `printf 'victim\0' | xargs -0 rm`),
@@ -122,7 +123,7 @@ var review2DeleteAttempts = []escapeAttempt{
 	del("sg root -c rm", `sg root -c 'rm victim'`),
 }
 
-// review2ProcessAttempts: class 10, other ways to outlive a call.
+// review2ProcessAttempts: other ways to outlive a call.
 var review2ProcessAttempts = []escapeAttempt{
 	daemonAttempt("a disowned job outlives its call", `sh -c 'touch ready; exec SLEEP' > /dev/null 2>&1 & disown`),
 	daemonAttempt("a setsid -f daemon outlives its call", `setsid -f sh -c 'touch ready; exec SLEEP' > /dev/null 2>&1`),

@@ -53,7 +53,8 @@ func showsSecret(rel string) func(*escBox, string) bool {
 
 func showsAnySecret(_ *escBox, res string) bool { return strings.Contains(res, "SECRET-") }
 
-// secretAttempts pin the sandbox's half of issue 9 class 6: a sandboxed
+// secretAttempts pin the sandbox's half of keeping secrets from the
+// model: a sandboxed
 // command cannot read the usual credential stores nor Foya's data folder,
 // because its output goes to the model; judged on the result text.
 var secretAttempts = func() []escapeAttempt {

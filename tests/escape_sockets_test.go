@@ -54,7 +54,7 @@ import socket, sys
 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
 s.connect(sys.argv[1]); s.sendall(b"hello"); print("connected")' `
 
-// socketAttempts pin issue 9 class 2: a sandboxed command connects to no
+// socketAttempts: a sandboxed command connects to no
 // pathname UNIX socket outside the workspace and the session's temp
 // folder: not in /tmp (X11, ssh-agent), not in $XDG_RUNTIME_DIR (the session
 // bus, Wayland), not in a daemon's folder elsewhere, whichever way it names

@@ -92,7 +92,7 @@ type escapeAttempt struct {
 	// args, its JSON arguments (filled in as command is). Where such an
 	// attempt must be blocked, the tool itself refuses, before anything
 	// is asked or touched, and its is_error result must contain refusal:
-	// the reason the user reads (issue 21 items 3 and 6).
+	// the reason the user reads.
 	tool, args, refusal string
 	// leavesOut marks a tool attempt on a folder that holds hidden paths:
 	// the tool runs, leaves them out and says so (refusal) without failing.
@@ -112,7 +112,7 @@ type escapeAttempt struct {
 	needsDNS bool
 	// everyMode marks attempts that must fail in Full Access too: Full
 	// Access lifts the sandbox, not the filtering of secrets or the
-	// ownership of processes (issue 9 classes 6 and 10).
+	// ownership of processes.
 	everyMode bool
 }
 
@@ -231,7 +231,8 @@ var escapeAttempts = []escapeAttempt{
 		happened: func(_ *escBox, res string) bool { return strings.Contains(res, "dns-resolved") },
 	},
 
-	// Commands that delete for good, in every spelling the issue names.
+	// Commands that delete for good, in every spelling the mode table's
+	// refusal must recognise.
 	{name: "rm -rf", setup: victim, command: `rm -rf victim`, happened: victimGone, permanentDelete: true},
 	{name: "rm behind &&", setup: victim, command: `cd . && rm victim`, happened: victimGone, permanentDelete: true},
 	{name: "rm behind ;", setup: victim, command: `true; rm victim`, happened: victimGone, permanentDelete: true},

@@ -16,7 +16,7 @@ import (
 // typedRoundTrip checks that an event's payload is exactly its type's
 // payload struct (backend/event): it decodes with no unknown field, and
 // marshals back to the very bytes stored. Every event a harness sees goes
-// through it (issue 11 item 1), so the typed payloads are held to the bytes
+// through it, so the typed payloads are held to the bytes
 // of every scenario the suite runs, not only to the golden file.
 func typedRoundTrip(ev llm.Event) error {
 	p := event.Payload(ev.Type)
@@ -42,7 +42,7 @@ func typedRoundTrip(ev llm.Event) error {
 // write and its file change, switches the mode and reverts the write, then
 // reads the session's events back from SQLite: each is, byte for byte as
 // `foya exec --json` prints it, the event subscribers got, and its payload
-// is its typed struct (issue 11 item 1).
+// is its typed struct.
 func TestStoredEventsAreThePublishedBytes(t *testing.T) {
 	privateTrash(t)
 	h := newHarness(t, nil,

@@ -202,7 +202,8 @@ func TestExecInterruptCancels(t *testing.T) {
 // spec: X2 — a foya exec killed with SIGKILL in the middle of a tool call
 // leaves its run interrupted after a restart; the call gets an explicit
 // "interrupted, not replayed" result and nothing runs twice. The killed
-// process's ownership lock went with it (issue 9 class 7): the restart took
+// process's ownership lock went with it (runs are owned by a lock, not a
+// PID, which differs across PID namespaces): the restart took
 // it, recovered the run and removed the dead owner's lock file.
 func TestKilledRunIsInterruptedNotReplayed(t *testing.T) {
 	srv := pt.New(t)

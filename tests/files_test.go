@@ -130,8 +130,8 @@ func TestFileToolsThroughTheKernel(t *testing.T) {
 		t.Fatalf("changes: %s", strings.Join(ops, ", "))
 	}
 	// spec F1: each change records the mode before and the mode after
-	// (type and permission bits; 0 where there was no file). Issue 16 item
-	// 6: recording the mode before as the mode after passed this test.
+	// (type and permission bits; 0 where there was no file). Recording
+	// the mode before as the mode after passed this test before.
 	const regular, folder = 0o100000, 0o040000
 	for i, w := range []struct{ before, after uint32 }{
 		{regular | 0o755, regular | 0o755}, // the edit keeps app.py's mode
@@ -246,8 +246,8 @@ func TestStaleReadGuardSurvivesRestart(t *testing.T) {
 // workspace file (asked in Manual, where the person allows it), .git and
 // an outside file (refused in Manual and Auto, trashed in Full Access),
 // and the filesystem root (refused in every mode). What is gone from its
-// place is in the trash, its .trashinfo naming where it was (issue 16 item
-// 6: checking only that it was gone let a permanent delete pass).
+// place is in the trash, its .trashinfo naming where it was (checking only
+// that it was gone let a permanent delete pass).
 func TestDeleteModesThroughTheEngine(t *testing.T) {
 	for _, mode := range []approval.Mode{approval.Manual, approval.Auto, approval.FullAccess} {
 		t.Run(string(mode), func(t *testing.T) {

@@ -119,8 +119,6 @@ func tree(t testing.TB, dir string) map[string]string {
 //     paths inside it (the file tools' classification and fspath agree);
 //   - nothing on disk changed, in the workspace or beside it.
 //
-// Issue 16 item 2.
-//
 // spec: K1, K4, D1
 func FuzzToolArgs(f *testing.F) {
 	reg, names, ws, base := argTools(f)

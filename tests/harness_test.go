@@ -204,7 +204,7 @@ func (s sleeper) Run(ctx context.Context, rc *tools.RunContext, c tools.Call) (t
 	s.tr.enter(a.Tag)
 	defer s.tr.leave(a.Tag)
 	// A test of overlap waits for the overlap, not for a sleep to be long
-	// enough on a busy machine (issue 22 item 3); a lane that never runs
+	// enough on a busy machine; a lane that never runs
 	// that many calls at once goes on after testwait.Limit, and the test's
 	// check of the peak or the order fails.
 	for deadline := time.Now().Add(testwait.Limit); s.tr.peak.Load() < a.With && time.Now().Before(deadline) && ctx.Err() == nil; {

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// spec: A1 — issue 10 item 4: the real binary runs its sandbox helper
+// spec: A1 — the real binary runs its sandbox helper
 // before initialising the packages the helper does not need: the JSON
 // Schema library (whose initialisation compiles meta-schemas, about 3 ms of
 // each sandboxed command's start), SQLite and the desktop's Wails. Counts of

@@ -12,7 +12,7 @@ import (
 	pt "foya/backend/provider/providertest"
 )
 
-// Issue 9, "also": a model stream that stalls after its start is stopped
+// A model stream that stalls after its start is stopped
 // after provider.idleTimeout (set here with foya settings); the run ends
 // failed with an error that says what happened and which setting governs
 // it, and the history is kept.

@@ -21,7 +21,6 @@ import (
 // binary's absolute path, and run it starts that binary; make uninstall
 // removes what install put there. The build and the icons are given (make
 // -o build -o icons, BIN and ICON_DIR): this test is about the install step.
-// Issue 21 item 11.
 func TestMakeInstallPrefixWithSpace(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("make install is for Linux desktops")

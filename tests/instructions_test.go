@@ -58,7 +58,7 @@ func runStartInstructions(t *testing.T, h *harness, runID string) llm.Instructio
 	return llm.Instructions{}
 }
 
-// spec: R2 — issue 10 item 6: the project's AGENTS.md (else CLAUDE.md) at
+// spec: R2 — the project's AGENTS.md (else CLAUDE.md) at
 // the root of the working directory goes into the system prompt, bounded at
 // 32 KiB with a notice, and run.start says which file was used or why one
 // was skipped. What is not a plain file in the project (a folder, a FIFO, a
@@ -220,7 +220,7 @@ func (rewriter) Run(ctx context.Context, rc *tools.RunContext, c tools.Call) (to
 	return tools.Text("rewritten"), nil
 }
 
-// spec: R2 — issue 10 item 6: the system prompt is the same bytes at every
+// spec: R2 — the system prompt is the same bytes at every
 // step of a turn, so prompt caches hold, even when the turn rewrites
 // AGENTS.md; the next turn reads the file again.
 func TestProjectInstructionsStableWithinATurn(t *testing.T) {
@@ -257,7 +257,7 @@ func TestProjectInstructionsStableWithinATurn(t *testing.T) {
 	}
 }
 
-// Issue 10 item 6: foya show says, run by run, which instructions file was
+// foya show says, run by run, which instructions file was
 // used or why one was skipped, in text and in --json.
 func TestShowSaysWhichInstructions(t *testing.T) {
 	h := newHarness(t, nil, pt.Say("one"), pt.Say("two"))
@@ -293,7 +293,7 @@ func TestShowSaysWhichInstructions(t *testing.T) {
 	}
 }
 
-// Issue 10 item 6: foya exec's readable output names the instructions file
+// foya exec's readable output names the instructions file
 // of the run it starts.
 func TestExecSaysWhichInstructions(t *testing.T) {
 	dir := t.TempDir()

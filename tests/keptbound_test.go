@@ -12,7 +12,7 @@ import (
 	pt "foya/backend/provider/providertest"
 )
 
-// Issue 21 item 10: the contents the workspace index keeps are bounded
+// The contents the workspace index keeps are bounded
 // (workspace.maxKeptBytes). A content past the bound is not kept, and the
 // command's change that needed it is recorded, not restorable, with the
 // reason; the bound and the disk use are in the settings, WorkspaceUsage

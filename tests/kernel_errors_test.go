@@ -13,7 +13,7 @@ import (
 )
 
 // Every kernel method fed bad input fails with an error whose code a front
-// end can branch on (issue 11 item 2): unknown IDs are not_found, bad
+// end can branch on: unknown IDs are not_found, bad
 // modes, settings, names and paths invalid, clashes with the current state
 // conflict, and a missing answerer unavailable. The specific sentinels
 // keep holding beside the general ones.

@@ -98,7 +98,7 @@ func toolText(t *testing.T, req pt.Request, id string) string {
 // the same registry and request as the built-in ones, every call goes
 // through the approval gateway (a read-only annotated tool is allowed in
 // Auto, the others are asked about and a denial reaches the model), images
-// become artifacts, progress becomes tool.update. Issue 13 item 1.
+// become artifacts, progress becomes tool.update.
 // spec: M1, M2, R1, K5, I1
 func TestMCPToolsThroughTheKernel(t *testing.T) {
 	h := newHarness(t, nil,
@@ -113,7 +113,7 @@ func TestMCPToolsThroughTheKernel(t *testing.T) {
 	defer ans.watch(h.k, func(p kernel.Approval) kernel.Answer {
 		if p.Request.Action.Tool == "mcp__local__echo" {
 			// The approval names the server and its own name for the
-			// tool (issue 12 item 3).
+			// tool, not only Foya's mcp__ name.
 			if a := p.Request.Action; a.MCPServer != "local" || a.MCPTool != "echo" {
 				t.Errorf("echo's approval names server %q, tool %q; want local, echo", a.MCPServer, a.MCPTool)
 			}
@@ -165,8 +165,8 @@ func TestMCPToolsThroughTheKernel(t *testing.T) {
 	if len(artifacts) != 2 {
 		t.Fatalf("picture artifacts = %v; want the image and the audio stored", artifacts)
 	}
-	// The audio is kept in the artifact store with its bytes (issue 13
-	// item 1); the model reads that it was kept, not the sound.
+	// The audio is kept in the artifact store with its bytes; the model
+	// reads that it was kept, not the sound.
 	sound, err := h.k.Artifact(ctx, run.SessionID, artifacts[1])
 	if err != nil || sound.MIME != "audio/wav" || string(sound.Data) != "RIFF...." {
 		t.Errorf("audio artifact = %+v, %v; want audio/wav RIFF....", sound, err)
@@ -195,7 +195,6 @@ func TestMCPToolsThroughTheKernel(t *testing.T) {
 // programs; an approved project server runs in the sandbox (it cannot
 // write outside the workspace); a changed entry is unapproved again; a
 // malformed file is reported by name and place while the other loads.
-// Issue 13 item 1 and "Bad input".
 // spec: M2, K5, M3
 func TestMCPProjectServerNeedsApproval(t *testing.T) {
 	h := newHarness(t, nil)
@@ -252,7 +251,6 @@ func TestMCPProjectServerNeedsApproval(t *testing.T) {
 
 // TestMCPDeferredThroughToolSearch: past mcp.deferShare of the context,
 // MCP tools are deferred; tool_search activates one for the next step.
-// Issue 13 item 1.
 // spec: E1, E2, M1
 func TestMCPDeferredThroughToolSearch(t *testing.T) {
 	h := newHarness(t, nil,
@@ -290,8 +288,7 @@ func TestMCPDeferredThroughToolSearch(t *testing.T) {
 // image part kept in the artifact store, binary data is named, not sent;
 // all is stored with the message. Unknown servers and resources, too many
 // attachments and empty references fail before a run starts; a huge
-// resource is cut. Issue 13 item 1 (M3: attach a resource to a user
-// message).
+// resource is cut.
 // spec: M3, I1
 func TestMCPAttachResource(t *testing.T) {
 	h := newHarness(t, nil, pt.Say("noted"), pt.Say("long read"))
@@ -398,8 +395,7 @@ func TestMCPAttachResource(t *testing.T) {
 // remove: restart a server at once (a failed one too), "always load" per
 // server (kept in the user's file, and the tools stay direct when the
 // others are deferred), and where a server comes from (imported ones
-// name their file). Unknown names are not found. Issue 13 item 1 (the
-// UI's MCP view).
+// name their file). Unknown names are not found.
 // spec: M1, K5, E2
 func TestMCPSettingsCalls(t *testing.T) {
 	h := newHarness(t, nil)
@@ -457,7 +453,7 @@ func TestMCPSettingsCalls(t *testing.T) {
 
 // TestMCPCommandLine: foya mcp add (stdio and URL), list --json (state,
 // tools, stderr tail), import of a Claude Desktop file with a broken
-// entry, approve of a project server, remove. Issue 13 "Must show".
+// entry, approve of a project server, remove.
 // spec: M1, M2, K5
 func TestMCPCommandLine(t *testing.T) {
 	dir := t.TempDir()
@@ -499,7 +495,7 @@ func TestMCPCommandLine(t *testing.T) {
 	if !strings.Contains(out, "web (project, http) unapproved") || !strings.Contains(out, "foya mcp approve web") {
 		t.Errorf("list with a project server = %q", out)
 	}
-	// Issue 21 item 4: approve shows what it approves, and with
+	// approve shows what it approves, and with
 	// --fingerprint approves only what the user saw.
 	if out, errs, code := mcp("approve", "web", "--workdir", dir, "--fingerprint", "0123abcd"); code == 0 ||
 		!strings.Contains(errs, "changed since it was shown") || strings.Contains(out, "failed") {

@@ -13,7 +13,7 @@ import (
 	"foya/backend/testwait"
 )
 
-// spec: A2, C1 — issue 10 item 5: the mode is read once per call, and the
+// spec: A2, C1 — the mode is read once per call, and the
 // tool and the gateway use the same one. A switch in the middle of a turn
 // applies to the next command as a whole: Full Access to Auto runs it in
 // the sandbox without asking (before, bash still planned with the turn's

@@ -80,7 +80,6 @@ func (c *seqCheck) check(t *testing.T, k *kernel.Kernel, sessionID string) []llm
 // message saying what to do; a deletion too; a mode switch is taken and
 // ordered among the run's events; once the run ended the revert goes
 // through. Every event on record and as received: seq 1, 2, 3, ...
-// (issue 11 item 3).
 //
 // spec: C2, W4
 func TestRevertDuringRunIsRefused(t *testing.T) {
@@ -155,7 +154,7 @@ func TestRevertDuringRunIsRefused(t *testing.T) {
 // flips, approvals are answered, reverts are asked for (refused while a
 // run is going, made between runs) and files change outside Foya. Each
 // session's seq has no gap and no repeat, in the store and as subscribers
-// received it (issue 11 item 3). Run with -race.
+// received it. Run with -race.
 //
 // spec: C2, W4
 func TestOrderingUnderConcurrency(t *testing.T) {

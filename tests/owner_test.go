@@ -41,7 +41,7 @@ func (g gate) Run(ctx context.Context, rc *tools.RunContext, c tools.Call) (tool
 	}
 }
 
-// Issue 9 class 7 (ownership): a second Foya on the same database, started
+// Run ownership: a second Foya on the same database, started
 // in another PID namespace (as a sandboxed command would be, where this
 // process's PID means nothing) or in this process, must not take a running
 // run for one whose process is gone. The run stays running, completes, and
@@ -115,7 +115,7 @@ func TestSecondFoyaDoesNotInterruptALiveRun(t *testing.T) {
 	}
 }
 
-// Issue 9 class 7 (ownership), the form the review found: with the
+// Run ownership, the form the review found: with the
 // database inside the workspace, a sandboxed command of the running run
 // itself starts a second Foya on it. Whether that Foya can open the
 // database at all is the sandbox's business; it must not take the run
@@ -165,7 +165,7 @@ func TestSandboxedFoyaDoesNotInterruptItsOwnRun(t *testing.T) {
 	}
 }
 
-// Issue 9, "also": session temp folders left by a crash are removed at the
+// Session temp folders left by a crash are removed at the
 // next start, and only those: a foya exec killed with SIGKILL in the middle
 // of a command leaves its session's temp folder (with a file in it); the
 // next kernel removes it, while the folder of a kernel that still lives

@@ -27,7 +27,7 @@ func apiCode(err error) string {
 	return ""
 }
 
-// spec: B1, B2, O1 — issue 12 item 6: the background panel reads a
+// spec: B1, B2, O1 — the background panel reads a
 // command's last lines, bounded and cleaned of terminal escapes, without
 // taking new output away from the model's bash_output; bad input is
 // refused with its code; the kill button's method ends the command.
@@ -98,7 +98,7 @@ func TestBackgroundOutputForThePanel(t *testing.T) {
 	}
 }
 
-// spec: W4 — issue 12 item 5: the settings view lists a profile's models
+// spec: W4 — the settings view lists a profile's models
 // from its server's /v1/models, with the profile's key; a refused key, a
 // server that lists none and an unknown profile are errors in words.
 func TestProviderModelsForTheSettings(t *testing.T) {
@@ -142,7 +142,7 @@ func TestProviderModelsForTheSettings(t *testing.T) {
 	}
 }
 
-// spec: W4 — issue 12 item 5: switching the mode from the settings records
+// spec: W4 — switching the mode from the settings records
 // session.mode in the conversation; image input reads back the setting, or
 // the guess from the model's name; the step limit's errors are the
 // kernel's words.

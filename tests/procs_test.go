@@ -92,8 +92,8 @@ func killPIDs(t *testing.T, pids map[int]int) {
 // TestShellCancelEndsEscapedTree cancels a run while its foreground command
 // has started daemons that left its process group and session (setsid,
 // nohup, double forks, one that ignores SIGTERM): in Full Access as in Auto,
-// none of them outlives the cancel (issue 9 class 10: a setsid child
-// survived a cancel in Full Access).
+// none of them outlives the cancel (a setsid child once survived a cancel
+// in Full Access).
 //
 // spec: X1
 func TestShellCancelEndsEscapedTree(t *testing.T) {
@@ -125,8 +125,8 @@ func TestShellCancelEndsEscapedTree(t *testing.T) {
 // TestKilledExecLeavesNoProcess starts a background command with daemons
 // that left its session through a real foya exec process, then kills that
 // process with SIGKILL, as a crash would: every descendant of the command
-// ends within a bounded wait, in Full Access as in Auto (issue 9 class 10:
-// background children survived a SIGKILL of Foya).
+// ends within a bounded wait, in Full Access as in Auto (background
+// children once survived a SIGKILL of Foya).
 //
 // spec: X1, B3
 func TestKilledExecLeavesNoProcess(t *testing.T) {

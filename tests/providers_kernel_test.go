@@ -254,7 +254,7 @@ func TestKernelRunUsesTheSessionsProfile(t *testing.T) {
 // another server given by URL (foya exec --provider P --base-url OTHER, or
 // $OPENAI_BASE_URL), that server gets a key only from --api-key or
 // $OPENAI_API_KEY; the profile's own URL, however spelled, still gets the
-// profile's key. Issue 21 item 8.
+// profile's key: a key is a credential for one server.
 func TestProviderKeyGoesOnlyToItsServer(t *testing.T) {
 	noKeyring(t)
 	ctx := context.Background()

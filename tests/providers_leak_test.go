@@ -16,7 +16,7 @@ import (
 // file (with its -wal), an event, or a command's output, although a
 // command the model runs prints the key file (Full Access: no sandbox) and
 // a server echoes a key it refuses in its error. They are in the key file
-// only. (Issue 11 item 4; no requirement ID covers secrets.)
+// only. (No requirement ID covers secrets.)
 func TestProviderKeyNeverLeaks(t *testing.T) {
 	bin := foyaBinary(t)
 	env := providerEnv("")

@@ -63,7 +63,7 @@ func listProviders(t *testing.T, bin string, env []string, db string) []kernel.P
 	return list
 }
 
-// The command line of issue 11 item 4, through the built binary: a profile
+// The providers command line, through the built binary: a profile
 // is added with its key read from standard input, listed, tested, made the
 // default, used by foya exec (which records it in the session), overridden
 // by flags, and removed with its key. Without a keyring the key goes to a
@@ -159,8 +159,7 @@ func TestProvidersCommandLine(t *testing.T) {
 	}
 
 	// --provider with another server by --base-url or $OPENAI_BASE_URL: the
-	// profile's key stays with its own server, and foya exec says so
-	// (issue 21 item 8).
+	// profile's key stays with its own server, and foya exec says so.
 	srv3 := pt.New(t, pt.Say("elsewhere"), pt.Say("elsewhere by env"))
 	res = runFoya(t, bin, env, "exec", "--db", db, "--workdir", dir, "--provider", "local", "--base-url", srv3.URL, "--json", "p1")
 	res2 := runFoya(t, bin, append(slices.Clone(env), "OPENAI_BASE_URL="+srv3.URL), "exec", "--db", db, "--workdir", dir,

@@ -35,9 +35,8 @@ func readmeBlock(t *testing.T, marker string) string {
 // MCP example, with sh from a clone's root, as a new user: a fresh HOME
 // and data folder, the real foya binary on PATH, Go's caches kept (the
 // build must not download anything). The example server builds, is
-// added, and foya mcp list shows it ready with its two tools. Issue 13
-// "Must show" (README: how to add an MCP server, with an example that
-// works offline) and item 1.
+// added, and foya mcp list shows it ready with its two tools: the README's
+// example must work offline, as written.
 // spec: M1
 func TestREADMEMCPExample(t *testing.T) {
 	block := readmeBlock(t, "<!-- mcp-offline-example")

@@ -18,9 +18,9 @@ import (
 // after the restart the two calls that had completed keep their results
 // (state done, their own text, fed back to the model as it was), the
 // running one and the one still waiting are interrupted, not replayed, and
-// nothing of the four runs again when the session goes on. Issue 16 item 6:
-// recovery was tried with one unfinished call only, so overwriting
-// completed calls as interrupted passed every test.
+// nothing of the four runs again when the session goes on. (Recovery was
+// tried with one unfinished call only before, so overwriting completed
+// calls as interrupted passed every test.)
 func TestRecoveryKeepsCompletedResults(t *testing.T) {
 	srv := pt.New(t)
 	dir := t.TempDir()

@@ -14,8 +14,8 @@ import (
 )
 
 // spec: W4
-// Issue 12 item 4 ("changed outside Foya" marks, live from the watcher),
-// after a revert: the revert marks the session's records of its files as
+// "Changed outside Foya" marks, live from the watcher, after a revert:
+// the revert marks the session's records of its files as
 // changed (the model must read them again), and an editor's change made
 // after it is still reported, as a file.changed_outside event after the
 // file.reverted one. The kernel is restarted before the revert, so no run

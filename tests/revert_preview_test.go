@@ -26,7 +26,7 @@ func planned(cs []kernel.Change) []kernel.Change {
 }
 
 // spec: F1, F2, W4
-// Issue 12 item 4: a revert's preview (RevertRequest.DryRun) changes
+// A revert's preview (RevertRequest.DryRun) changes
 // nothing, on disk or in the store, and says exactly what the revert then
 // does: a whole turn (an edit, a created file, a delete restored from the
 // trash), the undo of that revert, one hunk, a restore to a point, and a
@@ -123,7 +123,7 @@ func lastOfRun(t *testing.T, h *harness, sessionID, runID string) string {
 	return last
 }
 
-// Issue 12 item 4: a dry run checks the request as the revert does.
+// A dry run checks the request as the revert does.
 func TestRevertPreviewBadInput(t *testing.T) {
 	privateTrash(t)
 	h := newHarness(t, nil, pt.Calls(call("w", "write", `{"path":"a.txt","content":"a\n"}`)), pt.Say("ok"))
@@ -145,7 +145,7 @@ func TestRevertPreviewBadInput(t *testing.T) {
 }
 
 // spec: F1
-// Issue 12 item 4: ChangeContents gives a review the whole text of a
+// ChangeContents gives a review the whole text of a
 // change's file before and after it, and says when a side is not there.
 func TestChangeContents(t *testing.T) {
 	privateTrash(t)
@@ -241,7 +241,7 @@ func previewThenRevert(t *testing.T, h *harness, sessionID, trashDir, what strin
 }
 
 // spec: D1, F1
-// Issue 12 item 4: the preview of restoring a deleted folder (from the
+// The preview of restoring a deleted folder (from the
 // trash, with the files in it) and of moving it back equals the reverts.
 func TestRevertPreviewOfAFolder(t *testing.T) {
 	trashDir := privateTrash(t)

@@ -106,7 +106,7 @@ func assertNoSecret(t *testing.T, where string, b []byte) {
 // environment (the provider's key under any name, a denied variable
 // neither; an allow-listed one is), no secret value reaches the model's
 // requests, and none is anywhere in the SQLite files after the kernel
-// closed (issue 9 class 6).
+// closed.
 //
 // spec: A1, A2, B1
 func TestSecretsStayOutOfCommandsModelAndDB(t *testing.T) {
@@ -206,7 +206,7 @@ func TestSecretsStayOutOfCommandsModelAndDB(t *testing.T) {
 // in OPENAI_API_KEY (its default for --api-key) and again under a name that
 // looks harmless: a Full Access command that prints its environment, a
 // file holding the key and foya exec's own /proc environ shows the model
-// none of it, and the database holds none (issue 9 class 6).
+// none of it, and the database holds none.
 //
 // spec: A2
 func TestExecKeepsProviderKeyFromCommands(t *testing.T) {
@@ -295,7 +295,7 @@ func (leaker) Run(ctx context.Context, rc *tools.RunContext, c tools.Call) (tool
 // TestMaskCoversEveryTool runs a tool that is not the shell and returns a
 // known secret (with characters JSON escapes) in its text, its display
 // diff and its progress: the model, the events and the database see it
-// masked (issue 9 class 6: the engine masks every tool, MCP ones later).
+// masked (the engine masks every tool's result, MCP ones too).
 //
 // spec: A2
 func TestMaskCoversEveryTool(t *testing.T) {
@@ -349,7 +349,7 @@ func TestMaskCoversEveryTool(t *testing.T) {
 // TestEnvPolicyFromTheCLI sets shell.env.allow and shell.env.deny with
 // foya settings: a malformed pattern is refused, an allowed token reaches
 // the next foya exec's commands (its value still masked in what the model
-// reads), a denied harmless-looking variable does not (issue 9 class 6).
+// reads), a denied harmless-looking variable does not.
 //
 // spec: A2, W4
 func TestEnvPolicyFromTheCLI(t *testing.T) {

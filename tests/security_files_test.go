@@ -26,7 +26,7 @@ import (
 // (longer on a busy machine): every file tool call, which takes a
 // millisecond or more under -race, still meets swaps while it runs, and the
 // swapper no longer takes a core of its own for the whole run (unpaced it
-// made 1.77 million swaps in 20 s on 1.8 of 2 cores; issue 22 item 3).
+// made 1.77 million swaps in 20 s on 1.8 of 2 cores).
 type swapper struct {
 	a, b  string
 	stop  chan struct{}
@@ -77,7 +77,8 @@ func (s *swapper) finish(t *testing.T) {
 }
 
 // spec: A1, A2, D1, D2
-// Issue 9 class 1: while a goroutine of the test keeps exchanging the
+// A symlink swap racing the file tools: while a goroutine of the test
+// keeps exchanging the
 // workspace folder sub with a link to an outside folder
 // (renameat2(RENAME_EXCHANGE)), a scripted model in Auto issues 150 reads,
 // 150 writes and 150 deletes under sub/, and 50 greps of the workspace. Outside requests the person is

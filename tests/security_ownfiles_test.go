@@ -28,7 +28,7 @@ func ownFilesHarness(t *testing.T, turns ...pt.Turn) (*harness, string) {
 	return &harness{t: t, dir: ws, db: filepath.Join(ws, "data", "foya.db"), srv: pt.New(t, turns...)}, ws
 }
 
-// spec: A1, A2 — issue 21 item 3: with --db inside the workspace, the user's mcp.json
+// spec: A1, A2 — with --db inside the workspace, the user's mcp.json
 // lies in the workspace; in Auto, neither the write tool nor a sandboxed
 // command may change it (the next run would start its servers
 // unsandboxed, unasked), and a refused write leaves it as it was.
@@ -62,7 +62,7 @@ func TestOwnFilesInsideTheWorkspaceStayTheUsers(t *testing.T) {
 	}
 }
 
-// spec: A1 — issue 21 item 3: like the user's permissions.json, a user's mcp.json
+// spec: A1 — like the user's permissions.json, a user's mcp.json
 // that lies in the session's workspace is not read for its runs: its
 // servers do not start, and the list says why. A session elsewhere is the
 // control: the same file starts its server there.

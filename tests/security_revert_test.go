@@ -58,14 +58,15 @@ func plantCall(id, command string) pt.Call {
 }
 
 // spec: F1, D1, A2
-// Issue 9 class 4: after the model's changes, a sandboxed command (the
+// Revert must not follow a link planted after the change: after the
+// model's changes, a sandboxed command (the
 // model's own bash call, in Auto) replaces a folder on the way, or the
 // file itself, with a symbolic link; the outside folder holds what the
 // change left, so no hash differs. Reverting one change, a run, back to a
 // point, or one hunk must report a conflict, not follow the link: the
 // outside folder is untouched, nothing is trashed, and force does not get
-// through either. Issue 12 item 4: the revert's preview (a dry run) meets
-// the same conflicts.
+// through either. The revert's preview (a dry run) meets the same
+// conflicts.
 func TestRevertRefusesAPlantedLink(t *testing.T) {
 	needSandbox(t)
 	type request func(changes []kernel.Change, run kernel.Run) kernel.RevertRequest
@@ -183,12 +184,13 @@ func TestRevertRefusesAPlantedLink(t *testing.T) {
 			if err != nil || len(changes) == 0 {
 				t.Fatalf("changes: %v %v", err, changes)
 			}
-			// The plant's own changes are recorded too (issue 15); the
+			// The plant's own changes are recorded too (shell commands'
+			// changes are captured); the
 			// selections are of the file tools' changes.
 			changes = slices.DeleteFunc(changes, func(c kernel.Change) bool { return c.Tool == "bash" })
 			req := c.req(changes, run)
 			req.Force = req.Force || c.force
-			// The preview (issue 12 item 4) meets the same conflicts and
+			// The preview meets the same conflicts and
 			// follows the link no more than the revert.
 			dry := req
 			dry.DryRun = true
@@ -222,7 +224,7 @@ func TestRevertRefusesAPlantedLink(t *testing.T) {
 }
 
 // spec: F1, D1
-// Issue 9 class 4 with the real binary: foya revert --run, and foya revert
+// A planted link, with the real binary: foya revert --run, and foya revert
 // of one change with --force, after a link was planted where a folder was
 // (here by the test, as the sandboxed command above does), exit 3 with the
 // conflict and leave the outside folder and the trash alone.

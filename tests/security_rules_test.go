@@ -136,7 +136,8 @@ func (w *rulesWorld) leaveTurns() []pt.Turn {
 	}
 }
 
-// spec: A1, A2 — issue 9 class 5, the review's exact case: a cloned
+// spec: A1, A2 — project rules that came with a clone, the review's exact
+// case: a cloned
 // workspace's .foya/permissions.json allowing every bash command and every
 // write does not let a sandbox: false command run or a write land outside
 // the workspace, in Manual or Auto, approved or not: each is asked about
@@ -182,7 +183,7 @@ func TestProjectRulesNeverLeaveTheSandbox(t *testing.T) {
 	}
 }
 
-// spec: A1, A2 — issue 9 class 5: headless (foya exec without a terminal),
+// spec: A1, A2 — project rules, headless (foya exec without a terminal):
 // the same attempts are denied with a message; they never run.
 func TestProjectRulesHeadlessDenied(t *testing.T) {
 	for _, mode := range []approval.Mode{approval.Manual, approval.Auto} {
@@ -203,7 +204,7 @@ func TestProjectRulesHeadlessDenied(t *testing.T) {
 	}
 }
 
-// spec: A1, A2 — issue 9 class 5: an unapproved allow rule is ignored;
+// spec: A1, A2 — an unapproved project allow rule is ignored;
 // once approved it allows inside the workspace only, and the result says
 // which rule allowed it; a changed file is unapproved again; revoking
 // withdraws the approval.
@@ -278,7 +279,7 @@ func TestProjectRulesApproval(t *testing.T) {
 	}
 }
 
-// spec: A1, A2 — issue 9 class 5: deny and ask rules apply whether or not
+// spec: A1, A2 — a project's deny and ask rules apply whether or not
 // the file was approved; a malformed file makes Foya ask, never allow.
 func TestProjectRulesDenyAndMalformed(t *testing.T) {
 	t.Run("deny unapproved", func(t *testing.T) {
@@ -311,7 +312,7 @@ func TestProjectRulesDenyAndMalformed(t *testing.T) {
 	})
 }
 
-// spec: A1, A2 — issue 9 class 5: the user's own rules (in Foya's data
+// spec: A1, A2 — the user's own rules (in Foya's data
 // folder) may allow leaving the sandbox; every result says what allowed it:
 // the user's rule, the user's answer, a session grant, Full Access.
 func TestAllowReasonsReachTheModel(t *testing.T) {
@@ -389,7 +390,7 @@ func TestAllowReasonsReachTheModel(t *testing.T) {
 	})
 }
 
-// spec: A1 — issue 9 class 5, through the built binary: foya rules shows
+// spec: A1 — project rules through the built binary: foya rules shows
 // the file and whether it is approved, allow approves its exact content
 // (and refuses a hash that is not the file's), a change unapproves it,
 // revoke withdraws it, and foya exec says once that ignored allow rules

@@ -13,10 +13,10 @@ import (
 )
 
 // spec: K1, T4
-// Issue 9 class 13: a write or edit whose content holds a lone UTF-16
-// surrogate escape is refused with an error that says where, and nothing
-// is written; encoding/json would have written U+FFFD in its place and
-// reported success. A valid surrogate pair goes through unchanged.
+// Content is never changed silently: a write or edit whose content holds
+// a lone UTF-16 surrogate escape is refused with an error that says where,
+// and nothing is written; encoding/json would have written U+FFFD in its
+// place and reported success. A valid surrogate pair goes through unchanged.
 func TestWriteRefusesLoneSurrogates(t *testing.T) {
 	h := newHarness(t, nil, pt.Calls(
 		call("high", "write", `{"path":"high.txt","content":"one\ntwo\nab\ud800cd"}`),
@@ -69,7 +69,7 @@ func rawCallTurn(id, name, argsLiteral string) pt.Turn {
 }
 
 // spec: K1, T4
-// Issue 9 class 13, second review: invalid UTF-8 and lone surrogate
+// Found by the second review: invalid UTF-8 and lone surrogate
 // escapes in the server's own JSON (the string that carries the arguments,
 // not the arguments' JSON inside it) reached the tools as U+FFFD, so a
 // write reported success for content the model never sent and bash ran

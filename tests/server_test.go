@@ -133,7 +133,7 @@ func (s *served) events(sessionID string, after int64, until string) []llm.Event
 // one provider that is down and one that answers 401: the check says which
 // is which, a run with the refusing one fails with a clear message on its
 // event stream, a run with a working one completes, and SIGTERM stops the
-// server cleanly. Issue 11 item 5.
+// server cleanly.
 func TestServeProvidersDownOr401(t *testing.T) {
 	locked := pt.New(t, pt.Turn{Status: 401, ErrorMessage: "Incorrect API key provided"})
 	locked.RequireKey("the-right-key")
@@ -183,7 +183,7 @@ func TestServeProvidersDownOr401(t *testing.T) {
 }
 
 // TestServeUsage: foya serve's flags are checked before anything starts,
-// and a port that is taken is a clear failure. Issue 11 item 5.
+// and a port that is taken is a clear failure.
 func TestServeUsage(t *testing.T) {
 	bin := foyaBinary(t)
 	db := filepath.Join(t.TempDir(), "foya.db")
@@ -206,7 +206,6 @@ func TestServeUsage(t *testing.T) {
 // user can read (0600 in a 0700 directory) and that redirects to the
 // printed URL; the token is on no command line, where every user could
 // read it (/proc/PID/cmdline). The page is removed when foya serve stops.
-// Issue 21 item 7; issue 11 item 5.
 func TestServeOpen(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the fake opener is a shell script")

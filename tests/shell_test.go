@@ -261,7 +261,7 @@ func TestShellBackgroundBoundedAcrossTurns(t *testing.T) {
 
 // spec: B3 — deleting a session ends its background commands (no process
 // is left, by PID and process group, even daemons that left the command's
-// session: issue 9 class 10), removes its temp folder and its history; a
+// session), removes its temp folder and its history; a
 // session with a run going is not deleted.
 func TestShellDeleteSessionLeavesNoProcess(t *testing.T) {
 	for _, mode := range []string{"auto", "full_access"} {
@@ -332,7 +332,7 @@ func TestShellDeleteSessionLeavesNoProcess(t *testing.T) {
 // spec: B3 — closing the kernel (the app exits) ends every background
 // command of every session: no orphans.
 //
-// Issue 9 class 10: the commands start daemons that left their session
+// The commands start daemons that left their session
 // (setsid, nohup, double forks); none of them may outlive Close either.
 func TestShellCloseLeavesNoProcess(t *testing.T) {
 	m := sleepMarker()

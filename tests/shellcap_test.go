@@ -82,7 +82,7 @@ func realDir(t *testing.T, dir string) string {
 }
 
 // spec: F1, F2
-// Issue 15 item 2 and 3, "Must show": a bash call in Full Access creates,
+// A bash call in Full Access creates,
 // edits, renames, deletes with rm, truncates (truncate -s0, : >) and chmods
 // files; each is a File Change of the call, the model reads no diff, and
 // "undo this turn" restores the workspace byte for byte and mode for mode.
@@ -129,7 +129,7 @@ func TestIssue15ShellChangesUndoTurn(t *testing.T) {
 }
 
 // spec: F1
-// Issue 15 "Must show": deletes through interpreters that the approval
+// Deletes through interpreters that the approval
 // policy cannot see before they run (scripts of perl, python3, and tar
 // --remove-files in a shell script), in Auto (sandboxed), are captured,
 // and "undo this turn" brings the files back with their modes.
@@ -200,7 +200,7 @@ func waitCaptured(t *testing.T, h *harness, id string) []event.FileChange {
 }
 
 // spec: B1, F1
-// Issue 15 item 2, "Must show": a background command's changes are found
+// A background command's changes are found
 // when it ends, recorded against the call that started it (file.captured),
 // and "undo this turn" reverts them too.
 func TestIssue15BackgroundCommandChanges(t *testing.T) {
@@ -236,7 +236,7 @@ func TestIssue15BackgroundCommandChanges(t *testing.T) {
 }
 
 // spec: F1
-// Issue 15 items 3 and 4, "Must show": the user edits a file between two
+// The user edits a file between two
 // turns; the next command does not get the edit blamed on it (a
 // file.changed_outside event says what happened; a write tool's change
 // in between is neither outside nor the command's), and undoing the first
@@ -262,7 +262,7 @@ func TestIssue15OutsideEditConflicts(t *testing.T) {
 	// The user's edit comes before the next turn, as people are slower
 	// than the watcher: its event narrows the look before the command.
 	// The test waits until the kernel's watcher has passed the edit on
-	// (issue 22 item 3: a wait on that event, not a sleep).
+	// (a wait on that event, not a sleep).
 	if err := h.k.WaitWatcher(ctx, sess.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +297,7 @@ func TestIssue15OutsideEditConflicts(t *testing.T) {
 }
 
 // spec: O4, F1
-// Issue 15 "Bad input": a command rewriting a few thousand files, a file
+// Bad input: a command rewriting a few thousand files, a file
 // larger than the index keeps, a file without read permission, and a
 // folder replaced by a symbolic link: each is recorded; what Foya could
 // not keep is marked not restorable with the reason, and revert reports it
@@ -379,7 +379,7 @@ func TestIssue15BadInputBoundedAndHonest(t *testing.T) {
 }
 
 // spec: X1
-// Issue 15 item 2: a command cancelled with its turn still has its changes
+// A command cancelled with its turn still has its changes
 // recorded (they happened), and undoing the turn reverts them.
 func TestIssue15CancelledCommandChangesRecorded(t *testing.T) {
 	privateTrash(t)
@@ -426,7 +426,7 @@ func TestIssue15CancelledCommandChangesRecorded(t *testing.T) {
 }
 
 // spec: X2
-// Issue 15 item 1: the index is kept across a restart, so what changed
+// The index is kept across a restart, so what changed
 // while Foya was closed is seen as changed outside (not blamed on the next
 // command), and a turn recorded before the restart is undone after it.
 func TestIssue15IndexSurvivesRestart(t *testing.T) {
@@ -459,7 +459,7 @@ func TestIssue15IndexSurvivesRestart(t *testing.T) {
 	if u := h.k.WorkspaceUsage(); u.Blobs == 0 || u.Indexes != 1 {
 		t.Errorf("usage %+v; want blobs and one index", u)
 	}
-	// issue 15 item 5: foya doctor shows it too.
+	// foya doctor shows it too.
 	if d := kernel.Doctor(ctx, kernel.DoctorOptions{DBPath: h.db}).Workspace; d.Usage.Blobs == 0 || d.Status != kernel.DoctorOK {
 		t.Errorf("doctor's workspace finding %+v; want its disk use", d)
 	}
@@ -477,7 +477,7 @@ func TestIssue15IndexSurvivesRestart(t *testing.T) {
 }
 
 // spec: F1, D2, D3
-// Issue 15 "Must show" (shortfall 2): the inline forms of the interpreter
+// The inline forms of the interpreter
 // deletes (perl -e unlink, python3 -c os.remove, tar --remove-files). The
 // approval policy recognises them as permanent deletes, which Auto refuses
 // without asking (use the delete tool, which moves files to the trash):

@@ -17,7 +17,7 @@ import (
 )
 
 // spec: F1
-// Issue 15 item 4: what a running bash command changes in files the model
+// What a running bash command changes in files the model
 // read is the command's, not a change outside Foya. While the command runs
 // (it sleeps past the watcher's debounce after changing them) no
 // file.changed_outside event is stored; its changes are the call's File
@@ -75,7 +75,7 @@ func TestIssue15CommandChangesNotOutside(t *testing.T) {
 }
 
 // spec: B1, F1
-// Issue 15 item 4, for a background command: what it changes while it
+// For a background command: what it changes while it
 // runs, after its run ended, is not reported as changed outside Foya; it
 // is captured against its call when it ends, and the model's write of the
 // file it changed still needs a new read.

@@ -97,8 +97,8 @@ func (m *timedModel) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.
 }
 
 // BenchmarkStepCost measures the overhead between model steps at steps 10,
-// 100 and 1,000 of one scripted session whose every step reads 5 KB (issue
-// 10 item 3): the median, over the ten steps up to each, of the time from
+// 100 and 1,000 of one scripted session whose every step reads 5 KB: the
+// median, over the ten steps up to each, of the time from
 // the end of the model's answer to the start of the next request's body.
 // Each iteration is one session of 1,000 tool steps and a final answer,
 // through the real kernel, SQLite file, HTTP client and projection.

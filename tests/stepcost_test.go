@@ -61,7 +61,7 @@ func (m *countingModel) Stream(ctx context.Context, req llm.Request) iter.Seq2[l
 	}
 }
 
-// spec: O5, R2 — issue 10 item 3: through the kernel and the real provider,
+// spec: O5, R2 — through the kernel and the real provider,
 // a step encodes only the messages that are new or that the projection
 // replaced, never the history again: over a 300-step session of 5 KB
 // results (the projection moves several times), each request encodes
@@ -99,7 +99,7 @@ func TestStepEncodesOnlyNewMessages(t *testing.T) {
 	t.Logf("%d requests, %d messages encoded for a last request of %d messages, %d projection moves", len(m.encoded), total, last, moves)
 }
 
-// spec: L4 — issue 10 item 4: a step of one call costs few store
+// spec: L4 — a step of one call costs few store
 // transactions: the end of the batch's last call, the step's results and
 // the next step's start are stored together, and so are the model's answer
 // and its first call's start, since nothing happens between them. Each
@@ -146,8 +146,9 @@ func TestStepTransactions(t *testing.T) {
 	}
 	// Per step, besides the streamed deltas: its start, with the previous
 	// step's results and its last call's end; the answer with the call's
-	// start. Then the run's start, the last step and the run's end. Before
-	// issue 10: six per step, five of them with events (104 here).
+	// start. Then the run's start, the last step and the run's end. (A
+	// transaction per change was six per step, five of them with events:
+	// 104 here.)
 	if want := 2*steps + 4; len(times) > want {
 		t.Fatalf("%d transactions for %d steps of one call; want at most %d; events by transaction: %v", len(times), steps, want, kinds)
 	}

@@ -25,7 +25,7 @@ func recordTurns(n int) []pt.Turn {
 	return append(turns, pt.Say("done"))
 }
 
-// Issue 10 item 2: the step limit of a turn is the run.max_steps setting,
+// The step limit of a turn is the run.max_steps setting,
 // 500 by default, and a turn's own limit wins over it; the stop at the
 // limit is clear and says how to go on. Bad values are refused with a
 // message and change nothing.
@@ -111,7 +111,7 @@ func foya(t *testing.T, extra []tools.Tool, args ...string) (int, string, string
 	return code, out.String(), errb.String()
 }
 
-// Issue 10 item 2, from the command line: foya settings set run.max_steps
+// The step limit from the command line: foya settings set run.max_steps
 // checks its value, foya exec stops at the setting, and --max-steps wins.
 func TestStepLimitFromTheCLI(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "foya.db")

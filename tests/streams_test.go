@@ -18,7 +18,8 @@ import (
 )
 
 // These tests replay, through the kernel, what real OpenAI-compatible
-// servers send (issue 10 item 1); each is named for the server behaviour.
+// servers send, which differ in framing and errors; each is named for the
+// server behaviour.
 
 const (
 	// llamaRole is llama.cpp's first chunk: the role, no content.

@@ -18,7 +18,7 @@ import (
 	pt "foya/backend/provider/providertest"
 )
 
-// TestSubAgentCancel is issue 13 item 2's cancel: cancelling the parent run
+// TestSubAgentCancel: cancelling the parent run
 // while its sub-agent's command runs cancels the child too. Both runs end
 // cancelled, the child's call and the task call end cancelled, and no
 // process of the child's command outlives the cancel.
@@ -67,7 +67,7 @@ func TestSubAgentCancel(t *testing.T) {
 	}
 }
 
-// TestSubAgentInterruptedByCrash is issue 13 item 2's recovery: a foya
+// TestSubAgentInterruptedByCrash: a foya
 // exec killed with SIGKILL while its sub-agent's call runs leaves both runs
 // interrupted after a restart, like any run (the child's run.end under the
 // task call), nothing is run again, and the session goes on with the task

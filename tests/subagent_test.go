@@ -63,7 +63,7 @@ func endOf(t *testing.T, evs []llm.Event, callID string) event.ToolEndData {
 	return event.ToolEndData{}
 }
 
-// TestSubAgentNests is issue 13 item 2's nesting: a task call starts a
+// TestSubAgentNests: a task call starts a
 // child run with a history of its own; the child's events are stored in the
 // session's log, in seq order among the parent's, each naming the task call
 // on its envelope, between the call's running update and its end; its run
@@ -191,7 +191,7 @@ func types(evs []llm.Event) []string {
 	return out
 }
 
-// TestSubAgentAllowlist is issue 13 item 2's allowlist: a child given
+// TestSubAgentAllowlist: a child given
 // tools ["read"] is offered read alone, and a call of another tool (write)
 // gets a clear is_error result naming what it may call, and writes
 // nothing; no nested task is offered by default, and a task call by a
@@ -242,7 +242,7 @@ func TestSubAgentAllowlist(t *testing.T) {
 	}
 }
 
-// TestSubAgentBadInput is issue 13 item 2's bad input: an empty prompt, an
+// TestSubAgentBadInput: an empty prompt, an
 // unknown tool name in tools, a tool the session does not allow, a prompt
 // over the bound, a step limit out of range and arguments of the wrong
 // type each get a clear is_error result, start no child and leave the run
@@ -295,7 +295,7 @@ func TestSubAgentBadInput(t *testing.T) {
 	}
 }
 
-// TestSubAgentsInParallel is issue 13 item 2's parallel children: three
+// TestSubAgentsInParallel: three
 // task calls of one answer run at once (each child's tool waits until all
 // three are running, which it could not if they ran one by one), within
 // the parallel lane's cap, and each result goes back in the model's order
@@ -371,7 +371,7 @@ func (r *rendezvous) Run(ctx context.Context, rc *tools.RunContext, c tools.Call
 	}
 }
 
-// TestSubAgentApprovalNamesTheChild is issue 13 item 2's gateway: in
+// TestSubAgentApprovalNamesTheChild: in
 // Manual, a child's write asks like any other call, the request names the
 // sub-agent and its run, and the answer lets the child go on.
 //
@@ -448,7 +448,7 @@ func recordEvents(t *testing.T, path string, evs []llm.Event, dir string) {
 	}
 }
 
-// TestSubAgentChangesRevertWithTheTurn is issue 13 item 2's file changes: a
+// TestSubAgentChangesRevertWithTheTurn: a
 // sub-agent's write is a change of its own run, and reverting the parent's
 // turn reverts it too, with the parent's own write.
 //
@@ -485,7 +485,7 @@ func TestSubAgentChangesRevertWithTheTurn(t *testing.T) {
 	}
 }
 
-// TestSubAgentNestsOnlyWhenAllowed is issue 13 item 2's nesting bound: a
+// TestSubAgentNestsOnlyWhenAllowed: a
 // child whose tools name task may start a grandchild, whose events name the
 // child's call; the grandchild may not go deeper, even when its own tools
 // name task.
@@ -524,8 +524,8 @@ func TestSubAgentNestsOnlyWhenAllowed(t *testing.T) {
 	}
 }
 
-// TestExecPrintsSubAgentsIndented is issue 13 item 2 in foya exec's
-// readable output: a sub-agent's start, calls and end are indented lines
+// TestExecPrintsSubAgentsIndented: in foya exec's readable output, a
+// sub-agent's start, calls and end are indented lines
 // on standard error, and its text is not printed as the answer: standard
 // output holds the parent's text only.
 func TestExecPrintsSubAgentsIndented(t *testing.T) {
@@ -553,7 +553,7 @@ func TestExecPrintsSubAgentsIndented(t *testing.T) {
 // TestSubAgentGrandchildGetsNoMoreThanItsParent: a child limited to [task,
 // glob] that asks for a grandchild with read is refused, naming the tool,
 // and no grandchild starts: a sub-agent's allowlist is intersected with its
-// parent's at every level. Issue 21 item 12(b).
+// parent's at every level, so no child gets more than its parent.
 //
 // spec: A1, T4
 func TestSubAgentGrandchildGetsNoMoreThanItsParent(t *testing.T) {

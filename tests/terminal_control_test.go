@@ -31,7 +31,7 @@ const hostile = "\x1b]52;c;ZWNobyBwd25lZA==\x07" + // OSC 52: write the clipboar
 	"\a\b\b\rOK " + // BEL, backspace and carriage-return overwrites
 	"file\u202etxt.exe\u2066x\u2069" // bidi override and isolate
 
-// Issue 9 class 12: model text, tool names, arguments, tool results and
+// Model text, tool names, arguments, tool results and
 // errors holding terminal controls (OSC 52, OSC 0, CSI 2J, DCS/APC/PM, C1,
 // BEL, BS, CR, bidi overrides) reach a real terminal (a pseudo-terminal)
 // from foya exec without one ESC byte or C1 control; foya show prints them

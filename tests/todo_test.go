@@ -14,8 +14,7 @@ import (
 // TestTodoWriteThroughKernel: the built-in todo_write is in the registry, a
 // scripted run calls it in Manual mode without an approval, each call
 // stores one typed todo.updated event with the whole list, a bad list is an
-// error result that stores nothing, and the next call replaces the list
-// (issue 13 item 4, issue 12 item 6).
+// error result that stores nothing, and the next call replaces the list.
 // spec: R1, T4, K1
 func TestTodoWriteThroughKernel(t *testing.T) {
 	first := `{"todos":[{"content":"read main.go","status":"in_progress"},{"content":"fix the bug","status":"pending"}]}`

@@ -15,10 +15,11 @@ import (
 
 // toolSchemasFile pins the argument schema of every built-in tool, as the
 // model sees it. It was written from the hand-written schemas before they
-// were derived from the argument structs (issue 16 item 5).
+// were derived from the argument structs, so that deriving them changed
+// nothing the model reads.
 var toolSchemasFile = filepath.Join("testdata", "tool_schemas.json")
 
-// spec: K1 — issue 16 item 5: each built-in tool's schema, now derived
+// spec: K1 — each built-in tool's schema, now derived
 // from its argument struct, means what the hand-written one meant: the same
 // properties, types, bounds, enums, descriptions, required fields and
 // additionalProperties: false, compared as JSON values (key order and

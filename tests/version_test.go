@@ -31,8 +31,6 @@ func git(t *testing.T, args ...string) string {
 // repository, and foya --version and the kernel's Info fall back to them.
 // make build links them in instead (make test-package checks that).
 //
-// Issue 14 item 2.
-//
 // spec: W4
 func TestVersionFallsBackToTheRecordedCommit(t *testing.T) {
 	commit := git(t, "rev-parse", "--short", "HEAD")
@@ -58,8 +56,6 @@ func TestVersionFallsBackToTheRecordedCommit(t *testing.T) {
 
 // Commit and date linked in with -ldflags win over what Go recorded, in
 // BuildInfo and so in Kernel.Info.
-//
-// Issue 14 item 2.
 //
 // spec: W4
 func TestVersionLinkedCommitWins(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 	"foya/backend/sandbox"
 )
 
-// spec: A1, A2 — issue 9 class 9: on a machine whose sandbox is
+// spec: A1, A2 — on a machine whose sandbox is
 // landlock+seccomp (forced here through the probe), foya exec says at start,
 // in one line on stderr, what that sandbox does not guarantee, and in Auto
 // every command is asked about with that reason (the question, an

@@ -18,7 +18,7 @@ import (
 // loopback URL asks a question of its own (fetch_private), naming the
 // address, and asks it again on the next fetch: it offers no "allow for
 // this session"; file: is refused without asking; the page comes back as
-// Markdown. Issue 13 item 3, issue 21 item 5.
+// Markdown.
 // spec: R1, T4, P1
 func TestWebFetchThroughTheKernel(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -79,7 +79,7 @@ func TestWebFetchThroughTheKernel(t *testing.T) {
 // answers the private-address question, so a name rebound to the machine
 // itself between two calls cannot be fetched unasked. The name is
 // localhost, which resolves to loopback on this machine without a DNS
-// query. Issue 21 item 5.
+// query.
 // spec: A1, A2
 func TestWebFetchPrivateAddressIsAskedEveryFetch(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -14,7 +14,7 @@ import (
 // TestParseCommand: the approval dialog shows a shell command as the
 // policy reads it: every simple command, including those hidden in sh -c,
 // what deletes for good and what Foya cannot read; a command that does not
-// parse is invalid, and no open kernel is needed. Issue 12 item 3.
+// parse is invalid, and no open kernel is needed.
 //
 // spec: A1
 func TestParseCommand(t *testing.T) {

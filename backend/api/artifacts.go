@@ -7,7 +7,7 @@ import (
 	"foya/backend/kernel"
 )
 
-// The conversation's images (issue 12 item 2). foya serve also serves an
+// The conversation's images. foya serve also serves an
 // artifact's raw bytes at /api/sessions/{id}/artifacts/{artifactId}; the
 // desktop window has no such route, so it reads them through this call.
 

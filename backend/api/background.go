@@ -2,8 +2,7 @@ package api
 
 import "foya/backend/kernel"
 
-// Methods of the background-commands panel (issue 12 item 6) that
-// methods.go lacks.
+// Methods of the background-commands panel that methods.go lacks.
 
 // BackgroundOutput returns a session's background command with its last
 // lines of output (0 for the default count; the kernel bounds both lines

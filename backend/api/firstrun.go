@@ -2,7 +2,7 @@ package api
 
 import "foya/backend/kernel"
 
-// Methods of the first run (issue 14 item 3) that methods.go lacks.
+// Methods of the first run that methods.go lacks.
 
 // ModelServers lists the model servers the first run looks for, without
 // probing them: the server of OPENAI_API_KEY and OPENAI_BASE_URL (whether

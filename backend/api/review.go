@@ -2,7 +2,7 @@ package api
 
 import "foya/backend/kernel"
 
-// The review panel's calls (issue 12 item 4). A revert's preview is
+// The review panel's calls. A revert's preview is
 // Revert with RevertRequest.DryRun.
 
 // ChangeContents returns the text of a change's file before and after it

@@ -11,7 +11,7 @@ import (
 )
 
 // TestErrorIsItsJSON: an *api.Error's text is the {code, message} JSON the
-// Wails transport parses, and AsError codes kernel errors (issue 11 item 5).
+// Wails transport parses, and AsError codes kernel errors.
 func TestErrorIsItsJSON(t *testing.T) {
 	e := &api.Error{Code: "busy", Message: `session "s" has a run going`}
 	if got, want := e.Error(), `{"code":"busy","message":"session \"s\" has a run going"}`; got != want {
@@ -33,8 +33,7 @@ func TestErrorIsItsJSON(t *testing.T) {
 }
 
 // TestKernelNotOpen: when the kernel cannot be opened, Info still gives the
-// version and every other call says why, with code unavailable (issue 11
-// item 5).
+// version and every other call says why, with code unavailable.
 func TestKernelNotOpen(t *testing.T) {
 	tries := 0
 	svc := api.New(context.Background(), func() (*kernel.Kernel, error) {

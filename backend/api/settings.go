@@ -2,7 +2,7 @@ package api
 
 import "foya/backend/kernel"
 
-// Methods of the settings view (issue 12 item 5) that methods.go lacks.
+// Methods of the settings view that methods.go lacks.
 
 // ProviderModels lists the models a provider profile's server offers (its
 // GET /models), sorted. A server that is down or refuses the key is an

@@ -2,7 +2,8 @@ package api
 
 import "foya/backend/kernel"
 
-// Methods of the workspace index (issue 15 item 5).
+// Methods of the workspace index, whose kept copies cost disk: what they
+// take and how to give it back.
 
 // WorkspaceUsage returns the disk the workspace indexes take: the
 // compressed contents that let shell commands' changes be reverted, and

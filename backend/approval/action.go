@@ -1,7 +1,7 @@
 package approval
 
 // Kind is what a tool call is about to do, as the policy sees it. Every row
-// of the mode table in docs/ARCHITECTURE.md (from DESIGN.md) is one Kind.
+// of the mode table in docs/decisions/013-approval-modes.md is one Kind.
 type Kind string
 
 const (
@@ -38,8 +38,8 @@ const (
 	// second question of a fetch whose host is, or resolves to, one.
 	// Action.Addresses names them. No grant covers it, so a host allowed
 	// for the session (or once in Auto) never answers it: a name that
-	// resolves to a private address is asked about on every fetch (issue
-	// 21 item 5).
+	// resolves to a private address is asked about on every fetch (its
+	// owner can rebind it to 127.0.0.1 after the first answer).
 	FetchPrivate Kind = "fetch_private"
 	// MCP calls a tool of an MCP server; ReadOnly says whether the server
 	// annotates it read-only.

@@ -61,7 +61,7 @@ func TestPrefix(t *testing.T) {
 	}
 }
 
-// spec: D2, D3 — issue 9 class 8: permanent deletes behind quoting,
+// spec: D2, D3 — permanent deletes behind quoting,
 // wrappers at any depth, find -exec with a shell, git's config-driven
 // forms, archivers and interpreters' inline code are all found.
 func TestPermanentDeleteSteppedAround(t *testing.T) {
@@ -159,7 +159,7 @@ func TestPermanentDeleteSteppedAround(t *testing.T) {
 	}
 }
 
-// spec: D2 — issue 9 class 8: a command whose program Foya cannot read
+// spec: D2 — a command whose program Foya cannot read
 // before it runs is opaque (Auto asks), never silently allowed.
 func TestOpaqueCommands(t *testing.T) {
 	opaque := []string{
@@ -221,7 +221,7 @@ func TestOpaqueCommands(t *testing.T) {
 }
 
 // ParseCommand never panics, and a command it reads either parses or says
-// why not (issue 9 class 8: the guard must not be the weak point).
+// why not: the guard must not be the weak point.
 func FuzzParseCommand(f *testing.F) {
 	for _, s := range []string{`\rm x`, `$(echo rm) x`, `find . -exec sh -c 'rm "$1"' _ {} \;`, "bash <<'EOF'\nrm x\nEOF",
 		`git -c alias.x='!rm v' x`, `python3 -c 'import os; os.remove("v")'`, `xargs -I{} {} v`, `env -S 'rm v'`, `a=(rm); "${a[@]}"`} {

@@ -6,8 +6,9 @@ import (
 	"strings"
 )
 
-// What counts as deleting for good, and why (DESIGN.md's mode table: shell
-// permanent-delete commands are refused in Manual and Auto).
+// What counts as deleting for good, and why (the mode table: shell
+// permanent-delete commands are refused in Manual and Auto, because
+// nothing they remove can be brought back).
 //
 //   - Programs that unlink: rm, rmdir, unlink, shred, srm, wipe; find
 //     -delete; find -exec of any of these.

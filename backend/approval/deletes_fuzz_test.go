@@ -66,7 +66,7 @@ func startsWithProgram(src string) bool {
 // promise under composition: a command that it finds deleting for good (or
 // cannot read) is still found so when put where the shell still runs it.
 // A wrapper that makes the script unparsable is skipped: a script that
-// does not parse is refused before it runs. Issue 16 item 2.
+// does not parse is refused before it runs.
 //
 // spec: D1
 func FuzzDeleteDetector(f *testing.F) {
@@ -105,7 +105,7 @@ func FuzzDeleteDetector(f *testing.F) {
 // TestNestedBackquotesAreOpaque pins what FuzzDeleteDetector found: inside
 // backquotes, the shell parser split "r\`echo m\`" into two words, so
 // `r\`echo m\` x`, which bash runs as rm x, read as a harmless program "r"
-// and was allowed in Auto without asking. Issue 16 item 2.
+// and was allowed in Auto without asking.
 //
 // spec: D1
 func TestNestedBackquotesAreOpaque(t *testing.T) {

@@ -8,8 +8,8 @@ import (
 
 // spec: D2 — scripts inside scripts are read exactly maxNesting deep: a
 // permanent delete wrapped in maxNesting `sh -c` is found, one more wrapper
-// makes the command opaque (so Auto asks), never silently allowed. Issue 16
-// item 6: gremlins' CONDITIONALS_BOUNDARY on the nesting check survived.
+// makes the command opaque (so Auto asks), never silently allowed.
+// (gremlins' CONDITIONALS_BOUNDARY on the nesting check survived before.)
 func TestNestingLimitIsExact(t *testing.T) {
 	s := "rm victim"
 	for range maxNesting {
@@ -31,8 +31,8 @@ func TestNestingLimitIsExact(t *testing.T) {
 
 // spec: D2 — standard input is file descriptor 0 whether or not the
 // redirection names it: `bash 0<<< 'rm x'` runs rm, `bash 3<<< 'rm x'`
-// does not feed bash's input (bash reads its real input: opaque). Issue 16
-// item 6: gremlins' CONDITIONALS_NEGATION on the descriptor check survived.
+// does not feed bash's input (bash reads its real input: opaque).
+// (gremlins' CONDITIONALS_NEGATION on the descriptor check survived before.)
 func TestStdinRedirectionByDescriptor(t *testing.T) {
 	c, err := ParseCommand("bash 0<<< 'rm victim'")
 	if err != nil || len(c.PermanentDelete()) != 1 {
@@ -46,8 +46,8 @@ func TestStdinRedirectionByDescriptor(t *testing.T) {
 
 // spec: D2 — find's actions are all read, also those after an -exec's
 // terminator, and an -exec without one: a -delete or an -exec rm after an
-// -exec that prints is still a permanent delete. Issue 16 item 6: gremlins'
-// CONDITIONALS_NEGATION on the terminator checks survived.
+// -exec that prints is still a permanent delete. (gremlins'
+// CONDITIONALS_NEGATION on the terminator checks survived before.)
 func TestFindActionsAfterAnExec(t *testing.T) {
 	for _, src := range []string{
 		`find . -name x -exec echo {} \; -delete`,
@@ -68,9 +68,9 @@ func TestFindActionsAfterAnExec(t *testing.T) {
 
 // spec: A1 — a plain ask is the mode table's own: its reason names the mode
 // and the action and nothing else, and ByMode says so; a folder grant never
-// covers an action that names no path. Issue 16 item 6: gremlins' boundary
-// and negation mutants on the notes of a decision and on the folder grant's
-// path check survived.
+// covers an action that names no path. (gremlins' boundary and negation
+// mutants on the notes of a decision and on the folder grant's path check
+// survived before.)
 func TestPlainAskAndPathlessFolderGrant(t *testing.T) {
 	d := Decide(Manual, Action{Kind: WriteInside, Tool: "write", Paths: []string{"/w/a"}}, nil)
 	if want := (Decision{Verdict: Ask, Reason: "Manual mode asks before write", ByMode: true}); d != want {
@@ -87,9 +87,9 @@ func TestPlainAskAndPathlessFolderGrant(t *testing.T) {
 
 // spec: A1 — "allow for this session" needs a scope, and one that covers
 // the request (a command prefix is matched against the parsed command);
-// pending requests are listed oldest first. Issue 16 item 6: gremlins'
-// mutants of Validate's scope and command checks, and of the pending
-// list's sort (which then never ends), survived the package's tests.
+// pending requests are listed oldest first. (gremlins' mutants of
+// Validate's scope and command checks, and of the pending list's sort
+// (which then never ends), survived the package's tests before.)
 func TestSessionAnswersAndPendingOrder(t *testing.T) {
 	p := pending("b1") // bash: go test ./...
 	if err := (Answer{Choice: AllowSession}).Validate(p); err == nil {

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// spec: A2, D2 — issue 16 item 5: a shell command is parsed once per call.
+// spec: A2, D2 — a shell command is parsed once per call.
 // The action built by ShellAction carries the parse, and the policy, the
 // scopes offered and the check of an answer read it without parsing again;
 // an action without it (read back from JSON) or whose parse is of another

@@ -29,7 +29,8 @@ type Decision struct {
 	ByMode bool
 }
 
-// table is the mode table of DESIGN.md: the contract. Decide starts here.
+// table is the mode table (docs/decisions/013-approval-modes.md): the
+// contract. Decide starts here.
 var table = map[Kind][3]Verdict{ // manual, auto, full access
 	ReadInside:           {Allow, Allow, Allow},
 	ReadOutside:          {Ask, Ask, Allow},

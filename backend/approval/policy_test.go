@@ -7,7 +7,8 @@ import (
 	"time"
 )
 
-// spec: A1, A2, D2, D3, D4, M2, W4 — every cell of DESIGN.md's mode table.
+// spec: A1, A2, D2, D3, D4, M2, W4 — every cell of the mode table
+// (docs/decisions/013-approval-modes.md).
 func TestDecidePinsTheModeTable(t *testing.T) {
 	type row struct {
 		what   string
@@ -157,7 +158,8 @@ func TestBrokenRulesAsk(t *testing.T) {
 // kind), by no project rule and by no rule that names no host; only the
 // user's own rule naming the host, an answer, or Full Access allow it. It
 // offers no "allow for this session", and such an answer is refused with
-// why. Issue 21 item 5.
+// why: a name allowed for the session may resolve to a private address
+// later.
 // spec: A1, A2
 func TestPrivateFetchIsAskedEachTime(t *testing.T) {
 	a := Action{Kind: FetchPrivate, Tool: "web_fetch", Host: "attacker.example", Addresses: []string{"169.254.169.254"}}

@@ -13,7 +13,7 @@ import (
 // names a line of the file; rules that parse have no empty rule, write
 // back (as the rules editor does) to a file that parses to the same rules,
 // and are safe to decide with: a deny rule for a tool refuses that tool's
-// calls, whatever else the file allows. Issue 16 item 2.
+// calls, whatever else the file allows.
 //
 // spec: K1, A1
 func FuzzParseRules(f *testing.F) {
@@ -79,7 +79,7 @@ func lineOf(err error) int {
 // given twice replaced the first silently ({"deny":[...],"deny":[]} had no
 // deny rule, though a person reading the file sees one), and a stray "}"
 // after the object passed. Keys whose case differs from the format's are
-// refused too, so that the file means what it says. Issue 16 item 2.
+// refused too, so that the file means what it says.
 //
 // spec: A1
 func TestParseRulesRefusesHiddenKeys(t *testing.T) {

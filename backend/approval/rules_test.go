@@ -23,7 +23,7 @@ func mustRules(t *testing.T, src string, user bool, approved time.Time) *Rules {
 	return r
 }
 
-// spec: A1, A2 — issue 9 class 5: a project's rules grant nothing until
+// spec: A1, A2 — a project's rules (they come with a clone) grant nothing until
 // approved, and even approved never allow leaving the sandbox or the
 // workspace; deny and ask rules apply either way; the user's own rules may
 // allow anything the mode table asks about.

@@ -9,7 +9,7 @@ import (
 // by the store when the event is persisted, before any client sees it. Data
 // holds the payload of Type as a JSON object (one of the *Data structs); it
 // never holds binaries (spec I2). ParentCallID is set on every event of a
-// sub-agent's run (the task tool, issue 13 item 2): the ID of the task call
+// sub-agent's run (the task tool): the ID of the task call
 // that started it, so clients nest the child's events under that call.
 type Event struct {
 	Type         string          `json:"type"`

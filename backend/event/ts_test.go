@@ -8,7 +8,8 @@ import (
 )
 
 // TestTSEvents checks that the TypeScript copied into event.ts maps every
-// event type, and only those, to its payload type (issue 11 item 1).
+// event type, and only those, to its payload type, so the front end's
+// reducers cannot miss a type or read a payload as another's.
 func TestTSEvents(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("export interface EventDataByType {\n")

@@ -9,7 +9,7 @@ import (
 // TestWithin pins the meaning, one row per rule of the package comment.
 // The rows marked "was:" are where the four checks this package replaced
 // disagreed (found by fuzzing them against each other); the answer kept is
-// the safe one. Issue 16 item 5.
+// the safe one.
 //
 // spec: A1, D2
 func TestWithin(t *testing.T) {
@@ -80,7 +80,7 @@ func prefixReference(root, p string) bool {
 // absolute paths without "..", Rel joined back onto root gives the path,
 // separators and "." do not change the answer, and containment is an order
 // (a folder holds itself, holding is transitive through parents, two
-// paths that hold each other are one). Issue 16 items 2 and 5.
+// paths that hold each other are one).
 //
 // spec: A1, D2
 func FuzzWithin(f *testing.F) {

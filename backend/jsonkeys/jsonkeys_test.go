@@ -28,7 +28,7 @@ type outer struct {
 
 // TestCheck pins which keys Check refuses and how it names them: the
 // place of the key (items[1].name), whether it is given twice, and the
-// field it matches when case is ignored. Issue 16 item 2.
+// field it matches when case is ignored.
 //
 // spec: K1
 func TestCheck(t *testing.T) {

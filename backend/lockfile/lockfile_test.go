@@ -105,7 +105,7 @@ func TestNoSymlinks(t *testing.T) {
 	}
 }
 
-// issue 22 item 1: a lock file made with CreateNew is locked from the
+// A lock file made with CreateNew is locked from the
 // moment its name exists, so another process that locks every file of
 // the folder to learn whose owner is gone (the kernel's sweep) can never
 // take it first; no temporary file is left, and an existing name is

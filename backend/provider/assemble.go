@@ -121,7 +121,8 @@ func (f *flexText) UnmarshalJSON(b []byte) error {
 // UTF-8 stays as its bytes, and a \uXXXX surrogate escape without its pair
 // becomes the three bytes of that surrogate (WTF-8), which are not valid
 // UTF-8 either. encoding/json would write U+FFFD for both, and the tool
-// would then act on content the model never sent (issue 9 class 13);
+// would then act on content the model never sent (content is never
+// changed silently);
 // kept, they reach the tools' argument check, which refuses them and says
 // where.
 func unquoteExact(b []byte) (string, error) {

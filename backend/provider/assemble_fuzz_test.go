@@ -136,7 +136,7 @@ func (c *chunks) Read(p []byte) (int, error) {
 // CRLF or LF line ends, comments and keep-alives between events) and
 // delivers it in any chunking: the text the assembler gives is the pieces'
 // text, each call's arguments are its pieces joined, byte for byte, and
-// the stream ends with DeltaDone. Issue 16 item 2.
+// the stream ends with DeltaDone.
 //
 // spec: K1, O4
 func FuzzStreamRoundTrip(f *testing.F) {

@@ -69,7 +69,7 @@ func TestRequestBodyIsGoOpenAIs(t *testing.T) {
 	}
 }
 
-// spec: R2 — issue 10 item 3: a step encodes only the messages that are new
+// spec: R2 — a step encodes only the messages that are new
 // since the previous step; the others are sent from their kept encodings,
 // and the bytes are those of encoding everything anew.
 func TestRequestBodyEncodesOnlyNewMessages(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 	"foya/backend/provider/providertest"
 )
 
-// Issue 9, "also": a stream that stalls after its start is stopped after
+// A stream that stalls after its start is stopped after
 // the idle timeout with an error that says so and names the setting; it is
 // not retried. The timeout is short here; nothing asserts how long it took.
 func TestStalledStreamStopsAfterIdleTimeout(t *testing.T) {

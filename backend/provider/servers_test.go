@@ -16,8 +16,9 @@ import (
 	"foya/backend/provider"
 )
 
-// This file replays, byte for byte, what real OpenAI-compatible servers send
-// (issue 10 item 1); each test is named for the server behaviour it replays.
+// This file replays, byte for byte, what real OpenAI-compatible servers
+// send (llama.cpp, vLLM, OpenRouter and others differ in framing and errors);
+// each test is named for the server behaviour it replays.
 
 // replayServer answers every request with body, as text/event-stream, and
 // counts the requests.

@@ -11,7 +11,7 @@ import (
 // what unquoteExact gives, when that is valid UTF-8), both agree; where it
 // would have replaced invalid UTF-8 or a lone surrogate with U+FFFD,
 // unquoteExact's result is not valid UTF-8, so the tools' check refuses it
-// instead of acting on other content (issue 9 class 13).
+// instead of acting on other content.
 func FuzzUnquoteExact(f *testing.F) {
 	for _, s := range []string{`"plain"`, `"a\nb\t\"q\" \\ \/ \b\f\r"`, `"\u00e9\u4e2d"`, `"\ud83d\ude00"`, `"\ud800"`,
 		`"\udc00x"`, `"\ud83d\u0041"`, `"\ude00\ud83d"`, "\"a\xffb\"", `"{\"content\":\"x\ud800\"}"`, `"\\ud800"`} {

@@ -303,8 +303,9 @@ c.sendall(b"pong"); print(a.recv(4).decode())'`
 
 // TestSeccompRefusesSockets checks the network cut of the mechanism without
 // namespaces at the system call: an AF_INET socket is refused with EACCES,
-// and so is an AF_UNIX one before Landlock ABI 9 (issue 9 class 2: nothing
-// else keeps it from other programs' sockets); socketpair works.
+// and so is an AF_UNIX one before Landlock ABI 9 (nothing else keeps it
+// from other programs' sockets: the Docker daemon, the session bus,
+// ssh-agent); socketpair works.
 //
 // spec: A2
 func TestSeccompRefusesSockets(t *testing.T) {

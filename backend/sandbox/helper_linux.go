@@ -144,8 +144,8 @@ func HelperMain(args []string) int {
 // runner) hands it. A
 // descriptor Foya inherited or a library opened without close-on-exec (a
 // connection to the session bus, to a display, to an agent) would otherwise
-// reach every command, whatever the sandbox hides or refuses (issue 9
-// class 2). close_range(2) does it in one call since Linux 5.11; before
+// reach every command, whatever the sandbox hides or refuses.
+// close_range(2) does it in one call since Linux 5.11; before
 // that, each open descriptor is marked.
 func closeInheritedOnExec() {
 	const closeRangeCloexec = 1 << 2 // CLOSE_RANGE_CLOEXEC

@@ -16,7 +16,8 @@ import (
 	"foya/backend/sandbox/sandboxtest"
 )
 
-// TestHiddenPaths pins the sandbox's half of issue 9 classes 6 and 7: a
+// TestHiddenPaths pins the sandbox's half of keeping secrets and Foya's
+// database from commands: a
 // Hidden folder (a credential store) and a Hidden file (.netrc) cannot be
 // read, and a Hidden file inside the workspace (Foya's database) can be
 // neither read nor written nor replaced, in every mechanism; without the
@@ -79,9 +80,9 @@ echo planted > "$WS/foya.db"; echo planted > "$WS/pinned"; mv "$WS/foya.db" "$WS
 // holds without close-on-exec (a library's connection to a bus, a display,
 // an agent) does not reach the command in any mode, Full Access included,
 // and a confined command cannot read the runner's /proc environment, which
-// holds what the filter keeps from the command's own (issue 9 classes 2
-// and 6, second review: bubblewrap and the helper passed such descriptors
-// on, and root kept CAP_SYS_PTRACE under Landlock alone).
+// holds what the filter keeps from the command's own (bubblewrap and the
+// helper once passed such descriptors on, and root kept CAP_SYS_PTRACE
+// under Landlock alone).
 //
 // spec: A1, A2
 func TestInheritedDescriptorsAndRunnerUnreachable(t *testing.T) {

@@ -11,8 +11,8 @@ import (
 // the parent-death signal came before the helper could catch it, and the
 // Go runtime drops a SIGUSR1 nobody asked for, so without this check the
 // command ran on with no one to stop it. The crash harness (tests/crash)
-// found background commands of a killed foya exec alive that way (issue
-// 16 item 1). The test names another parent instead of killing one at the
+// found background commands of a killed foya exec alive that way. The
+// test names another parent instead of killing one at the
 // right instant, which no test can do reliably.
 //
 // spec: X1

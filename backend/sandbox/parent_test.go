@@ -84,7 +84,7 @@ func startParent(t *testing.T, m mode, script string, early bool) (*exec.Cmd, in
 // crashed: the command's whole tree must die with it, including processes
 // that left the process group and the session (setsid, nohup, a double
 // fork, one that ignores SIGTERM), in every mode, Full Access included
-// (issue 9 class 10: without a PID namespace they used to outlive Foya).
+// (without a PID namespace they used to outlive Foya).
 //
 // spec: X1
 func TestParentDeath(t *testing.T) {

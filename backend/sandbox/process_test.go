@@ -99,8 +99,8 @@ func TestCancelKillsTree(t *testing.T) {
 // TestCancelKillsEscapedProcess checks that processes that left the
 // process group and the session (setsid, nohup, a double fork, one that
 // ignores SIGTERM) die with a cancelled command in every mode, Full Access
-// and Landlock without namespaces included (issue 9 class 10: a setsid
-// child used to survive a cancel there). They are dead by PID when the
+// and Landlock without namespaces included (a setsid child used to
+// survive a cancel there). They are dead by PID when the
 // command is done.
 //
 // spec: X1
@@ -736,7 +736,7 @@ func TestProbe(t *testing.T) {
 // TestHelperHasCommandsEnvironment checks that the process above the shell
 // (the helper, or bwrap) holds the command's environment, not the runner's:
 // a command can read its parent's /proc/PID/environ, and the runner's
-// holds Foya's secrets (issue 9 class 6).
+// holds Foya's secrets.
 //
 // spec: A2
 func TestHelperHasCommandsEnvironment(t *testing.T) {
@@ -768,7 +768,7 @@ func TestHelperHasCommandsEnvironment(t *testing.T) {
 }
 
 // TestPlainIsUnrestricted pins what Full Access keeps although its
-// commands now run below the reaping helper (issue 9 class 10): the host's
+// commands run below the reaping helper (so that none outlives Foya): the host's
 // user, PID and mount namespaces, the user's own uid, and no
 // no_new_privs, so that sudo and setuid programs work.
 func TestPlainIsUnrestricted(t *testing.T) {

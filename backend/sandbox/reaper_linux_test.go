@@ -12,7 +12,7 @@ import (
 // The reaping helper signals a tree parents first: a shell signalled after
 // its foreground child could see the child die of the signal and run its
 // next command first (TestTimeout/plain printed "begin", "Terminated",
-// "never" once, exit 0; issue 16, the sandbox flake).
+// "never" once, exit 0).
 func TestDescendantsParentsFirst(t *testing.T) {
 	sl := sleeper(7)
 	cmd := exec.Command("bash", "-c", sl+" & sh -c '"+sl+" & "+sl+" & wait' & "+sl+" & wait")

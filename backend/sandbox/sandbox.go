@@ -137,7 +137,7 @@ type Capability struct {
 	Reason string
 	// Weaker names, when not empty, what the chosen mechanism does not
 	// guarantee that the others do, in words a user reads; callers ask
-	// before each command there (issue 9 class 9).
+	// before each command there, so the person decides knowing it.
 	Weaker string
 }
 

@@ -53,7 +53,7 @@ try:
 except OSError as e:
     print("refused:", e.strerror)' `
 
-// TestUnixSocketsOutsideUnreachable pins issue 9 class 2: a confined command
+// TestUnixSocketsOutsideUnreachable: a confined command
 // reaches no pathname UNIX socket outside the workspace and the session's
 // temp folder, in every mechanism: not one in /tmp (X11, ssh-agent), nor in
 // $XDG_RUNTIME_DIR (the session bus, Wayland, gpg-agent), nor in /run (the
@@ -100,7 +100,7 @@ func TestUnixSocketsOutsideUnreachable(t *testing.T) {
 	}
 }
 
-// TestUnixSocketsInsideWorkspace pins the other side of issue 9 class 2: a
+// TestUnixSocketsInsideWorkspace pins the other side: a
 // command may use the sockets of its workspace, one the test listens on and
 // one it makes itself, where a mount namespace hides the others. Without one
 // (landlock+seccomp, before Landlock ABI 9) no UNIX socket can be made at

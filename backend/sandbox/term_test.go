@@ -12,7 +12,7 @@ import (
 // the grace period, not only the SIGKILL after it, so its clean-up ran.
 // (Signalling only the leader still ended the tree, because what is left
 // of the group is killed once the leader exits, so no other test noticed:
-// issue 16 item 6, the mutation survivor X1-signal-leader-only.)
+// the mutation X1-signal-leader-only survived until this test.)
 //
 // spec: X1
 func TestCancelTermsTheWholeTree(t *testing.T) {

@@ -4,8 +4,8 @@
 // values in tool output before it is stored or sent to the model
 // ([Masker]).
 //
-// The rules are Foya's answer to issue 9 class 6 (secrets in Foya's
-// environment reached commands, the model and the database). A variable is
+// Secrets in Foya's environment must reach neither commands, nor the
+// model, nor the database. A variable is
 // left out of a command's environment when a part of its name (between
 // underscores) is or ends with KEY, TOKEN, SECRET, PASSWORD, PASSWD,
 // PASSPHRASE, CREDENTIAL, PRIVATE, AUTH, SESSION or COOKIE (plural too),

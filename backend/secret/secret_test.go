@@ -8,7 +8,8 @@ import (
 )
 
 // TestLooksSecret pins which variables commands do not get by default
-// (issue 9 class 6), and the harmless ones that must stay.
+// (a command's output reaches the model and the database), and the
+// harmless ones that must stay.
 //
 // spec: A1, A2
 func TestLooksSecret(t *testing.T) {

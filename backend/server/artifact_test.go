@@ -12,7 +12,7 @@ import (
 
 // TestArtifactServed: an artifact's bytes come with its Content-Type, an
 // inline Content-Disposition and a sandboxing CSP; another session's ID
-// does not reach it (issue 11 item 5).
+// does not reach it.
 //
 // spec: I2
 func TestArtifactServed(t *testing.T) {

@@ -17,7 +17,7 @@ import (
 // BenchmarkSSELatency measures how long an event takes from being stored
 // (the moment the kernel publishes it, which is after its transaction
 // committed) to being read by each of 10 SSE clients of its session, and
-// reports the p50 and p99 (issue 11, "Performance"). Events are
+// reports the p50 and p99 (docs/benchmarks.md). Events are
 // session.mode switches, one a millisecond, recorded through the kernel's
 // one publisher.
 func BenchmarkSSELatency(b *testing.B) {
@@ -87,7 +87,7 @@ func BenchmarkSSELatency(b *testing.B) {
 }
 
 // BenchmarkReplay10000 measures one SSE client replaying 10,000 stored
-// events from Last-Event-ID 0 to the last one (issue 11, "Performance").
+// events from Last-Event-ID 0 to the last one.
 func BenchmarkReplay10000(b *testing.B) {
 	f := start(b, server.Options{})
 	sess := f.session("manual")

@@ -9,7 +9,7 @@ import (
 
 // TestPanelMethodsOverHTTP: the methods the settings and background panels
 // added are served like the others, and their bad input is refused with a
-// code and words (issue 12 items 5, 6).
+// code and words.
 func TestPanelMethodsOverHTTP(t *testing.T) {
 	f := start(t, server.Options{})
 	sess := f.session("manual")

@@ -18,8 +18,8 @@ import (
 	"foya/backend/testwait"
 )
 
-// TestListenRefusesOtherAddresses: foya serve binds loopback only (issue 11
-// item 5).
+// TestListenRefusesOtherAddresses: foya serve binds loopback only; no
+// other machine may reach the kernel.
 func TestListenRefusesOtherAddresses(t *testing.T) {
 	k, err := kernel.Open(context.Background(), kernel.Options{DBPath: t.TempDir() + "/foya.db"})
 	if err != nil {
@@ -37,8 +37,7 @@ func TestListenRefusesOtherAddresses(t *testing.T) {
 // Authorization: Bearer TOKEN; no response sets a cookie, not even the
 // page opened with the token link, and a cookie holding the token
 // authorises nothing. A cookie is not scoped to a port: the browser would
-// send it to every other server on 127.0.0.1 (issue 21 item 7; issue 11
-// item 5).
+// send it to every other server on 127.0.0.1.
 func TestBearerOnlyNoCookie(t *testing.T) {
 	f := start(t, server.Options{Assets: fstest.MapFS{"index.html": {Data: []byte("<title>Foya</title>")}}})
 	if want := f.base + "/#token=" + f.token; f.srv.URL() != want {
@@ -96,7 +95,7 @@ func TestBearerOnlyNoCookie(t *testing.T) {
 
 // TestHostAndOriginRefused: a foreign Host (DNS rebinding) is refused on
 // every route, token or not; a state-changing request that names an Origin
-// must name this server's (issue 11 item 5).
+// must name this server's.
 func TestHostAndOriginRefused(t *testing.T) {
 	f := start(t, server.Options{})
 	port := f.base[strings.LastIndex(f.base, ":")+1:]
@@ -134,7 +133,7 @@ func TestHostAndOriginRefused(t *testing.T) {
 }
 
 // TestCallBadInput: every way a call can be wrong gets a clear status and
-// {code, message}, and no panic (issue 11 item 5).
+// {code, message}, and no panic.
 func TestCallBadInput(t *testing.T) {
 	f := start(t, server.Options{})
 	sess := f.session("manual")
@@ -204,7 +203,7 @@ func TestCallBadInput(t *testing.T) {
 }
 
 // TestAssetsServed: the embedded front end is served for every path that
-// is not the API, index.html for the app's own routes (issue 11 item 5).
+// is not the API, index.html for the app's own routes.
 func TestAssetsServed(t *testing.T) {
 	f := start(t, server.Options{Assets: fstest.MapFS{
 		"index.html":    {Data: []byte("<title>Foya</title>")},
@@ -221,8 +220,8 @@ func TestAssetsServed(t *testing.T) {
 		if resp.Header.Get("X-Frame-Options") != "DENY" {
 			t.Errorf("GET %s: no X-Frame-Options", path)
 		}
-		// issue 21 item 7: the page runs only its own files' script and
-		// talks only to its own origin.
+		// The page runs only its own files' script and talks only to
+		// its own origin: it holds the token.
 		csp := resp.Header.Get("Content-Security-Policy")
 		for _, want := range []string{"default-src 'self'", "script-src 'self';", "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'"} {
 			if !strings.Contains(csp+";", want) {
@@ -235,7 +234,7 @@ func TestAssetsServed(t *testing.T) {
 // TestIdleConnectionClosed: a keep-alive connection that waits for its
 // next request longer than IdleTimeout is closed by the server, so that
 // idle browsers and scripts do not hold sockets and goroutines for ever
-// (issue 21 item 7).
+// (the server is local, but any local program may connect).
 func TestIdleConnectionClosed(t *testing.T) {
 	f := start(t, server.Options{IdleTimeout: 50 * time.Millisecond})
 	conn, err := net.Dial("tcp", strings.TrimPrefix(f.base, "http://"))

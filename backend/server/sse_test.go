@@ -19,8 +19,7 @@ import (
 )
 
 // TestEventsBadInput: a resume point that is not a seq, or one the session
-// has not reached, and an unknown session each get a clear status (issue
-// 11 item 5).
+// has not reached, and an unknown session each get a clear status.
 func TestEventsBadInput(t *testing.T) {
 	f := start(t, server.Options{})
 	sess := f.session("manual")
@@ -61,7 +60,7 @@ func TestEventsBadInput(t *testing.T) {
 // TestEventsResumeAcrossDisconnect: a run started through POST
 // /api/call/Run streams over SSE; the connection is cut in the middle of
 // the run, the run goes on, and a stream resumed from Last-Event-ID gets
-// every later event exactly once, in order (issue 11 item 5).
+// every later event exactly once, in order.
 //
 // spec: L1
 func TestEventsResumeAcrossDisconnect(t *testing.T) {
@@ -121,7 +120,7 @@ func TestEventsResumeAcrossDisconnect(t *testing.T) {
 
 // TestSlowClientIsDropped: a client that never reads is dropped once its
 // bounded buffer is full (the kernel never waits for it), and resumes
-// from Last-Event-ID with nothing lost (issue 11 item 5).
+// from Last-Event-ID with nothing lost.
 func TestSlowClientIsDropped(t *testing.T) {
 	f := start(t, server.Options{ClientBuffer: 8, SendBuffer: 4096, WriteTimeout: 200 * time.Millisecond})
 	sess := f.session("manual")
@@ -177,7 +176,7 @@ func TestSlowClientIsDropped(t *testing.T) {
 }
 
 // TestManySSEClients: 100 clients on one session and 100 on /api/events
-// each get every event, in order (issue 11 item 5).
+// each get every event, in order.
 func TestManySSEClients(t *testing.T) {
 	f := start(t, server.Options{})
 	sess := f.session("manual")
@@ -217,7 +216,7 @@ func TestManySSEClients(t *testing.T) {
 }
 
 // TestServeShutsDownWithStreamsOpen: ending Serve's context ends the open
-// streams and Serve returns (issue 11 item 5).
+// streams and Serve returns.
 func TestServeShutsDownWithStreamsOpen(t *testing.T) {
 	f := start(t, server.Options{})
 	sess := f.session("manual")
@@ -251,7 +250,7 @@ func TestServeShutsDownWithStreamsOpen(t *testing.T) {
 }
 
 // TestHeartbeat: an idle stream gets comment lines, which EventSource
-// ignores and proxies take as life (issue 11 item 5).
+// ignores and proxies take as life.
 func TestHeartbeat(t *testing.T) {
 	f := start(t, server.Options{Heartbeat: 10 * time.Millisecond})
 	sess := f.session("manual")

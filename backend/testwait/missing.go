@@ -19,7 +19,7 @@ func CI() bool {
 // DNS, a capability, a program and its Debian package), untested says what
 // goes untested without it. Outside CI the test is skipped with one line
 // saying so; under CI it fails with that line, so that a green CI run
-// means every layer was tested (issue 22 item 4).
+// means every layer was tested.
 func Missing(t testing.TB, lacks, untested string) {
 	t.Helper()
 	if CI() {

@@ -25,7 +25,7 @@ func (r *recorder) Logf(f string, args ...any) {
 	r.calls = append(r.calls, "log: "+fmt.Sprintf(f, args...))
 }
 
-// Issue 22 item 4: a missing prerequisite skips outside CI, with one line
+// A missing prerequisite skips outside CI, with one line
 // saying what was not tested, and fails under CI, naming what is missing.
 func TestMissingFailsOnlyUnderCI(t *testing.T) {
 	const lacks, untested = "a session bus", "the keyring"

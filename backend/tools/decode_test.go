@@ -10,8 +10,8 @@ import (
 // as "no arguments"), a key that matches a field only when case is ignored
 // (encoding/json matches names case-insensitively), a key given twice (the
 // last one won, unseen by a person reading the first) and a stray closing
-// brace after the object (json.Decoder.More is false before it). Issue 16
-// item 2.
+// brace after the object (json.Decoder.More is false before it). What a
+// person reads in the JSON must be what the tool acts on.
 //
 // spec: K1
 func TestDecodeRefusesWhatTheSchemaRefuses(t *testing.T) {
@@ -52,7 +52,8 @@ func TestDecodeRefusesWhatTheSchemaRefuses(t *testing.T) {
 
 // TestSearchValidatesItsArguments: tool_search decoded its arguments with
 // plain json.Unmarshal, so unknown arguments and a limit outside the
-// schema's 1 to 20 ran (FuzzToolArgs found both). Issue 16 item 2.
+// schema's 1 to 20 ran (FuzzToolArgs found both). Every built-in tool's
+// arguments go through Decode, tool_search's included.
 //
 // spec: K1
 func TestSearchValidatesItsArguments(t *testing.T) {

@@ -156,7 +156,7 @@ func (r *Registry) Validate(name string, args json.RawMessage) error {
 // maxValidationText bounds the schema error a model gets back: arguments
 // with a million unknown keys made an error naming every one, as large as
 // the arguments, stored in the result and sent in every later request
-// (issue 9 class 11, second review).
+// (a model's argument must not make what is stored unbounded).
 const maxValidationText = 2 << 10
 
 // bounded returns s cut to at most limit bytes at a character boundary,

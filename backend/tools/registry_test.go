@@ -103,9 +103,9 @@ func TestValidate(t *testing.T) {
 
 // spec: K1
 // TestValidateBoundsItsError: arguments with a hundred thousand unknown
-// keys get a schema error of a few KiB, not one naming every key (issue 9
-// class 11, second review: the error was as large as the arguments, and
-// was stored and sent back in every later request).
+// keys get a schema error of a few KiB, not one naming every key (such an
+// error was as large as the arguments, and was stored and sent back in
+// every later request).
 func TestValidateBoundsItsError(t *testing.T) {
 	r := NewRegistry()
 	r.Add(fake{Spec{Name: "t", Schema: schema(`{"type":"object","properties":{"n":{"type":"integer"}},"additionalProperties":false}`)}})
@@ -126,8 +126,8 @@ func TestValidateBoundsItsError(t *testing.T) {
 }
 
 // TestErrorfIsBounded: an error that quotes a 20 MiB argument is cut to a
-// few KiB, saying how much was left out (issue 9 class 11, second review:
-// grep's invalid-pattern error quoted the whole pattern).
+// few KiB, saying how much was left out (grep's invalid-pattern error
+// quoted the whole pattern).
 func TestErrorfIsBounded(t *testing.T) {
 	r := Errorf("grep: the pattern is not valid: %s", strings.Repeat("a", 20<<20))
 	if !r.IsError || len(r.Text) > 10<<10 || !strings.Contains(r.Text, "left out") {

@@ -54,8 +54,8 @@ type RunContext struct {
 	ChangeLock func(ctx context.Context, paths []string) (release func(), err error)
 }
 
-// LockChanges takes the session's change lock for this call (issue 22
-// item 2): while it is held, no other call, background command's capture
+// LockChanges takes the session's change lock for this call: while it is
+// held, no other call, background command's capture
 // or revert of the session looks at the workspace to record what changed,
 // nor changes it for Foya. A tool takes it before it changes the
 // workspace (write, edit, delete) or looks at it (bash's captures), and
@@ -66,8 +66,8 @@ type RunContext struct {
 // ends. paths are the absolute paths the tool is about to change: what a
 // live background command of the session changed there and nobody looked
 // at yet is recorded as that command's change first, under the lock, so
-// the tool's record starts where the command's left off (issue 22 item
-// 2).
+// the tool's record starts where the command's left off and neither
+// change is taken for the other's.
 func (rc *RunContext) LockChanges(ctx context.Context, paths ...string) (release func(), err error) {
 	if rc == nil || rc.ChangeLock == nil {
 		return func() {}, nil
@@ -97,8 +97,8 @@ func (rc *RunContext) Report(p event.Progress) {
 }
 
 // Agents starts sub-agents: child runs of the calling run, each with its own
-// history, that share its session, approval mode and gateway (issue 13
-// item 2). The engine gives each call its own.
+// history, that share its session, approval mode and gateway, so a child
+// can do nothing its parent could not. The engine gives each call its own.
 type Agents interface {
 	// Start runs a child to its end and returns how it ended. A request
 	// the engine refuses (an unknown tool, nesting too deep) is an

@@ -11,7 +11,7 @@ import (
 // SchemaOf returns the JSON Schema of T, the struct a tool decodes its
 // arguments into, for Spec.Schema: derived from the struct so that the
 // schema the model reads and the fields Decode accepts cannot drift apart
-// (issue 16 item 5). Properties come from the json tags; a field is
+// Properties come from the json tags; a field is
 // required when its jsonschema tag says "required"; descriptions come from
 // jsonschema_description tags; bounds and enums from jsonschema tags
 // (minimum=1, enum=a,enum=b); a type with a JSONSchemaExtend method adjusts

@@ -18,7 +18,7 @@ type schemaArgs struct {
 	Skip  string       `json:"-"`
 }
 
-// spec: K1 — issue 16 item 5: SchemaOf derives a closed, inlined
+// spec: K1 — SchemaOf derives a closed, inlined
 // object schema from an argument struct: properties from the json tags
 // (json:"-" left out), required only where tagged, bounds, enums and
 // descriptions (commas and all) from the tags, nested objects closed too,

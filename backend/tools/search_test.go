@@ -11,7 +11,7 @@ import (
 // not only by name: a query whose every word appears only in a
 // description activates that tool, a four-letter prefix of a description
 // word counts, and a name match still ranks before a description match.
-// Issue 16 item 6 (the mutation "match names only" passed every test).
+// (Without this test, a search that matched names only passed every test.)
 func TestSearchMatchesDescriptions(t *testing.T) {
 	cands := []Spec{
 		{Name: "browser_screenshot", Description: "Take a screenshot of a web page."},

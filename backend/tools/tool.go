@@ -107,7 +107,7 @@ type FileChange struct {
 // Errorf returns an IsError result with a message for the model, bounded
 // by maxErrorText: a message that quotes an argument (grep's invalid
 // pattern, a path) was as large as that argument, and was stored and sent
-// back in every later request (issue 9 class 11, second review).
+// back in every later request.
 func Errorf(format string, args ...any) Result {
 	return Result{Text: bounded(sprintf(format, args...), maxErrorText), IsError: true}
 }

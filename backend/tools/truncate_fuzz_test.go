@@ -10,8 +10,7 @@ import (
 // is a prefix (Head) or suffix (Tail) within both limits, cut at a line
 // boundary unless one line alone is over the byte limit, never inside a
 // UTF-8 sequence; the Cut counts exactly what was left out; and cutting
-// again with the same limits changes nothing (idempotence). Issue 16
-// item 2.
+// again with the same limits changes nothing (idempotence).
 //
 // spec: O1, O4, B2
 func FuzzTruncate(f *testing.F) {

@@ -5,8 +5,9 @@ import (
 	"testing"
 )
 
-// Issue 9 class 13: invalid UTF-8 and lone surrogates in arguments are
-// refused, saying where, instead of being decoded as U+FFFD.
+// Invalid UTF-8 and lone surrogates in arguments are refused, saying
+// where, instead of being decoded as U+FFFD: content is never changed
+// silently.
 //
 // spec: K1, T4
 func TestDecodeRefusesWhatJSONWouldReplace(t *testing.T) {

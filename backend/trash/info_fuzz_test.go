@@ -8,7 +8,7 @@ import (
 // FuzzParseInfo reads any bytes as a .trashinfo file (the trash folder is
 // shared with every other program of the user): no panic, a parsed file
 // always has a path, and what parses writes back and parses to the same
-// path and deletion time (to the second, in local time). Issue 16 item 2.
+// path and deletion time (to the second, in local time).
 //
 // spec: D1
 func FuzzParseInfo(f *testing.F) {
@@ -43,7 +43,7 @@ func FuzzParseInfo(f *testing.F) {
 
 // FuzzInfoRoundTrip writes an info file for any path and time and reads it
 // back: the path comes back byte for byte (spaces, newlines, "%", invalid
-// UTF-8), the time to the second. Issue 16 item 2.
+// UTF-8), the time to the second.
 //
 // spec: D1
 func FuzzInfoRoundTrip(f *testing.F) {

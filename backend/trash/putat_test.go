@@ -13,7 +13,8 @@ import (
 
 // PutAt and RestoreAt move an entry of an open folder: once the folder is
 // open, swapping it for a link to another folder changes nothing about
-// what moves, and the .trashinfo names the path given (issue 9 class 1).
+// what moves, and the .trashinfo names the path given (a sandboxed command
+// can swap a folder for a link while a call runs).
 func TestPutAtAndRestoreAtFollowTheDescriptor(t *testing.T) {
 	e := newEnv(t)
 	sub, other := filepath.Join(e.work, "sub"), filepath.Join(e.work, "other")

@@ -456,7 +456,7 @@ func oneLine(s string) string {
 }
 
 // section is what rewrite appends when the file has no block yet.
-const section = "\n## Every benchmark, one command (`make bench`, issue 16 item 4)\n\n" +
+const section = "\n## Every benchmark, one command (`make bench`)\n\n" +
 	"`make bench` runs every Go benchmark in the module (any `func Benchmark...` in a test file; nothing to register), " +
 	"one package at a time, then a scripted 200-call `foya exec` session, and rewrites the block below. " +
 	"`make bench BENCHTIME=200ms` gives steadier figures for the fast benchmarks; `BENCH=regexp` runs some only; " +

@@ -22,7 +22,7 @@ FAIL
 exit status 1
 `
 
-// spec: O4 — issue 16 item 4: make bench reads every result line of go
+// spec: O4 — make bench reads every result line of go
 // test -bench, with its own metrics, and the skips and failures with their
 // reasons, whatever the benchmark's name (none is listed anywhere).
 func TestParseText(t *testing.T) {
@@ -40,7 +40,7 @@ func TestParseText(t *testing.T) {
 	}
 }
 
-// spec: O4 — issue 16 item 4: the generated block is replaced between its
+// spec: O4 — the generated block is replaced between its
 // markers and the prose around it stays byte for byte; a file without the
 // markers gets a section with them at the end; broken markers are an error,
 // never a guess.
@@ -78,7 +78,7 @@ func TestRewrite(t *testing.T) {
 	}
 }
 
-// spec: O4 — issue 16 item 4: the block names the date, the cores and the
+// spec: O4 — the block names the date, the cores and the
 // session's wall, CPU and peak RSS, and a row per benchmark with its own
 // metrics; failures are listed first.
 func TestMarkdown(t *testing.T) {

@@ -5,7 +5,7 @@
 # character goes in double quotes, with ", `, $ and \ escaped by a
 # backslash inside them; then the string escape doubles every backslash,
 # and a literal % is written %%. So `make install PREFIX='/path with space'`
-# writes an entry that runs (issue 21 item 11).
+# writes an entry that runs.
 set -euo pipefail
 
 bin=${1:?usage: desktop-entry.sh ABSOLUTE-PATH-OF-FOYA}

@@ -1,5 +1,6 @@
 // Browser end-to-end: Foya's credential reaches no other local server
-// (issue 21 item 7). Started by tests/e2e (Go), which passes:
+// (cookies are not scoped to a port). Started by tests/e2e (Go), which
+// passes:
 //   FOYA_URL       the token URL foya serve printed
 //   FOYA_OTHER     another web server on another port of 127.0.0.1, whose
 //                  page reports what it can reach (the Go test checks

@@ -1,5 +1,5 @@
-// Browser end-to-end: the conversation journey of issue 12, as a person
-// does it, controls found by role and name. Started by tests/e2e (Go,
+// Browser end-to-end: a whole conversation, as a person does it, controls
+// found by role and name. Started by tests/e2e (Go,
 // TestBrowserConversationJourney), which passes:
 //   FOYA_URL       the token URL foya serve printed
 //   FOYA_PROJECT   the folder to create the session on (holds old.log)

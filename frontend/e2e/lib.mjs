@@ -61,7 +61,7 @@ export function launch() {
 /**
  * pageErrors collects what page throws and what its Content-Security-Policy
  * refuses (Chromium says so on the console): foya serve's CSP must not
- * break the page (issue 21 item 7).
+ * break the page.
  */
 export function pageErrors(page) {
   const errors = [];

@@ -91,7 +91,7 @@ try {
   const page = await context.newPage();
 
   // The token URL: the token kept for the tab, gone from the address bar,
-  // and no cookie (issue 21 item 7).
+  // and no cookie (a cookie would reach every server on 127.0.0.1).
   const token = new URL(url).hash.replace('#token=', '');
   const resp = await page.goto(url);
   check(resp && resp.ok(), `GET the token URL: ${resp && resp.status()}`);

@@ -80,8 +80,8 @@ type stats struct {
 }
 
 // Kills foya exec at random moments of a scripted run that writes, edits,
-// deletes and runs shell commands, and checks what a restart finds (issue
-// 16 item 1). Each kill is a subtest named by its seed; replay one with
+// deletes and runs shell commands, and checks what a restart finds. Each
+// kill is a subtest named by its seed; replay one with
 // go test ./tests/crash -run 'TestCrash/seed=N$' -args -seed N -kills 1.
 //
 // spec: X2, K4, F1, D1

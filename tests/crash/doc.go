@@ -1,4 +1,4 @@
-// Package crash is the crash harness (issue 16 item 1): it builds foya,
+// Package crash is the crash harness: it builds foya,
 // runs `foya exec` against a scripted model whose calls write, edit and
 // delete files and run shell commands (one in the background), kills it
 // with SIGKILL at a random moment, opens a kernel on what it left (so
@@ -8,7 +8,7 @@
 // unconfirmed, no temporary file is left, and revert still works.
 //
 // The script's bash calls change the tracked files too (append, rm, mv,
-// chmod, truncate), so the checks hold for shell changes (issue 15);
+// chmod, truncate), so the checks hold for shell changes too;
 // background commands do as well (-bg-tracked, on by default).
 //
 // `go test ./tests/crash` kills 10 times; `make crash` 100 times

@@ -46,8 +46,8 @@ var paths = []string{"a.txt", "b.txt", "sub/c.txt", "sub/deep/d.txt"}
 // their process ID; both are outside the workspace, so no File Change
 // covers them. Shell commands change the tracked files too (append, rm,
 // mv, chmod, truncate -s0), and a background command appends to one after
-// a pause: their changes are File Changes like the file tools' (issue
-// 15), held to the same checks.
+// a pause: their changes are File Changes like the file tools', held to
+// the same checks.
 func plan(rng *rand.Rand, log, pids string) script {
 	s := script{kinds: map[string]string{}}
 	content := map[string]string{} // what the model expects on disk, when it exists

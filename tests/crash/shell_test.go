@@ -19,8 +19,7 @@ import (
 // changes are recorded only when it ends), has its change recorded at
 // recovery as an unconfirmed File Change of its call, from what Foya
 // recorded last to what the disk holds, and the revert brings the file
-// back (issue 16 item 1: the crash harness's shell cases found these
-// changes unrecorded).
+// back (the crash harness's shell cases found these changes unrecorded).
 //
 // spec: X2, F1
 func TestCrashMidShellCommand(t *testing.T) {
@@ -56,7 +55,7 @@ func TestCrashMidShellCommand(t *testing.T) {
 // of it is left running: the background commands are stored, a row per
 // command ended when its changes are captured, and recovery gives what
 // differs between the saved index and the disk to those that were alive
-// (issue 16 item 1, the crash harness's known gap). Here the command is
+// (the crash harness's known gap before). Here the command is
 // started by a sub-agent, whose run ends while foya goes on.
 //
 // spec: X2, F1

@@ -19,7 +19,6 @@ import (
 // storage), not by asking Foya's API with the browser's credentials, not
 // through a frame of Foya's page. And the default approval mode is still
 // what it was (the attack it would enable is SetDefaultMode(full-access)).
-// Issue 21 item 7.
 func TestBrowserCredentialReachesNoOtherServer(t *testing.T) {
 	requireE2E(t)
 	bin := buildFoya(t)

@@ -38,7 +38,6 @@ const chromium = "/usr/bin/chromium"
 // in order, a reload in the middle of the run (the token still there), and
 // the page's new stream resuming after the last seq it had: the events
 // seen over both page loads are the stored ones, each once, in order.
-// Issue 11 item 5; issue 21 item 7.
 //
 // spec: L1
 func TestBrowserEventSourceResumesAfterReload(t *testing.T) {
@@ -82,7 +81,7 @@ func TestBrowserEventSourceResumesAfterReload(t *testing.T) {
 // the header, rename it in place, reload and find it, reach it by
 // keyboard, switch to the dark theme, delete it after the confirmation.
 // Each step is checked on screen and in the store; the screenshots go to
-// tests/e2e/out/. Issue 12 item 1.
+// tests/e2e/out/.
 //
 // spec: W3
 func TestBrowserSessionJourney(t *testing.T) {

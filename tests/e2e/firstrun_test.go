@@ -20,7 +20,7 @@ var noEnvModel = []string{"OPENAI_API_KEY=", "OPENAI_BASE_URL="}
 // beside it): the window opens on the setup, the server is found with the
 // models it lists, saved as a named profile with the model chosen, and a
 // session is created on a folder through the new-session dialog with that
-// profile. Screenshots in tests/e2e/out/. Issue 14 item 3 and Must show.
+// profile. Screenshots in tests/e2e/out/.
 //
 // spec: W4
 func TestBrowserFirstRunFindsAServer(t *testing.T) {
@@ -57,8 +57,7 @@ func TestBrowserFirstRunFindsAServer(t *testing.T) {
 // TestBrowserFirstRunFindsNothing opens Foya with no profile, no session,
 // no key in the environment and nothing on the probed port: the setup says
 // no server was found and how to add one later, and still lets the user
-// continue (and come back from the sidebar). Issue 14 item 3 and Must
-// show.
+// continue (and come back from the sidebar).
 //
 // spec: W4
 func TestBrowserFirstRunFindsNothing(t *testing.T) {

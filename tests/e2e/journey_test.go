@@ -25,7 +25,7 @@ func journeyLines() []string {
 
 func joinLines(lines []string) string { return strings.Join(lines, "\n") + "\n" }
 
-// TestBrowserConversationJourney is the journey of issue 12's "Must show",
+// TestBrowserConversationJourney is a person's whole conversation,
 // driven in Chromium against foya serve and the scripted model, each step
 // checked on screen (controls found by role and name) and on disk: create
 // a session on a temp folder in Manual; send a prompt from the composer;
@@ -38,7 +38,7 @@ func joinLines(lines []string) string { return strings.Join(lines, "\n") + "\n" 
 // revert one hunk, then the whole turn, checking the bytes on disk; undo
 // the revert; edit the file outside Foya and meet the conflict step;
 // delete a file and find it in the trash folder. Screenshots of each view
-// go to tests/e2e/out/. Issue 12 items 2 to 5 (the journey).
+// go to tests/e2e/out/.
 //
 // spec: W3, W4, D5
 func TestBrowserConversationJourney(t *testing.T) {

@@ -20,7 +20,7 @@ import (
 // buttons and is whole in its tooltip and name; and an approval dialog
 // fits the window at both sizes with its answers in view without scrolling
 // while its long preview scrolls inside it. Screenshots go to
-// tests/e2e/out/. Issue 12 items 6 and 7.
+// tests/e2e/out/.
 //
 // spec: W3, W4
 func TestBrowserTaskListAndLayout(t *testing.T) {

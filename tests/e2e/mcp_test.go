@@ -14,8 +14,7 @@ import (
 // built with mcp-go's server package) by its command, see it ready with
 // its two tools and where it comes from, browse its resources, then remove
 // it after the confirmation; each step checked on screen and in the store
-// (MCPServers). Screenshots in tests/e2e/out/. Issue 13 item 1 (the UI's
-// MCP servers view).
+// (MCPServers). Screenshots in tests/e2e/out/.
 //
 // spec: M1, M3, W3
 func TestBrowserMCPServerSettings(t *testing.T) {

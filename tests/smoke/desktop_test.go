@@ -50,7 +50,7 @@ func TestDesktopWindowShowsTheEmptyStore(t *testing.T) {
 
 	// The front end rendered the kernel's own version (set at link time),
 	// the new store's empty list, and opened on the first-run setup (no
-	// provider profile, no session: issue 14, Must show), not an error.
+	// provider profile, no session), not an error.
 	if want := fmt.Sprintf("foya: ui ready version=%s sessions=0 screen=setup", version); line != want {
 		t.Fatalf("ready line = %q; want %q", line, want)
 	}
@@ -100,7 +100,7 @@ func TestDesktopWindowShowsStoredSessions(t *testing.T) {
 // and checks that the window opened it in the real conversation view: its
 // report counts the turn and the write's card the view rendered, and the
 // screenshot of it is kept. The time from start to the report is logged
-// (docs/benchmarks.md), not asserted. Issue 12 item 2 (desktop smoke).
+// (docs/benchmarks.md), not asserted.
 //
 // spec: W1, W3
 func TestDesktopWindowShowsTheConversation(t *testing.T) {
@@ -152,8 +152,8 @@ func TestDesktopWindowShowsTheConversation(t *testing.T) {
 // database whose folder is a regular file: the window opens and reports the
 // kernel's error instead of a session list. It skips only where the smoke
 // test is not asked for (requireSmoke); a window that reports ready fails
-// it (issue 16 item 6: it used to skip then, so the regression it exists
-// for showed as a skip).
+// it (it used to skip then, so the regression it exists for showed as a
+// skip).
 //
 // spec: W3
 func TestDesktopWindowShowsKernelError(t *testing.T) {

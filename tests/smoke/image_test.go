@@ -21,7 +21,7 @@ import (
 // artifacts route: its card reads the image through the bound API's
 // Artifact call and shows it decoded (the report counts images=1, which a
 // card that only names the artifact, or an image that does not decode,
-// does not give). Issue 12 item 2 (images from artifacts).
+// does not give).
 //
 // spec: I1, W3
 func TestDesktopWindowShowsAnImageArtifact(t *testing.T) {

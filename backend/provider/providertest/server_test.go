@@ -493,8 +493,8 @@ func TestModelsAndRequiredKey(t *testing.T) {
 
 // TestRouteByConversation scripts two conversations by their first user
 // message, served whatever order their requests come in, beside the main
-// script; a route whose turns are all served answers 500 (issue 13 item 2:
-// sub-agents' requests interleave).
+// script; a route whose turns are all served answers 500 (sub-agents'
+// requests interleave).
 func TestRouteByConversation(t *testing.T) {
 	srv := providertest.New(t, providertest.Say("main"))
 	srv.Route(providertest.FirstUser("alpha"), providertest.Say("from alpha"))

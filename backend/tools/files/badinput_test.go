@@ -147,7 +147,8 @@ func TestHugeFilesRefusedForChanges(t *testing.T) {
 // spec: K1
 // TestHugePathIsRefused: a path of a million missing folders is refused by
 // every file tool, saying the limit; resolving it element by element took
-// hours, holding the call (issue 9 class 11, second review).
+// hours, holding the call: a model's argument must not make a call's cost
+// unbounded.
 func TestHugePathIsRefused(t *testing.T) {
 	f := newFixture(t)
 	huge := strings.Repeat("a/", 1<<20) + "x.txt"

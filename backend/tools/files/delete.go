@@ -73,8 +73,9 @@ func (t deleteTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Ca
 		return deref(res), err
 	}
 	// Held until the change is stored: no look at the workspace may take
-	// it for another's (issue 22 item 2). What a live background command
-	// changed at tg (or below it) is recorded first, as that command's.
+	// it for a background command's change or one made outside Foya.
+	// What a live background command changed at tg (or below it) is recorded
+	// first, as that command's.
 	if _, err := rc.LockChanges(ctx, tg.Real); err != nil {
 		return tools.Errorf("delete: %s was not deleted: %v", tg.Show(), err), nil
 	}

@@ -43,7 +43,8 @@ func applyForward(t *testing.T, before []byte, diff string) []byte {
 // makes turns the old into the new when applied (header positions and
 // context exact), turns the new back into the old when every hunk is
 // reverted (what revert does), counts its added and removed lines right,
-// and is empty only for equal contents. Issue 16 item 2.
+// and is empty only for equal contents: a revert must give back exactly
+// what the change replaced.
 //
 // spec: F1, D1
 func FuzzUnifiedRoundTrip(f *testing.F) {
@@ -86,7 +87,7 @@ func FuzzUnifiedRoundTrip(f *testing.F) {
 
 // FuzzUnapplyAnyDiff feeds revert's hunk parser and applier any stored
 // diff text and hunk numbers: a diff from a damaged database must give an
-// error, never a panic or a hang. Issue 16 item 2.
+// error, never a panic or a hang.
 //
 // spec: F1
 func FuzzUnapplyAnyDiff(f *testing.F) {

@@ -17,7 +17,8 @@
 // as an *os.Root (see loc): a symbolic link is followed only while it
 // stays beneath the root, so a folder swapped for a link to the outside
 // between the check and the use makes the call fail with an is_error
-// result instead of acting outside (issue 9 class 1). Writes open the
+// result instead of acting outside (a sandboxed command can exchange a
+// folder for a link while a call runs). Writes open the
 // parent folder once and create, chmod and rename through its descriptor;
 // delete and revert move entries to and from the trash with renameat(2)
 // from a folder opened beneath the root (trash.PutAt, trash.RestoreAt);
@@ -25,7 +26,8 @@
 // and never follow a link. Outside paths (approved, or Full Access) are
 // used as plain paths. Revert treats a path whose type changed since the
 // change (file, folder, link), or with a link or file where a folder was
-// on the way, as a conflict that force cannot settle (class 4). On
+// on the way, as a conflict that force cannot settle: a link planted
+// after the change must not carry the revert outside. On
 // Windows the walk and the trash go by os.Root and by path, a weaker
 // guarantee: the Recycle Bin takes paths only.
 //

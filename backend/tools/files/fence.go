@@ -12,8 +12,9 @@ import (
 	"foya/backend/tools"
 )
 
-// A fence is what the file tools may not touch in one call (issue 21
-// items 3 and 6, issue 22 item 1), from Options:
+// A fence is what the file tools may not touch in one call, so that they
+// reach no further than a sandboxed command does and never disturb the
+// kernel's own files, from Options:
 //
 //   - Database paths (Foya's database, its -wal, -shm and -journal files,
 //     its lock files) are never opened, in any mode: closing any

@@ -41,7 +41,7 @@ func wantRefused(t *testing.T, what, text string, isError bool, words ...string)
 	}
 }
 
-// spec: A1 — issue 22 item 1: the file tools never open Foya's database, its side
+// spec: A1 — the file tools never open Foya's database, its side
 // files or its lock files, in any mode, Full Access included: closing a
 // descriptor of the file would drop the kernel's POSIX locks on it.
 // Listing by name (a stat) is fine.
@@ -90,7 +90,7 @@ func TestFenceNeverOpensTheDatabase(t *testing.T) {
 	}
 }
 
-// spec: A1, A2 — issue 21 item 6: what the sandbox hides (credential stores, Foya's data
+// spec: A1, A2 — what the sandbox hides (credential stores, Foya's data
 // folder) the file tools hide too, in Manual and Auto: a read or write of
 // it is refused unasked, saying why and what the user can do, and ls,
 // glob and grep of a folder holding it leave it out and say so. Full
@@ -158,7 +158,7 @@ func TestFenceHidesWhatTheSandboxHides(t *testing.T) {
 	}
 }
 
-// spec: A1 — issue 21 item 3: Foya's own configuration (mcp.json, the provider keys,
+// spec: A1 — Foya's own configuration (mcp.json, the provider keys,
 // the user's rules) is not the agent's to write outside Full Access, even
 // where the user made it readable: reading it works, writing, editing or
 // deleting it (or a folder holding it) is refused and leaves it as it was.

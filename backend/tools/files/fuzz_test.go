@@ -45,7 +45,8 @@ func fuzzSpace(f *testing.F) (wd, out string) {
 // outside: every descriptor it gets names a path within the workspace.
 // Outside targets are what the approval gateway is asked about.
 //
-// Issue 9 class 1. spec: A1, D2
+// A folder swapped for a link must not carry a call outside.
+// spec: A1, D2
 func FuzzResolveStaysInside(f *testing.F) {
 	wd, _ := fuzzSpace(f)
 	for _, s := range []string{"a.txt", "in/f", "up/out/secret", "abs/secret", "inl/f", "in/back/out/secret",

@@ -93,7 +93,7 @@ func workdir(dir string) (string, error) {
 // maxPathBytes is the longest path a tool takes: Linux's PATH_MAX, which
 // no path a file can be opened by exceeds. A longer one made resolving it
 // (realPath, element by element) take hours for a path of a million
-// missing folders (issue 9 class 11, second review).
+// missing folders, holding the call.
 const maxPathBytes = 4096
 
 // maxQuoted is how much of a model's pattern a result quotes back.
@@ -101,7 +101,7 @@ const maxQuoted = 200
 
 // quoted returns a pattern as a result quotes it back to the model: whole
 // up to maxQuoted bytes, else its start and its length, so that a huge
-// pattern is not stored and sent again (issue 9 class 11).
+// pattern is not stored and sent to the model again in every request.
 func quoted(p string) string {
 	if len(p) <= maxQuoted {
 		return p

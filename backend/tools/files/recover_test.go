@@ -38,7 +38,8 @@ func (f *fixture) recoverOf(tool string, args any, changes []tools.FileChange) [
 // records say the path held: the newest change (so it can be reverted),
 // else the stale-read guard, else, for a write whose content is on disk
 // and nothing is known, nothing. A call that changed nothing, or of whose
-// path nothing is known, gives none (issue 16 item 1).
+// path nothing is known, gives none: what recovery records must be
+// revertible, and nothing it does not know is claimed.
 //
 // spec: X2, F1, D1, K1
 func TestRecoverInterruptedFileCalls(t *testing.T) {

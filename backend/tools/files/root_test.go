@@ -70,7 +70,7 @@ func untouched(t *testing.T, out string, names ...string) {
 	}
 }
 
-// Issue 9 class 1: the folder sub is swapped for a link to an outside
+// A symlink swap: the folder sub is swapped for a link to an outside
 // folder after the tool checked the path (while the approval gateway is
 // asked, which every call does, inside reads too) and before it uses it.
 // Every tool must then fail with an is_error result that says so, and
@@ -129,7 +129,7 @@ func TestSwapBetweenCheckAndUse(t *testing.T) {
 	}
 }
 
-// Issue 9 class 1: a folder opened for a write, a trash move or a walk
+// A symlink swap after the open: a folder opened for a write, a trash move or a walk
 // stays the folder it was: swapped for a link after it was opened, the
 // operations through its descriptor act on the real folder, wherever it
 // now is inside the workspace.
@@ -187,7 +187,7 @@ func TestOpenFolderSurvivesASwap(t *testing.T) {
 	untouched(t, out, "x.txt", "d.txt", "deep/y.txt", "w.txt")
 }
 
-// Issue 9 class 1, the race itself: one goroutine keeps exchanging sub
+// The symlink-swap race itself: one goroutine keeps exchanging sub
 // with a link to an outside folder while reads, writes, edits, deletes and
 // greps under sub run (the reads and greps in parallel, as the engine runs
 // them). Outside reads the gateway asks about are denied. Nothing outside

@@ -101,7 +101,7 @@ func TestWatcherLimit(t *testing.T) {
 	}
 }
 
-// Issue 15 item 2 (shortfall 1): Barrier returns only once the changes
+// Barrier returns only once the changes
 // made before it were passed to OnChange, without waiting for a long
 // debounce; its marker is outside the workspace and never reported; after
 // Close it cannot confirm anything.

@@ -149,8 +149,9 @@ func (e *env) commit(ctx context.Context, rc *tools.RunContext, sid string, tg t
 		return &r, nil
 	}
 	// Held until the change is stored: no look at the workspace may take
-	// it for another's (issue 22 item 2). What a live background command
-	// changed at tg is recorded first, as that command's.
+	// it for a background command's change or one made outside Foya.
+	// What a live background command changed at tg is recorded
+	// first, as that command's.
 	if _, err := rc.LockChanges(ctx, tg.Real); err != nil {
 		return fail("%s: %s was not changed: %v", verb, tg.Show(), err)
 	}

@@ -195,8 +195,7 @@ func (s *Shell) captureBackground(sessionID, runID, callID, workdir string) []st
 	ctx := context.Background()
 	// The look and the record under the session's change lock: a look
 	// beside a call's would take its change, on disk and not yet stored,
-	// for this command's, or store its own records out of order (issue 22
-	// item 2).
+	// for this command's, or store its own records out of order.
 	if l, ok := s.opts.Capture.(Locker); ok {
 		unlock, err := l.Lock(ctx, sessionID)
 		if err != nil {

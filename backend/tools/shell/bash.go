@@ -239,10 +239,10 @@ func (t bashTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 // command's call at once (so a crash cannot lose it), marked unconfirmed
 // when there were more than one, since Foya cannot tell which made it.
 // Without that, the look would take the change in and the command's own
-// capture at its end would find nothing (the crash harness found it, issue
-// 16 item 1). It is one look under the session's change lock, released
-// before the command runs: with two, a change the background command made
-// between them was taken for an outside one (issue 22 item 2).
+// capture at its end would find nothing (the crash harness found it). It
+// is one look under the session's change lock, released before the
+// command runs: with two, a change the background command made between
+// them was taken for an outside one.
 func (s *Shell) before(ctx context.Context, rc *tools.RunContext) error {
 	if s.opts.Capture == nil {
 		return nil
@@ -299,7 +299,7 @@ func (s *Shell) liveJob(sessionID string) (*job, int) {
 // takes the session's change lock and, with keep, leaves it to the engine,
 // which releases it once the call's result, with these changes, is stored:
 // a look in between (a background command's capture) would record them
-// again, or its own changes before them (issue 22 item 2).
+// again, or its own changes before them.
 func (s *Shell) after(ctx context.Context, rc *tools.RunContext, keep bool) ([]tools.FileChange, string, error) {
 	if s.opts.Capture == nil {
 		return nil, "", nil
@@ -398,7 +398,8 @@ func (s *Shell) command(rc *tools.RunContext, a bashArgs, p plan) (sandbox.Comma
 			// with its own content. A missing .git is not: an empty one
 			// would confuse git (see the package documentation). Nor are
 			// Foya's own files (Options.Own), read-only where they exist
-			// in a writable folder and are not hidden (issue 21 item 3).
+			// in a writable folder and are not hidden: a command must
+			// not rewrite the rules, keys or servers Foya trusts.
 			ReadOnly:         []string{filepath.Join(rc.Workdir, ".foya"), filepath.Join(rc.Workdir, ".agents")},
 			ReadOnlyIfExists: slices.Concat(p.protect.paths, s.opts.Own),
 			Hidden:           s.hidden(),

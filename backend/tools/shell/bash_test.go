@@ -384,8 +384,7 @@ func TestBashCancel(t *testing.T) {
 }
 
 // A command that ends before firstReport costs no progress event: its
-// result says it all (issue 10 item 4: no store write and no event per
-// quick call).
+// result says it all (no store write and no event per quick call).
 func TestBashQuickCommandReportsNoProgress(t *testing.T) {
 	defer func(d time.Duration) { firstReport = d }(firstReport)
 	firstReport = time.Hour
@@ -465,7 +464,8 @@ func TestSessionTempDir(t *testing.T) {
 
 // TestCommandsGetNoSecrets checks that a Shell without an Environ option
 // still leaves credentials out of its commands' environment, in the
-// sandbox and in Full Access (issue 9 class 6), and keeps the rest.
+// sandbox and in Full Access (a command's output reaches the model and
+// the database), and keeps the rest.
 //
 // spec: A2
 func TestCommandsGetNoSecrets(t *testing.T) {

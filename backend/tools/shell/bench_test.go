@@ -79,7 +79,7 @@ func benchBash(b *testing.B, bx *box, mode approval.Mode, command string) tools.
 }
 
 // BenchmarkBashBigOutput runs `cat` of a 2 GiB file through the bash tool
-// (sandboxed and not), and the baselines the issue compares with: the same
+// (sandboxed and not), and the baselines to compare it with: the same
 // cat to /dev/null, and through a pipe to a second cat, started the same way.
 // MB/s is the figure to compare.
 //

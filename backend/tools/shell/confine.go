@@ -30,9 +30,10 @@ type Confinement struct {
 }
 
 // Confine returns the confinement of a program working in workdir, built
-// from what the shell's own sandboxed commands get (issue 21 item 1): the
-// same walk for protected folders, the same read-only and hidden paths, the
-// same renaming aside of repositories made meanwhile.
+// from what the shell's own sandboxed commands get, so that a program
+// started another way (a project's MCP server) can reach no more than a
+// command: the same walk for protected folders, the same read-only and
+// hidden paths, the same renaming aside of repositories made meanwhile.
 func (s *Shell) Confine(workdir string) Confinement {
 	p := protect(workdir)
 	return Confinement{

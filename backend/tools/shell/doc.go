@@ -24,7 +24,8 @@
 // Where the machine's sandbox guarantees less (sandbox.Capability.Weaker,
 // landlock+seccomp), or the walk for .git folders below stopped at its
 // bounds, the action is approval.ShellWeakSandbox, which Auto asks about
-// too, and the question says what is not guaranteed (issue 9 class 9).
+// too, and the question says what is not guaranteed: the person decides
+// knowing what the fallback does not hold.
 //
 // A command in the sandbox (Manual and Auto) may read the filesystem but
 // the credential stores (CredentialStores), Foya's data folder
@@ -32,7 +33,7 @@
 // (Options.Database, always); write only the working directory, the
 // session's temp folder and folders the user granted (Options.Granted); and
 // reach no network. Inside them, every .git, .agents and .foya at any depth
-// stays read-only (issue 9 class 3), with the git folder a .git file names
+// stays read-only, with the git folder a .git file names
 // (a worktree's, a submodule's), its common folder and the hook folder of
 // core.hooksPath: git and agents run what they hold later, outside any
 // sandbox. A walk before each command finds them; it does not enter the
@@ -86,7 +87,7 @@
 // changes are recorded are stored through Options.Jobs until their capture
 // ran, so that recovery after a crash knows which were alive; until then,
 // the look before a command records what changed since the last look
-// against the newest of them, not as made outside Foya (issue 16 item 1).
+// against the newest of them, not as made outside Foya.
 //
 // It imports tools, approval, sandbox and libraries; never engine, store or
 // kernel. A Shell and its tools are safe for concurrent use; no tool is

@@ -81,7 +81,7 @@ func (c *heldCapture) Ended(ctx context.Context, id string) error {
 	return nil
 }
 
-// spec: B1, F1 — issue 16 item 1 (the crash harness, seed 7306): a
+// spec: B1, F1 — found by the crash harness (seed 7306): a
 // background command that ended and whose capture has not looked yet is
 // still given what changed since the last look by the look before the next
 // command, not left to Before, which would take it for a change made
@@ -111,8 +111,8 @@ func TestLookBeforeACommandGivesChangesToAnEndedUncapturedCommand(t *testing.T) 
 	close(c.release)
 	b.sh.Close()
 	// One look before the foreground command, which gives what it finds
-	// to the live command (issue 22 item 2: with two, a change made
-	// between them was taken for an outside one).
+	// to the live command (with two, a change made between them was
+	// taken for an outside one).
 	want := []string{"before", "started ses_1 run_bg call_1", "after 1",
 		"before, live run_bg call_1 others=false", "after 2", "ended job_1"}
 	if got := c.log(); !slices.Equal(got, want) {

@@ -10,7 +10,7 @@ import (
 	"foya/backend/approval"
 )
 
-// spec: A2, D2 — issue 16 item 5: bash parses its command once and every
+// spec: A2, D2 — bash parses its command once and every
 // approval request of the call carries that parse (one and the same), so
 // the policy decides from what the tool read.
 func TestBashRequestsCarryOneParse(t *testing.T) {

@@ -18,7 +18,8 @@ var (
 )
 
 // protectedNames are the folders git and agents run or read code from
-// later, outside any sandbox: kept read-only at any depth (issue 9 class 3).
+// later, outside any sandbox: kept read-only at any depth, so that no
+// hook or config planted by a sandboxed command runs unsandboxed later.
 var protectedNames = []string{".git", ".agents", ".foya"}
 
 // protection is what keeps a workspace's protected folders read-only.
@@ -190,7 +191,8 @@ func abs(base, p string) string {
 }
 
 // CredentialStores are the usual places of secrets below home that
-// sandboxed commands may not read (issue 9 class 6): SSH, cloud and
+// sandboxed commands may not read (what a command reads can reach the
+// model and the database): SSH, cloud and
 // cluster credentials, GnuPG, the GitHub CLI's token, netrc, Docker's
 // registry logins and Docker Desktop's socket, git's stored credentials,
 // and browser profiles (cookies, saved passwords).

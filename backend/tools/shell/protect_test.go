@@ -20,7 +20,7 @@ func gitIn(t *testing.T, dir string, args ...string) {
 	}
 }
 
-// TestProtectFindsEveryGit pins the walk of issue 9 class 3: nested .git
+// TestProtectFindsEveryGit pins the walk for protected folders: nested .git
 // folders at any depth (node_modules too), a .git file's git folder and its
 // common folder (a worktree), the hook folder of core.hooksPath, and
 // .agents and .foya below the root; it does not enter .git folders.
@@ -75,8 +75,8 @@ func TestProtectBoundAsks(t *testing.T) {
 	}
 }
 
-// TestRepositoryMadeInSandboxIsRenamed pins the git init side of issue 9
-// class 3: a repository a sandboxed command makes (foreground or in the
+// TestRepositoryMadeInSandboxIsRenamed pins the git init side of keeping
+// .git read-only: a repository a sandboxed command makes (foreground or in the
 // background) is renamed aside when the command ends, so no hook or config
 // planted in it runs later, and the model is told how to make one.
 func TestRepositoryMadeInSandboxIsRenamed(t *testing.T) {
@@ -109,7 +109,8 @@ func TestRepositoryMadeInSandboxIsRenamed(t *testing.T) {
 }
 
 // TestGrantedFolderGitReadOnly: a folder the user granted for writes keeps
-// its repository's .git read-only too (issue 9 class 3).
+// its repository's .git read-only too (git runs what .git holds later,
+// outside any sandbox).
 func TestGrantedFolderGitReadOnly(t *testing.T) {
 	needSandbox(t)
 	if _, err := exec.LookPath("git"); err != nil {

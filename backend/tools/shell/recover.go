@@ -30,7 +30,7 @@ var (
 // records left otherwise than the index saw it starts from the records'
 // side, so that a revert goes back to what Foya recorded last; its diff,
 // made from the index's side, is dropped. The engine stores them as
-// unconfirmed (issue 16 item 1).
+// unconfirmed: nobody saw the command end, so Foya cannot vouch for them.
 func (t bashTool) Recover(ctx context.Context, rc *tools.RunContext, call tools.Call, prior tools.Prior) ([]tools.FileChange, error) {
 	r, ok := t.s.opts.Capture.(recoverer)
 	if !ok || rc.SessionID == "" || rc.Workdir == "" {

@@ -36,7 +36,8 @@ type Options struct {
 	Granted func(sessionID string) []string
 	// Database lists paths sandboxed commands may neither read nor write,
 	// whatever the user allows: Foya's database with its -wal, -shm and
-	// -journal files (issue 9 class 7).
+	// -journal files: a command that wrote it could switch its own
+	// session's mode or mark a live run interrupted.
 	Database []string
 	// Private lists more paths hidden like the credential stores, which
 	// Readable may uncover: Foya's data folder.
@@ -54,8 +55,9 @@ type Options struct {
 	// filtered of secrets; nil means this process's environment filtered
 	// by secret.Filter's default rules.
 	Environ func() []string
-	// Capture records what commands change in the workspace (issue 15);
-	// nil records nothing.
+	// Capture records what commands change in the workspace, so that they
+	// can be reviewed and reverted like the file tools' changes; nil
+	// records nothing.
 	Capture Capture
 	// Jobs stores the background commands whose changes Capture records,
 	// so that a kernel started after a crash knows which were alive;
@@ -63,8 +65,9 @@ type Options struct {
 	Jobs Jobs
 }
 
-// Jobs stores background commands (issue 16 item 1): Started when one
-// starts, returning its row's ID, and Ended once its changes are captured.
+// Jobs stores background commands, so that recovery after a crash knows
+// which were alive: Started when one starts, returning its row's ID, and
+// Ended once its changes are captured.
 type Jobs interface {
 	Started(ctx context.Context, sessionID, runID, callID string) (string, error)
 	Ended(ctx context.Context, id string) error

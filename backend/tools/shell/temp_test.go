@@ -8,7 +8,7 @@ import (
 	"foya/backend/lockfile"
 )
 
-// Issue 9, "also": Sweep removes the temp folders no live Shell holds (a
+// Sweep removes the temp folders no live Shell holds (a
 // crash leaves them), and only those; Close leaves a folder another Shell
 // still uses.
 func TestSweepRemovesOnlyFoldersNobodyHolds(t *testing.T) {

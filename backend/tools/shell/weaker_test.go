@@ -8,7 +8,7 @@ import (
 	"foya/backend/sandbox"
 )
 
-// TestWeakerSandboxAsksInAuto pins issue 9 class 9: where the mechanism is
+// TestWeakerSandboxAsksInAuto: where the mechanism is
 // landlock+seccomp, which does not keep file attributes outside the
 // workspace (chmod, touch -d), Auto asks before every command, and the
 // question names what the sandbox does not guarantee; a machine with the

@@ -1,7 +1,7 @@
 // Package task holds task, the built-in tool that starts a sub-agent: a
 // child run with its own history, tool allowlist and step limit, under the
 // session's approval mode and gateway, whose final answer is the call's
-// result (issue 13 item 2).
+// result.
 //
 // The tool validates its arguments and bounds the answer; the engine runs
 // the child (tools.RunContext.Agents), because a run is the engine's. It

@@ -32,7 +32,7 @@ func run(t *testing.T, args string, res tools.AgentResult) (tools.Result, tools.
 	return out, got
 }
 
-// TestResults is issue 13 item 2's result: the child's answer is the result,
+// TestResults: the child's answer is the result,
 // bounded like a document with a notice of what was left out; a failed or
 // cancelled child is an is_error result saying so, with its last answer; a
 // refusal is an is_error result; tools: [] is an empty allowlist, not the

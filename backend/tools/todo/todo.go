@@ -1,5 +1,5 @@
 // Package todo holds todo_write, the built-in tool with which the model
-// keeps the session's task list (issue 13 item 4).
+// keeps the session's task list.
 //
 // The event log is the store: each call records one todo.updated event
 // holding the whole list, which replaces the one before; the tool keeps no

@@ -30,7 +30,7 @@ func run(t *testing.T, w *todo.Writer, args string) tools.Result {
 }
 
 // TestBadInput: each malformed list is an is_error result that says what
-// to correct and records nothing (issue 13 item 4).
+// to correct and records nothing.
 // spec: T4, K1
 func TestBadInput(t *testing.T) {
 	many := make([]string, todo.MaxTodos+1)
@@ -72,7 +72,7 @@ func TestBadInput(t *testing.T) {
 }
 
 // TestReplace: every call records the whole list, which replaces the one
-// before; an empty list clears it (issue 13 item 4).
+// before; an empty list clears it.
 // spec: R1
 func TestReplace(t *testing.T) {
 	s := &sink{}

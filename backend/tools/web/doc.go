@@ -1,4 +1,4 @@
-// Package web is the built-in web_fetch tool (issue 13 item 3, spec R1):
+// Package web is the built-in web_fetch tool (spec R1):
 // one http or https URL, fetched with bounded redirects, size and time,
 // approved per host, with loopback and private addresses a question of
 // their own (approval.FetchPrivate) that no grant answers, and refused at

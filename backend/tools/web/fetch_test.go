@@ -96,8 +96,7 @@ func server(t *testing.T) *httptest.Server {
 	return srv
 }
 
-// TestHTMLToMarkdown: a page comes back as Markdown, with the URL (issue
-// 13 item 3).
+// TestHTMLToMarkdown: a page comes back as Markdown, with the URL.
 func TestHTMLToMarkdown(t *testing.T) {
 	srv := server(t)
 	res := run(t, nil, map[string]any{"url": srv.URL + "/page"})
@@ -259,7 +258,7 @@ func TestDialCheck(t *testing.T) {
 // TestRefusedNameIsNeverLookedUp: a name is asked about before any DNS
 // lookup, so a fetch the user refuses sends nothing to the network, not
 // even a query for the name (which a model could fill with data). Found by
-// FuzzToolArgs, issue 16 item 2.
+// FuzzToolArgs.
 // spec: R1, A1, A2
 func TestRefusedNameIsNeverLookedUp(t *testing.T) {
 	looked := 0
@@ -282,8 +281,8 @@ func TestRefusedNameIsNeverLookedUp(t *testing.T) {
 
 // TestPrivateNameAsksAgain: a name allowed once that resolves to loopback
 // is asked about again, as a question of its own (fetch_private) naming
-// the address, before anything is dialled; allowed, the fetch goes on.
-// Issue 21 item 5.
+// the address, before anything is dialled; allowed, the fetch goes on. A
+// name allowed for the session may be rebound to a loopback address later.
 // spec: R1, A1, A2
 func TestPrivateNameAsksAgain(t *testing.T) {
 	srv := server(t)
@@ -322,7 +321,8 @@ func fakeLookup(t *testing.T, table map[string]string) {
 // TestRedirectToAnotherPrivateAddressAsks: once a fetch was allowed to
 // reach one loopback host, a redirect to another private host (an
 // address, or a name that resolves to one) is asked about again, naming
-// it; refused, it is not fetched. Issue 21 items 5 and 12(c).
+// it; refused, it is not fetched: one private host allowed is not all of
+// them.
 // spec: A1, A2
 func TestRedirectToAnotherPrivateAddressAsks(t *testing.T) {
 	other, err := net.Listen("tcp", "127.0.0.2:0")

@@ -1,4 +1,4 @@
-// The conversation view in Chromium (issue 12, performance): a session of
+// The conversation view in Chromium, and its performance: a session of
 // 2,000 tool cards opened and rendered (Performance API), scrolled through,
 // a stream of 1,000 text deltas per second, with the long tasks (> 50 ms)
 // each causes; and following: a new row keeps the view at the bottom, a
@@ -7,7 +7,7 @@
 //   npx vite build --config e2e/conversation/vite.config.ts
 //   node e2e/conversation/check.mjs
 // It starts `npx vite preview` itself and exits 1, saying why, when a check
-// fails. Two modes (issue 22 item 5):
+// fails. Two modes, so that make test never asserts a machine's speed:
 //   - the check (make test-e2e): one page; it asserts what does not depend
 //     on the machine's speed: the 2,000 cards open at the bottom with their
 //     markdown, scrolling up reaches the first prompt, every streamed delta
