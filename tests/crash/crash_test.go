@@ -478,7 +478,8 @@ func (c *checker) changes(ctx context.Context, k *kernel.Kernel, sessionID strin
 		seen[key] = true
 		if prev, ok := last[fc.Path]; ok && !prev.Unconfirmed && !fc.Unconfirmed {
 			if prev.ExistsAfter != fc.ExistedBefore || !fc.IsDir && prev.SHAAfter != fc.SHABefore {
-				c.t.Errorf("change %s (%s by %s) of %s does not start where %s (%s by %s) left it", fc.ID, fc.Op, fc.CallID, fc.Path, prev.ID, prev.Op, prev.CallID)
+				c.t.Errorf("change %s (%s by %s) of %s does not start where %s (%s by %s) left it; the path's records:\n%s",
+					fc.ID, fc.Op, fc.CallID, fc.Path, prev.ID, prev.Op, prev.CallID, chain(list, fc.Path))
 			}
 		}
 		last[fc.Path] = fc
@@ -488,11 +489,26 @@ func (c *checker) changes(ctx context.Context, k *kernel.Kernel, sessionID strin
 			continue
 		}
 		if d := c.stat(path); !matches(d, fc, false) {
-			c.t.Errorf("%s on disk (%+v) is not what its last change %s (%s by %s, %s) left, and the change is not marked unconfirmed",
-				path, d, fc.ID, fc.Op, fc.CallID, c.kinds[fc.CallID])
+			c.t.Errorf("%s on disk (%+v) is not what its last change %s (%s by %s, %s) left, and the change is not marked unconfirmed; the path's records:\n%s",
+				path, d, fc.ID, fc.Op, fc.CallID, c.kinds[fc.CallID], chain(list, path))
 		}
 	}
 	return unconfirmed
+}
+
+// chain lists the records of one path, oldest first, for a failure's
+// message: what each call found there, in the order they were stored.
+func chain(list []kernel.Change, path string) string {
+	var b strings.Builder
+	for _, fc := range list {
+		if fc.Path != path {
+			continue
+		}
+		fmt.Fprintf(&b, "\t%s %s by %s (tool %s, run %s): exists %v→%v sha %.8s→%.8s unconfirmed=%v revertOf=%s at %s\n",
+			fc.ID, fc.Op, fc.CallID, fc.Tool, fc.RunID, fc.ExistedBefore, fc.ExistsAfter, fc.SHABefore, fc.SHAAfter,
+			fc.Unconfirmed, fc.RevertOf, fc.CreatedAt.Format("15:04:05.000000"))
+	}
+	return b.String()
 }
 
 // revert reverts the newest confirmed change of a file that no later
