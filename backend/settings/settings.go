@@ -294,7 +294,7 @@ func ParseShare(v string) (float64, error) {
 // Entry is a setting with the value in force, as foya settings list and
 // the settings view show it.
 type Entry struct {
-	Setting
+	Setting `tstype:",extends"`
 	// Value is the value in force ("" when unset and without a default);
 	// for a family, "".
 	Value string `json:"value"`
