@@ -12,6 +12,7 @@ import (
 	"foya/backend/event"
 	"foya/backend/kernel"
 	pt "foya/backend/provider/providertest"
+	"foya/backend/settings"
 )
 
 // panelService is the API the desktop binds, over the harness's kernel.
@@ -190,5 +191,46 @@ func TestSettingsViewMethods(t *testing.T) {
 	err = svc.SetSetting(kernel.SettingMaxSteps, "0")
 	if apiCode(err) != "invalid" || !strings.Contains(err.Error(), "a turn needs at least 1 model step") {
 		t.Errorf("SetSetting(run.max_steps, 0) = %v; want the kernel's words", err)
+	}
+}
+
+// spec: W4 — the settings view's fields come from api.SettingList: every
+// setting of the table, in its order, with its doc, default and the value
+// in force after a SetSetting.
+func TestSettingListForTheSettingsView(t *testing.T) {
+	h := newHarness(t, nil)
+	svc := panelService(h)
+	if err := svc.SetSetting("files.maxWriteBytes", "8MiB"); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.SetSetting("model.images.llava", "true"); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.SetSetting("files.maxWriteBytes", "lots"); apiCode(err) != "invalid" || !strings.Contains(err.Error(), "files.maxWriteBytes: want a positive number of bytes") {
+		t.Errorf("SetSetting(files.maxWriteBytes, lots) = %v; want invalid, naming the key and what it takes", err)
+	}
+	list, err := svc.SettingList()
+	if err != nil || len(list) != len(settings.Table) {
+		t.Fatalf("SettingList() = %d entries, %v; want %d", len(list), err, len(settings.Table))
+	}
+	for i, e := range list {
+		s := settings.Table[i]
+		if e.Key != s.Key || e.Doc != s.Doc || e.Default != s.Default || e.Label != s.Label {
+			t.Errorf("entry %d = %+v; want the table's %+v", i, e.Setting, s)
+		}
+		switch e.Key {
+		case settings.MaxWrite:
+			if e.Value != "8388608" {
+				t.Errorf("%s = %q; want 8388608", e.Key, e.Value)
+			}
+		case settings.MaxSteps:
+			if e.Value != s.Default {
+				t.Errorf("%s = %q; want its default %s in force", e.Key, e.Value, s.Default)
+			}
+		case settings.ImagesPrefix:
+			if e.Set["model.images.llava"] != "true" {
+				t.Errorf("%s: set = %v; want model.images.llava true", e.Name(), e.Set)
+			}
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"foya/backend/approval"
 	"foya/backend/kernel"
 	"foya/backend/llm"
+	"foya/backend/settings"
 )
 
 // The kernel's types appear only in these signatures: each body hands a
@@ -210,7 +211,20 @@ func (s *Service) Settings() (map[string]string, error) {
 	})
 }
 
-// SetSetting changes one setting (see foya settings for the keys).
+// SettingList returns every setting a person can set (settings.Table),
+// with its label, doc, default and the value in force, in the table's
+// order: the settings view renders its fields from it.
+func (s *Service) SettingList() ([]settings.Entry, error) {
+	return list(s, func(k *kernel.Kernel) ([]settings.Entry, error) {
+		all, err := k.Settings(s.ctx)
+		if err != nil {
+			return nil, err
+		}
+		return settings.List(all), nil
+	})
+}
+
+// SetSetting changes one setting (foya settings list says what each takes).
 func (s *Service) SetSetting(key, value string) error {
 	return do(s, func(k *kernel.Kernel) error { return k.SetSetting(s.ctx, key, value) })
 }

@@ -150,9 +150,9 @@ func usage(w io.Writer) {
   foya diff CHANGE          print the unified diff of one change
   foya revert CHANGE... | --run RUN | --to CHANGE [--hunk N] [--force] [--json]
                             undo changes; a revert is a change too, so it can be undone
-  foya settings [--json]    list settings; foya settings set KEY VALUE changes one
-                            (approval.default: manual, auto, full-access; model.images.MODEL: true, false;
-                            provider.idleTimeout: how long the model may send nothing, such as 30s)
+  foya settings [--json]    print the settings in force; foya settings set KEY VALUE changes one
+  foya settings list [--json]
+                            every key with its value, default and what it takes (foya settings help)
   foya providers add NAME --base-url URL --model M [--header K=V]... [--api-key-stdin]
   foya providers edit|list [--json]|remove|test|default ...
                             named model servers; keys go to the system keyring (foya providers help)

@@ -22,6 +22,7 @@ import (
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	"foya/backend/sandbox"
+	"foya/backend/settings"
 )
 
 type headerFlags map[string]string
@@ -75,7 +76,7 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 	}
 	steps := 0 // the setting's
 	if isSet(fs, "max-steps") {
-		n, err := kernel.ParseMaxSteps(*maxSteps)
+		n, err := settings.ParseMaxSteps(*maxSteps)
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "foya exec: --max-steps: %v\n", err)
 			return ExitUsage

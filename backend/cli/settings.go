@@ -3,31 +3,31 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
+	"strings"
 
 	"foya/backend/approval"
-	"foya/backend/engine"
 	"foya/backend/kernel"
+	"foya/backend/settings"
 )
 
-// settingsCmd: foya settings [--json] | foya settings set KEY VALUE.
+// settingsCmd: foya settings [--json] | foya settings list [--json] |
+// foya settings set KEY VALUE.
 func settingsCmd(ctx context.Context, args []string, env Env) int {
 	fs, db := newFlags("foya settings", env)
-	asJSON := fs.Bool("json", false, "print the settings as a JSON object")
+	asJSON := fs.Bool("json", false, "print the settings as JSON")
 	pos, code, ok := parseFlags(fs, args)
 	if !ok {
 		return code
 	}
-	if len(pos) != 0 && (len(pos) != 3 || pos[0] != "set") {
-		fmt.Fprintf(env.Stderr, "usage: foya settings [--json] | foya settings set KEY VALUE\n  keys: approval.default (manual, auto, full-access), "+
-			"run.max_steps (model steps per turn, 1 to %d, default %d), files.maxWriteBytes (bytes, or with KiB, MiB, GiB; default 64MiB), "+
-			"sandbox.readable (absolute paths the sandbox may read, separated by :), "+
-			"provider.idleTimeout (a duration such as 30s: how long the model may send nothing), providers.default (a profile, see foya providers),\n"+
-			"        model.images.MODEL (true, false),\n"+
-			"        shell.env.allow, shell.env.deny (environment variable names or globs such as AWS_*, separated by commas:\n"+
-			"        commands get allowed ones although they look secret, never denied ones; their values stay masked in tool output)\n",
-			engine.MaxStepsLimit, engine.DefaultMaxSteps)
+	if len(pos) == 1 && pos[0] == "help" {
+		settingsUsage(env.Stdout)
+		return ExitOK
+	}
+	if len(pos) != 0 && (len(pos) != 1 || pos[0] != "list") && (len(pos) != 3 || pos[0] != "set") {
+		settingsUsage(env.Stderr)
 		return ExitUsage
 	}
 	k, err := openKernel(ctx, *db, env)
@@ -46,6 +46,15 @@ func settingsCmd(ctx context.Context, args []string, env Env) int {
 	if err != nil {
 		return fail(env, err)
 	}
+	if len(pos) == 1 {
+		list := settings.List(all)
+		if *asJSON {
+			printJSON(env.Stdout, list)
+			return ExitOK
+		}
+		printSettings(env.Stdout, list)
+		return ExitOK
+	}
 	if *asJSON {
 		printJSON(env.Stdout, all)
 		return ExitOK
@@ -54,6 +63,43 @@ func settingsCmd(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stdout, "%s = %s\n", key, all[key])
 	}
 	return ExitOK
+}
+
+// settingsUsage is the help of foya settings, with every key of
+// settings.Table and its doc line.
+func settingsUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage: foya settings [--json]            the settings in force, KEY = VALUE")
+	fmt.Fprintln(w, "       foya settings list [--json]       every key with its value, default and doc")
+	fmt.Fprintln(w, "       foya settings set KEY VALUE       change one")
+	fmt.Fprintln(w, "keys:")
+	for _, s := range settings.Table {
+		fmt.Fprintf(w, "  %s\n      %s\n", s.Name(), s.Doc)
+	}
+}
+
+// printSettings prints foya settings list: per setting its key, the value
+// in force (or "not set"), its default, and its doc line.
+func printSettings(w io.Writer, list []settings.Entry) {
+	for _, e := range list {
+		value := e.Value
+		switch {
+		case e.Family != "" && len(e.Set) == 0:
+			value = "none set"
+		case e.Family != "":
+			var set []string
+			for _, k := range slices.Sorted(maps.Keys(e.Set)) {
+				set = append(set, k+" = "+e.Set[k])
+			}
+			value = strings.Join(set, ", ")
+		case value == "":
+			value = "not set"
+		}
+		def := e.Default
+		if def == "" {
+			def = "none"
+		}
+		fmt.Fprintf(w, "%s = %s (default: %s)\n    %s\n", e.Name(), value, def, e.Doc)
+	}
 }
 
 // modeCmd: foya mode SESSION MODE switches a session's approval mode.

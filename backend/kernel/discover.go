@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"foya/backend/settings"
 )
 
 // The first run's discovery (issue 14 item 3): the model servers this
@@ -117,37 +119,11 @@ func (k *Kernel) discoverPorts(ctx context.Context) ([]int, error) {
 	if !ok {
 		return DefaultDiscoverPorts, nil
 	}
-	return parsePorts(v)
-}
-
-// parsePorts reads a comma-separated list of TCP ports, each once.
-func parsePorts(v string) ([]int, error) {
-	var ports []int
-	for f := range strings.SplitSeq(v, ",") {
-		f = strings.TrimSpace(f)
-		if f == "" {
-			continue
-		}
-		p, err := strconv.Atoi(f)
-		if err != nil || p < 1 || p > 65535 {
-			return nil, fmt.Errorf("%s: %q is not a port: give port numbers (1 to 65535) separated by commas, such as 11434,1234", SettingDiscoverPorts, f)
-		}
-		if !slices.Contains(ports, p) {
-			ports = append(ports, p)
-		}
-	}
-	if len(ports) == 0 {
-		return nil, fmt.Errorf("%s is empty: give at least one port, such as 11434", SettingDiscoverPorts)
+	ports, err := settings.ParsePorts(v)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", SettingDiscoverPorts, err)
 	}
 	return ports, nil
-}
-
-func joinPorts(ports []int) string {
-	s := make([]string, len(ports))
-	for i, p := range ports {
-		s[i] = strconv.Itoa(p)
-	}
-	return strings.Join(s, ",")
 }
 
 // probe asks a candidate for its models. The key of the environment is

@@ -90,11 +90,3 @@ func (k *Kernel) mask(text string) string {
 	_, m := k.secretState()
 	return m.Mask(text)
 }
-
-// setEnvPolicy validates and stores shell.env.allow or shell.env.deny.
-func (k *Kernel) setEnvPolicy(ctx context.Context, key, value string) error {
-	if _, err := secret.ParsePatterns(value); err != nil {
-		return kindf(ErrInvalid, "%s: %w", key, err)
-	}
-	return k.store.SetSetting(ctx, key, value)
-}

@@ -1,21 +1,62 @@
 package kernel
 
 import (
+	"context"
+	"path/filepath"
+	"strconv"
 	"testing"
 
+	"foya/backend/settings"
 	"foya/backend/tools/files"
 )
 
-// TestSettingKeysAgree keeps the literal setting keys (which the generated
-// TypeScript holds) the same as the names the other code uses.
+// TestSettingKeysAgree keeps the keys other code reads under its own names
+// the same as those of settings.Table, which SetSetting takes.
 func TestSettingKeysAgree(t *testing.T) {
-	if SettingDefaultMode != settingDefaultMode {
-		t.Errorf("SettingDefaultMode = %q, the default mode is kept under %q", SettingDefaultMode, settingDefaultMode)
+	for _, c := range []struct{ name, got, want string }{
+		{"settingDefaultMode", settingDefaultMode, settings.DefaultMode},
+		{"files.MaxWriteSetting", files.MaxWriteSetting, settings.MaxWrite},
+		{"files.ReadableSetting", files.ReadableSetting, settings.SandboxReadable},
+		{"SettingEnvAllow", SettingEnvAllow, settings.EnvAllow},
+		{"SettingEnvDeny", SettingEnvDeny, settings.EnvDeny},
+		{"SettingDiscoverPorts", SettingDiscoverPorts, settings.DiscoverPorts},
+		{"SettingMCPDeferShare", SettingMCPDeferShare, settings.MCPDeferShare},
+		{"SettingDefaultProvider", SettingDefaultProvider, settings.DefaultProvider},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s = %q; settings.Table declares %q", c.name, c.got, c.want)
+		}
 	}
-	if SettingMaxWrite != files.MaxWriteSetting {
-		t.Errorf("SettingMaxWrite = %q, the file tools read %q", SettingMaxWrite, files.MaxWriteSetting)
+}
+
+// TestSettingDefaultsAreInForce: on a database where nothing is set, every
+// setting the table gives a default has that default in force, as Settings
+// reports it and as the code that reads it uses it.
+func TestSettingDefaultsAreInForce(t *testing.T) {
+	ctx := context.Background()
+	k, err := Open(ctx, Options{DBPath: filepath.Join(t.TempDir(), "foya.db")})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if SettingSandboxReadable != files.ReadableSetting {
-		t.Errorf("SettingSandboxReadable = %q, the file tools' refusals name %q", SettingSandboxReadable, files.ReadableSetting)
+	defer k.Close()
+	all, err := k.Settings(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range settings.Table {
+		if s.Family == "" && all[s.Key] != s.Default {
+			t.Errorf("Settings()[%s] = %q; settings.Table says the default is %q", s.Key, all[s.Key], s.Default)
+		}
+	}
+	if got := settings.JoinPorts(DefaultDiscoverPorts); got != all[settings.DiscoverPorts] {
+		t.Errorf("DefaultDiscoverPorts = %s; the table says %s", got, all[settings.DiscoverPorts])
+	}
+	if got := strconv.FormatFloat(k.deferShare(ctx), 'f', -1, 64); got != all[settings.MCPDeferShare] {
+		t.Errorf("the MCP defer share in force is %s; the table says %s", got, all[settings.MCPDeferShare])
+	}
+	for key := range all {
+		if _, ok := settings.Lookup(key); !ok {
+			t.Errorf("Settings() reports %s, which settings.Table does not declare", key)
+		}
 	}
 }

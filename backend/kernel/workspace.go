@@ -10,6 +10,7 @@ import (
 	"foya/backend/engine"
 	"foya/backend/event"
 	"foya/backend/llm"
+	"foya/backend/settings"
 	"foya/backend/store"
 	"foya/backend/tools"
 	"foya/backend/tools/shell"
@@ -62,7 +63,7 @@ func workspaceLimits(ctx context.Context, st *store.Store) workspace.Limits {
 	for key, to := range map[string]*int64{SettingWorkspaceMaxFile: &l.MaxFile, SettingWorkspaceMaxTotal: &l.MaxTotal,
 		SettingWorkspaceMaxKept: &l.MaxKept} {
 		if v, ok, err := st.Setting(ctx, key); err == nil && ok {
-			if n, err := parseBytes(v); err == nil {
+			if n, err := settings.ParseBytes(v); err == nil {
 				*to = n
 			}
 		}

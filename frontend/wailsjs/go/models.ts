@@ -223,6 +223,7 @@ export namespace kernel {
 	    date: string;
 	    dataDir: string;
 	    dbPath: string;
+	    readOnly?: string;
 	}
 	export interface MCPApprove {
 	    fingerprint: string;
@@ -455,6 +456,21 @@ export namespace mcp {
 	    name: string;
 	    description?: string;
 	    mimeType?: string;
+	}
+
+}
+
+export namespace settings {
+	
+	export interface Entry {
+	    key: string;
+	    family?: string;
+	    label: string;
+	    kind: string;
+	    default: string;
+	    doc: string;
+	    value: string;
+	    set?: Record<string, string>;
 	}
 
 }

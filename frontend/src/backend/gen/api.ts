@@ -3,6 +3,7 @@
 import type * as event from './event';
 import type * as kernel from './kernel';
 import type * as mcp from './mcp';
+import type * as settings from './settings';
 
 /** Caller is what the client needs of a transport (desktop or browser). */
 export interface Caller {
@@ -333,9 +334,16 @@ export function createApi(transport: Caller) {
      */
     SetMode: (sessionID: string, mode: string): Promise<void> =>
       transport.call<void>('SetMode', [sessionID, mode]),
-    /** SetSetting changes one setting (see foya settings for the keys). */
+    /** SetSetting changes one setting (foya settings list says what each takes). */
     SetSetting: (key: string, value: string): Promise<void> =>
       transport.call<void>('SetSetting', [key, value]),
+    /**
+     * SettingList returns every setting a person can set (settings.Table),
+     * with its label, doc, default and the value in force, in the table's
+     * order: the settings view renders its fields from it.
+     */
+    SettingList: (): Promise<settings.Entry[]> =>
+      transport.call<settings.Entry[]>('SettingList', []),
     /** Settings returns every setting by key. */
     Settings: (): Promise<Record<string, string>> =>
       transport.call<Record<string, string>>('Settings', []),

@@ -1476,61 +1476,6 @@ export const SettingEnvDeny = "shell.env.deny";
  */
 
 //////////
-// source: settings.go
-
-/**
- * Literals, not the other packages' names, so that the TypeScript
- * generated from this file holds them (TestSettingKeysAgree keeps them
- * the same).
- */
-export const SettingDefaultMode = "approval.default";
-/**
- * Setting keys users can set.
- */
-export const SettingMaxSteps = "run.max_steps";
-/**
- * Setting keys users can set.
- */
-export const SettingMaxWrite = "files.maxWriteBytes";
-/**
- * SettingImagesPrefix, followed by a model's name, says whether the
- * model takes image input ("true" or "false").
- */
-export const SettingImagesPrefix = "model.images.";
-/**
- * SettingSandboxReadable lists absolute paths, separated by the
- * system's path list separator (":" on Linux), that sandboxed commands
- * may read although the sandbox hides them by default: a credential
- * store such as ~/.aws, or Foya's data folder. Foya's database stays
- * hidden whatever it says.
- */
-export const SettingSandboxReadable = "sandbox.readable";
-/**
- * SettingIdleTimeout is how long a model may send nothing before its
- * stream is stopped (a Go duration such as 30s or 5m).
- */
-export const SettingIdleTimeout = "provider.idleTimeout";
-/**
- * SettingWorkspaceMaxFile is the largest file whose content the
- * workspace index keeps, so that a shell command's change to it can be
- * reverted (issue 15); larger files are recorded, not restorable.
- */
-export const SettingWorkspaceMaxFile = "workspace.maxFileBytes";
-/**
- * SettingWorkspaceMaxTotal bounds the contents one session's workspace
- * index keeps, before compression.
- */
-export const SettingWorkspaceMaxTotal = "workspace.maxTotalBytes";
-/**
- * SettingWorkspaceMaxKept bounds the disk (compressed) of the contents
- * the workspace indexes keep, all sessions together, with the earlier
- * contents not pruned yet; twice workspace.maxTotalBytes unless set.
- * Past it a content is not kept, and a later change of it is not
- * restorable (issue 21 item 10).
- */
-export const SettingWorkspaceMaxKept = "workspace.maxKeptBytes";
-
-//////////
 // source: shellrecover.go
 
 /**

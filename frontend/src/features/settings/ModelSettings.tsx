@@ -5,30 +5,26 @@ import { Button } from "../../ui/Button";
 import { Notice } from "../../ui/Notice";
 import { errorText } from "./errors";
 import type { WorkspaceUsage as Usage } from "../../backend/gen/kernel";
-import {
-  bytesText,
-  imageKey,
-  imagesPrefix,
-  settingIdleTimeout,
-  settingMaxSteps,
-  settingMaxWrite,
-  settingWorkspaceMaxFile,
-  settingWorkspaceMaxKept,
-  settingWorkspaceMaxTotal,
-} from "./keys";
+import { DefaultMode, DefaultProvider, ImagesPrefix, KindBytes, WorkspaceMaxKept, type Entry } from "../../backend/gen/settings";
+import { bytesText, imageKey } from "./keys";
 import { Result } from "./ModeSettings";
 
 type Load =
   | { status: "loading" }
   | { status: "error"; message: string }
-  | { status: "ready"; settings: Record<string, string>; models: string[] };
+  | { status: "ready"; entries: Entry[]; images: Record<string, string>; models: string[] };
+
+/** Settings with a pane of their own (Approval modes, Providers), which explains and sets them. */
+const ownPane = new Set([DefaultMode, DefaultProvider]);
+/** The workspace index's settings share this namespace; they sit beside its disk use. */
+const workspacePrefix = "workspace.";
 
 /**
- * ModelSettings sets image input per model (model.images.MODEL), the step
- * limit of a turn (run.max_steps), the most one write may hold
- * (files.maxWriteBytes) and how long a silent model is waited for
- * (provider.idleTimeout). Every value is checked by the kernel, whose
- * message is shown as it is.
+ * ModelSettings shows a field for every setting the backend declares
+ * (api.SettingList: label, doc line, default, value in force) that has no
+ * pane of its own, so a setting added to the backend's table appears here
+ * unchanged; and image input per model (model.images.MODEL). Every value
+ * is checked by the kernel, whose message is shown as it is.
  */
 export function ModelSettings(props: { sessionId: string | null }) {
   const api = useApi();
@@ -36,16 +32,17 @@ export function ModelSettings(props: { sessionId: string | null }) {
 
   const reload = useCallback(async () => {
     try {
-      const [settings, providers, session] = await Promise.all([
-        api.Settings(),
+      const [entries, providers, session] = await Promise.all([
+        api.SettingList(),
         api.Providers(),
         props.sessionId === null ? Promise.resolve(null) : api.Session(props.sessionId),
       ]);
+      const images = entries.find((e) => e.key === ImagesPrefix)?.set ?? {};
       const names = new Set<string>();
       if (session !== null && session.model !== "") names.add(session.model);
       for (const p of providers) names.add(p.model);
-      for (const k of Object.keys(settings)) if (k.startsWith(imagesPrefix)) names.add(k.slice(imagesPrefix.length));
-      setLoad({ status: "ready", settings, models: [...names].sort() });
+      for (const k of Object.keys(images)) names.add(k.slice(ImagesPrefix.length));
+      setLoad({ status: "ready", entries, images, models: [...names].sort() });
     } catch (e) {
       setLoad({ status: "error", message: errorText(e) });
     }
@@ -64,32 +61,13 @@ export function ModelSettings(props: { sessionId: string | null }) {
       </Notice>
     );
   }
+  const fields = load.entries.filter((e) => !e.family && !ownPane.has(e.key));
+  const field = (e: Entry) => <SettingField key={e.key} entry={e} onSaved={reload} />;
   return (
     <div className="settings-section">
       <section aria-labelledby="limits-h">
-        <h3 id="limits-h">Limits</h3>
-        <SettingField
-          label="Step limit"
-          settingKey={settingMaxSteps}
-          value={load.settings[settingMaxSteps] ?? ""}
-          hint="The most model steps one turn takes before it stops with a Continue button: a whole number."
-          onSaved={reload}
-        />
-        <SettingField
-          label="Largest write"
-          settingKey={settingMaxWrite}
-          value={load.settings[settingMaxWrite] ?? ""}
-          shown={bytesText}
-          hint="The most content one write or edit may hold: bytes, or a number with KiB, MiB or GiB, such as 64MiB."
-          onSaved={reload}
-        />
-        <SettingField
-          label="Model idle timeout"
-          settingKey={settingIdleTimeout}
-          value={load.settings[settingIdleTimeout] ?? ""}
-          hint="How long a model may send nothing before its stream is stopped: a duration such as 30s or 5m."
-          onSaved={reload}
-        />
+        <h3 id="limits-h">Limits and access</h3>
+        {fields.filter((e) => !e.key.startsWith(workspacePrefix)).map(field)}
       </section>
       <section aria-labelledby="workspace-h">
         <h3 id="workspace-h">Workspace index</h3>
@@ -97,31 +75,8 @@ export function ModelSettings(props: { sessionId: string | null }) {
           Foya keeps a compressed copy of the workspace&apos;s files so that what shell commands change can be reverted. Files past these limits are
           recorded as not restorable.
         </p>
-        <SettingField
-          label="Largest file kept"
-          settingKey={settingWorkspaceMaxFile}
-          value={load.settings[settingWorkspaceMaxFile] ?? ""}
-          shown={bytesText}
-          hint="Larger files are tracked without a copy: bytes, or a number with KiB, MiB or GiB."
-          onSaved={reload}
-        />
-        <SettingField
-          label="Most kept per session"
-          settingKey={settingWorkspaceMaxTotal}
-          value={load.settings[settingWorkspaceMaxTotal] ?? ""}
-          shown={bytesText}
-          hint="The most file contents one session's index keeps, before compression."
-          onSaved={reload}
-        />
-        <SettingField
-          label="Most kept on disk"
-          settingKey={settingWorkspaceMaxKept}
-          value={load.settings[settingWorkspaceMaxKept] ?? ""}
-          shown={bytesText}
-          hint="The most disk the kept copies take, all sessions together, compressed (twice the above unless set). Past it a file is not copied, and a command's change to it is not restorable."
-          onSaved={reload}
-        />
-        <WorkspaceDisk bound={load.settings[settingWorkspaceMaxKept]} />
+        {fields.filter((e) => e.key.startsWith(workspacePrefix)).map(field)}
+        <WorkspaceDisk bound={load.entries.find((e) => e.key === WorkspaceMaxKept)?.value} />
       </section>
       <section aria-labelledby="images-h">
         <h3 id="images-h">Image input</h3>
@@ -129,16 +84,16 @@ export function ModelSettings(props: { sessionId: string | null }) {
           Whether a model is sent images (screenshots, images a tool read). A model that takes none gets a note instead; sending images to such a
           model makes its server refuse the request.
         </p>
-        <ImageInputs models={load.models} settings={load.settings} onSaved={reload} />
+        <ImageInputs models={load.models} settings={load.images} onSaved={reload} />
       </section>
     </div>
   );
 }
 
 /**
- * WorkspaceDisk says how much disk the workspace indexes take (issue 15
- * item 5), and the kept copies against their bound (issue 21 item 10); it
- * asks again when the bound changes.
+ * WorkspaceDisk says how much disk the workspace indexes take, and the kept
+ * copies against their bound (workspace.maxKeptBytes), so that a person
+ * sees what the limits above cost; it asks again when the bound changes.
  */
 function WorkspaceDisk(props: { bound: string | undefined }) {
   const api = useApi();
@@ -166,46 +121,43 @@ function WorkspaceDisk(props: { bound: string | undefined }) {
   );
 }
 
-function SettingField(props: {
-  label: string;
-  settingKey: string;
-  value: string;
-  hint: string;
-  shown?: (v: string) => string;
-  onSaved(): Promise<void>;
-}) {
+/** SettingField edits one setting: its label, its doc line, its default and the value in force. */
+function SettingField(props: { entry: Entry; onSaved(): Promise<void> }) {
+  const { label, key, doc, kind } = props.entry;
+  const value = props.entry.value;
+  const shown = (v: string) => (v === "" ? "not set" : kind === KindBytes ? bytesText(v) : v);
   const api = useApi();
   const id = useId();
-  const [text, setText] = useState(props.value);
+  const [text, setText] = useState(value);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
-  useEffect(() => setText(props.value), [props.value]);
+  useEffect(() => setText(value), [value]);
 
   const save = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
     setResult(null);
     try {
-      await api.SetSetting(props.settingKey, text.trim());
+      await api.SetSetting(key, text.trim());
       await props.onSaved();
-      setResult({ ok: true, text: `${props.label} saved.` });
+      setResult({ ok: true, text: `${label} saved.` });
     } catch (err) {
-      setResult({ ok: false, text: `${props.label} was not changed: ${errorText(err)}` });
+      setResult({ ok: false, text: `${label} was not changed: ${errorText(err)}` });
     } finally {
       setBusy(false);
     }
   };
   return (
-    <form className="setting-field" onSubmit={(e) => void save(e)} aria-label={props.label} noValidate>
-      <label htmlFor={id}>{props.label}</label>
+    <form className="setting-field" onSubmit={(e) => void save(e)} aria-label={label} noValidate>
+      <label htmlFor={id}>{label}</label>
       <div className="setting-row">
         <input id={id} value={text} onChange={(e) => setText(e.target.value)} aria-describedby={`${id}-hint`} spellCheck={false} />
-        <Button type="submit" disabled={busy || text.trim() === props.value} aria-label={`Save ${props.label.toLowerCase()}`}>
+        <Button type="submit" disabled={busy || text.trim() === value} aria-label={`Save ${label.toLowerCase()}`}>
           Save
         </Button>
       </div>
       <p className="muted hint" id={`${id}-hint`}>
-        {props.hint} Now: {props.shown ? props.shown(props.value) : props.value}.
+        {doc} <code>{key}</code>, default {props.entry.default === "" ? "none" : shown(props.entry.default)}. Now: {shown(value)}.
       </p>
       <Result result={result} />
     </form>

@@ -4,9 +4,11 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../../backend";
 import { session } from "../../backend/fake";
 import { SettingsView } from "./index";
-import { argsOf, check, mount, provider } from "./testkit";
+import { argsOf, check, declared, mount, provider, settingList } from "./testkit";
 
 afterEach(cleanup);
+
+const values = { "approval.default": "manual", "run.max_steps": "500", "files.maxWriteBytes": "67108864", "provider.idleTimeout": "5m0s" };
 
 const base = (): Record<string, unknown> => ({
   Session: session({ id: "s1", approvalMode: "manual" }),
@@ -14,7 +16,7 @@ const base = (): Record<string, unknown> => ({
   SetMode: null,
   SetDefaultMode: null,
   Providers: [provider()],
-  Settings: { "approval.default": "manual", "run.max_steps": "500", "files.maxWriteBytes": "67108864", "provider.idleTimeout": "5m0s" },
+  SettingList: settingList(values),
   ImageInput: false,
   SetSetting: null,
 });
@@ -312,6 +314,21 @@ describe("SettingsView: models and limits", () => {
     expect(argsOf(t, "SetSetting")).toEqual([["run.max_steps", "0"]]);
   });
 
+  it("shows a field for every setting the backend declares, a new one included, with its doc and default", async () => {
+    const replies = base();
+    const added = { key: "example.newKey", label: "New thing", kind: "names", default: "", doc: "A setting this view has never heard of." };
+    replies.SettingList = settingList(values, [...declared, added]);
+    const { t } = mount(<SettingsView sessionId="s1" onClose={() => {}} />, replies);
+    const user = await openTab("Models and limits");
+    const form = await screen.findByRole("form", { name: "New thing" });
+    expect(form.textContent).toContain("A setting this view has never heard of. example.newKey, default none. Now: not set.");
+    expect((await screen.findByRole("form", { name: "Model idle timeout" })).textContent).toContain("default 2m0s. Now: 5m0s.");
+    for (const own of ["Default approval mode", "Default provider", "Image input"]) expect(screen.queryByRole("form", { name: own })).toBeNull();
+    await user.type(within(form).getByRole("textbox", { name: "New thing" }), "AWS_*");
+    await user.click(within(form).getByRole("button", { name: "Save new thing" }));
+    await waitFor(() => expect(argsOf(t, "SetSetting")).toEqual([["example.newKey", "AWS_*"]]));
+  });
+
   it("saves the largest write and shows it in words", async () => {
     const replies = base();
     const { t } = mount(<SettingsView sessionId="s1" onClose={() => {}} />, replies);
@@ -321,17 +338,17 @@ describe("SettingsView: models and limits", () => {
     const field = within(form).getByRole("textbox", { name: "Largest write" });
     await user.clear(field);
     await user.type(field, "8MiB");
-    replies.Settings = { ...(replies.Settings as object), "files.maxWriteBytes": "8388608" };
+    replies.SettingList = settingList({ ...values, "files.maxWriteBytes": "8388608" });
     await user.click(within(form).getByRole("button", { name: "Save largest write" }));
     await waitFor(() => expect(argsOf(t, "SetSetting")).toEqual([["files.maxWriteBytes", "8MiB"]]));
     await waitFor(() => expect(form.textContent).toContain("Now: 8388608 bytes (8 MiB)."));
     expect(within(form).getByRole("status").textContent).toBe("Largest write saved.");
   });
 
-  // Issue 15 item 5: the workspace index's limits and disk use.
+  // The workspace index's limits sit beside its disk use.
   it("shows the workspace index's limits and its disk use", async () => {
     const replies = base();
-    replies.Settings = { ...(replies.Settings as object), "workspace.maxFileBytes": "8388608", "workspace.maxTotalBytes": "2147483648" };
+    replies.SettingList = settingList({ ...values, "workspace.maxFileBytes": "8388608", "workspace.maxTotalBytes": "2147483648" });
     replies.WorkspaceUsage = { dir: "/data/workspace", blobs: 12, blobBytes: 3 << 20, indexes: 2, indexBytes: 1 << 20 };
     mount(<SettingsView sessionId="s1" onClose={() => {}} />, replies);
     await openTab("Models and limits");
@@ -342,11 +359,12 @@ describe("SettingsView: models and limits", () => {
     expect(disk.textContent).toContain("4194304 bytes (4 MiB) in 12 kept contents and 2 session indexes");
   });
 
-  // Issue 21 item 10: the bound on the kept copies is a setting, and the
-  // disk use shows the kept bytes against it, asked again once it changes.
+  // The bound on the kept copies is a setting, and the disk use shows the
+  // kept bytes against it, asked again once it changes.
   it("shows the kept contents against workspace.maxKeptBytes and sets the bound", async () => {
     const replies = base();
-    replies.Settings = { ...(replies.Settings as object), "workspace.maxTotalBytes": "2147483648", "workspace.maxKeptBytes": "4294967296" };
+    const kept = { ...values, "workspace.maxTotalBytes": "2147483648", "workspace.maxKeptBytes": "4294967296" };
+    replies.SettingList = settingList(kept);
     replies.WorkspaceUsage = { dir: "/data/workspace", blobs: 12, blobBytes: 3 << 20, indexes: 2, indexBytes: 1 << 20, maxKeptBytes: 4294967296 };
     const { t } = mount(<SettingsView sessionId="s1" onClose={() => {}} />, replies);
     const user = await openTab("Models and limits");
@@ -356,7 +374,7 @@ describe("SettingsView: models and limits", () => {
     expect(disk.textContent).toContain("Kept contents: 3145728 bytes (3 MiB) of the 4294967296 bytes (4 GiB) allowed.");
     await user.clear(within(form).getByRole("textbox", { name: "Most kept on disk" }));
     await user.type(within(form).getByRole("textbox", { name: "Most kept on disk" }), "1GiB");
-    replies.Settings = { ...(replies.Settings as object), "workspace.maxKeptBytes": "1073741824" };
+    replies.SettingList = settingList({ ...kept, "workspace.maxKeptBytes": "1073741824" });
     replies.WorkspaceUsage = { ...(replies.WorkspaceUsage as object), maxKeptBytes: 1073741824 };
     await user.click(within(form).getByRole("button", { name: "Save most kept on disk" }));
     await waitFor(() => expect(argsOf(t, "SetSetting")).toEqual([["workspace.maxKeptBytes", "1GiB"]]));
@@ -366,7 +384,7 @@ describe("SettingsView: models and limits", () => {
   it("switches image input per model: the session's, the profiles' and those set before", async () => {
     const replies = base();
     replies.Session = session({ id: "s1", model: "gpt-4o" });
-    replies.Settings = { "run.max_steps": "500", "model.images.tiny": "false" };
+    replies.SettingList = settingList({ "run.max_steps": "500", "model.images.tiny": "false" });
     const { t } = mount(<SettingsView sessionId="s1" onClose={() => {}} />, replies);
     const user = await openTab("Models and limits");
     const list = await screen.findByRole("list", { name: "Image input per model" });

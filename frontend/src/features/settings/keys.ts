@@ -1,26 +1,11 @@
-// Setting keys of the kernel, generated from backend/kernel/settings.go.
+// Helpers for the settings the backend declares (backend/settings: every
+// key with its label, doc, default and kind, which api.SettingList gives);
 // SetSetting validates every value and says what it wants.
-import {
-  SettingIdleTimeout,
-  SettingImagesPrefix,
-  SettingMaxSteps,
-  SettingMaxWrite,
-  SettingWorkspaceMaxFile,
-  SettingWorkspaceMaxKept,
-  SettingWorkspaceMaxTotal,
-} from "../../backend/gen/kernel";
-
-export const settingMaxSteps = SettingMaxSteps;
-export const settingMaxWrite = SettingMaxWrite;
-export const settingIdleTimeout = SettingIdleTimeout;
-export const settingWorkspaceMaxFile = SettingWorkspaceMaxFile;
-export const settingWorkspaceMaxTotal = SettingWorkspaceMaxTotal;
-export const settingWorkspaceMaxKept = SettingWorkspaceMaxKept;
-export const imagesPrefix = SettingImagesPrefix;
+import { ImagesPrefix } from "../../backend/gen/settings";
 
 /** imageKey is the setting that says whether model takes image input. */
 export function imageKey(model: string): string {
-  return imagesPrefix + model;
+  return ImagesPrefix + model;
 }
 
 /** bytesText shows a byte count in words: "67108864 bytes (64 MiB)". */

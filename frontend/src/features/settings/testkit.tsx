@@ -6,6 +6,7 @@ import type { ReactNode } from "react";
 import { TransportProvider } from "../../backend";
 import { FakeTransport } from "../../backend/fake";
 import type { MCPServer, Provider, ProviderCheck } from "../../backend/gen/kernel";
+import type { Entry, Setting } from "../../backend/gen/settings";
 import { SessionStoreProvider } from "../session/hooks";
 import { createSessionStore, type SessionStore } from "../session/store";
 
@@ -56,4 +57,32 @@ export function server(fields: Partial<MCPServer> = {}): MCPServer {
     restarts: 0,
     ...fields,
   };
+}
+
+/**
+ * declared stands for the backend's settings table (backend/settings), in
+ * its order, with the keys these tests use.
+ */
+export const declared: Setting[] = [
+  { key: "approval.default", label: "Default approval mode", kind: "mode", default: "manual", doc: "The approval mode new sessions start in." },
+  { key: "providers.default", label: "Default provider", kind: "profile", default: "", doc: "The provider profile a run uses." },
+  { key: "run.max_steps", label: "Step limit", kind: "steps", default: "500", doc: "The most model steps one turn takes: a whole number." },
+  { key: "files.maxWriteBytes", label: "Largest write", kind: "bytes", default: "67108864", doc: "The most content one write may hold." },
+  { key: "provider.idleTimeout", label: "Model idle timeout", kind: "duration", default: "2m0s", doc: "How long a model may send nothing." },
+  { key: "workspace.maxFileBytes", label: "Largest file kept", kind: "bytes", default: "8388608", doc: "The largest file the index keeps." },
+  { key: "workspace.maxTotalBytes", label: "Most kept per session", kind: "bytes", default: "2147483648", doc: "The most one session keeps." },
+  { key: "workspace.maxKeptBytes", label: "Most kept on disk", kind: "bytes", default: "4294967296", doc: "The most disk the kept contents take." },
+  { key: "model.images.", family: "MODEL", label: "Image input", kind: "bool", default: "", doc: "Whether the model is sent images." },
+];
+
+/**
+ * settingList is api.SettingList's answer: every setting of table with
+ * its value in values (a family gets the keys of values it starts).
+ */
+export function settingList(values: Record<string, string>, table: Setting[] = declared): Entry[] {
+  return table.map((s) => {
+    if (!s.family) return { ...s, value: values[s.key] ?? "" };
+    const set = Object.fromEntries(Object.entries(values).filter(([k]) => k.startsWith(s.key) && k.length > s.key.length));
+    return { ...s, value: "", set };
+  });
 }

@@ -4,6 +4,7 @@ import {kernel} from '../models';
 import {api} from '../models';
 import {event} from '../models';
 import {mcp} from '../models';
+import {settings} from '../models';
 
 export function AddMCPServer(arg1:kernel.MCPServerConfig):Promise<void>;
 
@@ -112,6 +113,8 @@ export function SetMCPAlwaysLoad(arg1:string,arg2:boolean):Promise<void>;
 export function SetMode(arg1:string,arg2:string):Promise<void>;
 
 export function SetSetting(arg1:string,arg2:string):Promise<void>;
+
+export function SettingList():Promise<Array<settings.Entry>>;
 
 export function Settings():Promise<Record<string, string>>;
 

@@ -218,6 +218,10 @@ export function SetSetting(arg1, arg2) {
   return window['go']['api']['Service']['SetSetting'](arg1, arg2);
 }
 
+export function SettingList() {
+  return window['go']['api']['Service']['SettingList']();
+}
+
 export function Settings() {
   return window['go']['api']['Service']['Settings']();
 }
