@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"foya/backend/event"
+	"foya/backend/llm"
 	"foya/backend/tools/shell"
 	"foya/backend/workspace"
 )
@@ -119,7 +120,7 @@ func TestLookWithALiveCommandSavesTheIndexOnlyOnceRecorded(t *testing.T) {
 	c.After(ctx, "s", dir)
 	cms := st.committed()
 	if len(cms) != 1 || len(cms[0].FileChanges) != 1 {
-		t.Fatalf("commits %+v; want one with the command's change", cms)
+		t.Fatalf("commits of %q; want one with the command's change", recordedPaths(cms))
 	}
 	fc := cms[0].FileChanges[0]
 	if fc.Path != out || fc.Tool != "bash" || fc.CallID != "call_bg" || fc.RunID != "run_1" {
@@ -127,7 +128,7 @@ func TestLookWithALiveCommandSavesTheIndexOnlyOnceRecorded(t *testing.T) {
 			fc.CallID, fc.RunID, out)
 	}
 	if evs := cms[0].Events; len(evs) != 1 || evs[0].Type != event.TypeFileCaptured || evs[0].RunID != "run_1" {
-		t.Fatalf("events %+v; want one file.captured of run_1", evs)
+		t.Fatalf("%d events (%+v); want one file.captured of run_1", len(evs), evs)
 	}
 	if got := recovered(); len(got) != 0 {
 		t.Fatalf("with the records stored, recovery finds %q again", got)
@@ -168,7 +169,8 @@ func TestChangingRecordsTheLiveCommandsChangeFirst(t *testing.T) {
 	}
 	fcs := cms[0].FileChanges
 	if len(fcs) != 1 || fcs[0].Path != p || fcs[0].CallID != "call_bg" || fcs[0].Tool != "bash" || !fcs[0].Unconfirmed {
-		t.Fatalf("recorded %+v; want %s by bash for call_bg, unconfirmed (another command lives), and not %s", fcs, p, other)
+		t.Fatalf("recorded %q (%+v); want %s by bash for call_bg, unconfirmed (another command lives), and not %s",
+			recordedPaths(cms), fcs, p, other)
 	}
 }
 
@@ -199,7 +201,7 @@ func TestRecordLeavesOutWhatFoyasOwnToolsLeft(t *testing.T) {
 	}
 	cms := st.committed()
 	if len(cms) != 1 || len(cms[0].FileChanges) != 1 || cms[0].FileChanges[0].Path != cmd {
-		t.Fatalf("commits %+v; want one with %s only", cms, cmd)
+		t.Fatalf("commits of %q; want one with %s only", recordedPaths(cms), cmd)
 	}
 
 	// Nothing new: nothing stored.
@@ -233,7 +235,7 @@ func TestAfterMarksTheCommandsFilesWithoutAnOutsideEvent(t *testing.T) {
 	write(t, p, "the command's\n")
 	c.checkOutside(ctx, "s", p) // the watcher's event while the command runs
 	if evs := st.eventsOf(event.TypeFileChangedOutside); len(evs) != 0 {
-		t.Fatalf("the watcher reported the running command's change: %+v", evs)
+		t.Fatalf("the watcher reported the running command's change: %s", evs[0].Data)
 	}
 	fcs, _, err := c.After(ctx, "s", dir)
 	if err != nil || len(fcs) != 1 {
@@ -243,7 +245,7 @@ func TestAfterMarksTheCommandsFilesWithoutAnOutsideEvent(t *testing.T) {
 		t.Fatal("the read record of the command's file is not marked as changed")
 	}
 	if evs := st.eventsOf(event.TypeFileChangedOutside); len(evs) != 0 {
-		t.Fatalf("file.changed_outside for the command's own change: %+v", evs)
+		t.Fatalf("file.changed_outside for the command's own change: %s", evs[0].Data)
 	}
 
 	write(t, p, "an editor's change after the command\n")
@@ -310,3 +312,16 @@ func (j *jobStore) EndJobs(ctx context.Context, at time.Time, ids ...string) err
 }
 
 func (j *jobStore) AliveJobs(ctx context.Context) ([]Job, error) { return j.alive, nil }
+
+// recordedPaths returns the paths of the File Changes of commits, in order.
+func recordedPaths(commits []llm.Commit) [][]string {
+	var out [][]string
+	for _, c := range commits {
+		var paths []string
+		for _, fc := range c.FileChanges {
+			paths = append(paths, fc.Path)
+		}
+		out = append(out, paths)
+	}
+	return out
+}
