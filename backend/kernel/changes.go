@@ -310,7 +310,7 @@ func explain(conflicts []files.Conflict, all []llm.FileChange) []files.Conflict 
 // through the engine's ordering point like every event of a session.
 // The session's records of those files are marked as changed, so the
 // model reads them again before it writes them; the watcher compares such
-// a file with what the revert left instead (revertedFiles), so it does not
+// a file with what the revert left instead (capture.Capture.Reverted), so it does not
 // take the revert for an outside change and still sees an editor's change
 // made after it.
 func (k *Kernel) keepReverts(ctx context.Context, sessionID string, done []tools.FileChange) ([]llm.FileChange, error) {
