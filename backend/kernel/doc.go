@@ -18,6 +18,10 @@
 // the sandbox, the trash, each provider's reachability), without needing a
 // database that opens.
 //
+// What shell commands change in a workspace and the watcher of outside
+// changes are backend/capture's; the kernel wires it in Open and hands it
+// the store, the engine and the shell as the small interfaces it declares.
+//
 // Its API speaks its own types (dto.go, dto_api.go), never an inner
 // package's; every error it returns wraps one of the sentinels of errors.go,
 // which Code names for transports. Every event of a session, whoever makes

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"foya/backend/approval"
+	"foya/backend/capture"
 	"foya/backend/engine"
 	"foya/backend/event"
 	"foya/backend/llm"
@@ -74,6 +75,7 @@ type Kernel struct {
 	gateway *approval.Gateway
 	shell   *shell.Shell
 	ws      *workspace.Manager
+	capture *capture.Capture // shell commands' changes, the watcher
 	// skipped are Foya's own files, which the workspace indexes and the
 	// watcher pass over (foyaFiles), as given and resolved.
 	skipped []string
@@ -84,15 +86,11 @@ type Kernel struct {
 	keys      *keys // provider API keys
 	mcp       *mcpState
 
-	mu      sync.Mutex
-	subs    map[int]func(llm.Event)
-	watches map[string]func() // by session; nil once closed
-	next    int
+	mu   sync.Mutex
+	subs map[int]func(llm.Event)
+	next int
 
 	follow *follower // publishes what other processes store
-
-	reverted revertedFiles   // what reverts left files in, for the watcher
-	commands runningCommands // shell commands running, for the watcher
 }
 
 // DataDir returns the folder where Foya keeps its data: $XDG_DATA_HOME/foya
@@ -165,12 +163,11 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 	info := BuildInfo()
 	info.DataDir, info.DBPath, info.ReadOnly = dataDir, st.Path(), st.ReadOnly()
 	k := &Kernel{
-		info:    info,
-		store:   st,
-		owner:   own,
-		reg:     tools.NewRegistry(),
-		subs:    map[int]func(llm.Event){},
-		watches: map[string]func(){},
+		info:  info,
+		store: st,
+		owner: own,
+		reg:   tools.NewRegistry(),
+		subs:  map[int]func(llm.Event){},
 
 		userRules: userRules,
 		secrets:   newSecrets(opts.Secrets),
@@ -180,6 +177,15 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 	k.reg.Add(todo.New(func(ctx context.Context, sid string, ev event.Event) error { return k.eng.Record(ctx, sid, ev) }))
 	k.reg.Add(fileTools(k)...)
 	k.ws = k.newWorkspace(dataDir)
+	// The engine and the shell are made after the capture: it reaches them
+	// through the kernel once commands run.
+	k.capture = capture.New(capture.Deps{Workspace: k.ws, Records: st, Reads: readLog{st}, Timeline: engineOf{k},
+		Commands: shellOf{k}, Running: func(sid string) bool { return k.eng.Running(sid) }, Mask: k.mask,
+		NewID: engine.NewID, Skip: k.skipped, Jobs: jobStore{st}, Owner: own.id, Gone: own.gone,
+		RecoverJob: func(ctx context.Context, sid, runID, callID string) error {
+			_, err := k.eng.RecoverJob(ctx, sid, runID, callID)
+			return err
+		}})
 	k.reg.Add(shellTools(k, opts.Probe)...)
 	k.reg.Add(web.New())
 	k.reg.Add(task.New())
@@ -194,7 +200,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 	}
 	k.eng = engine.New(engine.Config{Store: st, Tools: k.reg, Emit: k.publish, Owner: own.id,
 		TextFlush: opts.TextFlush, Gateway: k.gateway, Context: opts.Context, Rules: k.rulesFor, Mask: k.mask,
-		LockWait: opts.ChangeLockWait, Changing: k.changing})
+		LockWait: opts.ChangeLockWait, Changing: k.capture.Changing})
 	// What is stored now is history; what other processes store from now
 	// on is published as this kernel's own events are (follower).
 	seqs, err := st.SessionSeqs(ctx)
@@ -206,7 +212,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 		if _, err := k.eng.Recover(ctx, own.claim); err != nil {
 			return nil, errors.Join(err, k.Close())
 		}
-		if err := k.recoverJobs(ctx); err != nil {
+		if err := k.capture.RecoverJobs(ctx); err != nil {
 			return nil, errors.Join(err, k.Close())
 		}
 		// Leftovers of owners that are gone. Neither a lock file nor a temp
@@ -223,12 +229,8 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 // whole process trees, so none outlives the kernel.
 func (k *Kernel) Close() error {
 	k.follow.stop()
-	k.mu.Lock()
-	watches := k.watches
-	k.watches = nil
-	k.mu.Unlock()
-	for _, stop := range watches {
-		stop()
+	if k.capture != nil {
+		k.capture.Close()
 	}
 	k.mcp.m.Close()
 	shellErr := k.shell.Close()
@@ -237,46 +239,6 @@ func (k *Kernel) Close() error {
 	// The owner's lock goes after the commands, and before the store, which
 	// it asks whether a run of this kernel is still marked running.
 	return errors.Join(shellErr, k.owner.release(context.Background(), k.store), k.store.Close())
-}
-
-// keepWatching starts watching a session's workspace unless it is watched
-// already.
-func (k *Kernel) keepWatching(sessionID string) {
-	k.mu.Lock()
-	_, ok := k.watches[sessionID]
-	closed := k.watches == nil
-	k.mu.Unlock()
-	if ok || closed {
-		return
-	}
-	// Started without the lock: starting may publish an event, and
-	// publishing takes the lock. The watch outlives the run that started
-	// it; it ends with stopWatching or Close.
-	stop, err := k.WatchSession(context.Background(), sessionID)
-	if err != nil {
-		return
-	}
-	k.mu.Lock()
-	_, ok = k.watches[sessionID]
-	if !ok && k.watches != nil {
-		k.watches[sessionID] = stop
-		stop = nil
-	}
-	k.mu.Unlock()
-	if stop != nil { // another run started one meanwhile, or the kernel closed
-		stop()
-	}
-}
-
-// stopWatching ends a session's watch, if any.
-func (k *Kernel) stopWatching(sessionID string) {
-	k.mu.Lock()
-	stop, ok := k.watches[sessionID]
-	delete(k.watches, sessionID)
-	k.mu.Unlock()
-	if ok {
-		stop()
-	}
 }
 
 // Info returns the kernel's version, commit and where it keeps its data.
@@ -444,7 +406,7 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 	// cannot be watched does not stop the run: the guard still compares
 	// contents before every write.
 	k.ws.Warm(sess.ID, sess.Workdir) // built in the background; the first shell command waits for it
-	k.keepWatching(sess.ID)
+	k.capture.Keep(sess.ID, sess.Workdir)
 	k.loadMCP(ctx, sess.Workdir) // its servers' tools are in the first step
 	attached, attachedImages, err := k.attachResources(ctx, sess.Workdir, o.Resources)
 	if err != nil {
@@ -453,7 +415,7 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 	run, err := k.eng.Run(ctx, engine.RunRequest{Session: sess, Prompt: o.Prompt, Model: o.Model, MaxSteps: steps,
 		Started: o.Started, Images: images, Attached: attached, AttachedImages: attachedImages,
 		Resources: mapSlice(o.Resources, func(r ResourceRef) event.ResourceRef { return event.ResourceRef{Server: r.Server, URI: r.URI} })})
-	k.settleCommands(sess.ID)
+	k.capture.Settle(sess.ID)
 	return runOf(run), err
 }
 

@@ -31,8 +31,8 @@ func shellTools(k *Kernel, probe func() sandbox.Capability) []tools.Tool {
 		Database: k.foyaFiles(),
 		Private:  k.dataFolders(),
 		Own:      k.ownFiles(),
-		Capture:  capture{k},
-		Jobs:     jobs{k},
+		Capture:  k.capture,
+		Jobs:     k.capture.Jobs(),
 		Readable: func() []string {
 			paths, _ := k.SandboxReadable(context.Background())
 			return paths
@@ -121,7 +121,7 @@ func (k *Kernel) DeleteSession(ctx context.Context, id string) error {
 		return fmt.Errorf("delete: %w; cancel the run first, then delete the session", err)
 	}
 	defer release()
-	k.stopWatching(id)
+	k.capture.Stop(id)
 	// The commands die even when something else fails: no orphans.
 	shellErr := k.shell.DeleteSession(id)
 	if err := k.store.DeleteSession(ctx, id); err != nil {
