@@ -27,6 +27,19 @@ export const BackgroundMaxTailLines = 1000;
 export const BackgroundTailBytes = 64 << 10;
 
 //////////
+// source: capture.go
+
+/**
+ * engineOf is the kernel's engine as the capture's Timeline.
+ */
+/**
+ * shellOf is the kernel's shell as the capture's Commands.
+ */
+/**
+ * jobStore keeps the capture's background commands in the store.
+ */
+
+//////////
 // source: changes.go
 
 /**
@@ -34,46 +47,6 @@ export const BackgroundTailBytes = 64 << 10;
  */
 /**
  * errRevert marks a request that cannot be carried out as given.
- */
-/**
- * PollEvery is how often a session watcher that cannot watch the whole
- * workspace checks the session's files instead.
- */
-export const PollEvery = 2 * 1e9 /* time.Second in nanoseconds */;
-/**
- * settleDelay is how long after a run ends settleCommands waits: a
- * background command that ended just before may still be capturing its
- * changes (After waits up to two seconds for the watcher's barrier).
- */
-/**
- * runningCommands holds, by session, how many shell commands run and the
- * paths the watcher saw change meanwhile, which checkOutside leaves for
- * the command's After: what a running command changes is the command's,
- * recorded as its File Changes, not a change outside Foya (issue 15 item
- * 4). A background command counts from its Before until its changes are
- * captured when it ends. Before sets the count to the session's running
- * background commands plus the command starting (a session's foreground
- * commands run one at a time), so a Before whose command never started
- * (a background command refused) counts only until the next Before or
- * a while after the end of its run (settleCommands). The zero value is ready to use.
- */
-/**
- * held is what checkOutside left for later: paths, or all of the
- * session's records when there were more than maxHeld.
- */
-/**
- * maxHeld bounds the paths held for one session.
- */
-/**
- * revertedFiles holds, by session and path, the state a revert (or a shell
- * command, see capture.After) left a file in, for the watcher: after a
- * revert the session's record of the file is marked as changed (the model
- * has not seen what the revert wrote), so the
- * record no longer says what Foya last wrote there. An entry goes with the
- * record it was made for (its ReadAt): a new read or write by the model
- * replaces the record, and the entry with it. It is reported once, like a
- * record is marked once. Kept in memory: after a restart, a file reverted
- * before it is watched as its record says. The zero value is ready to use.
  */
 
 //////////
@@ -1476,14 +1449,6 @@ export const SettingEnvDeny = "shell.env.deny";
  */
 
 //////////
-// source: shellrecover.go
-
-/**
- * jobs stores the shell's background commands with this kernel as their
- * owner (shell.Jobs).
- */
-
-//////////
 // source: version.go
 
 /**
@@ -1496,7 +1461,7 @@ export const SettingEnvDeny = "shell.env.deny";
 
 /**
  * WorkspaceDir is the folder, in the data folder, of the workspace
- * indexes that let shell commands' changes be reverted (issue 15).
+ * indexes that let shell commands' changes be reverted.
  */
 export const WorkspaceDir = "workspace";
 /**
@@ -1523,10 +1488,3 @@ export interface WorkspacePruned {
   blobs: number /* int */;
   bytes: number /* int64 */;
 }
-/**
- * capture is the shell's Capture over the kernel's workspace indexes.
- */
-/**
- * maxOutsideEvents bounds the file.changed_outside events one look before
- * a command records; the index is up to date whatever their number.
- */
