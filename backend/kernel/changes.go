@@ -324,26 +324,18 @@ func (k *Kernel) keepReverts(ctx context.Context, sessionID string, done []tools
 		rec := fc.FileChange
 		rec.ID, rec.SessionID, rec.Tool = engine.NewID("chg"), sessionID, "revert"
 		rec.CreatedAt = time.Now()
-		if fc.Before != nil {
-			c.Blobs = append(c.Blobs, fc.Before)
-		}
-		if fc.After != nil {
-			c.Blobs = append(c.Blobs, fc.After)
-		}
-		c.FileChanges = append(c.FileChanges, rec)
+		c.AddChange(rec, fc.Before, fc.After)
+		c.ReadMarks = append(c.ReadMarks, llm.ReadMark{SessionID: sessionID, Path: rec.Path})
 		ev := event.FileReverted(event.FileRevertedData{ChangeID: rec.ID, RevertOf: rec.RevertOf, Path: rec.Path, Op: rec.Op})
 		ev.SessionID = sessionID
 		c.Events = append(c.Events, ev)
 		out = append(out, rec)
 	}
-	for _, rec := range out {
-		if _, err := k.store.MarkFileReadOutside(ctx, sessionID, rec.Path); err != nil {
-			return nil, err
-		}
-		k.reverted.left(ctx, k.store, rec)
-	}
 	if _, err := k.eng.Commit(ctx, sessionID, c); err != nil {
 		return nil, fmt.Errorf("record the revert (the files were reverted): %w", err)
+	}
+	for _, rec := range out {
+		k.reverted.left(ctx, k.store, rec)
 	}
 	return out, nil
 }
@@ -382,7 +374,9 @@ func (k *Kernel) WatchSession(ctx context.Context, sessionID string) (stop func(
 			k.ws.Degrade(sessionID)
 			ev := event.FileWatchDegraded(event.FileWatchDegradedData{Reason: why})
 			ev.SessionID = sessionID
-			k.recordEvents(ctx, ev)
+			// A notice no one can be told of when it cannot be stored:
+			// the session's files are checked every PollEvery all the same.
+			_ = k.recordEvents(ctx, ev)
 		},
 	})
 	if err != nil {
@@ -392,7 +386,7 @@ func (k *Kernel) WatchSession(ctx context.Context, sessionID string) (stop func(
 		ev := event.FileWatchDegraded(event.FileWatchDegradedData{Reason: fmt.Sprintf(
 			"cannot watch the workspace (%v): Foya checks the files this session read every %s instead", err, PollEvery)})
 		ev.SessionID = sessionID
-		k.recordEvents(ctx, ev)
+		_ = k.recordEvents(ctx, ev) // as OnDegraded's
 		w = nil
 	} else {
 		k.ws.Attach(sessionID, w) // its events now narrow the looks before and after a shell command
@@ -471,7 +465,12 @@ func (k *Kernel) checkOutside(ctx context.Context, sessionID, path string) {
 		}
 		ev := event.FileChangedOutside(event.FileChangedOutsideData{Path: r.Path, Exists: exists})
 		ev.SessionID = sessionID
-		k.recordEvents(ctx, ev)
+		if err := k.recordEvents(ctx, ev); err != nil {
+			// The store fails: the record stays marked, so the model
+			// still reads the file again before it writes it; only the
+			// notice is lost. The other paths wait for the next look.
+			return
+		}
 	}
 }
 
@@ -612,14 +611,16 @@ func (rc *runningCommands) hold(sessionID, path string) bool {
 	return true
 }
 
-// recordEvents stores events and publishes them; a failure to store is dropped
-// with the event (watching is best effort: the guard still checks digests).
-func (k *Kernel) recordEvents(ctx context.Context, evs ...llm.Event) {
+// recordEvents stores events and publishes them, through the engine, so
+// events of a session with a run going stay in seq order for clients. It
+// returns the first failure to store; the events after it are not stored.
+func (k *Kernel) recordEvents(ctx context.Context, evs ...llm.Event) error {
 	for _, ev := range evs {
-		// Through the engine, so events of a session with a run going stay
-		// in seq order for clients.
-		k.eng.Record(ctx, ev.SessionID, ev)
+		if err := k.eng.Record(ctx, ev.SessionID, ev); err != nil {
+			return fmt.Errorf("record %s: %w", ev.Type, err)
+		}
 	}
+	return nil
 }
 
 // revertedFiles holds, by session and path, the state a revert (or a shell

@@ -190,11 +190,11 @@ func (c capture) Before(ctx context.Context, sessionID, workdir string, live *sh
 			break
 		}
 		n++
-		if _, err := c.k.store.MarkFileReadOutside(ctx, sessionID, ch.Path); err != nil {
-			return err
-		}
 		ev := event.FileChangedOutside(event.FileChangedOutsideData{Path: ch.Path, Exists: ch.After != nil})
-		if err := c.k.eng.Record(ctx, sessionID, ev); err != nil {
+		if err := c.k.eng.RecordCommit(ctx, sessionID, llm.Commit{
+			ReadMarks: []llm.ReadMark{{SessionID: sessionID, Path: ch.Path}},
+			Events:    []llm.Event{ev},
+		}); err != nil {
 			return err
 		}
 	}
@@ -324,13 +324,7 @@ func (c capture) Record(ctx context.Context, sessionID, runID, callID string, ch
 		rec.ID, rec.SessionID, rec.RunID, rec.CallID, rec.Tool = engine.NewID("chg"), sessionID, runID, callID, "bash"
 		rec.CreatedAt = time.Now()
 		rec.Diff = c.k.mask(rec.Diff)
-		if fc.Before != nil {
-			cm.Blobs = append(cm.Blobs, fc.Before)
-		}
-		if fc.After != nil {
-			cm.Blobs = append(cm.Blobs, fc.After)
-		}
-		cm.FileChanges = append(cm.FileChanges, rec)
+		cm.AddChange(rec, fc.Before, fc.After)
 		recs = append(recs, rec)
 	}
 	ev := event.FileCaptured(event.FileCapturedData{CallID: callID, FileChanges: recs})
