@@ -226,6 +226,13 @@ func (r *runner) prepare(ctx context.Context, rec llm.CallRecord, visible []stri
 // tool's error, a panic, storage).
 func (r *runner) runCall(ctx context.Context, p *prepared, prev *llm.Commit, deferEnd bool) (*llm.ToolResult, *llm.Commit, error) {
 	if err := r.stopIfUnstored(); err != nil {
+		// The call does not start; the previous call's end is stored
+		// all the same, so no call that ran is left without it.
+		if prev != nil {
+			if cerr := r.rec.commit(ctx, *prev); cerr != nil {
+				return nil, nil, unstored(cerr)
+			}
+		}
 		return nil, nil, err
 	}
 	p.rec.State, p.rec.StartedAt = llm.CallRunning, time.Now()

@@ -593,6 +593,9 @@ func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
 		return stepContinue, nil
 	}
 	if err := r.rec.commit(ctx, c); err != nil {
+		if batchErr != nil {
+			return 0, batchErr // why the run stopped; the recorder keeps err
+		}
 		return 0, err
 	}
 	if batchErr != nil {
