@@ -120,11 +120,12 @@ func (c *Capture) Before(ctx context.Context, sessionID, workdir string, live *s
 			break
 		}
 		n++
-		if _, err := c.d.Reads.MarkFileReadOutside(ctx, sessionID, ch.Path); err != nil {
-			return err
-		}
+		// The mark and its event in one commit: both or neither.
 		ev := event.FileChangedOutside(event.FileChangedOutsideData{Path: ch.Path, Exists: ch.After != nil})
-		if err := c.d.Timeline.Record(ctx, sessionID, ev); err != nil {
+		if err := c.d.Timeline.RecordCommit(ctx, sessionID, llm.Commit{
+			ReadMarks: []llm.ReadMark{{SessionID: sessionID, Path: ch.Path}},
+			Events:    []llm.Event{ev},
+		}); err != nil {
 			return err
 		}
 	}
@@ -262,13 +263,7 @@ func (c *Capture) Record(ctx context.Context, sessionID, runID, callID string, c
 		rec.ID, rec.SessionID, rec.RunID, rec.CallID, rec.Tool = c.d.NewID("chg"), sessionID, runID, callID, "bash"
 		rec.CreatedAt = time.Now()
 		rec.Diff = c.d.Mask(rec.Diff)
-		if fc.Before != nil {
-			cm.Blobs = append(cm.Blobs, fc.Before)
-		}
-		if fc.After != nil {
-			cm.Blobs = append(cm.Blobs, fc.After)
-		}
-		cm.FileChanges = append(cm.FileChanges, rec)
+		cm.AddChange(rec, fc.Before, fc.After)
 		recs = append(recs, rec)
 	}
 	ev := event.FileCaptured(event.FileCapturedData{CallID: callID, FileChanges: recs})

@@ -37,6 +37,9 @@ type Reads interface {
 // a look at the workspace and the records of what it found together.
 type Timeline interface {
 	Record(ctx context.Context, sessionID string, evs ...llm.Event) error
+	// RecordCommit stores a whole commit (events with the state they
+	// stand for, such as read marks) through the ordering point.
+	RecordCommit(ctx context.Context, sessionID string, c llm.Commit) error
 	Commit(ctx context.Context, sessionID string, c llm.Commit) ([]llm.Event, error)
 	LockChanges(ctx context.Context, sessionID string) (unlock func(), err error)
 }

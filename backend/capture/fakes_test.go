@@ -92,6 +92,22 @@ func (s *store) Record(ctx context.Context, sessionID string, evs ...llm.Event) 
 	return nil
 }
 
+func (s *store) RecordCommit(ctx context.Context, sessionID string, c llm.Commit) error {
+	s.mu.Lock()
+	if s.failing != nil {
+		s.mu.Unlock()
+		return s.failing
+	}
+	for _, m := range c.ReadMarks {
+		if r, ok := s.reads[m.Path]; ok {
+			r.Outside = true
+			s.reads[m.Path] = r
+		}
+	}
+	s.mu.Unlock()
+	return s.Record(ctx, sessionID, c.Events...)
+}
+
 func (s *store) Commit(ctx context.Context, sessionID string, c llm.Commit) ([]llm.Event, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -39,7 +39,9 @@ func (c *Capture) Watch(ctx context.Context, sessionID, workdir string) (stop fu
 			c.d.Workspace.Degrade(sessionID)
 			ev := event.FileWatchDegraded(event.FileWatchDegradedData{Reason: why})
 			ev.SessionID = sessionID
-			c.recordEvents(ctx, ev)
+			// A notice no one can be told of when it cannot be stored: the
+			// session's files are checked every PollEvery all the same.
+			_ = c.recordEvents(ctx, ev)
 		},
 	})
 	if err != nil {
@@ -49,7 +51,7 @@ func (c *Capture) Watch(ctx context.Context, sessionID, workdir string) (stop fu
 		ev := event.FileWatchDegraded(event.FileWatchDegradedData{Reason: fmt.Sprintf(
 			"cannot watch the workspace (%v): Foya checks the files this session read every %s instead", err, PollEvery)})
 		ev.SessionID = sessionID
-		c.recordEvents(ctx, ev)
+		_ = c.recordEvents(ctx, ev) // as OnDegraded's
 		w = nil
 	} else {
 		c.d.Workspace.Attach(sessionID, w) // its events now narrow the looks before and after a shell command
@@ -188,7 +190,11 @@ func (c *Capture) checkOutside(ctx context.Context, sessionID, path string) {
 		}
 		ev := event.FileChangedOutside(event.FileChangedOutsideData{Path: r.Path, Exists: exists})
 		ev.SessionID = sessionID
-		c.recordEvents(ctx, ev)
+		// The record stays marked if the notice cannot be stored, so the
+		// model still reads the file again; only the notice is lost.
+		if err := c.recordEvents(ctx, ev); err != nil {
+			return
+		}
 	}
 }
 
@@ -236,10 +242,12 @@ func (c *Capture) Settle(sessionID string) {
 
 // recordEvents stores events and publishes them, through the engine's
 // ordering point, so events of a session with a run going stay in seq
-// order for clients. A failure to store is dropped with the event
-// (watching is best effort: the guard still checks digests).
-func (c *Capture) recordEvents(ctx context.Context, evs ...llm.Event) {
+// order for clients.
+func (c *Capture) recordEvents(ctx context.Context, evs ...llm.Event) error {
 	for _, ev := range evs {
-		_ = c.d.Timeline.Record(ctx, ev.SessionID, ev)
+		if err := c.d.Timeline.Record(ctx, ev.SessionID, ev); err != nil {
+			return fmt.Errorf("record %s: %w", ev.Type, err)
+		}
 	}
+	return nil
 }

@@ -33,8 +33,8 @@ func jsonShape(t reflect.Type) string {
 	return "{" + strings.Join(parts, " ") + "}"
 }
 
-// The approval payloads mirror package approval's types field for field
-// (issue 11 item 1): same JSON names, order, options and shapes, so a field
+// The approval payloads mirror package approval's types field for field:
+// same JSON names, order, options and shapes, so a field
 // added to approval.Request without its mirror fails here, and the bytes are
 // those approval's types marshal to.
 // spec: W3

@@ -36,6 +36,10 @@ func (e engineOf) Record(ctx context.Context, sessionID string, evs ...llm.Event
 	return e.k.eng.Record(ctx, sessionID, evs...)
 }
 
+func (e engineOf) RecordCommit(ctx context.Context, sessionID string, c llm.Commit) error {
+	return e.k.eng.RecordCommit(ctx, sessionID, c)
+}
+
 func (e engineOf) Commit(ctx context.Context, sessionID string, c llm.Commit) ([]llm.Event, error) {
 	return e.k.eng.Commit(ctx, sessionID, c)
 }

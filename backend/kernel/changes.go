@@ -320,26 +320,18 @@ func (k *Kernel) keepReverts(ctx context.Context, sessionID string, done []tools
 		rec := fc.FileChange
 		rec.ID, rec.SessionID, rec.Tool = engine.NewID("chg"), sessionID, "revert"
 		rec.CreatedAt = time.Now()
-		if fc.Before != nil {
-			c.Blobs = append(c.Blobs, fc.Before)
-		}
-		if fc.After != nil {
-			c.Blobs = append(c.Blobs, fc.After)
-		}
-		c.FileChanges = append(c.FileChanges, rec)
+		c.AddChange(rec, fc.Before, fc.After)
+		c.ReadMarks = append(c.ReadMarks, llm.ReadMark{SessionID: sessionID, Path: rec.Path})
 		ev := event.FileReverted(event.FileRevertedData{ChangeID: rec.ID, RevertOf: rec.RevertOf, Path: rec.Path, Op: rec.Op})
 		ev.SessionID = sessionID
 		c.Events = append(c.Events, ev)
 		out = append(out, rec)
 	}
-	for _, rec := range out {
-		if _, err := k.store.MarkFileReadOutside(ctx, sessionID, rec.Path); err != nil {
-			return nil, err
-		}
-		k.capture.Reverted(ctx, rec)
-	}
 	if _, err := k.eng.Commit(ctx, sessionID, c); err != nil {
 		return nil, fmt.Errorf("record the revert (the files were reverted): %w", err)
+	}
+	for _, rec := range out {
+		k.capture.Reverted(ctx, rec)
 	}
 	return out, nil
 }

@@ -300,15 +300,20 @@ func (k *Kernel) CreateSession(ctx context.Context, ns NewSession) (Session, err
 	if title == "" {
 		title = "New session"
 	}
-	sess, err := k.store.CreateSession(ctx, llm.Session{
+	sess := llm.Session{
 		ID: engine.NewID("ses"), Title: Title(title), ProjectID: dir, Workdir: dir,
 		ApprovalMode: string(mode), Provider: ns.Provider, Model: ns.Model, Tools: ns.Tools,
-	})
-	if err == nil && mode == approval.FullAccess {
-		// Every session that runs with Full Access is on record.
-		err = k.eng.Record(ctx, sess.ID, event.SessionMode(event.SessionModeData{To: string(mode)}))
 	}
-	return sessionOf(sess), err
+	c := llm.Commit{Session: &sess, NewSession: true}
+	if mode == approval.FullAccess {
+		// Every session that runs with Full Access is on record, from the
+		// commit that creates it.
+		c.Events = []llm.Event{event.SessionMode(event.SessionModeData{To: string(mode)})}
+	}
+	if err := k.eng.RecordCommit(ctx, sess.ID, c); err != nil {
+		return Session{}, err
+	}
+	return sessionOf(sess), nil
 }
 
 // Title makes a session title from a prompt: its first line, at most 80
@@ -340,23 +345,23 @@ func (k *Kernel) Sessions(ctx context.Context) ([]Session, error) {
 	return mapSlice(list, sessionOf), nil
 }
 
-// UpdateSession changes a session's title, model, provider or tool
-// allowlist; a change of approval mode goes through SetMode, so it is
-// recorded.
+// UpdateSession changes a session's title, model, provider, tool
+// allowlist or approval mode; a change of mode is recorded with it, as
+// SetMode records one.
 func (k *Kernel) UpdateSession(ctx context.Context, s Session) error {
 	cur, err := k.store.Session(ctx, s.ID)
 	if err != nil {
 		return err
 	}
-	mode := s.ApprovalMode
-	s.ApprovalMode = cur.ApprovalMode
-	if err := k.store.UpdateSession(ctx, s.record()); err != nil {
-		return err
+	m := approval.Mode(cur.ApprovalMode)
+	if s.ApprovalMode != "" && s.ApprovalMode != cur.ApprovalMode {
+		if m, err = approval.ParseMode(s.ApprovalMode); err != nil {
+			return withKind(err, ErrInvalid) // nothing stored
+		}
 	}
-	if mode != "" && mode != cur.ApprovalMode {
-		return k.SetMode(ctx, s.ID, mode)
-	}
-	return nil
+	sess := s.record()
+	sess.ApprovalMode = cur.ApprovalMode
+	return k.putSession(ctx, sess, m)
 }
 
 // Run runs one turn in a session to its end (see engine.Engine.Run).
