@@ -13,6 +13,7 @@ import (
 	"foya/backend/event"
 	"foya/backend/kernel"
 	"foya/backend/llm"
+	"foya/backend/profiles"
 	pt "foya/backend/provider/providertest"
 )
 
@@ -47,8 +48,8 @@ func TestCheckBaseURL(t *testing.T) {
 		"http://[::1]:8080/v1":         true,
 		"https://host/v1 with a space": false,
 	} {
-		err := kernel.CheckBaseURL(url)
-		if (err == nil) != ok || err != nil && !errors.Is(err, kernel.ErrInvalidProvider) {
+		err := profiles.CheckBaseURL(url)
+		if (err == nil) != ok || err != nil && !errors.Is(err, profiles.ErrInvalidProvider) {
 			t.Errorf("CheckBaseURL(%q) = %v; want ok %v", url, err, ok)
 		}
 		if err != nil && strings.Contains(err.Error(), "secret") {
@@ -69,12 +70,12 @@ func TestKernelProviderProfiles(t *testing.T) {
 	k := openKernelAt(t, db)
 	srv := pt.New(t, pt.Say("a"), pt.Say("b"), pt.Say("c"), pt.Say("d"), pt.Say("e"))
 
-	p, err := k.AddProvider(ctx, kernel.ProviderInput{Name: "one", BaseURL: srv.URL, Model: "m1", APIKey: "sk-one-0123456789",
+	p, err := k.Profiles().Add(ctx, profiles.ProviderInput{Name: "one", BaseURL: srv.URL, Model: "m1", APIKey: "sk-one-0123456789",
 		Headers: map[string]string{"X-Org": "acme", "Authorization": "Bearer sk-hdr-0123456789"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !p.Default || p.KeyStore != kernel.KeyInFile || p.Headers["X-Org"] != "acme" || p.Headers["Authorization"] != "" ||
+	if !p.Default || p.KeyStore != profiles.KeyInFile || p.Headers["X-Org"] != "acme" || p.Headers["Authorization"] != "" ||
 		len(p.SecretHeaders) != 1 || p.SecretHeaders[0] != "Authorization" {
 		t.Fatalf("added %+v", p)
 	}
@@ -84,13 +85,13 @@ func TestKernelProviderProfiles(t *testing.T) {
 			t.Errorf("setting %s holds a key: %s", key, v)
 		}
 	}
-	if _, err := k.AddProvider(ctx, kernel.ProviderInput{Name: "two", BaseURL: srv.URL, Model: "m2"}); err != nil {
+	if _, err := k.Profiles().Add(ctx, profiles.ProviderInput{Name: "two", BaseURL: srv.URL, Model: "m2"}); err != nil {
 		t.Fatal(err)
 	}
 
-	use := func(c kernel.ModelChoice) (req pt.Request, prov, model string) {
+	use := func(c profiles.ModelChoice) (req pt.Request, prov, model string) {
 		t.Helper()
-		m, prov, model, err := k.ProviderModel(ctx, c)
+		m, prov, model, err := k.Profiles().Client(ctx, c)
 		if err != nil {
 			t.Fatalf("ProviderModel(%+v): %v", c, err)
 		}
@@ -103,49 +104,49 @@ func TestKernelProviderProfiles(t *testing.T) {
 		return reqs[len(reqs)-1], prov, model
 	}
 	// The default profile, its secret header over the bearer key.
-	r, prov, model := use(kernel.ModelChoice{})
+	r, prov, model := use(profiles.ModelChoice{})
 	if prov != "one" || model != "m1" || r.Model != "m1" || r.Header.Get("Authorization") != "Bearer sk-hdr-0123456789" || r.Header.Get("X-Org") != "acme" {
 		t.Fatalf("default: %s/%s, request %s %v", prov, model, r.Model, r.Header)
 	}
 	// The session's profile, the flag's model.
-	if _, prov, model = use(kernel.ModelChoice{Session: "two", Model: "mx"}); prov != "two" || model != "mx" {
+	if _, prov, model = use(profiles.ModelChoice{Session: "two", Model: "mx"}); prov != "two" || model != "mx" {
 		t.Fatalf("session's: %s/%s", prov, model)
 	}
 	// A URL: no profile.
-	r, prov, _ = use(kernel.ModelChoice{BaseURL: srv.URL, Model: "m", EnvAPIKey: "sk-env-0123456789"})
-	if prov != kernel.NoProvider || r.Header.Get("Authorization") != "Bearer sk-env-0123456789" {
+	r, prov, _ = use(profiles.ModelChoice{BaseURL: srv.URL, Model: "m", EnvAPIKey: "sk-env-0123456789"})
+	if prov != profiles.NoProvider || r.Header.Get("Authorization") != "Bearer sk-env-0123456789" {
 		t.Fatalf("by URL: %s %v", prov, r.Header)
 	}
 	// Edit: a new key and model; the headers stay.
 	key := "sk-new-0123456789"
 	model2 := "m1b"
-	if _, err := k.EditProvider(ctx, "one", kernel.ProviderEdit{APIKey: &key, Model: &model2}); err != nil {
+	if _, err := k.Profiles().Edit(ctx, "one", profiles.ProviderEdit{APIKey: &key, Model: &model2}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := k.Provider(ctx, "one")
+	got, err := k.Profiles().Get(ctx, "one")
 	if err != nil || got.Model != "m1b" || got.Headers["X-Org"] != "acme" || len(got.SecretHeaders) != 1 || !got.Default {
 		t.Fatalf("after edit: %+v %v", got, err)
 	}
 	// An environment key does not beat the profile's own; a flag's does.
-	if _, err := k.EditProvider(ctx, "one", kernel.ProviderEdit{Headers: map[string]string{"X-Org": "acme"}}); err != nil {
+	if _, err := k.Profiles().Edit(ctx, "one", profiles.ProviderEdit{Headers: map[string]string{"X-Org": "acme"}}); err != nil {
 		t.Fatal(err)
 	}
-	if r, _, _ = use(kernel.ModelChoice{Provider: "one", EnvAPIKey: "sk-env-0123456789"}); r.Header.Get("Authorization") != "Bearer "+key {
+	if r, _, _ = use(profiles.ModelChoice{Provider: "one", EnvAPIKey: "sk-env-0123456789"}); r.Header.Get("Authorization") != "Bearer "+key {
 		t.Fatalf("env key over the profile's: %v", r.Header)
 	}
-	if r, _, _ = use(kernel.ModelChoice{Provider: "one", APIKey: "sk-flag-0123456789"}); r.Header.Get("Authorization") != "Bearer sk-flag-0123456789" {
+	if r, _, _ = use(profiles.ModelChoice{Provider: "one", APIKey: "sk-flag-0123456789"}); r.Header.Get("Authorization") != "Bearer sk-flag-0123456789" {
 		t.Fatalf("flag key: %v", r.Header)
 	}
-	if _, _, _, err := k.ProviderModel(ctx, kernel.ModelChoice{Provider: "nope"}); !errors.Is(err, kernel.ErrProviderNotFound) {
+	if _, _, _, err := k.Profiles().Client(ctx, profiles.ModelChoice{Provider: "nope"}); !errors.Is(err, profiles.ErrProviderNotFound) {
 		t.Fatalf("unknown profile: %v", err)
 	}
-	if err := k.RemoveProvider(ctx, "one"); err != nil {
+	if err := k.Profiles().Remove(ctx, "one"); err != nil {
 		t.Fatal(err)
 	}
-	if def, _ := k.DefaultProvider(ctx); def != "" {
+	if def, _ := k.Profiles().Default(ctx); def != "" {
 		t.Fatalf("default after removing it: %q", def)
 	}
-	if _, _, _, err := k.ProviderModel(ctx, kernel.ModelChoice{}); !errors.Is(err, kernel.ErrInvalidProvider) {
+	if _, _, _, err := k.Profiles().Client(ctx, profiles.ModelChoice{}); !errors.Is(err, profiles.ErrInvalidProvider) {
 		t.Fatalf("no profile, no model: %v", err)
 	}
 }
@@ -163,7 +164,7 @@ func TestKernelProvidersConcurrentAdds(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := ks[i%2].AddProvider(ctx, kernel.ProviderInput{Name: fmt.Sprintf("p%02d", i), BaseURL: "http://127.0.0.1:1/v1", Model: "m",
+			_, err := ks[i%2].Profiles().Add(ctx, profiles.ProviderInput{Name: fmt.Sprintf("p%02d", i), BaseURL: "http://127.0.0.1:1/v1", Model: "m",
 				APIKey: fmt.Sprintf("sk-concurrent-%02d", i)})
 			if err != nil {
 				t.Error(err)
@@ -171,7 +172,7 @@ func TestKernelProvidersConcurrentAdds(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	list, err := ks[0].Providers(ctx)
+	list, err := ks[0].Profiles().List(ctx)
 	if err != nil || len(list) != 20 {
 		t.Fatalf("%d profiles after 20 concurrent adds (%v)", len(list), err)
 	}
@@ -185,7 +186,7 @@ func TestKernelProvidersConcurrentAdds(t *testing.T) {
 		t.Fatalf("%d default profiles; want 1", defaults)
 	}
 	// Every key is in the key file: its lock keeps writers in turn.
-	b, err := os.ReadFile(filepath.Join(filepath.Dir(db), kernel.KeyFile))
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(db), profiles.KeyFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +209,7 @@ func TestKernelRunUsesTheSessionsProfile(t *testing.T) {
 	ctx := context.Background()
 	h.srv.RequireKey("sk-profile-0123456789")
 	for _, name := range []string{"a", "b"} {
-		if _, err := h.k.AddProvider(ctx, kernel.ProviderInput{Name: name, BaseURL: h.srv.URL, Model: "m-" + name, APIKey: "sk-profile-0123456789"}); err != nil {
+		if _, err := h.k.Profiles().Add(ctx, profiles.ProviderInput{Name: name, BaseURL: h.srv.URL, Model: "m-" + name, APIKey: "sk-profile-0123456789"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -262,13 +263,13 @@ func TestProviderKeyGoesOnlyToItsServer(t *testing.T) {
 	own := pt.New(t, pt.Say("own"))
 	other := pt.New(t, pt.Say("a"), pt.Say("b"), pt.Say("c"))
 	key, hdr := "sk-profile-5d41402abc4b2a76b9719d911017c592", "hdr-secret-7d793037a0760186574b0282f2f435e7"
-	if _, err := h.k.AddProvider(ctx, kernel.ProviderInput{Name: "p", BaseURL: own.URL, Model: "m",
+	if _, err := h.k.Profiles().Add(ctx, profiles.ProviderInput{Name: "p", BaseURL: own.URL, Model: "m",
 		APIKey: key, Headers: map[string]string{"api-key": hdr, "X-Org": "acme"}}); err != nil {
 		t.Fatal(err)
 	}
-	send := func(c kernel.ModelChoice) pt.Request {
+	send := func(c profiles.ModelChoice) pt.Request {
 		t.Helper()
-		m, _, _, err := h.k.ProviderModel(ctx, c)
+		m, _, _, err := h.k.Profiles().Client(ctx, c)
 		if err != nil {
 			t.Fatalf("ProviderModel(%+v): %v", c, err)
 		}
@@ -285,13 +286,13 @@ func TestProviderKeyGoesOnlyToItsServer(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name     string
-		choice   kernel.ModelChoice
+		choice   profiles.ModelChoice
 		wantAuth string
 	}{
-		{"another server, no key given", kernel.ModelChoice{Provider: "p", BaseURL: other.URL}, ""},
-		{"another server, $OPENAI_API_KEY", kernel.ModelChoice{Provider: "p", BaseURL: other.URL + "/", EnvAPIKey: "sk-env-0123456789"}, "Bearer sk-env-0123456789"},
-		{"another server, --api-key", kernel.ModelChoice{Provider: "p", BaseURL: other.URL, APIKey: "sk-flag-0123456789"}, "Bearer sk-flag-0123456789"},
-		{"the profile's own server", kernel.ModelChoice{Provider: "p", BaseURL: strings.ToUpper(own.URL[:4]) + own.URL[4:] + "/"}, "Bearer " + key},
+		{"another server, no key given", profiles.ModelChoice{Provider: "p", BaseURL: other.URL}, ""},
+		{"another server, $OPENAI_API_KEY", profiles.ModelChoice{Provider: "p", BaseURL: other.URL + "/", EnvAPIKey: "sk-env-0123456789"}, "Bearer sk-env-0123456789"},
+		{"another server, --api-key", profiles.ModelChoice{Provider: "p", BaseURL: other.URL, APIKey: "sk-flag-0123456789"}, "Bearer sk-flag-0123456789"},
+		{"the profile's own server", profiles.ModelChoice{Provider: "p", BaseURL: strings.ToUpper(own.URL[:4]) + own.URL[4:] + "/"}, "Bearer " + key},
 	} {
 		req := send(c.choice)
 		if got := req.Header.Get("Authorization"); got != c.wantAuth {

@@ -2,7 +2,7 @@ package api
 
 import "foya/backend/kernel"
 
-// Methods of the settings view (issue 12 item 5) that methods.go lacks.
+// Methods of the settings view that methods.go lacks.
 
 // ProviderModels lists the models a provider profile's server offers (its
 // GET /models), sorted. A server that is down or refuses the key is an
@@ -12,7 +12,7 @@ func (s *Service) ProviderModels(name string) ([]string, error) {
 		if err := need("name", name); err != nil {
 			return nil, err
 		}
-		return k.ProviderModels(s.ctx, name)
+		return k.Profiles().Models(s.ctx, name)
 	})
 }
 
@@ -23,6 +23,6 @@ func (s *Service) ImageInput(model string) (bool, error) {
 		if err := need("model", model); err != nil {
 			return false, err
 		}
-		return k.ImageInput(s.ctx, model)
+		return k.Profiles().ImageInput(s.ctx, model)
 	})
 }

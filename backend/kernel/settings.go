@@ -11,6 +11,7 @@ import (
 
 	"foya/backend/approval"
 	"foya/backend/engine"
+	"foya/backend/profiles"
 	"foya/backend/provider"
 	"foya/backend/store"
 	"foya/backend/tools/files"
@@ -59,7 +60,7 @@ func (k *Kernel) Settings(ctx context.Context) (map[string]string, error) {
 		return nil, err
 	}
 	for key := range all {
-		if strings.HasPrefix(key, settingRulesPrefix) || strings.HasPrefix(key, settingMCPPrefix) || key == SettingProviders {
+		if strings.HasPrefix(key, settingRulesPrefix) || strings.HasPrefix(key, settingMCPPrefix) || key == profiles.SettingProviders {
 			delete(all, key) // approvals of rules files: see ProjectRules; profiles: see Providers
 		}
 	}
@@ -153,8 +154,8 @@ func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 		return k.setEnvPolicy(ctx, key, value)
 	case key == SettingMCPDeferShare:
 		return k.SetMCPDeferShare(ctx, value)
-	case key == SettingDefaultProvider:
-		return k.SetDefaultProvider(ctx, value)
+	case key == profiles.SettingDefaultProvider:
+		return k.profiles.SetDefault(ctx, value)
 	case key == SettingDefaultMode:
 		if _, err := approval.ParseMode(value); err != nil {
 			return withKind(err, ErrInvalid)
@@ -177,12 +178,12 @@ func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 			return kindf(ErrInvalid, "%s: %w", key, err)
 		}
 		return k.store.SetSetting(ctx, key, strconv.FormatInt(n, 10))
-	case key == SettingDiscoverPorts:
-		ports, err := parsePorts(value)
+	case key == profiles.SettingDiscoverPorts:
+		ports, err := profiles.ParsePorts(value)
 		if err != nil {
 			return withKind(err, ErrInvalid)
 		}
-		return k.store.SetSetting(ctx, key, joinPorts(ports))
+		return k.store.SetSetting(ctx, key, profiles.JoinPorts(ports))
 	case key == SettingIdleTimeout:
 		d, err := parseIdleTimeout(value)
 		if err != nil {
@@ -194,13 +195,13 @@ func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 		if err != nil {
 			return kindf(ErrInvalid, "%s: want true or false, got %q", key, value)
 		}
-		return k.SetImageInput(ctx, strings.TrimPrefix(key, SettingImagesPrefix), on)
+		return k.profiles.SetImageInput(ctx, strings.TrimPrefix(key, SettingImagesPrefix), on)
 	}
 	return kindf(ErrInvalid, "unknown setting %q: known are %s and %sMODEL", key, strings.Join(settingKeys, ", "), SettingImagesPrefix)
 }
 
 // settingKeys are the plain keys SetSetting takes, for its error message.
-var settingKeys = []string{SettingDefaultMode, SettingDefaultProvider, SettingMaxSteps, SettingMaxWrite, SettingSandboxReadable, SettingIdleTimeout, SettingEnvAllow, SettingEnvDeny, SettingDiscoverPorts, SettingMCPDeferShare, SettingWorkspaceMaxFile, SettingWorkspaceMaxTotal, SettingWorkspaceMaxKept}
+var settingKeys = []string{SettingDefaultMode, profiles.SettingDefaultProvider, SettingMaxSteps, SettingMaxWrite, SettingSandboxReadable, SettingIdleTimeout, SettingEnvAllow, SettingEnvDeny, profiles.SettingDiscoverPorts, SettingMCPDeferShare, SettingWorkspaceMaxFile, SettingWorkspaceMaxTotal, SettingWorkspaceMaxKept}
 
 // ParseMaxSteps reads a step limit: a whole number from 1 to
 // engine.MaxStepsLimit, in decimal digits.

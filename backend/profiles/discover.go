@@ -1,4 +1,4 @@
-package kernel
+package profiles
 
 import (
 	"context"
@@ -13,11 +13,13 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"foya/backend/fault"
+	"foya/backend/store"
 )
 
-// The first run's discovery (issue 14 item 3): the model servers this
-// machine may already have, so that a person picks one instead of typing a
-// URL.
+// The first run's discovery: the model servers this machine may already
+// have, so that a person picks one instead of typing a URL.
 
 // SettingDiscoverPorts lists the loopback ports the first run probes for
 // model servers, separated by commas; unset means DefaultDiscoverPorts.
@@ -54,8 +56,8 @@ const envBaseURL = "https://api.openai.com/v1"
 // them: the server of OPENAI_API_KEY and OPENAI_BASE_URL (from the
 // kernel's environment; the key itself is never returned) and a loopback
 // server on each port of SettingDiscoverPorts.
-func (k *Kernel) ModelServers(ctx context.Context) ([]ModelServer, error) {
-	ports, err := k.discoverPorts(ctx)
+func (s *Service) ModelServers(ctx context.Context) ([]ModelServer, error) {
+	ports, err := s.discoverPorts(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -81,47 +83,47 @@ func (k *Kernel) ModelServers(ctx context.Context) ([]ModelServer, error) {
 // model list, with a short timeout. A server that is down, slow, refuses
 // the key or answers something else is a status of the result, not an
 // error; an unknown ID is not_found.
-func (k *Kernel) ProbeModelServer(ctx context.Context, id string) (ModelServer, error) {
-	all, err := k.ModelServers(ctx)
+func (s *Service) ProbeModelServer(ctx context.Context, id string) (ModelServer, error) {
+	all, err := s.ModelServers(ctx)
 	if err != nil {
 		return ModelServer{}, err
 	}
 	i := slices.IndexFunc(all, func(s ModelServer) bool { return s.ID == id })
 	if i < 0 {
-		return ModelServer{}, kindf(ErrNotFound, "no model server candidate %q: the candidates are those ModelServers lists", id)
+		return ModelServer{}, fault.Errorf(store.ErrNotFound, "no model server candidate %q: the candidates are those ModelServers lists", id)
 	}
-	return k.probe(ctx, all[i]), nil
+	return s.probe(ctx, all[i]), nil
 }
 
 // DiscoverModelServers probes every candidate of ModelServers at once and
 // returns them in the same order, each with its status and models.
-func (k *Kernel) DiscoverModelServers(ctx context.Context) ([]ModelServer, error) {
-	all, err := k.ModelServers(ctx)
+func (s *Service) DiscoverModelServers(ctx context.Context) ([]ModelServer, error) {
+	all, err := s.ModelServers(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var wg sync.WaitGroup
 	for i := range all {
-		wg.Go(func() { all[i] = k.probe(ctx, all[i]) })
+		wg.Go(func() { all[i] = s.probe(ctx, all[i]) })
 	}
 	wg.Wait()
 	return all, nil
 }
 
 // discoverPorts reads SettingDiscoverPorts.
-func (k *Kernel) discoverPorts(ctx context.Context) ([]int, error) {
-	v, ok, err := k.store.Setting(ctx, SettingDiscoverPorts)
+func (s *Service) discoverPorts(ctx context.Context) ([]int, error) {
+	v, ok, err := s.settings.Setting(ctx, SettingDiscoverPorts)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
 		return DefaultDiscoverPorts, nil
 	}
-	return parsePorts(v)
+	return ParsePorts(v)
 }
 
-// parsePorts reads a comma-separated list of TCP ports, each once.
-func parsePorts(v string) ([]int, error) {
+// ParsePorts reads a comma-separated list of TCP ports, each once.
+func ParsePorts(v string) ([]int, error) {
 	var ports []int
 	for f := range strings.SplitSeq(v, ",") {
 		f = strings.TrimSpace(f)
@@ -142,7 +144,7 @@ func parsePorts(v string) ([]int, error) {
 	return ports, nil
 }
 
-func joinPorts(ports []int) string {
+func JoinPorts(ports []int) string {
 	s := make([]string, len(ports))
 	for i, p := range ports {
 		s[i] = strconv.Itoa(p)
@@ -153,34 +155,34 @@ func joinPorts(ports []int) string {
 // probe asks a candidate for its models. The key of the environment is
 // sent only to the candidate of the environment, and masked in what comes
 // back.
-func (k *Kernel) probe(ctx context.Context, s ModelServer) ModelServer {
+func (s *Service) probe(ctx context.Context, m ModelServer) ModelServer {
 	key := ""
-	if s.FromEnv {
+	if m.FromEnv {
 		key = os.Getenv("OPENAI_API_KEY")
 		if key == "" {
-			s.Status = DiscoverNoKey
-			s.Message = "OPENAI_API_KEY is not set; set it (and OPENAI_BASE_URL for a server other than OpenAI) before starting Foya, or add a provider in Settings → Providers"
-			return s
+			m.Status = DiscoverNoKey
+			m.Message = "OPENAI_API_KEY is not set; set it (and OPENAI_BASE_URL for a server other than OpenAI) before starting Foya, or add a provider in Settings → Providers"
+			return m
 		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, discoverTimeout)
 	defer cancel()
 	start := time.Now()
-	s.Models, s.Status, s.Message = listModels(ctx, s.BaseURL+"/models", key, parseOpenAIModels)
-	if s.Local && !s.FromEnv && s.Status == CheckFailed {
+	m.Models, m.Status, m.Message = listModels(ctx, m.BaseURL+"/models", key, parseOpenAIModels)
+	if m.Local && !m.FromEnv && m.Status == CheckFailed {
 		// Ollama also lists its models at /api/tags (an older one only
 		// there), whatever port it was told to listen on.
-		root := strings.TrimSuffix(s.BaseURL, "/v1")
+		root := strings.TrimSuffix(m.BaseURL, "/v1")
 		if ids, st, msg := listModels(ctx, root+"/api/tags", "", parseOllamaTags); st == CheckOK {
-			s.Models, s.Status, s.Message = ids, st, msg
+			m.Models, m.Status, m.Message = ids, st, msg
 		}
 	}
-	s.Millis = time.Since(start).Milliseconds()
+	m.Millis = time.Since(start).Milliseconds()
 	if key != "" {
-		s.Message = strings.ReplaceAll(s.Message, key, "[OPENAI_API_KEY]")
+		m.Message = strings.ReplaceAll(m.Message, key, "[OPENAI_API_KEY]")
 	}
-	s.Message = k.mask(s.Message)
-	return s
+	m.Message = s.mask(m.Message)
+	return m
 }
 
 // listModels GETs url and reads its model list with parse; the status is
