@@ -298,6 +298,9 @@ func TestKeysAreMasked(t *testing.T) {
 
 // Whether a model takes images: a guess from its name until the user says
 // otherwise, which is kept.
+//
+// spec: I4 — whether the model has image input, which decides whether a
+// request carries the image or a note that it was left out.
 func TestImageInput(t *testing.T) {
 	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "foya.db")
