@@ -242,7 +242,6 @@ func TestProfilesConcurrentAdds(t *testing.T) {
 	}
 }
 
-
 // A profile's key reaches no text a person or a model reads: a server that
 // echoes the key it refuses has it masked in a check's message and in the
 // client's error, and the key was handed to Secrets first (so commands'
