@@ -559,7 +559,7 @@ func envServer() string {
 	return ""
 }
 
-// doctorProvider checks one profile with TestProvider within timeout.
+// doctorProvider checks one profile with Profiles().Test within timeout.
 func (k *Kernel) doctorProvider(ctx context.Context, p profiles.Provider, timeout time.Duration) DoctorProvider {
 	d := DoctorProvider{Finding: Finding{Name: p.Name, Status: DoctorProblem}, BaseURL: p.BaseURL, Model: p.Model, Default: p.Default}
 	ctx, cancel := context.WithTimeout(ctx, timeout)

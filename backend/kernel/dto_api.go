@@ -47,7 +47,7 @@ type RunOptions struct {
 	SessionID string `json:"sessionId"`
 	Prompt    string `json:"prompt"`
 	// Model is the model to ask; nil means the one of the session's
-	// provider profile and model (see ProviderModel), so a front end
+	// provider profile and model (see profiles.Service.Client), so a front end
 	// need not know about providers. Go callers only.
 	Model engine.Model `json:"-"`
 	// MaxSteps bounds the model steps of this turn; 0 means the

@@ -61,7 +61,7 @@ func (k *Kernel) Settings(ctx context.Context) (map[string]string, error) {
 	}
 	for key := range all {
 		if strings.HasPrefix(key, settingRulesPrefix) || strings.HasPrefix(key, settingMCPPrefix) || key == profiles.SettingProviders {
-			delete(all, key) // approvals of rules files: see ProjectRules; profiles: see Providers
+			delete(all, key) // approvals of rules files: see ProjectRules; profiles: see Profiles().List
 		}
 	}
 	mode, err := k.DefaultMode(ctx)
