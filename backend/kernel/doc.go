@@ -8,10 +8,10 @@
 // RevokeProjectRules: the approved sha256 per workspace real path, in the
 // settings table) and hands the engine, at each decision, the user's own
 // rules and the project's, marked approved only when the file's bytes still
-// have the approved hash. It owns the provider profiles (providers.go: in
-// the settings table, their keys in the system keyring or, where there is
-// none, a 0600 file, see keys.go) and builds each run's model from them
-// (ProviderModel), so that the key is masked and kept from commands. It
+// have the approved hash. It wires the provider profiles
+// (backend/profiles, Profiles) to the store, the data folder and its
+// secrets, so that the keys a run's model uses are masked and kept from
+// commands, and builds each run's model from the session's profile. It
 // says what the binary is (BuildInfo: version, and the commit and its date
 // linked in at build time or recorded by go build) and what works on this
 // machine (Doctor, doctor.go: folders, the database's size and integrity,
@@ -23,8 +23,9 @@
 // the store, the engine and the shell as the small interfaces it declares.
 //
 // Its API speaks its own types (dto.go, dto_api.go), never an inner
-// package's; every error it returns wraps one of the sentinels of errors.go,
-// which Code names for transports. Every event of a session, whoever makes
+// package's, except the domain services it hands out (Profiles), which
+// speak theirs; every error it or they return wraps one of the sentinels of
+// errors.go, which Code names for transports. Every event of a session, whoever makes
 // it, is stored and published through the engine's one ordering point, so
 // subscribers see each session's events in seq order; a revert is refused
 // while the session has a run going.

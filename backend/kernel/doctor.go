@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"foya/backend/profiles"
 	"foya/backend/sandbox"
 	"foya/backend/store"
 	"foya/backend/tools/files"
@@ -85,10 +86,10 @@ type DoctorTrash struct {
 // DoctorProvider is one provider profile's reachability.
 type DoctorProvider struct {
 	Finding
-	BaseURL string         `json:"baseUrl"`
-	Model   string         `json:"model"`
-	Default bool           `json:"default,omitempty"`
-	Check   *ProviderCheck `json:"check,omitempty"`
+	BaseURL string                  `json:"baseUrl"`
+	Model   string                  `json:"model"`
+	Default bool                    `json:"default,omitempty"`
+	Check   *profiles.ProviderCheck `json:"check,omitempty"`
 }
 
 // DoctorProviders is every provider profile's check, and a summary.
@@ -325,7 +326,7 @@ func doctorFolders(dataDir, userRules string) []Finding {
 		}
 	}
 	keys := Finding{Name: "provider keys", Status: DoctorOK}
-	keyFile := filepath.Join(dataDir, KeyFile)
+	keyFile := filepath.Join(dataDir, profiles.KeyFile)
 	switch fi, err := os.Stat(keyFile); {
 	case errors.Is(err, fs.ErrNotExist):
 		keys.Detail = "no key file: keys are in the system keyring, if any are stored"
@@ -517,7 +518,7 @@ func doctorProviders(ctx context.Context, db DoctorDatabase, opts DoctorOptions,
 		return d
 	}
 	defer k.Close()
-	profiles, err := k.Providers(ctx)
+	profiles, err := k.profiles.List(ctx)
 	if err != nil {
 		d.Status, d.Detail, d.Fix = DoctorWarning, "not checked: "+err.Error(), "see the database above"
 		return d
@@ -558,12 +559,12 @@ func envServer() string {
 	return ""
 }
 
-// doctorProvider checks one profile with TestProvider within timeout.
-func (k *Kernel) doctorProvider(ctx context.Context, p Provider, timeout time.Duration) DoctorProvider {
+// doctorProvider checks one profile with Profiles().Test within timeout.
+func (k *Kernel) doctorProvider(ctx context.Context, p profiles.Provider, timeout time.Duration) DoctorProvider {
 	d := DoctorProvider{Finding: Finding{Name: p.Name, Status: DoctorProblem}, BaseURL: p.BaseURL, Model: p.Model, Default: p.Default}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	c, err := k.TestProvider(ctx, p.Name)
+	c, err := k.profiles.Test(ctx, p.Name)
 	if err != nil {
 		d.Detail, d.Fix = err.Error(), "run foya providers test "+p.Name+" for details"
 		return d
@@ -577,13 +578,13 @@ func (k *Kernel) doctorProvider(ctx context.Context, p Provider, timeout time.Du
 	case ctx.Err() != nil:
 		d.Detail = fmt.Sprintf("no answer from %s within %s", p.BaseURL, timeout)
 		d.Fix = "start the model server, or correct the base URL (" + edit + " --base-url URL)"
-	case c.Models.Status == CheckDown:
+	case c.Models.Status == profiles.CheckDown:
 		d.Detail = c.Models.Message
 		d.Fix = "start the model server, or correct the base URL (" + edit + " --base-url URL)"
-	case c.Models.Status == CheckUnauthorized || c.Stream.Status == CheckUnauthorized:
+	case c.Models.Status == profiles.CheckUnauthorized || c.Stream.Status == profiles.CheckUnauthorized:
 		d.Detail = firstFailure(c)
 		d.Fix = "set the right key: " + edit + " --api-key-stdin"
-	case c.Models.Status == CheckWrongModel || c.Stream.Status == CheckWrongModel:
+	case c.Models.Status == profiles.CheckWrongModel || c.Stream.Status == profiles.CheckWrongModel:
 		d.Detail = firstFailure(c)
 		d.Fix = "choose a model the server lists: " + edit + " --model MODEL"
 	default:
@@ -594,8 +595,8 @@ func (k *Kernel) doctorProvider(ctx context.Context, p Provider, timeout time.Du
 }
 
 // firstFailure is the message of the first step of c that did not pass.
-func firstFailure(c ProviderCheck) string {
-	if c.Models.Status != CheckOK {
+func firstFailure(c profiles.ProviderCheck) string {
+	if c.Models.Status != profiles.CheckOK {
 		return c.Models.Message
 	}
 	return c.Stream.Message

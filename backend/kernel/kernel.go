@@ -17,6 +17,7 @@ import (
 	"foya/backend/engine"
 	"foya/backend/event"
 	"foya/backend/llm"
+	"foya/backend/profiles"
 	"foya/backend/sandbox"
 	"foya/backend/store"
 	"foya/backend/tools"
@@ -83,7 +84,7 @@ type Kernel struct {
 	userRules string
 	owner     *owner
 	secrets   *secrets
-	keys      *keys // provider API keys
+	profiles  *profiles.Service
 	mcp       *mcpState
 
 	mu   sync.Mutex
@@ -171,8 +172,8 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 
 		userRules: userRules,
 		secrets:   newSecrets(opts.Secrets),
-		keys:      &keys{file: filepath.Join(dataDir, KeyFile)},
 	}
+	k.profiles = profiles.New(profiles.Config{Settings: st, DataDir: dataDir, Secrets: profileSecrets{k}, IdleTimeout: k.IdleTimeout})
 	k.reg.Add(tools.Search{}, history.New(st))
 	k.reg.Add(todo.New(func(ctx context.Context, sid string, ev event.Event) error { return k.eng.Record(ctx, sid, ev) }))
 	k.reg.Add(fileTools(k)...)
@@ -243,6 +244,9 @@ func (k *Kernel) Close() error {
 
 // Info returns the kernel's version, commit and where it keeps its data.
 func (k *Kernel) Info() Info { return k.info }
+
+// Profiles returns the provider profiles and their keys.
+func (k *Kernel) Profiles() *profiles.Service { return k.profiles }
 
 // Registry returns the tool registry, for front ends that add tools.
 func (k *Kernel) Registry() *tools.Registry { return k.reg }
@@ -379,12 +383,12 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 	if o.Model == nil {
 		// The session's profile with its model; a session of none (or of
 		// a profile since removed) gets the default profile with its own.
-		choice := ModelChoice{Session: sess.Provider}
-		if _, err := k.Provider(ctx, sess.Provider); err == nil {
+		choice := profiles.ModelChoice{Session: sess.Provider}
+		if _, err := k.profiles.Get(ctx, sess.Provider); err == nil {
 			choice.Model = sess.Model
 		}
 		var prov, model string
-		if o.Model, prov, model, err = k.ProviderModel(ctx, choice); err != nil {
+		if o.Model, prov, model, err = k.profiles.Client(ctx, choice); err != nil {
 			return Run{}, err
 		}
 		if prov != sess.Provider || model != sess.Model {
@@ -394,7 +398,7 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 			}
 		}
 	}
-	images, err := k.ImageInput(ctx, sess.Model)
+	images, err := k.profiles.ImageInput(ctx, sess.Model)
 	if err != nil {
 		return Run{}, err
 	}

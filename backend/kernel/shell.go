@@ -52,7 +52,7 @@ func shellTools(k *Kernel, probe func() sandbox.Capability) []tools.Tool {
 // the file tools never open them, in any mode.
 func (k *Kernel) databaseFiles() []string {
 	db := absPath(k.info.DBPath)
-	return []string{db, db + "-wal", db + "-shm", db + "-journal", OwnersDir(db), absPath(k.keys.file) + ".lock"}
+	return []string{db, db + "-wal", db + "-shm", db + "-journal", OwnersDir(db), absPath(k.profiles.KeyFilePath()) + ".lock"}
 }
 
 // dataFolders are the folders of Foya's data that sandboxed commands and
@@ -76,7 +76,7 @@ func (k *Kernel) dataFolders() []string {
 // the user's rules, the workspace indexes. The file tools do not write
 // them outside Full Access, even where the user made them readable.
 func (k *Kernel) ownFiles() []string {
-	out := append(k.dataFolders(), filepath.Join(absPath(k.info.DataDir), MCPFile), absPath(k.keys.file),
+	out := append(k.dataFolders(), filepath.Join(absPath(k.info.DataDir), MCPFile), absPath(k.profiles.KeyFilePath()),
 		filepath.Join(absPath(k.info.DataDir), WorkspaceDir))
 	if k.userRules != "" {
 		out = append(out, absPath(k.userRules))

@@ -16,6 +16,7 @@ import (
 
 	"foya/backend/kernel"
 	"foya/backend/llm"
+	"foya/backend/profiles"
 	"foya/backend/provider/providertest"
 	"foya/backend/server"
 )
@@ -51,7 +52,7 @@ func start(t testing.TB, o server.Options, turns ...providertest.Turn) *fixture 
 		f.seen.Broadcast()
 		f.mu.Unlock()
 	})
-	if _, err := k.AddProvider(ctx, kernel.ProviderInput{Name: "scripted", BaseURL: f.model.URL, Model: "m"}); err != nil {
+	if _, err := k.Profiles().Add(ctx, profiles.ProviderInput{Name: "scripted", BaseURL: f.model.URL, Model: "m"}); err != nil {
 		t.Fatal(err)
 	}
 	o.Kernel = k

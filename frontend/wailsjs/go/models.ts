@@ -184,12 +184,6 @@ export namespace kernel {
 	    after: string;
 	    afterKnown: boolean;
 	}
-	export interface CheckStep {
-	    status: string;
-	    httpStatus?: number;
-	    message: string;
-	    millis: number;
-	}
 	export interface Conflict {
 	    changeId: string;
 	    path: string;
@@ -281,18 +275,6 @@ export namespace kernel {
 	    runId: string;
 	    message: HistoryMessage;
 	}
-	export interface ModelServer {
-	    id: string;
-	    name: string;
-	    baseUrl: string;
-	    local: boolean;
-	    fromEnv: boolean;
-	    keyPresent: boolean;
-	    status: string;
-	    message: string;
-	    models: string[];
-	    millis: number;
-	}
 	export interface NewSession {
 	    workdir: string;
 	    approvalMode: string;
@@ -320,35 +302,6 @@ export namespace kernel {
 	    allow?: Rule[];
 	    ask?: Rule[];
 	    deny?: Rule[];
-	}
-	export interface Provider {
-	    name: string;
-	    baseUrl: string;
-	    model: string;
-	    headers?: Record<string, string>;
-	    secretHeaders?: string[];
-	    keyStore?: string;
-	    default?: boolean;
-	}
-	export interface ProviderCheck {
-	    provider: string;
-	    baseUrl: string;
-	    model: string;
-	    models: CheckStep;
-	    stream: CheckStep;
-	}
-	export interface ProviderEdit {
-	    baseUrl?: string;
-	    model?: string;
-	    headers?: Record<string, string>;
-	    apiKey?: string;
-	}
-	export interface ProviderInput {
-	    name: string;
-	    baseUrl: string;
-	    model: string;
-	    headers?: Record<string, string>;
-	    apiKey?: string;
 	}
 	export interface ResourceRef {
 	    server: string;
@@ -456,6 +409,58 @@ export namespace mcp {
 	    name: string;
 	    description?: string;
 	    mimeType?: string;
+	}
+
+}
+
+export namespace profiles {
+	
+	export interface CheckStep {
+	    status: string;
+	    httpStatus?: number;
+	    message: string;
+	    millis: number;
+	}
+	export interface ModelServer {
+	    id: string;
+	    name: string;
+	    baseUrl: string;
+	    local: boolean;
+	    fromEnv: boolean;
+	    keyPresent: boolean;
+	    status: string;
+	    message: string;
+	    models: string[];
+	    millis: number;
+	}
+	export interface Provider {
+	    name: string;
+	    baseUrl: string;
+	    model: string;
+	    headers?: Record<string, string>;
+	    secretHeaders?: string[];
+	    keyStore?: string;
+	    default?: boolean;
+	}
+	export interface ProviderCheck {
+	    provider: string;
+	    baseUrl: string;
+	    model: string;
+	    models: CheckStep;
+	    stream: CheckStep;
+	}
+	export interface ProviderEdit {
+	    baseUrl?: string;
+	    model?: string;
+	    headers?: Record<string, string>;
+	    apiKey?: string;
+	}
+	export interface ProviderInput {
+	    name: string;
+	    baseUrl: string;
+	    model: string;
+	    headers?: Record<string, string>;
+	    apiKey?: string;
 	}
 
 }

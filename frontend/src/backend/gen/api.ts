@@ -3,6 +3,7 @@
 import type * as event from './event';
 import type * as kernel from './kernel';
 import type * as mcp from './mcp';
+import type * as profiles from './profiles';
 import type * as settings from './settings';
 
 /** Caller is what the client needs of a transport (desktop or browser). */
@@ -74,16 +75,16 @@ export function createApi(transport: Caller) {
      * AddProvider adds a provider profile; its key goes to the system keyring
      * (or a 0600 file where there is none).
      */
-    AddProvider: (profile: kernel.ProviderInput): Promise<kernel.Provider> =>
-      transport.call<kernel.Provider>('AddProvider', [profile]),
+    AddProvider: (profile: profiles.ProviderInput): Promise<profiles.Provider> =>
+      transport.call<profiles.Provider>('AddProvider', [profile]),
     /**
      * AddProviderFromEnv adds a provider profile whose key is the kernel's
      * OPENAI_API_KEY, so that the key found in the environment is saved
      * without passing through the front end. Without the variable it is an
      * invalid-input error saying so.
      */
-    AddProviderFromEnv: (profile: kernel.ProviderInput): Promise<kernel.Provider> =>
-      transport.call<kernel.Provider>('AddProviderFromEnv', [profile]),
+    AddProviderFromEnv: (profile: profiles.ProviderInput): Promise<profiles.Provider> =>
+      transport.call<profiles.Provider>('AddProviderFromEnv', [profile]),
     /** Answer answers a pending approval request; the first answer wins. */
     Answer: (approvalID: string, a: kernel.Answer): Promise<void> =>
       transport.call<void>('Answer', [approvalID, a]),
@@ -167,11 +168,11 @@ export function createApi(transport: Caller) {
     Diff: (changeID: string): Promise<string> =>
       transport.call<string>('Diff', [changeID]),
     /** DiscoverModelServers probes every candidate of ModelServers at once. */
-    DiscoverModelServers: (): Promise<kernel.ModelServer[]> =>
-      transport.call<kernel.ModelServer[]>('DiscoverModelServers', []),
+    DiscoverModelServers: (): Promise<profiles.ModelServer[]> =>
+      transport.call<profiles.ModelServer[]>('DiscoverModelServers', []),
     /** EditProvider changes some fields of a provider profile. */
-    EditProvider: (name: string, e: kernel.ProviderEdit): Promise<kernel.Provider> =>
-      transport.call<kernel.Provider>('EditProvider', [name, e]),
+    EditProvider: (name: string, e: profiles.ProviderEdit): Promise<profiles.Provider> =>
+      transport.call<profiles.Provider>('EditProvider', [name, e]),
     /** Events returns a session's stored events with seq > after (0 for all). */
     Events: (sessionID: string, after: number): Promise<event.Event[]> =>
       transport.call<event.Event[]>('Events', [sessionID, after]),
@@ -222,8 +223,8 @@ export function createApi(transport: Caller) {
      * a key is set, never the key) and Ollama, LM Studio, llama.cpp and vLLM
      * on loopback (the ports of the setting discover.ports).
      */
-    ModelServers: (): Promise<kernel.ModelServer[]> =>
-      transport.call<kernel.ModelServer[]>('ModelServers', []),
+    ModelServers: (): Promise<profiles.ModelServer[]> =>
+      transport.call<profiles.ModelServer[]>('ModelServers', []),
     /**
      * ParseCommand reads a shell command with the parser the approval policy
      * decides with (approval.ParseCommand). A command that does not parse is an
@@ -242,8 +243,8 @@ export function createApi(transport: Caller) {
      * short timeout: its status (ok, unauthorized, down, timeout, failed,
      * no-key), what to do, and the models it offers.
      */
-    ProbeModelServer: (id: string): Promise<kernel.ModelServer> =>
-      transport.call<kernel.ModelServer>('ProbeModelServer', [id]),
+    ProbeModelServer: (id: string): Promise<profiles.ModelServer> =>
+      transport.call<profiles.ModelServer>('ProbeModelServer', [id]),
     /**
      * ProjectRules returns a folder's .foya/permissions.json and whether the
      * user approved its exact content.
@@ -258,8 +259,8 @@ export function createApi(transport: Caller) {
     ProviderModels: (name: string): Promise<string[]> =>
       transport.call<string[]>('ProviderModels', [name]),
     /** Providers lists the provider profiles (keys never included). */
-    Providers: (): Promise<kernel.Provider[]> =>
-      transport.call<kernel.Provider[]>('Providers', []),
+    Providers: (): Promise<profiles.Provider[]> =>
+      transport.call<profiles.Provider[]>('Providers', []),
     /**
      * ReadMCPResource reads one resource, to show it or attach its text to a
      * message.
@@ -352,8 +353,8 @@ export function createApi(transport: Caller) {
      * streamed request. A server that is down or refuses the key is a result,
      * not an error.
      */
-    TestProvider: (name: string): Promise<kernel.ProviderCheck> =>
-      transport.call<kernel.ProviderCheck>('TestProvider', [name]),
+    TestProvider: (name: string): Promise<profiles.ProviderCheck> =>
+      transport.call<profiles.ProviderCheck>('TestProvider', [name]),
     /**
      * TrustProjectRules approves a project's rules file, as shown (hash is the
      * sha256 ProjectRules returned; a file changed since is refused).

@@ -50,33 +50,6 @@ export const BackgroundTailBytes = 64 << 10;
  */
 
 //////////
-// source: discover.go
-
-/**
- * SettingDiscoverPorts lists the loopback ports the first run probes for
- * model servers, separated by commas; unset means DefaultDiscoverPorts.
- * Tests name the ports of their own scripted servers here.
- */
-export const SettingDiscoverPorts = "discover.ports";
-/**
- * Outcomes of a discovery probe besides those of a provider check (ok,
- * unauthorized, down, failed).
- */
-export const DiscoverTimeout = "timeout"; // the port answered nothing in time
-/**
- * Outcomes of a discovery probe besides those of a provider check (ok,
- * unauthorized, down, failed).
- */
-export const DiscoverNoKey = "no-key"; // OPENAI_API_KEY is not set
-/**
- * discoverTimeout bounds the probe of one candidate: a model server on
- * loopback lists its models at once; a port that keeps silent is not one.
- */
-/**
- * envBaseURL is where OPENAI_API_KEY goes when OPENAI_BASE_URL is unset.
- */
-
-//////////
 // source: doctor.go
 
 /**
@@ -175,7 +148,7 @@ export interface DoctorProvider {
   baseUrl: string;
   model: string;
   default?: boolean;
-  check?: ProviderCheck;
+  check?: import("./profiles").ProviderCheck;
 }
 /**
  * DoctorProviders is every provider profile's check, and a summary.
@@ -759,96 +732,6 @@ export interface RevertResult {
   dryRun?: boolean;
 }
 /**
- * Provider is a named provider profile: where the model server is, the
- * model to ask, extra headers, and where its API key is kept (never the
- * key itself).
- */
-export interface Provider {
-  name: string;
-  baseUrl: string;
-  model: string;
-  headers?: { [key: string]: string};
-  /**
-   * SecretHeaders names headers whose values are credentials (an
-   * Authorization or api-key header): they are kept with the key, not
-   * in Headers.
-   */
-  secretHeaders?: string[];
-  /**
-   * KeyStore is where the key and secret headers are: KeyInKeyring,
-   * KeyInFile, or "" for none.
-   */
-  keyStore?: string;
-  /**
-   * Default marks the default profile (in lists; not stored here).
-   */
-  default?: boolean;
-}
-/**
- * ProviderInput is a profile to add, or the new values of one to edit.
- */
-export interface ProviderInput {
-  name: string;
-  baseUrl: string;
-  model: string;
-  /**
-   * Headers are extra request headers; values of headers that carry
-   * credentials go with the key (see Provider.SecretHeaders).
-   */
-  headers?: { [key: string]: string};
-  /**
-   * APIKey, if not empty, is sent as a bearer token.
-   */
-  apiKey?: string;
-}
-/**
- * ProviderEdit changes some fields of a profile; nil fields stay.
- */
-export interface ProviderEdit {
-  baseUrl?: string;
-  model?: string;
-  /**
-   * Headers, if not nil, replace the profile's headers.
-   */
-  headers?: { [key: string]: string};
-  /**
-   * APIKey, if not nil, replaces the key ("" removes it).
-   */
-  apiKey?: string;
-}
-/**
- * CheckStep is the result of one step of a provider check.
- */
-export interface CheckStep {
-  status: string;
-  httpStatus?: number /* int */;
-  /**
-   * Message says what happened and what to do; it never holds the key.
-   */
-  message: string;
-  /**
-   * Millis is how long the step took, in milliseconds.
-   */
-  millis: number /* int64 */;
-}
-/**
- * ProviderCheck is the result of TestProvider.
- */
-export interface ProviderCheck {
-  provider: string;
-  baseUrl: string;
-  model: string;
-  /**
-   * Models is GET /models: whether the server answers, takes the key,
-   * and lists the model.
-   */
-  models: CheckStep;
-  /**
-   * Stream is one tiny streamed chat request to the model.
-   */
-  stream: CheckStep;
-}
-/**
  * ProjectRules is a project's rules file as the user reviews it.
  */
 export interface ProjectRules {
@@ -885,41 +768,6 @@ export interface ProjectRules {
   allow?: Rule[];
   ask?: Rule[];
   deny?: Rule[];
-}
-/**
- * ModelServer is a model server the first run found, or looked for: the
- * server of OPENAI_API_KEY and OPENAI_BASE_URL, or one on a loopback port.
- */
-export interface ModelServer {
-  /**
-   * ID names the candidate: "env", "ollama", "lmstudio", "llamacpp",
-   * "vllm", or "port-N" for another port.
-   */
-  id: string;
-  name: string;
-  baseUrl: string;
-  /**
-   * Local means the server is on this machine (no key needed, mostly).
-   */
-  local: boolean;
-  /**
-   * FromEnv marks the candidate of OPENAI_API_KEY and OPENAI_BASE_URL;
-   * KeyPresent says OPENAI_API_KEY is set (the key is never returned).
-   */
-  fromEnv: boolean;
-  keyPresent: boolean;
-  /**
-   * Status is "" before a probe, then ok, unauthorized, down, timeout,
-   * failed (it answers, but not as a model server) or no-key.
-   */
-  status: string;
-  /**
-   * Message says what the probe found and what to do; it never holds a
-   * key.
-   */
-  message: string;
-  models: string[];
-  millis: number /* int64 */;
 }
 
 //////////
@@ -975,15 +823,6 @@ export const CodeUnavailable = "unavailable";
  * Error codes, as Code returns them.
  */
 export const CodeInternal = "internal";
-/**
- * kindError is an error that also means one of the sentinels above: its
- * text is err's, and errors.Is finds both err's chain and kind.
- */
-/**
- * sentinel is a specific error (ErrProviderNotFound) that also means a
- * general one (ErrNotFound): errors.Is(err, ErrProviderNotFound) and
- * errors.Is(err, ErrNotFound) both hold.
- */
 
 //////////
 // source: follow.go
@@ -1062,39 +901,6 @@ export interface Options {
  */
 export interface Kernel {
 }
-
-//////////
-// source: keys.go
-
-/**
- * KeyInKeyring is the operating system's keyring: the Secret Service
- * over D-Bus on Linux and BSD, the Keychain on macOS, the Credential
- * Manager on Windows.
- */
-export const KeyInKeyring = "keyring";
-/**
- * KeyInFile is a file readable by its owner only (KeyFile) in Foya's
- * data folder, used where there is no keyring.
- */
-export const KeyInFile = "file";
-/**
- * KeyFile is the file, in the data folder, that holds provider keys where
- * the system has no keyring: a JSON object of keys by profile name, mode
- * 0600. Sandboxed commands never see it (see shellTools).
- */
-export const KeyFile = "provider-keys.json";
-/**
- * keyringService is the service name of Foya's keyring entries; the
- * account is "provider/" + the profile's name.
- */
-/**
- * keyringTimeout bounds one keyring call: a keyring that shows an unlock
- * prompt nobody answers would otherwise hang the command.
- */
-/**
- * keys keeps provider API keys: in the keyring where there is one, else in
- * KeyFile. It never puts a key in an error message.
- */
 
 //////////
 // source: mcp.go
@@ -1286,99 +1092,6 @@ export const MaxCompletions = 50;
 export const MaxPathBytes = 4096;
 
 //////////
-// source: providercheck.go
-
-/**
- * Outcomes of one step of a provider check.
- */
-export const CheckOK = "ok";
-/**
- * Outcomes of one step of a provider check.
- */
-export const CheckUnauthorized = "unauthorized"; // 401 or 403: the key is wrong or missing
-/**
- * Outcomes of one step of a provider check.
- */
-export const CheckWrongModel = "wrong-model"; // the server does not know the model
-/**
- * Outcomes of one step of a provider check.
- */
-export const CheckDown = "down"; // nothing answers at the base URL
-/**
- * Outcomes of one step of a provider check.
- */
-export const CheckFailed = "failed"; // another error
-/**
- * Outcomes of one step of a provider check.
- */
-export const CheckSkipped = "skipped"; // not tried: an earlier step says why
-/**
- * checkTimeout bounds each step of a provider check.
- */
-
-//////////
-// source: providers.go
-
-/**
- * SettingProviders holds the profiles: a JSON array of Provider
- * without keys (those are in the keyring, or KeyFile).
- */
-export const SettingProviders = "providers.profiles";
-/**
- * SettingDefaultProvider names the profile used when a session or a
- * command names none.
- */
-export const SettingDefaultProvider = "providers.default";
-/**
- * NoProvider is the provider a session records when it runs with no
- * profile: a server given by flags or environment variables only.
- */
-export const NoProvider = "openai-compatible";
-/**
- * invalid is bad input to a provider method.
- */
-/**
- * providerSecret is what a profile keeps in the key store: the key and the
- * values of its secret headers, as one JSON value.
- */
-/**
- * ModelChoice says which model server a session's run talks to. Every
- * field is optional: empty ones come from the profile.
- */
-export interface ModelChoice {
-  /**
-   * Provider names a profile; "" means Session's if it names one (a
-   * continued session keeps its profile), else the default profile,
-   * unless BaseURL is set. A server given by BaseURL gets no profile's
-   * key or credential headers, even with Provider set, unless it is
-   * that profile's own server: its key comes from APIKey or EnvAPIKey.
-   */
-  Provider: string;
-  Session: string;
-  /**
-   * BaseURL, Model, APIKey and Headers override the profile's (flags
-   * and environment variables of foya exec). Headers are merged over
-   * the profile's.
-   */
-  BaseURL: string;
-  Model: string;
-  APIKey: string;
-  Headers: { [key: string]: string};
-  /**
-   * EnvAPIKey is a key from the environment ($OPENAI_API_KEY): used
-   * when neither APIKey nor the profile gives one. A profile's own key
-   * wins over it, so that a key meant for one server is not sent to
-   * another because it happens to be in the environment.
-   */
-  EnvAPIKey: string;
-}
-/**
- * maskedModel masks known secrets in a model's errors: a server that
- * echoes the key in its error body must not put it in run.end, the
- * history or the log.
- */
-
-//////////
 // source: review.go
 
 /**
@@ -1446,6 +1159,11 @@ export const SettingEnvDeny = "shell.env.deny";
  * (the provider's key) and, per environment policy, the filtered
  * environment commands start from and the masker of tool output, built
  * once per policy.
+ */
+/**
+ * profileSecrets hands the provider profiles the kernel's secrets: the
+ * keys a run's model client or a provider check uses become values no
+ * command's environment holds and every tool result masks.
  */
 
 //////////
