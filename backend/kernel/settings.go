@@ -59,8 +59,8 @@ func (k *Kernel) Settings(ctx context.Context) (map[string]string, error) {
 		return nil, err
 	}
 	for key := range all {
-		if strings.HasPrefix(key, settingRulesPrefix) || strings.HasPrefix(key, settingMCPPrefix) || key == SettingProviders {
-			delete(all, key) // approvals of rules files: see ProjectRules; profiles: see Providers
+		if key == SettingProviders {
+			delete(all, key) // profiles: see Providers
 		}
 	}
 	mode, err := k.DefaultMode(ctx)
@@ -152,7 +152,7 @@ func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 	case key == SettingEnvAllow || key == SettingEnvDeny:
 		return k.setEnvPolicy(ctx, key, value)
 	case key == SettingMCPDeferShare:
-		return k.SetMCPDeferShare(ctx, value)
+		return k.setDeferShare(ctx, value)
 	case key == SettingDefaultProvider:
 		return k.SetDefaultProvider(ctx, value)
 	case key == SettingDefaultMode:
