@@ -5,7 +5,8 @@ import { render } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { TransportProvider } from "../../backend";
 import { FakeTransport } from "../../backend/fake";
-import type { MCPServer, Provider, ProviderCheck } from "../../backend/gen/kernel";
+import type { Provider, ProviderCheck } from "../../backend/gen/kernel";
+import type { Server as MCPServer } from "../../backend/gen/mcpconfig";
 import { SessionStoreProvider } from "../session/hooks";
 import { createSessionStore, type SessionStore } from "../session/store";
 
