@@ -57,7 +57,7 @@ func TestMigratedApprovalHolds(t *testing.T) {
 	codeJSON, _ := json.Marshal(code)
 	real, _ := trust.Dir(dir)
 	if err := st.SetTrust(ctx, store.Trust{Workdir: real, Subject: "mcp:helper", Fingerprint: "f6685f80ec1a4f7c5595a2c2cef8ac8f5e6f7806ca2412790e432f5660ce5278",
-		Detail: `{"entry":"6beb645e4345a743bbdb9fe85488f316bda76b2f8c9a1ad8a4372b2e6c4c08ae","code":` + string(codeJSON) + `,"unconfined":true}`,
+		Detail:     `{"entry":"6beb645e4345a743bbdb9fe85488f316bda76b2f8c9a1ad8a4372b2e6c4c08ae","code":` + string(codeJSON) + `,"unconfined":true}`,
 		ApprovedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
