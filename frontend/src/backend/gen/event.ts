@@ -9,7 +9,7 @@
  * by the store when the event is persisted, before any client sees it. Data
  * holds the payload of Type as a JSON object (one of the *Data structs); it
  * never holds binaries (spec I2). ParentCallID is set on every event of a
- * sub-agent's run (the task tool, issue 13 item 2): the ID of the task call
+ * sub-agent's run (the task tool): the ID of the task call
  * that started it, so clients nest the child's events under that call.
  */
 export interface Event {
@@ -316,7 +316,7 @@ export interface FileRevertedData {
 /**
  * FileCapturedData is the payload of file.captured: the file changes a
  * background command made, found when it ended, recorded against the call
- * that started it (issue 15). A foreground command's changes are in its
+ * that started it. A foreground command's changes are in its
  * tool.end instead.
  */
 export interface FileCapturedData {
@@ -447,7 +447,7 @@ export const OpDelete = "delete";
  */
 export const OpRevert = "revert";
 /**
- * OpRename and OpChmod are recorded for shell commands (issue 15): a
+ * OpRename and OpChmod are recorded for shell commands only: a
  * file that appeared where one with the same content and inode went
  * (RenamedFrom names it), and a file whose mode alone changed.
  */
