@@ -42,6 +42,14 @@ type NewSession struct {
 	Tools []string `json:"tools,omitempty"`
 }
 
+// ResourceRef names an MCP resource a user attaches to a message: a
+// server (a project's server of the session's folder wins over the
+// user's of the same name) and the resource's URI.
+type ResourceRef struct {
+	Server string `json:"server"`
+	URI    string `json:"uri"`
+}
+
 // RunOptions ask for one turn.
 type RunOptions struct {
 	SessionID string `json:"sessionId"`

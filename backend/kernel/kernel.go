@@ -17,6 +17,7 @@ import (
 	"foya/backend/engine"
 	"foya/backend/event"
 	"foya/backend/llm"
+	"foya/backend/mcp/mcpconfig"
 	"foya/backend/profiles"
 	"foya/backend/sandbox"
 	"foya/backend/store"
@@ -26,6 +27,7 @@ import (
 	"foya/backend/tools/task"
 	"foya/backend/tools/todo"
 	"foya/backend/tools/web"
+	"foya/backend/trust"
 	"foya/backend/workspace"
 )
 
@@ -85,7 +87,8 @@ type Kernel struct {
 	owner     *owner
 	secrets   *secrets
 	profiles  *profiles.Service
-	mcp       *mcpState
+	mcp       *mcpconfig.Servers
+	trust     *trust.Ledger // what the user approved in workspaces
 
 	mu   sync.Mutex
 	subs map[int]func(llm.Event)
@@ -116,11 +119,11 @@ func DataDir() (string, error) {
 	return filepath.Join(home, ".local", "share", "foya"), nil
 }
 
-// resolvePaths returns the database file (opts.DBPath, else $FOYA_DB, else
+// ResolvePaths returns the database file (opts.DBPath, else $FOYA_DB, else
 // foya.db in DataDir), the folder of Foya's other files (the database's
 // folder when the database was named, else DataDir) and the user's rules
 // file (opts.UserRules, else in DataDir; "" when there is no DataDir).
-func resolvePaths(opts Options) (path, dataDir, userRules string, err error) {
+func ResolvePaths(opts Options) (path, dataDir, userRules string, err error) {
 	path = opts.DBPath
 	if path == "" {
 		path = os.Getenv("FOYA_DB")
@@ -146,7 +149,7 @@ func resolvePaths(opts Options) (path, dataDir, userRules string, err error) {
 // running by a process that is gone as interrupted (spec X2), and removes
 // session temp folders that no live kernel uses (a crash leaves them).
 func Open(ctx context.Context, opts Options) (*Kernel, error) {
-	path, dataDir, userRules, err := resolvePaths(opts)
+	path, dataDir, userRules, err := ResolvePaths(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -170,6 +173,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 		reg:   tools.NewRegistry(),
 		subs:  map[int]func(llm.Event){},
 
+		trust:     trust.New(st),
 		userRules: userRules,
 		secrets:   newSecrets(opts.Secrets),
 	}
@@ -233,7 +237,7 @@ func (k *Kernel) Close() error {
 	if k.capture != nil {
 		k.capture.Close()
 	}
-	k.mcp.m.Close()
+	k.mcp.Close()
 	shellErr := k.shell.Close()
 	// After the shell: an ending background command records its changes.
 	shellErr = errors.Join(shellErr, k.ws.Close())
@@ -416,14 +420,14 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 	// contents before every write.
 	k.ws.Warm(sess.ID, sess.Workdir) // built in the background; the first shell command waits for it
 	k.capture.Keep(sess.ID, sess.Workdir)
-	k.loadMCP(ctx, sess.Workdir) // its servers' tools are in the first step
-	attached, attachedImages, err := k.attachResources(ctx, sess.Workdir, o.Resources)
+	k.mcp.Load(ctx, sess.Workdir) // its servers' tools are in the first step
+	refs := mapSlice(o.Resources, func(r ResourceRef) event.ResourceRef { return event.ResourceRef{Server: r.Server, URI: r.URI} })
+	attached, attachedImages, err := k.mcp.Attach(ctx, sess.Workdir, refs)
 	if err != nil {
 		return Run{}, err
 	}
 	run, err := k.eng.Run(ctx, engine.RunRequest{Session: sess, Prompt: o.Prompt, Model: o.Model, MaxSteps: steps,
-		Started: o.Started, Images: images, Attached: attached, AttachedImages: attachedImages,
-		Resources: mapSlice(o.Resources, func(r ResourceRef) event.ResourceRef { return event.ResourceRef{Server: r.Server, URI: r.URI} })})
+		Started: o.Started, Images: images, Attached: attached, AttachedImages: attachedImages, Resources: refs})
 	k.capture.Settle(sess.ID)
 	return runOf(run), err
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"foya/backend/mcp/mcpconfig"
 	"foya/backend/sandbox"
 	"foya/backend/tools"
 	"foya/backend/tools/shell"
@@ -76,7 +77,7 @@ func (k *Kernel) dataFolders() []string {
 // the user's rules, the workspace indexes. The file tools do not write
 // them outside Full Access, even where the user made them readable.
 func (k *Kernel) ownFiles() []string {
-	out := append(k.dataFolders(), filepath.Join(absPath(k.info.DataDir), MCPFile), absPath(k.profiles.KeyFilePath()),
+	out := append(k.dataFolders(), filepath.Join(absPath(k.info.DataDir), mcpconfig.File), absPath(k.profiles.KeyFilePath()),
 		filepath.Join(absPath(k.info.DataDir), WorkspaceDir))
 	if k.userRules != "" {
 		out = append(out, absPath(k.userRules))

@@ -72,6 +72,20 @@ func usageOf(u workspace.Usage, l workspace.Limits) WorkspaceUsage {
 		MaxKeptBytes: l.KeptBound()}
 }
 
+// StoredWorkspaceLimits is the workspace limits the settings of st give,
+// for a reader without a kernel (foya doctor reads them from a database it
+// does not otherwise open).
+func StoredWorkspaceLimits(ctx context.Context, st *store.Store) workspace.Limits {
+	return workspaceLimits(ctx, st)
+}
+
+// WorkspaceUsageIn is WorkspaceUsage without a kernel: the disk the
+// workspace indexes of dataDir take, with the bound lim gives (zero limits:
+// the bound is not known).
+func WorkspaceUsageIn(dataDir string, lim workspace.Limits) WorkspaceUsage {
+	return usageOf(workspace.DirUsage(filepath.Join(dataDir, WorkspaceDir)), lim)
+}
+
 // WorkspaceUsage returns the disk the workspace indexes take now, and the
 // bound on the kept contents.
 func (k *Kernel) WorkspaceUsage() WorkspaceUsage {

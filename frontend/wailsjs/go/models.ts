@@ -219,57 +219,6 @@ export namespace kernel {
 	    dbPath: string;
 	    readOnly?: string;
 	}
-	export interface MCPApprove {
-	    fingerprint: string;
-	    unsandboxed?: boolean;
-	    workspaceCode?: boolean;
-	}
-	export interface MCPImport {
-	    added: string[];
-	    skipped: string[];
-	    problems: string[];
-	}
-	export interface MCPServer {
-	    name: string;
-	    scope: string;
-	    file: string;
-	    importedFrom?: string;
-	    transport: string;
-	    commandLine: string;
-	    state: string;
-	    error?: string;
-	    stderr?: string;
-	    tools: number;
-	    deferred: boolean;
-	    sandbox: boolean;
-	    alwaysLoad: boolean;
-	    restarts: number;
-	    command?: string;
-	    args?: string[];
-	    cwd?: string;
-	    env?: Record<string, string>;
-	    url?: string;
-	    headers?: string[];
-	    code?: string[];
-	    fingerprint?: string;
-	}
-	export interface MCPList {
-	    servers: MCPServer[];
-	    problems: string[];
-	}
-	
-	export interface MCPServerConfig {
-	    name: string;
-	    command?: string;
-	    args?: string[];
-	    env?: Record<string, string>;
-	    url?: string;
-	    type?: string;
-	    headers?: Record<string, string>;
-	    sandbox?: boolean;
-	    alwaysLoad?: boolean;
-	    timeout?: string;
-	}
 	export interface Message {
 	    sessionId: string;
 	    runId: string;
@@ -409,6 +358,61 @@ export namespace mcp {
 	    name: string;
 	    description?: string;
 	    mimeType?: string;
+	}
+
+}
+
+export namespace mcpconfig {
+	
+	export interface Approval {
+	    fingerprint: string;
+	    unsandboxed?: boolean;
+	    workspaceCode?: boolean;
+	}
+	export interface Config {
+	    name: string;
+	    command?: string;
+	    args?: string[];
+	    env?: Record<string, string>;
+	    url?: string;
+	    type?: string;
+	    headers?: Record<string, string>;
+	    sandbox?: boolean;
+	    alwaysLoad?: boolean;
+	    timeout?: string;
+	}
+	export interface Imported {
+	    added: string[];
+	    skipped: string[];
+	    problems: string[];
+	}
+	export interface Server {
+	    name: string;
+	    scope: string;
+	    file: string;
+	    importedFrom?: string;
+	    transport: string;
+	    commandLine: string;
+	    state: string;
+	    error?: string;
+	    stderr?: string;
+	    tools: number;
+	    deferred: boolean;
+	    sandbox: boolean;
+	    alwaysLoad: boolean;
+	    restarts: number;
+	    command?: string;
+	    args?: string[];
+	    cwd?: string;
+	    env?: Record<string, string>;
+	    url?: string;
+	    headers?: string[];
+	    code?: string[];
+	    fingerprint?: string;
+	}
+	export interface List {
+	    servers: Server[];
+	    problems: string[];
 	}
 
 }

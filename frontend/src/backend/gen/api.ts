@@ -3,6 +3,7 @@
 import type * as event from './event';
 import type * as kernel from './kernel';
 import type * as mcp from './mcp';
+import type * as mcpconfig from './mcpconfig';
 import type * as profiles from './profiles';
 import type * as settings from './settings';
 
@@ -69,7 +70,7 @@ export function createApi(transport: Caller) {
      * command to start (stdio) or a URL (streamable HTTP, or SSE with type
      * "sse"). It starts at once, without asking: it is the user's own.
      */
-    AddMCPServer: (c: kernel.MCPServerConfig): Promise<void> =>
+    AddMCPServer: (c: mcpconfig.Config): Promise<void> =>
       transport.call<void>('AddMCPServer', [c]),
     /**
      * AddProvider adds a provider profile; its key goes to the system keyring
@@ -93,13 +94,13 @@ export function createApi(transport: Caller) {
       transport.call<kernel.ApprovalRecord[]>('Approvals', [sessionID]),
     /**
      * ApproveMCPServer approves a project's MCP server as it was shown: a
-     * carries the fingerprint the front end showed (MCPServer.Fingerprint),
+     * carries the fingerprint the front end showed (mcpconfig.Server.Fingerprint),
      * and the approval is refused when the server changed since. A stdio
      * server then runs in the sandbox unless a.Unsandboxed; one that runs
      * workspace code leaves it only with a.WorkspaceCode.
      */
-    ApproveMCPServer: (workdir: string, name: string, a: kernel.MCPApprove): Promise<kernel.MCPServer> =>
-      transport.call<kernel.MCPServer>('ApproveMCPServer', [workdir, name, a]),
+    ApproveMCPServer: (workdir: string, name: string, a: mcpconfig.Approval): Promise<mcpconfig.Server> =>
+      transport.call<mcpconfig.Server>('ApproveMCPServer', [workdir, name, a]),
     /**
      * Artifact returns an artifact of a session (an image a tool made) with its
      * MIME type, size and bytes. An artifact of another session is not found;
@@ -189,8 +190,8 @@ export function createApi(transport: Caller) {
      * ImportMCP copies the servers of a Claude Desktop, Cursor, Claude Code
      * or VS Code configuration file into the user's own.
      */
-    ImportMCP: (file: string): Promise<kernel.MCPImport> =>
-      transport.call<kernel.MCPImport>('ImportMCP', [file]),
+    ImportMCP: (file: string): Promise<mcpconfig.Imported> =>
+      transport.call<mcpconfig.Imported>('ImportMCP', [file]),
     /**
      * Info returns the kernel's version and where it keeps its data. When the
      * kernel is not open, only the version is known (the other calls say why).
@@ -212,8 +213,8 @@ export function createApi(transport: Caller) {
      * tool count and the end of their standard error; problems name a file
      * and the place in it that could not be read.
      */
-    MCPServers: (workdir: string): Promise<kernel.MCPList> =>
-      transport.call<kernel.MCPList>('MCPServers', [workdir]),
+    MCPServers: (workdir: string): Promise<mcpconfig.List> =>
+      transport.call<mcpconfig.List>('MCPServers', [workdir]),
     /** Messages returns a session's canonical history. */
     Messages: (sessionID: string): Promise<kernel.Message[]> =>
       transport.call<kernel.Message[]>('Messages', [sessionID]),
@@ -278,8 +279,8 @@ export function createApi(transport: Caller) {
      * the user's of the same name) and starts it again at once; it returns
      * the server as it is after a brief wait for it to be ready.
      */
-    RestartMCPServer: (workdir: string, name: string): Promise<kernel.MCPServer> =>
-      transport.call<kernel.MCPServer>('RestartMCPServer', [workdir, name]),
+    RestartMCPServer: (workdir: string, name: string): Promise<mcpconfig.Server> =>
+      transport.call<mcpconfig.Server>('RestartMCPServer', [workdir, name]),
     /**
      * Revert undoes file changes: some changes (optionally some hunks of one),
      * a whole run, or everything after a change. When a file changed since,

@@ -50,149 +50,6 @@ export const BackgroundTailBytes = 64 << 10;
  */
 
 //////////
-// source: doctor.go
-
-/**
- * Statuses of a doctor finding.
- */
-export const DoctorOK = "ok";
-/**
- * Statuses of a doctor finding.
- */
-export const DoctorWarning = "warning"; // works, with a limit worth knowing
-/**
- * Statuses of a doctor finding.
- */
-export const DoctorProblem = "problem"; // does not work; Fix says what to do
-/**
- * DoctorProviderTimeout is how long Doctor waits for each provider when
- * DoctorOptions does not say.
- */
-export const DoctorProviderTimeout = 5 * 1e9 /* time.Second in nanoseconds */;
-/**
- * DoctorOptions configure Doctor.
- */
-export interface DoctorOptions {
-  /**
-   * DBPath is the database, as Options.DBPath.
-   */
-  DBPath: string;
-  /**
-   * Probe, if set, replaces sandbox.Probe (tests).
-   */
-  Probe: any;
-  /**
-   * Trash, if set, replaces the user's trash (tests).
-   */
-  Trash?: any /* trash.Trash */;
-  /**
-   * ProviderTimeout bounds each provider's check; 0 means
-   * DoctorProviderTimeout. The providers are checked at once.
-   */
-  ProviderTimeout: number /* nanoseconds */;
-}
-/**
- * Finding is one thing Doctor looked at: what it found and, unless Status
- * is DoctorOK, what to do about it.
- */
-export interface Finding {
-  name: string;
-  status: string;
-  detail: string;
-  fix?: string;
-}
-/**
- * DoctorDatabase is the database's finding.
- */
-export interface DoctorDatabase {
-  Finding: Finding;
-  path: string;
-  exists: boolean;
-  /**
-   * Size is the database file's size plus its write-ahead log's, in bytes.
-   */
-  size: number /* int64 */;
-  /**
-   * Integrity is what PRAGMA integrity_check said: "ok", its problems,
-   * or "" when it could not run.
-   */
-  integrity?: string[];
-}
-/**
- * DoctorSandbox is what confines commands on this machine.
- */
-export interface DoctorSandbox {
-  Finding: Finding;
-  mechanism: string;
-  landlockAbi: number /* int */;
-  /**
-   * Namespaces is true when unprivileged user, mount, PID and network
-   * namespaces work.
-   */
-  namespaces: boolean;
-  bubblewrap: boolean;
-  weaker?: string;
-}
-/**
- * DoctorTrash is where deleted files go.
- */
-export interface DoctorTrash {
-  Finding: Finding;
-  path: string;
-}
-/**
- * DoctorProvider is one provider profile's reachability.
- */
-export interface DoctorProvider {
-  Finding: Finding;
-  baseUrl: string;
-  model: string;
-  default?: boolean;
-  check?: import("./profiles").ProviderCheck;
-}
-/**
- * DoctorProviders is every provider profile's check, and a summary.
- */
-export interface DoctorProviders {
-  Finding: Finding;
-  profiles: DoctorProvider[];
-}
-/**
- * DoctorReport is what Doctor found.
- */
-export interface DoctorReport {
-  version: string;
-  commit: string;
-  date: string;
-  folders: Finding[];
-  database: DoctorDatabase;
-  sandbox: DoctorSandbox;
-  trash: DoctorTrash;
-  providers: DoctorProviders;
-  mcp: DoctorMCP;
-  workspace: DoctorWorkspace;
-}
-/**
- * DoctorWorkspace is the disk the workspace indexes take (issue 15): the
- * contents that let shell commands' changes be reverted.
- */
-export interface DoctorWorkspace {
-  Finding: Finding;
-  usage: WorkspaceUsage;
-}
-/**
- * DoctorMCP is the MCP servers' finding: one line for them all, then one
- * per server (the user's, and those of the folder doctor runs in).
- */
-export interface DoctorMCP {
-  Finding: Finding;
-  servers: Finding[];
-}
-/**
- * doctorMCPWait bounds how long doctor waits for MCP servers to start.
- */
-
-//////////
 // source: dto.go
 
 /**
@@ -667,6 +524,15 @@ export interface NewSession {
   tools?: string[];
 }
 /**
+ * ResourceRef names an MCP resource a user attaches to a message: a
+ * server (a project's server of the session's folder wins over the
+ * user's of the same name) and the resource's URI.
+ */
+export interface ResourceRef {
+  server: string;
+  uri: string;
+}
+/**
  * RunOptions ask for one turn.
  */
 export interface RunOptions {
@@ -906,178 +772,12 @@ export interface Kernel {
 // source: mcp.go
 
 /**
- * MCPFile is the user's MCP servers file in the data folder.
- */
-export const MCPFile = "mcp.json";
-/**
- * settingMCPPrefix keys the approvals of project MCP servers.
- */
-/**
  * SettingMCPDeferShare is the share of the context budget (a number from
  * 0 to 1, default 0.1) the MCP tools' schemas may take before the tools
  * of servers not marked alwaysLoad are deferred behind tool_search; 0
  * never defers.
  */
 export const SettingMCPDeferShare = "mcp.deferShare";
-/**
- * States of an MCP server besides the running ones (connecting, ready,
- * failed, stopped).
- */
-export const MCPUnapproved = "unapproved"; // a project's server the user has not approved
-/**
- * States of an MCP server besides the running ones (connecting, ready,
- * failed, stopped).
- */
-export const MCPDisabled = "disabled";
-/**
- * MCPServer is one configured MCP server and how it is doing.
- */
-export interface MCPServer {
-  name: string;
-  /**
-   * Scope is "user" (the user's own file) or "project".
-   */
-  scope: string;
-  /**
-   * File is the configuration file it comes from.
-   */
-  file: string;
-  /**
-   * ImportedFrom names the file a user's server was imported from
-   * (foya mcp import); empty for servers added by hand and for a
-   * project's.
-   */
-  importedFrom?: string;
-  transport: string;
-  commandLine: string;
-  /**
-   * State is connecting, ready, failed, stopped, unapproved or disabled.
-   */
-  state: string;
-  error?: string;
-  /**
-   * Stderr is the end of its standard error.
-   */
-  stderr?: string;
-  tools: number /* int */;
-  deferred: boolean;
-  sandbox: boolean;
-  alwaysLoad: boolean;
-  restarts: number /* int */;
-  /**
-   * What decides what runs, as approving shows it (issue 21 item 4):
-   * the command and its arguments, the working folder, the environment
-   * (values that look secret masked), the URL and the headers' names.
-   */
-  command?: string;
-  args?: string[];
-  cwd?: string;
-  env?: { [key: string]: string};
-  url?: string;
-  headers?: string[];
-  /**
-   * Code lists the workspace files and folders a project's server runs
-   * or loads (its script, the folder of a relative command, files named
-   * in its arguments, env paths): part of what an approval covers.
-   */
-  code?: string[];
-  /**
-   * Fingerprint identifies a project's server as shown (its entry and
-   * its code's content): ApproveMCPServer takes it back and refuses
-   * when the server changed since.
-   */
-  fingerprint?: string;
-}
-/**
- * MCPList is the configured servers and what is wrong with their files.
- */
-export interface MCPList {
-  servers: MCPServer[];
-  /**
-   * Problems name a file and the place in it that could not be read;
-   * the other servers still load.
-   */
-  problems: string[];
-}
-/**
- * MCPServerConfig is a server the user adds.
- */
-export interface MCPServerConfig {
-  name: string;
-  command?: string;
-  args?: string[];
-  env?: { [key: string]: string};
-  /**
-   * URL is a streamable HTTP (Type "http", the default) or SSE (Type
-   * "sse") server's address.
-   */
-  url?: string;
-  type?: string;
-  headers?: { [key: string]: string};
-  sandbox?: boolean;
-  alwaysLoad?: boolean;
-  timeout?: string;
-}
-/**
- * mcpState is the kernel's MCP manager and which scopes it has loaded.
- */
-/**
- * MCPImport is what an import did.
- */
-export interface MCPImport {
-  added: string[];
-  /**
-   * Skipped are names the user has already (kept as they are).
-   */
-  skipped: string[];
-  problems: string[];
-}
-
-//////////
-// source: mcp_approve.go
-
-/**
- * MCPApprove is what a person approves of a project's MCP server.
- */
-export interface MCPApprove {
-  /**
-   * Fingerprint is MCPServer.Fingerprint as it was shown: the approval
-   * is refused when the server changed since (issue 21 item 4).
-   */
-  fingerprint: string;
-  /**
-   * Unsandboxed lets a stdio server run outside the sandbox.
-   */
-  unsandboxed?: boolean;
-  /**
-   * WorkspaceCode confirms the risk of Unsandboxed for a server that
-   * runs code from the workspace (MCPServer.Code): whatever is written
-   * there, by the model too, then runs with the user's rights (issue 21
-   * item 2).
-   */
-  workspaceCode?: boolean;
-}
-
-//////////
-// source: mcp_attach.go
-
-/**
- * ResourceRef names an MCP resource a user attaches to a message: a
- * server (a project's server of the session's folder wins over the
- * user's of the same name) and the resource's URI.
- */
-export interface ResourceRef {
-  server: string;
-  uri: string;
-}
-/**
- * MaxAttached is the most resources one message may attach.
- */
-export const MaxAttached = 8;
-/**
- * MaxAttachedText bounds the text all of a message's resources add.
- */
-export const MaxAttachedText = 256 << 10;
 
 //////////
 // source: paths.go
@@ -1116,10 +816,6 @@ export interface ChangeContents {
 //////////
 // source: rules.go
 
-/**
- * settingRulesPrefix keys the approvals of project rules files in the
- * settings table; users cannot set them with SetSetting.
- */
 /**
  * Statuses of a project's rules file.
  */

@@ -10,7 +10,7 @@ import { toApiError, useApi } from "../../backend";
 import type { ResourceRef } from "../../backend/gen/kernel";
 import type { Resource } from "../../backend/gen/mcp";
 
-/** MAX_ATTACHED is the kernel's bound on resources per message (kernel.MaxAttached). */
+/** MAX_ATTACHED is the kernel's bound on resources per message (mcpconfig.MaxAttached). */
 export const MAX_ATTACHED = 8;
 
 /** Attached is a resource attached to the draft: its reference and its name. */

@@ -5,7 +5,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiError } from "../../backend";
 import { session } from "../../backend/fake";
-import type { MCPList } from "../../backend/gen/kernel";
+import type { List as MCPList } from "../../backend/gen/mcpconfig";
 import { SettingsView } from "./index";
 import { argsOf, mount, server } from "./testkit";
 

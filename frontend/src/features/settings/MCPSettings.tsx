@@ -1,7 +1,7 @@
 import { Fragment, useCallback, useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { AlertDialog } from "radix-ui";
 import { useApi } from "../../backend";
-import type { MCPApprove, MCPList, MCPServer } from "../../backend/gen/kernel";
+import type { Approval as MCPApprove, List as MCPList, Server as MCPServer } from "../../backend/gen/mcpconfig";
 import type { Content, Prompt, Resource } from "../../backend/gen/mcp";
 import { Button } from "../../ui/Button";
 import { Notice } from "../../ui/Notice";

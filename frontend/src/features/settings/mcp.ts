@@ -1,7 +1,7 @@
 // The MCP servers section's logic, pure: how a server's state, origin and
 // tools read, and the add form's fields turned into the kernel's
 // MCPServerConfig (or an error naming the field at fault).
-import type { MCPApprove, MCPServer, MCPServerConfig } from "../../backend/gen/kernel";
+import type { Approval as MCPApprove, Server as MCPServer, Config as MCPServerConfig } from "../../backend/gen/mcpconfig";
 import { parseHeaders } from "./headers";
 
 /** stateWords is a server's state in words: a short label and, when it helps, what to do. */
