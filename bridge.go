@@ -13,8 +13,8 @@ import (
 const eventsName = "foya:events"
 
 // bridgeInterval is the least time between two emits caused by deltas: at
-// most 60 a second, whatever the rate of text and reasoning deltas (issue
-// 11: 1,000 deltas a second cost the window at most 60 emits a second).
+// most 60 a second, whatever the rate of text and reasoning deltas (1,000
+// deltas a second cost the window at most 60 emits a second).
 const bridgeInterval = time.Second / 60
 
 // bridge forwards the kernel's events to the window in the order they were

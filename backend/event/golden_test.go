@@ -63,11 +63,11 @@ func goldenEvents() []event.Event {
 		event.ApprovalAnswer(event.ApprovalAnswerData{ID: "apr_2", CallID: "call_2", State: event.ApprovalDenied,
 			Answer: event.Answer{Choice: event.ChoiceDeny, Message: "not now"}}),
 		event.SessionMode(event.SessionModeData{From: event.ModeManual, To: event.ModeFullAccess}),
-		// The task list (issue 13 item 4).
+		// The task list.
 		event.TodoUpdated(event.TodoUpdatedData{Todos: []event.Todo{{Content: "read <main.go>", Status: event.TodoCompleted},
 			{Content: "fix the bug & test", Status: event.TodoInProgress}, {Content: "write docs", Status: event.TodoPending}}}),
 		event.FileReverted(event.FileRevertedData{ChangeID: "chg_2", RevertOf: "chg_1", Path: "/w/a.go", Op: event.OpRevert}),
-		// A background command's changes, found when it ended (issue 15).
+		// A background command's changes, found when it ended.
 		event.FileCaptured(event.FileCapturedData{CallID: "call_4", FileChanges: []event.FileChange{
 			{ID: "chg_3", SessionID: "ses_1", RunID: "run_1", CallID: "call_4", Tool: "bash", Path: "/w/b.go", Op: event.OpRename,
 				ExistsAfter: true, ModeAfter: 0o100644, SHAAfter: "cc", RenamedFrom: "/w/a.go", CreatedAt: at},
@@ -80,22 +80,21 @@ func goldenEvents() []event.Event {
 		event.RunEnd(event.RunEndData{Status: event.RunStatusCompleted, Steps: 3,
 			Usage: event.Usage{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15}}),
 		event.RunEnd(event.RunEndData{Status: event.RunStatusFailed, Error: "model: 401 <unauthorized>", Steps: 1}),
-		// An MCP server's notifications/progress (issue 13 item 1).
+		// An MCP server's notifications/progress.
 		event.ToolUpdate(event.ToolUpdateData{Step: 1, ID: "call_3", Progress: &event.Progress{Done: &done, Total: &total, Message: "indexing <2/3>"}}),
-		// A prompt with MCP resources attached (issue 13 item 1).
+		// A prompt with MCP resources attached.
 		event.RunStart(event.RunStartData{Prompt: "what do my notes say?", Workdir: "/w", Model: "m", Provider: "local",
 			ApprovalMode: event.ModeAuto, Instructions: event.Instructions{Status: event.InstructionsNone},
 			Resources: []event.ResourceRef{{Server: "notes", URI: "notes://all"}}}),
-		// An MCP call's approval names the server and its tool (issue 12
-		// item 3).
+		// An MCP call's approval names the server and its tool.
 		event.ApprovalRequest(event.ApprovalRequestData{ID: "apr_3", SessionID: "ses_1", RunID: "run_1",
 			Request: event.Ask{CallID: "call_4", Action: event.Action{Kind: event.KindMCP, Tool: "mcp__github__create_issue",
 				MCPServer: "github", MCPTool: "create_issue"},
 				Why: `call the tool "create_issue" of the MCP server github (npx -y @modelcontextprotocol/server-github)`, Preview: `{"title":"x"}`},
 			Reason: "Auto asks before an MCP tool that is not read-only", Scopes: []event.Grant{{Kind: event.KindMCP, Tool: "mcp__github__create_issue"}}, AskedAt: at}),
 	}
-	// A sub-agent's run under task call call_4 (issue 13 item 2): its
-	// events name the call on the envelope.
+	// A sub-agent's run under task call call_4: its events name the call
+	// on the envelope.
 	sub := []event.Event{
 		event.RunStart(event.RunStartData{Prompt: "count the <go> files", Description: "count go files & report", ParentRunID: "run_1", Workdir: "/w",
 			Model: "m", Provider: "local", ApprovalMode: event.ModeManual, Instructions: event.Instructions{Status: event.InstructionsNone}}),
@@ -113,14 +112,25 @@ func goldenEvents() []event.Event {
 	for i := len(evs) - len(sub); i < len(evs); i++ {
 		evs[i].RunID, evs[i].ParentCallID = "run_2", "call_4"
 	}
-	return evs
+	// Notices: never stored, so no seq and no run; an MCP server's belongs
+	// to no session.
+	notices := []event.Event{
+		event.BackgroundChanged(event.BackgroundChangedData{Change: event.BackgroundEnded, ID: "bg1", SessionID: "ses_1",
+			Command: "go test ./... > <out> && echo \"done\"", PID: 4242, StartedAt: at, ExitCode: -1, Signal: "SIGTERM",
+			Killed: true, DurationNs: 1500000000, Sandbox: "bwrap", OutputBytes: 12345}),
+		event.MCPChanged(event.MCPChangedData{Change: event.MCPState, Server: "github", Workdir: "/w", State: "failed",
+			Error: "the server stopped: exit status 1 <no token>"}),
+	}
+	notices[0].SessionID, notices[0].Time = "ses_1", at
+	notices[1].Time = at
+	return append(evs, notices...)
 }
 
 // TestGoldenEvents pins the JSON of one event of each type, byte for byte,
 // as `foya exec --json` prints it (a json.Encoder that does not escape
 // HTML, over the stored payload bytes, which json.Marshal escaped). The
 // golden file was written from the map payloads the engine and the kernel
-// built before this package, so these are today's bytes (issue 11 item 1).
+// built before this package, so these are the bytes clients already read.
 // spec: I2, L1, L4
 func TestGoldenEvents(t *testing.T) {
 	evs := goldenEvents()
@@ -161,8 +171,13 @@ func TestGoldenEvents(t *testing.T) {
 			seen = append(seen, ev.Type)
 		}
 	}
-	if !slices.Equal(seen, event.Types) {
-		t.Errorf("the golden events' types are\n%v\nwant one of each, in the order of event.Types:\n%v", seen, event.Types)
+	if want := slices.Concat(event.Types, event.Notices); !slices.Equal(seen, want) {
+		t.Errorf("the golden events' types are\n%v\nwant one of each, in the order of event.Types then event.Notices:\n%v", seen, want)
+	}
+	for _, ev := range evs {
+		if event.IsNotice(ev.Type) != (ev.Seq == 0) {
+			t.Errorf("%s has seq %d: a notice has none, a stored event one", ev.Type, ev.Seq)
+		}
 	}
 }
 

@@ -230,7 +230,7 @@ func FileReverted(d FileRevertedData) Event { return of(TypeFileReverted, d) }
 
 // FileCapturedData is the payload of file.captured: the file changes a
 // background command made, found when it ended, recorded against the call
-// that started it (issue 15). A foreground command's changes are in its
+// that started it. A foreground command's changes are in its
 // tool.end instead.
 type FileCapturedData struct {
 	CallID      string       `json:"callId"`

@@ -56,7 +56,7 @@ const (
 	OpEdit   = "edit"
 	OpDelete = "delete"
 	OpRevert = "revert"
-	// OpRename and OpChmod are recorded for shell commands (issue 15): a
+	// OpRename and OpChmod are recorded for shell commands: a
 	// file that appeared where one with the same content and inode went
 	// (RenamedFrom names it), and a file whose mode alone changed.
 	OpRename = "rename"

@@ -84,6 +84,8 @@ type Kernel struct {
 	keys      *keys // provider API keys
 	mcp       *mcpState
 
+	notices notices // published, never stored: SubscribeNotices
+
 	mu      sync.Mutex
 	subs    map[int]func(llm.Event)
 	watches map[string]func() // by session; nil once closed

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"foya/backend/event"
 	"foya/backend/mcp"
 )
 
@@ -149,6 +150,7 @@ func newMCP(k *Kernel, dataDir string, budget int) *mcpState {
 			return int(k.deferShare(context.Background()) * float64(budget))
 		},
 		Environ: k.commandEnv,
+		Changed: k.mcpChanged,
 		// A sandboxed server gets the shell's own confinement, made afresh
 		// at each start (issue 21 item 1).
 		Confine: func(workdir string) mcp.Confinement {
@@ -397,6 +399,7 @@ func (k *Kernel) editMCPFile(ctx context.Context, edit func(es []mcp.Entry) ([]m
 		return fmt.Errorf("save MCP servers: %w", err)
 	}
 	k.loadMCP(ctx, "")
+	k.mcp.m.Announce(event.MCPChangedData{Change: event.MCPConfig})
 	return nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"foya/backend/event"
 	"foya/backend/mcp"
 	"foya/backend/secret"
 )
@@ -97,6 +98,7 @@ func (k *Kernel) ApproveMCPServer(ctx context.Context, workdir, name string, a M
 		return MCPServer{}, err
 	}
 	k.loadMCP(ctx, abs)
+	k.mcp.m.Announce(event.MCPChangedData{Change: event.MCPApproved, Server: name, Workdir: abs})
 	list, err := k.MCPServers(ctx, abs)
 	if err != nil {
 		return MCPServer{}, err

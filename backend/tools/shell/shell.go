@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"foya/backend/lockfile"
 	"foya/backend/sandbox"
@@ -36,7 +37,8 @@ type Options struct {
 	Granted func(sessionID string) []string
 	// Database lists paths sandboxed commands may neither read nor write,
 	// whatever the user allows: Foya's database with its -wal, -shm and
-	// -journal files (issue 9 class 7).
+	// -journal files: a command that could open them could rewrite the
+	// sessions' records, approvals included.
 	Database []string
 	// Private lists more paths hidden like the credential stores, which
 	// Readable may uncover: Foya's data folder.
@@ -54,17 +56,31 @@ type Options struct {
 	// filtered of secrets; nil means this process's environment filtered
 	// by secret.Filter's default rules.
 	Environ func() []string
-	// Capture records what commands change in the workspace (issue 15);
-	// nil records nothing.
+	// Capture records what commands change in the workspace; nil records
+	// nothing.
 	Capture Capture
 	// Jobs stores the background commands whose changes Capture records,
 	// so that a kernel started after a crash knows which were alive;
 	// nil stores nothing.
 	Jobs Jobs
+	// Changed, if set, is told a background command as it is now, with
+	// what changed (event.BackgroundStarted, BackgroundOutput,
+	// BackgroundEnded): when it starts, while it prints (at most every
+	// OutputEvery, and never leaving its last output unannounced), and
+	// when it ends, killed or not. Calls for one command come one at a
+	// time, started first and ended last; Changed must not block for long
+	// nor call back into the Shell.
+	Changed func(change string, b Background)
 }
 
-// Jobs stores background commands (issue 16 item 1): Started when one
-// starts, returning its row's ID, and Ended once its changes are captured.
+// OutputEvery is the least time between two output changes of one
+// background command (Options.Changed): a command that prints without end
+// costs a front end two updates a second.
+const OutputEvery = 500 * time.Millisecond
+
+// Jobs stores background commands, so that after a crash their changes
+// are still looked for: Started when one starts, returning its row's ID,
+// and Ended once its changes are captured.
 type Jobs interface {
 	Started(ctx context.Context, sessionID, runID, callID string) (string, error)
 	Ended(ctx context.Context, id string) error
