@@ -223,6 +223,7 @@ export namespace kernel {
 	    date: string;
 	    dataDir: string;
 	    dbPath: string;
+	    readOnly?: string;
 	}
 	export interface MCPApprove {
 	    fingerprint: string;

@@ -1301,6 +1301,16 @@ export const MaxAttached = 8;
 export const MaxAttachedText = 256 << 10;
 
 //////////
+// source: notices.go
+
+/**
+ * notices is the kernel's bus of notices (event.Notices): events that are
+ * published and never stored, so they have no seq and are kept apart from
+ * Subscribe's, whose subscribers count on seq order with no gap. The zero
+ * value is ready to use.
+ */
+
+//////////
 // source: paths.go
 
 /**

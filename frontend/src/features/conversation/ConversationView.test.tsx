@@ -554,7 +554,7 @@ describe("ConversationView before the list has measured (no VirtuosoMockContext)
     const t = new FakeTransport({ Session: session({ id: SESSION, provider: "local", model: "m" }), Providers: providers });
     const store = createSessionStore(SESSION);
     const subscribe = t.subscribe.bind(t) as Subscribe;
-    const transport: Transport = { call: t.call.bind(t), subscribe, subscribeAll: t.subscribeAll.bind(t), pickFolder: null };
+    const transport: Transport = { call: t.call.bind(t), subscribe, subscribeAll: t.subscribeAll.bind(t), subscribeNotices: t.subscribeNotices.bind(t), pickFolder: null };
     function Follows(props: { children: ReactNode }) {
       useFollow(store, subscribe);
       return <>{props.children}</>;
