@@ -125,11 +125,6 @@ export function configOf(f: AddForm): { config: MCPServerConfig } | { error: str
   return { config };
 }
 
-/** anyConnecting says whether the list should be read again soon: a server is still starting. */
-export function anyConnecting(list: MCPServer[]): boolean {
-  return list.some((s) => s.state === "connecting");
-}
-
 /** ApprovalFact is one line of what approving a project's server covers. */
 export interface ApprovalFact {
   label: string;
