@@ -104,6 +104,11 @@ func (a Action) command() *Command {
 	return &c
 }
 
+// ParsedCommand is the action's shell command as the policy reads it:
+// Parsed when it is the parse of Command (parsed once, by ShellAction),
+// else a fresh parse; nil when there is no command or it does not parse.
+func (a Action) ParsedCommand() *Command { return a.command() }
+
 // Request is what a tool asks the gateway: the action, a one-line reason
 // the user reads, and a preview (the diff a write would make, the command a
 // shell call would run).
