@@ -38,8 +38,8 @@ const (
 	// second question of a fetch whose host is, or resolves to, one.
 	// Action.Addresses names them. No grant covers it, so a host allowed
 	// for the session (or once in Auto) never answers it: a name that
-	// resolves to a private address is asked about on every fetch (issue
-	// 21 item 5).
+	// resolves to a private address is asked about on every fetch: the
+	// answer it got last time says nothing of where it resolves now.
 	FetchPrivate Kind = "fetch_private"
 	// MCP calls a tool of an MCP server; ReadOnly says whether the server
 	// annotates it read-only.

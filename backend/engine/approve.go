@@ -32,7 +32,7 @@ var canceled = func() context.Context {
 // callMode is the session's approval mode as it is now (it may change
 // mid-run), read once when a call starts: the call's RunContext carries it
 // and every approval decision of the call uses it, so that a tool plans
-// with the mode the gateway decides with (issue 10 item 5). An unknown
+// with the mode the gateway decides with. An unknown
 // stored mode reads as Manual, the strictest.
 func (r *runner) callMode(ctx context.Context) (approval.Mode, error) {
 	sess, err := r.e.cfg.Store.Session(ctx, r.sess.ID)

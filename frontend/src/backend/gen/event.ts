@@ -757,6 +757,36 @@ export interface Action {
    */
   mcpServer?: string;
   mcpTool?: string;
+  /**
+   * Parsed is Command as the approval policy read it to decide, so that
+   * the person who answers sees what it would run without a second
+   * parser; absent for an action with no command, and in requests
+   * stored before it was carried.
+   */
+  parsed?: ParsedCommand;
+}
+/**
+ * ParsedCommand is a shell command as the approval policy reads it
+ * (approval.Command).
+ */
+export interface ParsedCommand {
+  /**
+   * Simple lists each simple command it would run, in order, with its
+   * words unquoted: those behind &&, ;, pipes, subshells and $(...),
+   * inside sh -c and eval strings, and behind wrappers (sudo, timeout,
+   * xargs, find -exec ...). A word that is not a plain literal (a
+   * variable, a substitution, a pattern) is kept as written.
+   */
+  simple: string[][];
+  /**
+   * Deletes says what would delete files for good (rm, git clean ...).
+   */
+  deletes: string[];
+  /**
+   * Opaque says why Foya cannot tell what part of it runs; empty when it
+   * can tell.
+   */
+  opaque: string[];
 }
 /**
  * Action kinds (Action.Kind, Grant.Kind), as approval.Kind.

@@ -69,8 +69,6 @@ export function Messages(arg1:string):Promise<Array<kernel.Message>>;
 
 export function ModelServers():Promise<Array<kernel.ModelServer>>;
 
-export function ParseCommand(arg1:string):Promise<api.ParsedCommand>;
-
 export function PendingApprovals(arg1:string):Promise<Array<kernel.Approval>>;
 
 export function ProbeModelServer(arg1:string):Promise<kernel.ModelServer>;
