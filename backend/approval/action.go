@@ -1,7 +1,7 @@
 package approval
 
 // Kind is what a tool call is about to do, as the policy sees it. Every row
-// of the mode table in docs/ARCHITECTURE.md (from DESIGN.md) is one Kind.
+// of the mode table in docs/ARCHITECTURE.md is one Kind.
 type Kind string
 
 const (

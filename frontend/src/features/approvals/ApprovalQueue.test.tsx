@@ -316,7 +316,7 @@ describe("ApprovalQueue", () => {
       ["Toolissues_create", "its server does not mark it read-only: it may change things"],
     ],
     [
-      // issue 12 item 3: the dialog names the MCP server and its own name for the tool.
+      // The dialog names the MCP server and its own name for the tool: whose program runs.
       "an MCP tool of a named server: the server, its tool and what it says of it",
       { kind: "mcp", tool: "mcp__github__create_issue", mcpServer: "github", mcpTool: "create_issue", readOnly: true },
       "Call an MCP tool?",
@@ -424,7 +424,7 @@ describe("ApprovalQueue", () => {
     expect(screen.getByRole("button", { name: "Allow once" })).toBeTruthy();
   });
 
-  it("asks about a private address on its own, naming it, with no session scope (issue 21 item 5)", () => {
+  it("asks about a private address on its own, naming it, with no session scope", () => {
     const log = new Log();
     log.runStart("run_1", "p");
     const action = { kind: "fetch_private", tool: "web_fetch", host: "intranet.test", addresses: ["10.1.2.3"] };

@@ -332,7 +332,7 @@ function What({ req }: { req: ApprovalRequestData }) {
     ]);
   }
   if (a.kind === "mcp") {
-    // The server and its own name for the tool (issue 12 item 3): whose
+    // The server and its own name for the tool: whose
     // program runs, not only the registered mcp__server__tool name.
     if (a.mcpServer !== undefined && a.mcpServer !== "") {
       rows.push(["MCP server", <code>{a.mcpServer}</code>]);

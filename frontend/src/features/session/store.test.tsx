@@ -9,7 +9,7 @@ import { createSessionStore, follow, lastSeq, type SessionStore, type Subscribe 
 
 afterEach(cleanup);
 
-// A transport as CONTRACT.md has it: stored events after afterSeq, then live
+// A transport as Transport.subscribe has it: stored events after afterSeq, then live
 // ones, each seq once, in order.
 class FakeTransport {
   stored: Event[] = [];
@@ -252,7 +252,7 @@ const areas = (s: SessionStore) => {
   return { conversation, approvals, changes };
 };
 
-describe("session store batches (issue 12, performance)", () => {
+describe("session store batches (performance)", () => {
   it("never writes the objects of the state a batch started from, and keeps what the batch did not touch", () => {
     const log = longHistory(6);
     const cut = log.events.findIndex((e) => e.type === "run.start" && e.runId === "run_3");

@@ -76,7 +76,7 @@ export function lastSeq(s: SessionState): number {
 }
 
 /**
- * Subscribe is the transport's subscribe (CONTRACT.md, front end): stored
+ * Subscribe is the transport's subscribe (Transport.subscribe): stored
  * events after afterSeq, then live ones, each seq once, in order.
  */
 export type Subscribe = (sessionId: string, afterSeq: number, onEvent: (ev: Event) => void) => () => void;

@@ -147,7 +147,7 @@ describe("SettingsView: MCP servers", () => {
     expect(screen.getByText(/No MCP servers yet/)).toBeTruthy();
   });
 
-  // Issue 21 item 4: the dialog shows everything that decides what runs
+  // The dialog shows everything that decides what runs
   // and sends back the fingerprint it showed.
   it("approves a project's server only after showing what it runs, with the fingerprint shown, sandboxed unless lifted", async () => {
     const tools = server({
@@ -183,7 +183,7 @@ describe("SettingsView: MCP servers", () => {
     expect((await screen.findByRole("status")).textContent).toBe("MCP server tools approved; it runs in the sandbox.");
   });
 
-  // Issue 21 item 2: lifting the sandbox of a server that runs workspace
+  // Lifting the sandbox of a server that runs workspace
   // code needs that exact risk confirmed.
   it("lifts the sandbox of a server running workspace code only once that risk is confirmed", async () => {
     const tools = server({ name: "tools", scope: "project", file: WORKDIR + "/.mcp.json", command: "python3", args: ["helper_srv.py"], code: ["helper_srv.py"], fingerprint: "f2", state: "unapproved", tools: 0 });

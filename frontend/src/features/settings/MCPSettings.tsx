@@ -300,9 +300,9 @@ function ServerItem(props: { server: MCPServer; workdir: string; onChanged(text:
 /**
  * ApproveDialog shows everything that decides what a project's server
  * runs before the person approves it, and sends back the fingerprint of
- * what it showed (issue 21 item 4); a stdio server runs in the sandbox
+ * what it showed; a stdio server runs in the sandbox
  * unless they lift it here, and one that runs workspace code leaves it
- * only once they confirm that risk too (issue 21 item 2).
+ * only once they confirm that risk too.
  */
 function ApproveDialog(props: { server: MCPServer; onClose(): void; onApprove(a: MCPApprove): void }) {
   const s = props.server;

@@ -133,7 +133,7 @@ export interface ApprovalFact {
 
 /**
  * approvalFacts lists everything that decides what a project's server
- * runs, as the approval covers it (issue 21 item 4): transport, command,
+ * runs, as the approval covers it: transport, command,
  * each argument, working folder, environment (the kernel masks values
  * that look secret), URL, headers by name, and the workspace code it runs.
  */
