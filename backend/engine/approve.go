@@ -153,9 +153,30 @@ func requestData(p approval.Pending) event.ApprovalRequestData {
 		Request: event.Ask{
 			CallID: p.Request.CallID, Why: p.Request.Why, Preview: p.Request.Preview,
 			Action: event.Action{Kind: string(a.Kind), Tool: a.Tool, Paths: a.Paths, Command: a.Command, Host: a.Host, Addresses: a.Addresses, ReadOnly: a.ReadOnly,
-				MCPServer: a.MCPServer, MCPTool: a.MCPTool},
+				MCPServer: a.MCPServer, MCPTool: a.MCPTool, Parsed: parsedData(a.ParsedCommand())},
 		},
 	}
+}
+
+// parsedData is a parsed shell command as the approval.request payload
+// carries it, lists empty rather than null; nil for none.
+func parsedData(c *approval.Command) *event.ParsedCommand {
+	if c == nil {
+		return nil
+	}
+	out := &event.ParsedCommand{Simple: make([][]string, 0, len(c.Simple)), Deletes: nonNil(c.PermanentDelete()), Opaque: nonNil(c.Opaque())}
+	for _, sc := range c.Simple {
+		out.Simple = append(out.Simple, nonNil(sc.Args))
+	}
+	return out
+}
+
+// nonNil makes an empty list [] in JSON, not null.
+func nonNil(v []string) []string {
+	if v == nil {
+		return []string{}
+	}
+	return v
 }
 
 func grantData(g approval.Grant) event.Grant {

@@ -90,6 +90,8 @@ type Kernel struct {
 	mcp       *mcpconfig.Servers
 	trust     *trust.Ledger // what the user approved in workspaces
 
+	notices notices // published, never stored: SubscribeNotices
+
 	mu   sync.Mutex
 	subs map[int]func(llm.Event)
 	next int

@@ -30,6 +30,7 @@ func newMCP(k *Kernel, dataDir string, budget int) *mcpconfig.Servers {
 			return int(k.deferShare(context.Background()) * float64(budget))
 		},
 		Environ: k.commandEnv,
+		Changed: k.mcpChanged,
 		Confine: func(workdir string) mcp.Confinement {
 			c := k.shell.Confine(workdir)
 			return mcp.Confinement{Policy: c.Policy, Sweep: c.Sweep}

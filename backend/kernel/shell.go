@@ -20,9 +20,10 @@ var ErrNoCommand = shell.ErrNoCommand
 // bash_kill).
 //
 // Sandboxed commands may neither read nor write the database (with its
-// side files and its owners' locks) wherever it is, inside the workspace too, nor read Foya's
-// data folder unless the user's sandbox.readable setting allows it (issue 9
-// classes 6 and 7).
+// side files and its owners' locks) wherever it is, inside the workspace
+// too, nor read Foya's data folder unless the user's sandbox.readable
+// setting allows it: the database holds the sessions' records and
+// approvals, the data folder the provider keys.
 func shellTools(k *Kernel, probe func() sandbox.Capability) []tools.Tool {
 	opts := shell.Options{
 		Probe:   probe,
@@ -34,6 +35,7 @@ func shellTools(k *Kernel, probe func() sandbox.Capability) []tools.Tool {
 		Own:      k.ownFiles(),
 		Capture:  k.capture,
 		Jobs:     k.capture.Jobs(),
+		Changed:  k.backgroundChanged,
 		Readable: func() []string {
 			paths, _ := k.SandboxReadable(context.Background())
 			return paths
@@ -43,8 +45,9 @@ func shellTools(k *Kernel, probe func() sandbox.Capability) []tools.Tool {
 	return k.shell.Tools()
 }
 
-// Foya's own files, one list for the sandbox and the file tools (issue 21
-// items 3 and 6, issue 22 item 1).
+// Foya's own files, one list for the sandbox and the file tools, so that
+// what a command may not touch and what a file tool may not touch cannot
+// drift apart.
 
 // databaseFiles are Foya's database with its -wal, -shm and -journal
 // files and the lock files Foya keeps: the ownership locks beside the

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"foya/backend/event"
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	"foya/backend/profiles"
@@ -200,7 +201,8 @@ func (f *fixture) stream(path string, header map[string]string) *sse {
 	return &sse{resp: resp, r: bufio.NewReader(resp.Body)}
 }
 
-// next returns the next event, checking that its id line is its seq.
+// next returns the next event, checking that its id line is its seq (and
+// that a notice has none).
 func (s *sse) next() (llm.Event, error) {
 	var id int64 = -1
 	for {
@@ -219,6 +221,14 @@ func (s *sse) next() (llm.Event, error) {
 			var ev llm.Event
 			if err := json.Unmarshal([]byte(line[6:]), &ev); err != nil {
 				return ev, err
+			}
+			if event.IsNotice(ev.Type) {
+				// A notice has no seq, so no id line: the stream's last
+				// event ID stays the last stored event's.
+				if id != -1 || ev.Seq != 0 {
+					return ev, errors.New("notice " + ev.Type + " has id line " + strconv.FormatInt(id, 10) + " and seq " + strconv.FormatInt(ev.Seq, 10) + "; want neither")
+				}
+				return ev, nil
 			}
 			if ev.Seq != id {
 				return ev, errors.New("id line " + strconv.FormatInt(id, 10) + " is not the event's seq " + strconv.FormatInt(ev.Seq, 10))

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"foya/backend/event"
 	"foya/backend/fault"
 	"foya/backend/mcp"
 	"foya/backend/secret"
@@ -147,6 +148,7 @@ func (s *Servers) Approve(ctx context.Context, workdir, name string, a Approval)
 		return Server{}, err
 	}
 	s.Load(ctx, abs)
+	s.m.Announce(event.MCPChangedData{Change: event.MCPApproved, Server: name, Workdir: abs})
 	list, err := s.List(ctx, abs)
 	if err != nil {
 		return Server{}, err

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"foya/backend/event"
 	"foya/backend/fault"
 	"foya/backend/mcp"
 	"foya/backend/store"
@@ -307,6 +308,7 @@ func (s *Servers) editFile(ctx context.Context, edit func(es []mcp.Entry) ([]mcp
 		return fmt.Errorf("save MCP servers: %w", err)
 	}
 	s.Load(ctx, "")
+	s.m.Announce(event.MCPChangedData{Change: event.MCPConfig})
 	return nil
 }
 

@@ -6,7 +6,6 @@
 import { describe, expect, it } from "vitest";
 import golden from "./testdata/golden-events.jsonl?raw";
 import { applyApprovals, initialApprovals } from "./approvals/reducer";
-import { applyBackground, initialBackground, stale } from "./background/reducer";
 import { applyChanges, initialChanges } from "./changes/reducer";
 import { applyConversation, cardOf, initialConversation } from "./conversation/reducer";
 import type { Event } from "../backend/gen/event";
@@ -64,14 +63,13 @@ describe("golden events", () => {
     expect(a.pending.map((p) => [p.id, p.request.action.kind, p.request.action.mcpServer ?? "", p.subAgent ?? ""])).toEqual(PENDING);
 
     const ch = reduceAll(applyChanges, initialChanges, events);
-    // chg_3 and chg_4: a background command's changes (file.captured, issue 15).
+    // chg_3 and chg_4: a background command's changes (file.captured).
     expect(ch.groups).toEqual([{ runId: "run_1", changes: ["chg_1", "chg_2", "chg_3", "chg_4"] }]);
     expect(ch.byId["chg_4"]!.record!.notRestorable).toContain("maxFileBytes");
     expect(ch.revertedBy).toEqual({ chg_1: "chg_2" });
     expect(ch.outside["/w/a.go"]).toMatchObject({ exists: false });
     expect(ch.watchDegraded).toBe("too many folders: polling the session's files");
 
-    expect(stale(reduceAll(applyBackground, initialBackground, events))).toBe(true);
     expect(reduceAll(applySessions, initialSessions, events).lastSeq).toEqual({ ses_1: events.length });
   });
 });
@@ -98,7 +96,6 @@ describe("events of the wrong shape", () => {
       [applyConversation, initialConversation],
       [applyApprovals, initialApprovals()],
       [applyChanges, initialChanges],
-      [applyBackground, initialBackground],
     ] as const) {
       const f = apply as (s: typeof initial, ev: Event) => typeof initial;
       const s = reduceAll(f, initial, bad);

@@ -8,11 +8,6 @@ export namespace api {
 	    height?: number;
 	    data: string;
 	}
-	export interface ParsedCommand {
-	    simple: string[][];
-	    deletes: string[];
-	    opaque: string[];
-	}
 	export interface SessionPatch {
 	    title?: string;
 	    mode?: string;

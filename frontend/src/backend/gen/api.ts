@@ -28,28 +28,6 @@ export interface ArtifactData {
   data: string;
 }
 
-/**
- * ParsedCommand is a shell command as the approval policy reads it, for
- * the approval dialog to show what a command would really run.
- */
-export interface ParsedCommand {
-  /**
-   * Simple lists each simple command it would run, in order, with its
-   * words unquoted: those behind &&, ;, pipes, subshells and $(...),
-   * inside sh -c and eval strings, and behind wrappers (sudo, timeout,
-   * xargs, find -exec ...). A word that is not a plain literal (a
-   * variable, a substitution, a pattern) is kept as written.
-   */
-  simple: string[][];
-  /** Deletes says what would delete files for good (rm, git clean ...). */
-  deletes: string[];
-  /**
-   * Opaque says why Foya cannot tell what part of it runs; empty when it
-   * can tell.
-   */
-  opaque: string[];
-}
-
 /** SessionPatch is what UpdateSession changes; nil fields stay as they are. */
 export interface SessionPatch {
   title?: string;
@@ -226,13 +204,6 @@ export function createApi(transport: Caller) {
      */
     ModelServers: (): Promise<profiles.ModelServer[]> =>
       transport.call<profiles.ModelServer[]>('ModelServers', []),
-    /**
-     * ParseCommand reads a shell command with the parser the approval policy
-     * decides with (approval.ParseCommand). A command that does not parse is an
-     * invalid error saying why. It needs no open kernel.
-     */
-    ParseCommand: (command: string): Promise<ParsedCommand> =>
-      transport.call<ParsedCommand>('ParseCommand', [command]),
     /**
      * PendingApprovals lists the requests waiting for an answer in a session
      * ("" for every session).

@@ -780,6 +780,16 @@ export interface Kernel {
 export const SettingMCPDeferShare = "mcp.deferShare";
 
 //////////
+// source: notices.go
+
+/**
+ * notices is the kernel's bus of notices (event.Notices): events that are
+ * published and never stored, so they have no seq and are kept apart from
+ * Subscribe's, whose subscribers count on seq order with no gap. The zero
+ * value is ready to use.
+ */
+
+//////////
 // source: paths.go
 
 /**

@@ -4,25 +4,20 @@
 // objects, so views that select from it do not render again.
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { applyApprovals, initialApprovals, type ApprovalsState } from "../approvals/reducer";
-import { applyBackground, initialBackground, withCommands, type BackgroundState } from "../background/reducer";
 import { applyChanges, initialChanges, type ChangesState } from "../changes/reducer";
 import { applyConversation, initialConversation, type ConversationState } from "../conversation/reducer";
 import { applyTasks, initialTasks, type TasksState } from "../tasks/reducer";
 import type { Event } from "../../backend/gen/event";
 import { inBatch, type Draft } from "../draft";
-import type { BackgroundCommand } from "../../backend/gen/kernel";
 
 export interface SessionState {
   sessionId: string;
   conversation: ConversationState;
   approvals: ApprovalsState;
   changes: ChangesState;
-  background: BackgroundState;
   tasks: TasksState;
   /** apply takes events of this session (others are ignored), in any order, duplicates too. */
   apply(events: readonly Event[]): void;
-  /** setCommands takes the kernel's background-command list, listed after the events applied so far. */
-  setCommands(commands: BackgroundCommand[]): void;
 }
 
 export type SessionStore = StoreApi<SessionState>;
@@ -33,30 +28,29 @@ export interface SessionStoreOptions {
 }
 
 /** Areas are the parts of a session's state the events fold into. */
-type Areas = Pick<SessionState, "conversation" | "approvals" | "changes" | "background" | "tasks">;
+type Areas = Pick<SessionState, "conversation" | "approvals" | "changes" | "tasks">;
 
 function areasOf(s: SessionState): Areas {
-  return { conversation: s.conversation, approvals: s.approvals, changes: s.changes, background: s.background, tasks: s.tasks };
+  return { conversation: s.conversation, approvals: s.approvals, changes: s.changes, tasks: s.tasks };
 }
 
 function sameAreas(a: Areas, b: Areas): boolean {
-  return a.conversation === b.conversation && a.approvals === b.approvals && a.changes === b.changes && a.background === b.background && a.tasks === b.tasks;
+  return a.conversation === b.conversation && a.approvals === b.approvals && a.changes === b.changes && a.tasks === b.tasks;
 }
 
 // fold applies events[from:to] of session sessionId to a, in the batch
 // inBatch opened (so each record is copied once).
 function fold(a: Areas, sessionId: string, events: readonly Event[], from = 0, to = events.length): Areas {
-  let { conversation, approvals, changes, background, tasks } = a;
+  let { conversation, approvals, changes, tasks } = a;
   for (let i = from; i < to; i++) {
     const ev = events[i]!;
     if (ev.sessionId !== sessionId) continue;
     conversation = applyConversation(conversation, ev);
     approvals = applyApprovals(approvals, ev);
     changes = applyChanges(changes, ev);
-    background = applyBackground(background, ev);
     tasks = applyTasks(tasks, ev);
   }
-  return { conversation, approvals, changes, background, tasks };
+  return { conversation, approvals, changes, tasks };
 }
 
 /** createSessionStore makes the store of one session, empty: feed it the session's events from seq 1. */
@@ -66,16 +60,12 @@ export function createSessionStore(sessionId: string, opts: SessionStoreOptions 
     conversation: initialConversation,
     approvals: initialApprovals(opts.mode ?? ""),
     changes: initialChanges,
-    background: initialBackground,
     tasks: initialTasks,
     apply(events) {
       const before = areasOf(get());
       // One batch: the reducers copy each record once, not once per event (../draft.ts).
       const after = inBatch(() => fold(before, sessionId, events));
       if (!sameAreas(before, after)) set(after);
-    },
-    setCommands(commands) {
-      set({ background: withCommands(get().background, commands) });
     },
   }));
 }
@@ -86,7 +76,7 @@ export function lastSeq(s: SessionState): number {
 }
 
 /**
- * Subscribe is the transport's subscribe (CONTRACT.md, front end): stored
+ * Subscribe is the transport's subscribe (Transport.subscribe): stored
  * events after afterSeq, then live ones, each seq once, in order.
  */
 export type Subscribe = (sessionId: string, afterSeq: number, onEvent: (ev: Event) => void) => () => void;
@@ -117,7 +107,7 @@ const nextTask: (f: () => void) => void =
  * block the page (no long task); a batch that folds within one slice is
  * applied at once. The state is published once, at the end: the view
  * renders the whole history once, not each slice. An area something else
- * changed meanwhile (setCommands, apply) is folded again from its new
+ * changed meanwhile (apply) is folded again from its new
  * state, so nothing is lost (the reducers ignore an event seen twice).
  * done runs after the publish; nothing is published once cancelled() is
  * true.
@@ -160,7 +150,6 @@ export function applyInSlices(
             conversation: current.conversation === start.conversation ? folded.conversation : again.conversation,
             approvals: current.approvals === start.approvals ? folded.approvals : again.approvals,
             changes: current.changes === start.changes ? folded.changes : again.changes,
-            background: current.background === start.background ? folded.background : again.background,
             tasks: current.tasks === start.tasks ? folded.tasks : again.tasks,
           };
         });

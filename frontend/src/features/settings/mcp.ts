@@ -125,11 +125,6 @@ export function configOf(f: AddForm): { config: MCPServerConfig } | { error: str
   return { config };
 }
 
-/** anyConnecting says whether the list should be read again soon: a server is still starting. */
-export function anyConnecting(list: MCPServer[]): boolean {
-  return list.some((s) => s.state === "connecting");
-}
-
 /** ApprovalFact is one line of what approving a project's server covers. */
 export interface ApprovalFact {
   label: string;
@@ -138,7 +133,7 @@ export interface ApprovalFact {
 
 /**
  * approvalFacts lists everything that decides what a project's server
- * runs, as the approval covers it (issue 21 item 4): transport, command,
+ * runs, as the approval covers it: transport, command,
  * each argument, working folder, environment (the kernel masks values
  * that look secret), URL, headers by name, and the workspace code it runs.
  */

@@ -72,8 +72,6 @@ export function Messages(arg1:string):Promise<Array<kernel.Message>>;
 
 export function ModelServers():Promise<Array<profiles.ModelServer>>;
 
-export function ParseCommand(arg1:string):Promise<api.ParsedCommand>;
-
 export function PendingApprovals(arg1:string):Promise<Array<kernel.Approval>>;
 
 export function ProbeModelServer(arg1:string):Promise<profiles.ModelServer>;

@@ -130,10 +130,6 @@ export function ModelServers() {
   return window['go']['api']['Service']['ModelServers']();
 }
 
-export function ParseCommand(arg1) {
-  return window['go']['api']['Service']['ParseCommand'](arg1);
-}
-
 export function PendingApprovals(arg1) {
   return window['go']['api']['Service']['PendingApprovals'](arg1);
 }
