@@ -372,7 +372,7 @@ func (p *printer) event(ev llm.Event) {
 	}
 }
 
-// subAgent writes a sub-agent's event (issue 13 item 2) readably: its
+// subAgent writes a sub-agent's event (the task tool's child run) readably: its
 // start, its tool calls and its end, indented on standard error. Its text
 // is not the answer (the task call's result is), so it is not printed.
 func (p *printer) subAgent(data any) {

@@ -211,7 +211,7 @@ func printServer(w io.Writer, s mcpconfig.Server) {
 }
 
 // showApproval prints everything that decides what a project's server
-// runs, as approving covers it (issue 21 item 4).
+// runs, as approving covers it: nothing approved is left unshown.
 func showApproval(w io.Writer, s mcpconfig.Server) {
 	fmt.Fprintf(w, "  transport: %s\n", s.Transport)
 	if s.Transport == "stdio" {

@@ -18,7 +18,7 @@
 // Every tool's output passes Config.Mask on its way from the tool's Result
 // to the stored Tool Message and its events (result text, display diff,
 // file-change diffs, tool.update progress), so no tool can store or send a
-// known secret value (issue 9 class 6).
+// known secret value.
 //
 // It declares what it needs as small interfaces (Model, Store) and never
 // imports store, provider or a front end. An Engine runs any number of

@@ -1,7 +1,6 @@
 package kernel
 
-// Values of the settings and background-command panels (issue 12 items 5
-// and 6), in a dto*.go file of their own so the TypeScript generator reads
+// Values of the settings and background-command panels, in a dto*.go file of their own so the TypeScript generator reads
 // them.
 
 // BackgroundOutput is a background command with the end of its output, for

@@ -51,7 +51,7 @@ func claimOwner(dbPath string) (*owner, error) {
 	name := engine.NewID(strings.TrimSuffix(ownerPrefix, "_"))
 	// Made locked: another kernel's sweep opens and locks every owner's
 	// file to learn whether it is gone, and would take a new one's
-	// between its creation and its lock (issue 22 item 1).
+	// between its creation and its lock.
 	l, err := lockfile.CreateNew(filepath.Join(dir, name+".lock"), lockfile.Exclusive)
 	if err != nil {
 		return nil, fmt.Errorf("run owner: %w", err)

@@ -13,8 +13,7 @@ import (
 // that process holds a copy of its lock for a moment (fork copies the
 // open file an flock lock belongs to): claim waits for the copy to go
 // instead of taking the owner for alive, which left a killed foya exec's
-// run running after an immediate restart (issue 16 item 1, found by the
-// crash harness). flock(1) plays the process holding the lock; it lets go
+// run running after an immediate restart (found by the crash harness). flock(1) plays the process holding the lock; it lets go
 // when claim first pauses, so nothing depends on timing.
 //
 // spec: X2

@@ -52,7 +52,7 @@ func roundTrip(t *testing.T, raw string) (*ArgsRef, [][]byte) {
 }
 
 // A write's content becomes a blob of exactly its bytes, so the file
-// change's "after" blob is the same blob (issue 9 class 11).
+// change's "after" blob is the same blob: one copy of large content.
 func TestSplitArgsKeepsContentAsItsBytes(t *testing.T) {
 	content := strings.Repeat("line <one> & \"two\"\t\\ \u2028 é ✓\x01\n", 4000)
 	for _, html := range []bool{false, true} {

@@ -17,7 +17,7 @@ import (
 	"foya/backend/tools"
 )
 
-// The MCP benchmarks (issue 13 item 1; figures in docs/benchmarks.md,
+// The MCP benchmarks (figures in docs/benchmarks.md,
 // "MCP"): calls of a real mcp-go server's echo tool over stdio (the test
 // binary as a separate process) and streamable HTTP on loopback, once
 // through Foya's tool (approval gateway, progress token, result

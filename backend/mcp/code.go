@@ -17,8 +17,8 @@ import (
 // Code is what an entry runs or loads from a workspace, each path
 // relative to the workspace with the sha256 of its content ("absent" for
 // a path that is not there yet, a digest of every file below for a
-// folder). An approval covers it: any change is a change of what runs
-// (issue 21 item 2).
+// folder). An approval covers it: any change is a change of what runs,
+// and needs a new approval.
 type Code map[string]string
 
 // Absent is the digest of a path an entry names that does not exist yet:

@@ -15,7 +15,7 @@ import (
 )
 
 // TestEntryCode: what an entry runs or loads from the workspace, which an
-// approval covers (issue 21 item 2): its script and the folder holding it,
+// approval covers: its script and the folder holding it,
 // a relative command and its folder, files named in its arguments (--flag=
 // values too), env paths such as PYTHONPATH, and a script not there yet;
 // never the workspace itself, nor what lives outside it.
@@ -71,8 +71,8 @@ func TestEntryCode(t *testing.T) {
 
 // TestVerifyBeforeEachStart: a project's server is verified before every
 // start, a restart after a crash included; when Verify refuses, the server
-// does not start and its failure says why (issue 21 item 2: the code it
-// runs changed while it ran).
+// does not start and its failure says why (the code it runs changed
+// while it ran).
 // spec: M2, K5
 func TestVerifyBeforeEachStart(t *testing.T) {
 	ws := t.TempDir()

@@ -248,8 +248,8 @@ func TestCancelSendsCancelled(t *testing.T) {
 		r, _ := tool.Run(ctx, &tools.RunContext{}, tools.Call{ID: "c1", Arguments: json.RawMessage(`{}`)})
 		done <- r
 	}()
-	// The request has reached the server's handler (issue 22 item 3: a
-	// wait on that, not a sleep).
+	// The request has reached the server's handler: a wait on that, not
+	// a sleep.
 	waitFor(t, "the wait call to reach the server", func() bool {
 		b, _ := os.ReadFile(mark)
 		return strings.Contains(string(b), "started")

@@ -39,7 +39,7 @@ func storeLargeCall(t *testing.T, s *Store, sess, run, content string) string {
 	return args
 }
 
-// Large arguments are stored once (issue 9 class 11): one blob shared by the
+// Large arguments are stored once: one blob shared by the
 // call's row, the message and the file change, kept in chunks, and read
 // back byte for byte.
 func TestLargeArgumentsAreStoredOnce(t *testing.T) {

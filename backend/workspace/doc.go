@@ -1,6 +1,6 @@
 // Package workspace keeps a per-session index of a workspace's files, so
 // that what a shell command changes can be recorded as File Changes and
-// reverted like the file tools' changes (issue 15), without git.
+// reverted like the file tools' changes, without git.
 //
 // The index holds stat data (size, modification and change times, inode,
 // mode) and the sha256 of each file it walked, and a compressed copy

@@ -75,7 +75,7 @@ type Limits struct {
 	// MaxKept bounds the bytes on disk (compressed) of the blob folder,
 	// which every session shares: the index's contents, and the earlier
 	// ones a capture handed over as its "before" and no saved index needs
-	// any more, until they are pruned (issue 21 item 10). Zero or less
+	// any more, until they are pruned. Zero or less
 	// means twice MaxTotal.
 	MaxKept int64
 }

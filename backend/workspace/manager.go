@@ -25,8 +25,7 @@ type Options struct {
 	// be worse than useless: SQLite's locks on a file are the process's
 	// POSIX locks, and closing any descriptor of the file drops them all,
 	// so the next process to close the database would take itself for its
-	// last user and remove the write-ahead log still in use (issue 22
-	// item 1).
+	// last user and remove the write-ahead log still in use.
 	Skip []string
 }
 

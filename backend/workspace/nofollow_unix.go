@@ -16,7 +16,7 @@ import (
 const noFollow = syscall.O_NOFOLLOW
 
 // openDirAt opens the folder name in the open folder dir, relative to its
-// descriptor and refusing a link (issue 21 item 9): a folder swapped for a
+// descriptor and refusing a link: a folder swapped for a
 // link after dir was listed is not entered, and no path is resolved from
 // the top again.
 func openDirAt(dir *os.File, name string) (*os.File, error) {

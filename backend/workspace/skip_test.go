@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// issue 22 item 1: the paths of Options.Skip (Foya's database with its
+// The paths of Options.Skip (Foya's database with its
 // side files, a folder of lock files) are never looked at: a change to
 // them is no change of the workspace, in a full walk and in a look at
 // the paths a watcher reported; an index saved before they were skipped

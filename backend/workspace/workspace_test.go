@@ -108,7 +108,7 @@ func TestDeleteSessionPrunesOnlyWhatNoIndexKeeps(t *testing.T) {
 // recovery compares the disk with after a crash, so After leaves a
 // command's changes out of it (a kill before the call's result is stored
 // must still find them); the next Before, and Close, save them. Found by
-// the crash harness (issue 16 item 1, issue 15).
+// the crash harness.
 // spec: X2, F1
 func TestAfterDoesNotSaveBeforeTheResultIsStored(t *testing.T) {
 	ws := t.TempDir()
