@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"foya/backend/kernel"
-	"foya/backend/mcp"
 )
 
 // MCPServers lists the user's MCP servers and, with a workdir, the
@@ -58,24 +57,26 @@ func (s *Service) ApproveMCPServer(workdir, name string, a kernel.MCPApprove) (k
 }
 
 // MCPResources lists a server's resources (spec M3: not tools).
-func (s *Service) MCPResources(workdir, server string) ([]mcp.Resource, error) {
-	return list(s, func(k *kernel.Kernel) ([]mcp.Resource, error) { return k.MCPResources(s.ctx, workdir, server) })
+func (s *Service) MCPResources(workdir, server string) ([]kernel.MCPResource, error) {
+	return list(s, func(k *kernel.Kernel) ([]kernel.MCPResource, error) { return k.MCPResources(s.ctx, workdir, server) })
 }
 
 // ReadMCPResource reads one resource, to show it or attach its text to a
 // message.
-func (s *Service) ReadMCPResource(workdir, server, uri string) ([]mcp.Content, error) {
-	return list(s, func(k *kernel.Kernel) ([]mcp.Content, error) { return k.ReadMCPResource(s.ctx, workdir, server, uri) })
+func (s *Service) ReadMCPResource(workdir, server, uri string) ([]kernel.MCPContent, error) {
+	return list(s, func(k *kernel.Kernel) ([]kernel.MCPContent, error) {
+		return k.ReadMCPResource(s.ctx, workdir, server, uri)
+	})
 }
 
 // MCPPrompts lists a server's prompts.
-func (s *Service) MCPPrompts(workdir, server string) ([]mcp.Prompt, error) {
-	return list(s, func(k *kernel.Kernel) ([]mcp.Prompt, error) { return k.MCPPrompts(s.ctx, workdir, server) })
+func (s *Service) MCPPrompts(workdir, server string) ([]kernel.MCPPrompt, error) {
+	return list(s, func(k *kernel.Kernel) ([]kernel.MCPPrompt, error) { return k.MCPPrompts(s.ctx, workdir, server) })
 }
 
 // GetMCPPrompt fills a prompt with its arguments.
-func (s *Service) GetMCPPrompt(workdir, server, name string, args map[string]string) ([]mcp.Message, error) {
-	return list(s, func(k *kernel.Kernel) ([]mcp.Message, error) {
+func (s *Service) GetMCPPrompt(workdir, server, name string, args map[string]string) ([]kernel.MCPMessage, error) {
+	return list(s, func(k *kernel.Kernel) ([]kernel.MCPMessage, error) {
 		return k.GetMCPPrompt(s.ctx, workdir, server, name, args)
 	})
 }

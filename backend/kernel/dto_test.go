@@ -8,6 +8,7 @@ import (
 
 	"foya/backend/approval"
 	"foya/backend/llm"
+	"foya/backend/mcp"
 	"foya/backend/tools/files"
 	"foya/backend/tools/shell"
 )
@@ -94,9 +95,9 @@ func jsonMap(t *testing.T, v any, drop ...string) any {
 	return m
 }
 
-// The DTOs marshal to the JSON the inner types did, field for field (issue
-// 11 item 2): front ends, stored settings and foya's --json output keep
-// reading the same names. Only a call's argsRef, a storage detail, is gone.
+// The DTOs marshal to the JSON the inner types did, field for field: front
+// ends, stored settings and foya's --json output keep reading the same
+// names. Only a call's argsRef, a storage detail, is gone.
 //
 // spec: W3
 func TestDTOsKeepTheJSON(t *testing.T) {
@@ -122,6 +123,10 @@ func TestDTOsKeepTheJSON(t *testing.T) {
 		{"Approval", filled[approval.Pending](), approvalOf(filled[approval.Pending]()), nil},
 		{"ApprovalRecord", rec, approvalRecordOf(rec), nil},
 		{"Rule", filled[approval.Rule](), ruleOf(filled[approval.Rule]()), nil},
+		{"MCPResource", filled[mcp.Resource](), mcpResourceOf(filled[mcp.Resource]()), nil},
+		{"MCPContent", filled[mcp.Content](), mcpContentOf(filled[mcp.Content]()), nil},
+		{"MCPPrompt", filled[mcp.Prompt](), mcpPromptOf(filled[mcp.Prompt]()), nil},
+		{"MCPMessage", filled[mcp.Message](), mcpMessageOf(filled[mcp.Message]()), nil},
 	} {
 		got, want := jsonMap(t, c.outer), jsonMap(t, c.inner, c.drop...)
 		if !reflect.DeepEqual(got, want) {

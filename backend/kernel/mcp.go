@@ -48,79 +48,6 @@ const SettingMCPDeferShare = "mcp.deferShare"
 
 const defaultDeferShare = 0.1
 
-// States of an MCP server besides the running ones (connecting, ready,
-// failed, stopped).
-const (
-	MCPUnapproved = "unapproved" // a project's server the user has not approved
-	MCPDisabled   = "disabled"
-)
-
-// MCPServer is one configured MCP server and how it is doing.
-type MCPServer struct {
-	Name string `json:"name"`
-	// Scope is "user" (the user's own file) or "project".
-	Scope string `json:"scope"`
-	// File is the configuration file it comes from.
-	File string `json:"file"`
-	// ImportedFrom names the file a user's server was imported from
-	// (foya mcp import); empty for servers added by hand and for a
-	// project's.
-	ImportedFrom string `json:"importedFrom,omitempty"`
-	Transport    string `json:"transport"`
-	CommandLine  string `json:"commandLine"`
-	// State is connecting, ready, failed, stopped, unapproved or disabled.
-	State string `json:"state"`
-	Error string `json:"error,omitempty"`
-	// Stderr is the end of its standard error.
-	Stderr     string `json:"stderr,omitempty"`
-	Tools      int    `json:"tools"`
-	Deferred   bool   `json:"deferred"`
-	Sandbox    bool   `json:"sandbox"`
-	AlwaysLoad bool   `json:"alwaysLoad"`
-	Restarts   int    `json:"restarts"`
-	// What decides what runs, as approving shows it (issue 21 item 4):
-	// the command and its arguments, the working folder, the environment
-	// (values that look secret masked), the URL and the headers' names.
-	Command string            `json:"command,omitempty"`
-	Args    []string          `json:"args,omitempty"`
-	Cwd     string            `json:"cwd,omitempty"`
-	Env     map[string]string `json:"env,omitempty"`
-	URL     string            `json:"url,omitempty"`
-	Headers []string          `json:"headers,omitempty"`
-	// Code lists the workspace files and folders a project's server runs
-	// or loads (its script, the folder of a relative command, files named
-	// in its arguments, env paths): part of what an approval covers.
-	Code []string `json:"code,omitempty"`
-	// Fingerprint identifies a project's server as shown (its entry and
-	// its code's content): ApproveMCPServer takes it back and refuses
-	// when the server changed since.
-	Fingerprint string `json:"fingerprint,omitempty"`
-}
-
-// MCPList is the configured servers and what is wrong with their files.
-type MCPList struct {
-	Servers []MCPServer `json:"servers"`
-	// Problems name a file and the place in it that could not be read;
-	// the other servers still load.
-	Problems []string `json:"problems"`
-}
-
-// MCPServerConfig is a server the user adds.
-type MCPServerConfig struct {
-	Name    string            `json:"name"`
-	Command string            `json:"command,omitempty"`
-	Args    []string          `json:"args,omitempty"`
-	Env     map[string]string `json:"env,omitempty"`
-	// URL is a streamable HTTP (Type "http", the default) or SSE (Type
-	// "sse") server's address.
-	URL        string            `json:"url,omitempty"`
-	Type       string            `json:"type,omitempty"`
-	Headers    map[string]string `json:"headers,omitempty"`
-	Sandbox    bool              `json:"sandbox,omitempty"`
-	AlwaysLoad bool              `json:"alwaysLoad,omitempty"`
-	Timeout    string            `json:"timeout,omitempty"`
-}
-
 type mcpApproval struct {
 	// Hash is the fingerprint approved: the entry and its code.
 	Hash string `json:"sha256"`
@@ -425,14 +352,6 @@ func (k *Kernel) RemoveMCPServer(ctx context.Context, name string) error {
 	})
 }
 
-// MCPImport is what an import did.
-type MCPImport struct {
-	Added []string `json:"added"`
-	// Skipped are names the user has already (kept as they are).
-	Skipped  []string `json:"skipped"`
-	Problems []string `json:"problems"`
-}
-
 // ImportMCP copies the servers of a Claude Desktop, Cursor, Claude Code or
 // VS Code file into the user's file; servers of a name already there are
 // kept as they are. Entries that cannot be read are reported; the others
@@ -516,32 +435,32 @@ func (k *Kernel) RestartMCPServer(ctx context.Context, workdir, name string) (MC
 
 // MCPResources lists a server's resources (a project's server for
 // workdir wins over the user's of the same name).
-func (k *Kernel) MCPResources(ctx context.Context, workdir, server string) ([]mcp.Resource, error) {
+func (k *Kernel) MCPResources(ctx context.Context, workdir, server string) ([]MCPResource, error) {
 	wd := k.mcpScope(ctx, workdir)
 	r, err := k.mcp.m.Resources(ctx, wd, server)
-	return r, withKind(err, ErrInvalid)
+	return mapSlice(r, mcpResourceOf), withKind(err, ErrInvalid)
 }
 
 // ReadMCPResource reads one resource; a front end may attach its text to
 // the next prompt.
-func (k *Kernel) ReadMCPResource(ctx context.Context, workdir, server, uri string) ([]mcp.Content, error) {
+func (k *Kernel) ReadMCPResource(ctx context.Context, workdir, server, uri string) ([]MCPContent, error) {
 	wd := k.mcpScope(ctx, workdir)
 	c, err := k.mcp.m.ReadResource(ctx, wd, server, uri)
-	return c, withKind(err, ErrInvalid)
+	return mapSlice(c, mcpContentOf), withKind(err, ErrInvalid)
 }
 
 // MCPPrompts lists a server's prompts.
-func (k *Kernel) MCPPrompts(ctx context.Context, workdir, server string) ([]mcp.Prompt, error) {
+func (k *Kernel) MCPPrompts(ctx context.Context, workdir, server string) ([]MCPPrompt, error) {
 	wd := k.mcpScope(ctx, workdir)
 	p, err := k.mcp.m.Prompts(ctx, wd, server)
-	return p, withKind(err, ErrInvalid)
+	return mapSlice(p, mcpPromptOf), withKind(err, ErrInvalid)
 }
 
 // GetMCPPrompt fills one prompt with arguments.
-func (k *Kernel) GetMCPPrompt(ctx context.Context, workdir, server, name string, args map[string]string) ([]mcp.Message, error) {
+func (k *Kernel) GetMCPPrompt(ctx context.Context, workdir, server, name string, args map[string]string) ([]MCPMessage, error) {
 	wd := k.mcpScope(ctx, workdir)
 	m, err := k.mcp.m.GetPrompt(ctx, wd, server, name, args)
-	return m, withKind(err, ErrInvalid)
+	return mapSlice(m, mcpMessageOf), withKind(err, ErrInvalid)
 }
 
 func (k *Kernel) mcpScope(ctx context.Context, workdir string) string {

@@ -15,20 +15,6 @@ import (
 	"foya/backend/secret"
 )
 
-// MCPApprove is what a person approves of a project's MCP server.
-type MCPApprove struct {
-	// Fingerprint is MCPServer.Fingerprint as it was shown: the approval
-	// is refused when the server changed since (issue 21 item 4).
-	Fingerprint string `json:"fingerprint"`
-	// Unsandboxed lets a stdio server run outside the sandbox.
-	Unsandboxed bool `json:"unsandboxed,omitempty"`
-	// WorkspaceCode confirms the risk of Unsandboxed for a server that
-	// runs code from the workspace (MCPServer.Code): whatever is written
-	// there, by the model too, then runs with the user's rights (issue 21
-	// item 2).
-	WorkspaceCode bool `json:"workspaceCode,omitempty"`
-}
-
 // shownMCP is an entry as approving shows it: everything that decides
 // what runs, values that look secret masked, headers by name only.
 func shownMCP(e mcp.Entry) MCPServer {

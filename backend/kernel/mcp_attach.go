@@ -8,23 +8,6 @@ import (
 	"foya/backend/tools"
 )
 
-// ResourceRef names an MCP resource a user attaches to a message: a
-// server (a project's server of the session's folder wins over the
-// user's of the same name) and the resource's URI.
-type ResourceRef struct {
-	Server string `json:"server"`
-	URI    string `json:"uri"`
-}
-
-// Bounds of what attached resources add to one message: a person picks
-// them, but a server decides how large they are.
-const (
-	// MaxAttached is the most resources one message may attach.
-	MaxAttached = 8
-	// MaxAttachedText bounds the text all of a message's resources add.
-	MaxAttachedText = 256 << 10
-)
-
 // attachResources reads the resources a message attaches (spec M3: read
 // through the MCP API, not by the model calling a tool) and returns the
 // text to add to the user message, each resource under a heading that

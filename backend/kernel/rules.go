@@ -26,15 +26,6 @@ import (
 // settings table; users cannot set them with SetSetting.
 const settingRulesPrefix = "rules.approved:"
 
-// Statuses of a project's rules file.
-const (
-	RulesNone       = "none"       // no .foya/permissions.json
-	RulesApproved   = "approved"   // this exact content was approved
-	RulesUnapproved = "unapproved" // never approved
-	RulesChanged    = "changed"    // approved once, with other content
-	RulesInvalid    = "invalid"    // cannot be read or parsed
-)
-
 type rulesApproval struct {
 	Hash       string    `json:"sha256"`
 	ApprovedAt time.Time `json:"approvedAt"`

@@ -2,7 +2,6 @@
 
 import type * as event from './event';
 import type * as kernel from './kernel';
-import type * as mcp from './mcp';
 import type * as settings from './settings';
 
 /** Caller is what the client needs of a transport (desktop or browser). */
@@ -176,8 +175,8 @@ export function createApi(transport: Caller) {
     Events: (sessionID: string, after: number): Promise<event.Event[]> =>
       transport.call<event.Event[]>('Events', [sessionID, after]),
     /** GetMCPPrompt fills a prompt with its arguments. */
-    GetMCPPrompt: (workdir: string, server: string, name: string, args: Record<string, string>): Promise<mcp.Message[]> =>
-      transport.call<mcp.Message[]>('GetMCPPrompt', [workdir, server, name, args]),
+    GetMCPPrompt: (workdir: string, server: string, name: string, args: Record<string, string>): Promise<kernel.MCPMessage[]> =>
+      transport.call<kernel.MCPMessage[]>('GetMCPPrompt', [workdir, server, name, args]),
     /**
      * ImageInput says whether a model is sent images: the model.images.MODEL
      * setting when there is one, else a guess from the model's name.
@@ -200,11 +199,11 @@ export function createApi(transport: Caller) {
     KillBackground: (sessionID: string, id: string): Promise<kernel.BackgroundCommand> =>
       transport.call<kernel.BackgroundCommand>('KillBackground', [sessionID, id]),
     /** MCPPrompts lists a server's prompts. */
-    MCPPrompts: (workdir: string, server: string): Promise<mcp.Prompt[]> =>
-      transport.call<mcp.Prompt[]>('MCPPrompts', [workdir, server]),
+    MCPPrompts: (workdir: string, server: string): Promise<kernel.MCPPrompt[]> =>
+      transport.call<kernel.MCPPrompt[]>('MCPPrompts', [workdir, server]),
     /** MCPResources lists a server's resources (spec M3: not tools). */
-    MCPResources: (workdir: string, server: string): Promise<mcp.Resource[]> =>
-      transport.call<mcp.Resource[]>('MCPResources', [workdir, server]),
+    MCPResources: (workdir: string, server: string): Promise<kernel.MCPResource[]> =>
+      transport.call<kernel.MCPResource[]>('MCPResources', [workdir, server]),
     /**
      * MCPServers lists the user's MCP servers and, with a workdir, the
      * project's, with their state (connecting, ready, failed, unapproved ...),
@@ -264,8 +263,8 @@ export function createApi(transport: Caller) {
      * ReadMCPResource reads one resource, to show it or attach its text to a
      * message.
      */
-    ReadMCPResource: (workdir: string, server: string, uri: string): Promise<mcp.Content[]> =>
-      transport.call<mcp.Content[]>('ReadMCPResource', [workdir, server, uri]),
+    ReadMCPResource: (workdir: string, server: string, uri: string): Promise<kernel.MCPContent[]> =>
+      transport.call<kernel.MCPContent[]>('ReadMCPResource', [workdir, server, uri]),
     /** RemoveMCPServer removes one of the user's MCP servers and stops it. */
     RemoveMCPServer: (name: string): Promise<void> =>
       transport.call<void>('RemoveMCPServer', [name]),

@@ -7,11 +7,11 @@ import { useEffect, useState } from "react";
 import { Dialog } from "radix-ui";
 import { X } from "lucide-react";
 import { toApiError, useApi } from "../../backend";
-import type { ResourceRef } from "../../backend/gen/kernel";
-import type { Resource } from "../../backend/gen/mcp";
+import type { MCPResource as Resource, ResourceRef } from "../../backend/gen/kernel";
+import { MaxAttached } from "../../backend/gen/kernel";
 
-/** MAX_ATTACHED is the kernel's bound on resources per message (kernel.MaxAttached). */
-export const MAX_ATTACHED = 8;
+/** MAX_ATTACHED is the kernel's bound on resources per message. */
+export const MAX_ATTACHED = MaxAttached;
 
 /** Attached is a resource attached to the draft: its reference and its name. */
 export interface Attached extends ResourceRef {

@@ -1,8 +1,7 @@
 import { Fragment, useCallback, useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { AlertDialog } from "radix-ui";
 import { useApi } from "../../backend";
-import type { MCPApprove, MCPList, MCPServer } from "../../backend/gen/kernel";
-import type { Content, Prompt, Resource } from "../../backend/gen/mcp";
+import type { MCPApprove, MCPContent as Content, MCPList, MCPPrompt as Prompt, MCPResource as Resource, MCPServer } from "../../backend/gen/kernel";
 import { Button } from "../../ui/Button";
 import { Notice } from "../../ui/Notice";
 import { errorText } from "./errors";
