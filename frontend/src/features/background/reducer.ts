@@ -7,9 +7,9 @@
 // themselves, and nothing announces that).
 import type { Event } from "../../backend/gen/event";
 import type { BackgroundCommand } from "../../backend/gen/kernel";
-import { inSeqOrder, initialSeq, typed, type Sequenced } from "../seq";
+import { typed } from "../seq";
 
-export interface BackgroundState extends Sequenced {
+export interface BackgroundState {
   /** The kernel's list, oldest first, as of the seq listedAt. */
   commands: BackgroundCommand[];
   /** The seq the list was taken at; -1 before the first list. */
@@ -18,21 +18,16 @@ export interface BackgroundState extends Sequenced {
   changedAt: number;
 }
 
-export const initialBackground: BackgroundState = { ...initialSeq, commands: [], listedAt: -1, changedAt: 0 };
+export const initialBackground: BackgroundState = { commands: [], listedAt: -1, changedAt: 0 };
 
 const shellTools = new Set(["bash", "bash_output", "bash_kill"]);
 
-/** applyBackground applies one event, in seq order (see inSeqOrder). */
-export function applyBackground(state: BackgroundState, ev: Event): BackgroundState {
-  return inSeqOrder(state, ev, apply);
-}
-
 /**
- * withCommands sets the kernel's list, taken after every event up to
- * state.seq was applied (list after the events you have, not before).
+ * withCommands sets the kernel's list, taken after every event up to seq
+ * was applied (list after the events you have, not before).
  */
-export function withCommands(state: BackgroundState, commands: BackgroundCommand[]): BackgroundState {
-  return { ...state, commands, listedAt: state.seq };
+export function withCommands(state: BackgroundState, commands: BackgroundCommand[], seq: number): BackgroundState {
+  return { ...state, commands, listedAt: seq };
 }
 
 /** stale says the list should be read again. */
@@ -40,7 +35,11 @@ export function stale(s: BackgroundState): boolean {
   return s.listedAt < s.changedAt || s.commands.some((c) => c.running);
 }
 
-function apply(s: BackgroundState, raw: Event): BackgroundState {
+/**
+ * applyBackground applies one event of the session, in seq order: the session store
+ * orders them (../seq.ts), each seq once.
+ */
+export function applyBackground(s: BackgroundState, raw: Event): BackgroundState {
   const ev = typed(raw);
   if (ev === null) return s;
   switch (ev.type) {

@@ -11,7 +11,7 @@ import { FakeTransport } from "../../backend/fake";
 import type { Event } from "../../backend/gen/event";
 import type { Change as Stored, RevertRequest, RevertResult } from "../../backend/gen/kernel";
 import { SessionStoreProvider } from "../session/hooks";
-import { createSessionStore, type SessionStore } from "../session/store";
+import { createSessionStore, lastSeq, type SessionStore } from "../session/store";
 import log from "../testdata/run.jsonl?raw";
 import { Log, SESSION as LOG_SESSION, WORKDIR as LOG_WORKDIR, fileChange } from "../eventstest";
 import { ReviewPanel } from "./index";
@@ -98,7 +98,7 @@ const dialog = () => screen.getByRole("dialog");
 
 // next returns an event after the log's last seq, in the kernel's shape.
 function next(store: SessionStore, type: string, data: unknown, runId?: string): Event {
-  const seq = store.getState().conversation.seq + 1;
+  const seq = lastSeq(store.getState()) + 1;
   return { type, sessionId: SESSION, seq, time: "2026-12-01T11:40:00Z", data, ...(runId ? { runId } : {}) } as Event;
 }
 

@@ -3,7 +3,7 @@
 // A pure reducer over the session's events.
 import type { Event, FileChange } from "../../backend/gen/event";
 import { withAt, withItem, withKey, withoutKey } from "../draft";
-import { inSeqOrder, initialSeq, typed, type Sequenced } from "../seq";
+import { typed } from "../seq";
 
 /**
  * Change is one file change. Changes from tool.end carry the whole record;
@@ -47,7 +47,7 @@ export interface OutsideMark {
   time: string;
 }
 
-export interface ChangesState extends Sequenced {
+export interface ChangesState {
   byId: Record<string, Change>;
   /** Groups oldest first (the view shows them newest first). */
   groups: Group[];
@@ -62,7 +62,6 @@ export interface ChangesState extends Sequenced {
 }
 
 export const initialChanges: ChangesState = {
-  ...initialSeq,
   byId: {},
   groups: [],
   revertedBy: {},
@@ -71,12 +70,11 @@ export const initialChanges: ChangesState = {
   turnOf: {},
 };
 
-/** applyChanges applies one event, in seq order (see inSeqOrder). */
-export function applyChanges(state: ChangesState, ev: Event): ChangesState {
-  return inSeqOrder(state, ev, apply);
-}
-
-function apply(s: ChangesState, raw: Event): ChangesState {
+/**
+ * applyChanges applies one event of the session, in seq order: the session store
+ * orders them (../seq.ts), each seq once.
+ */
+export function applyChanges(s: ChangesState, raw: Event): ChangesState {
   const ev = typed(raw);
   if (ev === null) return s;
   switch (ev.type) {

@@ -1,7 +1,8 @@
 // One zustand store per open session, around the pure reducers of each area.
-// Events go in by batches (apply); each area's reducer takes every event, in
-// seq order (../seq.ts), and an area an event does not touch keeps its
-// objects, so views that select from it do not render again.
+// Events go in by batches (apply), in any order, duplicates too; the store is
+// the one place that orders them (order, ../seq.ts), and each area's reducer
+// takes every event once, in seq order. An area an event does not touch
+// keeps its objects, so views that select from it do not render again.
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { applyApprovals, initialApprovals, type ApprovalsState } from "../approvals/reducer";
 import { applyBackground, initialBackground, withCommands, type BackgroundState } from "../background/reducer";
@@ -9,6 +10,7 @@ import { applyChanges, initialChanges, type ChangesState } from "../changes/redu
 import { applyConversation, initialConversation, type ConversationState } from "../conversation/reducer";
 import { applyTasks, initialTasks, type TasksState } from "../tasks/reducer";
 import type { Event } from "../../backend/gen/event";
+import { guarded, inSeqOrder, initialOrder, type SeqOrder } from "../seq";
 import { inBatch, type Draft } from "../draft";
 import type { BackgroundCommand } from "../../backend/gen/kernel";
 
@@ -19,6 +21,8 @@ export interface SessionState {
   changes: ChangesState;
   background: BackgroundState;
   tasks: TasksState;
+  /** order is where the events are put in seq order: order.seq is the last applied. */
+  order: SeqOrder;
   /** apply takes events of this session (others are ignored), in any order, duplicates too. */
   apply(events: readonly Event[]): void;
   /** setCommands takes the kernel's background-command list, listed after the events applied so far. */
@@ -32,31 +36,46 @@ export interface SessionStoreOptions {
   mode?: string;
 }
 
-/** Areas are the parts of a session's state the events fold into. */
-type Areas = Pick<SessionState, "conversation" | "approvals" | "changes" | "background" | "tasks">;
+/** Areas are the parts of a session's state the events fold into, with their order. */
+type Areas = Pick<SessionState, "conversation" | "approvals" | "changes" | "background" | "tasks" | "order">;
+
+type AreaName = Exclude<keyof Areas, "order">;
+
+const areaNames: readonly AreaName[] = ["conversation", "approvals", "changes", "background", "tasks"];
 
 function areasOf(s: SessionState): Areas {
-  return { conversation: s.conversation, approvals: s.approvals, changes: s.changes, background: s.background, tasks: s.tasks };
+  return { conversation: s.conversation, approvals: s.approvals, changes: s.changes, background: s.background, tasks: s.tasks, order: s.order };
 }
 
 function sameAreas(a: Areas, b: Areas): boolean {
-  return a.conversation === b.conversation && a.approvals === b.approvals && a.changes === b.changes && a.background === b.background && a.tasks === b.tasks;
+  return a.order === b.order && areaNames.every((n) => a[n] === b[n]);
 }
 
 // fold applies events[from:to] of session sessionId to a, in the batch
-// inBatch opened (so each record is copied once).
-function fold(a: Areas, sessionId: string, events: readonly Event[], from = 0, to = events.length): Areas {
-  let { conversation, approvals, changes, background, tasks } = a;
+// inBatch opened (so each record is copied once): a.order lets each event
+// through once, in seq order, and each area's reducer applies it (one that
+// throws on a malformed payload skips it). With only, the events go to
+// those areas alone.
+function fold(a: Areas, sessionId: string, events: readonly Event[], from = 0, to = events.length, only: readonly AreaName[] = areaNames): Areas {
+  let { conversation, approvals, changes, background, tasks, order } = a;
+  const conv = only.includes("conversation");
+  const appr = only.includes("approvals");
+  const chg = only.includes("changes");
+  const bg = only.includes("background");
+  const tsk = only.includes("tasks");
+  const next = (ev: Event) => {
+    if (conv) conversation = guarded(applyConversation, conversation, ev);
+    if (appr) approvals = guarded(applyApprovals, approvals, ev);
+    if (chg) changes = guarded(applyChanges, changes, ev);
+    if (bg) background = guarded(applyBackground, background, ev);
+    if (tsk) tasks = guarded(applyTasks, tasks, ev);
+  };
   for (let i = from; i < to; i++) {
     const ev = events[i]!;
     if (ev.sessionId !== sessionId) continue;
-    conversation = applyConversation(conversation, ev);
-    approvals = applyApprovals(approvals, ev);
-    changes = applyChanges(changes, ev);
-    background = applyBackground(background, ev);
-    tasks = applyTasks(tasks, ev);
+    order = inSeqOrder(order, ev, next);
   }
-  return { conversation, approvals, changes, background, tasks };
+  return { conversation, approvals, changes, background, tasks, order };
 }
 
 /** createSessionStore makes the store of one session, empty: feed it the session's events from seq 1. */
@@ -68,6 +87,7 @@ export function createSessionStore(sessionId: string, opts: SessionStoreOptions 
     changes: initialChanges,
     background: initialBackground,
     tasks: initialTasks,
+    order: initialOrder,
     apply(events) {
       const before = areasOf(get());
       // One batch: the reducers copy each record once, not once per event (../draft.ts).
@@ -75,19 +95,20 @@ export function createSessionStore(sessionId: string, opts: SessionStoreOptions 
       if (!sameAreas(before, after)) set(after);
     },
     setCommands(commands) {
-      set({ background: withCommands(get().background, commands) });
+      set({ background: withCommands(get().background, commands, get().order.seq) });
     },
   }));
 }
 
 /** lastSeq is the seq to resume after: every event up to it has been applied. */
 export function lastSeq(s: SessionState): number {
-  return s.conversation.seq;
+  return s.order.seq;
 }
 
 /**
- * Subscribe is the transport's subscribe (CONTRACT.md, front end): stored
- * events after afterSeq, then live ones, each seq once, in order.
+ * Subscribe is the transport's subscribe: stored events after afterSeq,
+ * then live ones, each seq once, in order (the store orders them again, so
+ * a transport that repeats or reorders at a seam loses nothing).
  */
 export type Subscribe = (sessionId: string, afterSeq: number, onEvent: (ev: Event) => void) => () => void;
 
@@ -118,7 +139,7 @@ const nextTask: (f: () => void) => void =
  * applied at once. The state is published once, at the end: the view
  * renders the whole history once, not each slice. An area something else
  * changed meanwhile (setCommands, apply) is folded again from its new
- * state, so nothing is lost (the reducers ignore an event seen twice).
+ * state, so nothing is lost (the order lets each seq through once).
  * done runs after the publish; nothing is published once cancelled() is
  * true.
  */
@@ -152,18 +173,19 @@ export function applyInSlices(
     const now = store.getState();
     const start = areasOf(base);
     const current = areasOf(now);
-    const out: Areas = sameAreas(start, current)
-      ? folded
-      : inBatch(() => {
-          const again = fold(current, sessionId, events);
-          return {
-            conversation: current.conversation === start.conversation ? folded.conversation : again.conversation,
-            approvals: current.approvals === start.approvals ? folded.approvals : again.approvals,
-            changes: current.changes === start.changes ? folded.changes : again.changes,
-            background: current.background === start.background ? folded.background : again.background,
-            tasks: current.tasks === start.tasks ? folded.tasks : again.tasks,
-          };
-        });
+    let out: Areas = folded;
+    if (current.order !== start.order) {
+      // Events were applied meanwhile: fold again from what is there now
+      // (the order lets through only the events it has not seen).
+      out = inBatch(() => fold(current, sessionId, events));
+    } else if (!sameAreas(start, current)) {
+      // Only an area's own state changed meanwhile (setCommands): fold the
+      // events again into that area alone, from its new state.
+      const changed = areaNames.filter((n) => current[n] !== start[n]);
+      const again = inBatch(() => fold({ ...current, order: start.order }, sessionId, events, 0, events.length, changed));
+      out = { ...folded };
+      for (const n of changed) (out as Record<AreaName, unknown>)[n] = again[n];
+    }
     if (!sameAreas(current, out)) store.setState(out);
     done();
   };
