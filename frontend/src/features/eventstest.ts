@@ -210,7 +210,7 @@ export function everything(): Log {
   );
 
   log.add("file.reverted", { changeId: "chg_2", revertOf: "chg_1", path: WORKDIR + "/notes.txt", op: "revert" });
-  // A background command of the first run ended; what it changed (issue 15).
+  // A background command of the first run ended; what it changed.
   log.add("file.captured", { callId: "call_1", fileChanges: [{ ...fileChange("chg_bg", "run_1", "call_1", WORKDIR + "/made.txt", "create"), tool: "bash" }] }, "run_1");
   log.add("file.changed_outside", { path: WORKDIR + "/notes.txt", exists: true });
   log.add("file.watch_degraded", { reason: "the workspace has more folders than the watcher can hold: polling the session's files" });

@@ -63,7 +63,7 @@ describe("golden events", () => {
     expect(a.pending.map((p) => [p.id, p.request.action.kind, p.request.action.mcpServer ?? "", p.subAgent ?? ""])).toEqual(PENDING);
 
     const ch = reduceAll(applyChanges, initialChanges, events);
-    // chg_3 and chg_4: a background command's changes (file.captured, issue 15).
+    // chg_3 and chg_4: a background command's changes (file.captured).
     expect(ch.groups).toEqual([{ runId: "run_1", changes: ["chg_1", "chg_2", "chg_3", "chg_4"] }]);
     expect(ch.byId["chg_4"]!.record!.notRestorable).toContain("maxFileBytes");
     expect(ch.revertedBy).toEqual({ chg_1: "chg_2" });

@@ -269,7 +269,7 @@ describe("ReviewPanel", () => {
     expect(t.reverts).toEqual([{ toChangeId: CREATE, dryRun: true }]);
   });
 
-  // Issue 15 item 2: a background command's changes (file.captured) join
+  // A background command's changes (file.captured) join
   // their turn, and one Foya kept no copy of says so, with the reason.
   it("shows a background command's captured changes and marks the ones not restorable", async () => {
     const BIG = `${WORKDIR}/big.bin`;
@@ -329,7 +329,7 @@ describe("ReviewPanel", () => {
     expect(within(row(/notes\.txt, deleted/)).getByText("Restored to notes.txt.")).toBeTruthy();
   });
 
-  it("shows a cancelled command's changes with its turn, marked cancelled, and reverts the turn (issue 15)", async () => {
+  it("shows a cancelled command's changes with its turn, marked cancelled, and reverts the turn", async () => {
     const { t, store } = mount(beforeReverts, fromEvents);
     const half = {
       id: "chg_half", sessionId: SESSION, runId: "run_bash", callId: "call_b", tool: "bash", path: `${WORKDIR}/half.txt`, op: "create",

@@ -103,7 +103,8 @@ export function applyChanges(s: ChangesState, raw: Event): ChangesState {
       return next;
     }
     case "file.captured": {
-      // A background command's changes, found when it ended (issue 15).
+      // A background command's changes, found when it ended: they belong to
+      // the turn that started it, so reverting the turn reverts them too.
       const d = ev.data;
       const read = (d.fileChanges ?? []).map(
         (fc): Change => ({
@@ -149,7 +150,7 @@ export function applyChanges(s: ChangesState, raw: Event): ChangesState {
     case "file.watch_degraded":
       return { ...s, watchDegraded: ev.data.reason || "the workspace is polled instead of watched" };
     case "run.start": {
-      // A sub-agent (issue 13 item 2): its changes are its turn's.
+      // A sub-agent's run: its changes are the turn's that started it.
       const parent = ev.data.parentRunId ?? "";
       if (parent === "" || ev.runId === undefined) return s;
       return { ...s, turnOf: withKey(s.turnOf, ev.runId, s.turnOf[parent] ?? parent) };

@@ -1,4 +1,4 @@
-// The conversation view (issue 12 item 2), mounted as the shell mounts it:
+// The conversation view, mounted as the shell mounts it:
 // inside a TransportProvider (FakeTransport) and a SessionStoreProvider (a
 // real store fed through useFollow), fed with real event logs
 // (testdata/run.jsonl, crash.jsonl) and hand-built sequences (eventstest).
@@ -90,7 +90,7 @@ describe("ConversationView over a real session (run.jsonl)", () => {
     );
   });
 
-  it("lists the MCP resources attached to a prompt under it (issue 13 item 1)", async () => {
+  it("lists the MCP resources attached to a prompt under it", async () => {
     const start = events.find((e) => e.type === "run.start")!;
     const withResources = {
       ...start,
@@ -335,7 +335,7 @@ describe("a card moves live through its states", () => {
   });
 
   it("shows an image artifact in the browser through the Artifact call, with the bearer token", async () => {
-    // issue 21 item 7: no cookie, so no <img src> of the artifacts route.
+    // The token is never a cookie, so no <img src> of the artifacts route.
     const log = imageRun();
     const requests: { method: string; auth: string | null }[] = [];
     const http = new HttpTransport({
@@ -547,7 +547,7 @@ describe("file changes", () => {
 });
 
 describe("ConversationView before the list has measured (no VirtuosoMockContext)", () => {
-  // Issue 12, performance: the latest rows show in the first frame, before
+  // The latest rows show in the first frame, before
   // react-virtuoso has measured the viewport (happy-dom has no layout, so
   // the list never renders a row here: what shows is Latest's).
   it("shows the latest rows at once, over the hidden list, and hands over on a wheel", async () => {

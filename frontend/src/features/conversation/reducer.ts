@@ -10,7 +10,7 @@
 // In a batch of the store (../draft.ts) those records are copied once per
 // batch, not once per event, so folding a long history stays linear.
 //
-// A sub-agent (the task tool, issue 13 item 2) is a run of its own whose
+// A sub-agent (the task tool) is a run of its own whose
 // events name the task call on their envelope (parentCallId): it is a Turn
 // like any other, folded by the same code, but not an entry of the
 // conversation; the task call's card points at it (childRunId) and shows it.

@@ -9,8 +9,8 @@ import { createSessionStore, follow, lastSeq, type SessionStore, type Subscribe 
 
 afterEach(cleanup);
 
-// A transport as CONTRACT.md has it: stored events after afterSeq, then live
-// ones, each seq once, in order.
+// A transport as Subscribe describes it: stored events after afterSeq, then
+// live ones, each seq once, in order.
 class FakeTransport {
   stored: Event[] = [];
   listeners = new Set<(ev: Event) => void>();

@@ -1,4 +1,4 @@
-// The MCP servers section's pure logic (issue 13 item 1, the UI's MCP view).
+// The MCP servers section's pure logic.
 import { describe, expect, it } from "vitest";
 import { anyConnecting, approvalFacts, approveArgs, canRestart, configOf, emptyForm, originWords, parseEnv, stateWords, toolWords } from "./mcp";
 import { server } from "./testkit";
@@ -81,7 +81,8 @@ describe("the add form", () => {
   });
 });
 
-// Issue 21 items 2 and 4: what approving shows and sends.
+// What approving shows (all that decides what runs) and sends (the
+// fingerprint of what was shown, so a server changed since is refused).
 describe("approving a project's server", () => {
   const s = server({ scope: "project", command: "python3", args: ["helper_srv.py"], env: { B: "2", A: "1" }, cwd: "/w/srv", code: ["helper_srv.py"], fingerprint: "fp" });
 
