@@ -144,7 +144,11 @@ func (a *App) openLocked() (*kernel.Kernel, error) {
 		return nil, a.openErr
 	}
 	a.kernel, a.openErr = k, nil
-	a.unsubscribe = k.Subscribe(a.bridge.add)
+	// The bridge carries the notices too (background commands, MCP
+	// servers), in the same batches, so the window needs no timer to
+	// follow them.
+	unEvents, unNotices := k.Subscribe(a.bridge.add), k.SubscribeNotices(a.bridge.add)
+	a.unsubscribe = func() { unEvents(); unNotices() }
 	return k, nil
 }
 

@@ -319,7 +319,7 @@ func manyProcesses(t *testing.T, bin string, inside bool, soak time.Duration) {
 	if n := count(fmt.Sprintf(`SELECT count(*) FROM runs WHERE session_id = '%s' AND status = 'completed'`, execSess.ID)); n != int(execs.Load()) {
 		t.Errorf("foya exec --session completed %d runs; %d are stored", execs.Load(), n)
 	}
-	profiles, err := h.k.Providers(ctx)
+	profiles, err := h.k.Profiles().List(ctx)
 	if err != nil || len(profiles) != int(providersAdded.Load()) {
 		t.Errorf("foya providers add added %d; %d are there (%v)", providersAdded.Load(), len(profiles), err)
 	}

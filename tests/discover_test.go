@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"foya/backend/kernel"
+	"foya/backend/profiles"
 	pt "foya/backend/provider/providertest"
 )
 
@@ -78,11 +79,11 @@ func TestDiscoverModelServers(t *testing.T) {
 	h := newHarness(t, nil)
 	ctx := context.Background()
 	ports := strings.Join([]string{portOf(t, good.URL), portOf(t, locked.URL), portOf(t, garbage.URL), portOf(t, slow.URL), down}, ",")
-	if err := h.k.SetSetting(ctx, kernel.SettingDiscoverPorts, ports); err != nil {
+	if err := h.k.SetSetting(ctx, profiles.SettingDiscoverPorts, ports); err != nil {
 		t.Fatal(err)
 	}
 
-	list, err := h.k.ModelServers(ctx)
+	list, err := h.k.Profiles().ModelServers(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func TestDiscoverModelServers(t *testing.T) {
 		t.Fatalf("ModelServers = %+v; want the environment's candidate (key present, not probed) and 5 ports", list)
 	}
 
-	got, err := h.k.DiscoverModelServers(ctx)
+	got, err := h.k.Profiles().DiscoverModelServers(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,12 +100,12 @@ func TestDiscoverModelServers(t *testing.T) {
 		models []string
 		msg    string
 	}{
-		{kernel.CheckOK, []string{"env-model"}, "1 model offered"},
-		{kernel.CheckOK, []string{"llama3.2", "qwen3-coder"}, "2 models offered"},
-		{kernel.CheckUnauthorized, nil, "give its key"},
-		{kernel.CheckFailed, nil, "not an OpenAI-compatible server"},
-		{kernel.DiscoverTimeout, nil, "no answer within"},
-		{kernel.CheckDown, nil, "nothing answers there"},
+		{profiles.CheckOK, []string{"env-model"}, "1 model offered"},
+		{profiles.CheckOK, []string{"llama3.2", "qwen3-coder"}, "2 models offered"},
+		{profiles.CheckUnauthorized, nil, "give its key"},
+		{profiles.CheckFailed, nil, "not an OpenAI-compatible server"},
+		{profiles.DiscoverTimeout, nil, "no answer within"},
+		{profiles.CheckDown, nil, "nothing answers there"},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("DiscoverModelServers = %+v; want %d candidates", got, len(want))
@@ -126,11 +127,11 @@ func TestDiscoverModelServers(t *testing.T) {
 	}
 
 	// One candidate by ID, as the first-run view probes them.
-	one, err := h.k.ProbeModelServer(ctx, got[1].ID)
-	if err != nil || one.Status != kernel.CheckOK || len(one.Models) != 2 {
+	one, err := h.k.Profiles().ProbeModelServer(ctx, got[1].ID)
+	if err != nil || one.Status != profiles.CheckOK || len(one.Models) != 2 {
 		t.Errorf("ProbeModelServer(%s) = %+v, %v; want ok with 2 models", got[1].ID, one, err)
 	}
-	if _, err := h.k.ProbeModelServer(ctx, "no-such-server"); !errors.Is(err, kernel.ErrNotFound) {
+	if _, err := h.k.Profiles().ProbeModelServer(ctx, "no-such-server"); !errors.Is(err, kernel.ErrNotFound) {
 		t.Errorf("ProbeModelServer(unknown) = %v; want not found", err)
 	}
 }
@@ -146,7 +147,7 @@ func TestDiscoverWithoutKeyOrPorts(t *testing.T) {
 	t.Setenv("OPENAI_BASE_URL", "")
 	h := newHarness(t, nil)
 	ctx := context.Background()
-	list, err := h.k.ModelServers(ctx)
+	list, err := h.k.Profiles().ModelServers(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,19 +158,19 @@ func TestDiscoverWithoutKeyOrPorts(t *testing.T) {
 	if w := "env=https://api.openai.com/v1 ollama=http://127.0.0.1:11434/v1 lmstudio=http://127.0.0.1:1234/v1 llamacpp=http://127.0.0.1:8080/v1 vllm=http://127.0.0.1:8000/v1"; strings.Join(ids, " ") != w {
 		t.Errorf("default candidates = %s; want %s", strings.Join(ids, " "), w)
 	}
-	env, err := h.k.ProbeModelServer(ctx, "env")
-	if err != nil || env.Status != kernel.DiscoverNoKey || env.KeyPresent || !strings.Contains(env.Message, "Settings → Providers") {
+	env, err := h.k.Profiles().ProbeModelServer(ctx, "env")
+	if err != nil || env.Status != profiles.DiscoverNoKey || env.KeyPresent || !strings.Contains(env.Message, "Settings → Providers") {
 		t.Errorf("ProbeModelServer(env) without a key = %+v, %v; want no-key saying where to add one", env, err)
 	}
 	for _, bad := range []string{"", "abc", "0", "70000", "80,-1", "1234;5678"} {
-		if err := h.k.SetSetting(ctx, kernel.SettingDiscoverPorts, bad); !errors.Is(err, kernel.ErrInvalid) {
+		if err := h.k.SetSetting(ctx, profiles.SettingDiscoverPorts, bad); !errors.Is(err, kernel.ErrInvalid) {
 			t.Errorf("SetSetting(discover.ports, %q) = %v; want invalid", bad, err)
 		}
 	}
-	if err := h.k.SetSetting(ctx, kernel.SettingDiscoverPorts, " 9001, 9001 ,11434"); err != nil {
+	if err := h.k.SetSetting(ctx, profiles.SettingDiscoverPorts, " 9001, 9001 ,11434"); err != nil {
 		t.Fatal(err)
 	}
-	list, _ = h.k.ModelServers(ctx)
+	list, _ = h.k.Profiles().ModelServers(ctx)
 	if len(list) != 3 || list[1].ID != "port-9001" || list[1].Name != "OpenAI-compatible server on port 9001" || list[2].ID != "ollama" {
 		t.Errorf("candidates of 9001,9001,11434 = %+v; want port-9001 once, then ollama", list)
 	}
@@ -191,11 +192,11 @@ func TestDiscoverOllamaTags(t *testing.T) {
 	defer srv.Close()
 	h := newHarness(t, nil)
 	ctx := context.Background()
-	if err := h.k.SetSetting(ctx, kernel.SettingDiscoverPorts, portOf(t, srv.URL)); err != nil {
+	if err := h.k.SetSetting(ctx, profiles.SettingDiscoverPorts, portOf(t, srv.URL)); err != nil {
 		t.Fatal(err)
 	}
-	got, err := h.k.ProbeModelServer(ctx, "port-"+portOf(t, srv.URL))
-	if err != nil || got.Status != kernel.CheckOK || strings.Join(got.Models, ",") != "llama3.2:latest,qwen2.5-coder:7b" {
+	got, err := h.k.Profiles().ProbeModelServer(ctx, "port-"+portOf(t, srv.URL))
+	if err != nil || got.Status != profiles.CheckOK || strings.Join(got.Models, ",") != "llama3.2:latest,qwen2.5-coder:7b" {
 		t.Errorf("a server with /api/tags only = %+v, %v; want ok with its two models", got, err)
 	}
 }
@@ -215,13 +216,13 @@ func TestAddProviderFromEnv(t *testing.T) {
 	svc := panelService(h)
 
 	t.Setenv("OPENAI_API_KEY", "")
-	_, err := svc.AddProviderFromEnv(kernel.ProviderInput{Name: "env", BaseURL: h.srv.URL, Model: "env-model"})
+	_, err := svc.AddProviderFromEnv(profiles.ProviderInput{Name: "env", BaseURL: h.srv.URL, Model: "env-model"})
 	if apiCode(err) != kernel.CodeInvalid || !strings.Contains(err.Error(), "OPENAI_API_KEY is not set") {
 		t.Fatalf("AddProviderFromEnv without the variable = %v; want invalid, saying OPENAI_API_KEY is not set", err)
 	}
 
 	t.Setenv("OPENAI_API_KEY", key)
-	p, err := svc.AddProviderFromEnv(kernel.ProviderInput{Name: "env", BaseURL: h.srv.URL, Model: "env-model", APIKey: "ignored"})
+	p, err := svc.AddProviderFromEnv(profiles.ProviderInput{Name: "env", BaseURL: h.srv.URL, Model: "env-model", APIKey: "ignored"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,8 +248,8 @@ func TestDiscoverMasksTheEnvironmentsKey(t *testing.T) {
 	srv.RequireKey("another-key") // its 401 echoes the key it got
 	t.Setenv("OPENAI_BASE_URL", srv.URL)
 	h := newHarness(t, nil)
-	got, err := h.k.ProbeModelServer(context.Background(), "env")
-	if err != nil || got.Status != kernel.CheckUnauthorized {
+	got, err := h.k.Profiles().ProbeModelServer(context.Background(), "env")
+	if err != nil || got.Status != profiles.CheckUnauthorized {
 		t.Fatalf("ProbeModelServer(env) = %+v, %v; want unauthorized", got, err)
 	}
 	if strings.Contains(got.Message, key) || !strings.Contains(got.Message, "[OPENAI_API_KEY]") {

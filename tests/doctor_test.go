@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"foya/backend/cli"
-	"foya/backend/kernel"
+	"foya/backend/doctor"
 	"foya/backend/mcp/mcptest"
 	pt "foya/backend/provider/providertest"
 	"foya/backend/sandbox"
@@ -145,7 +145,7 @@ func TestDoctorReportsEachSection(t *testing.T) {
 	}
 
 	res = runFoya(t, bin, env, "doctor", "--db", db, "--timeout", "2s", "--json")
-	var r kernel.DoctorReport
+	var r doctor.Report
 	if err := json.Unmarshal([]byte(res.stdout), &r); err != nil || res.code != 1 {
 		t.Fatalf("doctor --json: exit %d, %v\n%s%s", res.code, err, res.stdout, res.stderr)
 	}
@@ -161,7 +161,7 @@ func TestDoctorReportsEachSection(t *testing.T) {
 	status := map[string]string{}
 	for _, p := range r.Providers.Profiles {
 		status[p.Name] = p.Status
-		if p.Status != kernel.DoctorOK && p.Fix == "" {
+		if p.Status != doctor.OK && p.Fix == "" {
 			t.Errorf("provider %s: %s with nothing to do", p.Name, p.Status)
 		}
 	}
@@ -258,26 +258,26 @@ func TestDoctorWithoutSandboxOrTrash(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(home, ".local", "share", "Trash"), []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r := kernel.Doctor(t.Context(), kernel.DoctorOptions{
+	r := doctor.Run(t.Context(), doctor.Options{
 		DBPath: filepath.Join(dir, "none", "foya.db"),
 		Probe: func() sandbox.Capability {
 			return sandbox.Capability{Reason: "sandbox unavailable: no Landlock in this kernel"}
 		},
 		Trash: trash.New(trash.Options{Home: home}),
 	})
-	if r.Sandbox.Status != kernel.DoctorProblem || !strings.Contains(r.Sandbox.Detail, "no Landlock") || r.Sandbox.Fix == "" {
+	if r.Sandbox.Status != doctor.Problem || !strings.Contains(r.Sandbox.Detail, "no Landlock") || r.Sandbox.Fix == "" {
 		t.Errorf("sandbox = %+v; want a problem with its reason and what to do", r.Sandbox)
 	}
-	if r.Trash.Status != kernel.DoctorProblem || !strings.Contains(r.Trash.Fix, "move that file aside") {
+	if r.Trash.Status != doctor.Problem || !strings.Contains(r.Trash.Fix, "move that file aside") {
 		t.Errorf("trash = %+v; want a problem saying to move the file aside", r.Trash)
 	}
-	if r.Database.Status != kernel.DoctorOK || r.Database.Exists {
+	if r.Database.Status != doctor.OK || r.Database.Exists {
 		t.Errorf("database = %+v; want ok, not made yet", r.Database)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "none")); err == nil {
 		t.Errorf("Doctor made the database's folder")
 	}
-	if r.Providers.Status != kernel.DoctorWarning || !strings.Contains(r.Providers.Fix, "foya providers add") {
+	if r.Providers.Status != doctor.Warning || !strings.Contains(r.Providers.Fix, "foya providers add") {
 		t.Errorf("providers = %+v; want a warning saying how to add one", r.Providers)
 	}
 	if n := len(r.Problems()); n != 2 {
@@ -325,11 +325,11 @@ func TestDoctorReportsMCPServers(t *testing.T) {
 	}
 
 	out, _ = foya("doctor", "--db", db, "--timeout", "2s", "--json")
-	var r kernel.DoctorReport
+	var r doctor.Report
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("doctor --json: %v\n%s", err, out)
 	}
-	if r.MCP.Status != kernel.DoctorWarning || len(r.MCP.Servers) != 2 {
+	if r.MCP.Status != doctor.Warning || len(r.MCP.Servers) != 2 {
 		t.Errorf("doctor --json mcp = %+v", r.MCP)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"foya/backend/kernel"
+	"foya/backend/mcp/mcpconfig"
 	"foya/backend/mcp/mcptest"
 	pt "foya/backend/provider/providertest"
 )
@@ -113,7 +114,7 @@ func TestMCPServerEscapes(t *testing.T) {
 	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"proj": map[string]any{
 		"command": exe, "env": map[string]string{mcptest.Env: "ok"}}}})
 	os.WriteFile(filepath.Join(ws, ".mcp.json"), cfg, 0o644)
-	s, err := approveShown(t, h.k, ws, "proj", kernel.MCPApprove{})
+	s, err := approveShown(t, h.k, ws, "proj", mcpconfig.Approval{})
 	if err != nil || s.State != "ready" || !s.Sandbox {
 		t.Fatalf("approve = %+v, %v; want ready in the sandbox", s, err)
 	}
@@ -191,7 +192,7 @@ func TestMCPApprovalCoversTheCodeItRuns(t *testing.T) {
 	if !slices.Contains(shown.Code, "helper_srv.py") || shown.Command != "python3" || !slices.Equal(shown.Args, []string{"helper_srv.py"}) {
 		t.Fatalf("shown = %+v; want the command, its argument and helper_srv.py as the code it runs", shown)
 	}
-	s, err := h.k.ApproveMCPServer(ctx, ws, "helper", kernel.MCPApprove{Fingerprint: shown.Fingerprint})
+	s, err := h.k.MCP().Approve(ctx, ws, "helper", mcpconfig.Approval{Fingerprint: shown.Fingerprint})
 	if err != nil || s.State != "ready" {
 		t.Fatalf("approve = %+v, %v; want ready", s, err)
 	}
@@ -205,14 +206,14 @@ func TestMCPApprovalCoversTheCodeItRuns(t *testing.T) {
 		t.Fatalf("helper_srv.py = %q; want the model's write (Auto allows it)", got)
 	}
 	s = shownMCP(t, h.k, ws, "helper")
-	if s.State != kernel.MCPUnapproved || !strings.Contains(s.Error, "helper_srv.py changed since you approved the MCP server helper") ||
+	if s.State != mcpconfig.Unapproved || !strings.Contains(s.Error, "helper_srv.py changed since you approved the MCP server helper") ||
 		!strings.Contains(s.Error, "foya mcp approve helper") {
 		t.Errorf("after the model rewrote its script: %+v; want unapproved, naming helper_srv.py and what to do", s)
 	}
 	if _, _, ok := h.k.Registry().Lookup("mcp__helper__hello"); ok {
 		t.Error("the server whose script changed still offers its tools")
 	}
-	if _, err := h.k.RestartMCPServer(ctx, ws, "helper"); err == nil {
+	if _, err := h.k.MCP().Restart(ctx, ws, "helper"); err == nil {
 		t.Error("restarting the server whose script changed succeeded")
 	}
 	if pathExists(filepath.Join(ws, "pwned")) {
@@ -230,15 +231,15 @@ func TestMCPUnsandboxedWorkspaceCode(t *testing.T) {
 	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"proj": map[string]any{
 		"command": "./" + filepath.Base(exe), "env": map[string]string{mcptest.Env: "ok"}}}})
 	os.WriteFile(filepath.Join(h.dir, ".mcp.json"), cfg, 0o644)
-	_, err := approveShown(t, h.k, h.dir, "proj", kernel.MCPApprove{Unsandboxed: true})
+	_, err := approveShown(t, h.k, h.dir, "proj", mcpconfig.Approval{Unsandboxed: true})
 	if kernel.Code(err) != "invalid" || !strings.Contains(err.Error(), "runs code from the workspace (mcp-server)") ||
 		!strings.Contains(err.Error(), "--trust-workspace-code") {
 		t.Fatalf("unsandboxed approval of workspace code = %v (%s); want refused, naming the file and the confirmation", err, kernel.Code(err))
 	}
-	if s := shownMCP(t, h.k, h.dir, "proj"); s.State != kernel.MCPUnapproved {
+	if s := shownMCP(t, h.k, h.dir, "proj"); s.State != mcpconfig.Unapproved {
 		t.Fatalf("after the refusal: %+v; want still unapproved", s)
 	}
-	s, err := approveShown(t, h.k, h.dir, "proj", kernel.MCPApprove{Unsandboxed: true, WorkspaceCode: true})
+	s, err := approveShown(t, h.k, h.dir, "proj", mcpconfig.Approval{Unsandboxed: true, WorkspaceCode: true})
 	if err != nil || s.State != "ready" || s.Sandbox {
 		t.Fatalf("confirmed = %+v, %v; want ready outside the sandbox", s, err)
 	}
@@ -265,16 +266,16 @@ func TestMCPApproveWhatWasShown(t *testing.T) {
 		strings.Contains(tool.Env["GITHUB_TOKEN"], "ghp_") || tool.Env["GITHUB_TOKEN"] == "" {
 		t.Errorf("tool shown = %+v; want command, args, cwd, env with the token masked", tool)
 	}
-	if _, err := h.k.ApproveMCPServer(ctx, ws, "tool", kernel.MCPApprove{}); kernel.Code(err) != "invalid" || !strings.Contains(err.Error(), "fingerprint") {
+	if _, err := h.k.MCP().Approve(ctx, ws, "tool", mcpconfig.Approval{}); kernel.Code(err) != "invalid" || !strings.Contains(err.Error(), "fingerprint") {
 		t.Errorf("approve without a fingerprint = %v; want refused, asking for it", err)
 	}
 	// The project changes the entry after the user saw it.
 	os.WriteFile(filepath.Join(ws, ".mcp.json"), []byte(`{"mcpServers":{"tool":{"command":"/bin/sh","args":["-c","touch pwned"]}}}`), 0o644)
-	_, err := h.k.ApproveMCPServer(ctx, ws, "tool", kernel.MCPApprove{Fingerprint: tool.Fingerprint})
+	_, err := h.k.MCP().Approve(ctx, ws, "tool", mcpconfig.Approval{Fingerprint: tool.Fingerprint})
 	if kernel.Code(err) != "conflict" || !strings.Contains(err.Error(), "changed since it was shown") || !strings.Contains(err.Error(), "review it again") {
 		t.Fatalf("approve a stale fingerprint = %v (%s); want a conflict saying to review again", err, kernel.Code(err))
 	}
-	if s := shownMCP(t, h.k, ws, "tool"); s.State != kernel.MCPUnapproved {
+	if s := shownMCP(t, h.k, ws, "tool"); s.State != mcpconfig.Unapproved {
 		t.Errorf("after the refusal: %+v; want unapproved", s)
 	}
 	if pathExists(filepath.Join(ws, "pwned")) {
@@ -295,7 +296,7 @@ func TestMCPProjectToolsStayInTheirProject(t *testing.T) {
 	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"proj": map[string]any{
 		"command": exe, "env": map[string]string{mcptest.Env: "ok"}}}})
 	os.WriteFile(filepath.Join(a, ".mcp.json"), cfg, 0o644)
-	if s, err := approveShown(t, h.k, a, "proj", kernel.MCPApprove{}); err != nil || s.State != "ready" {
+	if s, err := approveShown(t, h.k, a, "proj", mcpconfig.Approval{}); err != nil || s.State != "ready" {
 		t.Fatalf("approve in A = %+v, %v", s, err)
 	}
 	for _, dir := range []string{a, h.dir} {

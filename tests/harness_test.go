@@ -74,7 +74,7 @@ func (h *harness) open(extra []tools.Tool) {
 	h.t.Cleanup(func() { k.Close() })
 	// The scripted model "m" takes images; tests of text-only models use
 	// another name.
-	if err := k.SetImageInput(context.Background(), "m", true); err != nil {
+	if err := k.Profiles().SetImageInput(context.Background(), "m", true); err != nil {
 		h.t.Fatal(err)
 	}
 	k.Subscribe(func(ev llm.Event) {

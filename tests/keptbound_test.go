@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"foya/backend/doctor"
 	"foya/backend/kernel"
 	pt "foya/backend/provider/providertest"
 )
@@ -47,7 +48,7 @@ func TestIssue21KeptContentsBounded(t *testing.T) {
 	if u.MaxKeptBytes != 1024 || u.BlobBytes == 0 || u.BlobBytes > 1024 {
 		t.Errorf("usage %+v; want the bound 1024 and the kept contents within it", u)
 	}
-	d := kernel.Doctor(ctx, kernel.DoctorOptions{DBPath: h.db}).Workspace
+	d := doctor.Run(ctx, doctor.Options{DBPath: h.db}).Workspace
 	if d.Usage.MaxKeptBytes != 1024 || !strings.Contains(d.Detail, "of the 1.0 KiB workspace.maxKeptBytes allows") {
 		t.Errorf("doctor's workspace finding %+v; want the kept contents and their bound", d)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"foya/backend/approval"
 	"foya/backend/kernel"
+	"foya/backend/profiles"
 )
 
 // Every kernel method fed bad input fails with an error whose code a front
@@ -32,7 +33,7 @@ func TestKernelErrorCodes(t *testing.T) {
 	os.WriteFile(filepath.Join(broken, approval.RulesFile), []byte(`{"allow":`), 0o644)
 	file := filepath.Join(t.TempDir(), "f")
 	os.WriteFile(file, nil, 0o644)
-	if _, err := k.AddProvider(ctx, kernel.ProviderInput{Name: "p1", BaseURL: h.srv.URL, Model: "m"}); err != nil {
+	if _, err := k.Profiles().Add(ctx, profiles.ProviderInput{Name: "p1", BaseURL: h.srv.URL, Model: "m"}); err != nil {
 		t.Fatal(err)
 	}
 	err1 := func(_ any, err error) error { return err }
@@ -80,17 +81,17 @@ func TestKernelErrorCodes(t *testing.T) {
 		{"SetSetting relative readable", k.SetSetting(ctx, kernel.SettingSandboxReadable, "rel/path"), kernel.CodeInvalid},
 		{"SetSetting bad mode", k.SetSetting(ctx, kernel.SettingDefaultMode, "turbo"), kernel.CodeInvalid},
 		{"SetSetting bad images", k.SetSetting(ctx, "model.images.m", "maybe"), kernel.CodeInvalid},
-		{"SetSetting unknown default provider", k.SetSetting(ctx, kernel.SettingDefaultProvider, "nope"), kernel.CodeNotFound},
-		{"SetImageInput no model", k.SetImageInput(ctx, " ", true), kernel.CodeInvalid},
-		{"Provider unknown", err1(k.Provider(ctx, "nope")), kernel.CodeNotFound},
-		{"EditProvider unknown", err1(k.EditProvider(ctx, "nope", kernel.ProviderEdit{})), kernel.CodeNotFound},
-		{"RemoveProvider unknown", k.RemoveProvider(ctx, "nope"), kernel.CodeNotFound},
-		{"SetDefaultProvider unknown", k.SetDefaultProvider(ctx, "nope"), kernel.CodeNotFound},
-		{"TestProvider unknown", err1(k.TestProvider(ctx, "nope")), kernel.CodeNotFound},
-		{"AddProvider bad name", err1(k.AddProvider(ctx, kernel.ProviderInput{Name: "a b", BaseURL: h.srv.URL, Model: "m"})), kernel.CodeInvalid},
-		{"AddProvider bad URL", err1(k.AddProvider(ctx, kernel.ProviderInput{Name: "p2", BaseURL: "ftp://x", Model: "m"})), kernel.CodeInvalid},
-		{"AddProvider existing", err1(k.AddProvider(ctx, kernel.ProviderInput{Name: "p1", BaseURL: h.srv.URL, Model: "m"})), kernel.CodeConflict},
-		{"ProviderModel unknown", err3(k.ProviderModel(ctx, kernel.ModelChoice{Provider: "nope"})), kernel.CodeNotFound},
+		{"SetSetting unknown default provider", k.SetSetting(ctx, profiles.SettingDefaultProvider, "nope"), kernel.CodeNotFound},
+		{"SetImageInput no model", k.Profiles().SetImageInput(ctx, " ", true), kernel.CodeInvalid},
+		{"Provider unknown", err1(k.Profiles().Get(ctx, "nope")), kernel.CodeNotFound},
+		{"EditProvider unknown", err1(k.Profiles().Edit(ctx, "nope", profiles.ProviderEdit{})), kernel.CodeNotFound},
+		{"RemoveProvider unknown", k.Profiles().Remove(ctx, "nope"), kernel.CodeNotFound},
+		{"SetDefaultProvider unknown", k.Profiles().SetDefault(ctx, "nope"), kernel.CodeNotFound},
+		{"TestProvider unknown", err1(k.Profiles().Test(ctx, "nope")), kernel.CodeNotFound},
+		{"AddProvider bad name", err1(k.Profiles().Add(ctx, profiles.ProviderInput{Name: "a b", BaseURL: h.srv.URL, Model: "m"})), kernel.CodeInvalid},
+		{"AddProvider bad URL", err1(k.Profiles().Add(ctx, profiles.ProviderInput{Name: "p2", BaseURL: "ftp://x", Model: "m"})), kernel.CodeInvalid},
+		{"AddProvider existing", err1(k.Profiles().Add(ctx, profiles.ProviderInput{Name: "p1", BaseURL: h.srv.URL, Model: "m"})), kernel.CodeConflict},
+		{"ProviderModel unknown", err3(k.Profiles().Client(ctx, profiles.ModelChoice{Provider: "nope"})), kernel.CodeNotFound},
 		{"TrustProjectRules no file", k.TrustProjectRules(ctx, h.dir, "abc"), kernel.CodeNotFound},
 		{"TrustProjectRules changed", k.TrustProjectRules(ctx, rules, strings.Repeat("0", 64)), kernel.CodeConflict},
 		{"TrustProjectRules unparsable", k.TrustProjectRules(ctx, broken, strings.Repeat("0", 64)), kernel.CodeInvalid},
@@ -109,13 +110,13 @@ func TestKernelErrorCodes(t *testing.T) {
 	}
 
 	// The specific sentinels hold beside the general ones.
-	if err := err1(k.Provider(ctx, "nope")); !errors.Is(err, kernel.ErrProviderNotFound) || !errors.Is(err, kernel.ErrNotFound) {
+	if err := err1(k.Profiles().Get(ctx, "nope")); !errors.Is(err, profiles.ErrProviderNotFound) || !errors.Is(err, kernel.ErrNotFound) {
 		t.Errorf("unknown provider: %v; want ErrProviderNotFound and ErrNotFound", err)
 	}
-	if err := err1(k.AddProvider(ctx, kernel.ProviderInput{Name: "p1", BaseURL: h.srv.URL, Model: "m"})); !errors.Is(err, kernel.ErrProviderExists) {
+	if err := err1(k.Profiles().Add(ctx, profiles.ProviderInput{Name: "p1", BaseURL: h.srv.URL, Model: "m"})); !errors.Is(err, profiles.ErrProviderExists) {
 		t.Errorf("existing provider: %v; want ErrProviderExists", err)
 	}
-	if err := err1(k.AddProvider(ctx, kernel.ProviderInput{Name: "", BaseURL: h.srv.URL, Model: "m"})); !errors.Is(err, kernel.ErrInvalidProvider) {
+	if err := err1(k.Profiles().Add(ctx, profiles.ProviderInput{Name: "", BaseURL: h.srv.URL, Model: "m"})); !errors.Is(err, profiles.ErrInvalidProvider) {
 		t.Errorf("bad provider: %v; want ErrInvalidProvider", err)
 	}
 	if err := err1(k.Revert(ctx, kernel.RevertRequest{})); !kernel.IsBadRevert(err) {
@@ -124,7 +125,7 @@ func TestKernelErrorCodes(t *testing.T) {
 	if err := err1(k.KillBackground(sess.ID, "bg_nope")); !errors.Is(err, kernel.ErrNoCommand) {
 		t.Errorf("unknown command: %v; want ErrNoCommand", err)
 	}
-	if kernel.Code(kernel.ErrKeyringLocked) != kernel.CodeUnavailable {
+	if kernel.Code(profiles.ErrKeyringLocked) != kernel.CodeUnavailable {
 		t.Error("a locked keyring is not unavailable")
 	}
 	if kernel.Code(errors.New("disk on fire")) != kernel.CodeInternal || kernel.Code(nil) != "" {

@@ -14,6 +14,7 @@ import (
 	"foya/backend/cli"
 	"foya/backend/event"
 	"foya/backend/kernel"
+	"foya/backend/mcp/mcpconfig"
 	"foya/backend/mcp/mcptest"
 	pt "foya/backend/provider/providertest"
 	"foya/backend/tools"
@@ -21,13 +22,13 @@ import (
 
 // mcpServer returns a user MCP server entry: this test binary serving
 // mcptest over stdio (TestMain).
-func mcpServer(t *testing.T, name string) kernel.MCPServerConfig {
+func mcpServer(t *testing.T, name string) mcpconfig.Config {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return kernel.MCPServerConfig{Name: name, Command: exe, Env: map[string]string{mcptest.Env: "ok"}}
+	return mcpconfig.Config{Name: name, Command: exe, Env: map[string]string{mcptest.Env: "ok"}}
 }
 
 // copyExe copies this test binary into dir: a sandboxed server must be
@@ -57,9 +58,9 @@ func copyExe(t *testing.T, dir string) string {
 }
 
 // shownMCP returns a project's server as the list shows it.
-func shownMCP(t *testing.T, k *kernel.Kernel, dir, name string) kernel.MCPServer {
+func shownMCP(t *testing.T, k *kernel.Kernel, dir, name string) mcpconfig.Server {
 	t.Helper()
-	list, err := k.MCPServers(context.Background(), dir)
+	list, err := k.MCP().List(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,18 +70,18 @@ func shownMCP(t *testing.T, k *kernel.Kernel, dir, name string) kernel.MCPServer
 		}
 	}
 	t.Fatalf("no project server %s in %+v", name, list)
-	return kernel.MCPServer{}
+	return mcpconfig.Server{}
 }
 
 // approveShown approves a project's server with the fingerprint the list
 // shows (a.Fingerprint, when set, wins), as Settings and foya mcp approve
 // do.
-func approveShown(t *testing.T, k *kernel.Kernel, dir, name string, a kernel.MCPApprove) (kernel.MCPServer, error) {
+func approveShown(t *testing.T, k *kernel.Kernel, dir, name string, a mcpconfig.Approval) (mcpconfig.Server, error) {
 	t.Helper()
 	if a.Fingerprint == "" {
 		a.Fingerprint = shownMCP(t, k, dir, name).Fingerprint
 	}
-	return k.ApproveMCPServer(context.Background(), dir, name, a)
+	return k.MCP().Approve(context.Background(), dir, name, a)
 }
 
 func toolText(t *testing.T, req pt.Request, id string) string {
@@ -106,7 +107,7 @@ func TestMCPToolsThroughTheKernel(t *testing.T) {
 			call("c3", "mcp__local__picture", `{}`), call("c4", "mcp__local__progress", `{}`)),
 		pt.Say("done"))
 	ctx := context.Background()
-	if err := h.k.AddMCPServer(ctx, mcpServer(t, "local")); err != nil {
+	if err := h.k.MCP().Add(ctx, mcpServer(t, "local")); err != nil {
 		t.Fatal(err)
 	}
 	ans := &answerer{}
@@ -178,15 +179,15 @@ func TestMCPToolsThroughTheKernel(t *testing.T) {
 		t.Error("no tool.update with the server's progress")
 	}
 	// Resources and prompts through their own API (spec M3).
-	res, err := h.k.ReadMCPResource(ctx, "", "local", "file:///notes.txt")
+	res, err := h.k.MCP().ReadResource(ctx, "", "local", "file:///notes.txt")
 	if err != nil || len(res) != 1 || res[0].Text != "remember the milk" {
 		t.Errorf("ReadMCPResource = %+v, %v", res, err)
 	}
-	msgs, err := h.k.GetMCPPrompt(ctx, "", "local", "greet", map[string]string{"name": "Ada"})
+	msgs, err := h.k.MCP().GetPrompt(ctx, "", "local", "greet", map[string]string{"name": "Ada"})
 	if err != nil || len(msgs) != 1 || msgs[0].Text != "Say hello to Ada" {
 		t.Errorf("GetMCPPrompt = %+v, %v", msgs, err)
 	}
-	if _, err := h.k.MCPResources(ctx, "", "nobody"); kernel.Code(err) != "invalid" {
+	if _, err := h.k.MCP().Resources(ctx, "", "nobody"); kernel.Code(err) != "invalid" {
 		t.Errorf("MCPResources of an unknown server: %v (%s)", err, kernel.Code(err))
 	}
 }
@@ -209,11 +210,11 @@ func TestMCPProjectServerNeedsApproval(t *testing.T) {
 	os.WriteFile(filepath.Join(h.dir, ".mcp.json"), cfg("-a"), 0o644)
 	os.MkdirAll(filepath.Join(h.dir, ".foya"), 0o755)
 	os.WriteFile(filepath.Join(h.dir, ".foya", "mcp.json"), []byte("{\"mcpServers\": {\n  \"x\": [}\n}"), 0o644)
-	list, err := h.k.MCPServers(ctx, h.dir)
+	list, err := h.k.MCP().List(ctx, h.dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(list.Servers) != 1 || list.Servers[0].State != kernel.MCPUnapproved {
+	if len(list.Servers) != 1 || list.Servers[0].State != mcpconfig.Unapproved {
 		t.Fatalf("servers = %+v; want proj unapproved", list.Servers)
 	}
 	if len(list.Problems) != 1 || !strings.Contains(list.Problems[0], filepath.Join(".foya", "mcp.json")+": line 2, column") {
@@ -222,7 +223,7 @@ func TestMCPProjectServerNeedsApproval(t *testing.T) {
 	if _, _, ok := h.k.Registry().Lookup("mcp__proj__echo"); ok {
 		t.Fatal("an unapproved project server's tools are registered")
 	}
-	s, err := approveShown(t, h.k, h.dir, "proj", kernel.MCPApprove{})
+	s, err := approveShown(t, h.k, h.dir, "proj", mcpconfig.Approval{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +245,7 @@ func TestMCPProjectServerNeedsApproval(t *testing.T) {
 		t.Error("the sandboxed server wrote outside the workspace")
 	}
 	os.WriteFile(filepath.Join(h.dir, ".mcp.json"), cfg("-b"), 0o644)
-	if list, _ := h.k.MCPServers(ctx, h.dir); list.Servers[0].State != kernel.MCPUnapproved {
+	if list, _ := h.k.MCP().List(ctx, h.dir); list.Servers[0].State != mcpconfig.Unapproved {
 		t.Errorf("after the entry changed: %+v; want unapproved again", list.Servers[0])
 	}
 }
@@ -264,7 +265,7 @@ func TestMCPDeferredThroughToolSearch(t *testing.T) {
 	if err := h.k.SetSetting(ctx, kernel.SettingMCPDeferShare, "2"); kernel.Code(err) != "invalid" {
 		t.Errorf("share 2: %v", err)
 	}
-	if err := h.k.AddMCPServer(ctx, mcpServer(t, "local")); err != nil {
+	if err := h.k.MCP().Add(ctx, mcpServer(t, "local")); err != nil {
 		t.Fatal(err)
 	}
 	ans := &answerer{}
@@ -293,7 +294,7 @@ func TestMCPDeferredThroughToolSearch(t *testing.T) {
 func TestMCPAttachResource(t *testing.T) {
 	h := newHarness(t, nil, pt.Say("noted"), pt.Say("long read"))
 	ctx := context.Background()
-	if err := h.k.AddMCPServer(ctx, mcpServer(t, "local")); err != nil {
+	if err := h.k.MCP().Add(ctx, mcpServer(t, "local")); err != nil {
 		t.Fatal(err)
 	}
 	sess := h.session("auto")
@@ -365,7 +366,7 @@ func TestMCPAttachResource(t *testing.T) {
 			big = m.Message.Content
 		}
 	}
-	if len(big) > kernel.MaxAttachedText+1024 || !strings.Contains(big, "the attached resources were cut") {
+	if len(big) > mcpconfig.MaxAttachedText+1024 || !strings.Contains(big, "the attached resources were cut") {
 		t.Errorf("big attachment: %d bytes, ends %q", len(big), big[max(0, len(big)-200):])
 	}
 
@@ -379,7 +380,7 @@ func TestMCPAttachResource(t *testing.T) {
 		{"unknown server", []kernel.ResourceRef{{Server: "nobody", URI: "file:///notes.txt"}}, "no MCP server"},
 		{"unknown resource", []kernel.ResourceRef{{Server: "local", URI: "file:///missing.txt"}}, "file:///missing.txt"},
 		{"empty uri", []kernel.ResourceRef{{Server: "local"}}, "needs a server and a uri"},
-		{"too many", slices.Repeat([]kernel.ResourceRef{{Server: "local", URI: "file:///notes.txt"}}, kernel.MaxAttached+1), "at most"},
+		{"too many", slices.Repeat([]kernel.ResourceRef{{Server: "local", URI: "file:///notes.txt"}}, mcpconfig.MaxAttached+1), "at most"},
 	} {
 		_, err := h.k.Run(ctx, kernel.RunOptions{SessionID: sess.ID, Prompt: "x", Model: h.model(), Resources: c.refs})
 		if kernel.Code(err) != "invalid" || !strings.Contains(err.Error(), c.want) {
@@ -400,14 +401,14 @@ func TestMCPAttachResource(t *testing.T) {
 func TestMCPSettingsCalls(t *testing.T) {
 	h := newHarness(t, nil)
 	ctx := context.Background()
-	if err := h.k.AddMCPServer(ctx, mcpServer(t, "local")); err != nil {
+	if err := h.k.MCP().Add(ctx, mcpServer(t, "local")); err != nil {
 		t.Fatal(err)
 	}
-	s, err := h.k.RestartMCPServer(ctx, "", "local")
+	s, err := h.k.MCP().Restart(ctx, "", "local")
 	if err != nil || s.State != "ready" || s.Restarts != 0 || s.Scope != "user" || s.Tools < 10 {
 		t.Fatalf("restart = %+v, %v; want ready again", s, err)
 	}
-	if _, err := h.k.RestartMCPServer(ctx, "", "nobody"); kernel.Code(err) != "not_found" {
+	if _, err := h.k.MCP().Restart(ctx, "", "nobody"); kernel.Code(err) != "not_found" {
 		t.Errorf("restart of an unknown server: %v (%s)", err, kernel.Code(err))
 	}
 
@@ -415,21 +416,21 @@ func TestMCPSettingsCalls(t *testing.T) {
 	if err := h.k.SetSetting(ctx, kernel.SettingMCPDeferShare, "0.0001"); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.k.SetMCPAlwaysLoad(ctx, "local", true); err != nil {
+	if err := h.k.MCP().SetAlwaysLoad(ctx, "local", true); err != nil {
 		t.Fatal(err)
 	}
-	list, err := h.k.MCPServers(ctx, "")
+	list, err := h.k.MCP().List(ctx, "")
 	if err != nil || len(list.Servers) != 1 || !list.Servers[0].AlwaysLoad || list.Servers[0].Deferred {
 		t.Fatalf("after always load = %+v, %v; want alwaysLoad, not deferred", list, err)
 	}
-	if err := h.k.SetMCPAlwaysLoad(ctx, "local", false); err != nil {
+	if err := h.k.MCP().SetAlwaysLoad(ctx, "local", false); err != nil {
 		t.Fatal(err)
 	}
-	list, _ = h.k.MCPServers(ctx, "")
+	list, _ = h.k.MCP().List(ctx, "")
 	if list.Servers[0].AlwaysLoad || !list.Servers[0].Deferred {
 		t.Errorf("after always load off = %+v; want deferred", list.Servers[0])
 	}
-	if err := h.k.SetMCPAlwaysLoad(ctx, "nobody", true); kernel.Code(err) != "not_found" {
+	if err := h.k.MCP().SetAlwaysLoad(ctx, "nobody", true); kernel.Code(err) != "not_found" {
 		t.Errorf("always load of an unknown server: %v (%s)", err, kernel.Code(err))
 	}
 
@@ -438,10 +439,10 @@ func TestMCPSettingsCalls(t *testing.T) {
 	exe, _ := os.Executable()
 	cursor := filepath.Join(t.TempDir(), "mcp.json")
 	os.WriteFile(cursor, []byte(`{"mcpServers":{"fromcursor":{"command":"`+exe+`","env":{"`+mcptest.Env+`":"ok"}}}}`), 0o644)
-	if _, err := h.k.ImportMCP(ctx, cursor); err != nil {
+	if _, err := h.k.MCP().Import(ctx, cursor); err != nil {
 		t.Fatal(err)
 	}
-	list, _ = h.k.MCPServers(ctx, "")
+	list, _ = h.k.MCP().List(ctx, "")
 	from := map[string]string{}
 	for _, s := range list.Servers {
 		from[s.Name] = s.ImportedFrom
@@ -473,7 +474,7 @@ func TestMCPCommandLine(t *testing.T) {
 		t.Errorf("add without command = %d %q", code, errs)
 	}
 	out, _, code := mcp("list", "--json", "--workdir", dir)
-	var list kernel.MCPList
+	var list mcpconfig.List
 	if err := json.Unmarshal([]byte(out), &list); code != 0 || err != nil || len(list.Servers) != 1 ||
 		list.Servers[0].State != "ready" || list.Servers[0].Tools < 10 || !strings.Contains(list.Servers[0].CommandLine, "-test.run=none") {
 		t.Fatalf("list = %d %s", code, out)

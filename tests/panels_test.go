@@ -11,6 +11,7 @@ import (
 	"foya/backend/api"
 	"foya/backend/event"
 	"foya/backend/kernel"
+	"foya/backend/profiles"
 	pt "foya/backend/provider/providertest"
 	"foya/backend/settings"
 )
@@ -110,8 +111,8 @@ func TestProviderModelsForTheSettings(t *testing.T) {
 	key := randomKey(t, "sk-models-")
 	h.srv.RequireKey(key)
 	h.srv.SetModels("zeta-1", "m", "alpha-2", "m")
-	p, err := svc.AddProvider(kernel.ProviderInput{Name: "local", BaseURL: h.srv.URL, Model: "m", APIKey: key})
-	if err != nil || p.KeyStore != kernel.KeyInFile {
+	p, err := svc.AddProvider(profiles.ProviderInput{Name: "local", BaseURL: h.srv.URL, Model: "m", APIKey: key})
+	if err != nil || p.KeyStore != profiles.KeyInFile {
 		t.Fatalf("AddProvider = %+v, %v; want the key in the file", p, err)
 	}
 	models, err := svc.ProviderModels("local")
@@ -119,7 +120,7 @@ func TestProviderModelsForTheSettings(t *testing.T) {
 		t.Fatalf("ProviderModels = %q, %v; want sorted, once each", models, err)
 	}
 	wrong := "sk-wrong-0123456789"
-	if _, err := svc.EditProvider("local", kernel.ProviderEdit{APIKey: &wrong}); err != nil {
+	if _, err := svc.EditProvider("local", profiles.ProviderEdit{APIKey: &wrong}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = svc.ProviderModels("local")
@@ -135,7 +136,7 @@ func TestProviderModelsForTheSettings(t *testing.T) {
 	down := pt.New(t)
 	downURL := down.URL
 	down.Close()
-	if _, err := svc.EditProvider("local", kernel.ProviderEdit{BaseURL: &downURL}); err != nil {
+	if _, err := svc.EditProvider("local", profiles.ProviderEdit{BaseURL: &downURL}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := svc.ProviderModels("local"); apiCode(err) != "unavailable" || !strings.Contains(err.Error(), "is the server running") {

@@ -2,17 +2,12 @@ package tests
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"foya/backend/event"
 	"foya/backend/kernel"
-	"foya/backend/llm"
+	"foya/backend/profiles"
 	pt "foya/backend/provider/providertest"
 )
 
@@ -20,180 +15,6 @@ import (
 func noKeyring(t *testing.T) {
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "")
 	t.Setenv("XDG_RUNTIME_DIR", "")
-}
-
-func openKernelAt(t *testing.T, db string) *kernel.Kernel {
-	t.Helper()
-	k, err := kernel.Open(context.Background(), kernel.Options{DBPath: db, Headless: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { k.Close() })
-	return k
-}
-
-func TestCheckBaseURL(t *testing.T) {
-	for url, ok := range map[string]bool{
-		"http://127.0.0.1:8080/v1":     true,
-		"https://api.openai.com/v1":    true,
-		"ftp://host/v1":                false,
-		"127.0.0.1:8080/v1":            false,
-		"http:///v1":                   false,
-		"https://user:secret@host/v1":  false,
-		"https://token@host/v1":        false,
-		"ftp://secret@host/v1":         false,
-		"https://host/v1?key=secret":   false,
-		"https://host/v1#frag":         false,
-		"http://[::1]:8080/v1":         true,
-		"https://host/v1 with a space": false,
-	} {
-		err := kernel.CheckBaseURL(url)
-		if (err == nil) != ok || err != nil && !errors.Is(err, kernel.ErrInvalidProvider) {
-			t.Errorf("CheckBaseURL(%q) = %v; want ok %v", url, err, ok)
-		}
-		if err != nil && strings.Contains(err.Error(), "secret") {
-			t.Errorf("CheckBaseURL(%q) shows the password: %v", url, err)
-		}
-	}
-}
-
-// The kernel's provider methods: credentials in headers are kept with the
-// key, not in the settings; edit replaces only what it is given; the model
-// for a run comes from the named profile, else the session's, else the
-// default, and a server given by URL gets no profile's key; a key from the
-// environment does not beat a profile's own.
-func TestKernelProviderProfiles(t *testing.T) {
-	noKeyring(t)
-	ctx := context.Background()
-	db := filepath.Join(t.TempDir(), "foya.db")
-	k := openKernelAt(t, db)
-	srv := pt.New(t, pt.Say("a"), pt.Say("b"), pt.Say("c"), pt.Say("d"), pt.Say("e"))
-
-	p, err := k.AddProvider(ctx, kernel.ProviderInput{Name: "one", BaseURL: srv.URL, Model: "m1", APIKey: "sk-one-0123456789",
-		Headers: map[string]string{"X-Org": "acme", "Authorization": "Bearer sk-hdr-0123456789"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !p.Default || p.KeyStore != kernel.KeyInFile || p.Headers["X-Org"] != "acme" || p.Headers["Authorization"] != "" ||
-		len(p.SecretHeaders) != 1 || p.SecretHeaders[0] != "Authorization" {
-		t.Fatalf("added %+v", p)
-	}
-	all, _ := k.Settings(ctx)
-	for key, v := range all {
-		if strings.Contains(v, "sk-") {
-			t.Errorf("setting %s holds a key: %s", key, v)
-		}
-	}
-	if _, err := k.AddProvider(ctx, kernel.ProviderInput{Name: "two", BaseURL: srv.URL, Model: "m2"}); err != nil {
-		t.Fatal(err)
-	}
-
-	use := func(c kernel.ModelChoice) (req pt.Request, prov, model string) {
-		t.Helper()
-		m, prov, model, err := k.ProviderModel(ctx, c)
-		if err != nil {
-			t.Fatalf("ProviderModel(%+v): %v", c, err)
-		}
-		for _, err := range m.Stream(ctx, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "hi"}}}) {
-			if err != nil {
-				t.Fatalf("stream: %v", err)
-			}
-		}
-		reqs := srv.Requests()
-		return reqs[len(reqs)-1], prov, model
-	}
-	// The default profile, its secret header over the bearer key.
-	r, prov, model := use(kernel.ModelChoice{})
-	if prov != "one" || model != "m1" || r.Model != "m1" || r.Header.Get("Authorization") != "Bearer sk-hdr-0123456789" || r.Header.Get("X-Org") != "acme" {
-		t.Fatalf("default: %s/%s, request %s %v", prov, model, r.Model, r.Header)
-	}
-	// The session's profile, the flag's model.
-	if _, prov, model = use(kernel.ModelChoice{Session: "two", Model: "mx"}); prov != "two" || model != "mx" {
-		t.Fatalf("session's: %s/%s", prov, model)
-	}
-	// A URL: no profile.
-	r, prov, _ = use(kernel.ModelChoice{BaseURL: srv.URL, Model: "m", EnvAPIKey: "sk-env-0123456789"})
-	if prov != kernel.NoProvider || r.Header.Get("Authorization") != "Bearer sk-env-0123456789" {
-		t.Fatalf("by URL: %s %v", prov, r.Header)
-	}
-	// Edit: a new key and model; the headers stay.
-	key := "sk-new-0123456789"
-	model2 := "m1b"
-	if _, err := k.EditProvider(ctx, "one", kernel.ProviderEdit{APIKey: &key, Model: &model2}); err != nil {
-		t.Fatal(err)
-	}
-	got, err := k.Provider(ctx, "one")
-	if err != nil || got.Model != "m1b" || got.Headers["X-Org"] != "acme" || len(got.SecretHeaders) != 1 || !got.Default {
-		t.Fatalf("after edit: %+v %v", got, err)
-	}
-	// An environment key does not beat the profile's own; a flag's does.
-	if _, err := k.EditProvider(ctx, "one", kernel.ProviderEdit{Headers: map[string]string{"X-Org": "acme"}}); err != nil {
-		t.Fatal(err)
-	}
-	if r, _, _ = use(kernel.ModelChoice{Provider: "one", EnvAPIKey: "sk-env-0123456789"}); r.Header.Get("Authorization") != "Bearer "+key {
-		t.Fatalf("env key over the profile's: %v", r.Header)
-	}
-	if r, _, _ = use(kernel.ModelChoice{Provider: "one", APIKey: "sk-flag-0123456789"}); r.Header.Get("Authorization") != "Bearer sk-flag-0123456789" {
-		t.Fatalf("flag key: %v", r.Header)
-	}
-	if _, _, _, err := k.ProviderModel(ctx, kernel.ModelChoice{Provider: "nope"}); !errors.Is(err, kernel.ErrProviderNotFound) {
-		t.Fatalf("unknown profile: %v", err)
-	}
-	if err := k.RemoveProvider(ctx, "one"); err != nil {
-		t.Fatal(err)
-	}
-	if def, _ := k.DefaultProvider(ctx); def != "" {
-		t.Fatalf("default after removing it: %q", def)
-	}
-	if _, _, _, err := k.ProviderModel(ctx, kernel.ModelChoice{}); !errors.Is(err, kernel.ErrInvalidProvider) {
-		t.Fatalf("no profile, no model: %v", err)
-	}
-}
-
-// Two kernels (two processes' worth) adding profiles with keys to one
-// database at once lose none: each change of the profiles is one write
-// transaction, and each of the key file is under its lock.
-func TestKernelProvidersConcurrentAdds(t *testing.T) {
-	noKeyring(t)
-	ctx := context.Background()
-	db := filepath.Join(t.TempDir(), "foya.db")
-	ks := []*kernel.Kernel{openKernelAt(t, db), openKernelAt(t, db)}
-	var wg sync.WaitGroup
-	for i := range 20 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, err := ks[i%2].AddProvider(ctx, kernel.ProviderInput{Name: fmt.Sprintf("p%02d", i), BaseURL: "http://127.0.0.1:1/v1", Model: "m",
-				APIKey: fmt.Sprintf("sk-concurrent-%02d", i)})
-			if err != nil {
-				t.Error(err)
-			}
-		}()
-	}
-	wg.Wait()
-	list, err := ks[0].Providers(ctx)
-	if err != nil || len(list) != 20 {
-		t.Fatalf("%d profiles after 20 concurrent adds (%v)", len(list), err)
-	}
-	defaults := 0
-	for _, p := range list {
-		if p.Default {
-			defaults++
-		}
-	}
-	if defaults != 1 {
-		t.Fatalf("%d default profiles; want 1", defaults)
-	}
-	// Every key is in the key file: its lock keeps writers in turn.
-	b, err := os.ReadFile(filepath.Join(filepath.Dir(db), kernel.KeyFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range 20 {
-		if !strings.Contains(string(b), fmt.Sprintf("sk-concurrent-%02d", i)) {
-			t.Errorf("key %d lost", i)
-		}
-	}
 }
 
 // A front end that knows nothing of providers runs a session with no
@@ -208,7 +29,7 @@ func TestKernelRunUsesTheSessionsProfile(t *testing.T) {
 	ctx := context.Background()
 	h.srv.RequireKey("sk-profile-0123456789")
 	for _, name := range []string{"a", "b"} {
-		if _, err := h.k.AddProvider(ctx, kernel.ProviderInput{Name: name, BaseURL: h.srv.URL, Model: "m-" + name, APIKey: "sk-profile-0123456789"}); err != nil {
+		if _, err := h.k.Profiles().Add(ctx, profiles.ProviderInput{Name: name, BaseURL: h.srv.URL, Model: "m-" + name, APIKey: "sk-profile-0123456789"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -262,13 +83,13 @@ func TestProviderKeyGoesOnlyToItsServer(t *testing.T) {
 	own := pt.New(t, pt.Say("own"))
 	other := pt.New(t, pt.Say("a"), pt.Say("b"), pt.Say("c"))
 	key, hdr := "sk-profile-5d41402abc4b2a76b9719d911017c592", "hdr-secret-7d793037a0760186574b0282f2f435e7"
-	if _, err := h.k.AddProvider(ctx, kernel.ProviderInput{Name: "p", BaseURL: own.URL, Model: "m",
+	if _, err := h.k.Profiles().Add(ctx, profiles.ProviderInput{Name: "p", BaseURL: own.URL, Model: "m",
 		APIKey: key, Headers: map[string]string{"api-key": hdr, "X-Org": "acme"}}); err != nil {
 		t.Fatal(err)
 	}
-	send := func(c kernel.ModelChoice) pt.Request {
+	send := func(c profiles.ModelChoice) pt.Request {
 		t.Helper()
-		m, _, _, err := h.k.ProviderModel(ctx, c)
+		m, _, _, err := h.k.Profiles().Client(ctx, c)
 		if err != nil {
 			t.Fatalf("ProviderModel(%+v): %v", c, err)
 		}
@@ -285,13 +106,13 @@ func TestProviderKeyGoesOnlyToItsServer(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name     string
-		choice   kernel.ModelChoice
+		choice   profiles.ModelChoice
 		wantAuth string
 	}{
-		{"another server, no key given", kernel.ModelChoice{Provider: "p", BaseURL: other.URL}, ""},
-		{"another server, $OPENAI_API_KEY", kernel.ModelChoice{Provider: "p", BaseURL: other.URL + "/", EnvAPIKey: "sk-env-0123456789"}, "Bearer sk-env-0123456789"},
-		{"another server, --api-key", kernel.ModelChoice{Provider: "p", BaseURL: other.URL, APIKey: "sk-flag-0123456789"}, "Bearer sk-flag-0123456789"},
-		{"the profile's own server", kernel.ModelChoice{Provider: "p", BaseURL: strings.ToUpper(own.URL[:4]) + own.URL[4:] + "/"}, "Bearer " + key},
+		{"another server, no key given", profiles.ModelChoice{Provider: "p", BaseURL: other.URL}, ""},
+		{"another server, $OPENAI_API_KEY", profiles.ModelChoice{Provider: "p", BaseURL: other.URL + "/", EnvAPIKey: "sk-env-0123456789"}, "Bearer sk-env-0123456789"},
+		{"another server, --api-key", profiles.ModelChoice{Provider: "p", BaseURL: other.URL, APIKey: "sk-flag-0123456789"}, "Bearer sk-flag-0123456789"},
+		{"the profile's own server", profiles.ModelChoice{Provider: "p", BaseURL: strings.ToUpper(own.URL[:4]) + own.URL[4:] + "/"}, "Bearer " + key},
 	} {
 		req := send(c.choice)
 		if got := req.Header.Get("Authorization"); got != c.wantAuth {
@@ -304,5 +125,41 @@ func TestProviderKeyGoesOnlyToItsServer(t *testing.T) {
 		if got := req.Header.Get("api-key"); got != wantHdr {
 			t.Errorf("%s: the profile's credential header api-key is %q; want %q", c.name, got, wantHdr)
 		}
+	}
+}
+
+// The settings a person sets through the kernel are the ones the profiles
+// read: model.images.MODEL (the generated TypeScript holds the kernel's
+// literal) and providers.default.
+func TestProfileSettingsThroughTheKernel(t *testing.T) {
+	noKeyring(t)
+	h := newHarness(t, nil)
+	ctx := context.Background()
+	if kernel.SettingImagesPrefix != profiles.SettingImagesPrefix {
+		t.Fatalf("kernel.SettingImagesPrefix = %q, the profiles read %q", kernel.SettingImagesPrefix, profiles.SettingImagesPrefix)
+	}
+	if err := h.k.SetSetting(ctx, kernel.SettingImagesPrefix+"plain-text-model", "true"); err != nil {
+		t.Fatal(err)
+	}
+	if on, err := h.k.Profiles().ImageInput(ctx, "plain-text-model"); err != nil || !on {
+		t.Errorf("ImageInput after SetSetting model.images.plain-text-model=true: %v, %v", on, err)
+	}
+	for _, name := range []string{"a", "b"} {
+		if _, err := h.k.Profiles().Add(ctx, profiles.ProviderInput{Name: name, BaseURL: h.srv.URL, Model: "m"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := h.k.SetSetting(ctx, profiles.SettingDefaultProvider, "b"); err != nil {
+		t.Fatal(err)
+	}
+	if def, err := h.k.Profiles().Default(ctx); err != nil || def != "b" {
+		t.Errorf("default after SetSetting providers.default=b: %q, %v", def, err)
+	}
+	all, err := h.k.Settings(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := all[profiles.SettingProviders]; ok {
+		t.Errorf("Settings lists %s; the profiles are listed by Profiles().List", profiles.SettingProviders)
 	}
 }

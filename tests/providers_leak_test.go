@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"foya/backend/kernel"
+	"foya/backend/profiles"
 	pt "foya/backend/provider/providertest"
 )
 
@@ -23,7 +24,7 @@ func TestProviderKeyNeverLeaks(t *testing.T) {
 	dir := t.TempDir()
 	work := t.TempDir()
 	db := filepath.Join(dir, "foya.db")
-	keyFile := filepath.Join(dir, kernel.KeyFile)
+	keyFile := filepath.Join(dir, profiles.KeyFile)
 	key := randomKey(t, "sk-leak-")
 	hdr := randomKey(t, "hdr-leak-")
 	refused := randomKey(t, "sk-refused-")

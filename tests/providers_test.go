@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"foya/backend/kernel"
+	"foya/backend/profiles"
 	pt "foya/backend/provider/providertest"
 )
 
@@ -53,10 +54,10 @@ func randomKey(t *testing.T, prefix string) string {
 	return prefix + hex.EncodeToString(b)
 }
 
-func listProviders(t *testing.T, bin string, env []string, db string) []kernel.Provider {
+func listProviders(t *testing.T, bin string, env []string, db string) []profiles.Provider {
 	t.Helper()
 	res := runFoya(t, bin, env, "providers", "list", "--json", "--db", db)
-	var list []kernel.Provider
+	var list []profiles.Provider
 	if res.code != 0 || json.Unmarshal([]byte(res.stdout), &list) != nil {
 		t.Fatalf("providers list --json: exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
@@ -89,7 +90,7 @@ func TestProvidersCommandLine(t *testing.T) {
 	if res.code != 0 || !strings.Contains(res.stdout, "notice: no system keyring") || !strings.Contains(res.stdout, "local is the default provider") {
 		t.Fatalf("add: exit %d\nstdout %s\nstderr %s", res.code, res.stdout, res.stderr)
 	}
-	keyFile := filepath.Join(dir, kernel.KeyFile)
+	keyFile := filepath.Join(dir, profiles.KeyFile)
 	fi, err := os.Stat(keyFile)
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("key file %s: %v %v; want mode 0600", keyFile, fi, err)
@@ -103,7 +104,7 @@ func TestProvidersCommandLine(t *testing.T) {
 		t.Fatalf("list: %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
 	list := listProviders(t, bin, env, db)
-	if len(list) != 1 || list[0].Name != "local" || !list[0].Default || list[0].KeyStore != kernel.KeyInFile ||
+	if len(list) != 1 || list[0].Name != "local" || !list[0].Default || list[0].KeyStore != profiles.KeyInFile ||
 		list[0].Headers["X-Org"] != "acme" || list[0].Model != "m" {
 		t.Fatalf("list --json = %+v", list)
 	}
@@ -154,8 +155,8 @@ func TestProvidersCommandLine(t *testing.T) {
 	if got := srv2.Requests()[0].Header.Get("Authorization"); strings.Contains(got, key) {
 		t.Fatalf("the profile's key went to a server given by --base-url: %q", got)
 	}
-	if s := sessions()[0]; s.Provider != kernel.NoProvider || s.Model != "x" {
-		t.Fatalf("session by URL = %s/%s; want %s/x", s.Provider, s.Model, kernel.NoProvider)
+	if s := sessions()[0]; s.Provider != profiles.NoProvider || s.Model != "x" {
+		t.Fatalf("session by URL = %s/%s; want %s/x", s.Provider, s.Model, profiles.NoProvider)
 	}
 
 	// --provider with another server by --base-url or $OPENAI_BASE_URL: the
@@ -197,12 +198,12 @@ func TestProvidersCommandLine(t *testing.T) {
 	if res.code != 0 || !strings.Contains(res.stdout, "model m2") {
 		t.Fatalf("edit: %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
-	if p := listProviders(t, bin, env, db)[0]; p.Name != "local" || p.Model != "m2" || p.Headers["X-Org"] != "acme" || p.KeyStore != kernel.KeyInFile {
+	if p := listProviders(t, bin, env, db)[0]; p.Name != "local" || p.Model != "m2" || p.Headers["X-Org"] != "acme" || p.KeyStore != profiles.KeyInFile {
 		t.Fatalf("after edit: %+v", p)
 	}
 	// foya settings shows the default's name, not the profiles' JSON.
 	res = runFoya(t, bin, env, "settings", "--db", db)
-	if !strings.Contains(res.stdout, "providers.default = other") || strings.Contains(res.stdout, kernel.SettingProviders) {
+	if !strings.Contains(res.stdout, "providers.default = other") || strings.Contains(res.stdout, profiles.SettingProviders) {
 		t.Fatalf("settings:\n%s", res.stdout)
 	}
 	if res = runFoya(t, bin, env, "providers", "remove", "other", "--db", db); res.code != 0 {
@@ -264,7 +265,7 @@ func TestProvidersBadInput(t *testing.T) {
 			t.Errorf("%s: the URL's password is in the output: %s", name, res.stderr)
 		}
 	}
-	if after := listProviders(t, bin, env, db); !slices.EqualFunc(before, after, func(a, b kernel.Provider) bool {
+	if after := listProviders(t, bin, env, db); !slices.EqualFunc(before, after, func(a, b profiles.Provider) bool {
 		return a.Name == b.Name && a.BaseURL == b.BaseURL && a.Model == b.Model && a.KeyStore == b.KeyStore && a.Default == b.Default
 	}) {
 		t.Fatalf("profiles changed by bad input: %+v -> %+v", before, after)
@@ -280,9 +281,9 @@ func TestProvidersBadInput(t *testing.T) {
 	for name, c := range map[string]struct {
 		url, key, models, stream string
 	}{
-		"down":         {dead, key, kernel.CheckDown, kernel.CheckSkipped},
-		"unauthorized": {srv.URL, wrongKey, kernel.CheckUnauthorized, kernel.CheckSkipped},
-		"wrong model":  {srvModel.URL, key, kernel.CheckWrongModel, kernel.CheckWrongModel},
+		"down":         {dead, key, profiles.CheckDown, profiles.CheckSkipped},
+		"unauthorized": {srv.URL, wrongKey, profiles.CheckUnauthorized, profiles.CheckSkipped},
+		"wrong model":  {srvModel.URL, key, profiles.CheckWrongModel, profiles.CheckWrongModel},
 	} {
 		n := strings.ReplaceAll(name, " ", "-")
 		if res := runFoyaIn(t, bin, env, c.key, "providers", "add", n, "--base-url", c.url, "--model", "m", "--api-key-stdin", "--db", db); res.code != 0 {
@@ -290,7 +291,7 @@ func TestProvidersBadInput(t *testing.T) {
 		}
 		res := runFoya(t, bin, env, "providers", "test", n, "--json", "--db", db)
 		var got struct {
-			kernel.ProviderCheck
+			profiles.ProviderCheck
 			OK bool `json:"ok"`
 		}
 		if err := json.Unmarshal([]byte(res.stdout), &got); err != nil {
@@ -319,7 +320,7 @@ func TestProvidersKeyring(t *testing.T) {
 	bin := foyaBinary(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "foya.db")
-	keyFile := filepath.Join(dir, kernel.KeyFile)
+	keyFile := filepath.Join(dir, profiles.KeyFile)
 	srv := pt.New(t, pt.Say("ok"))
 	srv.SetModels("m")
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"foya/backend/kernel"
+	"foya/backend/mcp/mcpconfig"
 	pt "foya/backend/provider/providertest"
 	"foya/backend/sandbox"
 	"foya/backend/sandbox/sandboxtest"
@@ -42,7 +43,7 @@ func TestOwnFilesInsideTheWorkspaceStayTheUsers(t *testing.T) {
 		pt.Calls(call("c2", "write", `{"path":"data/mcp.json","content":"{\"mcpServers\":{\"x\":{\"command\":\"evil\"}}}"}`)),
 		pt.Calls(call("c3", "bash", `{"command":"printf planted > data/mcp.json; cat data/mcp.json"}`)),
 		pt.Say("done"))
-	mcpFile := filepath.Join(ws, "data", kernel.MCPFile)
+	mcpFile := filepath.Join(ws, "data", mcpconfig.File)
 	escWrite(t, mcpFile, original)
 	h.open(nil)
 	sess := h.session("auto")
@@ -69,7 +70,7 @@ func TestOwnFilesInsideTheWorkspaceStayTheUsers(t *testing.T) {
 func TestUserMCPFileInsideTheWorkspaceIsNotTrusted(t *testing.T) {
 	h, ws := ownFilesHarness(t, pt.Say("hi"), pt.Say("hi"), pt.Say("hi"))
 	mark := filepath.Join(sandboxtest.Dir(t), "started")
-	escWrite(t, filepath.Join(ws, "data", kernel.MCPFile),
+	escWrite(t, filepath.Join(ws, "data", mcpconfig.File),
 		`{"mcpServers":{"planted":{"command":"sh","args":["-c","touch `+mark+`"]}}}`)
 	h.open(nil)
 	sess := h.session("auto")
@@ -79,7 +80,7 @@ func TestUserMCPFileInsideTheWorkspaceIsNotTrusted(t *testing.T) {
 	if pathExists(mark) {
 		t.Fatal("the server of an mcp.json inside the workspace was started")
 	}
-	list, err := h.k.MCPServers(context.Background(), ws)
+	list, err := h.k.MCP().List(context.Background(), ws)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +102,7 @@ func TestUserMCPFileInsideTheWorkspaceIsNotTrusted(t *testing.T) {
 	if pathExists(mark) {
 		t.Fatal("a session elsewhere started the server of an mcp.json that lies inside another session's workspace")
 	}
-	if list, err := h.k.MCPServers(context.Background(), ""); err != nil || !strings.Contains(strings.Join(list.Problems, "\n"), sess.Workdir) {
+	if list, err := h.k.MCP().List(context.Background(), ""); err != nil || !strings.Contains(strings.Join(list.Problems, "\n"), sess.Workdir) {
 		t.Errorf("the list does not name the session's workspace that holds the file: %q %v", list.Problems, err)
 	}
 	// Control: with that session gone, the file is the user's again.

@@ -17,6 +17,7 @@ import (
 
 	"foya/backend/kernel"
 	"foya/backend/llm"
+	"foya/backend/profiles"
 	pt "foya/backend/provider/providertest"
 	"foya/backend/testwait"
 )
@@ -144,14 +145,14 @@ func TestServeProvidersDownOr401(t *testing.T) {
 	s.call(nil, "AddProvider", map[string]any{"name": "good", "baseUrl": good.URL, "model": "m"})
 	s.call(nil, "AddProvider", map[string]any{"name": "down", "baseUrl": "http://127.0.0.1:1/v1", "model": "m"})
 	s.call(nil, "AddProvider", map[string]any{"name": "locked", "baseUrl": locked.URL, "model": "m"})
-	var check kernel.ProviderCheck
+	var check profiles.ProviderCheck
 	s.call(&check, "TestProvider", "down")
-	if check.Models.Status != kernel.CheckDown || check.Models.Message == "" {
-		t.Errorf("check of a provider that is down = %+v; want models %q with a message", check.Models, kernel.CheckDown)
+	if check.Models.Status != profiles.CheckDown || check.Models.Message == "" {
+		t.Errorf("check of a provider that is down = %+v; want models %q with a message", check.Models, profiles.CheckDown)
 	}
 	s.call(&check, "TestProvider", "locked")
-	if check.Models.Status != kernel.CheckUnauthorized || check.Models.HTTPStatus != 401 {
-		t.Errorf("check of a provider that answers 401 = %+v; want %q", check.Models, kernel.CheckUnauthorized)
+	if check.Models.Status != profiles.CheckUnauthorized || check.Models.HTTPStatus != 401 {
+		t.Errorf("check of a provider that answers 401 = %+v; want %q", check.Models, profiles.CheckUnauthorized)
 	}
 
 	var sess kernel.Session

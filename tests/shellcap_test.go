@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"foya/backend/doctor"
 	"foya/backend/event"
 	"foya/backend/kernel"
 	"foya/backend/llm"
@@ -460,7 +461,7 @@ func TestIssue15IndexSurvivesRestart(t *testing.T) {
 		t.Errorf("usage %+v; want blobs and one index", u)
 	}
 	// foya doctor shows it too.
-	if d := kernel.Doctor(ctx, kernel.DoctorOptions{DBPath: h.db}).Workspace; d.Usage.Blobs == 0 || d.Status != kernel.DoctorOK {
+	if d := doctor.Run(ctx, doctor.Options{DBPath: h.db}).Workspace; d.Usage.Blobs == 0 || d.Status != doctor.OK {
 		t.Errorf("doctor's workspace finding %+v; want its disk use", d)
 	}
 	if err := h.k.DeleteSession(ctx, sess.ID); err != nil {

@@ -1,45 +1,52 @@
 package api
 
-import "foya/backend/kernel"
+import (
+	"foya/backend/kernel"
+	"foya/backend/profiles"
+)
 
-// Methods of the first run that methods.go lacks.
+// Methods of the first run that methods.go lacks: finding a model server
+// on this machine, and saving the one of the environment without its key
+// passing through the front end.
 
 // ModelServers lists the model servers the first run looks for, without
 // probing them: the server of OPENAI_API_KEY and OPENAI_BASE_URL (whether
 // a key is set, never the key) and Ollama, LM Studio, llama.cpp and vLLM
 // on loopback (the ports of the setting discover.ports).
-func (s *Service) ModelServers() ([]kernel.ModelServer, error) {
-	return list(s, func(k *kernel.Kernel) ([]kernel.ModelServer, error) { return k.ModelServers(s.ctx) })
+func (s *Service) ModelServers() ([]profiles.ModelServer, error) {
+	return list(s, func(k *kernel.Kernel) ([]profiles.ModelServer, error) { return k.Profiles().ModelServers(s.ctx) })
 }
 
 // ProbeModelServer probes one candidate of ModelServers by its ID, with a
 // short timeout: its status (ok, unauthorized, down, timeout, failed,
 // no-key), what to do, and the models it offers.
-func (s *Service) ProbeModelServer(id string) (kernel.ModelServer, error) {
-	return call(s, func(k *kernel.Kernel) (kernel.ModelServer, error) {
+func (s *Service) ProbeModelServer(id string) (profiles.ModelServer, error) {
+	return call(s, func(k *kernel.Kernel) (profiles.ModelServer, error) {
 		if err := need("id", id); err != nil {
-			return kernel.ModelServer{}, err
+			return profiles.ModelServer{}, err
 		}
-		return k.ProbeModelServer(s.ctx, id)
+		return k.Profiles().ProbeModelServer(s.ctx, id)
 	})
 }
 
 // DiscoverModelServers probes every candidate of ModelServers at once.
-func (s *Service) DiscoverModelServers() ([]kernel.ModelServer, error) {
-	return list(s, func(k *kernel.Kernel) ([]kernel.ModelServer, error) { return k.DiscoverModelServers(s.ctx) })
+func (s *Service) DiscoverModelServers() ([]profiles.ModelServer, error) {
+	return list(s, func(k *kernel.Kernel) ([]profiles.ModelServer, error) {
+		return k.Profiles().DiscoverModelServers(s.ctx)
+	})
 }
 
 // AddProviderFromEnv adds a provider profile whose key is the kernel's
 // OPENAI_API_KEY, so that the key found in the environment is saved
 // without passing through the front end. Without the variable it is an
 // invalid-input error saying so.
-func (s *Service) AddProviderFromEnv(profile kernel.ProviderInput) (kernel.Provider, error) {
-	return call(s, func(k *kernel.Kernel) (kernel.Provider, error) {
-		key := kernel.EnvAPIKey()
+func (s *Service) AddProviderFromEnv(profile profiles.ProviderInput) (profiles.Provider, error) {
+	return call(s, func(k *kernel.Kernel) (profiles.Provider, error) {
+		key := profiles.EnvAPIKey()
 		if key == "" {
-			return kernel.Provider{}, invalid("OPENAI_API_KEY is not set in Foya's environment: give the key in the API key field instead")
+			return profiles.Provider{}, invalid("OPENAI_API_KEY is not set in Foya's environment: give the key in the API key field instead")
 		}
 		profile.APIKey = key
-		return k.AddProvider(s.ctx, profile)
+		return k.Profiles().Add(s.ctx, profile)
 	})
 }

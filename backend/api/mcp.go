@@ -4,80 +4,81 @@ import (
 	"strings"
 
 	"foya/backend/kernel"
+	"foya/backend/mcp/mcpconfig"
 )
 
 // MCPServers lists the user's MCP servers and, with a workdir, the
 // project's, with their state (connecting, ready, failed, unapproved ...),
 // tool count and the end of their standard error; problems name a file
 // and the place in it that could not be read.
-func (s *Service) MCPServers(workdir string) (kernel.MCPList, error) {
-	return call(s, func(k *kernel.Kernel) (kernel.MCPList, error) { return k.MCPServers(s.ctx, workdir) })
+func (s *Service) MCPServers(workdir string) (mcpconfig.List, error) {
+	return call(s, func(k *kernel.Kernel) (mcpconfig.List, error) { return k.MCP().List(s.ctx, workdir) })
 }
 
 // AddMCPServer adds (or replaces) one of the user's MCP servers: a
 // command to start (stdio) or a URL (streamable HTTP, or SSE with type
 // "sse"). It starts at once, without asking: it is the user's own.
-func (s *Service) AddMCPServer(c kernel.MCPServerConfig) error {
+func (s *Service) AddMCPServer(c mcpconfig.Config) error {
 	return do(s, func(k *kernel.Kernel) error {
 		if err := need("name", c.Name); err != nil {
 			return err
 		}
-		return k.AddMCPServer(s.ctx, c)
+		return k.MCP().Add(s.ctx, c)
 	})
 }
 
 // RemoveMCPServer removes one of the user's MCP servers and stops it.
 func (s *Service) RemoveMCPServer(name string) error {
-	return do(s, func(k *kernel.Kernel) error { return k.RemoveMCPServer(s.ctx, name) })
+	return do(s, func(k *kernel.Kernel) error { return k.MCP().Remove(s.ctx, name) })
 }
 
 // ImportMCP copies the servers of a Claude Desktop, Cursor, Claude Code
 // or VS Code configuration file into the user's own.
-func (s *Service) ImportMCP(file string) (kernel.MCPImport, error) {
-	return call(s, func(k *kernel.Kernel) (kernel.MCPImport, error) {
+func (s *Service) ImportMCP(file string) (mcpconfig.Imported, error) {
+	return call(s, func(k *kernel.Kernel) (mcpconfig.Imported, error) {
 		if err := need("file", file); err != nil {
-			return kernel.MCPImport{}, err
+			return mcpconfig.Imported{}, err
 		}
-		return k.ImportMCP(s.ctx, file)
+		return k.MCP().Import(s.ctx, file)
 	})
 }
 
 // ApproveMCPServer approves a project's MCP server as it was shown: a
-// carries the fingerprint the front end showed (MCPServer.Fingerprint),
+// carries the fingerprint the front end showed (mcpconfig.Server.Fingerprint),
 // and the approval is refused when the server changed since. A stdio
 // server then runs in the sandbox unless a.Unsandboxed; one that runs
 // workspace code leaves it only with a.WorkspaceCode.
-func (s *Service) ApproveMCPServer(workdir, name string, a kernel.MCPApprove) (kernel.MCPServer, error) {
-	return call(s, func(k *kernel.Kernel) (kernel.MCPServer, error) {
+func (s *Service) ApproveMCPServer(workdir, name string, a mcpconfig.Approval) (mcpconfig.Server, error) {
+	return call(s, func(k *kernel.Kernel) (mcpconfig.Server, error) {
 		if err := need("workdir", workdir); err != nil {
-			return kernel.MCPServer{}, err
+			return mcpconfig.Server{}, err
 		}
-		return k.ApproveMCPServer(s.ctx, workdir, name, a)
+		return k.MCP().Approve(s.ctx, workdir, name, a)
 	})
 }
 
 // MCPResources lists a server's resources (spec M3: not tools).
-func (s *Service) MCPResources(workdir, server string) ([]kernel.MCPResource, error) {
-	return list(s, func(k *kernel.Kernel) ([]kernel.MCPResource, error) { return k.MCPResources(s.ctx, workdir, server) })
+func (s *Service) MCPResources(workdir, server string) ([]mcpconfig.Resource, error) {
+	return list(s, func(k *kernel.Kernel) ([]mcpconfig.Resource, error) { return k.MCP().Resources(s.ctx, workdir, server) })
 }
 
 // ReadMCPResource reads one resource, to show it or attach its text to a
 // message.
-func (s *Service) ReadMCPResource(workdir, server, uri string) ([]kernel.MCPContent, error) {
-	return list(s, func(k *kernel.Kernel) ([]kernel.MCPContent, error) {
-		return k.ReadMCPResource(s.ctx, workdir, server, uri)
+func (s *Service) ReadMCPResource(workdir, server, uri string) ([]mcpconfig.Content, error) {
+	return list(s, func(k *kernel.Kernel) ([]mcpconfig.Content, error) {
+		return k.MCP().ReadResource(s.ctx, workdir, server, uri)
 	})
 }
 
 // MCPPrompts lists a server's prompts.
-func (s *Service) MCPPrompts(workdir, server string) ([]kernel.MCPPrompt, error) {
-	return list(s, func(k *kernel.Kernel) ([]kernel.MCPPrompt, error) { return k.MCPPrompts(s.ctx, workdir, server) })
+func (s *Service) MCPPrompts(workdir, server string) ([]mcpconfig.Prompt, error) {
+	return list(s, func(k *kernel.Kernel) ([]mcpconfig.Prompt, error) { return k.MCP().Prompts(s.ctx, workdir, server) })
 }
 
 // GetMCPPrompt fills a prompt with its arguments.
-func (s *Service) GetMCPPrompt(workdir, server, name string, args map[string]string) ([]kernel.MCPMessage, error) {
-	return list(s, func(k *kernel.Kernel) ([]kernel.MCPMessage, error) {
-		return k.GetMCPPrompt(s.ctx, workdir, server, name, args)
+func (s *Service) GetMCPPrompt(workdir, server, name string, args map[string]string) ([]mcpconfig.Message, error) {
+	return list(s, func(k *kernel.Kernel) ([]mcpconfig.Message, error) {
+		return k.MCP().GetPrompt(s.ctx, workdir, server, name, args)
 	})
 }
 
@@ -130,18 +131,18 @@ func (s *Service) SetMCPAlwaysLoad(name string, on bool) error {
 		if err := need("name", name); err != nil {
 			return err
 		}
-		return k.SetMCPAlwaysLoad(s.ctx, name, on)
+		return k.MCP().SetAlwaysLoad(s.ctx, name, on)
 	})
 }
 
 // RestartMCPServer stops an MCP server (a project's of workdir wins over
 // the user's of the same name) and starts it again at once; it returns
 // the server as it is after a brief wait for it to be ready.
-func (s *Service) RestartMCPServer(workdir, name string) (kernel.MCPServer, error) {
-	return call(s, func(k *kernel.Kernel) (kernel.MCPServer, error) {
+func (s *Service) RestartMCPServer(workdir, name string) (mcpconfig.Server, error) {
+	return call(s, func(k *kernel.Kernel) (mcpconfig.Server, error) {
 		if err := need("name", name); err != nil {
-			return kernel.MCPServer{}, err
+			return mcpconfig.Server{}, err
 		}
-		return k.RestartMCPServer(s.ctx, workdir, name)
+		return k.MCP().Restart(s.ctx, workdir, name)
 	})
 }

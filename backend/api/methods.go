@@ -4,12 +4,13 @@ import (
 	"foya/backend/approval"
 	"foya/backend/kernel"
 	"foya/backend/llm"
+	"foya/backend/profiles"
 	"foya/backend/settings"
 )
 
-// The kernel's types appear only in these signatures: each body hands a
-// closure to call, do or list, so a renamed kernel type changes one line
-// per method.
+// The kernel's and the profiles' types appear only in these signatures:
+// each body hands a closure to call, do or list, so a renamed type changes
+// one line per method.
 
 // Info returns the kernel's version and where it keeps its data. When the
 // kernel is not open, only the version is known (the other calls say why).
@@ -230,36 +231,36 @@ func (s *Service) SetSetting(key, value string) error {
 }
 
 // Providers lists the provider profiles (keys never included).
-func (s *Service) Providers() ([]kernel.Provider, error) {
-	return list(s, func(k *kernel.Kernel) ([]kernel.Provider, error) { return k.Providers(s.ctx) })
+func (s *Service) Providers() ([]profiles.Provider, error) {
+	return list(s, func(k *kernel.Kernel) ([]profiles.Provider, error) { return k.Profiles().List(s.ctx) })
 }
 
 // AddProvider adds a provider profile; its key goes to the system keyring
 // (or a 0600 file where there is none).
-func (s *Service) AddProvider(profile kernel.ProviderInput) (kernel.Provider, error) {
-	return call(s, func(k *kernel.Kernel) (kernel.Provider, error) { return k.AddProvider(s.ctx, profile) })
+func (s *Service) AddProvider(profile profiles.ProviderInput) (profiles.Provider, error) {
+	return call(s, func(k *kernel.Kernel) (profiles.Provider, error) { return k.Profiles().Add(s.ctx, profile) })
 }
 
 // EditProvider changes some fields of a provider profile.
-func (s *Service) EditProvider(name string, e kernel.ProviderEdit) (kernel.Provider, error) {
-	return call(s, func(k *kernel.Kernel) (kernel.Provider, error) { return k.EditProvider(s.ctx, name, e) })
+func (s *Service) EditProvider(name string, e profiles.ProviderEdit) (profiles.Provider, error) {
+	return call(s, func(k *kernel.Kernel) (profiles.Provider, error) { return k.Profiles().Edit(s.ctx, name, e) })
 }
 
 // RemoveProvider removes a provider profile and its key.
 func (s *Service) RemoveProvider(name string) error {
-	return do(s, func(k *kernel.Kernel) error { return k.RemoveProvider(s.ctx, name) })
+	return do(s, func(k *kernel.Kernel) error { return k.Profiles().Remove(s.ctx, name) })
 }
 
 // TestProvider checks a provider profile: its model list, then one tiny
 // streamed request. A server that is down or refuses the key is a result,
 // not an error.
-func (s *Service) TestProvider(name string) (kernel.ProviderCheck, error) {
-	return call(s, func(k *kernel.Kernel) (kernel.ProviderCheck, error) { return k.TestProvider(s.ctx, name) })
+func (s *Service) TestProvider(name string) (profiles.ProviderCheck, error) {
+	return call(s, func(k *kernel.Kernel) (profiles.ProviderCheck, error) { return k.Profiles().Test(s.ctx, name) })
 }
 
 // SetDefaultProvider makes a profile the default one.
 func (s *Service) SetDefaultProvider(name string) error {
-	return do(s, func(k *kernel.Kernel) error { return k.SetDefaultProvider(s.ctx, name) })
+	return do(s, func(k *kernel.Kernel) error { return k.Profiles().SetDefault(s.ctx, name) })
 }
 
 // BackgroundCommands lists a session's background commands, oldest first.

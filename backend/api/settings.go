@@ -12,7 +12,7 @@ func (s *Service) ProviderModels(name string) ([]string, error) {
 		if err := need("name", name); err != nil {
 			return nil, err
 		}
-		return k.ProviderModels(s.ctx, name)
+		return k.Profiles().Models(s.ctx, name)
 	})
 }
 
@@ -23,6 +23,6 @@ func (s *Service) ImageInput(model string) (bool, error) {
 		if err := need("model", model); err != nil {
 			return false, err
 		}
-		return k.ImageInput(s.ctx, model)
+		return k.Profiles().ImageInput(s.ctx, model)
 	})
 }

@@ -38,8 +38,8 @@ const (
 	// second question of a fetch whose host is, or resolves to, one.
 	// Action.Addresses names them. No grant covers it, so a host allowed
 	// for the session (or once in Auto) never answers it: a name that
-	// resolves to a private address is asked about on every fetch (its
-	// owner can rebind it to 127.0.0.1 after the first answer).
+	// resolves to a private address is asked about on every fetch: the
+	// answer it got last time says nothing of where it resolves now.
 	FetchPrivate Kind = "fetch_private"
 	// MCP calls a tool of an MCP server; ReadOnly says whether the server
 	// annotates it read-only.
@@ -103,6 +103,11 @@ func (a Action) command() *Command {
 	}
 	return &c
 }
+
+// ParsedCommand is the action's shell command as the policy reads it:
+// Parsed when it is the parse of Command (parsed once, by ShellAction),
+// else a fresh parse; nil when there is no command or it does not parse.
+func (a Action) ParsedCommand() *Command { return a.command() }
 
 // Request is what a tool asks the gateway: the action, a one-line reason
 // the user reads, and a preview (the diff a write would make, the command a

@@ -6,17 +6,18 @@ import (
 	"io"
 	"time"
 
+	"foya/backend/doctor"
 	"foya/backend/kernel"
 )
 
 // doctorCmd: foya doctor [--json] [--db PATH] [--timeout D]. It prints
-// what kernel.Doctor found, section by section, each problem with what to
+// what doctor.Run found, section by section, each problem with what to
 // do; the exit code is 1 when something is a problem, so that scripts can
 // branch on it.
 func doctorCmd(ctx context.Context, args []string, env Env) int {
 	fs, db := newFlags("doctor", env)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	timeout := fs.Duration("timeout", kernel.DoctorProviderTimeout, "how long to wait for each provider")
+	timeout := fs.Duration("timeout", doctor.ProviderTimeout, "how long to wait for each provider")
 	pos, code, ok := parseFlags(fs, args)
 	if !ok {
 		return code
@@ -27,7 +28,7 @@ func doctorCmd(ctx context.Context, args []string, env Env) int {
 	if *timeout <= 0 || *timeout > 10*time.Minute {
 		return fail(env, errUsage{fmt.Sprintf("--timeout %s: want more than 0 and at most 10m", *timeout)})
 	}
-	r := kernel.Doctor(ctx, kernel.DoctorOptions{DBPath: dbPath(*db, env), Probe: env.Probe, ProviderTimeout: *timeout})
+	r := doctor.Run(ctx, doctor.Options{DBPath: dbPath(*db, env), Probe: env.Probe, ProviderTimeout: *timeout})
 	if *asJSON {
 		printJSON(env.Stdout, r)
 	} else {
@@ -39,13 +40,13 @@ func doctorCmd(ctx context.Context, args []string, env Env) int {
 	return ExitOK
 }
 
-func printDoctor(w io.Writer, r kernel.DoctorReport) {
+func printDoctor(w io.Writer, r doctor.Report) {
 	fmt.Fprintln(w, versionLine(kernel.Info{Version: r.Version, Commit: r.Commit, Date: r.Date}))
-	section := func(name string, fs ...kernel.Finding) {
+	section := func(name string, fs ...doctor.Finding) {
 		fmt.Fprintf(w, "\n%s\n", name)
 		for _, f := range fs {
 			fmt.Fprintf(w, "  %-8s %-14s %s\n", f.Status, f.Name, f.Detail)
-			if f.Fix != "" && f.Status != kernel.DoctorOK {
+			if f.Fix != "" && f.Status != doctor.OK {
 				fmt.Fprintf(w, "  %-8s %-14s what to do: %s\n", "", "", f.Fix)
 			}
 		}
@@ -54,7 +55,7 @@ func printDoctor(w io.Writer, r kernel.DoctorReport) {
 	section("Database", r.Database.Finding)
 	section("Sandbox", r.Sandbox.Finding)
 	section("Trash", r.Trash.Finding)
-	providers := []kernel.Finding{r.Providers.Finding}
+	providers := []doctor.Finding{r.Providers.Finding}
 	for _, p := range r.Providers.Profiles {
 		f := p.Finding
 		if p.Default {
@@ -63,7 +64,7 @@ func printDoctor(w io.Writer, r kernel.DoctorReport) {
 		providers = append(providers, f)
 	}
 	section("Providers", providers...)
-	section("MCP servers", append([]kernel.Finding{r.MCP.Finding}, r.MCP.Servers...)...)
+	section("MCP servers", append([]doctor.Finding{r.MCP.Finding}, r.MCP.Servers...)...)
 	if r.Workspace.Name != "" {
 		section("Workspace index", r.Workspace.Finding)
 	}

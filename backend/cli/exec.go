@@ -21,6 +21,7 @@ import (
 	"foya/backend/event"
 	"foya/backend/kernel"
 	"foya/backend/llm"
+	"foya/backend/profiles"
 	"foya/backend/sandbox"
 	"foya/backend/settings"
 )
@@ -138,7 +139,7 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 	// The kernel builds the model from the profile (the --provider flag,
 	// else the session's, else the default one) under the flags and
 	// environment variables, which win.
-	choice := kernel.ModelChoice{Provider: *profile, Session: sess.Provider, BaseURL: *baseURL, Model: *model, Headers: headers}
+	choice := profiles.ModelChoice{Provider: *profile, Session: sess.Provider, BaseURL: *baseURL, Model: *model, Headers: headers}
 	if isSet(fs, "api-key") {
 		choice.APIKey = *apiKey
 	} else {
@@ -148,16 +149,16 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 		// Another profile's server: its model, unless FOYA_MODEL names one.
 		choice.Model = env.Getenv("FOYA_MODEL")
 	}
-	client, profileName, modelName, err := k.ProviderModel(ctx, choice)
+	client, profileName, modelName, err := k.Profiles().Client(ctx, choice)
 	switch {
-	case errors.Is(err, kernel.ErrInvalidProvider) || errors.Is(err, kernel.ErrProviderNotFound):
+	case errors.Is(err, profiles.ErrInvalidProvider) || errors.Is(err, profiles.ErrProviderNotFound):
 		fmt.Fprintf(env.Stderr, "foya exec: %v\n", err)
 		return ExitUsage
 	case err != nil:
 		return fail(env, err)
 	}
-	if choice.BaseURL != "" && choice.APIKey == "" && choice.EnvAPIKey == "" && profileName != kernel.NoProvider {
-		if p, err := k.Provider(ctx, profileName); err == nil && p.KeyStore != "" && !kernel.SameServer(choice.BaseURL, p.BaseURL) {
+	if choice.BaseURL != "" && choice.APIKey == "" && choice.EnvAPIKey == "" && profileName != profiles.NoProvider {
+		if p, err := k.Profiles().Get(ctx, profileName); err == nil && p.KeyStore != "" && !profiles.SameServer(choice.BaseURL, p.BaseURL) {
 			fmt.Fprintf(env.Stderr, "foya: notice: the key of provider %s goes only to its own server (%s), not to %s; "+
 				"pass --api-key or set OPENAI_API_KEY if that server needs one\n", profileName, p.BaseURL, choice.BaseURL)
 		}

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"foya/backend/kernel"
+	"foya/backend/mcp/mcpconfig"
 )
 
 const mcpUsage = `usage: foya mcp add NAME [--env K=V]... [--sandbox] [--always-load] -- COMMAND [ARGS...]
@@ -94,7 +94,7 @@ func mcpCmd(ctx context.Context, args []string, env Env) int {
 	defer k.Close()
 	switch sub {
 	case "add":
-		c := kernel.MCPServerConfig{Name: pos[1], URL: *url, Type: *typ, Sandbox: *sandboxed, AlwaysLoad: *always}
+		c := mcpconfig.Config{Name: pos[1], URL: *url, Type: *typ, Sandbox: *sandboxed, AlwaysLoad: *always}
 		if len(envs) > 0 {
 			c.Env = envs
 		}
@@ -104,10 +104,10 @@ func mcpCmd(ctx context.Context, args []string, env Env) int {
 		if len(tail) > 0 {
 			c.Command, c.Args = tail[0], tail[1:]
 		}
-		if err := k.AddMCPServer(ctx, c); err != nil {
+		if err := k.MCP().Add(ctx, c); err != nil {
 			return fail(env, err)
 		}
-		list, err := k.MCPServers(ctx, "")
+		list, err := k.MCP().List(ctx, "")
 		if err != nil {
 			return fail(env, err)
 		}
@@ -118,13 +118,13 @@ func mcpCmd(ctx context.Context, args []string, env Env) int {
 		}
 		return ExitOK
 	case "remove":
-		if err := k.RemoveMCPServer(ctx, pos[1]); err != nil {
+		if err := k.MCP().Remove(ctx, pos[1]); err != nil {
 			return fail(env, err)
 		}
 		fmt.Fprintf(env.Stdout, "Removed the MCP server %s.\n", pos[1])
 		return ExitOK
 	case "import":
-		res, err := k.ImportMCP(ctx, pos[1])
+		res, err := k.MCP().Import(ctx, pos[1])
 		for _, p := range res.Problems {
 			fmt.Fprintf(env.Stderr, "foya: %s (left out)\n", p)
 		}
@@ -141,11 +141,11 @@ func mcpCmd(ctx context.Context, args []string, env Env) int {
 		}
 		return ExitOK
 	case "approve":
-		list, err := k.MCPServers(ctx, dir)
+		list, err := k.MCP().List(ctx, dir)
 		if err != nil {
 			return fail(env, err)
 		}
-		i := slices.IndexFunc(list.Servers, func(s kernel.MCPServer) bool { return s.Scope == "project" && s.Name == pos[1] })
+		i := slices.IndexFunc(list.Servers, func(s mcpconfig.Server) bool { return s.Scope == "project" && s.Name == pos[1] })
 		if i < 0 {
 			return fail(env, fmt.Errorf("the project at %s has no MCP server %q (in .foya/mcp.json or .mcp.json)", dir, pos[1]))
 		}
@@ -160,14 +160,14 @@ func mcpCmd(ctx context.Context, args []string, env Env) int {
 		if *fingerprint != "" {
 			want = *fingerprint
 		}
-		s, err = k.ApproveMCPServer(ctx, dir, pos[1], kernel.MCPApprove{Fingerprint: want, Unsandboxed: *unsandboxed, WorkspaceCode: *trustCode})
+		s, err = k.MCP().Approve(ctx, dir, pos[1], mcpconfig.Approval{Fingerprint: want, Unsandboxed: *unsandboxed, WorkspaceCode: *trustCode})
 		if err != nil {
 			return fail(env, err)
 		}
 		printServer(env.Stdout, s)
 		return ExitOK
 	}
-	list, err := k.MCPServers(ctx, dir)
+	list, err := k.MCP().List(ctx, dir)
 	if err != nil {
 		return fail(env, err)
 	}
@@ -187,7 +187,7 @@ func mcpCmd(ctx context.Context, args []string, env Env) int {
 	return ExitOK
 }
 
-func printServer(w io.Writer, s kernel.MCPServer) {
+func printServer(w io.Writer, s mcpconfig.Server) {
 	extra := ""
 	if s.Sandbox {
 		extra += " · sandboxed"
@@ -199,7 +199,7 @@ func printServer(w io.Writer, s kernel.MCPServer) {
 	if s.ImportedFrom != "" {
 		fmt.Fprintf(w, "  imported from %s\n", s.ImportedFrom)
 	}
-	if s.State == kernel.MCPUnapproved {
+	if s.State == mcpconfig.Unapproved {
 		fmt.Fprintf(w, "  not started: approve it with foya mcp approve %s\n", s.Name)
 	}
 	if s.Error != "" {
@@ -212,7 +212,7 @@ func printServer(w io.Writer, s kernel.MCPServer) {
 
 // showApproval prints everything that decides what a project's server
 // runs, as approving covers it (issue 21 item 4).
-func showApproval(w io.Writer, s kernel.MCPServer) {
+func showApproval(w io.Writer, s mcpconfig.Server) {
 	fmt.Fprintf(w, "  transport: %s\n", s.Transport)
 	if s.Transport == "stdio" {
 		fmt.Fprintf(w, "  command:   %s\n", s.Command)

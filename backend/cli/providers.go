@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"foya/backend/kernel"
+	"foya/backend/profiles"
 )
 
 const providersUsage = `usage:
@@ -88,7 +89,7 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 
 	switch sub {
 	case "add":
-		in := kernel.ProviderInput{Name: pos[0], BaseURL: *baseURL, Model: *model, Headers: headers}
+		in := profiles.ProviderInput{Name: pos[0], BaseURL: *baseURL, Model: *model, Headers: headers}
 		if key != nil {
 			in.APIKey = *key
 		}
@@ -96,7 +97,7 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 			fmt.Fprintln(env.Stderr, "foya providers add: give --base-url, such as https://api.openai.com/v1")
 			return ExitUsage
 		}
-		p, err := k.AddProvider(ctx, in)
+		p, err := k.Profiles().Add(ctx, in)
 		if err != nil {
 			return providerFail(env, sub, err)
 		}
@@ -106,7 +107,7 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 			fmt.Fprintf(env.Stdout, "%s is the default provider\n", p.Name)
 		}
 	case "edit":
-		var e kernel.ProviderEdit
+		var e profiles.ProviderEdit
 		if isSet(fs, "base-url") {
 			e.BaseURL = baseURL
 		}
@@ -117,14 +118,14 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 			e.Headers = headers
 		}
 		e.APIKey = key
-		p, err := k.EditProvider(ctx, pos[0], e)
+		p, err := k.Profiles().Edit(ctx, pos[0], e)
 		if err != nil {
 			return providerFail(env, sub, err)
 		}
 		fmt.Fprintf(env.Stdout, "changed provider %s: %s, model %s\n", p.Name, p.BaseURL, p.Model)
 		keyNotice(env, k, p)
 	case "list":
-		list, err := k.Providers(ctx)
+		list, err := k.Profiles().List(ctx)
 		if err != nil {
 			return fail(env, err)
 		}
@@ -144,9 +145,9 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 			}
 			where := "no key"
 			switch p.KeyStore {
-			case kernel.KeyInKeyring:
+			case profiles.KeyInKeyring:
 				where = "key in keyring"
-			case kernel.KeyInFile:
+			case profiles.KeyInFile:
 				where, inFile = "key in file", true
 			}
 			hs := slices.Sorted(maps.Keys(p.Headers))
@@ -163,30 +164,30 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 			fileNotice(env, k)
 		}
 	case "remove":
-		if err := k.RemoveProvider(ctx, pos[0]); err != nil {
+		if err := k.Profiles().Remove(ctx, pos[0]); err != nil {
 			return providerFail(env, sub, err)
 		}
 		fmt.Fprintf(env.Stdout, "removed provider %s and its key\n", pos[0])
 	case "default":
-		if err := k.SetDefaultProvider(ctx, pos[0]); err != nil {
+		if err := k.Profiles().SetDefault(ctx, pos[0]); err != nil {
 			return providerFail(env, sub, err)
 		}
 		fmt.Fprintf(env.Stdout, "%s is the default provider\n", pos[0])
 	case "test":
-		res, err := k.TestProvider(ctx, pos[0])
+		res, err := k.Profiles().Test(ctx, pos[0])
 		if err != nil {
 			return providerFail(env, sub, err)
 		}
 		if *asJSON {
 			printJSON(env.Stdout, struct {
-				kernel.ProviderCheck
+				profiles.ProviderCheck
 				OK bool `json:"ok"`
 			}{res, res.OK()})
 		} else {
 			fmt.Fprintf(env.Stdout, "provider %s: %s, model %s\n", res.Provider, res.BaseURL, res.Model)
 			for _, s := range []struct {
 				name string
-				step kernel.CheckStep
+				step profiles.CheckStep
 			}{{"GET /models", res.Models}, {"streamed request", res.Stream}} {
 				fmt.Fprintf(env.Stdout, "  %-17s %-12s %5d ms  %s\n", s.name, s.step.Status, s.step.Millis, s.step.Message)
 			}
@@ -211,11 +212,11 @@ func readKey(r io.Reader) (string, error) {
 	return key, nil
 }
 
-func keyNotice(env Env, k *kernel.Kernel, p kernel.Provider) {
+func keyNotice(env Env, k *kernel.Kernel, p profiles.Provider) {
 	switch p.KeyStore {
-	case kernel.KeyInKeyring:
+	case profiles.KeyInKeyring:
 		fmt.Fprintln(env.Stdout, "the API key is in the system keyring")
-	case kernel.KeyInFile:
+	case profiles.KeyInFile:
 		fileNotice(env, k)
 	}
 }
@@ -224,14 +225,14 @@ func keyNotice(env Env, k *kernel.Kernel, p kernel.Provider) {
 // keys are in a file rather than a keyring.
 func fileNotice(env Env, k *kernel.Kernel) {
 	fmt.Fprintf(env.Stdout, "notice: no system keyring here (no D-Bus session with a Secret Service): API keys are kept in %s, readable by you only\n",
-		k.KeyFilePath())
+		k.Profiles().KeyFilePath())
 }
 
 // providerFail reports an error of a providers subcommand: bad input and
 // unknown or duplicate names are usage errors (exit 2), the rest exit 1.
 func providerFail(env Env, sub string, err error) int {
 	fmt.Fprintf(env.Stderr, "foya providers %s: %v\n", sub, err)
-	if errors.Is(err, kernel.ErrInvalidProvider) || errors.Is(err, kernel.ErrProviderNotFound) || errors.Is(err, kernel.ErrProviderExists) {
+	if errors.Is(err, profiles.ErrInvalidProvider) || errors.Is(err, profiles.ErrProviderNotFound) || errors.Is(err, profiles.ErrProviderExists) {
 		return ExitUsage
 	}
 	return ExitFailed

@@ -32,7 +32,7 @@ var canceled = func() context.Context {
 // callMode is the session's approval mode as it is now (it may change
 // mid-run), read once when a call starts: the call's RunContext carries it
 // and every approval decision of the call uses it, so that a tool plans
-// with the mode the gateway decides with (issue 10 item 5). An unknown
+// with the mode the gateway decides with. An unknown
 // stored mode reads as Manual, the strictest.
 func (r *runner) callMode(ctx context.Context) (approval.Mode, error) {
 	sess, err := r.e.cfg.Store.Session(ctx, r.sess.ID)
@@ -153,9 +153,30 @@ func requestData(p approval.Pending) event.ApprovalRequestData {
 		Request: event.Ask{
 			CallID: p.Request.CallID, Why: p.Request.Why, Preview: p.Request.Preview,
 			Action: event.Action{Kind: string(a.Kind), Tool: a.Tool, Paths: a.Paths, Command: a.Command, Host: a.Host, Addresses: a.Addresses, ReadOnly: a.ReadOnly,
-				MCPServer: a.MCPServer, MCPTool: a.MCPTool},
+				MCPServer: a.MCPServer, MCPTool: a.MCPTool, Parsed: parsedData(a.ParsedCommand())},
 		},
 	}
+}
+
+// parsedData is a parsed shell command as the approval.request payload
+// carries it, lists empty rather than null; nil for none.
+func parsedData(c *approval.Command) *event.ParsedCommand {
+	if c == nil {
+		return nil
+	}
+	out := &event.ParsedCommand{Simple: make([][]string, 0, len(c.Simple)), Deletes: nonNil(c.PermanentDelete()), Opaque: nonNil(c.Opaque())}
+	for _, sc := range c.Simple {
+		out.Simple = append(out.Simple, nonNil(sc.Args))
+	}
+	return out
+}
+
+// nonNil makes an empty list [] in JSON, not null.
+func nonNil(v []string) []string {
+	if v == nil {
+		return []string{}
+	}
+	return v
 }
 
 func grantData(g approval.Grant) event.Grant {

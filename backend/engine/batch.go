@@ -225,6 +225,16 @@ func (r *runner) prepare(ctx context.Context, rec llm.CallRecord, visible []stri
 // next call to carry. It returns a Go error only for a runtime failure (a
 // tool's error, a panic, storage).
 func (r *runner) runCall(ctx context.Context, p *prepared, prev *llm.Commit, deferEnd bool) (*llm.ToolResult, *llm.Commit, error) {
+	if err := r.stopIfUnstored(); err != nil {
+		// The call does not start; the previous call's end is stored
+		// all the same, so no call that ran is left without it.
+		if prev != nil {
+			if cerr := r.rec.commit(ctx, *prev); cerr != nil {
+				return nil, nil, unstored(cerr)
+			}
+		}
+		return nil, nil, err
+	}
 	p.rec.State, p.rec.StartedAt = llm.CallRunning, time.Now()
 	start := llm.Commit{
 		Calls:  []llm.CallRecord{p.rec},
@@ -271,7 +281,10 @@ func (r *runner) runCall(ctx context.Context, p *prepared, prev *llm.Commit, def
 			// JSON-escaped form, and its replacement needs no escaping.
 			ev := event.ToolUpdate(event.ToolUpdateData{Step: p.rec.Step, ID: p.rec.ID, Progress: &pr})
 			ev.Data = json.RawMessage(r.e.cfg.Mask(string(ev.Data)))
-			r.rec.commit(ctx, llm.Commit{Events: []llm.Event{ev}})
+			// A progress event that cannot be stored fails the run: the
+			// recorder keeps the error, and the run stops before its next
+			// call or step (stopIfUnstored).
+			_ = r.rec.commit(ctx, llm.Commit{Events: []llm.Event{ev}})
 		},
 	}
 	if r.child != nil {
@@ -285,9 +298,12 @@ func (r *runner) runCall(ctx context.Context, p *prepared, prev *llm.Commit, def
 		if ctx.Err() == nil {
 			p.rec.State = llm.CallError
 			p.rec.Result = &llm.ToolResult{Text: r.e.cfg.Mask("internal error: " + err.Error()), IsError: true}
-			r.rec.commit(ctx, llm.Commit{Calls: []llm.CallRecord{p.rec}, Events: []llm.Event{endEvent(p.rec, dur)}})
 			msg, _, _ := strings.Cut(err.Error(), "\n")
-			return nil, nil, &runError{fmt.Sprintf("tool %s failed: %s", p.rec.Name, msg)}
+			failed := &runError{msg: fmt.Sprintf("tool %s failed: %s", p.rec.Name, msg)}
+			if err := r.rec.commit(ctx, llm.Commit{Calls: []llm.CallRecord{p.rec}, Events: []llm.Event{endEvent(p.rec, dur)}}); err != nil {
+				return nil, nil, unstored(fmt.Errorf("%s, and its end: %w", failed.msg, err))
+			}
+			return nil, nil, failed
 		}
 		res = tools.Result{Text: "cancelled: the run was cancelled while this call was running; it may have done part of its work", IsError: true}
 	}
@@ -305,7 +321,7 @@ func (r *runner) runCall(ctx context.Context, p *prepared, prev *llm.Commit, def
 	c.Events = []llm.Event{endEvent(p.rec, dur)}
 	// A call that holds the change lock has its end, with its File
 	// Changes, stored now: a look waiting for the lock must find them
-	// stored (issue 22 item 2).
+	// stored, or it takes them for changes of its own.
 	if deferEnd && ctx.Err() == nil && !stored.StopBatch && !cl.held() {
 		return stored, &c, nil
 	}
@@ -336,6 +352,9 @@ func merge(a, b llm.Commit) llm.Commit {
 	if a.Run == nil {
 		a.Run = b.Run
 	}
+	if b.Session != nil {
+		a.Session, a.NewSession = b.Session, b.NewSession
+	}
 	a.Calls = append(a.Calls, b.Calls...)
 	a.Artifacts = append(a.Artifacts, b.Artifacts...)
 	a.Blobs = append(a.Blobs, b.Blobs...)
@@ -343,6 +362,7 @@ func merge(a, b llm.Commit) llm.Commit {
 	a.Approvals = append(a.Approvals, b.Approvals...)
 	a.Grants = append(a.Grants, b.Grants...)
 	a.Messages = append(a.Messages, b.Messages...)
+	a.ReadMarks = append(a.ReadMarks, b.ReadMarks...)
 	a.Events = append(a.Events, b.Events...)
 	return a
 }
@@ -377,13 +397,7 @@ func (r *runner) keep(call llm.CallRecord, res tools.Result) (*llm.ToolResult, l
 		if rec.Tool == "" {
 			rec.Tool = call.Name
 		}
-		if fc.Before != nil {
-			c.Blobs = append(c.Blobs, fc.Before)
-		}
-		if fc.After != nil {
-			c.Blobs = append(c.Blobs, fc.After)
-		}
-		c.FileChanges = append(c.FileChanges, rec)
+		c.AddChange(rec, fc.Before, fc.After)
 		out.FileChanges = append(out.FileChanges, rec)
 	}
 	for _, img := range res.Images {

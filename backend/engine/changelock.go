@@ -6,8 +6,8 @@ import (
 )
 
 // changeLocks hold, per session, the lock that keeps apart what compares
-// the workspace with the session's File Changes and what adds to them
-// (issue 22 item 2): a look at the workspace index together with the
+// the workspace with the session's File Changes and what adds to them: a
+// look at the workspace index together with the
 // commit of the records it found (a shell command's capture, a background
 // command's at its end), and a change Foya's own tools make on disk
 // together with the commit of its record (write, edit, delete, a revert).

@@ -115,7 +115,7 @@ func BenchmarkCompile(b *testing.B) {
 	}
 }
 
-// spec: O5, R2 — issue 10 item 3: the projection compiled step by step, as
+// spec: O5, R2 — the projection compiled step by step, as
 // the engine does (it never starts over), gives at every step the very
 // request a projection compiling the whole history at once gives, and puts
 // each message in the request at most twice (verbatim, then projected): a

@@ -92,8 +92,8 @@ type Config struct {
 	// Changing, if set, is called when a call's tool takes the session's
 	// change lock to change paths (tools.RunContext.LockChanges), once the
 	// lock is held and before the tool changes anything: the kernel
-	// records there what a live background command changed at those paths
-	// (issue 22 item 2).
+	// records there what a live background command changed at those paths,
+	// so that they are the command's, not the tool's.
 	Changing func(ctx context.Context, sessionID, workdir string, paths []string)
 }
 
@@ -235,22 +235,29 @@ func (e *Engine) Cancel(sessionID string) bool {
 	return ok
 }
 
-// Record stores events of a session that no run produced (a mode switch,
-// an outside change) and publishes them. While the session has a run
-// going, they go through the run's recorder, after the text it has not
-// stored yet; either way through the one ordering point, so clients see
-// every event in seq order.
+// Record stores events of a session that no run produced (an outside
+// change, a todo list) and publishes them, like RecordCommit.
 func (e *Engine) Record(ctx context.Context, sessionID string, evs ...llm.Event) error {
-	for i := range evs {
-		evs[i].SessionID = sessionID
+	return e.RecordCommit(ctx, sessionID, llm.Commit{Events: evs})
+}
+
+// RecordCommit stores c, a commit of a session that no run produced, and
+// publishes its events: a mode switch with the session's row, so the
+// session.mode event and the mode are stored together or not at all. While
+// the session has a run going, c goes through the run's recorder, after
+// the text it has not stored yet, and its events are the run's; either way
+// through the one ordering point, so clients see every event in seq order.
+func (e *Engine) RecordCommit(ctx context.Context, sessionID string, c llm.Commit) error {
+	for i := range c.Events {
+		c.Events[i].SessionID = sessionID
 	}
 	e.mu.Lock()
 	r := e.active[sessionID]
 	e.mu.Unlock()
 	if r != nil {
-		return r.rec.commit(ctx, llm.Commit{Events: evs})
+		return r.rec.commit(ctx, c)
 	}
-	_, err := e.pub.commit(ctx, sessionID, llm.Commit{Events: evs})
+	_, err := e.pub.commit(ctx, sessionID, c)
 	return err
 }
 

@@ -12,7 +12,7 @@ import (
 
 // A held session starts no run, and a session is held by one holder at a
 // time: what keeps a revert and a run from changing a session's files at
-// once (issue 11 item 3).
+// once.
 //
 // spec: C2, W4
 func TestHoldKeepsRunsOut(t *testing.T) {

@@ -193,16 +193,10 @@ func (e *Engine) recoverChanges(ctx context.Context, run llm.Run, cr llm.CallRec
 		rec.ID, rec.SessionID, rec.RunID, rec.CallID, rec.Tool = NewID("chg"), run.SessionID, run.ID, cr.ID, cr.Name
 		rec.Unconfirmed, rec.CreatedAt = true, time.Now()
 		rec.Diff = e.cfg.Mask(rec.Diff)
-		if fc.Before != nil {
-			c.Blobs = append(c.Blobs, fc.Before)
-		}
-		if fc.After != nil {
-			c.Blobs = append(c.Blobs, fc.After)
-		}
 		if err := prior.add(ctx, rec, fc.After); err != nil {
 			return nil, err
 		}
-		c.FileChanges = append(c.FileChanges, rec)
+		c.AddChange(rec, fc.Before, fc.After)
 		out = append(out, rec)
 	}
 	return out, nil
@@ -300,7 +294,7 @@ func (p *priors) add(ctx context.Context, rec llm.FileChange, after []byte) erro
 // and the disk (the Recover of the tool of its call, callID of run runID),
 // as unconfirmed File Changes of that call with a file.captured event,
 // whatever state the run is in: a command outlives its run, so its changes
-// may come after the run ended (issue 16 item 1). The call's stored result
+// may come after the run ended. The call's stored result
 // stays as it was. It returns how many changes it recorded; a call the
 // store does not have gets none.
 func (e *Engine) RecoverJob(ctx context.Context, sessionID, runID, callID string) (int, error) {

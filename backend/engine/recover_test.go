@@ -86,8 +86,8 @@ func (s scribe) Recover(ctx context.Context, rc *tools.RunContext, c tools.Call,
 // and the newest File Change of the path with its content; it stores what
 // the tool found as unconfirmed File Changes of that call, with their
 // contents, in the call's interrupted result and tool.end event, and runs
-// nothing (issue 16 item 1: the crash harness found changes on disk that no
-// File Change recorded).
+// nothing: no change on disk is left without a File Change that records
+// it.
 //
 // spec: X2, F1
 func TestRecoverRecordsUnconfirmedChanges(t *testing.T) {
@@ -161,9 +161,8 @@ func TestRecoverRecordsUnconfirmedChanges(t *testing.T) {
 // Two calls recovered in one commit that report a change of one path
 // chain: the second is given the first's change, not yet stored, as the
 // path's newest, with its content, so its change starts where the first
-// left the path (issue 16 item 1: the crash harness found a running
-// write's change and a background command's, recovered together, both
-// starting from the stored record).
+// left the path, not where the stored record left it (a running write's
+// change and a background command's, recovered together).
 //
 // spec: X2, F1
 func TestRecoverChainsChangesOfOneCommit(t *testing.T) {

@@ -50,9 +50,30 @@ const (
 )
 
 // runError ends a run as failed with a message for the user.
-type runError struct{ msg string }
+type runError struct {
+	msg     string
+	storage bool // the run stopped because it could not be stored (unstored)
+}
 
 func (e *runError) Error() string { return e.msg }
+
+// unstored is the error that ends a run when something it did could not be
+// stored: nothing more runs, so no call's effect goes unrecorded, and what
+// was stored before stays (each commit is stored whole or not at all).
+func unstored(err error) error {
+	return &runError{msg: fmt.Sprintf("Foya could not store the run's progress, so the run stopped: %v. "+
+		"What was stored before is kept; check the free disk space and the database (foya doctor)", err), storage: true}
+}
+
+// stopIfUnstored returns the error that ends the run when a commit that
+// had no caller to return its error to (a progress event, an activation,
+// coalesced text) could not be stored.
+func (r *runner) stopIfUnstored() error {
+	if err := r.rec.failed(); err != nil {
+		return unstored(err)
+	}
+	return nil
+}
 
 func (r *runner) loop(ctx context.Context) (llm.Run, error) {
 	if r.child == nil {
@@ -101,12 +122,16 @@ func (r *runner) loop(ctx context.Context) (llm.Run, error) {
 			break
 		}
 		if r.run.Steps >= r.req.MaxSteps && r.child != nil {
-			end = &runError{fmt.Sprintf("stopped after %d model steps, the limit of this sub-agent (the task call's max_steps)", r.req.MaxSteps)}
+			end = &runError{msg: fmt.Sprintf("stopped after %d model steps, the limit of this sub-agent (the task call's max_steps)", r.req.MaxSteps)}
 			break
 		}
 		if r.run.Steps >= r.req.MaxSteps {
-			end = &runError{fmt.Sprintf("stopped after %d model steps, the limit for one turn: send another message to continue, "+
+			end = &runError{msg: fmt.Sprintf("stopped after %d model steps, the limit for one turn: send another message to continue, "+
 				"or raise the limit (the run.max_steps setting)", r.req.MaxSteps)}
+			break
+		}
+		if err := r.stopIfUnstored(); err != nil {
+			end = err
 			break
 		}
 		r.run.Steps++
@@ -161,8 +186,11 @@ func (r *runner) finish(ctx context.Context, end error) (llm.Run, error) {
 		r.run.Status = llm.RunFailed
 		r.run.Error = end.Error()
 	}
-	if err := r.rec.failed(); err != nil && r.run.Status != llm.RunFailed {
-		r.run.Status, r.run.Error = llm.RunFailed, "storage: "+err.Error()
+	var re *runError
+	if err := r.rec.failed(); err != nil && !(errors.As(end, &re) && re.storage) {
+		// The first storage error says why the run stopped, whatever
+		// else went wrong after it.
+		r.run.Status, r.run.Error = llm.RunFailed, unstored(err).Error()
 	}
 	err := r.rec.commit(ctx, llm.Commit{
 		Run: &r.run,
@@ -208,7 +236,9 @@ func (r *runner) Activate(names ...string) {
 	}
 	r.mu.Unlock()
 	if len(added) > 0 {
-		r.rec.commit(context.Background(), llm.Commit{Events: []llm.Event{event.ToolsActivated(event.ToolsActivatedData{Names: added})}})
+		// An activation that cannot be stored fails the run: the recorder
+		// keeps the error, and the run stops before its next call or step.
+		_ = r.rec.commit(context.Background(), llm.Commit{Events: []llm.Event{event.ToolsActivated(event.ToolsActivatedData{Names: added})}})
 	}
 }
 
@@ -453,7 +483,7 @@ func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
 	if streamErr != nil {
 		// spec L2: nothing of an incomplete stream runs.
 		state, why := llm.CallError, "not run: the model's answer was cut off before this call was complete"
-		var end error = &runError{"model: " + streamErr.Error()}
+		var end error = &runError{msg: "model: " + streamErr.Error()}
 		if ctx.Err() != nil {
 			state, why, end = llm.CallCancelled, "not run: the run was cancelled", ctx.Err()
 		}
@@ -563,6 +593,9 @@ func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
 		return stepContinue, nil
 	}
 	if err := r.rec.commit(ctx, c); err != nil {
+		if batchErr != nil {
+			return 0, batchErr // why the run stopped; the recorder keeps err
+		}
 		return 0, err
 	}
 	if batchErr != nil {

@@ -11,7 +11,7 @@ import (
 	"foya/backend/tools"
 )
 
-// Sub-agents (issue 13 item 2). A task call starts a child run of the same
+// Sub-agents. A task call starts a child run of the same
 // session: a run row linked to the parent run and call, with a history of
 // its own (stored apart from the session's), its own tool allowlist and
 // step limit, the session's approval mode and gateway, and the parent's

@@ -9,8 +9,9 @@ import (
 // by the store when the event is persisted, before any client sees it. Data
 // holds the payload of Type as a JSON object (one of the *Data structs); it
 // never holds binaries (spec I2). ParentCallID is set on every event of a
-// sub-agent's run (the task tool): the ID of the task call
-// that started it, so clients nest the child's events under that call.
+// sub-agent's run (the task tool): the ID of the task call that started
+// it, so clients nest the child's events under that call. A notice
+// (IsNotice) is an Event that is never stored: its Seq is 0.
 type Event struct {
 	Type         string          `json:"type"`
 	SessionID    string          `json:"sessionId"`
@@ -44,7 +45,9 @@ const (
 	TypeRunEnd             = "run.end"
 )
 
-// Types lists every event type, in the order of docs/events.md.
+// Types lists every type of the events a session's log stores, in the
+// order of docs/events.md; Notices lists the types published but never
+// stored.
 var Types = []string{
 	TypeRunStart, TypeStepStart, TypeTextDelta, TypeReasoningDelta, TypeToolBegin, TypeToolUpdate,
 	TypeToolEnd, TypeToolsActivated, TypeStepEnd, TypeApprovalRequest, TypeApprovalAnswer,
@@ -66,9 +69,9 @@ func Data(v any) json.RawMessage {
 // time are filled in by whoever stores it.
 func of(typ string, d any) Event { return Event{Type: typ, Data: Data(d)} }
 
-// Payload returns a pointer to a new zero payload of event type typ (a
-// *RunStartData for run.start, ...), for decoding Data into; nil for a type
-// this package does not know.
+// Payload returns a pointer to a new zero payload of event or notice type
+// typ (a *RunStartData for run.start, ...), for decoding Data into; nil for
+// a type this package does not know.
 func Payload(typ string) any {
 	switch typ {
 	case TypeRunStart:
@@ -109,6 +112,10 @@ func Payload(typ string) any {
 		return new(RunInterruptedData)
 	case TypeRunEnd:
 		return new(RunEndData)
+	case TypeBackgroundChanged:
+		return new(BackgroundChangedData)
+	case TypeMCPChanged:
+		return new(MCPChangedData)
 	}
 	return nil
 }

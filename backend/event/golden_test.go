@@ -93,8 +93,8 @@ func goldenEvents() []event.Event {
 				Why: `call the tool "create_issue" of the MCP server github (npx -y @modelcontextprotocol/server-github)`, Preview: `{"title":"x"}`},
 			Reason: "Auto asks before an MCP tool that is not read-only", Scopes: []event.Grant{{Kind: event.KindMCP, Tool: "mcp__github__create_issue"}}, AskedAt: at}),
 	}
-	// A sub-agent's run under task call call_4: its
-	// events name the call on the envelope.
+	// A sub-agent's run under task call call_4: its events name the call
+	// on the envelope.
 	sub := []event.Event{
 		event.RunStart(event.RunStartData{Prompt: "count the <go> files", Description: "count go files & report", ParentRunID: "run_1", Workdir: "/w",
 			Model: "m", Provider: "local", ApprovalMode: event.ModeManual, Instructions: event.Instructions{Status: event.InstructionsNone}}),
@@ -112,7 +112,18 @@ func goldenEvents() []event.Event {
 	for i := len(evs) - len(sub); i < len(evs); i++ {
 		evs[i].RunID, evs[i].ParentCallID = "run_2", "call_4"
 	}
-	return evs
+	// Notices: never stored, so no seq and no run; an MCP server's belongs
+	// to no session.
+	notices := []event.Event{
+		event.BackgroundChanged(event.BackgroundChangedData{Change: event.BackgroundEnded, ID: "bg1", SessionID: "ses_1",
+			Command: "go test ./... > <out> && echo \"done\"", PID: 4242, StartedAt: at, ExitCode: -1, Signal: "SIGTERM",
+			Killed: true, DurationNs: 1500000000, Sandbox: "bwrap", OutputBytes: 12345}),
+		event.MCPChanged(event.MCPChangedData{Change: event.MCPState, Server: "github", Workdir: "/w", State: "failed",
+			Error: "the server stopped: exit status 1 <no token>"}),
+	}
+	notices[0].SessionID, notices[0].Time = "ses_1", at
+	notices[1].Time = at
+	return append(evs, notices...)
 }
 
 // TestGoldenEvents pins the JSON of one event of each type, byte for byte,
@@ -161,8 +172,13 @@ func TestGoldenEvents(t *testing.T) {
 			seen = append(seen, ev.Type)
 		}
 	}
-	if !slices.Equal(seen, event.Types) {
-		t.Errorf("the golden events' types are\n%v\nwant one of each, in the order of event.Types:\n%v", seen, event.Types)
+	if want := slices.Concat(event.Types, event.Notices); !slices.Equal(seen, want) {
+		t.Errorf("the golden events' types are\n%v\nwant one of each, in the order of event.Types then event.Notices:\n%v", seen, want)
+	}
+	for _, ev := range evs {
+		if event.IsNotice(ev.Type) != (ev.Seq == 0) {
+			t.Errorf("%s has seq %d: a notice has none, a stored event one", ev.Type, ev.Seq)
+		}
 	}
 }
 

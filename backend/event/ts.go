@@ -2,7 +2,8 @@ package event
 
 // tsEvents is TypeScript that tygo copies into the generated event.ts
 // (tygo:emit): the payload type of each event type, and TypedEvent, the
-// union of typed events a front end switches on (ev.type narrows ev.data).
+// union of typed events a front end switches on (ev.type narrows ev.data);
+// the same for notices (NoticeDataByType, TypedNotice).
 // TestTSEvents checks it against Types and Payload.
 //
 //tygo:emit
@@ -42,4 +43,23 @@ export type EventType = keyof EventDataByType;
 export type TypedEvent = {
   [T in EventType]: Omit<Event, "type" | "data"> & { type: T; data: EventDataByType[T] };
 }[EventType];
+/**
+ * NoticeDataByType maps each notice type to its payload. Notices are
+ * published, never stored: their seq is 0 and a session's log never
+ * holds them.
+ */
+export interface NoticeDataByType {
+  "background.changed": BackgroundChangedData;
+  "mcp.changed": MCPChangedData;
+}
+/**
+ * NoticeType is every notice type.
+ */
+export type NoticeType = keyof NoticeDataByType;
+/**
+ * TypedNotice is a notice whose data is its type's payload.
+ */
+export type TypedNotice = {
+  [T in NoticeType]: Omit<Event, "type" | "data"> & { type: T; data: NoticeDataByType[T] };
+}[NoticeType];
 `

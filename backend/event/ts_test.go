@@ -8,8 +8,7 @@ import (
 )
 
 // TestTSEvents checks that the TypeScript copied into event.ts maps every
-// event type, and only those, to its payload type, so the front end's
-// reducers cannot miss a type or read a payload as another's.
+// event type and every notice type, and only those, to its payload type.
 func TestTSEvents(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("export interface EventDataByType {\n")
@@ -20,7 +19,16 @@ func TestTSEvents(t *testing.T) {
 	if !strings.Contains(tsEvents, b.String()) {
 		t.Errorf("tsEvents (ts.go) must hold, as it is:\n%s", b.String())
 	}
-	if n := strings.Count(tsEvents, "Data;\n"); n != len(Types) {
-		t.Errorf("tsEvents names %d payloads; want %d, one per type", n, len(Types))
+	b.Reset()
+	b.WriteString("export interface NoticeDataByType {\n")
+	for _, typ := range Notices {
+		fmt.Fprintf(&b, "  %q: %s;\n", typ, reflect.TypeOf(Payload(typ)).Elem().Name())
+	}
+	b.WriteString("}\n")
+	if !strings.Contains(tsEvents, b.String()) {
+		t.Errorf("tsEvents (ts.go) must hold, as it is:\n%s", b.String())
+	}
+	if n := strings.Count(tsEvents, "Data;\n"); n != len(Types)+len(Notices) {
+		t.Errorf("tsEvents names %d payloads; want %d, one per type", n, len(Types)+len(Notices))
 	}
 }

@@ -164,6 +164,27 @@ type Action struct {
 	// tool's own name on it (Tool is its mcp__server__tool form).
 	MCPServer string `json:"mcpServer,omitempty"`
 	MCPTool   string `json:"mcpTool,omitempty"`
+	// Parsed is Command as the approval policy read it to decide, so that
+	// the person who answers sees what it would run without a second
+	// parser; absent for an action with no command, and in requests
+	// stored before it was carried.
+	Parsed *ParsedCommand `json:"parsed,omitempty"`
+}
+
+// ParsedCommand is a shell command as the approval policy reads it
+// (approval.Command).
+type ParsedCommand struct {
+	// Simple lists each simple command it would run, in order, with its
+	// words unquoted: those behind &&, ;, pipes, subshells and $(...),
+	// inside sh -c and eval strings, and behind wrappers (sudo, timeout,
+	// xargs, find -exec ...). A word that is not a plain literal (a
+	// variable, a substitution, a pattern) is kept as written.
+	Simple [][]string `json:"simple"`
+	// Deletes says what would delete files for good (rm, git clean ...).
+	Deletes []string `json:"deletes"`
+	// Opaque says why Foya cannot tell what part of it runs; empty when it
+	// can tell.
+	Opaque []string `json:"opaque"`
 }
 
 // Action kinds (Action.Kind, Grant.Kind), as approval.Kind.

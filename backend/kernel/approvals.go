@@ -7,6 +7,7 @@ import (
 
 	"foya/backend/approval"
 	"foya/backend/event"
+	"foya/backend/llm"
 )
 
 // settingDefaultMode is the settings key of the global default mode.
@@ -63,12 +64,20 @@ func (k *Kernel) SetMode(ctx context.Context, sessionID, mode string) error {
 	if sess.ApprovalMode == string(m) {
 		return nil
 	}
+	return k.putSession(ctx, sess, m)
+}
+
+// putSession stores the session's row with the approval mode m and, when
+// that is a switch, the session.mode event that records it, in one
+// commit: a crash leaves both or neither, never a mode with no record.
+func (k *Kernel) putSession(ctx context.Context, sess llm.Session, m approval.Mode) error {
 	from := sess.ApprovalMode
 	sess.ApprovalMode = string(m)
-	if err := k.store.UpdateSession(ctx, sess); err != nil {
-		return err
+	c := llm.Commit{Session: &sess}
+	if from != sess.ApprovalMode {
+		c.Events = []llm.Event{event.SessionMode(event.SessionModeData{From: from, To: string(m)})}
 	}
-	return k.eng.Record(ctx, sessionID, event.SessionMode(event.SessionModeData{From: from, To: string(m)}))
+	return k.eng.RecordCommit(ctx, sess.ID, c)
 }
 
 // DefaultMode returns the approval mode new sessions start in

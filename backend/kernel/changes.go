@@ -4,11 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
-	"sync"
 	"time"
 
 	"foya/backend/engine"
@@ -158,7 +154,7 @@ func (k *Kernel) Revert(ctx context.Context, req RevertRequest) (RevertResult, e
 		return res, err
 	}
 	// A background command's capture must not look between the revert's
-	// changes on disk and their records (issue 22 item 2).
+	// changes on disk and their records.
 	unlock, err := k.eng.LockChanges(ctx, sessionID)
 	if err != nil {
 		return res, fmt.Errorf("revert: %w", err)
@@ -169,7 +165,7 @@ func (k *Kernel) Revert(ctx context.Context, req RevertRequest) (RevertResult, e
 		paths = append(paths, c.Path)
 	}
 	if !req.DryRun {
-		k.changing(ctx, sessionID, sess.Workdir, paths)
+		k.capture.Changing(ctx, sessionID, sess.Workdir, paths)
 	}
 	all, err := k.store.FileChanges(ctx, sessionID)
 	if err != nil {
@@ -224,7 +220,7 @@ func (k *Kernel) Revert(ctx context.Context, req RevertRequest) (RevertResult, e
 		// Foya now answers for these files: an editor's change of them is
 		// to show as "changed outside Foya" even when no run started since
 		// this kernel did (a watch otherwise starts with a run).
-		k.keepWatching(sessionID)
+		k.capture.Keep(sessionID, sess.Workdir)
 	}
 	return res, runErr
 }
@@ -314,7 +310,7 @@ func explain(conflicts []files.Conflict, all []llm.FileChange) []files.Conflict 
 // through the engine's ordering point like every event of a session.
 // The session's records of those files are marked as changed, so the
 // model reads them again before it writes them; the watcher compares such
-// a file with what the revert left instead (revertedFiles), so it does not
+// a file with what the revert left instead (capture.Capture.Reverted), so it does not
 // take the revert for an outside change and still sees an editor's change
 // made after it.
 func (k *Kernel) keepReverts(ctx context.Context, sessionID string, done []tools.FileChange) ([]llm.FileChange, error) {
@@ -324,363 +320,18 @@ func (k *Kernel) keepReverts(ctx context.Context, sessionID string, done []tools
 		rec := fc.FileChange
 		rec.ID, rec.SessionID, rec.Tool = engine.NewID("chg"), sessionID, "revert"
 		rec.CreatedAt = time.Now()
-		if fc.Before != nil {
-			c.Blobs = append(c.Blobs, fc.Before)
-		}
-		if fc.After != nil {
-			c.Blobs = append(c.Blobs, fc.After)
-		}
-		c.FileChanges = append(c.FileChanges, rec)
+		c.AddChange(rec, fc.Before, fc.After)
+		c.ReadMarks = append(c.ReadMarks, llm.ReadMark{SessionID: sessionID, Path: rec.Path})
 		ev := event.FileReverted(event.FileRevertedData{ChangeID: rec.ID, RevertOf: rec.RevertOf, Path: rec.Path, Op: rec.Op})
 		ev.SessionID = sessionID
 		c.Events = append(c.Events, ev)
 		out = append(out, rec)
 	}
-	for _, rec := range out {
-		if _, err := k.store.MarkFileReadOutside(ctx, sessionID, rec.Path); err != nil {
-			return nil, err
-		}
-		k.reverted.left(ctx, k.store, rec)
-	}
 	if _, err := k.eng.Commit(ctx, sessionID, c); err != nil {
 		return nil, fmt.Errorf("record the revert (the files were reverted): %w", err)
 	}
+	for _, rec := range out {
+		k.capture.Reverted(ctx, rec)
+	}
 	return out, nil
-}
-
-// PollEvery is how often a session watcher that cannot watch the whole
-// workspace checks the session's files instead.
-const PollEvery = 2 * time.Second
-
-// watchWorkspace starts a session's watcher; tests replace it to see what
-// happens when none can be had.
-var watchWorkspace = files.Watch
-
-// WatchSession watches a session's working directory until stop is called
-// or ctx ends. When a file the session read or changed is changed by
-// something other than Foya, its stale-read record is marked (so write and
-// edit ask for a new read even where only its size and time were known)
-// and a file.changed_outside event is stored and published. When the
-// watcher cannot cover the whole workspace, a file.watch_degraded event
-// says why and the session's files are checked every PollEvery instead.
-func (k *Kernel) WatchSession(ctx context.Context, sessionID string) (stop func(), err error) {
-	sess, err := k.store.Session(ctx, sessionID)
-	if err != nil {
-		return nil, err
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	check := func(path string) { k.checkOutside(ctx, sessionID, path) }
-	w, err := watchWorkspace(sess.Workdir, files.WatchOptions{
-		OnChange: func(path string) {
-			if k.isFoyaFile(path) {
-				return // the database's writes: neither a command's nor the user's
-			}
-			k.ws.Touch(sessionID, path) // the next shell command looks at it
-			check(path)
-		},
-		OnDegraded: func(why string) {
-			k.ws.Degrade(sessionID)
-			ev := event.FileWatchDegraded(event.FileWatchDegradedData{Reason: why})
-			ev.SessionID = sessionID
-			k.recordEvents(ctx, ev)
-		},
-	})
-	if err != nil {
-		// No watcher at all (the system's inotify instances ran out, say):
-		// the session's files are checked every PollEvery instead, and the
-		// UI says why. The looks around shell commands walk the workspace.
-		ev := event.FileWatchDegraded(event.FileWatchDegradedData{Reason: fmt.Sprintf(
-			"cannot watch the workspace (%v): Foya checks the files this session read every %s instead", err, PollEvery)})
-		ev.SessionID = sessionID
-		k.recordEvents(ctx, ev)
-		w = nil
-	} else {
-		k.ws.Attach(sessionID, w) // its events now narrow the looks before and after a shell command
-	}
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		t := time.NewTicker(PollEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				if w != nil && w.Degraded() == "" {
-					continue
-				}
-				reads, err := k.store.FileReads(ctx, sessionID)
-				if err != nil {
-					continue
-				}
-				for _, r := range reads {
-					check(r.Path)
-				}
-			}
-		}
-	})
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			if w != nil {
-				k.ws.Detach(sessionID, w)
-			}
-			cancel()
-			if w != nil {
-				w.Close()
-			}
-			wg.Wait()
-		})
-	}, nil
-}
-
-// checkOutside looks at the session's files at or below path and reports
-// those that are no longer what the session saw. While a shell command of
-// the session runs, it only notes path: the command's After checks it
-// once the command's own changes are known (see capture.After).
-func (k *Kernel) checkOutside(ctx context.Context, sessionID, path string) {
-	if k.commands.hold(sessionID, path) {
-		return
-	}
-	reads, err := k.store.FileReads(ctx, sessionID)
-	if err != nil {
-		return
-	}
-	for _, r := range reads {
-		if r.Path != path && !strings.HasPrefix(r.Path, path+string(filepath.Separator)) {
-			continue
-		}
-		// A record marked as changed is compared with what a revert left,
-		// if a revert marked it; else it was reported already.
-		seen, reverted := readOf(r), false
-		if r.Outside {
-			if seen, reverted = k.reverted.of(r); !reverted {
-				continue
-			}
-		}
-		changed, exists := files.Changed(seen)
-		if !changed {
-			continue
-		}
-		if reverted {
-			if !k.reverted.take(r) {
-				continue
-			}
-		} else if first, err := k.store.MarkFileReadOutside(ctx, sessionID, r.Path); err != nil || !first {
-			continue
-		}
-		ev := event.FileChangedOutside(event.FileChangedOutsideData{Path: r.Path, Exists: exists})
-		ev.SessionID = sessionID
-		k.recordEvents(ctx, ev)
-	}
-}
-
-// recheck runs checkOutside on the paths a watcher saw change while shell
-// commands ran (held); on all the session's records when there were more
-// than runningCommands keeps.
-func (k *Kernel) recheck(ctx context.Context, sessionID string, h held) {
-	paths := h.paths
-	if h.all {
-		reads, err := k.store.FileReads(ctx, sessionID)
-		if err != nil {
-			return
-		}
-		paths = paths[:0]
-		for _, r := range reads {
-			paths = append(paths, r.Path)
-		}
-	}
-	for _, p := range paths {
-		k.checkOutside(ctx, sessionID, p)
-	}
-}
-
-// settleDelay is how long after a run ends settleCommands waits: a
-// background command that ended just before may still be capturing its
-// changes (After waits up to two seconds for the watcher's barrier).
-const settleDelay = 5 * time.Second
-
-// settleCommands drops, settleDelay after a run of the session ended, the
-// count of shell commands whose Before had no After (a background command
-// refused after its Before), unless a run of the session is going then,
-// and checks what the watcher held meanwhile.
-func (k *Kernel) settleCommands(sessionID string) {
-	time.AfterFunc(settleDelay, func() {
-		k.mu.Lock()
-		closed := k.watches == nil
-		k.mu.Unlock()
-		if closed || k.eng.Running(sessionID) {
-			return
-		}
-		k.recheck(context.Background(), sessionID, k.commands.settle(sessionID, k.runningBackground(sessionID)))
-	})
-}
-
-// runningCommands holds, by session, how many shell commands run and the
-// paths the watcher saw change meanwhile, which checkOutside leaves for
-// the command's After: what a running command changes is the command's,
-// recorded as its File Changes, not a change outside Foya (issue 15 item
-// 4). A background command counts from its Before until its changes are
-// captured when it ends. Before sets the count to the session's running
-// background commands plus the command starting (a session's foreground
-// commands run one at a time), so a Before whose command never started
-// (a background command refused) counts only until the next Before or
-// a while after the end of its run (settleCommands). The zero value is ready to use.
-type runningCommands struct {
-	mu sync.Mutex
-	m  map[string]*held
-}
-
-// held is what checkOutside left for later: paths, or all of the
-// session's records when there were more than maxHeld.
-type held struct {
-	n     int
-	paths []string
-	seen  map[string]bool
-	all   bool
-}
-
-// maxHeld bounds the paths held for one session.
-const maxHeld = 1024
-
-// start notes that a shell command of the session starts while background
-// others run.
-func (rc *runningCommands) start(sessionID string, background int) {
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	if rc.m == nil {
-		rc.m = map[string]*held{}
-	}
-	h := rc.m[sessionID]
-	if h == nil {
-		h = &held{seen: map[string]bool{}}
-		rc.m[sessionID] = h
-	}
-	h.n = background + 1
-}
-
-// end notes that a shell command of the session ended and, when it was
-// the last one running, returns what was held.
-func (rc *runningCommands) end(sessionID string) held {
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	h := rc.m[sessionID]
-	if h == nil {
-		return held{}
-	}
-	if h.n--; h.n > 0 {
-		return held{}
-	}
-	delete(rc.m, sessionID)
-	return *h
-}
-
-// settle notes that no foreground command of the session runs (its run
-// ended) and that background ones do: it drops the count of commands
-// whose Before had no After, and returns what was held when none runs.
-func (rc *runningCommands) settle(sessionID string, background int) held {
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	h := rc.m[sessionID]
-	if h == nil || h.n <= background {
-		return held{}
-	}
-	if h.n = background; h.n > 0 {
-		return held{}
-	}
-	delete(rc.m, sessionID)
-	return *h
-}
-
-// hold keeps path for later and reports true while a shell command of the
-// session runs.
-func (rc *runningCommands) hold(sessionID, path string) bool {
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	h := rc.m[sessionID]
-	if h == nil || h.n <= 0 {
-		return false
-	}
-	switch {
-	case h.all || h.seen[path]:
-	case len(h.paths) >= maxHeld:
-		h.all, h.paths, h.seen = true, nil, nil
-	default:
-		h.seen[path] = true
-		h.paths = append(h.paths, path)
-	}
-	return true
-}
-
-// recordEvents stores events and publishes them; a failure to store is dropped
-// with the event (watching is best effort: the guard still checks digests).
-func (k *Kernel) recordEvents(ctx context.Context, evs ...llm.Event) {
-	for _, ev := range evs {
-		// Through the engine, so events of a session with a run going stay
-		// in seq order for clients.
-		k.eng.Record(ctx, ev.SessionID, ev)
-	}
-}
-
-// revertedFiles holds, by session and path, the state a revert (or a shell
-// command, see capture.After) left a file in, for the watcher: after a
-// revert the session's record of the file is marked as changed (the model
-// has not seen what the revert wrote), so the
-// record no longer says what Foya last wrote there. An entry goes with the
-// record it was made for (its ReadAt): a new read or write by the model
-// replaces the record, and the entry with it. It is reported once, like a
-// record is marked once. Kept in memory: after a restart, a file reverted
-// before it is watched as its record says. The zero value is ready to use.
-type revertedFiles struct {
-	mu sync.Mutex
-	m  map[[2]string]revertedFile
-}
-
-type revertedFile struct {
-	left   files.Read // the file as the revert left it
-	readAt time.Time  // of the session's record when the revert marked it
-}
-
-// left notes what the revert change rec left at its path, if the session
-// has a record of the path (the watcher looks only at those).
-func (rf *revertedFiles) left(ctx context.Context, st *store.Store, rec llm.FileChange) {
-	r, err := st.FileRead(ctx, rec.SessionID, rec.Path)
-	if err != nil || rec.IsDir {
-		return
-	}
-	state := files.Read{SessionID: rec.SessionID, Path: rec.Path, SHA256: rec.SHAAfter, Absent: !rec.ExistsAfter}
-	if fi, err := os.Lstat(rec.Path); err == nil && rec.ExistsAfter {
-		state.Size, state.ModTime = fi.Size(), fi.ModTime()
-	}
-	rf.mu.Lock()
-	defer rf.mu.Unlock()
-	if rf.m == nil {
-		rf.m = map[[2]string]revertedFile{}
-	}
-	rf.m[[2]string{rec.SessionID, rec.Path}] = revertedFile{left: state, readAt: r.ReadAt}
-}
-
-// of returns what a revert left at r's path while r is the record the
-// revert marked; an entry of an earlier record is dropped.
-func (rf *revertedFiles) of(r store.FileRead) (files.Read, bool) {
-	rf.mu.Lock()
-	defer rf.mu.Unlock()
-	key := [2]string{r.SessionID, r.Path}
-	e, ok := rf.m[key]
-	if ok && !e.readAt.Equal(r.ReadAt) {
-		delete(rf.m, key)
-		ok = false
-	}
-	return e.left, ok
-}
-
-// take removes the entry of r's path, reporting whether it was there (so
-// two checks at once report a change once).
-func (rf *revertedFiles) take(r store.FileRead) bool {
-	rf.mu.Lock()
-	defer rf.mu.Unlock()
-	key := [2]string{r.SessionID, r.Path}
-	_, ok := rf.m[key]
-	delete(rf.m, key)
-	return ok
 }

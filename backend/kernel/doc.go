@@ -5,22 +5,27 @@
 // process, so two processes may share a database), and offers sessions,
 // runs, history and live events as plain Go types. It keeps the user's
 // approvals of project rules files (ProjectRules, TrustProjectRules,
-// RevokeProjectRules: the approved sha256 per workspace real path, in the
-// settings table) and hands the engine, at each decision, the user's own
-// rules and the project's, marked approved only when the file's bytes still
-// have the approved hash. It owns the provider profiles (providers.go: in
-// the settings table, their keys in the system keyring or, where there is
-// none, a 0600 file, see keys.go) and builds each run's model from them
-// (ProviderModel), so that the key is masked and kept from commands. It
-// says what the binary is (BuildInfo: version, and the commit and its date
-// linked in at build time or recorded by go build) and what works on this
-// machine (Doctor, doctor.go: folders, the database's size and integrity,
-// the sandbox, the trash, each provider's reachability), without needing a
-// database that opens.
+// RevokeProjectRules: in the trust ledger, package trust) and hands the
+// engine, at each decision, the user's own rules and the project's, marked
+// approved only when the file's bytes still have the approved fingerprint.
+// It wires the provider profiles (backend/profiles, Profiles) to the store,
+// the data folder and its secrets, so that the keys a run's model uses are
+// masked and kept from commands, and builds each run's model from the
+// session's profile. It wires the MCP servers
+// (package mcpconfig, handed out by MCP) to its registry, shell and trust
+// ledger. It says what the binary is (BuildInfo: version, and the commit
+// and its date linked in at build time or recorded by go build); foya
+// doctor (package doctor) says what works on this machine through the
+// kernel's public API.
+//
+// What shell commands change in a workspace and the watcher of outside
+// changes are backend/capture's; the kernel wires it in Open and hands it
+// the store, the engine and the shell as the small interfaces it declares.
 //
 // Its API speaks its own types (dto.go, dto_api.go), never an inner
-// package's; every error it returns wraps one of the sentinels of errors.go,
-// which Code names for transports. Every event of a session, whoever makes
+// package's, except the domain services it hands out (Profiles), which
+// speak theirs; every error it or they return wraps one of the sentinels of
+// errors.go, which Code names for transports. Every event of a session, whoever makes
 // it, is stored and published through the engine's one ordering point, so
 // subscribers see each session's events in seq order; a revert is refused
 // while the session has a run going.

@@ -8,7 +8,6 @@ import (
 
 	"foya/backend/approval"
 	"foya/backend/llm"
-	"foya/backend/mcp"
 	"foya/backend/tools/files"
 	"foya/backend/tools/shell"
 )
@@ -123,10 +122,6 @@ func TestDTOsKeepTheJSON(t *testing.T) {
 		{"Approval", filled[approval.Pending](), approvalOf(filled[approval.Pending]()), nil},
 		{"ApprovalRecord", rec, approvalRecordOf(rec), nil},
 		{"Rule", filled[approval.Rule](), ruleOf(filled[approval.Rule]()), nil},
-		{"MCPResource", filled[mcp.Resource](), mcpResourceOf(filled[mcp.Resource]()), nil},
-		{"MCPContent", filled[mcp.Content](), mcpContentOf(filled[mcp.Content]()), nil},
-		{"MCPPrompt", filled[mcp.Prompt](), mcpPromptOf(filled[mcp.Prompt]()), nil},
-		{"MCPMessage", filled[mcp.Message](), mcpMessageOf(filled[mcp.Message]()), nil},
 	} {
 		got, want := jsonMap(t, c.outer), jsonMap(t, c.inner, c.drop...)
 		if !reflect.DeepEqual(got, want) {

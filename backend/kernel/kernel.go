@@ -13,9 +13,12 @@ import (
 	"time"
 
 	"foya/backend/approval"
+	"foya/backend/capture"
 	"foya/backend/engine"
 	"foya/backend/event"
 	"foya/backend/llm"
+	"foya/backend/mcp/mcpconfig"
+	"foya/backend/profiles"
 	"foya/backend/sandbox"
 	"foya/backend/store"
 	"foya/backend/tools"
@@ -24,6 +27,7 @@ import (
 	"foya/backend/tools/task"
 	"foya/backend/tools/todo"
 	"foya/backend/tools/web"
+	"foya/backend/trust"
 	"foya/backend/workspace"
 )
 
@@ -74,6 +78,7 @@ type Kernel struct {
 	gateway *approval.Gateway
 	shell   *shell.Shell
 	ws      *workspace.Manager
+	capture *capture.Capture // shell commands' changes, the watcher
 	// skipped are Foya's own files, which the workspace indexes and the
 	// watcher pass over (foyaFiles), as given and resolved.
 	skipped []string
@@ -81,18 +86,17 @@ type Kernel struct {
 	userRules string
 	owner     *owner
 	secrets   *secrets
-	keys      *keys // provider API keys
-	mcp       *mcpState
+	profiles  *profiles.Service
+	mcp       *mcpconfig.Servers
+	trust     *trust.Ledger // what the user approved in workspaces
 
-	mu      sync.Mutex
-	subs    map[int]func(llm.Event)
-	watches map[string]func() // by session; nil once closed
-	next    int
+	notices notices // published, never stored: SubscribeNotices
+
+	mu   sync.Mutex
+	subs map[int]func(llm.Event)
+	next int
 
 	follow *follower // publishes what other processes store
-
-	reverted revertedFiles   // what reverts left files in, for the watcher
-	commands runningCommands // shell commands running, for the watcher
 }
 
 // DataDir returns the folder where Foya keeps its data: $XDG_DATA_HOME/foya
@@ -117,11 +121,11 @@ func DataDir() (string, error) {
 	return filepath.Join(home, ".local", "share", "foya"), nil
 }
 
-// resolvePaths returns the database file (opts.DBPath, else $FOYA_DB, else
+// ResolvePaths returns the database file (opts.DBPath, else $FOYA_DB, else
 // foya.db in DataDir), the folder of Foya's other files (the database's
 // folder when the database was named, else DataDir) and the user's rules
 // file (opts.UserRules, else in DataDir; "" when there is no DataDir).
-func resolvePaths(opts Options) (path, dataDir, userRules string, err error) {
+func ResolvePaths(opts Options) (path, dataDir, userRules string, err error) {
 	path = opts.DBPath
 	if path == "" {
 		path = os.Getenv("FOYA_DB")
@@ -147,7 +151,7 @@ func resolvePaths(opts Options) (path, dataDir, userRules string, err error) {
 // running by a process that is gone as interrupted (spec X2), and removes
 // session temp folders that no live kernel uses (a crash leaves them).
 func Open(ctx context.Context, opts Options) (*Kernel, error) {
-	path, dataDir, userRules, err := resolvePaths(opts)
+	path, dataDir, userRules, err := ResolvePaths(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -165,21 +169,30 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 	info := BuildInfo()
 	info.DataDir, info.DBPath, info.ReadOnly = dataDir, st.Path(), st.ReadOnly()
 	k := &Kernel{
-		info:    info,
-		store:   st,
-		owner:   own,
-		reg:     tools.NewRegistry(),
-		subs:    map[int]func(llm.Event){},
-		watches: map[string]func(){},
+		info:  info,
+		store: st,
+		owner: own,
+		reg:   tools.NewRegistry(),
+		subs:  map[int]func(llm.Event){},
 
+		trust:     trust.New(st),
 		userRules: userRules,
 		secrets:   newSecrets(opts.Secrets),
-		keys:      &keys{file: filepath.Join(dataDir, KeyFile)},
 	}
+	k.profiles = profiles.New(profiles.Config{Settings: st, DataDir: dataDir, Secrets: profileSecrets{k}, IdleTimeout: k.IdleTimeout})
 	k.reg.Add(tools.Search{}, history.New(st))
 	k.reg.Add(todo.New(func(ctx context.Context, sid string, ev event.Event) error { return k.eng.Record(ctx, sid, ev) }))
 	k.reg.Add(fileTools(k)...)
 	k.ws = k.newWorkspace(dataDir)
+	// The engine and the shell are made after the capture: it reaches them
+	// through the kernel once commands run.
+	k.capture = capture.New(capture.Deps{Workspace: k.ws, Records: st, Reads: readLog{st}, Timeline: engineOf{k},
+		Commands: shellOf{k}, Running: func(sid string) bool { return k.eng.Running(sid) }, Mask: k.mask,
+		NewID: engine.NewID, Skip: k.skipped, Jobs: jobStore{st}, Owner: own.id, Gone: own.gone,
+		RecoverJob: func(ctx context.Context, sid, runID, callID string) error {
+			_, err := k.eng.RecoverJob(ctx, sid, runID, callID)
+			return err
+		}})
 	k.reg.Add(shellTools(k, opts.Probe)...)
 	k.reg.Add(web.New())
 	k.reg.Add(task.New())
@@ -194,7 +207,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 	}
 	k.eng = engine.New(engine.Config{Store: st, Tools: k.reg, Emit: k.publish, Owner: own.id,
 		TextFlush: opts.TextFlush, Gateway: k.gateway, Context: opts.Context, Rules: k.rulesFor, Mask: k.mask,
-		LockWait: opts.ChangeLockWait, Changing: k.changing})
+		LockWait: opts.ChangeLockWait, Changing: k.capture.Changing})
 	// What is stored now is history; what other processes store from now
 	// on is published as this kernel's own events are (follower).
 	seqs, err := st.SessionSeqs(ctx)
@@ -206,7 +219,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 		if _, err := k.eng.Recover(ctx, own.claim); err != nil {
 			return nil, errors.Join(err, k.Close())
 		}
-		if err := k.recoverJobs(ctx); err != nil {
+		if err := k.capture.RecoverJobs(ctx); err != nil {
 			return nil, errors.Join(err, k.Close())
 		}
 		// Leftovers of owners that are gone. Neither a lock file nor a temp
@@ -223,14 +236,10 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 // whole process trees, so none outlives the kernel.
 func (k *Kernel) Close() error {
 	k.follow.stop()
-	k.mu.Lock()
-	watches := k.watches
-	k.watches = nil
-	k.mu.Unlock()
-	for _, stop := range watches {
-		stop()
+	if k.capture != nil {
+		k.capture.Close()
 	}
-	k.mcp.m.Close()
+	k.mcp.Close()
 	shellErr := k.shell.Close()
 	// After the shell: an ending background command records its changes.
 	shellErr = errors.Join(shellErr, k.ws.Close())
@@ -239,48 +248,11 @@ func (k *Kernel) Close() error {
 	return errors.Join(shellErr, k.owner.release(context.Background(), k.store), k.store.Close())
 }
 
-// keepWatching starts watching a session's workspace unless it is watched
-// already.
-func (k *Kernel) keepWatching(sessionID string) {
-	k.mu.Lock()
-	_, ok := k.watches[sessionID]
-	closed := k.watches == nil
-	k.mu.Unlock()
-	if ok || closed {
-		return
-	}
-	// Started without the lock: starting may publish an event, and
-	// publishing takes the lock. The watch outlives the run that started
-	// it; it ends with stopWatching or Close.
-	stop, err := k.WatchSession(context.Background(), sessionID)
-	if err != nil {
-		return
-	}
-	k.mu.Lock()
-	_, ok = k.watches[sessionID]
-	if !ok && k.watches != nil {
-		k.watches[sessionID] = stop
-		stop = nil
-	}
-	k.mu.Unlock()
-	if stop != nil { // another run started one meanwhile, or the kernel closed
-		stop()
-	}
-}
-
-// stopWatching ends a session's watch, if any.
-func (k *Kernel) stopWatching(sessionID string) {
-	k.mu.Lock()
-	stop, ok := k.watches[sessionID]
-	delete(k.watches, sessionID)
-	k.mu.Unlock()
-	if ok {
-		stop()
-	}
-}
-
 // Info returns the kernel's version, commit and where it keeps its data.
 func (k *Kernel) Info() Info { return k.info }
+
+// Profiles returns the provider profiles and their keys.
+func (k *Kernel) Profiles() *profiles.Service { return k.profiles }
 
 // Registry returns the tool registry, for front ends that add tools.
 func (k *Kernel) Registry() *tools.Registry { return k.reg }
@@ -338,15 +310,20 @@ func (k *Kernel) CreateSession(ctx context.Context, ns NewSession) (Session, err
 	if title == "" {
 		title = "New session"
 	}
-	sess, err := k.store.CreateSession(ctx, llm.Session{
+	sess := llm.Session{
 		ID: engine.NewID("ses"), Title: Title(title), ProjectID: dir, Workdir: dir,
 		ApprovalMode: string(mode), Provider: ns.Provider, Model: ns.Model, Tools: ns.Tools,
-	})
-	if err == nil && mode == approval.FullAccess {
-		// Every session that runs with Full Access is on record.
-		err = k.eng.Record(ctx, sess.ID, event.SessionMode(event.SessionModeData{To: string(mode)}))
 	}
-	return sessionOf(sess), err
+	c := llm.Commit{Session: &sess, NewSession: true}
+	if mode == approval.FullAccess {
+		// Every session that runs with Full Access is on record, from the
+		// commit that creates it.
+		c.Events = []llm.Event{event.SessionMode(event.SessionModeData{To: string(mode)})}
+	}
+	if err := k.eng.RecordCommit(ctx, sess.ID, c); err != nil {
+		return Session{}, err
+	}
+	return sessionOf(sess), nil
 }
 
 // Title makes a session title from a prompt: its first line, at most 80
@@ -378,23 +355,23 @@ func (k *Kernel) Sessions(ctx context.Context) ([]Session, error) {
 	return mapSlice(list, sessionOf), nil
 }
 
-// UpdateSession changes a session's title, model, provider or tool
-// allowlist; a change of approval mode goes through SetMode, so it is
-// recorded.
+// UpdateSession changes a session's title, model, provider, tool
+// allowlist or approval mode; a change of mode is recorded with it, as
+// SetMode records one.
 func (k *Kernel) UpdateSession(ctx context.Context, s Session) error {
 	cur, err := k.store.Session(ctx, s.ID)
 	if err != nil {
 		return err
 	}
-	mode := s.ApprovalMode
-	s.ApprovalMode = cur.ApprovalMode
-	if err := k.store.UpdateSession(ctx, s.record()); err != nil {
-		return err
+	m := approval.Mode(cur.ApprovalMode)
+	if s.ApprovalMode != "" && s.ApprovalMode != cur.ApprovalMode {
+		if m, err = approval.ParseMode(s.ApprovalMode); err != nil {
+			return withKind(err, ErrInvalid) // nothing stored
+		}
 	}
-	if mode != "" && mode != cur.ApprovalMode {
-		return k.SetMode(ctx, s.ID, mode)
-	}
-	return nil
+	sess := s.record()
+	sess.ApprovalMode = cur.ApprovalMode
+	return k.putSession(ctx, sess, m)
 }
 
 // Run runs one turn in a session to its end (see engine.Engine.Run).
@@ -412,12 +389,12 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 	if o.Model == nil {
 		// The session's profile with its model; a session of none (or of
 		// a profile since removed) gets the default profile with its own.
-		choice := ModelChoice{Session: sess.Provider}
-		if _, err := k.Provider(ctx, sess.Provider); err == nil {
+		choice := profiles.ModelChoice{Session: sess.Provider}
+		if _, err := k.profiles.Get(ctx, sess.Provider); err == nil {
 			choice.Model = sess.Model
 		}
 		var prov, model string
-		if o.Model, prov, model, err = k.ProviderModel(ctx, choice); err != nil {
+		if o.Model, prov, model, err = k.profiles.Client(ctx, choice); err != nil {
 			return Run{}, err
 		}
 		if prov != sess.Provider || model != sess.Model {
@@ -427,7 +404,7 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 			}
 		}
 	}
-	images, err := k.ImageInput(ctx, sess.Model)
+	images, err := k.profiles.ImageInput(ctx, sess.Model)
 	if err != nil {
 		return Run{}, err
 	}
@@ -444,16 +421,16 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 	// cannot be watched does not stop the run: the guard still compares
 	// contents before every write.
 	k.ws.Warm(sess.ID, sess.Workdir) // built in the background; the first shell command waits for it
-	k.keepWatching(sess.ID)
-	k.loadMCP(ctx, sess.Workdir) // its servers' tools are in the first step
-	attached, attachedImages, err := k.attachResources(ctx, sess.Workdir, o.Resources)
+	k.capture.Keep(sess.ID, sess.Workdir)
+	k.mcp.Load(ctx, sess.Workdir) // its servers' tools are in the first step
+	refs := mapSlice(o.Resources, func(r ResourceRef) event.ResourceRef { return event.ResourceRef{Server: r.Server, URI: r.URI} })
+	attached, attachedImages, err := k.mcp.Attach(ctx, sess.Workdir, refs)
 	if err != nil {
 		return Run{}, err
 	}
 	run, err := k.eng.Run(ctx, engine.RunRequest{Session: sess, Prompt: o.Prompt, Model: o.Model, MaxSteps: steps,
-		Started: o.Started, Images: images, Attached: attached, AttachedImages: attachedImages,
-		Resources: mapSlice(o.Resources, func(r ResourceRef) event.ResourceRef { return event.ResourceRef{Server: r.Server, URI: r.URI} })})
-	k.settleCommands(sess.ID)
+		Started: o.Started, Images: images, Attached: attached, AttachedImages: attachedImages, Resources: refs})
+	k.capture.Settle(sess.ID)
 	return runOf(run), err
 }
 

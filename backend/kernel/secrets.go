@@ -90,3 +90,11 @@ func (k *Kernel) mask(text string) string {
 	_, m := k.secretState()
 	return m.Mask(text)
 }
+
+// profileSecrets hands the provider profiles the kernel's secrets: the
+// keys a run's model client or a provider check uses become values no
+// command's environment holds and every tool result masks.
+type profileSecrets struct{ k *Kernel }
+
+func (p profileSecrets) Add(known map[string]string) { p.k.secrets.add(known) }
+func (p profileSecrets) Mask(text string) string     { return p.k.mask(text) }

@@ -108,9 +108,9 @@ func (k *Kernel) SetSetting(ctx context.Context, key, value string) error {
 	}
 	switch s.Key {
 	case settings.DefaultProvider:
-		return k.SetDefaultProvider(ctx, v) // the profile must exist
+		return k.profiles.SetDefault(ctx, v) // the profile must exist
 	case settings.ImagesPrefix:
-		return k.SetImageInput(ctx, strings.TrimPrefix(key, s.Key), v == "true")
+		return k.profiles.SetImageInput(ctx, strings.TrimPrefix(key, s.Key), v == "true")
 	}
 	return k.store.SetSetting(ctx, key, v)
 }

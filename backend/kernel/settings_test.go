@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"testing"
 
+	"foya/backend/profiles"
 	"foya/backend/settings"
 	"foya/backend/tools/files"
 )
@@ -19,9 +20,9 @@ func TestSettingKeysAgree(t *testing.T) {
 		{"files.ReadableSetting", files.ReadableSetting, settings.SandboxReadable},
 		{"SettingEnvAllow", SettingEnvAllow, settings.EnvAllow},
 		{"SettingEnvDeny", SettingEnvDeny, settings.EnvDeny},
-		{"SettingDiscoverPorts", SettingDiscoverPorts, settings.DiscoverPorts},
+		{"profiles.SettingDiscoverPorts", profiles.SettingDiscoverPorts, settings.DiscoverPorts},
 		{"SettingMCPDeferShare", SettingMCPDeferShare, settings.MCPDeferShare},
-		{"SettingDefaultProvider", SettingDefaultProvider, settings.DefaultProvider},
+		{"profiles.SettingDefaultProvider", profiles.SettingDefaultProvider, settings.DefaultProvider},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s = %q; settings.Table declares %q", c.name, c.got, c.want)
@@ -48,7 +49,7 @@ func TestSettingDefaultsAreInForce(t *testing.T) {
 			t.Errorf("Settings()[%s] = %q; settings.Table says the default is %q", s.Key, all[s.Key], s.Default)
 		}
 	}
-	if got := settings.JoinPorts(DefaultDiscoverPorts); got != all[settings.DiscoverPorts] {
+	if got := profiles.JoinPorts(profiles.DefaultDiscoverPorts); got != all[settings.DiscoverPorts] {
 		t.Errorf("DefaultDiscoverPorts = %s; the table says %s", got, all[settings.DiscoverPorts])
 	}
 	if got := strconv.FormatFloat(k.deferShare(ctx), 'f', -1, 64); got != all[settings.MCPDeferShare] {

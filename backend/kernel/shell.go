@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"foya/backend/mcp/mcpconfig"
 	"foya/backend/sandbox"
 	"foya/backend/tools"
 	"foya/backend/tools/shell"
@@ -19,9 +20,10 @@ var ErrNoCommand = shell.ErrNoCommand
 // bash_kill).
 //
 // Sandboxed commands may neither read nor write the database (with its
-// side files and its owners' locks) wherever it is, inside the workspace too, nor read Foya's
-// data folder unless the user's sandbox.readable setting allows it (issue 9
-// classes 6 and 7).
+// side files and its owners' locks) wherever it is, inside the workspace
+// too, nor read Foya's data folder unless the user's sandbox.readable
+// setting allows it: the database holds the sessions' records and
+// approvals, the data folder the provider keys.
 func shellTools(k *Kernel, probe func() sandbox.Capability) []tools.Tool {
 	opts := shell.Options{
 		Probe:   probe,
@@ -31,8 +33,9 @@ func shellTools(k *Kernel, probe func() sandbox.Capability) []tools.Tool {
 		Database: k.foyaFiles(),
 		Private:  k.dataFolders(),
 		Own:      k.ownFiles(),
-		Capture:  capture{k},
-		Jobs:     jobs{k},
+		Capture:  k.capture,
+		Jobs:     k.capture.Jobs(),
+		Changed:  k.backgroundChanged,
 		Readable: func() []string {
 			paths, _ := k.SandboxReadable(context.Background())
 			return paths
@@ -42,8 +45,9 @@ func shellTools(k *Kernel, probe func() sandbox.Capability) []tools.Tool {
 	return k.shell.Tools()
 }
 
-// Foya's own files, one list for the sandbox and the file tools (issue 21
-// items 3 and 6, issue 22 item 1).
+// Foya's own files, one list for the sandbox and the file tools, so that
+// what a command may not touch and what a file tool may not touch cannot
+// drift apart.
 
 // databaseFiles are Foya's database with its -wal, -shm and -journal
 // files and the lock files Foya keeps: the ownership locks beside the
@@ -52,7 +56,7 @@ func shellTools(k *Kernel, probe func() sandbox.Capability) []tools.Tool {
 // the file tools never open them, in any mode.
 func (k *Kernel) databaseFiles() []string {
 	db := absPath(k.info.DBPath)
-	return []string{db, db + "-wal", db + "-shm", db + "-journal", OwnersDir(db), absPath(k.keys.file) + ".lock"}
+	return []string{db, db + "-wal", db + "-shm", db + "-journal", OwnersDir(db), absPath(k.profiles.KeyFilePath()) + ".lock"}
 }
 
 // dataFolders are the folders of Foya's data that sandboxed commands and
@@ -76,7 +80,7 @@ func (k *Kernel) dataFolders() []string {
 // the user's rules, the workspace indexes. The file tools do not write
 // them outside Full Access, even where the user made them readable.
 func (k *Kernel) ownFiles() []string {
-	out := append(k.dataFolders(), filepath.Join(absPath(k.info.DataDir), MCPFile), absPath(k.keys.file),
+	out := append(k.dataFolders(), filepath.Join(absPath(k.info.DataDir), mcpconfig.File), absPath(k.profiles.KeyFilePath()),
 		filepath.Join(absPath(k.info.DataDir), WorkspaceDir))
 	if k.userRules != "" {
 		out = append(out, absPath(k.userRules))
@@ -121,7 +125,7 @@ func (k *Kernel) DeleteSession(ctx context.Context, id string) error {
 		return fmt.Errorf("delete: %w; cancel the run first, then delete the session", err)
 	}
 	defer release()
-	k.stopWatching(id)
+	k.capture.Stop(id)
 	// The commands die even when something else fails: no orphans.
 	shellErr := k.shell.DeleteSession(id)
 	if err := k.store.DeleteSession(ctx, id); err != nil {

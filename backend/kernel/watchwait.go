@@ -5,6 +5,21 @@ import (
 	"fmt"
 )
 
+// WatchSession watches a session's working directory until stop is called
+// or ctx ends (see capture.Capture.Watch): when a file the session read or
+// changed is changed by something other than Foya, its stale-read record
+// is marked and a file.changed_outside event is stored and published.
+// When the watcher cannot cover the whole workspace, a file.watch_degraded
+// event says why and the session's files are checked every
+// capture.PollEvery instead.
+func (k *Kernel) WatchSession(ctx context.Context, sessionID string) (stop func(), err error) {
+	sess, err := k.store.Session(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	return k.capture.Watch(ctx, sessionID, sess.Workdir)
+}
+
 // WaitWatcher returns once the watcher of a session's workspace has taken
 // in every change made there before the call: the next shell command's look
 // knows of them, and the session's files among them are marked as changed

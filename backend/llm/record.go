@@ -133,13 +133,24 @@ type StoredMessage struct {
 }
 
 // Commit is everything one step of the engine writes, applied by the store
-// in a single transaction: run and call rows, artifacts, messages and the
-// events that announce them. Events get their Seq from the store, and the
+// in a single transaction: the session's row, run and call rows, artifacts,
+// messages, read marks and the events that announce them. An event and
+// the state it stands for are stored together or not at all (a session.mode
+// event and the session's mode, a file.reverted event and the read marks
+// of the reverted files). Events get their Seq from the store, and the
 // store returns them so the engine can publish exactly what was persisted.
 type Commit struct {
-	Run       *Run
-	Calls     []CallRecord
-	Artifacts []Artifact
+	// Session, if set, is the session's row as it is to be stored: its
+	// title, approval mode, provider, model and tool allowlist. It is
+	// written before the events, so a new session's events can follow it
+	// in the same commit. The row must exist unless NewSession is set,
+	// which creates it (its CreatedAt and UpdatedAt default to now, and
+	// are filled in).
+	Session    *Session
+	NewSession bool
+	Run        *Run
+	Calls      []CallRecord
+	Artifacts  []Artifact
 	// Blobs are stored content-addressed: the contents of file changes and
 	// the pieces of large arguments (ArgsRef). Bytes already stored are not
 	// written again.
@@ -148,7 +159,32 @@ type Commit struct {
 	Approvals   []ApprovalRecord
 	Grants      []GrantRecord
 	Messages    []StoredMessage
-	Events      []Event
+	// ReadMarks name files whose stale-read records are marked as
+	// changed since the session saw them, so the model reads them again
+	// before it writes them. A mark of a file the session has no record
+	// of changes nothing.
+	ReadMarks []ReadMark
+	Events    []Event
+}
+
+// ReadMark names one file of a session whose stale-read record is marked
+// as changed (see Commit.ReadMarks).
+type ReadMark struct {
+	SessionID string
+	Path      string
+}
+
+// AddChange adds a File Change to c with the contents before and after it
+// (nil where there was no file), which are stored as blobs in the same
+// transaction: a stored change can always be reverted (spec F1).
+func (c *Commit) AddChange(fc FileChange, before, after []byte) {
+	if before != nil {
+		c.Blobs = append(c.Blobs, before)
+	}
+	if after != nil {
+		c.Blobs = append(c.Blobs, after)
+	}
+	c.FileChanges = append(c.FileChanges, fc)
 }
 
 // ApprovalRecord is one approval request and, once answered, its answer.

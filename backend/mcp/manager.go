@@ -48,6 +48,12 @@ type Options struct {
 	// (default 20s); Backoff is the first wait before a reconnection
 	// (default 500ms), doubled each time up to MaxBackoff (default 30s).
 	InitTimeout, Backoff, MaxBackoff time.Duration
+	// Changed, if set, is told what a list of the servers shows changed:
+	// a server's state (event.MCPState, with the state and its error), and
+	// what Announce is given. Calls for one server come in the order of
+	// its changes; Changed must not block for long nor call back into the
+	// Manager.
+	Changed func(event.MCPChangedData)
 }
 
 // Confinement is how a sandboxed server is kept: the sandbox policy, and
@@ -121,11 +127,14 @@ func (m *Manager) Set(workdir string, entries []Entry) {
 		delete(m.servers, key)
 		stop = append(stop, s)
 	}
+	var started []*server
 	for key, e := range want {
 		s := m.newServer(workdir, e)
 		m.servers[key] = s
+		started = append(started, s)
 	}
 	m.mu.Unlock()
+	m.told(started...)
 	for _, s := range stop {
 		s.stop()
 		<-s.done
@@ -187,12 +196,31 @@ func (m *Manager) Restart(workdir, name string) (string, error) {
 		m.mu.Unlock()
 		return "", fmt.Errorf("MCP server %q stopped meanwhile: see foya mcp list", name)
 	}
-	m.servers[old.key()] = m.newServer(old.workdir, old.entry)
+	s := m.newServer(old.workdir, old.entry)
+	m.servers[old.key()] = s
 	m.mu.Unlock()
+	m.told(s)
 	old.stop()
 	<-old.done
 	m.sync()
 	return old.workdir, nil
+}
+
+// Announce tells Options.Changed a change the Manager cannot see itself:
+// the configuration changed, a person approved a project's server.
+func (m *Manager) Announce(c event.MCPChangedData) {
+	if m.opts.Changed != nil {
+		m.opts.Changed(c)
+	}
+}
+
+// told tells the state of new servers: a server starts connecting
+// (or failed at once, a sandboxed one where there is no sandbox), and its
+// supervisor tells only what changes after. It is called without m.mu held.
+func (m *Manager) told(list ...*server) {
+	for _, s := range list {
+		s.tell()
+	}
 }
 
 // Wait waits until every server of the scopes given has connected or

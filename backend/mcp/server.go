@@ -75,17 +75,39 @@ type server struct {
 	sweepMu  sync.Mutex    // one sweep at a time: two would rename the same .git
 	ready    chan struct{} // closed at the first ready or failure
 	readyOne sync.Once
+	// tellMu keeps a change and its telling together, so that the states
+	// of one server are told in the order they were taken.
+	tellMu sync.Mutex
+}
+
+// tell tells Options.Changed the server's state as it is now.
+func (s *server) tell() {
+	s.tellMu.Lock()
+	defer s.tellMu.Unlock()
+	s.mu.Lock()
+	state, err := s.state, s.err
+	s.mu.Unlock()
+	s.m.Announce(event.MCPChangedData{Change: event.MCPState, Server: s.entry.Name, Workdir: s.workdir, State: state, Error: err})
 }
 
 func (s *server) key() string { return s.workdir + "\x00" + s.entry.Name }
 
+// set records the server's state, and why it failed, and tells
+// Options.Changed when either changed.
 func (s *server) set(state, err string) {
+	s.tellMu.Lock()
+	defer s.tellMu.Unlock()
 	s.mu.Lock()
+	was, wasErr := s.state, s.err
 	s.state = state
 	if err != "" || state == Ready {
 		s.err = err
 	}
+	now := s.err
 	s.mu.Unlock()
+	if state != was || now != wasErr {
+		s.m.Announce(event.MCPChangedData{Change: event.MCPState, Server: s.entry.Name, Workdir: s.workdir, State: state, Error: now})
+	}
 	if state == Failed || state == Stopped {
 		s.readyOne.Do(func() { close(s.ready) })
 	}

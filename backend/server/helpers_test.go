@@ -14,8 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"foya/backend/event"
 	"foya/backend/kernel"
 	"foya/backend/llm"
+	"foya/backend/profiles"
 	"foya/backend/provider/providertest"
 	"foya/backend/server"
 )
@@ -51,7 +53,7 @@ func start(t testing.TB, o server.Options, turns ...providertest.Turn) *fixture 
 		f.seen.Broadcast()
 		f.mu.Unlock()
 	})
-	if _, err := k.AddProvider(ctx, kernel.ProviderInput{Name: "scripted", BaseURL: f.model.URL, Model: "m"}); err != nil {
+	if _, err := k.Profiles().Add(ctx, profiles.ProviderInput{Name: "scripted", BaseURL: f.model.URL, Model: "m"}); err != nil {
 		t.Fatal(err)
 	}
 	o.Kernel = k
@@ -199,7 +201,8 @@ func (f *fixture) stream(path string, header map[string]string) *sse {
 	return &sse{resp: resp, r: bufio.NewReader(resp.Body)}
 }
 
-// next returns the next event, checking that its id line is its seq.
+// next returns the next event, checking that its id line is its seq (and
+// that a notice has none).
 func (s *sse) next() (llm.Event, error) {
 	var id int64 = -1
 	for {
@@ -218,6 +221,14 @@ func (s *sse) next() (llm.Event, error) {
 			var ev llm.Event
 			if err := json.Unmarshal([]byte(line[6:]), &ev); err != nil {
 				return ev, err
+			}
+			if event.IsNotice(ev.Type) {
+				// A notice has no seq, so no id line: the stream's last
+				// event ID stays the last stored event's.
+				if id != -1 || ev.Seq != 0 {
+					return ev, errors.New("notice " + ev.Type + " has id line " + strconv.FormatInt(id, 10) + " and seq " + strconv.FormatInt(ev.Seq, 10) + "; want neither")
+				}
+				return ev, nil
 			}
 			if ev.Seq != id {
 				return ev, errors.New("id line " + strconv.FormatInt(id, 10) + " is not the event's seq " + strconv.FormatInt(ev.Seq, 10))

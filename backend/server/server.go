@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"foya/backend/api"
+	"foya/backend/event"
 	"foya/backend/kernel"
 	"foya/backend/llm"
 )
@@ -174,6 +175,9 @@ func (s *Server) Serve(ctx context.Context) error {
 	}
 	s.unsub = s.k.Subscribe(s.fanout)
 	defer s.unsub()
+	// Notices go to the all-sessions streams only: a session's stream
+	// resumes by seq, which a notice has not.
+	defer s.k.SubscribeNotices(s.fanout)()
 	hs := &http.Server{
 		Handler:           s.handler(svc),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -442,9 +446,14 @@ func frame(buf []byte, ev llm.Event) ([]byte, error) {
 	if err != nil {
 		return buf, err
 	}
-	buf = append(buf, "id: "...)
-	buf = strconv.AppendInt(buf, ev.Seq, 10)
-	buf = append(buf, "\ndata: "...)
+	// A notice has no seq: with no id line, the stream's last event ID
+	// stays that of the last stored event.
+	if !event.IsNotice(ev.Type) {
+		buf = append(buf, "id: "...)
+		buf = strconv.AppendInt(buf, ev.Seq, 10)
+		buf = append(buf, '\n')
+	}
+	buf = append(buf, "data: "...)
 	buf = append(buf, b...)
 	return append(buf, "\n\n"...), nil
 }

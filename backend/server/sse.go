@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"foya/backend/event"
 	"foya/backend/kernel"
 	"foya/backend/llm"
 )
@@ -31,15 +32,16 @@ type framed struct {
 	bytes []byte
 }
 
-// fanout is the server's one kernel subscription: it hands each event to
-// the clients that want it. It runs inside the kernel's publisher, so it
-// never blocks.
+// fanout is the server's kernel subscription, to its events and its
+// notices: it hands each one to the clients that want it (a notice only
+// to the all-sessions streams). It runs inside the kernel's publisher, so
+// it never blocks.
 func (s *Server) fanout(ev llm.Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var fr framed
 	for c := range s.clients {
-		if c.session != "" && c.session != ev.SessionID {
+		if c.session != "" && (c.session != ev.SessionID || event.IsNotice(ev.Type)) {
 			continue
 		}
 		if fr.bytes == nil {

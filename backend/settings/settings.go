@@ -4,13 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"foya/backend/approval"
 	"foya/backend/engine"
+	"foya/backend/profiles"
 	"foya/backend/provider"
 	"foya/backend/secret"
 	"foya/backend/tools/files"
@@ -169,8 +169,8 @@ func (k Kind) parse(v string) (string, error) {
 		_, err := secret.ParsePatterns(v)
 		return v, err
 	case KindPorts:
-		ports, err := ParsePorts(v)
-		return JoinPorts(ports), err
+		ports, err := profiles.ParsePorts(v)
+		return profiles.JoinPorts(ports), err
 	case KindShare:
 		f, err := ParseShare(v)
 		return strconv.FormatFloat(f, 'f', -1, 64), err
@@ -249,37 +249,6 @@ func ParsePaths(v string) ([]string, error) {
 		paths = append(paths, filepath.Clean(p))
 	}
 	return paths, nil
-}
-
-// ParsePorts reads a comma-separated list of TCP ports, each once.
-func ParsePorts(v string) ([]int, error) {
-	var ports []int
-	for f := range strings.SplitSeq(v, ",") {
-		f = strings.TrimSpace(f)
-		if f == "" {
-			continue
-		}
-		p, err := strconv.Atoi(f)
-		if err != nil || p < 1 || p > 65535 {
-			return nil, fmt.Errorf("%q is not a port: give port numbers (1 to 65535) separated by commas, such as 11434,1234", f)
-		}
-		if !slices.Contains(ports, p) {
-			ports = append(ports, p)
-		}
-	}
-	if len(ports) == 0 {
-		return nil, errors.New("no port given: give at least one port, such as 11434")
-	}
-	return ports, nil
-}
-
-// JoinPorts writes ports as ParsePorts reads them.
-func JoinPorts(ports []int) string {
-	s := make([]string, len(ports))
-	for i, p := range ports {
-		s[i] = strconv.Itoa(p)
-	}
-	return strings.Join(s, ",")
 }
 
 // ParseShare reads a share of the context: a number from 0 to 1.

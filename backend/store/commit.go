@@ -22,6 +22,11 @@ func (s *Store) Apply(ctx context.Context, c llm.Commit) ([]llm.Event, error) {
 	copy(events, c.Events)
 	now := time.Now()
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		if c.Session != nil {
+			if err := putSession(ctx, tx, c.Session, c.NewSession, now); err != nil {
+				return err
+			}
+		}
 		if c.Run != nil {
 			if err := putRun(ctx, tx.StmtContext(ctx, s.stmts.putRun), c.Run); err != nil {
 				return err
@@ -90,6 +95,11 @@ func (s *Store) Apply(ctx context.Context, c llm.Commit) ([]llm.Event, error) {
 			}
 			if _, err := tx.StmtContext(ctx, s.stmts.insertMsg).ExecContext(ctx, m.SessionID, idx, m.RunID, string(m.Message.Role), string(body)); err != nil {
 				return err
+			}
+		}
+		for _, m := range c.ReadMarks {
+			if _, err := markOutside(ctx, tx, m.SessionID, m.Path); err != nil {
+				return fmt.Errorf("mark %s as changed: %w", m.Path, err)
 			}
 		}
 		for i := range events {

@@ -93,14 +93,21 @@ func (s *Store) FileReads(ctx context.Context, sessionID string) ([]FileRead, er
 // MarkFileReadOutside notes that a path changed outside Foya since the
 // session saw it; it reports whether the record was not marked before.
 func (s *Store) MarkFileReadOutside(ctx context.Context, sessionID, path string) (bool, error) {
-	var n int64
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE file_reads SET outside = 1 WHERE session_id = ? AND path = ? AND outside = 0`, sessionID, path)
-		if err != nil {
-			return err
-		}
-		n, err = res.RowsAffected()
+	var first bool
+	err := s.inTx(ctx, func(tx *sql.Tx) (err error) {
+		first, err = markOutside(ctx, tx, sessionID, path)
 		return err
 	})
+	return first, err
+}
+
+// markOutside marks the session's record of path as changed outside its
+// view; it reports whether the record was not marked before.
+func markOutside(ctx context.Context, tx *sql.Tx, sessionID, path string) (bool, error) {
+	res, err := tx.ExecContext(ctx, `UPDATE file_reads SET outside = 1 WHERE session_id = ? AND path = ? AND outside = 0`, sessionID, path)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
 	return n > 0, err
 }

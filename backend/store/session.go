@@ -13,51 +13,53 @@ import (
 
 // CreateSession stores a new session. CreatedAt and UpdatedAt default to now.
 func (s *Store) CreateSession(ctx context.Context, sess llm.Session) (llm.Session, error) {
-	if sess.ID == "" || sess.Workdir == "" || sess.ApprovalMode == "" {
-		return sess, errors.New("create session: id, workdir and approval mode are required")
-	}
-	now := time.Now()
-	if sess.CreatedAt.IsZero() {
-		sess.CreatedAt = now
-	}
-	sess.UpdatedAt = sess.CreatedAt
-	tools, err := toolsJSON(sess.Tools)
-	if err != nil {
-		return sess, err
-	}
-	err = s.inTx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO sessions
-			(id, title, project_id, workdir, approval_mode, provider, model, tools, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			sess.ID, sess.Title, sess.ProjectID, sess.Workdir, sess.ApprovalMode, sess.Provider, sess.Model,
-			tools, nanos(sess.CreatedAt), nanos(sess.UpdatedAt))
-		return err
-	})
-	if err != nil {
-		return sess, fmt.Errorf("create session: %w", err)
-	}
-	return sess, nil
+	_, err := s.Apply(ctx, llm.Commit{Session: &sess, NewSession: true})
+	return sess, err
 }
 
 // UpdateSession changes a session's title, approval mode, provider, model and
 // tool allowlist.
 func (s *Store) UpdateSession(ctx context.Context, sess llm.Session) error {
+	_, err := s.Apply(ctx, llm.Commit{Session: &sess})
+	return err
+}
+
+// putSession creates the session's row (create) or updates it, filling in
+// sess's times.
+func putSession(ctx context.Context, tx *sql.Tx, sess *llm.Session, create bool, now time.Time) error {
 	tools, err := toolsJSON(sess.Tools)
 	if err != nil {
 		return err
 	}
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	if !create {
+		sess.UpdatedAt = now
 		res, err := tx.ExecContext(ctx, `UPDATE sessions SET title = ?, approval_mode = ?, provider = ?, model = ?,
 			tools = ?, updated_at = ? WHERE id = ?`,
-			sess.Title, sess.ApprovalMode, sess.Provider, sess.Model, tools, time.Now().UnixNano(), sess.ID)
+			sess.Title, sess.ApprovalMode, sess.Provider, sess.Model, tools, nanos(sess.UpdatedAt), sess.ID)
 		if err != nil {
-			return err
+			return fmt.Errorf("session %s: %w", sess.ID, err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
 			return fmt.Errorf("session %s: %w", sess.ID, ErrNotFound)
 		}
 		return nil
-	})
+	}
+	if sess.ID == "" || sess.Workdir == "" || sess.ApprovalMode == "" {
+		return errors.New("create session: id, workdir and approval mode are required")
+	}
+	if sess.CreatedAt.IsZero() {
+		sess.CreatedAt = now
+	}
+	sess.UpdatedAt = sess.CreatedAt
+	_, err = tx.ExecContext(ctx, `INSERT INTO sessions
+		(id, title, project_id, workdir, approval_mode, provider, model, tools, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		sess.ID, sess.Title, sess.ProjectID, sess.Workdir, sess.ApprovalMode, sess.Provider, sess.Model,
+		tools, nanos(sess.CreatedAt), nanos(sess.UpdatedAt))
+	if err != nil {
+		return fmt.Errorf("create session: %w", err)
+	}
+	return nil
 }
 
 // DeleteSession removes a session and everything it owns.

@@ -17,8 +17,8 @@
 // in the background; Before waits for it (the whole index: a first
 // version that does not guess which files a command could touch), then
 // brings it up to date with the disk and returns what changed since the
-// index last looked (changes made outside the session's commands: the
-// kernel tells the user's edits from Foya's own tools' writes). After
+// index last looked (changes made outside the session's commands: package
+// capture tells the user's edits from Foya's own tools' writes). After
 // walks again and returns what the command changed, as tools.FileChange
 // records with the before content from the index and the after content
 // from the disk. A watcher's events (Touch) narrow both looks to the paths

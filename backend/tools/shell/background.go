@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"foya/backend/event"
 	"foya/backend/sandbox"
 	"foya/backend/tools"
 )
@@ -48,6 +49,89 @@ type job struct {
 	// notes say what was done after it ended (a repository it made,
 	// renamed aside); bash_output shows them.
 	notes []string
+}
+
+// changes tells Options.Changed about one background command, one call at
+// a time: started, output changes at most every OutputEvery (a change
+// within that time is told when it is up), and ended, after which nothing.
+// Output that comes before the command is known (its job is made after
+// the process starts) is told right after started.
+type changes struct {
+	tell func(change string, b Background) // nil: nobody listens
+
+	mu      sync.Mutex
+	j       *job        // nil until started
+	last    time.Time   // when output was last told
+	timer   *time.Timer // armed while an output change waits
+	pending bool        // output came before started
+	ended   bool
+}
+
+// started tells that j started, and any output it printed meanwhile.
+func (c *changes) started(j *job) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.j = j
+	if c.tell == nil {
+		return
+	}
+	c.tell(event.BackgroundStarted, j.info())
+	if c.pending {
+		c.pending = false
+		c.outputLocked()
+	}
+}
+
+// output is sandbox.Command.OnOutput: the command printed more.
+func (c *changes) output([]byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.outputLocked()
+}
+
+func (c *changes) outputLocked() {
+	switch {
+	case c.tell == nil || c.ended || c.timer != nil:
+		return
+	case c.j == nil:
+		c.pending = true
+		return
+	}
+	if wait := OutputEvery - time.Since(c.last); wait > 0 {
+		c.timer = time.AfterFunc(wait, c.due)
+		return
+	}
+	c.last = time.Now()
+	c.tell(event.BackgroundOutput, c.j.info())
+}
+
+// due tells the output change that waited.
+func (c *changes) due() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.timer = nil
+	if c.ended {
+		return
+	}
+	c.last = time.Now()
+	c.tell(event.BackgroundOutput, c.j.info())
+}
+
+// end tells that the command ended; its last output is in what it tells.
+func (c *changes) end() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ended || c.j == nil {
+		return
+	}
+	c.ended = true
+	if c.timer != nil {
+		c.timer.Stop()
+		c.timer = nil
+	}
+	if c.tell != nil {
+		c.tell(event.BackgroundEnded, c.j.info())
+	}
 }
 
 func (j *job) kill() error {
@@ -125,6 +209,8 @@ func (s *Shell) startBackground(rc *tools.RunContext, callID, command string, cm
 			"end one with bash_kill first (bash_output shows their status)", running), nil
 	}
 	cmd.TailBytes = BackgroundTailBytes
+	ch := &changes{tell: s.opts.Changed}
+	cmd.OnOutput = ch.output
 	// The Shell's context, not the call's: the command outlives the run.
 	proc, err := sandbox.Start(s.ctx, cmd)
 	if err != nil {
@@ -148,10 +234,14 @@ func (s *Shell) startBackground(rc *tools.RunContext, callID, command string, cm
 	}
 	sess.jobs = append(sess.jobs, j)
 	sess.forget()
-	if p.restricted || capture {
-		runID, workdir := rc.RunID, rc.Workdir
-		s.wg.Go(func() {
-			<-proc.Done()
+	ch.started(j)
+	runID, workdir := rc.RunID, rc.Workdir
+	s.wg.Go(func() {
+		<-proc.Done()
+		// Told before its changes are looked for, which may take a while:
+		// a panel shows at once that it ended.
+		ch.end()
+		if p.restricted || capture {
 			var notes []string
 			if p.restricted {
 				notes = quarantine(cmd.Dir, p.protect)
@@ -171,8 +261,8 @@ func (s *Shell) startBackground(rc *tools.RunContext, callID, command string, cm
 			j.mu.Lock()
 			j.notes = notes
 			j.mu.Unlock()
-		})
-	}
+		}
+	})
 	var b strings.Builder
 	fmt.Fprintf(&b, "Started in the background with id %s (PID %d). ", j.id, proc.PID())
 	fmt.Fprintf(&b, "Read its new output and status with bash_output {\"id\":%q}; end it with bash_kill {\"id\":%q}. ", j.id, j.id)

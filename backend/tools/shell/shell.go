@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"foya/backend/lockfile"
 	"foya/backend/sandbox"
@@ -63,7 +64,20 @@ type Options struct {
 	// so that a kernel started after a crash knows which were alive;
 	// nil stores nothing.
 	Jobs Jobs
+	// Changed, if set, is told a background command as it is now, with
+	// what changed (event.BackgroundStarted, BackgroundOutput,
+	// BackgroundEnded): when it starts, while it prints (at most every
+	// OutputEvery, and never leaving its last output unannounced), and
+	// when it ends, killed or not. Calls for one command come one at a
+	// time, started first and ended last; Changed must not block for long
+	// nor call back into the Shell.
+	Changed func(change string, b Background)
 }
+
+// OutputEvery is the least time between two output changes of one
+// background command (Options.Changed): a command that prints without end
+// costs a front end two updates a second.
+const OutputEvery = 500 * time.Millisecond
 
 // Jobs stores background commands, so that recovery after a crash knows
 // which were alive: Started when one starts, returning its row's ID, and

@@ -1,11 +1,12 @@
 import { ApiError } from "./errors";
-import type { Event, Transport } from "./transport";
+import type { Event, Notice, Transport } from "./transport";
 import type { Session } from "./types";
 
 /**
  * FakeTransport is a Transport for tests of the UI: each call answers from
  * replies (a value, or an Error to reject with), by method name, and is
- * recorded; push hands an event to the session's subscribers. It plays our
+ * recorded; push hands an event to the session's subscribers, notice a
+ * notice to the notices' subscribers. It plays our
  * own interface by hand; nothing of the kernel is mocked.
  */
 export class FakeTransport implements Transport {
@@ -45,9 +46,22 @@ export class FakeTransport implements Transport {
     return () => this.allSubs.delete(sub);
   }
 
-  /** subscribers counts the open subscriptions: per session, and to every session. */
-  subscribers(): { session: number; all: number } {
-    return { session: this.subs.size, all: this.allSubs.size };
+  private readonly noticeSubs = new Set<{ onNotice: (n: Notice) => void; onReconnect: (() => void) | undefined }>();
+
+  subscribeNotices(onNotice: (n: Notice) => void, onReconnect?: () => void): () => void {
+    const sub = { onNotice, onReconnect };
+    this.noticeSubs.add(sub);
+    return () => this.noticeSubs.delete(sub);
+  }
+
+  /** subscribers counts the open subscriptions: per session, to every session, to notices. */
+  subscribers(): { session: number; all: number; notices: number } {
+    return { session: this.subs.size, all: this.allSubs.size, notices: this.noticeSubs.size };
+  }
+
+  /** notice delivers n to every notice subscriber. */
+  notice(n: Notice): void {
+    for (const s of this.noticeSubs) s.onNotice(n);
   }
 
   /**
@@ -64,6 +78,7 @@ export class FakeTransport implements Transport {
   /** reconnect tells every all-sessions subscriber that its stream came back. */
   reconnect(): void {
     for (const s of this.allSubs) s.onReconnect?.();
+    for (const s of this.noticeSubs) s.onReconnect?.();
   }
 }
 

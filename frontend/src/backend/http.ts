@@ -1,6 +1,6 @@
 import { ApiError, fromBody } from "./errors";
 import { FetchEventSource } from "./eventstream";
-import type { Event, Transport } from "./transport";
+import { isNotice, type Event, type Notice, type Transport } from "./transport";
 
 /** EventSourceLike is the part of the browser's EventSource this file uses (FetchEventSource has it). */
 export interface EventSourceLike {
@@ -123,6 +123,22 @@ export class HttpTransport implements Transport {
   }
 
   subscribeAll(onEvent: (ev: Event) => void, onReconnect?: () => void): () => void {
+    return this.streamAll((ev) => {
+      if (!isNotice(ev)) onEvent(ev);
+    }, onReconnect);
+  }
+
+  subscribeNotices(onNotice: (n: Notice) => void, onReconnect?: () => void): () => void {
+    return this.streamAll((ev) => {
+      if (isNotice(ev)) onNotice(ev);
+    }, onReconnect);
+  }
+
+  /**
+   * streamAll follows /api/events, which carries every session's stored
+   * events and the kernel's notices, as they are published.
+   */
+  private streamAll(onEvent: (ev: Event) => void, onReconnect?: () => void): () => void {
     let closed = false;
     let source: EventSourceLike | null = null;
     let retry: ReturnType<typeof setTimeout> | undefined;

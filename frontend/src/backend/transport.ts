@@ -1,4 +1,4 @@
-import type { Event } from "./gen/event";
+import type { Event, TypedNotice } from "./gen/event";
 
 /**
  * Event is a kernel event, the envelope generated from Go (gen/event.ts):
@@ -6,6 +6,21 @@ import type { Event } from "./gen/event";
  * session, no gaps; see docs/events.md) and hand it on untouched.
  */
 export type { Event };
+
+/**
+ * Notice is an event the kernel publishes and never stores
+ * (background.changed, mcp.changed; docs/events.md): its seq is 0, it is
+ * in no session's log and it is not replayed.
+ */
+export type Notice = TypedNotice;
+
+/** noticeTypes are the types of notices, which no session's log holds. */
+const noticeTypes: ReadonlySet<string> = new Set(["background.changed", "mcp.changed"]);
+
+/** isNotice says whether ev is a notice rather than a stored event. */
+export function isNotice(ev: Event): ev is Event & Notice {
+  return noticeTypes.has(ev.type);
+}
 
 /**
  * Transport is how the UI reaches the kernel: the desktop over Wails
@@ -23,7 +38,7 @@ export interface Transport {
    */
   subscribe(sessionId: string, afterSeq: number, onEvent: (ev: Event) => void): () => void;
   /**
-   * subscribeAll delivers every session's live events from now on (no
+   * subscribeAll delivers every session's live stored events from now on (no
    * replay), in the order published, until the returned function is called.
    * After a dropped connection it goes on with the events published since
    * it reconnected: what came in between is lost, so a view that needs
@@ -31,6 +46,14 @@ export interface Transport {
    * onReconnect) or uses subscribe.
    */
   subscribeAll(onEvent: (ev: Event) => void, onReconnect?: () => void): () => void;
+  /**
+   * subscribeNotices delivers the kernel's notices from now on, in the
+   * order published, until the returned function is called. A notice
+   * missed while the connection was down is not sent again: onReconnect
+   * says so, and a view that shows what notices change lists again. No
+   * view needs a timer to follow a background command or an MCP server.
+   */
+  subscribeNotices(onNotice: (n: Notice) => void, onReconnect?: () => void): () => void;
   /**
    * pickFolder shows the system's folder dialog and resolves to the
    * chosen folder, or null when the user cancelled. It is null where there

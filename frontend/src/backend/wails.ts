@@ -1,5 +1,5 @@
 import { ApiError, toApiError } from "./errors";
-import type { Event, Transport } from "./transport";
+import { isNotice, type Event, type Notice, type Transport } from "./transport";
 
 /** eventsName is the Wails event app.go's bridge emits kernel events on. */
 export const eventsName = "foya:events";
@@ -133,7 +133,28 @@ export class WailsTransport implements Transport {
       if (!Array.isArray(batch)) return;
       for (const ev of batch as Event[]) {
         if (closed) return;
-        onEvent(ev);
+        if (!isNotice(ev)) onEvent(ev);
+      }
+    });
+    return () => {
+      closed = true;
+      off();
+    };
+  }
+
+  subscribeNotices(onNotice: (n: Notice) => void): () => void {
+    const runtime = this.w.runtime;
+    if (runtime === undefined) {
+      throw new ApiError("internal", "the Wails runtime is not in this page");
+    }
+    let closed = false;
+    // The bridge carries notices in its batches, in publication order, and
+    // never drops one: nothing to reconnect.
+    const off = runtime.EventsOn(eventsName, (batch: unknown) => {
+      if (!Array.isArray(batch)) return;
+      for (const ev of batch as Event[]) {
+        if (closed) return;
+        if (isNotice(ev)) onNotice(ev);
       }
     });
     return () => {

@@ -242,7 +242,7 @@ export function typesOf(events: readonly Event[]): Set<string> {
   return new Set(events.map((e) => e.type));
 }
 
-type Area = "conversation" | "approvals" | "changes" | "background" | "tasks";
+type Area = "conversation" | "approvals" | "changes" | "tasks";
 
 /**
  * itKeepsSeqOrder adds the tests every area must pass over log, fed through

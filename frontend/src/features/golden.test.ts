@@ -6,7 +6,6 @@
 import { describe, expect, it } from "vitest";
 import golden from "./testdata/golden-events.jsonl?raw";
 import { applyApprovals, initialApprovals } from "./approvals/reducer";
-import { applyBackground, initialBackground, stale } from "./background/reducer";
 import { applyChanges, initialChanges } from "./changes/reducer";
 import { applyConversation, cardOf, initialConversation } from "./conversation/reducer";
 import type { Event } from "../backend/gen/event";
@@ -70,7 +69,6 @@ describe("golden events", () => {
     expect(ch.outside["/w/a.go"]).toMatchObject({ exists: false });
     expect(ch.watchDegraded).toBe("too many folders: polling the session's files");
 
-    expect(stale(reduceAll(applyBackground, initialBackground, events))).toBe(true);
     expect(reduceAll(applySessions, initialSessions, events).lastSeq).toEqual({ ses_1: events.length });
   });
 });

@@ -12,7 +12,6 @@ import crashLog from "./testdata/crash.jsonl?raw";
 import log from "./testdata/run.jsonl?raw";
 import type { Event } from "../backend/gen/event";
 import { applyApprovals, initialApprovals } from "./approvals/reducer";
-import { applyBackground, initialBackground, stale } from "./background/reducer";
 import { applyChanges, countsOf, initialChanges } from "./changes/reducer";
 import { applyConversation, cardOf, initialConversation } from "./conversation/reducer";
 import { itKeepsSeqOrder, reduceAll } from "./eventstest";
@@ -74,7 +73,6 @@ describe("a real session", () => {
     for (const id of s.groups[0]!.changes) expect(s.revertedBy[id]).toBeTruthy();
     expect(countsOf(s, s.groups[0]!)).toEqual({ changes: 2, added: 2, removed: 1 });
     expect(countsOf(s, s.groups[1]!)).toEqual({ changes: 2, added: 0, removed: 0 });
-    expect(stale(reduceAll(applyBackground, initialBackground, events))).toBe(true);
   });
 
   describe("conversation", () => itKeepsSeqOrder("conversation", () => ({ events })));

@@ -2,6 +2,8 @@
 
 import type * as event from './event';
 import type * as kernel from './kernel';
+import type * as mcpconfig from './mcpconfig';
+import type * as profiles from './profiles';
 import type * as settings from './settings';
 
 /** Caller is what the client needs of a transport (desktop or browser). */
@@ -25,28 +27,6 @@ export interface ArtifactData {
   data: string;
 }
 
-/**
- * ParsedCommand is a shell command as the approval policy reads it, for
- * the approval dialog to show what a command would really run.
- */
-export interface ParsedCommand {
-  /**
-   * Simple lists each simple command it would run, in order, with its
-   * words unquoted: those behind &&, ;, pipes, subshells and $(...),
-   * inside sh -c and eval strings, and behind wrappers (sudo, timeout,
-   * xargs, find -exec ...). A word that is not a plain literal (a
-   * variable, a substitution, a pattern) is kept as written.
-   */
-  simple: string[][];
-  /** Deletes says what would delete files for good (rm, git clean ...). */
-  deletes: string[];
-  /**
-   * Opaque says why Foya cannot tell what part of it runs; empty when it
-   * can tell.
-   */
-  opaque: string[];
-}
-
 /** SessionPatch is what UpdateSession changes; nil fields stay as they are. */
 export interface SessionPatch {
   title?: string;
@@ -67,22 +47,22 @@ export function createApi(transport: Caller) {
      * command to start (stdio) or a URL (streamable HTTP, or SSE with type
      * "sse"). It starts at once, without asking: it is the user's own.
      */
-    AddMCPServer: (c: kernel.MCPServerConfig): Promise<void> =>
+    AddMCPServer: (c: mcpconfig.Config): Promise<void> =>
       transport.call<void>('AddMCPServer', [c]),
     /**
      * AddProvider adds a provider profile; its key goes to the system keyring
      * (or a 0600 file where there is none).
      */
-    AddProvider: (profile: kernel.ProviderInput): Promise<kernel.Provider> =>
-      transport.call<kernel.Provider>('AddProvider', [profile]),
+    AddProvider: (profile: profiles.ProviderInput): Promise<profiles.Provider> =>
+      transport.call<profiles.Provider>('AddProvider', [profile]),
     /**
      * AddProviderFromEnv adds a provider profile whose key is the kernel's
      * OPENAI_API_KEY, so that the key found in the environment is saved
      * without passing through the front end. Without the variable it is an
      * invalid-input error saying so.
      */
-    AddProviderFromEnv: (profile: kernel.ProviderInput): Promise<kernel.Provider> =>
-      transport.call<kernel.Provider>('AddProviderFromEnv', [profile]),
+    AddProviderFromEnv: (profile: profiles.ProviderInput): Promise<profiles.Provider> =>
+      transport.call<profiles.Provider>('AddProviderFromEnv', [profile]),
     /** Answer answers a pending approval request; the first answer wins. */
     Answer: (approvalID: string, a: kernel.Answer): Promise<void> =>
       transport.call<void>('Answer', [approvalID, a]),
@@ -91,13 +71,13 @@ export function createApi(transport: Caller) {
       transport.call<kernel.ApprovalRecord[]>('Approvals', [sessionID]),
     /**
      * ApproveMCPServer approves a project's MCP server as it was shown: a
-     * carries the fingerprint the front end showed (MCPServer.Fingerprint),
+     * carries the fingerprint the front end showed (mcpconfig.Server.Fingerprint),
      * and the approval is refused when the server changed since. A stdio
      * server then runs in the sandbox unless a.Unsandboxed; one that runs
      * workspace code leaves it only with a.WorkspaceCode.
      */
-    ApproveMCPServer: (workdir: string, name: string, a: kernel.MCPApprove): Promise<kernel.MCPServer> =>
-      transport.call<kernel.MCPServer>('ApproveMCPServer', [workdir, name, a]),
+    ApproveMCPServer: (workdir: string, name: string, a: mcpconfig.Approval): Promise<mcpconfig.Server> =>
+      transport.call<mcpconfig.Server>('ApproveMCPServer', [workdir, name, a]),
     /**
      * Artifact returns an artifact of a session (an image a tool made) with its
      * MIME type, size and bytes. An artifact of another session is not found;
@@ -166,17 +146,17 @@ export function createApi(transport: Caller) {
     Diff: (changeID: string): Promise<string> =>
       transport.call<string>('Diff', [changeID]),
     /** DiscoverModelServers probes every candidate of ModelServers at once. */
-    DiscoverModelServers: (): Promise<kernel.ModelServer[]> =>
-      transport.call<kernel.ModelServer[]>('DiscoverModelServers', []),
+    DiscoverModelServers: (): Promise<profiles.ModelServer[]> =>
+      transport.call<profiles.ModelServer[]>('DiscoverModelServers', []),
     /** EditProvider changes some fields of a provider profile. */
-    EditProvider: (name: string, e: kernel.ProviderEdit): Promise<kernel.Provider> =>
-      transport.call<kernel.Provider>('EditProvider', [name, e]),
+    EditProvider: (name: string, e: profiles.ProviderEdit): Promise<profiles.Provider> =>
+      transport.call<profiles.Provider>('EditProvider', [name, e]),
     /** Events returns a session's stored events with seq > after (0 for all). */
     Events: (sessionID: string, after: number): Promise<event.Event[]> =>
       transport.call<event.Event[]>('Events', [sessionID, after]),
     /** GetMCPPrompt fills a prompt with its arguments. */
-    GetMCPPrompt: (workdir: string, server: string, name: string, args: Record<string, string>): Promise<kernel.MCPMessage[]> =>
-      transport.call<kernel.MCPMessage[]>('GetMCPPrompt', [workdir, server, name, args]),
+    GetMCPPrompt: (workdir: string, server: string, name: string, args: Record<string, string>): Promise<mcpconfig.Message[]> =>
+      transport.call<mcpconfig.Message[]>('GetMCPPrompt', [workdir, server, name, args]),
     /**
      * ImageInput says whether a model is sent images: the model.images.MODEL
      * setting when there is one, else a guess from the model's name.
@@ -187,8 +167,8 @@ export function createApi(transport: Caller) {
      * ImportMCP copies the servers of a Claude Desktop, Cursor, Claude Code
      * or VS Code configuration file into the user's own.
      */
-    ImportMCP: (file: string): Promise<kernel.MCPImport> =>
-      transport.call<kernel.MCPImport>('ImportMCP', [file]),
+    ImportMCP: (file: string): Promise<mcpconfig.Imported> =>
+      transport.call<mcpconfig.Imported>('ImportMCP', [file]),
     /**
      * Info returns the kernel's version and where it keeps its data. When the
      * kernel is not open, only the version is known (the other calls say why).
@@ -199,19 +179,19 @@ export function createApi(transport: Caller) {
     KillBackground: (sessionID: string, id: string): Promise<kernel.BackgroundCommand> =>
       transport.call<kernel.BackgroundCommand>('KillBackground', [sessionID, id]),
     /** MCPPrompts lists a server's prompts. */
-    MCPPrompts: (workdir: string, server: string): Promise<kernel.MCPPrompt[]> =>
-      transport.call<kernel.MCPPrompt[]>('MCPPrompts', [workdir, server]),
+    MCPPrompts: (workdir: string, server: string): Promise<mcpconfig.Prompt[]> =>
+      transport.call<mcpconfig.Prompt[]>('MCPPrompts', [workdir, server]),
     /** MCPResources lists a server's resources (spec M3: not tools). */
-    MCPResources: (workdir: string, server: string): Promise<kernel.MCPResource[]> =>
-      transport.call<kernel.MCPResource[]>('MCPResources', [workdir, server]),
+    MCPResources: (workdir: string, server: string): Promise<mcpconfig.Resource[]> =>
+      transport.call<mcpconfig.Resource[]>('MCPResources', [workdir, server]),
     /**
      * MCPServers lists the user's MCP servers and, with a workdir, the
      * project's, with their state (connecting, ready, failed, unapproved ...),
      * tool count and the end of their standard error; problems name a file
      * and the place in it that could not be read.
      */
-    MCPServers: (workdir: string): Promise<kernel.MCPList> =>
-      transport.call<kernel.MCPList>('MCPServers', [workdir]),
+    MCPServers: (workdir: string): Promise<mcpconfig.List> =>
+      transport.call<mcpconfig.List>('MCPServers', [workdir]),
     /** Messages returns a session's canonical history. */
     Messages: (sessionID: string): Promise<kernel.Message[]> =>
       transport.call<kernel.Message[]>('Messages', [sessionID]),
@@ -221,15 +201,8 @@ export function createApi(transport: Caller) {
      * a key is set, never the key) and Ollama, LM Studio, llama.cpp and vLLM
      * on loopback (the ports of the setting discover.ports).
      */
-    ModelServers: (): Promise<kernel.ModelServer[]> =>
-      transport.call<kernel.ModelServer[]>('ModelServers', []),
-    /**
-     * ParseCommand reads a shell command with the parser the approval policy
-     * decides with (approval.ParseCommand). A command that does not parse is an
-     * invalid error saying why. It needs no open kernel.
-     */
-    ParseCommand: (command: string): Promise<ParsedCommand> =>
-      transport.call<ParsedCommand>('ParseCommand', [command]),
+    ModelServers: (): Promise<profiles.ModelServer[]> =>
+      transport.call<profiles.ModelServer[]>('ModelServers', []),
     /**
      * PendingApprovals lists the requests waiting for an answer in a session
      * ("" for every session).
@@ -241,8 +214,8 @@ export function createApi(transport: Caller) {
      * short timeout: its status (ok, unauthorized, down, timeout, failed,
      * no-key), what to do, and the models it offers.
      */
-    ProbeModelServer: (id: string): Promise<kernel.ModelServer> =>
-      transport.call<kernel.ModelServer>('ProbeModelServer', [id]),
+    ProbeModelServer: (id: string): Promise<profiles.ModelServer> =>
+      transport.call<profiles.ModelServer>('ProbeModelServer', [id]),
     /**
      * ProjectRules returns a folder's .foya/permissions.json and whether the
      * user approved its exact content.
@@ -257,14 +230,14 @@ export function createApi(transport: Caller) {
     ProviderModels: (name: string): Promise<string[]> =>
       transport.call<string[]>('ProviderModels', [name]),
     /** Providers lists the provider profiles (keys never included). */
-    Providers: (): Promise<kernel.Provider[]> =>
-      transport.call<kernel.Provider[]>('Providers', []),
+    Providers: (): Promise<profiles.Provider[]> =>
+      transport.call<profiles.Provider[]>('Providers', []),
     /**
      * ReadMCPResource reads one resource, to show it or attach its text to a
      * message.
      */
-    ReadMCPResource: (workdir: string, server: string, uri: string): Promise<kernel.MCPContent[]> =>
-      transport.call<kernel.MCPContent[]>('ReadMCPResource', [workdir, server, uri]),
+    ReadMCPResource: (workdir: string, server: string, uri: string): Promise<mcpconfig.Content[]> =>
+      transport.call<mcpconfig.Content[]>('ReadMCPResource', [workdir, server, uri]),
     /** RemoveMCPServer removes one of the user's MCP servers and stops it. */
     RemoveMCPServer: (name: string): Promise<void> =>
       transport.call<void>('RemoveMCPServer', [name]),
@@ -276,8 +249,8 @@ export function createApi(transport: Caller) {
      * the user's of the same name) and starts it again at once; it returns
      * the server as it is after a brief wait for it to be ready.
      */
-    RestartMCPServer: (workdir: string, name: string): Promise<kernel.MCPServer> =>
-      transport.call<kernel.MCPServer>('RestartMCPServer', [workdir, name]),
+    RestartMCPServer: (workdir: string, name: string): Promise<mcpconfig.Server> =>
+      transport.call<mcpconfig.Server>('RestartMCPServer', [workdir, name]),
     /**
      * Revert undoes file changes: some changes (optionally some hunks of one),
      * a whole run, or everything after a change. When a file changed since,
@@ -351,8 +324,8 @@ export function createApi(transport: Caller) {
      * streamed request. A server that is down or refuses the key is a result,
      * not an error.
      */
-    TestProvider: (name: string): Promise<kernel.ProviderCheck> =>
-      transport.call<kernel.ProviderCheck>('TestProvider', [name]),
+    TestProvider: (name: string): Promise<profiles.ProviderCheck> =>
+      transport.call<profiles.ProviderCheck>('TestProvider', [name]),
     /**
      * TrustProjectRules approves a project's rules file, as shown (hash is the
      * sha256 ProjectRules returned; a file changed since is refused).

@@ -9,8 +9,9 @@
  * by the store when the event is persisted, before any client sees it. Data
  * holds the payload of Type as a JSON object (one of the *Data structs); it
  * never holds binaries (spec I2). ParentCallID is set on every event of a
- * sub-agent's run (the task tool): the ID of the task call
- * that started it, so clients nest the child's events under that call.
+ * sub-agent's run (the task tool): the ID of the task call that started
+ * it, so clients nest the child's events under that call. A notice
+ * (IsNotice) is an Event that is never stored: its Seq is 0.
  */
 export interface Event {
   type: string;
@@ -97,6 +98,125 @@ export const TypeRunInterrupted = "run.interrupted";
  * Event types, one per payload struct. Names are dotted.
  */
 export const TypeRunEnd = "run.end";
+
+//////////
+// source: notice.go
+
+/**
+ * Notices are events that are published but never stored: they say that
+ * something outside a session's log changed (a background command, an MCP
+ * server), so that a view showing it follows it without asking again on
+ * a timer. A notice has no seq (0) and no run; SessionID names the session
+ * a background command belongs to and is empty for an MCP server. A client
+ * that reconnects is not sent the notices it missed: it lists again.
+ */
+export const TypeBackgroundChanged = "background.changed";
+/**
+ * Notices are events that are published but never stored: they say that
+ * something outside a session's log changed (a background command, an MCP
+ * server), so that a view showing it follows it without asking again on
+ * a timer. A notice has no seq (0) and no run; SessionID names the session
+ * a background command belongs to and is empty for an MCP server. A client
+ * that reconnects is not sent the notices it missed: it lists again.
+ */
+export const TypeMCPChanged = "mcp.changed";
+/**
+ * BackgroundStarted: the command started.
+ */
+export const BackgroundStarted = "started";
+/**
+ * BackgroundOutput: it printed more (OutputBytes grew); these notices
+ * are coalesced, at most one every half second per command, and the
+ * last output is never left unannounced.
+ */
+export const BackgroundOutput = "output";
+/**
+ * BackgroundEnded: it ended by itself, by its timeout, or because it
+ * was killed (Killed).
+ */
+export const BackgroundEnded = "ended";
+/**
+ * BackgroundChangedData is the payload of background.changed: a session's
+ * background command as it is now, with what changed. Its fields after
+ * Change are those of the kernel's BackgroundCommand, so a client replaces
+ * the command it lists by ID with it.
+ */
+export interface BackgroundChangedData {
+  /**
+   * Change is one of the Background* constants.
+   */
+  change: string;
+  id: string;
+  sessionId: string;
+  command: string;
+  pid: number /* int */;
+  startedAt: string /* RFC 3339 */;
+  running: boolean;
+  /**
+   * ExitCode and Signal say how it ended, once it has.
+   */
+  exitCode: number /* int */;
+  signal?: string;
+  /**
+   * Killed says it was ended on request; TimedOut that its timeout
+   * ended it.
+   */
+  killed?: boolean;
+  timedOut?: boolean;
+  /**
+   * DurationNs is how long it ran, in nanoseconds, once it has ended.
+   */
+  durationNs?: number /* int64 */;
+  /**
+   * Sandbox names what confined it ("none" without sandbox).
+   */
+  sandbox: string;
+  /**
+   * OutputBytes counts everything it printed so far.
+   */
+  outputBytes: number /* int64 */;
+}
+/**
+ * MCPState: the server's state changed (State: connecting, ready,
+ * failed, stopped); Error says why it failed.
+ */
+export const MCPState = "state";
+/**
+ * MCPApproved: a person approved a project's server.
+ */
+export const MCPApproved = "approved";
+/**
+ * MCPConfig: the configuration changed (a server added, removed,
+ * imported, set to always load).
+ */
+export const MCPConfig = "config";
+/**
+ * MCPChangedData is the payload of mcp.changed: something a list of the
+ * MCP servers shows changed. It names the server and, for a state change,
+ * its new state; a client lists the servers again for the rest.
+ */
+export interface MCPChangedData {
+  /**
+   * Change is one of the MCP* constants.
+   */
+  change: string;
+  /**
+   * Server is the server's name; empty when a change concerns several.
+   */
+  server?: string;
+  /**
+   * Workdir is the project of a project's server; empty for the user's.
+   */
+  workdir?: string;
+  /**
+   * State is the server's state, for MCPState.
+   */
+  state?: string;
+  /**
+   * Error says why the server failed.
+   */
+  error?: string;
+}
 
 //////////
 // source: payload.go
@@ -394,6 +514,25 @@ export type EventType = keyof EventDataByType;
 export type TypedEvent = {
   [T in EventType]: Omit<Event, "type" | "data"> & { type: T; data: EventDataByType[T] };
 }[EventType];
+/**
+ * NoticeDataByType maps each notice type to its payload. Notices are
+ * published, never stored: their seq is 0 and a session's log never
+ * holds them.
+ */
+export interface NoticeDataByType {
+  "background.changed": BackgroundChangedData;
+  "mcp.changed": MCPChangedData;
+}
+/**
+ * NoticeType is every notice type.
+ */
+export type NoticeType = keyof NoticeDataByType;
+/**
+ * TypedNotice is a notice whose data is its type's payload.
+ */
+export type TypedNotice = {
+  [T in NoticeType]: Omit<Event, "type" | "data"> & { type: T; data: NoticeDataByType[T] };
+}[NoticeType];
 
 
 //////////
@@ -618,6 +757,36 @@ export interface Action {
    */
   mcpServer?: string;
   mcpTool?: string;
+  /**
+   * Parsed is Command as the approval policy read it to decide, so that
+   * the person who answers sees what it would run without a second
+   * parser; absent for an action with no command, and in requests
+   * stored before it was carried.
+   */
+  parsed?: ParsedCommand;
+}
+/**
+ * ParsedCommand is a shell command as the approval policy reads it
+ * (approval.Command).
+ */
+export interface ParsedCommand {
+  /**
+   * Simple lists each simple command it would run, in order, with its
+   * words unquoted: those behind &&, ;, pipes, subshells and $(...),
+   * inside sh -c and eval strings, and behind wrappers (sudo, timeout,
+   * xargs, find -exec ...). A word that is not a plain literal (a
+   * variable, a substitution, a pattern) is kept as written.
+   */
+  simple: string[][];
+  /**
+   * Deletes says what would delete files for good (rm, git clean ...).
+   */
+  deletes: string[];
+  /**
+   * Opaque says why Foya cannot tell what part of it runs; empty when it
+   * can tell.
+   */
+  opaque: string[];
 }
 /**
  * Action kinds (Action.Kind, Grant.Kind), as approval.Kind.

@@ -476,6 +476,15 @@ export interface NewSession {
   tools?: string[];
 }
 /**
+ * ResourceRef names an MCP resource a user attaches to a message: a
+ * server (a project's server of the session's folder wins over the
+ * user's of the same name) and the resource's URI.
+ */
+export interface ResourceRef {
+  server: string;
+  uri: string;
+}
+/**
  * RunOptions ask for one turn.
  */
 export interface RunOptions {
@@ -541,96 +550,6 @@ export interface RevertResult {
   dryRun?: boolean;
 }
 /**
- * Provider is a named provider profile: where the model server is, the
- * model to ask, extra headers, and where its API key is kept (never the
- * key itself).
- */
-export interface Provider {
-  name: string;
-  baseUrl: string;
-  model: string;
-  headers?: { [key: string]: string};
-  /**
-   * SecretHeaders names headers whose values are credentials (an
-   * Authorization or api-key header): they are kept with the key, not
-   * in Headers.
-   */
-  secretHeaders?: string[];
-  /**
-   * KeyStore is where the key and secret headers are: KeyInKeyring,
-   * KeyInFile, or "" for none.
-   */
-  keyStore?: string;
-  /**
-   * Default marks the default profile (in lists; not stored here).
-   */
-  default?: boolean;
-}
-/**
- * ProviderInput is a profile to add, or the new values of one to edit.
- */
-export interface ProviderInput {
-  name: string;
-  baseUrl: string;
-  model: string;
-  /**
-   * Headers are extra request headers; values of headers that carry
-   * credentials go with the key (see Provider.SecretHeaders).
-   */
-  headers?: { [key: string]: string};
-  /**
-   * APIKey, if not empty, is sent as a bearer token.
-   */
-  apiKey?: string;
-}
-/**
- * ProviderEdit changes some fields of a profile; nil fields stay.
- */
-export interface ProviderEdit {
-  baseUrl?: string;
-  model?: string;
-  /**
-   * Headers, if not nil, replace the profile's headers.
-   */
-  headers?: { [key: string]: string};
-  /**
-   * APIKey, if not nil, replaces the key ("" removes it).
-   */
-  apiKey?: string;
-}
-/**
- * CheckStep is the result of one step of a provider check.
- */
-export interface CheckStep {
-  status: string;
-  httpStatus?: number /* int */;
-  /**
-   * Message says what happened and what to do; it never holds the key.
-   */
-  message: string;
-  /**
-   * Millis is how long the step took, in milliseconds.
-   */
-  millis: number /* int64 */;
-}
-/**
- * ProviderCheck is the result of TestProvider.
- */
-export interface ProviderCheck {
-  provider: string;
-  baseUrl: string;
-  model: string;
-  /**
-   * Models is GET /models: whether the server answers, takes the key,
-   * and lists the model.
-   */
-  models: CheckStep;
-  /**
-   * Stream is one tiny streamed chat request to the model.
-   */
-  stream: CheckStep;
-}
-/**
  * ProjectRules is a project's rules file as the user reviews it.
  */
 export interface ProjectRules {
@@ -669,41 +588,6 @@ export interface ProjectRules {
   deny?: Rule[];
 }
 /**
- * ModelServer is a model server the first run found, or looked for: the
- * server of OPENAI_API_KEY and OPENAI_BASE_URL, or one on a loopback port.
- */
-export interface ModelServer {
-  /**
-   * ID names the candidate: "env", "ollama", "lmstudio", "llamacpp",
-   * "vllm", or "port-N" for another port.
-   */
-  id: string;
-  name: string;
-  baseUrl: string;
-  /**
-   * Local means the server is on this machine (no key needed, mostly).
-   */
-  local: boolean;
-  /**
-   * FromEnv marks the candidate of OPENAI_API_KEY and OPENAI_BASE_URL;
-   * KeyPresent says OPENAI_API_KEY is set (the key is never returned).
-   */
-  fromEnv: boolean;
-  keyPresent: boolean;
-  /**
-   * Status is "" before a probe, then ok, unauthorized, down, timeout,
-   * failed (it answers, but not as a model server) or no-key.
-   */
-  status: string;
-  /**
-   * Message says what the probe found and what to do; it never holds a
-   * key.
-   */
-  message: string;
-  models: string[];
-  millis: number /* int64 */;
-}
-/**
  * Error codes, as Code returns them.
  */
 export const CodeNotFound = "not_found";
@@ -728,51 +612,6 @@ export const CodeUnavailable = "unavailable";
  */
 export const CodeInternal = "internal";
 /**
- * Outcomes of one step of a provider check.
- */
-export const CheckOK = "ok";
-/**
- * Outcomes of one step of a provider check.
- */
-export const CheckUnauthorized = "unauthorized"; // 401 or 403: the key is wrong or missing
-/**
- * Outcomes of one step of a provider check.
- */
-export const CheckWrongModel = "wrong-model"; // the server does not know the model
-/**
- * Outcomes of one step of a provider check.
- */
-export const CheckDown = "down"; // nothing answers at the base URL
-/**
- * Outcomes of one step of a provider check.
- */
-export const CheckFailed = "failed"; // another error
-/**
- * Outcomes of one step of a provider check.
- */
-export const CheckSkipped = "skipped"; // not tried: an earlier step says why
-/**
- * KeyInKeyring is the operating system's keyring: the Secret Service
- * over D-Bus on Linux and BSD, the Keychain on macOS, the Credential
- * Manager on Windows.
- */
-export const KeyInKeyring = "keyring";
-/**
- * KeyInFile is a file readable by its owner only (KeyFile) in Foya's
- * data folder, used where there is no keyring.
- */
-export const KeyInFile = "file";
-/**
- * Outcomes of a discovery probe besides those of a provider check (ok,
- * unauthorized, down, failed).
- */
-export const DiscoverTimeout = "timeout"; // the port answered nothing in time
-/**
- * Outcomes of a discovery probe besides those of a provider check (ok,
- * unauthorized, down, failed).
- */
-export const DiscoverNoKey = "no-key"; // OPENAI_API_KEY is not set
-/**
  * Statuses of a project's rules file.
  */
 export const RulesNone = "none"; // no .foya/permissions.json
@@ -792,203 +631,6 @@ export const RulesChanged = "changed"; // approved once, with other content
  * Statuses of a project's rules file.
  */
 export const RulesInvalid = "invalid"; // cannot be read or parsed
-
-//////////
-// source: dto_mcp.go
-
-/**
- * States of an MCP server besides the running ones (connecting, ready,
- * failed, stopped).
- */
-export const MCPUnapproved = "unapproved"; // a project's server the user has not approved
-/**
- * States of an MCP server besides the running ones (connecting, ready,
- * failed, stopped).
- */
-export const MCPDisabled = "disabled";
-/**
- * MCPServer is one configured MCP server and how it is doing.
- */
-export interface MCPServer {
-  name: string;
-  /**
-   * Scope is "user" (the user's own file) or "project".
-   */
-  scope: string;
-  /**
-   * File is the configuration file it comes from.
-   */
-  file: string;
-  /**
-   * ImportedFrom names the file a user's server was imported from
-   * (foya mcp import); empty for servers added by hand and for a
-   * project's.
-   */
-  importedFrom?: string;
-  transport: string;
-  commandLine: string;
-  /**
-   * State is connecting, ready, failed, stopped, unapproved or disabled.
-   */
-  state: string;
-  error?: string;
-  /**
-   * Stderr is the end of its standard error.
-   */
-  stderr?: string;
-  tools: number /* int */;
-  deferred: boolean;
-  sandbox: boolean;
-  alwaysLoad: boolean;
-  restarts: number /* int */;
-  /**
-   * What decides what runs, as approving shows it, so that a person
-   * approves all of what will run: the command and its arguments, the
-   * working folder, the environment (values that look secret masked),
-   * the URL and the headers' names.
-   */
-  command?: string;
-  args?: string[];
-  cwd?: string;
-  env?: { [key: string]: string};
-  url?: string;
-  headers?: string[];
-  /**
-   * Code lists the workspace files and folders a project's server runs
-   * or loads (its script, the folder of a relative command, files named
-   * in its arguments, env paths): part of what an approval covers.
-   */
-  code?: string[];
-  /**
-   * Fingerprint identifies a project's server as shown (its entry and
-   * its code's content): ApproveMCPServer takes it back and refuses
-   * when the server changed since.
-   */
-  fingerprint?: string;
-}
-/**
- * MCPList is the configured servers and what is wrong with their files.
- */
-export interface MCPList {
-  servers: MCPServer[];
-  /**
-   * Problems name a file and the place in it that could not be read;
-   * the other servers still load.
-   */
-  problems: string[];
-}
-/**
- * MCPServerConfig is a server the user adds.
- */
-export interface MCPServerConfig {
-  name: string;
-  command?: string;
-  args?: string[];
-  env?: { [key: string]: string};
-  /**
-   * URL is a streamable HTTP (Type "http", the default) or SSE (Type
-   * "sse") server's address.
-   */
-  url?: string;
-  type?: string;
-  headers?: { [key: string]: string};
-  sandbox?: boolean;
-  alwaysLoad?: boolean;
-  timeout?: string;
-}
-/**
- * MCPImport is what an import did.
- */
-export interface MCPImport {
-  added: string[];
-  /**
-   * Skipped are names the user has already (kept as they are).
-   */
-  skipped: string[];
-  problems: string[];
-}
-/**
- * MCPApprove is what a person approves of a project's MCP server.
- */
-export interface MCPApprove {
-  /**
-   * Fingerprint is MCPServer.Fingerprint as it was shown: the approval
-   * is refused when the server changed since, so that what runs is what
-   * the person saw.
-   */
-  fingerprint: string;
-  /**
-   * Unsandboxed lets a stdio server run outside the sandbox.
-   */
-  unsandboxed?: boolean;
-  /**
-   * WorkspaceCode confirms the risk of Unsandboxed for a server that
-   * runs code from the workspace (MCPServer.Code): whatever is written
-   * there, by the model too, then runs with the user's rights, so it
-   * is never lifted without this explicit confirmation.
-   */
-  workspaceCode?: boolean;
-}
-/**
- * ResourceRef names an MCP resource a user attaches to a message: a
- * server (a project's server of the session's folder wins over the
- * user's of the same name) and the resource's URI.
- */
-export interface ResourceRef {
-  server: string;
-  uri: string;
-}
-/**
- * MaxAttached is the most resources one message may attach.
- */
-export const MaxAttached = 8;
-/**
- * MaxAttachedText bounds the text all of a message's resources add.
- */
-export const MaxAttachedText = 256 << 10;
-/**
- * MCPResource is one resource a server lists.
- */
-export interface MCPResource {
-  uri: string;
-  name: string;
-  description?: string;
-  mimeType?: string;
-}
-/**
- * MCPContent is one part of a read resource: Text, or Blob bytes (base64
- * in JSON).
- */
-export interface MCPContent {
-  uri: string;
-  mimeType?: string;
-  text?: string;
-  blob?: string;
-}
-/**
- * MCPPrompt is one prompt a server lists.
- */
-export interface MCPPrompt {
-  name: string;
-  description?: string;
-  arguments?: MCPPromptArg[];
-}
-/**
- * MCPPromptArg is one argument of a prompt.
- */
-export interface MCPPromptArg {
-  name: string;
-  description?: string;
-  required?: boolean;
-}
-/**
- * MCPMessage is one message of a filled prompt: its role and its text
- * (other content described).
- */
-export interface MCPMessage {
-  role: string;
-  text: string;
-}
 
 //////////
 // source: dto_panels.go

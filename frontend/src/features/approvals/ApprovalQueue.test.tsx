@@ -15,11 +15,8 @@ import { ApprovalQueue, GUARD_MS } from "./index";
 
 const write = (p: string) => ({ kind: "write", tool: "write", paths: [WORKDIR + "/" + p] });
 
-/** parsedNothing is ParseCommand's reply where a test does not look at it. */
-const parsedNothing = { simple: [], deletes: [], opaque: [] };
-
 function mount(log: Log, replies: Record<string, unknown> = {}) {
-  const transport = new FakeTransport({ Answer: null, ParseCommand: parsedNothing, ...replies });
+  const transport = new FakeTransport({ Answer: null, ...replies });
   const store = createSessionStore(SESSION, { mode: "manual" });
   store.getState().apply(log.events);
   const view = render(
@@ -319,7 +316,7 @@ describe("ApprovalQueue", () => {
       ["Toolissues_create", "its server does not mark it read-only: it may change things"],
     ],
     [
-      // issue 12 item 3: the dialog names the MCP server and its own name for the tool.
+      // The dialog names the MCP server and its own name for the tool: whose program runs.
       "an MCP tool of a named server: the server, its tool and what it says of it",
       { kind: "mcp", tool: "mcp__github__create_issue", mcpServer: "github", mcpTool: "create_issue", readOnly: true },
       "Call an MCP tool?",
@@ -357,20 +354,20 @@ describe("ApprovalQueue", () => {
     expect(within(dialog).getByRole("radio", { name: `Tool ${action.tool}` })).toBeTruthy();
   });
 
-  it("shows a command as the policy reads it: every command it runs, deletes, what it cannot read", async () => {
+  it("shows a command as the policy read it, from the request: every command it runs, deletes, what it cannot read", async () => {
     const log = new Log();
     log.runStart("run_1", "p");
     const command = `echo ok && sh -c "rm -rf build" && eval "$X"`;
-    asking(log, "apr_1", { kind: "shell", tool: "bash", command }, "run a shell command", command, []);
-    const { transport } = mount(log, {
-      ParseCommand: {
-        simple: [["echo", "ok"], ["sh", "-c", "rm -rf build"], ["rm", "-rf", "build"], ["eval", "$X"]],
-        deletes: ["rm -rf build"],
-        opaque: ["eval runs a string Foya cannot read"],
-      },
-    });
+    const parsed = {
+      simple: [["echo", "ok"], ["sh", "-c", "rm -rf build"], ["rm", "-rf", "build"], ["eval", "$X"]],
+      deletes: ["rm -rf build"],
+      opaque: ["eval runs a string Foya cannot read"],
+    };
+    asking(log, "apr_1", { kind: "shell", tool: "bash", command, parsed }, "run a shell command", command, []);
+    const { transport } = mount(log);
     await settle();
-    expect(transport.calls.find((c) => c.method === "ParseCommand")?.args).toEqual([command]);
+    // Nothing is asked of the kernel: the request carries the parse.
+    expect(transport.calls.filter((c) => c.method !== "Answer")).toEqual([]);
     const list = screen.getByRole("list", { name: "Commands it runs" });
     expect(within(list).getAllByRole("listitem").map((li) => li.textContent)).toEqual([
       "echo ok",
@@ -382,16 +379,15 @@ describe("ApprovalQueue", () => {
     expect(notes).toEqual(["Deletes files for good: rm -rf build", "Foya cannot tell what part of it runs: eval runs a string Foya cannot read"]);
   });
 
-  it("says so when a command cannot be read, and still shows it", async () => {
+  it("shows the command's text alone for a request stored without its parse", async () => {
     const log = new Log();
     log.runStart("run_1", "p");
-    asking(log, "apr_1", { kind: "shell", tool: "bash", command: "echo 'open" }, "run", "echo 'open", []);
-    mount(log, { ParseCommand: new ApiError("invalid", "reached EOF without closing quote '") });
+    asking(log, "apr_1", { kind: "shell", tool: "bash", command: "make all" }, "run", "make all", []);
+    const { transport } = mount(log);
     await settle();
-    expect(screen.getByLabelText("Command").textContent).toBe("echo 'open");
-    expect(screen.getByRole("dialog").textContent).toContain(
-      "Foya could not read this command (reached EOF without closing quote '); judge it by its text above.",
-    );
+    expect(screen.getByLabelText("Command").textContent).toBe("make all");
+    expect(screen.queryByRole("list", { name: "Commands it runs" })).toBeNull();
+    expect(transport.calls).toEqual([]);
   });
 
   it("names the chosen scope in words before the click", async () => {
@@ -428,7 +424,7 @@ describe("ApprovalQueue", () => {
     expect(screen.getByRole("button", { name: "Allow once" })).toBeTruthy();
   });
 
-  it("asks about a private address on its own, naming it, with no session scope (issue 21 item 5)", () => {
+  it("asks about a private address on its own, naming it, with no session scope", () => {
     const log = new Log();
     log.runStart("run_1", "p");
     const action = { kind: "fetch_private", tool: "web_fetch", host: "intranet.test", addresses: ["10.1.2.3"] };

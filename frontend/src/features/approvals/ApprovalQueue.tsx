@@ -9,7 +9,7 @@ import { Dialog } from "radix-ui";
 import { ApiError, useApi } from "../../backend";
 import { permission, requestPermission, type Permission } from "../../backend/attention";
 import type { ApprovalRequestData } from "../../backend/gen/event";
-import type { ParsedCommand } from "../../backend/gen/api";
+import type { ParsedCommand } from "../../backend/gen/event";
 import type { Answer } from "../../backend/gen/kernel";
 import { DiffView } from "../../ui/diff";
 import { usePendingApprovals } from "../session/hooks";
@@ -296,7 +296,7 @@ function What({ req }: { req: ApprovalRequestData }) {
         <pre className="approval-command" aria-label="Command">
           {command}
         </pre>
-        <Parsed command={command} />
+        <Parsed parsed={a.parsed} />
       </>
     );
   } else if (isDelete(a.kind)) {
@@ -332,7 +332,7 @@ function What({ req }: { req: ApprovalRequestData }) {
     ]);
   }
   if (a.kind === "mcp") {
-    // The server and its own name for the tool (issue 12 item 3): whose
+    // The server and its own name for the tool: whose
     // program runs, not only the registered mcp__server__tool name.
     if (a.mcpServer !== undefined && a.mcpServer !== "") {
       rows.push(["MCP server", <code>{a.mcpServer}</code>]);
@@ -358,28 +358,13 @@ function What({ req }: { req: ApprovalRequestData }) {
 }
 
 /**
- * Parsed shows a command as the approval policy reads it (the ParseCommand
- * call): every simple command it would run, what deletes for good, what
- * Foya cannot read.
+ * Parsed shows a command as the approval policy read it to decide (the
+ * request carries it): every simple command it would run, what deletes for
+ * good, what Foya cannot read. A request stored before it was carried has
+ * none: the command's text above is all there is.
  */
-function Parsed({ command }: { command: string }) {
-  const api = useApi();
-  const [parsed, setParsed] = useState<ParsedCommand | null>(null);
-  const [error, setError] = useState("");
-  useEffect(() => {
-    let live = true;
-    api.ParseCommand(command).then(
-      (p) => live && setParsed(p),
-      (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, command]);
-  if (error !== "") {
-    return <p className="approval-note">Foya could not read this command ({error}); judge it by its text above.</p>;
-  }
-  if (parsed === null) return null;
+function Parsed({ parsed }: { parsed: ParsedCommand | undefined }) {
+  if (parsed === undefined) return null;
   return (
     <div className="approval-parsed">
       <p className="approval-label">{parsed.simple.length === 1 ? "It runs one command:" : `It runs ${parsed.simple.length} commands:`}</p>

@@ -2,6 +2,7 @@ import { act, cleanup, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../../backend";
+import type { Notice } from "../../backend/transport";
 import type { BackgroundCommand, BackgroundOutput } from "../../backend/gen/kernel";
 import { Log } from "../eventstest";
 import { argsOf, mount } from "../settings/testkit";
@@ -24,6 +25,11 @@ function cmd(fields: Partial<BackgroundCommand> = {}): BackgroundCommand {
     outputBytes: 2048,
     ...fields,
   };
+}
+
+/** notice is a background.changed notice of command bg1 as cmd makes it, with fields changed. */
+function notice(change: string, fields: Partial<BackgroundCommand> = {}): Notice {
+  return { type: "background.changed", sessionId: fields.sessionId ?? SID, seq: 0, time: "2026-12-01T11:00:01Z", data: { change, ...cmd(fields) } };
 }
 
 function output(c: BackgroundCommand, text: string, omitted = 0): BackgroundOutput {
@@ -53,12 +59,14 @@ describe("BackgroundPanel", () => {
     expect(log.textContent).toBe("ready on :5173\nGET / 200\n");
     expect(bg1!.textContent).toContain("1.5 KiB printed earlier are not shown");
     expect(argsOf(t, "BackgroundOutput")[0]).toEqual([SID, "bg1", 200]);
-    // The tail is live: read again while the command runs.
+    // The tail is live: read again when a notice says the command printed more.
     t.replies.BackgroundOutput = output(cmd(), "ready on :5173\nGET / 200\nGET /app.js 200\n");
-    await waitFor(() => expect(log.textContent).toContain("GET /app.js 200"), { timeout: 3000 });
+    act(() => t.notice(notice("output", { outputBytes: 4096 })));
+    await waitFor(() => expect(log.textContent).toContain("GET /app.js 200"));
+    expect(bg1!.textContent).toContain("printed 4.0 KiB");
   });
 
-  it("stops a command and shows how it ended; the list is read again", async () => {
+  it("stops a command and shows how it ended, from the kill's answer", async () => {
     const user = userEvent.setup();
     const { t } = mount(<BackgroundPanel sessionId={SID} onClose={() => {}} />, {
       BackgroundCommands: [cmd()],
@@ -67,15 +75,13 @@ describe("BackgroundPanel", () => {
     }, SID);
     const stop = await screen.findByRole("button", { name: "Stop bg1" });
     expect(await screen.findByText("No output yet.")).toBeTruthy();
-    const before = t.callsOf("BackgroundCommands");
-    t.replies.BackgroundCommands = [cmd({ running: false, killed: true, signal: "terminated", durationNs: 2e9 })];
     await user.click(stop);
     expect(argsOf(t, "KillBackground")).toEqual([[SID, "bg1"]]);
     expect((await screen.findByText(/bg1 stopped/)).textContent).toBe(
       "bg1 stopped: stopped on request after 2.0 s; its whole process tree was ended.",
     );
-    await waitFor(() => expect(t.callsOf("BackgroundCommands")).toBeGreaterThan(before));
     await waitFor(() => expect(screen.queryByRole("button", { name: "Stop bg1" })).toBeNull());
+    expect(t.callsOf("BackgroundCommands")).toBe(1);
     expect(screen.getByRole("list", { name: "Background commands of this session" }).textContent).toContain("Stopped on request after 2.0 s");
   });
 
@@ -92,30 +98,53 @@ describe("BackgroundPanel", () => {
     );
   });
 
-  it("lists again when a shell call or a run ends (stale), not on other events", async () => {
-    const { t, store } = mount(<BackgroundPanel sessionId={SID} onClose={() => {}} />, { BackgroundCommands: [] }, SID);
-    expect(await screen.findByText(/No background commands in this session/)).toBeTruthy();
-    expect(t.callsOf("BackgroundCommands")).toBe(1);
+  // The panel follows its commands from background.changed notices alone:
+  // no timer reads the kernel, and no tool name is looked at.
+  it("follows the session's commands from notices, with no timer", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "setInterval"] });
+    try {
+      const { t, store } = mount(<BackgroundPanel sessionId={SID} onClose={() => {}} />, {
+        BackgroundCommands: [],
+        BackgroundOutput: output(cmd(), "ready\n"),
+      }, SID);
+      expect(vi.getTimerCount()).toBe(0);
+      await vi.waitFor(() => expect(screen.getByText(/No background commands in this session/)).toBeTruthy());
+      expect(t.subscribers().notices).toBe(1);
 
-    const log = new Log(SID);
-    log.runStart("run_1", "start the dev server");
-    log.stepStart("run_1", 1);
-    log.text("run_1", 1, "Starting it.");
-    act(() => store.getState().apply(log.events));
-    await new Promise((r) => setTimeout(r, 20));
-    expect(t.callsOf("BackgroundCommands")).toBe(1);
+      // Session events, a bash call's end among them, do not make it list again.
+      const log = new Log(SID);
+      log.runStart("run_1", "start the dev server");
+      log.stepStart("run_1", 1);
+      log.call("run_1", 1, 0, "call_b", "bash", '{"command":"npm run dev","run_in_background":true}');
+      log.end("run_1", 1, 0, "call_b", "bash", "done", "Started in the background with id bg1 (PID 4242).");
+      act(() => store.getState().apply(log.events));
+      act(() => t.notice(notice("started", { outputBytes: 0 })));
+      act(() => t.notice(notice("started", { id: "bg9", sessionId: "ses_other" })));
+      const list = await vi.waitFor(() => screen.getByRole("list", { name: "Background commands of this session" }));
+      expect(within(list).getAllByRole("listitem")).toHaveLength(1);
+      expect(list.textContent).toContain("Running (PID 4242)");
+      expect(await vi.waitFor(() => screen.getByRole("log", { name: "Output of bg1" }).textContent)).toBe("ready\n");
+      const reads = t.callsOf("BackgroundOutput");
 
-    t.replies.BackgroundCommands = [cmd({ running: false, exitCode: 0, durationNs: 5e8 })];
-    log.call("run_1", 1, 0, "call_b", "bash", '{"command":"npm run dev","run_in_background":true}');
-    log.end("run_1", 1, 0, "call_b", "bash", "done", "Started in the background with id bg1 (PID 4242).");
-    act(() => store.getState().apply(log.events));
-    await waitFor(() => expect(t.callsOf("BackgroundCommands")).toBe(2));
-    expect((await screen.findByRole("list", { name: "Background commands of this session" })).textContent).toContain(
-      "Exited with code 0 after 500 ms",
-    );
-    // Listed after the events it had: not stale, nothing runs, no more lists.
-    await new Promise((r) => setTimeout(r, 50));
-    expect(t.callsOf("BackgroundCommands")).toBe(2);
+      act(() => t.notice(notice("ended", { running: false, exitCode: 0, durationNs: 5e8, outputBytes: 6 })));
+      await vi.waitFor(() => expect(list.textContent).toContain("Exited with code 0 after 500 ms"));
+      expect(screen.getByRole("status").textContent).toBe("1 ended");
+      // Its tail is read once more, for the end of its output.
+      await vi.waitFor(() => expect(t.callsOf("BackgroundOutput")).toBe(reads + 1));
+
+      // Time passes: nothing is read again, nothing is waiting on a timer.
+      vi.advanceTimersByTime(60_000);
+      expect(vi.getTimerCount()).toBe(0);
+      expect(t.callsOf("BackgroundCommands")).toBe(1);
+      expect(t.callsOf("BackgroundOutput")).toBe(reads + 1);
+
+      // A stream that came back lists again: notices are not replayed.
+      t.replies.BackgroundCommands = [cmd({ running: false, exitCode: 0, durationNs: 5e8, outputBytes: 6 })];
+      act(() => t.reconnect());
+      await vi.waitFor(() => expect(t.callsOf("BackgroundCommands")).toBe(2));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("shows a list error with a way to try again, and closes", async () => {

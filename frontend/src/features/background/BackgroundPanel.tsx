@@ -4,11 +4,10 @@ import { useApi } from "../../backend";
 import type { BackgroundCommand, BackgroundOutput } from "../../backend/gen/kernel";
 import { Button } from "../../ui/Button";
 import { Notice } from "../../ui/Notice";
-import { useBackgroundCommands, useSession } from "../session/hooks";
 import { errorText } from "../settings/errors";
 import { TaskList } from "../tasks/TaskList";
 import { sandboxText, sizeText, statusKind, statusText } from "./format";
-import { pollMs, useBackgroundList } from "./useBackgroundList";
+import { useBackgroundList } from "./useBackgroundList";
 import "./background.css";
 
 /** tailLines is how many of a command's last lines the panel shows. */
@@ -21,9 +20,7 @@ export const tailLines = 200;
  * task list (Tasks), which the agent keeps with todo_write.
  */
 export function BackgroundPanel(props: { sessionId: string; onClose: () => void }) {
-  const commands = useBackgroundCommands();
-  const listed = useSession((s) => s.background.listedAt >= 0);
-  const { error, refresh } = useBackgroundList(props.sessionId);
+  const { commands, listed, error, refresh, put } = useBackgroundList(props.sessionId);
   const running = commands.filter((c) => c.running).length;
 
   return (
@@ -55,7 +52,7 @@ export function BackgroundPanel(props: { sessionId: string; onClose: () => void 
           </p>
           <ul className="background-list" aria-label="Background commands of this session">
             {commands.map((c) => (
-              <CommandItem key={c.id} sessionId={props.sessionId} command={c} onKilled={refresh} />
+              <CommandItem key={c.id} sessionId={props.sessionId} command={c} onKilled={put} />
             ))}
           </ul>
         </>
@@ -64,7 +61,7 @@ export function BackgroundPanel(props: { sessionId: string; onClose: () => void 
   );
 }
 
-function CommandItem(props: { sessionId: string; command: BackgroundCommand; onKilled(): void }) {
+function CommandItem(props: { sessionId: string; command: BackgroundCommand; onKilled(c: BackgroundCommand): void }) {
   const api = useApi();
   const c = props.command;
   const headingId = useId();
@@ -84,7 +81,7 @@ function CommandItem(props: { sessionId: string; command: BackgroundCommand; onK
             ? `${c.id} stopped: ${statusText(b).toLowerCase()}; its whole process tree was ended.`
             : `${c.id} had already ended: ${statusText(b).toLowerCase()}.`,
       });
-      props.onKilled();
+      props.onKilled(b);
     } catch (e) {
       setResult({ ok: false, text: `${c.id} was not stopped: ${errorText(e)}` });
     } finally {
@@ -120,18 +117,22 @@ function CommandItem(props: { sessionId: string; command: BackgroundCommand; onK
           {result.text}
         </p>
       )}
-      {open && <Tail sessionId={props.sessionId} id={c.id} running={c.running} />}
+      {open && <Tail sessionId={props.sessionId} id={c.id} running={c.running} outputBytes={c.outputBytes} />}
     </li>
   );
 }
 
-/** Tail shows the end of a command's output, read again every pollMs while it runs. */
-function Tail(props: { sessionId: string; id: string; running: boolean }) {
+/**
+ * Tail shows the end of a command's output, read again when a
+ * background.changed notice says it printed more or ended (outputBytes,
+ * running): no timer.
+ */
+function Tail(props: { sessionId: string; id: string; running: boolean; outputBytes: number }) {
   const api = useApi();
   const [out, setOut] = useState<BackgroundOutput | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [tick, setTick] = useState(0);
-  const { sessionId, id, running } = props;
+  const { sessionId, id, running, outputBytes } = props;
 
   useEffect(() => {
     let live = true;
@@ -146,13 +147,7 @@ function Tail(props: { sessionId: string; id: string; running: boolean }) {
     return () => {
       live = false;
     };
-  }, [api, sessionId, id, running, tick]);
-
-  useEffect(() => {
-    if (!running || error !== null) return;
-    const t = setInterval(() => setTick((n) => n + 1), pollMs);
-    return () => clearInterval(t);
-  }, [running, error]);
+  }, [api, sessionId, id, running, outputBytes, tick]);
 
   if (error !== null) {
     return (

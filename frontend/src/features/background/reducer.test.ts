@@ -1,51 +1,49 @@
 import { describe, expect, it } from "vitest";
+import type { BackgroundChangedData } from "../../backend/gen/event";
 import type { BackgroundCommand } from "../../backend/gen/kernel";
-import { EventTypes } from "../seq";
-import { Log, everything, itKeepsSeqOrder, reduceAll, typesOf } from "../eventstest";
-import { applyBackground, initialBackground, stale, withCommands } from "./reducer";
-
-const reduce = (log: Log, s = initialBackground) => reduceAll(applyBackground, s, log.events);
+import { applyChange, initialBackground, listing, withCommand, withList } from "./reducer";
 
 const server: BackgroundCommand = {
   id: "bg1",
-  sessionId: "ses_01",
+  sessionId: "ses_1",
   command: "npm run dev",
-  pid: 4242,
-  startedAt: "2026-12-01T11:00:03Z",
+  pid: 42,
+  startedAt: "2026-12-01T11:00:00Z",
   running: true,
   exitCode: 0,
   sandbox: "landlock",
-  outputBytes: 120,
+  outputBytes: 10,
 };
 
-describe("applyBackground", () => {
-  it("takes every event type of docs/events.md and asks for a first list", () => {
-    const log = everything();
-    for (const t of EventTypes) expect(typesOf(log.events)).toContain(t);
-    const s = reduce(log);
+const change = (change: string, fields: Partial<BackgroundCommand> = {}): BackgroundChangedData => ({ change, ...server, ...fields });
+
+describe("background reducer", () => {
+  it("applies background.changed notices to the list, by command ID", () => {
+    let s = withList(initialBackground, [server]);
+    s = applyChange(s, change("output", { outputBytes: 99 }));
+    s = applyChange(s, change("started", { id: "bg2", command: "make watch", outputBytes: 0 }));
+    expect(s.commands.map((c) => [c.id, c.outputBytes])).toEqual([
+      ["bg1", 99],
+      ["bg2", 0],
+    ]);
+    s = applyChange(s, change("ended", { running: false, killed: true }));
+    expect(s.commands[0]).toEqual({ ...server, running: false, killed: true });
+    expect("change" in s.commands[0]!).toBe(false);
+  });
+
+  it("holds the notices that come while it lists, and applies them after the list", () => {
+    let s = listing(withList(initialBackground, []));
+    s = applyChange(s, change("started", { outputBytes: 0 }));
+    s = applyChange(s, change("ended", { running: false, exitCode: 3, outputBytes: 20 }));
     expect(s.commands).toEqual([]);
-    expect(stale(s)).toBe(true);
+    // The list was read between the two notices: the last notice wins.
+    s = withList(s, [{ ...server, outputBytes: 5 }]);
+    expect(s.listed).toBe(true);
+    expect(s.commands).toEqual([{ ...server, running: false, exitCode: 3, outputBytes: 20 }]);
   });
 
-  it("is stale after a shell call ends, fresh once listed, and while a command runs", () => {
-    const log = new Log();
-    log.runStart("run_1", "start the server");
-    log.end("run_1", 1, 0, "call_1", "bash", "done", "Started in the background with id bg1 (PID 4242).");
-    let s = reduce(log);
-    expect(stale(s)).toBe(true);
-    s = withCommands(s, [{ ...server, running: false, exitCode: 1 }], log.events.length);
-    expect(s.listedAt).toBe(log.events.length);
-    expect(stale(s)).toBe(false);
-    expect(stale(withCommands(s, [server], log.events.length))).toBe(true);
-
-    const more = new Log();
-    more.runStart("run_1", "start the server");
-    more.end("run_1", 1, 0, "call_1", "bash", "done", "Started in the background with id bg1 (PID 4242).");
-    more.end("run_1", 1, 1, "call_2", "read", "done", "x");
-    expect(stale(reduce(more, withCommands(reduce(log), [], log.events.length)))).toBe(false);
-    more.end("run_1", 2, 0, "call_3", "bash_kill", "done", "ended");
-    expect(stale(reduce(more, withCommands(reduce(log), [], log.events.length)))).toBe(true);
+  it("takes a kill's answer", () => {
+    const s = withCommand(withList(initialBackground, [server]), { ...server, running: false, killed: true });
+    expect(s.commands).toEqual([{ ...server, running: false, killed: true }]);
   });
-
-  itKeepsSeqOrder("background", everything);
 });

@@ -1,75 +1,59 @@
-// Background commands. No event announces them (docs/events.md has none; the
-// shell keeps them in memory), so the list is the kernel's
-// (BackgroundCommands, applied with withCommands), and the events tell when
-// that list may be out of date: a bash, bash_output or bash_kill call ended
-// (a command started, was read or killed) or a run ended. The view lists
-// again when stale is set, and while a command runs (commands also end by
-// themselves, and nothing announces that).
-import type { Event } from "../../backend/gen/event";
+// Background commands. The kernel keeps them in memory (the shell), not in
+// the session's log, so the list is the kernel's (BackgroundCommands), and
+// background.changed notices carry each change as it happens: a command
+// started, printed, ended or was killed, with its whole state. A panel
+// lists once, then applies the notices; no timer, no tool names.
+import type { BackgroundChangedData } from "../../backend/gen/event";
 import type { BackgroundCommand } from "../../backend/gen/kernel";
-import { typed } from "../seq";
 
 export interface BackgroundState {
-  /** The kernel's list, oldest first, as of the seq listedAt. */
+  /** The session's commands, oldest first. */
   commands: BackgroundCommand[];
-  /** The seq the list was taken at; -1 before the first list. */
-  listedAt: number;
-  /** The seq of the last event after which the list may differ. */
-  changedAt: number;
+  /** listed says the kernel's list has come. */
+  listed: boolean;
+  /** Notices that came while the list was being read, applied after it. */
+  held: BackgroundChangedData[];
 }
 
-export const initialBackground: BackgroundState = { commands: [], listedAt: -1, changedAt: 0 };
+export const initialBackground: BackgroundState = { commands: [], listed: false, held: [] };
 
-const shellTools = new Set(["bash", "bash_output", "bash_kill"]);
-
-/**
- * withCommands sets the kernel's list, taken after every event up to seq
- * was applied (list after the events you have, not before).
- */
-export function withCommands(state: BackgroundState, commands: BackgroundCommand[], seq: number): BackgroundState {
-  return { ...state, commands, listedAt: seq };
-}
-
-/** stale says the list should be read again. */
-export function stale(s: BackgroundState): boolean {
-  return s.listedAt < s.changedAt || s.commands.some((c) => c.running);
+/** listing starts reading the list again: notices from now on wait for it. */
+export function listing(s: BackgroundState): BackgroundState {
+  return { ...s, listed: false, held: [] };
 }
 
 /**
- * applyBackground applies one event of the session, in seq order: the session store
- * orders them (../seq.ts), each seq once.
+ * withList takes the kernel's list, read after the notices held were
+ * published or while they were: applied after it, each leaves its command
+ * as it was when told, and any later change is told again.
  */
-export function applyBackground(s: BackgroundState, raw: Event): BackgroundState {
-  const ev = typed(raw);
-  if (ev === null) return s;
-  switch (ev.type) {
-    case "tool.end":
-      return shellTools.has(ev.data.name) ? { ...s, changedAt: ev.seq } : s;
-    case "run.end":
-      return { ...s, changedAt: ev.seq };
-    case "run.start":
-    case "step.start":
-    case "text.delta":
-    case "reasoning.delta":
-    case "tool.begin":
-    case "tool.update":
-    case "tools.activated":
-    case "step.end":
-    case "approval.request":
-    case "approval.answer":
-    case "session.mode":
-    case "todo.updated":
-    case "file.reverted":
-    case "file.captured":
-    case "file.changed_outside":
-    case "file.watch_degraded":
-    case "run.interrupted":
-      return s;
-    default:
-      return unreachable(ev);
-  }
+export function withList(s: BackgroundState, commands: BackgroundCommand[]): BackgroundState {
+  return { commands: s.held.reduce(upsert, commands), listed: true, held: [] };
 }
 
-function unreachable(ev: never): never {
-  throw new Error(`unhandled event ${JSON.stringify(ev)}`);
+/** applyChange applies one background.changed payload of the session. */
+export function applyChange(s: BackgroundState, d: BackgroundChangedData): BackgroundState {
+  if (!s.listed) return { ...s, held: [...s.held, d] };
+  return { ...s, commands: upsert(s.commands, d) };
+}
+
+/** withCommand puts one command as the kernel returned it (a kill's answer) into the list. */
+export function withCommand(s: BackgroundState, c: BackgroundCommand): BackgroundState {
+  return { ...s, commands: upsert(s.commands, c) };
+}
+
+// upsert replaces the command of d's ID with d, or appends it (a new one).
+function upsert(commands: BackgroundCommand[], d: BackgroundCommand | BackgroundChangedData): BackgroundCommand[] {
+  const c = commandOf(d);
+  const i = commands.findIndex((x) => x.id === c.id);
+  if (i < 0) return [...commands, c];
+  const next = [...commands];
+  next[i] = c;
+  return next;
+}
+
+function commandOf(d: BackgroundCommand | BackgroundChangedData): BackgroundCommand {
+  if (!("change" in d)) return d;
+  const { change: _change, ...c } = d;
+  return c;
 }

@@ -7,7 +7,7 @@ import { VirtuosoMockContext } from "react-virtuoso";
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiError, TransportProvider } from "../../backend";
 import { FakeTransport, session } from "../../backend/fake";
-import type { MCPServer } from "../../backend/gen/kernel";
+import type { Server as MCPServer } from "../../backend/gen/mcpconfig";
 import { SESSION, WORKDIR } from "../eventstest";
 import { SessionStoreProvider } from "../session/hooks";
 import { createSessionStore } from "../session/store";

@@ -7,8 +7,9 @@ import { useState } from "react";
 import { Dialog } from "radix-ui";
 import { X } from "lucide-react";
 import { toApiError, useApi } from "../../backend";
-import type { MCPResource as Resource, ResourceRef } from "../../backend/gen/kernel";
-import { MaxAttached } from "../../backend/gen/kernel";
+import type { ResourceRef } from "../../backend/gen/kernel";
+import type { Resource } from "../../backend/gen/mcpconfig";
+import { MaxAttached } from "../../backend/gen/mcpconfig";
 import { useLoad } from "../useLoad";
 
 /** MAX_ATTACHED is the kernel's bound on resources per message. */

@@ -335,7 +335,7 @@ describe("a card moves live through its states", () => {
   });
 
   it("shows an image artifact in the browser through the Artifact call, with the bearer token", async () => {
-    // The token is never a cookie, so no <img src> of the artifacts route.
+    // No cookie, so no <img src> of the artifacts route: a page of another origin could not read it either.
     const log = imageRun();
     const requests: { method: string; auth: string | null }[] = [];
     const http = new HttpTransport({
@@ -554,7 +554,7 @@ describe("ConversationView before the list has measured (no VirtuosoMockContext)
     const t = new FakeTransport({ Session: session({ id: SESSION, provider: "local", model: "m" }), Providers: providers });
     const store = createSessionStore(SESSION);
     const subscribe = t.subscribe.bind(t) as Subscribe;
-    const transport: Transport = { call: t.call.bind(t), subscribe, subscribeAll: t.subscribeAll.bind(t), pickFolder: null };
+    const transport: Transport = { call: t.call.bind(t), subscribe, subscribeAll: t.subscribeAll.bind(t), subscribeNotices: t.subscribeNotices.bind(t), pickFolder: null };
     function Follows(props: { children: ReactNode }) {
       useFollow(store, subscribe);
       return <>{props.children}</>;

@@ -1,7 +1,8 @@
 // Words and numbers the conversation view shows: durations, sizes, a tool
 // call's target, a Run error in words.
 import { ApiError } from "../../backend";
-import type { Provider, Session } from "../../backend/gen/kernel";
+import type { Session } from "../../backend/gen/kernel";
+import type { Provider } from "../../backend/gen/profiles";
 import type { CardStatus, ToolCard } from "./reducer";
 
 /** duration says how long a call ran: "12 ms", "2.2 s", "3 min 5 s". */
@@ -103,8 +104,8 @@ export function runError(e: unknown): string {
 
 /**
  * runModel is the model a Run of the session would ask, as the kernel picks
- * it (Kernel.Run, ProviderModel): the session's profile with the session's
- * model (else the profile's), or, when the session names no profile that
+ * it (Kernel.Run, profiles.Service.Client): the session's profile with the
+ * session's model (else the profile's), or, when the session names no profile that
  * exists, the default profile's. "" means Run would fail with "no model".
  */
 export function runModel(s: Session, providers: Provider[]): string {

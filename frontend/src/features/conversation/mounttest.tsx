@@ -28,7 +28,7 @@ export async function mountConversation(
   const store = createSessionStore(sessionId);
   // A stable subscribe, as the shell passes the transport's bound method.
   const subscribe = t.subscribe.bind(t) as Subscribe;
-  const transport: Transport = { call: t.call.bind(t), subscribe, subscribeAll: t.subscribeAll.bind(t), pickFolder: null };
+  const transport: Transport = { call: t.call.bind(t), subscribe, subscribeAll: t.subscribeAll.bind(t), subscribeNotices: t.subscribeNotices.bind(t), pickFolder: null };
   function Follows(props: { children: ReactNode }) {
     useFollow(store, subscribe);
     return <>{props.children}</>;

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { App } from "../../App";
 import { ApiError, TransportProvider, type Session } from "../../backend";
 import { FakeTransport, session } from "../../backend/fake";
-import type { ModelServer } from "../../backend/gen/kernel";
+import type { ModelServer } from "../../backend/gen/profiles";
 import { FirstRunView } from "./FirstRunView";
 
 afterEach(cleanup);

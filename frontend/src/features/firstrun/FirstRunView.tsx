@@ -1,8 +1,8 @@
 import { CheckCircle2, FolderOpen, RefreshCw } from "lucide-react";
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { toApiError, useApi, type Session } from "../../backend";
-import type { ModelServer, Provider, ProviderInput } from "../../backend/gen/kernel";
-import { CheckOK, CheckUnauthorized } from "../../backend/gen/kernel";
+import type { ModelServer, Provider, ProviderInput } from "../../backend/gen/profiles";
+import { CheckOK, CheckUnauthorized } from "../../backend/gen/profiles";
 import { Button } from "../../ui/Button";
 import { Notice } from "../../ui/Notice";
 import { Spinner } from "../../ui/Spinner";

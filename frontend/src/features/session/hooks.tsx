@@ -5,10 +5,8 @@
 import { createContext, useContext, useEffect, useMemo, type ReactNode } from "react";
 import { useStore } from "zustand";
 import type { ApprovalRequestData, Todo } from "../../backend/gen/event";
-import type { BackgroundCommand } from "../../backend/gen/kernel";
 import type { Change, Group, OutsideMark } from "../changes/reducer";
 import type { Entry, ToolCard, Turn } from "../conversation/reducer";
-import { stale } from "../background/reducer";
 import { follow, type SessionState, type SessionStore, type Subscribe } from "./store";
 
 const StoreContext = createContext<SessionStore | null>(null);
@@ -95,12 +93,3 @@ export function useTasks(): readonly Todo[] {
   return useSession((s) => s.tasks.todos);
 }
 
-/** useBackgroundStale says the background-command list should be read again. */
-export function useBackgroundStale(): boolean {
-  return useSession((s) => stale(s.background));
-}
-
-/** useBackgroundCommands is the kernel's last list of the session's background commands. */
-export function useBackgroundCommands(): BackgroundCommand[] {
-  return useSession((s) => s.background.commands);
-}

@@ -5,28 +5,23 @@
 // keeps its objects, so views that select from it do not render again.
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { applyApprovals, initialApprovals, type ApprovalsState } from "../approvals/reducer";
-import { applyBackground, initialBackground, withCommands, type BackgroundState } from "../background/reducer";
 import { applyChanges, initialChanges, type ChangesState } from "../changes/reducer";
 import { applyConversation, initialConversation, type ConversationState } from "../conversation/reducer";
 import { applyTasks, initialTasks, type TasksState } from "../tasks/reducer";
 import type { Event } from "../../backend/gen/event";
 import { guarded, inSeqOrder, initialOrder, type SeqOrder } from "../seq";
 import { inBatch, type Draft } from "../draft";
-import type { BackgroundCommand } from "../../backend/gen/kernel";
 
 export interface SessionState {
   sessionId: string;
   conversation: ConversationState;
   approvals: ApprovalsState;
   changes: ChangesState;
-  background: BackgroundState;
   tasks: TasksState;
   /** order is where the events are put in seq order: order.seq is the last applied. */
   order: SeqOrder;
   /** apply takes events of this session (others are ignored), in any order, duplicates too. */
   apply(events: readonly Event[]): void;
-  /** setCommands takes the kernel's background-command list, listed after the events applied so far. */
-  setCommands(commands: BackgroundCommand[]): void;
 }
 
 export type SessionStore = StoreApi<SessionState>;
@@ -37,45 +32,34 @@ export interface SessionStoreOptions {
 }
 
 /** Areas are the parts of a session's state the events fold into, with their order. */
-type Areas = Pick<SessionState, "conversation" | "approvals" | "changes" | "background" | "tasks" | "order">;
-
-type AreaName = Exclude<keyof Areas, "order">;
-
-const areaNames: readonly AreaName[] = ["conversation", "approvals", "changes", "background", "tasks"];
+type Areas = Pick<SessionState, "conversation" | "approvals" | "changes" | "tasks" | "order">;
 
 function areasOf(s: SessionState): Areas {
-  return { conversation: s.conversation, approvals: s.approvals, changes: s.changes, background: s.background, tasks: s.tasks, order: s.order };
+  return { conversation: s.conversation, approvals: s.approvals, changes: s.changes, tasks: s.tasks, order: s.order };
 }
 
 function sameAreas(a: Areas, b: Areas): boolean {
-  return a.order === b.order && areaNames.every((n) => a[n] === b[n]);
+  return a.order === b.order && a.conversation === b.conversation && a.approvals === b.approvals && a.changes === b.changes && a.tasks === b.tasks;
 }
 
 // fold applies events[from:to] of session sessionId to a, in the batch
 // inBatch opened (so each record is copied once): a.order lets each event
 // through once, in seq order, and each area's reducer applies it (one that
-// throws on a malformed payload skips it). With only, the events go to
-// those areas alone.
-function fold(a: Areas, sessionId: string, events: readonly Event[], from = 0, to = events.length, only: readonly AreaName[] = areaNames): Areas {
-  let { conversation, approvals, changes, background, tasks, order } = a;
-  const conv = only.includes("conversation");
-  const appr = only.includes("approvals");
-  const chg = only.includes("changes");
-  const bg = only.includes("background");
-  const tsk = only.includes("tasks");
+// throws on a malformed payload skips it).
+function fold(a: Areas, sessionId: string, events: readonly Event[], from = 0, to = events.length): Areas {
+  let { conversation, approvals, changes, tasks, order } = a;
   const next = (ev: Event) => {
-    if (conv) conversation = guarded(applyConversation, conversation, ev);
-    if (appr) approvals = guarded(applyApprovals, approvals, ev);
-    if (chg) changes = guarded(applyChanges, changes, ev);
-    if (bg) background = guarded(applyBackground, background, ev);
-    if (tsk) tasks = guarded(applyTasks, tasks, ev);
+    conversation = guarded(applyConversation, conversation, ev);
+    approvals = guarded(applyApprovals, approvals, ev);
+    changes = guarded(applyChanges, changes, ev);
+    tasks = guarded(applyTasks, tasks, ev);
   };
   for (let i = from; i < to; i++) {
     const ev = events[i]!;
     if (ev.sessionId !== sessionId) continue;
     order = inSeqOrder(order, ev, next);
   }
-  return { conversation, approvals, changes, background, tasks, order };
+  return { conversation, approvals, changes, tasks, order };
 }
 
 /** createSessionStore makes the store of one session, empty: feed it the session's events from seq 1. */
@@ -85,7 +69,6 @@ export function createSessionStore(sessionId: string, opts: SessionStoreOptions 
     conversation: initialConversation,
     approvals: initialApprovals(opts.mode ?? ""),
     changes: initialChanges,
-    background: initialBackground,
     tasks: initialTasks,
     order: initialOrder,
     apply(events) {
@@ -93,9 +76,6 @@ export function createSessionStore(sessionId: string, opts: SessionStoreOptions 
       // One batch: the reducers copy each record once, not once per event (../draft.ts).
       const after = inBatch(() => fold(before, sessionId, events));
       if (!sameAreas(before, after)) set(after);
-    },
-    setCommands(commands) {
-      set({ background: withCommands(get().background, commands, get().order.seq) });
     },
   }));
 }
@@ -138,8 +118,8 @@ const nextTask: (f: () => void) => void =
  * block the page (no long task); a batch that folds within one slice is
  * applied at once. The state is published once, at the end: the view
  * renders the whole history once, not each slice. An area something else
- * changed meanwhile (setCommands, apply) is folded again from its new
- * state, so nothing is lost (the order lets each seq through once).
+ * changed meanwhile (apply) is folded again from its new state, so
+ * nothing is lost (the order lets each seq through once).
  * done runs after the publish; nothing is published once cancelled() is
  * true.
  */
@@ -173,19 +153,10 @@ export function applyInSlices(
     const now = store.getState();
     const start = areasOf(base);
     const current = areasOf(now);
-    let out: Areas = folded;
-    if (current.order !== start.order) {
-      // Events were applied meanwhile: fold again from what is there now
-      // (the order lets through only the events it has not seen).
-      out = inBatch(() => fold(current, sessionId, events));
-    } else if (!sameAreas(start, current)) {
-      // Only an area's own state changed meanwhile (setCommands): fold the
-      // events again into that area alone, from its new state.
-      const changed = areaNames.filter((n) => current[n] !== start[n]);
-      const again = inBatch(() => fold({ ...current, order: start.order }, sessionId, events, 0, events.length, changed));
-      out = { ...folded };
-      for (const n of changed) (out as Record<AreaName, unknown>)[n] = again[n];
-    }
+    // Events were applied meanwhile (only apply changes the areas): fold
+    // again from what is there now; the order lets through only the
+    // events it has not seen.
+    const out: Areas = sameAreas(start, current) ? folded : inBatch(() => fold(current, sessionId, events));
     if (!sameAreas(current, out)) store.setState(out);
     done();
   };

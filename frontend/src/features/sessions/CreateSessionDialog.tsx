@@ -1,7 +1,7 @@
 import { FolderOpen } from "lucide-react";
 import { useId, useRef, useState, type FormEvent } from "react";
 import { toApiError, useApi, useTransport, type Session } from "../../backend";
-import type { Provider } from "../../backend/gen/kernel";
+import type { Provider } from "../../backend/gen/profiles";
 import { Button } from "../../ui/Button";
 import { Dialog } from "../../ui/Dialog";
 import { Notice } from "../../ui/Notice";

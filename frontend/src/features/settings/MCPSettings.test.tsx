@@ -1,11 +1,11 @@
-// The settings view's "MCP servers" section (issue 13 item 1, the UI's MCP
-// view): mounted as the shell mounts it, answered by a FakeTransport.
-import { cleanup, screen, waitFor, within } from "@testing-library/react";
+// The settings view's "MCP servers" section: mounted as the shell mounts
+// it, answered by a FakeTransport.
+import { act, cleanup, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../../backend";
 import { session } from "../../backend/fake";
-import type { MCPList } from "../../backend/gen/kernel";
+import type { List as MCPList } from "../../backend/gen/mcpconfig";
 import { SettingsView } from "./index";
 import { argsOf, mount, server } from "./testkit";
 
@@ -147,7 +147,7 @@ describe("SettingsView: MCP servers", () => {
     expect(screen.getByText(/No MCP servers yet/)).toBeTruthy();
   });
 
-  // Issue 21 item 4: the dialog shows everything that decides what runs
+  // The dialog shows everything that decides what runs
   // and sends back the fingerprint it showed.
   it("approves a project's server only after showing what it runs, with the fingerprint shown, sandboxed unless lifted", async () => {
     const tools = server({
@@ -183,7 +183,7 @@ describe("SettingsView: MCP servers", () => {
     expect((await screen.findByRole("status")).textContent).toBe("MCP server tools approved; it runs in the sandbox.");
   });
 
-  // Issue 21 item 2: lifting the sandbox of a server that runs workspace
+  // Lifting the sandbox of a server that runs workspace
   // code needs that exact risk confirmed.
   it("lifts the sandbox of a server running workspace code only once that risk is confirmed", async () => {
     const tools = server({ name: "tools", scope: "project", file: WORKDIR + "/.mcp.json", command: "python3", args: ["helper_srv.py"], code: ["helper_srv.py"], fingerprint: "f2", state: "unapproved", tools: 0 });
@@ -226,14 +226,33 @@ describe("SettingsView: MCP servers", () => {
     expect(argsOf(t, "ReadMCPResource")).toEqual([["", "local", "file:///notes.txt"]]);
   });
 
-  it("reads the list again while a server is connecting", async () => {
-    const r = replies({ servers: [server({ name: "slow", state: "connecting", tools: 0 })], problems: [] });
-    const { t } = mount(<SettingsView sessionId={null} onClose={() => {}} />, r);
-    await openTab();
-    await screen.findByText("Connecting");
-    r.MCPServers = { servers: [server({ name: "slow", tools: 4 })], problems: [] };
-    await waitFor(() => expect(item("slow").textContent).toContain("4 tools, offered to the model"), { timeout: 3000 });
-    expect(t.callsOf("MCPServers")).toBeGreaterThanOrEqual(2);
+  // The list follows mcp.changed notices alone: no timer reads it again.
+  it("reads the list again on an mcp.changed notice, and on no timer", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "setInterval"] });
+    try {
+      const r = replies({ servers: [server({ name: "slow", state: "connecting", tools: 0 })], problems: [] });
+      const { t } = mount(<SettingsView sessionId={null} onClose={() => {}} />, r);
+      await vi.waitFor(() => screen.getByRole("tab", { name: "MCP servers" }));
+      screen.getByRole("tab", { name: "MCP servers" }).dispatchEvent(new MouseEvent("mousedown", { bubbles: true }));
+      screen.getByRole("tab", { name: "MCP servers" }).click();
+      await vi.waitFor(() => screen.getByText("Connecting"));
+      const reads = t.callsOf("MCPServers");
+      vi.advanceTimersByTime(60_000);
+      expect(t.callsOf("MCPServers")).toBe(reads);
+
+      r.MCPServers = { servers: [server({ name: "slow", tools: 4 })], problems: [] };
+      act(() => t.notice({ type: "mcp.changed", sessionId: "", seq: 0, time: "2026-12-01T11:00:00Z", data: { change: "state", server: "slow", state: "ready" } }));
+      await vi.waitFor(() => expect(item("slow").textContent).toContain("4 tools, offered to the model"));
+      expect(t.callsOf("MCPServers")).toBe(reads + 1);
+
+      // Notices that are not the MCP servers' change nothing here.
+      act(() => t.notice({ type: "background.changed", sessionId: "s1", seq: 0, time: "2026-12-01T11:00:00Z",
+        data: { change: "started", id: "bg1", sessionId: "s1", command: "x", pid: 1, startedAt: "2026-12-01T11:00:00Z", running: true, exitCode: 0, sandbox: "none", outputBytes: 0 } }));
+      vi.advanceTimersByTime(60_000);
+      expect(t.callsOf("MCPServers")).toBe(reads + 1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("says so when the list cannot be read, and tries again", async () => {

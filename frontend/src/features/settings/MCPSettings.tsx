@@ -1,12 +1,18 @@
 import { Fragment, useCallback, useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { AlertDialog } from "radix-ui";
-import { useApi } from "../../backend";
-import type { MCPApprove, MCPContent as Content, MCPList, MCPPrompt as Prompt, MCPResource as Resource, MCPServer } from "../../backend/gen/kernel";
+import { useApi, useTransport } from "../../backend";
+import type {
+  Approval as MCPApprove,
+  Content,
+  List as MCPList,
+  Prompt,
+  Resource,
+  Server as MCPServer,
+} from "../../backend/gen/mcpconfig";
 import { Button } from "../../ui/Button";
 import { Notice } from "../../ui/Notice";
 import { errorText } from "./errors";
 import {
-  anyConnecting,
   approvalFacts,
   approveArgs,
   canRestart,
@@ -23,9 +29,6 @@ import { Result } from "./ModeSettings";
 type Load = { status: "loading" } | { status: "error"; message: string } | { status: "ready"; list: MCPList };
 type Outcome = { ok: boolean; text: string } | null;
 
-/** POLL_MS is how often the list is read again while a server is connecting. */
-export const POLL_MS = 1000;
-
 /**
  * MCPSettings is the "MCP servers" section: the user's servers and, for the
  * open session's folder, the project's, each with its state (the error and
@@ -33,9 +36,13 @@ export const POLL_MS = 1000;
  * from and its actions (restart, always load, remove; approve for a
  * project's server after showing its command line), their resources and
  * prompts (spec M3), and a form to add a server (a command, or a URL).
+ * It reads the list again when an mcp.changed notice says something in it
+ * changed (a server started, failed, stopped, was approved, the
+ * configuration changed), and after a reconnect: no timer.
  */
 export function MCPSettings(props: { sessionId: string | null }) {
   const api = useApi();
+  const transport = useTransport();
   const [workdir, setWorkdir] = useState<string | null>(props.sessionId === null ? "" : null);
   const [load, setLoad] = useState<Load>({ status: "loading" });
   const [outcome, setOutcome] = useState<Outcome>(null);
@@ -66,14 +73,30 @@ export function MCPSettings(props: { sessionId: string | null }) {
     void reload();
   }, [reload]);
 
-  // While a server is starting, read the list again, so its state and
-  // tools show without a click.
-  const connecting = load.status === "ready" && anyConnecting(load.list.servers);
+  // A server's state and tools show as they change, without a click: the
+  // list is read again on each mcp.changed notice, one read at a time (a
+  // burst of notices costs one more read, not one each).
   useEffect(() => {
-    if (!connecting) return;
-    const t = setTimeout(() => void reload(), POLL_MS);
-    return () => clearTimeout(t);
-  }, [connecting, load, reload]);
+    let reading = false;
+    let again = false;
+    const read = () => {
+      if (reading) {
+        again = true;
+        return;
+      }
+      reading = true;
+      void reload().finally(() => {
+        reading = false;
+        if (again) {
+          again = false;
+          read();
+        }
+      });
+    };
+    return transport.subscribeNotices((n) => {
+      if (n.type === "mcp.changed") read();
+    }, read);
+  }, [transport, reload]);
 
   const done = (text: string) => {
     setAdding(false);
@@ -283,9 +306,9 @@ function ServerItem(props: { server: MCPServer; workdir: string; onChanged(text:
 /**
  * ApproveDialog shows everything that decides what a project's server
  * runs before the person approves it, and sends back the fingerprint of
- * what it showed (issue 21 item 4); a stdio server runs in the sandbox
+ * what it showed; a stdio server runs in the sandbox
  * unless they lift it here, and one that runs workspace code leaves it
- * only once they confirm that risk too (issue 21 item 2).
+ * only once they confirm that risk too.
  */
 function ApproveDialog(props: { server: MCPServer; onClose(): void; onApprove(a: MCPApprove): void }) {
   const s = props.server;

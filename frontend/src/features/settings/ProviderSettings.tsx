@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from "react";
 import { AlertDialog } from "radix-ui";
 import { useApi } from "../../backend";
-import type { CheckStep, Provider, ProviderCheck, ProviderEdit, ProviderInput } from "../../backend/gen/kernel";
+import type { CheckStep, Provider, ProviderCheck, ProviderEdit, ProviderInput } from "../../backend/gen/profiles";
 import {
   CheckDown,
   CheckFailed,
@@ -11,7 +11,7 @@ import {
   CheckWrongModel,
   KeyInFile,
   KeyInKeyring,
-} from "../../backend/gen/kernel";
+} from "../../backend/gen/profiles";
 import { Button } from "../../ui/Button";
 import { Notice } from "../../ui/Notice";
 import { errorText } from "./errors";

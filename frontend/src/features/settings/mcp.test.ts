@@ -1,6 +1,6 @@
 // The MCP servers section's pure logic.
 import { describe, expect, it } from "vitest";
-import { anyConnecting, approvalFacts, approveArgs, canRestart, configOf, emptyForm, originWords, parseEnv, stateWords, toolWords } from "./mcp";
+import { approvalFacts, approveArgs, canRestart, configOf, emptyForm, originWords, parseEnv, stateWords, toolWords } from "./mcp";
 import { server } from "./testkit";
 
 
@@ -40,12 +40,10 @@ describe("MCP server words", () => {
     expect(toolWords(s)).toBe(words);
   });
 
-  it("restarts only servers Foya runs, and polls while one connects", () => {
+  it("restarts only servers Foya runs", () => {
     expect(canRestart(server({ state: "failed" }))).toBe(true);
     expect(canRestart(server({ state: "unapproved" }))).toBe(false);
     expect(canRestart(server({ state: "disabled" }))).toBe(false);
-    expect(anyConnecting([server(), server({ name: "b", state: "connecting" })])).toBe(true);
-    expect(anyConnecting([server()])).toBe(false);
   });
 });
 

@@ -1,7 +1,7 @@
 // The MCP servers section's logic, pure: how a server's state, origin and
 // tools read, and the add form's fields turned into the kernel's
 // MCPServerConfig (or an error naming the field at fault).
-import type { MCPApprove, MCPServer, MCPServerConfig } from "../../backend/gen/kernel";
+import type { Approval as MCPApprove, Server as MCPServer, Config as MCPServerConfig } from "../../backend/gen/mcpconfig";
 import { parseHeaders } from "./headers";
 
 /** stateWords is a server's state in words: a short label and, when it helps, what to do. */
@@ -123,11 +123,6 @@ export function configOf(f: AddForm): { config: MCPServerConfig } | { error: str
   if ("error" in headers) return headers;
   if (Object.keys(headers.headers).length > 0) config.headers = headers.headers;
   return { config };
-}
-
-/** anyConnecting says whether the list should be read again soon: a server is still starting. */
-export function anyConnecting(list: MCPServer[]): boolean {
-  return list.some((s) => s.state === "connecting");
 }
 
 /** ApprovalFact is one line of what approving a project's server covers. */

@@ -1,9 +1,11 @@
-package kernel
+package profiles
 
 import (
 	"context"
 	"strconv"
 	"strings"
+
+	"foya/backend/fault"
 )
 
 // imageModels are name fragments of model families known to take image
@@ -27,12 +29,16 @@ func DefaultImageInput(model string) bool {
 	return false
 }
 
+// SettingImagesPrefix, followed by a model's name, says whether the model
+// takes image input ("true" or "false").
+const SettingImagesPrefix = "model.images."
+
 func imageSetting(model string) string { return SettingImagesPrefix + model }
 
 // ImageInput says whether a model takes image input: the user's setting for
 // it, else DefaultImageInput.
-func (k *Kernel) ImageInput(ctx context.Context, model string) (bool, error) {
-	v, ok, err := k.store.Setting(ctx, imageSetting(model))
+func (s *Service) ImageInput(ctx context.Context, model string) (bool, error) {
+	v, ok, err := s.settings.Setting(ctx, imageSetting(model))
 	if err != nil || !ok {
 		return DefaultImageInput(model), err
 	}
@@ -44,9 +50,9 @@ func (k *Kernel) ImageInput(ctx context.Context, model string) (bool, error) {
 }
 
 // SetImageInput records whether a model takes image input.
-func (k *Kernel) SetImageInput(ctx context.Context, model string, on bool) error {
+func (s *Service) SetImageInput(ctx context.Context, model string, on bool) error {
 	if strings.TrimSpace(model) == "" {
-		return kindf(ErrInvalid, "image input: give the model's name")
+		return fault.Errorf(fault.ErrInvalid, "image input: give the model's name")
 	}
-	return k.store.SetSetting(ctx, imageSetting(model), strconv.FormatBool(on))
+	return s.settings.SetSetting(ctx, imageSetting(model), strconv.FormatBool(on))
 }

@@ -1,4 +1,4 @@
-package kernel
+package profiles
 
 import (
 	"encoding/json"
@@ -14,12 +14,13 @@ import (
 
 	"github.com/zalando/go-keyring"
 
+	"foya/backend/fault"
 	"foya/backend/lockfile"
 )
 
 // KeyFile is the file, in the data folder, that holds provider keys where
 // the system has no keyring: a JSON object of keys by profile name, mode
-// 0600. Sandboxed commands never see it (see shellTools).
+// 0600. Sandboxed commands never see it (the kernel hides it from them).
 const KeyFile = "provider-keys.json"
 
 // keyringService is the service name of Foya's keyring entries; the
@@ -32,8 +33,8 @@ const keyringTimeout = 30 * time.Second
 
 // ErrKeyringLocked is returned when the keyring exists but stays locked
 // (its unlock prompt was dismissed or not answered).
-// It means ErrUnavailable too.
-var ErrKeyringLocked = newSentinel("the keyring is locked: unlock it (your desktop's keyring or passwords app) and try again", ErrUnavailable)
+// It means fault.ErrUnavailable too.
+var ErrKeyringLocked = fault.New("the keyring is locked: unlock it (your desktop's keyring or passwords app) and try again", fault.ErrUnavailable)
 
 // errNoKeyring means the system has no keyring to talk to: the key goes to
 // KeyFile instead.
@@ -101,7 +102,7 @@ func keyringCall(op func() (string, error)) (string, error) {
 	case secretServiceLocked(a.err):
 		return "", ErrKeyringLocked
 	}
-	return "", kindf(ErrUnavailable, "keyring: %s", firstLineOf(msg))
+	return "", fault.Errorf(fault.ErrUnavailable, "keyring: %s", firstLineOf(msg))
 }
 
 func firstLineOf(s string) string {
@@ -141,16 +142,16 @@ func (ks *keys) get(name, where string) (string, error) {
 		}
 		k, ok := m[name]
 		if !ok {
-			return "", kindf(ErrUnavailable, "the API key of provider %s is not in %s: add it again with foya providers add %s ... --api-key-stdin", name, ks.file, name)
+			return "", fault.Errorf(fault.ErrUnavailable, "the API key of provider %s is not in %s: add it again with foya providers add %s ... --api-key-stdin", name, ks.file, name)
 		}
 		return k, nil
 	}
 	k, err := keyringCall(func() (string, error) { return keyring.Get(keyringService, keyAccount(name)) })
 	switch {
 	case errors.Is(err, keyring.ErrNotFound):
-		return "", kindf(ErrUnavailable, "the API key of provider %s is not in the keyring: add it again with foya providers add %s ... --api-key-stdin", name, name)
+		return "", fault.Errorf(fault.ErrUnavailable, "the API key of provider %s is not in the keyring: add it again with foya providers add %s ... --api-key-stdin", name, name)
 	case errors.Is(err, errNoKeyring):
-		return "", kindf(ErrUnavailable, "the API key of provider %s is in the keyring, and no keyring is reachable here (no D-Bus session): run where the keyring is, or pass --api-key", name)
+		return "", fault.Errorf(fault.ErrUnavailable, "the API key of provider %s is in the keyring, and no keyring is reachable here (no D-Bus session): run where the keyring is, or pass --api-key", name)
 	case err != nil:
 		return "", fmt.Errorf("read the API key of provider %s: %w", name, err)
 	}
@@ -281,6 +282,3 @@ func (ks *keys) fileDelete(name string) error {
 	delete(m, name)
 	return ks.fileWrite(m)
 }
-
-// KeyFilePath is where provider keys are kept where there is no keyring.
-func (k *Kernel) KeyFilePath() string { return k.keys.file }

@@ -1,4 +1,4 @@
-package kernel
+package capture
 
 import (
 	"fmt"
@@ -6,10 +6,10 @@ import (
 	"testing"
 )
 
-// Issue 15 item 4: the watcher holds the paths it sees change while a
-// shell command of the session runs, and gives them back when the last one
-// ends; a Before whose command never started (a background command
-// refused) holds nothing past the next Before or the end of its run.
+// The watcher holds the paths it sees change while a shell command of the
+// session runs, and gives them back when the last one ends; a Before whose
+// command never started (a background command refused) holds nothing past
+// the next Before or the end of its run.
 func TestRunningCommandsHold(t *testing.T) {
 	var rc runningCommands
 	if rc.hold("s", "/w/a") {

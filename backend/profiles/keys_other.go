@@ -1,6 +1,6 @@
 //go:build !((dragonfly && cgo) || (freebsd && cgo) || linux || netbsd || openbsd)
 
-package kernel
+package profiles
 
 // noSecretService is false where the keyring is the system's own (the
 // macOS Keychain, the Windows Credential Manager): it is always there.

@@ -1,4 +1,4 @@
-package kernel
+package doctor
 
 import (
 	"context"
@@ -12,6 +12,9 @@ import (
 	"sync"
 	"time"
 
+	"foya/backend/kernel"
+	"foya/backend/mcp/mcpconfig"
+	"foya/backend/profiles"
 	"foya/backend/sandbox"
 	"foya/backend/store"
 	"foya/backend/tools/files"
@@ -21,17 +24,17 @@ import (
 
 // Statuses of a doctor finding.
 const (
-	DoctorOK      = "ok"
-	DoctorWarning = "warning" // works, with a limit worth knowing
-	DoctorProblem = "problem" // does not work; Fix says what to do
+	OK      = "ok"
+	Warning = "warning" // works, with a limit worth knowing
+	Problem = "problem" // does not work; Fix says what to do
 )
 
-// DoctorProviderTimeout is how long Doctor waits for each provider when
-// DoctorOptions does not say.
-const DoctorProviderTimeout = 5 * time.Second
+// ProviderTimeout is how long Run waits for each provider when
+// Options does not say.
+const ProviderTimeout = 5 * time.Second
 
-// DoctorOptions configure Doctor.
-type DoctorOptions struct {
+// Options configure Run.
+type Options struct {
 	// DBPath is the database, as Options.DBPath.
 	DBPath string
 	// Probe, if set, replaces sandbox.Probe (tests).
@@ -39,12 +42,12 @@ type DoctorOptions struct {
 	// Trash, if set, replaces the user's trash (tests).
 	Trash *trash.Trash
 	// ProviderTimeout bounds each provider's check; 0 means
-	// DoctorProviderTimeout. The providers are checked at once.
+	// ProviderTimeout. The providers are checked at once.
 	ProviderTimeout time.Duration
 }
 
-// Finding is one thing Doctor looked at: what it found and, unless Status
-// is DoctorOK, what to do about it.
+// Finding is one thing Run looked at: what it found and, unless Status
+// is OK, what to do about it.
 type Finding struct {
 	Name   string `json:"name"`
 	Status string `json:"status"`
@@ -52,8 +55,8 @@ type Finding struct {
 	Fix    string `json:"fix,omitempty"`
 }
 
-// DoctorDatabase is the database's finding.
-type DoctorDatabase struct {
+// Database is the database's finding.
+type Database struct {
 	Finding
 	Path   string `json:"path"`
 	Exists bool   `json:"exists"`
@@ -64,8 +67,8 @@ type DoctorDatabase struct {
 	Integrity []string `json:"integrity,omitempty"`
 }
 
-// DoctorSandbox is what confines commands on this machine.
-type DoctorSandbox struct {
+// Sandbox is what confines commands on this machine.
+type Sandbox struct {
 	Finding
 	Mechanism string `json:"mechanism"`
 	Landlock  int    `json:"landlockAbi"`
@@ -76,57 +79,57 @@ type DoctorSandbox struct {
 	Weaker     string `json:"weaker,omitempty"`
 }
 
-// DoctorTrash is where deleted files go.
-type DoctorTrash struct {
+// Trash is where deleted files go.
+type Trash struct {
 	Finding
 	Path string `json:"path"`
 }
 
-// DoctorProvider is one provider profile's reachability.
-type DoctorProvider struct {
+// Provider is one provider profile's reachability.
+type Provider struct {
 	Finding
-	BaseURL string         `json:"baseUrl"`
-	Model   string         `json:"model"`
-	Default bool           `json:"default,omitempty"`
-	Check   *ProviderCheck `json:"check,omitempty"`
+	BaseURL string                  `json:"baseUrl"`
+	Model   string                  `json:"model"`
+	Default bool                    `json:"default,omitempty"`
+	Check   *profiles.ProviderCheck `json:"check,omitempty"`
 }
 
-// DoctorProviders is every provider profile's check, and a summary.
-type DoctorProviders struct {
+// Providers is every provider profile's check, and a summary.
+type Providers struct {
 	Finding
-	Profiles []DoctorProvider `json:"profiles"`
+	Profiles []Provider `json:"profiles"`
 }
 
-// DoctorReport is what Doctor found.
-type DoctorReport struct {
-	Version   string          `json:"version"`
-	Commit    string          `json:"commit"`
-	Date      string          `json:"date"`
-	Folders   []Finding       `json:"folders"`
-	Database  DoctorDatabase  `json:"database"`
-	Sandbox   DoctorSandbox   `json:"sandbox"`
-	Trash     DoctorTrash     `json:"trash"`
-	Providers DoctorProviders `json:"providers"`
-	MCP       DoctorMCP       `json:"mcp"`
-	Workspace DoctorWorkspace `json:"workspace"`
+// Report is what Run found.
+type Report struct {
+	Version   string    `json:"version"`
+	Commit    string    `json:"commit"`
+	Date      string    `json:"date"`
+	Folders   []Finding `json:"folders"`
+	Database  Database  `json:"database"`
+	Sandbox   Sandbox   `json:"sandbox"`
+	Trash     Trash     `json:"trash"`
+	Providers Providers `json:"providers"`
+	MCP       MCP       `json:"mcp"`
+	Workspace Workspace `json:"workspace"`
 }
 
-// DoctorWorkspace is the disk the workspace indexes take (issue 15): the
+// Workspace is the disk the workspace indexes take: the
 // contents that let shell commands' changes be reverted.
-type DoctorWorkspace struct {
+type Workspace struct {
 	Finding
-	Usage WorkspaceUsage `json:"usage"`
+	Usage kernel.WorkspaceUsage `json:"usage"`
 }
 
-// DoctorMCP is the MCP servers' finding: one line for them all, then one
+// MCP is the MCP servers' finding: one line for them all, then one
 // per server (the user's, and those of the folder doctor runs in).
-type DoctorMCP struct {
+type MCP struct {
 	Finding
 	Servers []Finding `json:"servers"`
 }
 
-// Problems returns the findings whose status is DoctorProblem.
-func (r DoctorReport) Problems() []Finding {
+// Problems returns the findings whose status is Problem.
+func (r Report) Problems() []Finding {
 	all := append([]Finding{}, r.Folders...)
 	all = append(all, r.Database.Finding, r.Sandbox.Finding, r.Trash.Finding, r.Providers.Finding, r.MCP.Finding, r.Workspace.Finding)
 	all = append(all, r.MCP.Servers...)
@@ -135,28 +138,28 @@ func (r DoctorReport) Problems() []Finding {
 	}
 	var out []Finding
 	for _, f := range all {
-		if f.Status == DoctorProblem {
+		if f.Status == Problem {
 			out = append(out, f)
 		}
 	}
 	return out
 }
 
-// Doctor looks at what Foya needs on this machine: its folders, the
+// Run looks at what Foya needs on this machine: its folders, the
 // database (read only: size and PRAGMA integrity_check), what confines
 // commands, the trash, and whether each provider profile answers. It is a
 // function, not a method, because a database that cannot be opened is one
 // of the things it reports: it opens a kernel only to read the profiles of
 // a sound database, and never creates one. Every problem is a finding with
-// what to do; Doctor itself does not fail.
-func Doctor(ctx context.Context, opts DoctorOptions) DoctorReport {
-	b := BuildInfo()
-	r := DoctorReport{Version: b.Version, Commit: b.Commit, Date: b.Date}
-	path, dataDir, userRules, err := resolvePaths(Options{DBPath: opts.DBPath})
+// what to do; Run itself does not fail.
+func Run(ctx context.Context, opts Options) Report {
+	b := kernel.BuildInfo()
+	r := Report{Version: b.Version, Commit: b.Commit, Date: b.Date}
+	path, dataDir, userRules, err := kernel.ResolvePaths(kernel.Options{DBPath: opts.DBPath})
 	if err != nil {
-		r.Folders = []Finding{{Name: "data folder", Status: DoctorProblem, Detail: err.Error(),
+		r.Folders = []Finding{{Name: "data folder", Status: Problem, Detail: err.Error(),
 			Fix: "set HOME (or XDG_DATA_HOME), or name a database with --db or FOYA_DB"}}
-		r.Database = DoctorDatabase{Finding: Finding{Name: "database", Status: DoctorProblem,
+		r.Database = Database{Finding: Finding{Name: "database", Status: Problem,
 			Detail: "no database path: the data folder is unknown", Fix: "see the data folder above"}}
 	} else {
 		if abs, err := filepath.Abs(dataDir); err == nil {
@@ -183,19 +186,19 @@ func Doctor(ctx context.Context, opts DoctorOptions) DoctorReport {
 
 // doctorWorkspace reports the workspace indexes' disk use, read only, and
 // the bound on the kept contents when the database can be read.
-func doctorWorkspace(ctx context.Context, dataDir string, db DoctorDatabase) DoctorWorkspace {
+func doctorWorkspace(ctx context.Context, dataDir string, db Database) Workspace {
 	var lim workspace.Limits // zero: the bound is not known
 	switch {
 	case !db.Exists:
 		lim = workspace.Limits{MaxFile: workspace.DefaultMaxFile, MaxTotal: workspace.DefaultMaxTotal}
-	case db.Status != DoctorProblem && db.Integrity != nil:
+	case db.Status != Problem && db.Integrity != nil:
 		if st, err := store.Open(ctx, db.Path); err == nil {
-			lim = workspaceLimits(ctx, st)
+			lim = kernel.StoredWorkspaceLimits(ctx, st)
 			st.Close()
 		}
 	}
-	u := usageOf(workspace.DirUsage(filepath.Join(dataDir, WorkspaceDir)), lim)
-	d := DoctorWorkspace{Usage: u, Finding: Finding{Name: "workspace index", Status: DoctorOK,
+	u := kernel.WorkspaceUsageIn(dataDir, lim)
+	d := Workspace{Usage: u, Finding: Finding{Name: "workspace index", Status: OK,
 		Detail: fmt.Sprintf("%s in %d contents and %d session indexes, in %s (deleting a session prunes what only it kept)",
 			files.Size(u.BlobBytes+u.IndexBytes), u.Blobs, u.Indexes, u.Dir)}}
 	if u.MaxKeptBytes == 0 {
@@ -204,59 +207,59 @@ func doctorWorkspace(ctx context.Context, dataDir string, db DoctorDatabase) Doc
 	}
 	d.Detail += fmt.Sprintf("; kept contents %s of the %s workspace.maxKeptBytes allows", files.Size(u.BlobBytes), files.Size(u.MaxKeptBytes))
 	if u.BlobBytes >= u.MaxKeptBytes/10*9 {
-		d.Status = DoctorWarning
+		d.Status = Warning
 		d.Detail += ": contents past it are not kept, so shell commands' changes to them are not restorable"
 		d.Fix = "raise it (foya settings set workspace.maxKeptBytes 8GiB), or delete the sessions you no longer need"
 	}
 	return d
 }
 
-// doctorMCPWait bounds how long doctor waits for MCP servers to start.
-const doctorMCPWait = 10 * time.Second
+// mcpWait bounds how long doctor waits for MCP servers to start.
+const mcpWait = 10 * time.Second
 
 // doctorMCP starts the user's MCP servers, and the approved ones of the
 // folder doctor runs in, and says how each is: ready with its tools, or
 // why not, with its standard error's end.
-func doctorMCP(ctx context.Context, db DoctorDatabase, probe func() sandbox.Capability) DoctorMCP {
-	d := DoctorMCP{Finding: Finding{Name: "mcp servers", Status: DoctorOK}, Servers: []Finding{}}
+func doctorMCP(ctx context.Context, db Database, probe func() sandbox.Capability) MCP {
+	d := MCP{Finding: Finding{Name: "mcp servers", Status: OK}, Servers: []Finding{}}
 	addFix := "add one: foya mcp add NAME -- COMMAND [ARGS...], or foya mcp import FILE"
-	if db.Status == DoctorProblem || !db.Exists || db.Integrity == nil {
+	if db.Status == Problem || !db.Exists || db.Integrity == nil {
 		d.Detail, d.Fix = "not checked: no sound database yet", "see the database above"
-		d.Status = DoctorWarning
+		d.Status = Warning
 		if !db.Exists {
-			d.Status, d.Detail, d.Fix = DoctorOK, "none configured (no database yet)", ""
+			d.Status, d.Detail, d.Fix = OK, "none configured (no database yet)", ""
 		}
 		return d
 	}
-	k, err := Open(ctx, Options{DBPath: db.Path, Headless: true, Probe: probe})
+	k, err := kernel.Open(ctx, kernel.Options{DBPath: db.Path, Headless: true, Probe: probe})
 	if err != nil {
-		d.Status, d.Detail, d.Fix = DoctorWarning, "not checked: "+err.Error(), "run foya doctor again when the other Foya is done"
+		d.Status, d.Detail, d.Fix = Warning, "not checked: "+err.Error(), "run foya doctor again when the other Foya is done"
 		return d
 	}
 	defer k.Close()
 	wd, _ := os.Getwd()
-	ctx, cancel := context.WithTimeout(ctx, doctorMCPWait)
+	ctx, cancel := context.WithTimeout(ctx, mcpWait)
 	defer cancel()
-	list, err := k.MCPServers(ctx, wd)
+	list, err := k.MCP().List(ctx, wd)
 	if err != nil {
-		d.Status, d.Detail, d.Fix = DoctorWarning, "not checked: "+err.Error(), "see foya mcp list"
+		d.Status, d.Detail, d.Fix = Warning, "not checked: "+err.Error(), "see foya mcp list"
 		return d
 	}
 	for _, p := range list.Problems {
-		d.Servers = append(d.Servers, Finding{Name: "config", Status: DoctorProblem, Detail: p,
+		d.Servers = append(d.Servers, Finding{Name: "config", Status: Problem, Detail: p,
 			Fix: "fix the file at that place; the other servers still load"})
 	}
 	bad := 0
 	for _, s := range list.Servers {
-		f := Finding{Name: s.Name, Status: DoctorOK, Detail: fmt.Sprintf("%s, %s: %s", s.Scope, s.Transport, s.State)}
+		f := Finding{Name: s.Name, Status: OK, Detail: fmt.Sprintf("%s, %s: %s", s.Scope, s.Transport, s.State)}
 		switch s.State {
 		case "ready":
 			f.Detail += fmt.Sprintf(", %d %s", s.Tools, plural(s.Tools, "tool", "tools"))
-		case MCPUnapproved:
-			f.Status, f.Fix = DoctorWarning, "after checking its command line ("+s.CommandLine+"): foya mcp approve "+s.Name
-		case MCPDisabled:
+		case mcpconfig.Unapproved:
+			f.Status, f.Fix = Warning, "after checking its command line ("+s.CommandLine+"): foya mcp approve "+s.Name
+		case mcpconfig.Disabled:
 		default:
-			f.Status = DoctorProblem
+			f.Status = Problem
 			if s.Error != "" {
 				f.Detail += ": " + s.Error
 			}
@@ -265,7 +268,7 @@ func doctorMCP(ctx context.Context, db DoctorDatabase, probe func() sandbox.Capa
 				f.Fix += "; its last error output: " + lastLine(s.Stderr)
 			}
 		}
-		if f.Status != DoctorOK {
+		if f.Status != OK {
 			bad++
 		}
 		d.Servers = append(d.Servers, f)
@@ -276,7 +279,7 @@ func doctorMCP(ctx context.Context, db DoctorDatabase, probe func() sandbox.Capa
 	default:
 		d.Detail = fmt.Sprintf("%d %s, %d ready", len(list.Servers), plural(len(list.Servers), "server", "servers"), len(list.Servers)-bad)
 		if bad > 0 || len(list.Problems) > 0 {
-			d.Status, d.Fix = DoctorWarning, "see each server below"
+			d.Status, d.Fix = Warning, "see each server below"
 		}
 	}
 	return d
@@ -295,23 +298,23 @@ func lastLine(text string) string {
 // doctorFolders looks at the data folder, where the settings are, the
 // user's rules file and the provider key file.
 func doctorFolders(dataDir, userRules string) []Finding {
-	data := Finding{Name: "data folder", Status: DoctorOK, Detail: dataDir}
+	data := Finding{Name: "data folder", Status: OK, Detail: dataDir}
 	switch fi, err := os.Stat(dataDir); {
 	case errors.Is(err, fs.ErrNotExist):
 		data.Detail += " (not made yet: Foya makes it at its first start)"
 	case err != nil:
-		data.Status, data.Detail = DoctorProblem, err.Error()
+		data.Status, data.Detail = Problem, err.Error()
 		data.Fix = "make the folder readable by you, or name another database with --db or FOYA_DB"
 	case !fi.IsDir():
-		data.Status, data.Detail = DoctorProblem, dataDir+" is not a folder"
+		data.Status, data.Detail = Problem, dataDir+" is not a folder"
 		data.Fix = "move that file aside (mv " + dataDir + " " + dataDir + ".old); Foya makes the folder at its next start"
 	default:
 		if err := writable(dataDir); err != nil {
-			data.Status, data.Detail = DoctorProblem, dataDir+" is not writable: "+err.Error()
+			data.Status, data.Detail = Problem, dataDir+" is not writable: "+err.Error()
 			data.Fix = "make it yours and writable (chmod u+rwx " + dataDir + ")"
 		}
 	}
-	config := Finding{Name: "settings", Status: DoctorOK,
+	config := Finding{Name: "settings", Status: OK,
 		Detail: "Foya has no config folder: settings are in the database (foya settings lists them)"}
 	if userRules != "" {
 		switch _, err := os.Stat(userRules); {
@@ -320,20 +323,20 @@ func doctorFolders(dataDir, userRules string) []Finding {
 		case errors.Is(err, fs.ErrNotExist):
 			config.Detail += "; your rules file would be " + userRules + " (none yet)"
 		default:
-			config.Status, config.Detail = DoctorProblem, "your rules file: "+err.Error()
+			config.Status, config.Detail = Problem, "your rules file: "+err.Error()
 			config.Fix = "make " + userRules + " readable by you"
 		}
 	}
-	keys := Finding{Name: "provider keys", Status: DoctorOK}
-	keyFile := filepath.Join(dataDir, KeyFile)
+	keys := Finding{Name: "provider keys", Status: OK}
+	keyFile := filepath.Join(dataDir, profiles.KeyFile)
 	switch fi, err := os.Stat(keyFile); {
 	case errors.Is(err, fs.ErrNotExist):
 		keys.Detail = "no key file: keys are in the system keyring, if any are stored"
 	case err != nil:
-		keys.Status, keys.Detail = DoctorProblem, err.Error()
+		keys.Status, keys.Detail = Problem, err.Error()
 		keys.Fix = "make " + keyFile + " readable by you only (chmod 600 " + keyFile + ")"
 	case runtime.GOOS != "windows" && fi.Mode().Perm()&0o077 != 0:
-		keys.Status = DoctorProblem
+		keys.Status = Problem
 		keys.Detail = fmt.Sprintf("%s holds API keys and others may read it (mode %04o)", keyFile, fi.Mode().Perm())
 		keys.Fix = "chmod 600 " + keyFile
 	default:
@@ -357,21 +360,21 @@ func damagedFix(path string) string {
 		"sqlite3 " + path + ".broken .recover can save what is left"
 }
 
-func doctorDatabase(ctx context.Context, path string) DoctorDatabase {
+func doctorDatabase(ctx context.Context, path string) Database {
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}
-	d := DoctorDatabase{Finding: Finding{Name: "database", Status: DoctorOK}, Path: path}
+	d := Database{Finding: Finding{Name: "database", Status: OK}, Path: path}
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		d.Detail = path + ": not made yet (Foya makes it at its first start)"
 		return d
 	case err != nil:
-		d.Status, d.Detail, d.Fix = DoctorProblem, err.Error(), "make "+path+" readable and writable by you"
+		d.Status, d.Detail, d.Fix = Problem, err.Error(), "make "+path+" readable and writable by you"
 		return d
 	case fi.IsDir():
-		d.Status, d.Detail = DoctorProblem, path+" is a folder, not a database"
+		d.Status, d.Detail = Problem, path+" is a folder, not a database"
 		d.Fix = "move it aside (mv " + path + " " + path + ".old), or name another database with --db or FOYA_DB"
 		return d
 	}
@@ -383,13 +386,13 @@ func doctorDatabase(ctx context.Context, path string) DoctorDatabase {
 	problems, err := store.Check(ctx, path)
 	switch {
 	case err != nil && strings.Contains(err.Error(), "locked"):
-		d.Status, d.Detail = DoctorWarning, size+"; integrity not checked: "+err.Error()
+		d.Status, d.Detail = Warning, size+"; integrity not checked: "+err.Error()
 		d.Fix = "run foya doctor again when the other Foya is done"
 	case err != nil:
-		d.Status, d.Detail, d.Fix = DoctorProblem, size+"; "+err.Error(), damagedFix(path)
+		d.Status, d.Detail, d.Fix = Problem, size+"; "+err.Error(), damagedFix(path)
 	case len(problems) > 0:
 		d.Integrity = problems
-		d.Status = DoctorProblem
+		d.Status = Problem
 		d.Detail = fmt.Sprintf("%s, %s; integrity_check found problems: %s", path, size, strings.Join(problems, "; "))
 		d.Fix = damagedFix(path)
 	default:
@@ -399,8 +402,8 @@ func doctorDatabase(ctx context.Context, path string) DoctorDatabase {
 	return d
 }
 
-func doctorSandbox(c sandbox.Capability) DoctorSandbox {
-	d := DoctorSandbox{Finding: Finding{Name: "sandbox", Status: DoctorOK}, Mechanism: c.Mechanism,
+func doctorSandbox(c sandbox.Capability) Sandbox {
+	d := Sandbox{Finding: Finding{Name: "sandbox", Status: OK}, Mechanism: c.Mechanism,
 		Landlock: c.Landlock, Namespaces: c.NetNS, Bubblewrap: c.Bubblewrap, Weaker: c.Weaker}
 	var parts []string
 	if runtime.GOOS == "linux" {
@@ -431,10 +434,10 @@ func doctorSandbox(c sandbox.Capability) DoctorSandbox {
 	}
 	switch {
 	case c.Mechanism == "":
-		d.Status = DoctorProblem
+		d.Status = Problem
 		d.Fix = "commands cannot be confined here, so Foya asks before each one; " + noSandboxFix()
 	case c.Weaker != "":
-		d.Status = DoctorWarning
+		d.Status = Warning
 		d.Fix = "Foya asks before each command because " + c.Weaker + "; " + usernsFix()
 	}
 	return d
@@ -471,11 +474,11 @@ func usernsFix() string {
 	return "user namespaces are refused here (in a container, start it with them allowed, or run Foya outside it)"
 }
 
-func doctorTrash(t *trash.Trash) DoctorTrash {
-	d := DoctorTrash{Finding: Finding{Name: "trash", Status: DoctorOK}}
+func doctorTrash(t *trash.Trash) Trash {
+	d := Trash{Finding: Finding{Name: "trash", Status: OK}}
 	home, err := t.Home()
 	if err != nil {
-		d.Status, d.Detail = DoctorProblem, err.Error()
+		d.Status, d.Detail = Problem, err.Error()
 		d.Fix = "set HOME: deleted files go to the trash, and without one Foya refuses to delete"
 		return d
 	}
@@ -484,14 +487,14 @@ func doctorTrash(t *trash.Trash) DoctorTrash {
 	case errors.Is(err, fs.ErrNotExist):
 		d.Detail += " (not made yet: the first delete makes it)"
 	case err != nil:
-		d.Status, d.Detail = DoctorProblem, err.Error()
+		d.Status, d.Detail = Problem, err.Error()
 		d.Fix = "make " + home + " yours and writable, or move it aside"
 	case !fi.IsDir():
-		d.Status, d.Detail = DoctorProblem, home+" is not a folder, so deleting files fails"
+		d.Status, d.Detail = Problem, home+" is not a folder, so deleting files fails"
 		d.Fix = "move that file aside (mv " + home + " " + home + ".old)"
 	case runtime.GOOS != "windows":
 		if err := writable(home); err != nil {
-			d.Status, d.Detail = DoctorProblem, home+" is not writable, so deleting files fails: "+err.Error()
+			d.Status, d.Detail = Problem, home+" is not writable, so deleting files fails: "+err.Error()
 			d.Fix = "make it yours and writable (chmod u+rwx " + home + ")"
 		}
 	}
@@ -500,51 +503,51 @@ func doctorTrash(t *trash.Trash) DoctorTrash {
 
 // doctorProviders checks every profile at once, each bounded by the
 // timeout, from a kernel opened on the database when it is sound.
-func doctorProviders(ctx context.Context, db DoctorDatabase, opts DoctorOptions, probe func() sandbox.Capability) DoctorProviders {
-	d := DoctorProviders{Finding: Finding{Name: "providers", Status: DoctorOK}, Profiles: []DoctorProvider{}}
+func doctorProviders(ctx context.Context, db Database, opts Options, probe func() sandbox.Capability) Providers {
+	d := Providers{Finding: Finding{Name: "providers", Status: OK}, Profiles: []Provider{}}
 	addFix := "add one: foya providers add NAME --base-url URL --model MODEL [--api-key-stdin]"
 	switch {
-	case db.Status == DoctorProblem || (db.Exists && db.Integrity == nil):
-		d.Status, d.Detail, d.Fix = DoctorWarning, "not checked: the database could not be read", "see the database above"
+	case db.Status == Problem || (db.Exists && db.Integrity == nil):
+		d.Status, d.Detail, d.Fix = Warning, "not checked: the database could not be read", "see the database above"
 		return d
 	case !db.Exists:
-		d.Status, d.Detail, d.Fix = DoctorWarning, "no provider profiles (no database yet)"+envServer(), addFix
+		d.Status, d.Detail, d.Fix = Warning, "no provider profiles (no database yet)"+envServer(), addFix
 		return d
 	}
-	k, err := Open(ctx, Options{DBPath: db.Path, Headless: true, Probe: probe})
+	k, err := kernel.Open(ctx, kernel.Options{DBPath: db.Path, Headless: true, Probe: probe})
 	if err != nil {
-		d.Status, d.Detail, d.Fix = DoctorWarning, "not checked: "+err.Error(), "run foya doctor again when the other Foya is done"
+		d.Status, d.Detail, d.Fix = Warning, "not checked: "+err.Error(), "run foya doctor again when the other Foya is done"
 		return d
 	}
 	defer k.Close()
-	profiles, err := k.Providers(ctx)
+	profiles, err := k.Profiles().List(ctx)
 	if err != nil {
-		d.Status, d.Detail, d.Fix = DoctorWarning, "not checked: "+err.Error(), "see the database above"
+		d.Status, d.Detail, d.Fix = Warning, "not checked: "+err.Error(), "see the database above"
 		return d
 	}
 	if len(profiles) == 0 {
-		d.Status, d.Detail, d.Fix = DoctorWarning, "no provider profiles"+envServer(), addFix
+		d.Status, d.Detail, d.Fix = Warning, "no provider profiles"+envServer(), addFix
 		return d
 	}
 	timeout := opts.ProviderTimeout
 	if timeout <= 0 {
-		timeout = DoctorProviderTimeout
+		timeout = ProviderTimeout
 	}
-	d.Profiles = make([]DoctorProvider, len(profiles))
+	d.Profiles = make([]Provider, len(profiles))
 	var wg sync.WaitGroup
 	for i, p := range profiles {
-		wg.Go(func() { d.Profiles[i] = k.doctorProvider(ctx, p, timeout) })
+		wg.Go(func() { d.Profiles[i] = checkProvider(ctx, k, p, timeout) })
 	}
 	wg.Wait()
 	bad := 0
 	for _, p := range d.Profiles {
-		if p.Status != DoctorOK {
+		if p.Status != OK {
 			bad++
 		}
 	}
 	d.Detail = fmt.Sprintf("%d profiles, %d answer", len(profiles), len(profiles)-bad)
 	if bad > 0 {
-		d.Status, d.Fix = DoctorWarning, "see each profile below"
+		d.Status, d.Fix = Warning, "see each profile below"
 	}
 	return d
 }
@@ -558,12 +561,12 @@ func envServer() string {
 	return ""
 }
 
-// doctorProvider checks one profile with TestProvider within timeout.
-func (k *Kernel) doctorProvider(ctx context.Context, p Provider, timeout time.Duration) DoctorProvider {
-	d := DoctorProvider{Finding: Finding{Name: p.Name, Status: DoctorProblem}, BaseURL: p.BaseURL, Model: p.Model, Default: p.Default}
+// checkProvider checks one profile with Profiles().Test within timeout.
+func checkProvider(ctx context.Context, k *kernel.Kernel, p profiles.Provider, timeout time.Duration) Provider {
+	d := Provider{Finding: Finding{Name: p.Name, Status: Problem}, BaseURL: p.BaseURL, Model: p.Model, Default: p.Default}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	c, err := k.TestProvider(ctx, p.Name)
+	c, err := k.Profiles().Test(ctx, p.Name)
 	if err != nil {
 		d.Detail, d.Fix = err.Error(), "run foya providers test "+p.Name+" for details"
 		return d
@@ -572,18 +575,18 @@ func (k *Kernel) doctorProvider(ctx context.Context, p Provider, timeout time.Du
 	edit := "foya providers edit " + p.Name
 	switch {
 	case c.OK():
-		d.Status = DoctorOK
+		d.Status = OK
 		d.Detail = fmt.Sprintf("%s: %s; a streamed request answered in %d ms", p.BaseURL, c.Models.Message, c.Stream.Millis)
 	case ctx.Err() != nil:
 		d.Detail = fmt.Sprintf("no answer from %s within %s", p.BaseURL, timeout)
 		d.Fix = "start the model server, or correct the base URL (" + edit + " --base-url URL)"
-	case c.Models.Status == CheckDown:
+	case c.Models.Status == profiles.CheckDown:
 		d.Detail = c.Models.Message
 		d.Fix = "start the model server, or correct the base URL (" + edit + " --base-url URL)"
-	case c.Models.Status == CheckUnauthorized || c.Stream.Status == CheckUnauthorized:
+	case c.Models.Status == profiles.CheckUnauthorized || c.Stream.Status == profiles.CheckUnauthorized:
 		d.Detail = firstFailure(c)
 		d.Fix = "set the right key: " + edit + " --api-key-stdin"
-	case c.Models.Status == CheckWrongModel || c.Stream.Status == CheckWrongModel:
+	case c.Models.Status == profiles.CheckWrongModel || c.Stream.Status == profiles.CheckWrongModel:
 		d.Detail = firstFailure(c)
 		d.Fix = "choose a model the server lists: " + edit + " --model MODEL"
 	default:
@@ -594,8 +597,8 @@ func (k *Kernel) doctorProvider(ctx context.Context, p Provider, timeout time.Du
 }
 
 // firstFailure is the message of the first step of c that did not pass.
-func firstFailure(c ProviderCheck) string {
-	if c.Models.Status != CheckOK {
+func firstFailure(c profiles.ProviderCheck) string {
+	if c.Models.Status != profiles.CheckOK {
 		return c.Models.Message
 	}
 	return c.Stream.Message

@@ -1,4 +1,4 @@
-package kernel
+package profiles
 
 import (
 	"cmp"
@@ -23,17 +23,17 @@ func (c ProviderCheck) OK() bool { return c.Models.Status == CheckOK && c.Stream
 // checkTimeout bounds each step of a provider check.
 const checkTimeout = 30 * time.Second
 
-// TestProvider checks a profile: GET {base}/models (is the server up, does
+// Test checks a profile: GET {base}/models (is the server up, does
 // it take the key, does it list the model), then one tiny streamed chat
 // request, each with its outcome and timing. An error is returned only
 // when the check could not be made (unknown profile, unreadable key); a
 // server that is down or refuses the key is a result.
-func (k *Kernel) TestProvider(ctx context.Context, name string) (ProviderCheck, error) {
-	p, err := k.Provider(ctx, name)
+func (s *Service) Test(ctx context.Context, name string) (ProviderCheck, error) {
+	p, err := s.Get(ctx, name)
 	if err != nil {
 		return ProviderCheck{}, err
 	}
-	sec, err := k.secretOf(p)
+	sec, err := s.secretOf(p)
 	if err != nil {
 		return ProviderCheck{}, err
 	}
@@ -45,27 +45,27 @@ func (k *Kernel) TestProvider(ctx context.Context, name string) (ProviderCheck, 
 		headers[h] = v
 	}
 	cfg := provider.Config{BaseURL: p.BaseURL, APIKey: sec.APIKey, Model: p.Model, Headers: headers, MaxRetries: -1}
-	k.addSecrets(cfg)
+	s.addSecrets(cfg)
 	res := ProviderCheck{Provider: p.Name, BaseURL: p.BaseURL, Model: p.Model}
-	res.Models = k.checkModels(ctx, cfg)
+	res.Models = s.checkModels(ctx, cfg)
 	if res.Models.Status == CheckDown || res.Models.Status == CheckUnauthorized {
 		res.Stream = CheckStep{Status: CheckSkipped, Message: "not tried: " + res.Models.Status}
 		return res, nil
 	}
-	idle, err := k.IdleTimeout(ctx)
+	idle, err := s.idleTimeout(ctx)
 	if err != nil {
 		return res, err
 	}
 	cfg.IdleTimeout = min(idle, checkTimeout)
-	res.Stream = k.checkStream(ctx, cfg)
+	res.Stream = s.checkStream(ctx, cfg)
 	return res, nil
 }
 
-func (k *Kernel) checkModels(ctx context.Context, cfg provider.Config) (step CheckStep) {
+func (s *Service) checkModels(ctx context.Context, cfg provider.Config) (step CheckStep) {
 	start := time.Now()
 	defer func() {
 		step.Millis = time.Since(start).Milliseconds()
-		step.Message = k.mask(step.Message)
+		step.Message = s.mask(step.Message)
 	}()
 	ids, step := fetchModels(ctx, cfg)
 	if step.Status != CheckOK {
@@ -179,11 +179,11 @@ func downReason(err error) string {
 	return err.Error()
 }
 
-func (k *Kernel) checkStream(ctx context.Context, cfg provider.Config) (step CheckStep) {
+func (s *Service) checkStream(ctx context.Context, cfg provider.Config) (step CheckStep) {
 	start := time.Now()
 	defer func() {
 		step.Millis = time.Since(start).Milliseconds()
-		step.Message = k.mask(step.Message)
+		step.Message = s.mask(step.Message)
 	}()
 	client, err := provider.New(cfg)
 	if err != nil {

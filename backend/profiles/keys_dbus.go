@@ -1,6 +1,6 @@
 //go:build (dragonfly && cgo) || (freebsd && cgo) || linux || netbsd || openbsd
 
-package kernel
+package profiles
 
 import (
 	"errors"

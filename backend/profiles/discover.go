@@ -1,4 +1,4 @@
-package kernel
+package profiles
 
 import (
 	"context"
@@ -14,12 +14,12 @@ import (
 	"sync"
 	"time"
 
-	"foya/backend/settings"
+	"foya/backend/fault"
+	"foya/backend/store"
 )
 
-// The first run's discovery (issue 14 item 3): the model servers this
-// machine may already have, so that a person picks one instead of typing a
-// URL.
+// The first run's discovery: the model servers this machine may already
+// have, so that a person picks one instead of typing a URL.
 
 // SettingDiscoverPorts lists the loopback ports the first run probes for
 // model servers, separated by commas; unset means DefaultDiscoverPorts.
@@ -49,8 +49,8 @@ const envBaseURL = "https://api.openai.com/v1"
 // them: the server of OPENAI_API_KEY and OPENAI_BASE_URL (from the
 // kernel's environment; the key itself is never returned) and a loopback
 // server on each port of SettingDiscoverPorts.
-func (k *Kernel) ModelServers(ctx context.Context) ([]ModelServer, error) {
-	ports, err := k.discoverPorts(ctx)
+func (s *Service) ModelServers(ctx context.Context) ([]ModelServer, error) {
+	ports, err := s.discoverPorts(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -76,80 +76,111 @@ func (k *Kernel) ModelServers(ctx context.Context) ([]ModelServer, error) {
 // model list, with a short timeout. A server that is down, slow, refuses
 // the key or answers something else is a status of the result, not an
 // error; an unknown ID is not_found.
-func (k *Kernel) ProbeModelServer(ctx context.Context, id string) (ModelServer, error) {
-	all, err := k.ModelServers(ctx)
+func (s *Service) ProbeModelServer(ctx context.Context, id string) (ModelServer, error) {
+	all, err := s.ModelServers(ctx)
 	if err != nil {
 		return ModelServer{}, err
 	}
 	i := slices.IndexFunc(all, func(s ModelServer) bool { return s.ID == id })
 	if i < 0 {
-		return ModelServer{}, kindf(ErrNotFound, "no model server candidate %q: the candidates are those ModelServers lists", id)
+		return ModelServer{}, fault.Errorf(store.ErrNotFound, "no model server candidate %q: the candidates are those ModelServers lists", id)
 	}
-	return k.probe(ctx, all[i]), nil
+	return s.probe(ctx, all[i]), nil
 }
 
 // DiscoverModelServers probes every candidate of ModelServers at once and
 // returns them in the same order, each with its status and models.
-func (k *Kernel) DiscoverModelServers(ctx context.Context) ([]ModelServer, error) {
-	all, err := k.ModelServers(ctx)
+func (s *Service) DiscoverModelServers(ctx context.Context) ([]ModelServer, error) {
+	all, err := s.ModelServers(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var wg sync.WaitGroup
 	for i := range all {
-		wg.Go(func() { all[i] = k.probe(ctx, all[i]) })
+		wg.Go(func() { all[i] = s.probe(ctx, all[i]) })
 	}
 	wg.Wait()
 	return all, nil
 }
 
 // discoverPorts reads SettingDiscoverPorts.
-func (k *Kernel) discoverPorts(ctx context.Context) ([]int, error) {
-	v, ok, err := k.store.Setting(ctx, SettingDiscoverPorts)
+func (s *Service) discoverPorts(ctx context.Context) ([]int, error) {
+	v, ok, err := s.settings.Setting(ctx, SettingDiscoverPorts)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
 		return DefaultDiscoverPorts, nil
 	}
-	ports, err := settings.ParsePorts(v)
+	ports, err := ParsePorts(v)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", SettingDiscoverPorts, err)
 	}
 	return ports, nil
 }
 
+// ParsePorts reads a comma-separated list of TCP ports, each once.
+func ParsePorts(v string) ([]int, error) {
+	var ports []int
+	for f := range strings.SplitSeq(v, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		p, err := strconv.Atoi(f)
+		if err != nil || p < 1 || p > 65535 {
+			return nil, fmt.Errorf("%q is not a port: give port numbers (1 to 65535) separated by commas, such as 11434,1234", f)
+		}
+		if !slices.Contains(ports, p) {
+			ports = append(ports, p)
+		}
+	}
+	if len(ports) == 0 {
+		return nil, errors.New("no port given: give at least one port, such as 11434")
+	}
+	return ports, nil
+}
+
+// JoinPorts writes ports as ParsePorts reads them.
+func JoinPorts(ports []int) string {
+	s := make([]string, len(ports))
+	for i, p := range ports {
+		s[i] = strconv.Itoa(p)
+	}
+	return strings.Join(s, ",")
+}
+
 // probe asks a candidate for its models. The key of the environment is
 // sent only to the candidate of the environment, and masked in what comes
 // back.
-func (k *Kernel) probe(ctx context.Context, s ModelServer) ModelServer {
+func (s *Service) probe(ctx context.Context, m ModelServer) ModelServer {
 	key := ""
-	if s.FromEnv {
+	if m.FromEnv {
 		key = os.Getenv("OPENAI_API_KEY")
 		if key == "" {
-			s.Status = DiscoverNoKey
-			s.Message = "OPENAI_API_KEY is not set; set it (and OPENAI_BASE_URL for a server other than OpenAI) before starting Foya, or add a provider in Settings → Providers"
-			return s
+			m.Status = DiscoverNoKey
+			m.Message = "OPENAI_API_KEY is not set; set it (and OPENAI_BASE_URL for a server other than OpenAI) before starting Foya, or add a provider in Settings → Providers"
+			return m
 		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, discoverTimeout)
 	defer cancel()
 	start := time.Now()
-	s.Models, s.Status, s.Message = listModels(ctx, s.BaseURL+"/models", key, parseOpenAIModels)
-	if s.Local && !s.FromEnv && s.Status == CheckFailed {
+	m.Models, m.Status, m.Message = listModels(ctx, m.BaseURL+"/models", key, parseOpenAIModels)
+	if m.Local && !m.FromEnv && m.Status == CheckFailed {
 		// Ollama also lists its models at /api/tags (an older one only
 		// there), whatever port it was told to listen on.
-		root := strings.TrimSuffix(s.BaseURL, "/v1")
+		root := strings.TrimSuffix(m.BaseURL, "/v1")
 		if ids, st, msg := listModels(ctx, root+"/api/tags", "", parseOllamaTags); st == CheckOK {
-			s.Models, s.Status, s.Message = ids, st, msg
+			m.Models, m.Status, m.Message = ids, st, msg
 		}
 	}
-	s.Millis = time.Since(start).Milliseconds()
+	m.Millis = time.Since(start).Milliseconds()
 	if key != "" {
-		s.Message = strings.ReplaceAll(s.Message, key, "[OPENAI_API_KEY]")
+		m.Message = strings.ReplaceAll(m.Message, key, "[OPENAI_API_KEY]")
 	}
-	s.Message = k.mask(s.Message)
-	return s
+	m.Message = s.mask(m.Message)
+	return m
 }
 
 // listModels GETs url and reads its model list with parse; the status is

@@ -1,22 +1,23 @@
-package kernel
+package mcpconfig
 
 import "foya/backend/mcp"
 
-// The MCP types front ends see: configured servers, what a person approves
-// or attaches, and what a server lists and returns (resources, their
-// contents, prompts, filled prompts). They are the kernel's own, not
-// package mcp's, so that the TypeScript generated from the DTO files is the
-// whole contract and mcp may change its types without a front end noticing.
+// The types a front end sees: the configured servers, what a person adds,
+// imports or approves, and what a server lists and returns (resources,
+// their contents, prompts, filled prompts). The TypeScript of this package
+// is generated from this file alone (tygo.yaml), so what a server returns
+// has types of its own here, not package mcp's: mcp may change its types
+// without a front end noticing.
 
 // States of an MCP server besides the running ones (connecting, ready,
 // failed, stopped).
 const (
-	MCPUnapproved = "unapproved" // a project's server the user has not approved
-	MCPDisabled   = "disabled"
+	Unapproved = "unapproved" // a project's server the user has not approved
+	Disabled   = "disabled"
 )
 
-// MCPServer is one configured MCP server and how it is doing.
-type MCPServer struct {
+// Server is one configured MCP server and how it is doing.
+type Server struct {
 	Name string `json:"name"`
 	// Scope is "user" (the user's own file) or "project".
 	Scope string `json:"scope"`
@@ -38,10 +39,9 @@ type MCPServer struct {
 	Sandbox    bool   `json:"sandbox"`
 	AlwaysLoad bool   `json:"alwaysLoad"`
 	Restarts   int    `json:"restarts"`
-	// What decides what runs, as approving shows it, so that a person
-	// approves all of what will run: the command and its arguments, the
-	// working folder, the environment (values that look secret masked),
-	// the URL and the headers' names.
+	// What decides what runs, all of it shown before a person approves:
+	// the command and its arguments, the working folder, the environment
+	// (values that look secret masked), the URL and the headers' names.
 	Command string            `json:"command,omitempty"`
 	Args    []string          `json:"args,omitempty"`
 	Cwd     string            `json:"cwd,omitempty"`
@@ -53,21 +53,21 @@ type MCPServer struct {
 	// in its arguments, env paths): part of what an approval covers.
 	Code []string `json:"code,omitempty"`
 	// Fingerprint identifies a project's server as shown (its entry and
-	// its code's content): ApproveMCPServer takes it back and refuses
-	// when the server changed since.
+	// its code's content): Servers.Approve takes it back and refuses when
+	// the server changed since.
 	Fingerprint string `json:"fingerprint,omitempty"`
 }
 
-// MCPList is the configured servers and what is wrong with their files.
-type MCPList struct {
-	Servers []MCPServer `json:"servers"`
+// List is the configured servers and what is wrong with their files.
+type List struct {
+	Servers []Server `json:"servers"`
 	// Problems name a file and the place in it that could not be read;
 	// the other servers still load.
 	Problems []string `json:"problems"`
 }
 
-// MCPServerConfig is a server the user adds.
-type MCPServerConfig struct {
+// Config is a server the user adds.
+type Config struct {
 	Name    string            `json:"name"`
 	Command string            `json:"command,omitempty"`
 	Args    []string          `json:"args,omitempty"`
@@ -82,35 +82,27 @@ type MCPServerConfig struct {
 	Timeout    string            `json:"timeout,omitempty"`
 }
 
-// MCPImport is what an import did.
-type MCPImport struct {
+// Imported is what an import did.
+type Imported struct {
 	Added []string `json:"added"`
 	// Skipped are names the user has already (kept as they are).
 	Skipped  []string `json:"skipped"`
 	Problems []string `json:"problems"`
 }
 
-// MCPApprove is what a person approves of a project's MCP server.
-type MCPApprove struct {
-	// Fingerprint is MCPServer.Fingerprint as it was shown: the approval
-	// is refused when the server changed since, so that what runs is what
-	// the person saw.
+// Approval is what a person approves of a project's MCP server.
+type Approval struct {
+	// Fingerprint is Server.Fingerprint as it was shown: the approval is
+	// refused when the server changed since, so what runs is what the
+	// person saw.
 	Fingerprint string `json:"fingerprint"`
 	// Unsandboxed lets a stdio server run outside the sandbox.
 	Unsandboxed bool `json:"unsandboxed,omitempty"`
 	// WorkspaceCode confirms the risk of Unsandboxed for a server that
-	// runs code from the workspace (MCPServer.Code): whatever is written
-	// there, by the model too, then runs with the user's rights, so it
-	// is never lifted without this explicit confirmation.
+	// runs code from the workspace (Server.Code): whatever is written
+	// there, by the model too, then runs with the user's rights, so
+	// Unsandboxed alone does not let such a server out.
 	WorkspaceCode bool `json:"workspaceCode,omitempty"`
-}
-
-// ResourceRef names an MCP resource a user attaches to a message: a
-// server (a project's server of the session's folder wins over the
-// user's of the same name) and the resource's URI.
-type ResourceRef struct {
-	Server string `json:"server"`
-	URI    string `json:"uri"`
 }
 
 // Bounds of what attached resources add to one message: a person picks
@@ -122,59 +114,69 @@ const (
 	MaxAttachedText = 256 << 10
 )
 
-// MCPResource is one resource a server lists.
-type MCPResource struct {
+// Resource is one resource a server lists.
+type Resource struct {
 	URI         string `json:"uri"`
 	Name        string `json:"name"`
 	Description string `json:"description,omitempty"`
 	MIMEType    string `json:"mimeType,omitempty"`
 }
 
-// MCPContent is one part of a read resource: Text, or Blob bytes (base64
-// in JSON).
-type MCPContent struct {
+// Content is one part of a read resource: Text, or Blob bytes (base64 in
+// JSON).
+type Content struct {
 	URI      string `json:"uri"`
 	MIMEType string `json:"mimeType,omitempty"`
 	Text     string `json:"text,omitempty"`
 	Blob     []byte `json:"blob,omitempty"`
 }
 
-// MCPPrompt is one prompt a server lists.
-type MCPPrompt struct {
-	Name        string         `json:"name"`
-	Description string         `json:"description,omitempty"`
-	Arguments   []MCPPromptArg `json:"arguments,omitempty"`
+// Prompt is one prompt a server lists.
+type Prompt struct {
+	Name        string      `json:"name"`
+	Description string      `json:"description,omitempty"`
+	Arguments   []PromptArg `json:"arguments,omitempty"`
 }
 
-// MCPPromptArg is one argument of a prompt.
-type MCPPromptArg struct {
+// PromptArg is one argument of a prompt.
+type PromptArg struct {
 	Name        string `json:"name"`
 	Description string `json:"description,omitempty"`
 	Required    bool   `json:"required,omitempty"`
 }
 
-// MCPMessage is one message of a filled prompt: its role and its text
-// (other content described).
-type MCPMessage struct {
+// Message is one message of a filled prompt: its role and its text (other
+// content described).
+type Message struct {
 	Role string `json:"role"`
 	Text string `json:"text"`
 }
 
-func mcpResourceOf(r mcp.Resource) MCPResource {
-	return MCPResource{URI: r.URI, Name: r.Name, Description: r.Description, MIMEType: r.MIMEType}
+func resourceOf(r mcp.Resource) Resource {
+	return Resource{URI: r.URI, Name: r.Name, Description: r.Description, MIMEType: r.MIMEType}
 }
 
-func mcpContentOf(c mcp.Content) MCPContent {
-	return MCPContent{URI: c.URI, MIMEType: c.MIMEType, Text: c.Text, Blob: c.Blob}
+func contentOf(c mcp.Content) Content {
+	return Content{URI: c.URI, MIMEType: c.MIMEType, Text: c.Text, Blob: c.Blob}
 }
 
-func mcpPromptOf(p mcp.Prompt) MCPPrompt {
-	return MCPPrompt{Name: p.Name, Description: p.Description,
-		Arguments: mapSlice(p.Arguments, func(a mcp.PromptArg) MCPPromptArg {
-			return MCPPromptArg{Name: a.Name, Description: a.Description, Required: a.Required}
+func promptOf(p mcp.Prompt) Prompt {
+	return Prompt{Name: p.Name, Description: p.Description,
+		Arguments: mapSlice(p.Arguments, func(a mcp.PromptArg) PromptArg {
+			return PromptArg{Name: a.Name, Description: a.Description, Required: a.Required}
 		})}
 }
 
-func mcpMessageOf(m mcp.Message) MCPMessage {
-	return MCPMessage{Role: m.Role, Text: m.Text}
+func messageOf(m mcp.Message) Message { return Message{Role: m.Role, Text: m.Text} }
+
+// mapSlice maps s with f; nil stays nil, so an empty list keeps its JSON.
+func mapSlice[T, U any](s []T, f func(T) U) []U {
+	if s == nil {
+		return nil
+	}
+	out := make([]U, len(s))
+	for i, v := range s {
+		out[i] = f(v)
+	}
+	return out
 }

@@ -1,0 +1,119 @@
+package profiles
+
+// The types a front end sees (their TypeScript is generated from this
+// package: tygo.yaml).
+
+// Provider is a named provider profile: where the model server is, the
+// model to ask, extra headers, and where its API key is kept (never the
+// key itself).
+type Provider struct {
+	Name    string            `json:"name"`
+	BaseURL string            `json:"baseUrl"`
+	Model   string            `json:"model"`
+	Headers map[string]string `json:"headers,omitempty"`
+	// SecretHeaders names headers whose values are credentials (an
+	// Authorization or api-key header): they are kept with the key, not
+	// in Headers.
+	SecretHeaders []string `json:"secretHeaders,omitempty"`
+	// KeyStore is where the key and secret headers are: KeyInKeyring,
+	// KeyInFile, or "" for none.
+	KeyStore string `json:"keyStore,omitempty"`
+	// Default marks the default profile (in lists; not stored here).
+	Default bool `json:"default,omitempty"`
+}
+
+// ProviderInput is a profile to add, or the new values of one to edit.
+type ProviderInput struct {
+	Name    string `json:"name"`
+	BaseURL string `json:"baseUrl"`
+	Model   string `json:"model"`
+	// Headers are extra request headers; values of headers that carry
+	// credentials go with the key (see Provider.SecretHeaders).
+	Headers map[string]string `json:"headers,omitempty"`
+	// APIKey, if not empty, is sent as a bearer token.
+	APIKey string `json:"apiKey,omitempty"`
+}
+
+// ProviderEdit changes some fields of a profile; nil fields stay.
+type ProviderEdit struct {
+	BaseURL *string `json:"baseUrl,omitempty"`
+	Model   *string `json:"model,omitempty"`
+	// Headers, if not nil, replace the profile's headers.
+	Headers map[string]string `json:"headers,omitempty"`
+	// APIKey, if not nil, replaces the key ("" removes it).
+	APIKey *string `json:"apiKey,omitempty"`
+}
+
+// CheckStep is the result of one step of a provider check.
+type CheckStep struct {
+	Status     string `json:"status"`
+	HTTPStatus int    `json:"httpStatus,omitempty"`
+	// Message says what happened and what to do; it never holds the key.
+	Message string `json:"message"`
+	// Millis is how long the step took, in milliseconds.
+	Millis int64 `json:"millis"`
+}
+
+// ProviderCheck is the result of Service.Test.
+type ProviderCheck struct {
+	Provider string `json:"provider"`
+	BaseURL  string `json:"baseUrl"`
+	Model    string `json:"model"`
+	// Models is GET /models: whether the server answers, takes the key,
+	// and lists the model.
+	Models CheckStep `json:"models"`
+	// Stream is one tiny streamed chat request to the model.
+	Stream CheckStep `json:"stream"`
+}
+
+// ModelServer is a model server the first run found, or looked for: the
+// server of OPENAI_API_KEY and OPENAI_BASE_URL, or one on a loopback port.
+type ModelServer struct {
+	// ID names the candidate: "env", "ollama", "lmstudio", "llamacpp",
+	// "vllm", or "port-N" for another port.
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	BaseURL string `json:"baseUrl"`
+	// Local means the server is on this machine (no key needed, mostly).
+	Local bool `json:"local"`
+	// FromEnv marks the candidate of OPENAI_API_KEY and OPENAI_BASE_URL;
+	// KeyPresent says OPENAI_API_KEY is set (the key is never returned).
+	FromEnv    bool `json:"fromEnv"`
+	KeyPresent bool `json:"keyPresent"`
+	// Status is "" before a probe, then ok, unauthorized, down, timeout,
+	// failed (it answers, but not as a model server) or no-key.
+	Status string `json:"status"`
+	// Message says what the probe found and what to do; it never holds a
+	// key.
+	Message string   `json:"message"`
+	Models  []string `json:"models"`
+	Millis  int64    `json:"millis"`
+}
+
+// Outcomes of one step of a provider check.
+const (
+	CheckOK           = "ok"
+	CheckUnauthorized = "unauthorized" // 401 or 403: the key is wrong or missing
+	CheckWrongModel   = "wrong-model"  // the server does not know the model
+	CheckDown         = "down"         // nothing answers at the base URL
+	CheckFailed       = "failed"       // another error
+	CheckSkipped      = "skipped"      // not tried: an earlier step says why
+)
+
+// Where a provider's API key is kept (Provider.KeyStore).
+const (
+	// KeyInKeyring is the operating system's keyring: the Secret Service
+	// over D-Bus on Linux and BSD, the Keychain on macOS, the Credential
+	// Manager on Windows.
+	KeyInKeyring = "keyring"
+	// KeyInFile is a file readable by its owner only (KeyFile) in Foya's
+	// data folder, used where there is no keyring.
+	KeyInFile = "file"
+)
+
+// Outcomes of a discovery probe besides those of a provider check (ok,
+// unauthorized, down, failed).
+const (
+	DiscoverTimeout = "timeout" // the port answered nothing in time
+	DiscoverNoKey   = "no-key"  // OPENAI_API_KEY is not set
+)
