@@ -40,7 +40,7 @@ APT_PACKAGES := libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth imagemagick chromi
                 bubblewrap python3 util-linux git e2fsprogs dbus libglib2.0-bin gvfs sqlite3
 
 NPM_STAMP     := frontend/node_modules/.foya-npm-ci
-FRONTEND_SRC  := $(shell find frontend/src frontend/wailsjs -type f 2>/dev/null) \
+FRONTEND_SRC  := $(shell find frontend/src -type f 2>/dev/null) \
                  frontend/index.html frontend/package.json frontend/package-lock.json \
                  frontend/tsconfig.json frontend/vite.config.ts
 FRONTEND_DIST := frontend/dist/index.html
@@ -179,15 +179,13 @@ frontend: deps-npm $(FRONTEND_DIST) ## build the front end into frontend/dist
 $(FRONTEND_DIST): $(NPM_STAMP) $(FRONTEND_SRC)
 	cd frontend && npm run build
 
-# Everything the front end gets generated from Go: frontend/wailsjs (the
-# bound methods; the modes match what `wails dev` and `wails build` write,
-# so that using either leaves git status clean) and frontend/src/backend/gen
-# (tygo.yaml: events, kernel DTOs, enums; backend/api/gen: the typed API
-# client; tests/bindings_test.go and backend/api/gen fail when
-# it is stale).
-bindings: ## regenerate frontend/wailsjs and frontend/src/backend/gen from the Go types
-	$(GO) tool wails generate module
-	chmod -R a-x,a+X frontend/wailsjs/runtime
+# Everything the front end gets generated from Go, into
+# frontend/src/backend/gen: tygo.yaml (events, the kernel's DTO files, the
+# desktop App's) and backend/api/gen (the typed API client);
+# tests/bindings_test.go and backend/api/gen fail when it is stale. Wails's
+# own frontend/wailsjs is not used (the front end calls window.go itself):
+# wails build and wails dev still write it, and git ignores it.
+bindings: ## regenerate frontend/src/backend/gen from the Go types
 	$(GO) tool tygo generate
 	$(GO) run ./backend/api/gen
 

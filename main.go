@@ -50,9 +50,10 @@ func main() {
 }
 
 func runDesktop() error {
-	// GTK panics without a display; say so instead. `wails generate module`
-	// also runs this binary, headless and without GTK, to write the bindings;
-	// it marks that run with tsprefix in the environment.
+	// GTK panics without a display; say so instead. `wails build` and
+	// `wails dev` also run this binary, headless and without GTK, to write
+	// their (unused, git-ignored) bindings; they mark that run with
+	// tsprefix in the environment.
 	_, generating := os.LookupEnv("tsprefix")
 	if runtime.GOOS == "linux" && !generating && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
 		return errors.New("no display (DISPLAY and WAYLAND_DISPLAY are unset): start foya from a desktop session, or use foya exec without a window")

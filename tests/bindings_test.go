@@ -62,3 +62,40 @@ func TestBindingsAreCurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestBindingsComeFromDTOFiles keeps the front end's contract to what Go
+// declares for it: every package tygo.yaml generates from names its files,
+// and each is a dto*.go file, but for the packages that are wholly wire
+// vocabulary (wholeWire). A type a front end needs goes into a DTO file;
+// internal types (a kernel's options, a manager's state) never reach the
+// TypeScript.
+// spec: W3
+func TestBindingsComeFromDTOFiles(t *testing.T) {
+	raw, err := os.ReadFile("../tygo.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var conf tygo.Config
+	if err := yaml.UnmarshalStrict(raw, &conf); err != nil {
+		t.Fatalf("tygo.yaml: %v", err)
+	}
+	dto := regexp.MustCompile(`^dto(_\w+)?\.go$`)
+	// Packages every exported type of which is something front ends read.
+	wholeWire := map[string]bool{
+		"foya/backend/event":    true, // the envelope and every payload
+		"foya/backend/settings": true, // the settings table: keys, kinds, entries
+	}
+	for _, p := range conf.Packages {
+		if wholeWire[p.Path] {
+			continue
+		}
+		if len(p.IncludeFiles) == 0 {
+			t.Errorf("tygo.yaml: package %s generates from every file; list its dto*.go files in include_files", p.Path)
+		}
+		for _, f := range p.IncludeFiles {
+			if !dto.MatchString(f) {
+				t.Errorf("tygo.yaml: package %s generates from %s, not a dto*.go file: move what a front end sees into one", p.Path, f)
+			}
+		}
+	}
+}

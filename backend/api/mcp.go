@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"foya/backend/kernel"
-	"foya/backend/mcp"
 	"foya/backend/mcp/mcpconfig"
 )
 
@@ -59,26 +58,26 @@ func (s *Service) ApproveMCPServer(workdir, name string, a mcpconfig.Approval) (
 }
 
 // MCPResources lists a server's resources (spec M3: not tools).
-func (s *Service) MCPResources(workdir, server string) ([]mcp.Resource, error) {
-	return list(s, func(k *kernel.Kernel) ([]mcp.Resource, error) { return k.MCP().Resources(s.ctx, workdir, server) })
+func (s *Service) MCPResources(workdir, server string) ([]mcpconfig.Resource, error) {
+	return list(s, func(k *kernel.Kernel) ([]mcpconfig.Resource, error) { return k.MCP().Resources(s.ctx, workdir, server) })
 }
 
 // ReadMCPResource reads one resource, to show it or attach its text to a
 // message.
-func (s *Service) ReadMCPResource(workdir, server, uri string) ([]mcp.Content, error) {
-	return list(s, func(k *kernel.Kernel) ([]mcp.Content, error) {
+func (s *Service) ReadMCPResource(workdir, server, uri string) ([]mcpconfig.Content, error) {
+	return list(s, func(k *kernel.Kernel) ([]mcpconfig.Content, error) {
 		return k.MCP().ReadResource(s.ctx, workdir, server, uri)
 	})
 }
 
 // MCPPrompts lists a server's prompts.
-func (s *Service) MCPPrompts(workdir, server string) ([]mcp.Prompt, error) {
-	return list(s, func(k *kernel.Kernel) ([]mcp.Prompt, error) { return k.MCP().Prompts(s.ctx, workdir, server) })
+func (s *Service) MCPPrompts(workdir, server string) ([]mcpconfig.Prompt, error) {
+	return list(s, func(k *kernel.Kernel) ([]mcpconfig.Prompt, error) { return k.MCP().Prompts(s.ctx, workdir, server) })
 }
 
 // GetMCPPrompt fills a prompt with its arguments.
-func (s *Service) GetMCPPrompt(workdir, server, name string, args map[string]string) ([]mcp.Message, error) {
-	return list(s, func(k *kernel.Kernel) ([]mcp.Message, error) {
+func (s *Service) GetMCPPrompt(workdir, server, name string, args map[string]string) ([]mcpconfig.Message, error) {
+	return list(s, func(k *kernel.Kernel) ([]mcpconfig.Message, error) {
 		return k.MCP().GetPrompt(s.ctx, workdir, server, name, args)
 	})
 }

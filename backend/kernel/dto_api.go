@@ -125,3 +125,22 @@ type ProjectRules struct {
 	Ask   []Rule `json:"ask,omitempty"`
 	Deny  []Rule `json:"deny,omitempty"`
 }
+
+// Error codes, as Code returns them.
+const (
+	CodeNotFound    = "not_found"
+	CodeInvalid     = "invalid"
+	CodeConflict    = "conflict"
+	CodeBusy        = "busy"
+	CodeUnavailable = "unavailable"
+	CodeInternal    = "internal"
+)
+
+// Statuses of a project's rules file.
+const (
+	RulesNone       = "none"       // no .foya/permissions.json
+	RulesApproved   = "approved"   // this exact content was approved
+	RulesUnapproved = "unapproved" // never approved
+	RulesChanged    = "changed"    // approved once, with other content
+	RulesInvalid    = "invalid"    // cannot be read or parsed
+)

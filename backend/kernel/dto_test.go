@@ -94,9 +94,9 @@ func jsonMap(t *testing.T, v any, drop ...string) any {
 	return m
 }
 
-// The DTOs marshal to the JSON the inner types did, field for field (issue
-// 11 item 2): front ends, stored settings and foya's --json output keep
-// reading the same names. Only a call's argsRef, a storage detail, is gone.
+// The DTOs marshal to the JSON the inner types did, field for field: front
+// ends, stored settings and foya's --json output keep reading the same
+// names. Only a call's argsRef, a storage detail, is gone.
 //
 // spec: W3
 func TestDTOsKeepTheJSON(t *testing.T) {

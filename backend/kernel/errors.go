@@ -29,16 +29,6 @@ var (
 	ErrUnavailable = fault.ErrUnavailable
 )
 
-// Error codes, as Code returns them.
-const (
-	CodeNotFound    = "not_found"
-	CodeInvalid     = "invalid"
-	CodeConflict    = "conflict"
-	CodeBusy        = "busy"
-	CodeUnavailable = "unavailable"
-	CodeInternal    = "internal"
-)
-
 // Code names the kind of err for a front end: one of the Code constants,
 // CodeInternal for anything that is not one of the sentinels above.
 func Code(err error) string {

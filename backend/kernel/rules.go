@@ -18,15 +18,6 @@ import (
 // either way. The user's own rules live in Foya's data folder
 // (approval.UserRulesFile).
 
-// Statuses of a project's rules file.
-const (
-	RulesNone       = "none"       // no .foya/permissions.json
-	RulesApproved   = "approved"   // this exact content was approved
-	RulesUnapproved = "unapproved" // never approved
-	RulesChanged    = "changed"    // approved once, with other content
-	RulesInvalid    = "invalid"    // cannot be read or parsed
-)
-
 // ProjectRules reads a workspace's rules file and says whether the user
 // approved this exact content.
 func (k *Kernel) ProjectRules(ctx context.Context, workdir string) (ProjectRules, error) {

@@ -53,20 +53,6 @@ func workspaceLimits(ctx context.Context, st *store.Store) workspace.Limits {
 	return l
 }
 
-// WorkspaceUsage is the disk the workspace indexes take (settings, foya
-// doctor): the compressed contents (blobs, shared by every session) and
-// one saved index per session.
-type WorkspaceUsage struct {
-	Dir        string `json:"dir"`
-	Blobs      int    `json:"blobs"`
-	BlobBytes  int64  `json:"blobBytes"`
-	Indexes    int    `json:"indexes"`
-	IndexBytes int64  `json:"indexBytes"`
-	// MaxKeptBytes is the bound on BlobBytes in force
-	// (workspace.maxKeptBytes); 0 where it is not known.
-	MaxKeptBytes int64 `json:"maxKeptBytes"`
-}
-
 func usageOf(u workspace.Usage, l workspace.Limits) WorkspaceUsage {
 	return WorkspaceUsage{Dir: u.Dir, Blobs: u.Blobs, BlobBytes: u.BlobBytes, Indexes: u.Indexes, IndexBytes: u.IndexBytes,
 		MaxKeptBytes: l.KeptBound()}

@@ -17,16 +17,6 @@ import (
 	"foya/backend/provider"
 )
 
-// Outcomes of one step of a provider check.
-const (
-	CheckOK           = "ok"
-	CheckUnauthorized = "unauthorized" // 401 or 403: the key is wrong or missing
-	CheckWrongModel   = "wrong-model"  // the server does not know the model
-	CheckDown         = "down"         // nothing answers at the base URL
-	CheckFailed       = "failed"       // another error
-	CheckSkipped      = "skipped"      // not tried: an earlier step says why
-)
-
 // OK reports whether both steps passed.
 func (c ProviderCheck) OK() bool { return c.Models.Status == CheckOK && c.Stream.Status == CheckOK }
 

@@ -26,13 +26,6 @@ import (
 // Tests name the ports of their own scripted servers here.
 const SettingDiscoverPorts = "discover.ports"
 
-// Outcomes of a discovery probe besides those of a provider check (ok,
-// unauthorized, down, failed).
-const (
-	DiscoverTimeout = "timeout" // the port answered nothing in time
-	DiscoverNoKey   = "no-key"  // OPENAI_API_KEY is not set
-)
-
 // discoverTimeout bounds the probe of one candidate: a model server on
 // loopback lists its models at once; a port that keeps silent is not one.
 const discoverTimeout = 3 * time.Second

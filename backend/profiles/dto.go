@@ -89,3 +89,31 @@ type ModelServer struct {
 	Models  []string `json:"models"`
 	Millis  int64    `json:"millis"`
 }
+
+// Outcomes of one step of a provider check.
+const (
+	CheckOK           = "ok"
+	CheckUnauthorized = "unauthorized" // 401 or 403: the key is wrong or missing
+	CheckWrongModel   = "wrong-model"  // the server does not know the model
+	CheckDown         = "down"         // nothing answers at the base URL
+	CheckFailed       = "failed"       // another error
+	CheckSkipped      = "skipped"      // not tried: an earlier step says why
+)
+
+// Where a provider's API key is kept (Provider.KeyStore).
+const (
+	// KeyInKeyring is the operating system's keyring: the Secret Service
+	// over D-Bus on Linux and BSD, the Keychain on macOS, the Credential
+	// Manager on Windows.
+	KeyInKeyring = "keyring"
+	// KeyInFile is a file readable by its owner only (KeyFile) in Foya's
+	// data folder, used where there is no keyring.
+	KeyInFile = "file"
+)
+
+// Outcomes of a discovery probe besides those of a provider check (ok,
+// unauthorized, down, failed).
+const (
+	DiscoverTimeout = "timeout" // the port answered nothing in time
+	DiscoverNoKey   = "no-key"  // OPENAI_API_KEY is not set
+)

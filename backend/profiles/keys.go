@@ -18,17 +18,6 @@ import (
 	"foya/backend/lockfile"
 )
 
-// Where a provider's API key is kept (Provider.KeyStore).
-const (
-	// KeyInKeyring is the operating system's keyring: the Secret Service
-	// over D-Bus on Linux and BSD, the Keychain on macOS, the Credential
-	// Manager on Windows.
-	KeyInKeyring = "keyring"
-	// KeyInFile is a file readable by its owner only (KeyFile) in Foya's
-	// data folder, used where there is no keyring.
-	KeyInFile = "file"
-)
-
 // KeyFile is the file, in the data folder, that holds provider keys where
 // the system has no keyring: a JSON object of keys by profile name, mode
 // 0600. Sandboxed commands never see it (the kernel hides it from them).

@@ -18,21 +18,6 @@ import (
 	"foya/backend/trust"
 )
 
-// Approval is what a person approves of a project's MCP server.
-type Approval struct {
-	// Fingerprint is Server.Fingerprint as it was shown: the approval is
-	// refused when the server changed since, so what runs is what the
-	// person saw.
-	Fingerprint string `json:"fingerprint"`
-	// Unsandboxed lets a stdio server run outside the sandbox.
-	Unsandboxed bool `json:"unsandboxed,omitempty"`
-	// WorkspaceCode confirms the risk of Unsandboxed for a server that
-	// runs code from the workspace (Server.Code): whatever is written
-	// there, by the model too, then runs with the user's rights, so
-	// Unsandboxed alone does not let such a server out.
-	WorkspaceCode bool `json:"workspaceCode,omitempty"`
-}
-
 // approved is what the trust ledger keeps of an approval besides its
 // fingerprint (trust.Approval.Detail).
 type approved struct {

@@ -10,15 +10,6 @@ import (
 	"foya/backend/tools"
 )
 
-// Bounds of what attached resources add to one message: a person picks
-// them, but a server decides how large they are.
-const (
-	// MaxAttached is the most resources one message may attach.
-	MaxAttached = 8
-	// MaxAttachedText bounds the text all of a message's resources add.
-	MaxAttachedText = 256 << 10
-)
-
 // Attach reads the resources a message attaches (spec M3: read through the
 // MCP API, not by the model calling a tool) from the servers of workdir,
 // loaded already, and returns the text to add to the user message, each

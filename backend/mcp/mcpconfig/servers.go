@@ -24,93 +24,12 @@ const File = "mcp.json"
 // Project MCP files, in the order they are read.
 var projectFiles = []string{filepath.Join(".foya", "mcp.json"), ".mcp.json"}
 
-// States of an MCP server besides the running ones (connecting, ready,
-// failed, stopped).
-const (
-	Unapproved = "unapproved" // a project's server the user has not approved
-	Disabled   = "disabled"
-)
-
 // loadWait bounds how long a load waits for the servers to connect.
 const loadWait = 20 * time.Second
-
-// Server is one configured MCP server and how it is doing.
-type Server struct {
-	Name string `json:"name"`
-	// Scope is "user" (the user's own file) or "project".
-	Scope string `json:"scope"`
-	// File is the configuration file it comes from.
-	File string `json:"file"`
-	// ImportedFrom names the file a user's server was imported from
-	// (foya mcp import); empty for servers added by hand and for a
-	// project's.
-	ImportedFrom string `json:"importedFrom,omitempty"`
-	Transport    string `json:"transport"`
-	CommandLine  string `json:"commandLine"`
-	// State is connecting, ready, failed, stopped, unapproved or disabled.
-	State string `json:"state"`
-	Error string `json:"error,omitempty"`
-	// Stderr is the end of its standard error.
-	Stderr     string `json:"stderr,omitempty"`
-	Tools      int    `json:"tools"`
-	Deferred   bool   `json:"deferred"`
-	Sandbox    bool   `json:"sandbox"`
-	AlwaysLoad bool   `json:"alwaysLoad"`
-	Restarts   int    `json:"restarts"`
-	// What decides what runs, all of it shown before a person approves:
-	// the command and its arguments, the working folder, the environment
-	// (values that look secret masked), the URL and the headers' names.
-	Command string            `json:"command,omitempty"`
-	Args    []string          `json:"args,omitempty"`
-	Cwd     string            `json:"cwd,omitempty"`
-	Env     map[string]string `json:"env,omitempty"`
-	URL     string            `json:"url,omitempty"`
-	Headers []string          `json:"headers,omitempty"`
-	// Code lists the workspace files and folders a project's server runs
-	// or loads (its script, the folder of a relative command, files named
-	// in its arguments, env paths): part of what an approval covers.
-	Code []string `json:"code,omitempty"`
-	// Fingerprint identifies a project's server as shown (its entry and
-	// its code's content): Servers.Approve takes it back and refuses when
-	// the server changed since.
-	Fingerprint string `json:"fingerprint,omitempty"`
-}
-
-// List is the configured servers and what is wrong with their files.
-type List struct {
-	Servers []Server `json:"servers"`
-	// Problems name a file and the place in it that could not be read;
-	// the other servers still load.
-	Problems []string `json:"problems"`
-}
-
-// Config is a server the user adds.
-type Config struct {
-	Name    string            `json:"name"`
-	Command string            `json:"command,omitempty"`
-	Args    []string          `json:"args,omitempty"`
-	Env     map[string]string `json:"env,omitempty"`
-	// URL is a streamable HTTP (Type "http", the default) or SSE (Type
-	// "sse") server's address.
-	URL        string            `json:"url,omitempty"`
-	Type       string            `json:"type,omitempty"`
-	Headers    map[string]string `json:"headers,omitempty"`
-	Sandbox    bool              `json:"sandbox,omitempty"`
-	AlwaysLoad bool              `json:"alwaysLoad,omitempty"`
-	Timeout    string            `json:"timeout,omitempty"`
-}
 
 func (c Config) entry() mcp.Entry {
 	return mcp.Entry{Name: c.Name, Type: c.Type, Command: c.Command, Args: c.Args, Env: c.Env, URL: c.URL,
 		Headers: c.Headers, Sandbox: c.Sandbox, AlwaysLoad: c.AlwaysLoad, Timeout: c.Timeout}
-}
-
-// Imported is what an import did.
-type Imported struct {
-	Added []string `json:"added"`
-	// Skipped are names the user has already (kept as they are).
-	Skipped  []string `json:"skipped"`
-	Problems []string `json:"problems"`
 }
 
 // Options configure New.
@@ -424,28 +343,28 @@ func (s *Servers) Restart(ctx context.Context, workdir, name string) (Server, er
 
 // Resources lists a server's resources (a project's server for workdir
 // wins over the user's of the same name).
-func (s *Servers) Resources(ctx context.Context, workdir, server string) ([]mcp.Resource, error) {
+func (s *Servers) Resources(ctx context.Context, workdir, server string) ([]Resource, error) {
 	r, err := s.m.Resources(ctx, s.scope(ctx, workdir), server)
-	return r, fault.Wrap(err, fault.ErrInvalid)
+	return mapSlice(r, resourceOf), fault.Wrap(err, fault.ErrInvalid)
 }
 
 // ReadResource reads one resource; a front end may attach its text to the
 // next prompt.
-func (s *Servers) ReadResource(ctx context.Context, workdir, server, uri string) ([]mcp.Content, error) {
+func (s *Servers) ReadResource(ctx context.Context, workdir, server, uri string) ([]Content, error) {
 	c, err := s.m.ReadResource(ctx, s.scope(ctx, workdir), server, uri)
-	return c, fault.Wrap(err, fault.ErrInvalid)
+	return mapSlice(c, contentOf), fault.Wrap(err, fault.ErrInvalid)
 }
 
 // Prompts lists a server's prompts.
-func (s *Servers) Prompts(ctx context.Context, workdir, server string) ([]mcp.Prompt, error) {
+func (s *Servers) Prompts(ctx context.Context, workdir, server string) ([]Prompt, error) {
 	p, err := s.m.Prompts(ctx, s.scope(ctx, workdir), server)
-	return p, fault.Wrap(err, fault.ErrInvalid)
+	return mapSlice(p, promptOf), fault.Wrap(err, fault.ErrInvalid)
 }
 
 // GetPrompt fills one prompt with arguments.
-func (s *Servers) GetPrompt(ctx context.Context, workdir, server, name string, args map[string]string) ([]mcp.Message, error) {
+func (s *Servers) GetPrompt(ctx context.Context, workdir, server, name string, args map[string]string) ([]Message, error) {
 	m, err := s.m.GetPrompt(ctx, s.scope(ctx, workdir), server, name, args)
-	return m, fault.Wrap(err, fault.ErrInvalid)
+	return mapSlice(m, messageOf), fault.Wrap(err, fault.ErrInvalid)
 }
 
 // scope loads the servers of workdir ("" for the user's alone) and returns

@@ -42,7 +42,7 @@ function collect(es: FetchEventSource) {
 
 afterEach(() => vi.useRealTimers());
 
-// issue 21 item 7: the stream carries the bearer header, which EventSource cannot send.
+// The stream carries the bearer header, which EventSource cannot send (and a token in the URL would be logged).
 describe("FetchEventSource", () => {
   it("sends the caller's headers, no cookie, and parses events split anywhere", async () => {
     const s = server();

@@ -74,7 +74,8 @@ afterEach(() => {
 
 describe("HttpTransport.call", () => {
   it("posts the JSON array of arguments to /api/call/{method} with the bearer token and no cookie", async () => {
-    // issue 21 item 7
+    // The bearer token goes in a header: a cookie would let any page of the
+    // browser call the kernel.
     const f = fetchOf(() => Response.json([{ id: "a" }]));
     const got = await new HttpTransport({ fetch: f.fetch, token: "t0ken" }).call("Sessions", ["x", 2, { y: true }]);
     expect(got).toEqual([{ id: "a" }]);

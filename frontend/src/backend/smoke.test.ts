@@ -1,5 +1,5 @@
 // The desktop smoke run's hooks: which session it opens, and the report of
-// what that session's conversation view rendered. Issue 12 item 2.
+// what that session's conversation view rendered.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { countConversation, reportConversation, smokeSession, type UIReport } from "./smoke";
 import type { WailsWindow } from "./wails";

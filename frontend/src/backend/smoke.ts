@@ -1,8 +1,8 @@
-import type { main } from "../../wailsjs/go/models";
+import type { UIReport } from "./gen/app";
 import type { WailsWindow } from "./wails";
 
-/** UIReport is what the window first rendered (app.go's UIReport). */
-export type UIReport = main.UIReport;
+/** UIReport is what the window first rendered (the Go App's UIReport). */
+export type { UIReport };
 
 /**
  * reportReady sends the desktop smoke test's report to the Go App

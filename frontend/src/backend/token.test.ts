@@ -13,7 +13,7 @@ function place(hash: string, stored: Record<string, string> = {}) {
   return { w, storage, urls };
 }
 
-// issue 21 item 7: the token lives in the page, never in a cookie or the address bar.
+// The token lives in the page, never in a cookie (any page could send it) or the address bar (history and logs keep it).
 describe("takeToken", () => {
   it("takes the token from the fragment, keeps it for the tab and removes it from the address", () => {
     const p = place("#token=abc123");

@@ -4,7 +4,8 @@
 // dense per-session seq, payloads with the fields the Go code writes.
 import { expect, it } from "vitest";
 import type { Event, FileChange } from "../backend/gen/event";
-import type { Sequenced } from "./seq";
+import { guarded } from "./seq";
+import { createSessionStore } from "./session/store";
 
 export const SESSION = "ses_01";
 export const WORKDIR = "/home/me/project";
@@ -209,16 +210,19 @@ export function everything(): Log {
   );
 
   log.add("file.reverted", { changeId: "chg_2", revertOf: "chg_1", path: WORKDIR + "/notes.txt", op: "revert" });
-  // A background command of the first run ended; what it changed (issue 15).
+  // A background command of the first run ended; what it changed.
   log.add("file.captured", { callId: "call_1", fileChanges: [{ ...fileChange("chg_bg", "run_1", "call_1", WORKDIR + "/made.txt", "create"), tool: "bash" }] }, "run_1");
   log.add("file.changed_outside", { path: WORKDIR + "/notes.txt", exists: true });
   log.add("file.watch_degraded", { reason: "the workspace has more folders than the watcher can hold: polling the session's files" });
   return log;
 }
 
-/** reduceAll applies events one by one. */
+/**
+ * reduceAll applies events one by one, as given (in seq order: ordering is
+ * the session store's), skipping one apply throws on, as the store does.
+ */
 export function reduceAll<S>(apply: (s: S, ev: Event) => S, initial: S, events: readonly Event[]): S {
-  return events.reduce(apply, initial);
+  return events.reduce((s, ev) => guarded(apply, s, ev), initial);
 }
 
 /** shuffled returns events in an order fixed by seed (a linear congruential generator). */
@@ -238,52 +242,64 @@ export function typesOf(events: readonly Event[]): Set<string> {
   return new Set(events.map((e) => e.type));
 }
 
+type Area = "conversation" | "approvals" | "changes" | "tasks";
+
 /**
- * itKeepsSeqOrder adds the tests every area's reducer must pass over log:
- * each duplicate seq is ignored (the very same state comes back), any
- * arrival order gives the state of seq order, and a replay of stored
- * events followed by live ones (overlapping at the seam, as a resume may)
- * gives the state of live events alone.
+ * itKeepsSeqOrder adds the tests every area must pass over log, fed through
+ * a session store (which orders events once, for every area): each
+ * duplicate seq is ignored (the very same state comes back), any arrival
+ * order gives the state of seq order, and a replay of stored events followed
+ * by live ones (overlapping at the seam, as a resume may) gives the state of
+ * live events alone.
  */
-export function itKeepsSeqOrder<S extends Sequenced>(
-  apply: (s: S, ev: Event) => S,
-  initial: S,
-  log: () => { events: readonly Event[] },
-): void {
+export function itKeepsSeqOrder(area: Area, log: () => { events: readonly Event[] }, mode = "manual"): void {
+  const fresh = (evs: readonly Event[]) => createSessionStore(evs[0]?.sessionId ?? SESSION, { mode });
+  const fed = (evs: readonly Event[], ...batches: (readonly Event[])[]) => {
+    const st = fresh(evs);
+    for (const b of batches) st.getState().apply(b);
+    return st.getState();
+  };
+
   it("ignores a duplicate seq", () => {
     const evs = log().events;
-    const once = reduceAll(apply, initial, evs);
-    let s = initial;
+    const once = fed(evs, evs)[area];
+    const st = fresh(evs);
     for (const ev of evs) {
-      s = apply(s, ev);
-      expect(apply(s, ev)).toBe(s);
-      expect(apply(s, { ...ev, data: { garbage: true } })).toBe(s);
+      st.getState().apply([ev]);
+      const s = st.getState()[area];
+      st.getState().apply([ev]);
+      expect(st.getState()[area]).toBe(s);
+      st.getState().apply([{ ...ev, data: { garbage: true } }]);
+      expect(st.getState()[area]).toBe(s);
     }
-    expect(s).toEqual(once);
-    expect(reduceAll(apply, once, evs)).toBe(once);
+    expect(st.getState()[area]).toEqual(once);
+    st.getState().apply(evs);
+    expect(st.getState()[area]).toEqual(once);
   });
 
   it("gives the seq order's state for any arrival order", () => {
     const evs = log().events;
-    const want = reduceAll(apply, initial, evs);
+    const want = fed(evs, evs)[area];
     for (const order of [[...evs].reverse(), shuffled(evs, 1), shuffled(evs, 7), shuffled(evs, 42)]) {
-      expect(reduceAll(apply, initial, order)).toEqual(want);
+      expect(fed(evs, order)[area]).toEqual(want);
+      expect(fed(evs, ...order.map((e) => [e]))[area]).toEqual(want);
     }
     // The last event first: nothing applies until the gap before it is filled.
     const last = evs[evs.length - 1]!;
-    const waiting = apply(initial, last);
-    expect(waiting.seq).toBe(0);
-    expect(waiting.ahead).toEqual([last]);
+    const st = fresh(evs);
+    const before = st.getState()[area];
+    st.getState().apply([last]);
+    expect(st.getState()[area]).toBe(before);
+    expect(st.getState().order).toEqual({ seq: 0, ahead: [last] });
   });
 
   it("gives live state from a replay of stored events then live ones", () => {
     const evs = log().events;
-    const live = reduceAll(apply, initial, evs);
+    const live = fed(evs, evs)[area];
     for (const cut of [1, Math.floor(evs.length / 3), evs.length - 1]) {
-      const stored = reduceAll(apply, initial, evs.slice(0, cut));
       // A resume may hand over the last stored events again.
-      const resumed = reduceAll(apply, stored, evs.slice(Math.max(0, cut - 3)));
-      expect(resumed).toEqual(live);
+      const resumed = fed(evs, evs.slice(0, cut), evs.slice(Math.max(0, cut - 3)));
+      expect(resumed[area]).toEqual(live);
     }
   });
 }

@@ -10,6 +10,7 @@ import { applyChanges, initialChanges } from "./changes/reducer";
 import { applyConversation, cardOf, initialConversation } from "./conversation/reducer";
 import type { Event } from "../backend/gen/event";
 import { reduceAll } from "./eventstest";
+import { createSessionStore, lastSeq } from "./session/store";
 import { EventTypes } from "./seq";
 import { applySessions, initialSessions } from "./sessions/reducer";
 import { applyTasks, initialTasks } from "./tasks/reducer";
@@ -31,13 +32,11 @@ describe("golden events", () => {
 
   it("fold into the task list", () => {
     const s = reduceAll(applyTasks, initialTasks, events);
-    expect(s.seq).toBe(events.length);
     expect(s.todos.map((t) => `${t.status}:${t.content}`)).toEqual(["completed:read <main.go>", "in_progress:fix the bug & test", "pending:write docs"]);
   });
 
   it("fold into every area", () => {
     const c = reduceAll(applyConversation, initialConversation, events);
-    expect(c.seq).toBe(events.length);
     const t = c.turns["run_1"]!;
     expect(t.prompt).toBe('fix <the> "bug" & go');
     expect(t.instructions).toMatchObject({ truncated: true, invalidUtf8: true });
@@ -59,7 +58,7 @@ describe("golden events", () => {
     const a = reduceAll(applyApprovals, initialApprovals("manual"), events);
     // The last run.start (a sub-agent's, in Manual) sets the mode; the MCP
     // call's and the sub-agent's requests (one ID) still wait.
-    expect(a).toMatchObject({ seq: events.length, mode: "manual" });
+    expect(a).toMatchObject({ mode: "manual" });
     expect(a.pending.map((p) => [p.id, p.request.action.kind, p.request.action.mcpServer ?? "", p.subAgent ?? ""])).toEqual(PENDING);
 
     const ch = reduceAll(applyChanges, initialChanges, events);
@@ -92,23 +91,14 @@ describe("events of the wrong shape", () => {
   it("are skipped in their place, and the events after them apply", () => {
     const bad = events.map((e) => ({ ...e, data: wrongTypes(e.data) }));
     const last = events.length;
-    for (const [apply, initial] of [
-      [applyConversation, initialConversation],
-      [applyApprovals, initialApprovals()],
-      [applyChanges, initialChanges],
-    ] as const) {
-      const f = apply as (s: typeof initial, ev: Event) => typeof initial;
-      const s = reduceAll(f, initial, bad);
-      expect(s.seq).toBe(last);
-      // A good event after them still applies.
-      const next = { ...events[0]!, seq: last + 1, runId: "run_9", data: { ...(events[0]!.data as object) } };
-      expect(f(s, next).seq).toBe(last + 1);
-    }
-    const c = reduceAll(applyConversation, initialConversation, [
-      ...bad,
-      { ...events[0]!, seq: last + 1, runId: "run_9" },
-    ]);
-    expect(c.turns["run_9"]!.prompt).toBe('fix <the> "bug" & go');
+    // The session store orders events and guards each area's reducer.
+    const store = createSessionStore(events[0]!.sessionId);
+    store.getState().apply(bad);
+    expect(lastSeq(store.getState())).toBe(last);
+    // A good event after them still applies.
+    store.getState().apply([{ ...events[0]!, seq: last + 1, runId: "run_9" }]);
+    expect(lastSeq(store.getState())).toBe(last + 1);
+    expect(store.getState().conversation.turns["run_9"]!.prompt).toBe('fix <the> "bug" & go');
     expect(reduceAll(applySessions, initialSessions, bad).lastSeq).toEqual({ ses_1: last });
   });
 });

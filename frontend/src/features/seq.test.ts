@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { Log } from "./eventstest";
-import { inSeqOrder, initialSeq, typed, type Sequenced } from "./seq";
+import { inSeqOrder, initialOrder, typed, type SeqOrder } from "./seq";
 import type { Event } from "../backend/gen/event";
 
-interface Seen extends Sequenced {
-  seen: number[];
+function through(order: SeqOrder, evs: readonly Event[]): { order: SeqOrder; seen: number[] } {
+  const seen: number[] = [];
+  for (const ev of evs) order = inSeqOrder(order, ev, (e) => seen.push(e.seq));
+  return { order, seen };
 }
-const start: Seen = { ...initialSeq, seen: [] };
-const note = (s: Seen, ev: Event): Seen => ({ ...s, seen: [...s.seen, ev.seq] });
 
 function log(n: number): Event[] {
   const l = new Log();
@@ -16,23 +16,23 @@ function log(n: number): Event[] {
 }
 
 describe("inSeqOrder", () => {
-  it("applies in seq order, buffering what comes early", () => {
+  it("lets events through in seq order, each once, holding what comes early", () => {
     const [e1, e2, e3, e4] = log(4) as [Event, Event, Event, Event];
-    let s = inSeqOrder(start, e3, note);
-    expect(s).toMatchObject({ seq: 0, seen: [], ahead: [e3] });
-    s = inSeqOrder(s, e4, note);
-    expect(s.ahead).toEqual([e3, e4]);
-    expect(inSeqOrder(s, e4, note)).toBe(s);
-    s = inSeqOrder(s, e1, note);
-    expect(s).toMatchObject({ seq: 1, seen: [1], ahead: [e3, e4] });
-    s = inSeqOrder(s, e2, note);
-    expect(s).toMatchObject({ seq: 4, seen: [1, 2, 3, 4], ahead: [] });
-    expect(inSeqOrder(s, e2, note)).toBe(s);
+    let s = through(initialOrder, [e3]);
+    expect(s).toEqual({ order: { seq: 0, ahead: [e3] }, seen: [] });
+    s = through(s.order, [e4]);
+    expect(s.order.ahead).toEqual([e3, e4]);
+    expect(inSeqOrder(s.order, e4, () => expect.fail("a duplicate went through"))).toBe(s.order);
+    s = through(s.order, [e1]);
+    expect(s).toEqual({ order: { seq: 1, ahead: [e3, e4] }, seen: [1] });
+    s = through(s.order, [e2]);
+    expect(s).toEqual({ order: { seq: 4, ahead: [] }, seen: [2, 3, 4] });
+    expect(inSeqOrder(s.order, e2, () => expect.fail("a duplicate went through"))).toBe(s.order);
   });
 
   it("ignores a seq that is not a positive whole number", () => {
     const [e1] = log(1) as [Event];
-    for (const seq of [0, -1, 1.5, Number.NaN]) expect(inSeqOrder(start, { ...e1, seq }, note)).toBe(start);
+    for (const seq of [0, -1, 1.5, Number.NaN]) expect(through(initialOrder, [{ ...e1, seq }])).toEqual({ order: initialOrder, seen: [] });
   });
 });
 

@@ -1,5 +1,5 @@
-// How every per-session reducer takes events: typed by their "type", applied
-// in seq order, each seq once.
+// How a session's events reach its reducers: put in seq order once, each seq
+// once (SeqOrder, kept by the session store), then typed by their "type".
 import * as gen from "../backend/gen/event";
 import type { Event, EventType, TypedEvent } from "../backend/gen/event";
 
@@ -48,53 +48,62 @@ export function typed(ev: Event): TypedEvent | null {
 }
 
 /**
- * Sequenced is the part of each area's state that orders events: seq is the
- * last seq applied, ahead holds events that arrived before the one after seq
- * (sorted by seq, each seq once).
+ * SeqOrder is where a session's events are put in order, once, for every
+ * area of its store (../session/store.ts): seq is the last seq let through,
+ * ahead holds events that arrived before the one after seq (sorted by seq,
+ * each seq once). The areas' reducers then see each event once, in seq
+ * order, and order nothing themselves.
  */
-export interface Sequenced {
+export interface SeqOrder {
   readonly seq: number;
   readonly ahead: readonly Event[];
 }
 
+/** initialOrder is the order of a session that has seen nothing. */
+export const initialOrder: SeqOrder = { seq: 0, ahead: [] };
+
 /**
- * inSeqOrder applies ev to state with apply, in seq order:
- *   - seq <= state.seq, or a seq already waiting in ahead: a duplicate, state
- *     is returned unchanged (the same object, so nothing re-renders);
- *   - seq === state.seq + 1: applied, then every waiting event that now
- *     follows on is applied too;
+ * inSeqOrder takes ev into order and calls next with each event it lets
+ * through, in seq order; it returns the new order:
+ *   - seq <= order.seq, or a seq already waiting in ahead: a duplicate,
+ *     nothing is let through and order is returned unchanged (the same
+ *     object);
+ *   - seq === order.seq + 1: let through, then every waiting event that now
+ *     follows on;
  *   - a larger seq: kept in ahead until the gap before it is filled (the
- *     transport resumes after state.seq, so the gap's events come).
- * So any arrival order of the same set of events gives the same state, and a
- * stored history followed by live events gives the state live events give.
+ *     transport resumes after order.seq, so the gap's events come).
+ * So any arrival order of the same set of events lets them through in the
+ * same order, and a stored history followed by live events (overlapping at
+ * the seam) lets each through once.
  */
-export function inSeqOrder<S extends Sequenced>(state: S, ev: Event, apply: (s: S, ev: Event) => S): S {
-  if (!Number.isSafeInteger(ev.seq) || ev.seq <= state.seq) return state;
-  if (ev.seq > state.seq + 1) {
-    if (state.ahead.some((a) => a.seq === ev.seq)) return state;
-    const ahead = [...state.ahead, ev].sort((a, b) => a.seq - b.seq);
-    return { ...state, ahead };
+export function inSeqOrder(order: SeqOrder, ev: Event, next: (ev: Event) => void): SeqOrder {
+  if (!Number.isSafeInteger(ev.seq) || ev.seq <= order.seq) return order;
+  if (ev.seq > order.seq + 1) {
+    if (order.ahead.some((a) => a.seq === ev.seq)) return order;
+    const ahead = [...order.ahead, ev].sort((a, b) => a.seq - b.seq);
+    return { ...order, ahead };
   }
-  let s = { ...guarded(apply, state, ev), seq: ev.seq };
-  if (s.ahead.length === 0) return s;
-  const rest = [...s.ahead];
-  while (rest.length > 0 && rest[0]!.seq === s.seq + 1) {
-    const next = rest.shift()!;
-    s = { ...guarded(apply, s, next), seq: next.seq };
+  next(ev);
+  let seq = ev.seq;
+  if (order.ahead.length === 0) return { seq, ahead: order.ahead };
+  const rest = [...order.ahead];
+  while (rest.length > 0 && rest[0]!.seq === seq + 1) {
+    const e = rest.shift()!;
+    next(e);
+    seq = e.seq;
   }
-  return { ...s, ahead: rest };
+  return { seq, ahead: rest };
 }
 
-// guarded applies ev, or skips it when its payload is not of its type's
-// shape (a field of the wrong type) and apply throws on it: one bad event
-// changes nothing and stalls nothing, like an unknown type.
-function guarded<S>(apply: (s: S, ev: Event) => S, s: S, ev: Event): S {
+/**
+ * guarded applies ev with apply, or skips it when its payload is not of its
+ * type's shape (a field of the wrong type) and apply throws on it: one bad
+ * event changes nothing and stalls nothing, like an unknown type.
+ */
+export function guarded<S>(apply: (s: S, ev: Event) => S, s: S, ev: Event): S {
   try {
     return apply(s, ev);
   } catch {
     return s;
   }
 }
-
-/** initialSeq is the ordering state of an area that has seen nothing. */
-export const initialSeq: Sequenced = { seq: 0, ahead: [] };

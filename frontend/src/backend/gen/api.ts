@@ -2,7 +2,6 @@
 
 import type * as event from './event';
 import type * as kernel from './kernel';
-import type * as mcp from './mcp';
 import type * as mcpconfig from './mcpconfig';
 import type * as profiles from './profiles';
 import type * as settings from './settings';
@@ -156,8 +155,8 @@ export function createApi(transport: Caller) {
     Events: (sessionID: string, after: number): Promise<event.Event[]> =>
       transport.call<event.Event[]>('Events', [sessionID, after]),
     /** GetMCPPrompt fills a prompt with its arguments. */
-    GetMCPPrompt: (workdir: string, server: string, name: string, args: Record<string, string>): Promise<mcp.Message[]> =>
-      transport.call<mcp.Message[]>('GetMCPPrompt', [workdir, server, name, args]),
+    GetMCPPrompt: (workdir: string, server: string, name: string, args: Record<string, string>): Promise<mcpconfig.Message[]> =>
+      transport.call<mcpconfig.Message[]>('GetMCPPrompt', [workdir, server, name, args]),
     /**
      * ImageInput says whether a model is sent images: the model.images.MODEL
      * setting when there is one, else a guess from the model's name.
@@ -180,11 +179,11 @@ export function createApi(transport: Caller) {
     KillBackground: (sessionID: string, id: string): Promise<kernel.BackgroundCommand> =>
       transport.call<kernel.BackgroundCommand>('KillBackground', [sessionID, id]),
     /** MCPPrompts lists a server's prompts. */
-    MCPPrompts: (workdir: string, server: string): Promise<mcp.Prompt[]> =>
-      transport.call<mcp.Prompt[]>('MCPPrompts', [workdir, server]),
+    MCPPrompts: (workdir: string, server: string): Promise<mcpconfig.Prompt[]> =>
+      transport.call<mcpconfig.Prompt[]>('MCPPrompts', [workdir, server]),
     /** MCPResources lists a server's resources (spec M3: not tools). */
-    MCPResources: (workdir: string, server: string): Promise<mcp.Resource[]> =>
-      transport.call<mcp.Resource[]>('MCPResources', [workdir, server]),
+    MCPResources: (workdir: string, server: string): Promise<mcpconfig.Resource[]> =>
+      transport.call<mcpconfig.Resource[]>('MCPResources', [workdir, server]),
     /**
      * MCPServers lists the user's MCP servers and, with a workdir, the
      * project's, with their state (connecting, ready, failed, unapproved ...),
@@ -237,8 +236,8 @@ export function createApi(transport: Caller) {
      * ReadMCPResource reads one resource, to show it or attach its text to a
      * message.
      */
-    ReadMCPResource: (workdir: string, server: string, uri: string): Promise<mcp.Content[]> =>
-      transport.call<mcp.Content[]>('ReadMCPResource', [workdir, server, uri]),
+    ReadMCPResource: (workdir: string, server: string, uri: string): Promise<mcpconfig.Content[]> =>
+      transport.call<mcpconfig.Content[]>('ReadMCPResource', [workdir, server, uri]),
     /** RemoveMCPServer removes one of the user's MCP servers and stops it. */
     RemoveMCPServer: (name: string): Promise<void> =>
       transport.call<void>('RemoveMCPServer', [name]),

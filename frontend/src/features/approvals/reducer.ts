@@ -1,9 +1,9 @@
 // Approvals: the queue of requests waiting for a person, and the session's
 // approval mode. A pure reducer over the session's events.
 import type { ApprovalRequestData, Event } from "../../backend/gen/event";
-import { inSeqOrder, initialSeq, typed, type Sequenced } from "../seq";
+import { typed } from "../seq";
 
-export interface ApprovalsState extends Sequenced {
+export interface ApprovalsState {
   /** Requests waiting for an answer, oldest first. */
   pending: ApprovalRequestData[];
   /**
@@ -15,15 +15,14 @@ export interface ApprovalsState extends Sequenced {
 }
 
 export function initialApprovals(mode = ""): ApprovalsState {
-  return { ...initialSeq, pending: [], mode };
+  return { pending: [], mode };
 }
 
-/** applyApprovals applies one event, in seq order (see inSeqOrder). */
-export function applyApprovals(state: ApprovalsState, ev: Event): ApprovalsState {
-  return inSeqOrder(state, ev, apply);
-}
-
-function apply(s: ApprovalsState, raw: Event): ApprovalsState {
+/**
+ * applyApprovals applies one event of the session, in seq order: the session store
+ * orders them (../seq.ts), each seq once.
+ */
+export function applyApprovals(s: ApprovalsState, raw: Event): ApprovalsState {
   const ev = typed(raw);
   if (ev === null) return s;
   switch (ev.type) {

@@ -11,7 +11,7 @@ import { FakeTransport } from "../../backend/fake";
 import type { Event } from "../../backend/gen/event";
 import type { Change as Stored, RevertRequest, RevertResult } from "../../backend/gen/kernel";
 import { SessionStoreProvider } from "../session/hooks";
-import { createSessionStore, type SessionStore } from "../session/store";
+import { createSessionStore, lastSeq, type SessionStore } from "../session/store";
 import log from "../testdata/run.jsonl?raw";
 import { Log, SESSION as LOG_SESSION, WORKDIR as LOG_WORKDIR, fileChange } from "../eventstest";
 import { ReviewPanel } from "./index";
@@ -98,7 +98,7 @@ const dialog = () => screen.getByRole("dialog");
 
 // next returns an event after the log's last seq, in the kernel's shape.
 function next(store: SessionStore, type: string, data: unknown, runId?: string): Event {
-  const seq = store.getState().conversation.seq + 1;
+  const seq = lastSeq(store.getState()) + 1;
   return { type, sessionId: SESSION, seq, time: "2026-12-01T11:40:00Z", data, ...(runId ? { runId } : {}) } as Event;
 }
 
@@ -269,7 +269,7 @@ describe("ReviewPanel", () => {
     expect(t.reverts).toEqual([{ toChangeId: CREATE, dryRun: true }]);
   });
 
-  // Issue 15 item 2: a background command's changes (file.captured) join
+  // A background command's changes (file.captured) join
   // their turn, and one Foya kept no copy of says so, with the reason.
   it("shows a background command's captured changes and marks the ones not restorable", async () => {
     const BIG = `${WORKDIR}/big.bin`;
@@ -329,7 +329,7 @@ describe("ReviewPanel", () => {
     expect(within(row(/notes\.txt, deleted/)).getByText("Restored to notes.txt.")).toBeTruthy();
   });
 
-  it("shows a cancelled command's changes with its turn, marked cancelled, and reverts the turn (issue 15)", async () => {
+  it("shows a cancelled command's changes with its turn, marked cancelled, and reverts the turn", async () => {
     const { t, store } = mount(beforeReverts, fromEvents);
     const half = {
       id: "chg_half", sessionId: SESSION, runId: "run_bash", callId: "call_b", tool: "bash", path: `${WORKDIR}/half.txt`, op: "create",

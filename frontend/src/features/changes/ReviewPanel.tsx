@@ -4,16 +4,16 @@
 // undoable. Reads the session's store through the hooks; the kernel's list
 // of changes fills in what the events leave out (a revert's diff, a trash
 // location).
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { X } from "lucide-react";
 import { useApi } from "../../backend/context";
-import { toApiError } from "../../backend/errors";
 import type { Change as Stored, ChangeContents, RevertRequest } from "../../backend/gen/kernel";
 import { DiffView, type DiffMode } from "../../ui/diff";
 import { useChange, useChangeGroups, useOutsideMark, useSession, useTurn } from "../session/hooks";
 import { countsOf, type Change, type Group } from "./reducer";
 import { opLabel, relative, useRevertFlow, useStoredChanges } from "./review";
 import { Counts, RevertDialog } from "./RevertDialog";
+import { useLoad } from "../useLoad";
 import "./review.css";
 
 // PAGE is how many groups are shown at first, and added by "Show older
@@ -298,28 +298,26 @@ function RevertOf({ id, workdir }: { id: string; workdir: string }) {
 function ChangeDiff(props: { change: Change; ctx: Ctx; onRevertHunk: ((n: number) => void) | undefined }) {
   const { change, ctx } = props;
   const api = useApi();
-  const [diff, setDiff] = useState<string | null>(null);
-  const [contents, setContents] = useState<ChangeContents | null>(null);
-  const [error, setError] = useState("");
-  const load = useCallback(() => {
-    setError("");
-    api.Diff(change.id).then(setDiff, (e: unknown) =>
-      setError(`The diff could not be read: ${toApiError(e).message}. Try again.`),
-    );
-    api.ChangeContents(change.id).then(setContents, () => setContents(null));
-  }, [api, change.id]);
-  useEffect(load, [load]);
-  if (error !== "") {
+  const diffLoad = useLoad(() => api.Diff(change.id), [api, change.id]);
+  // Without the contents the view shows the diff's hunks only.
+  const contentsLoad = useLoad(() => api.ChangeContents(change.id), [api, change.id]);
+  const contents: ChangeContents | null = contentsLoad.state.status === "ready" ? contentsLoad.state.value : null;
+  const load = () => {
+    diffLoad.reload();
+    contentsLoad.reload();
+  };
+  if (diffLoad.state.status === "error") {
     return (
       <p role="alert" className="review-error">
-        {error}{" "}
+        The diff could not be read: {diffLoad.state.error.message}. Try again.{" "}
         <button type="button" className="review-button" onClick={load}>
           Try again
         </button>
       </p>
     );
   }
-  if (diff === null) return <p role="status">Reading the diff…</p>;
+  const diff = diffLoad.state.value;
+  if (diff === undefined) return <p role="status">Reading the diff…</p>;
   const dv = {
     diff,
     path: relative(change.path, ctx.workdir),

@@ -3,7 +3,7 @@
 // A pure reducer over the session's events.
 import type { Event, FileChange } from "../../backend/gen/event";
 import { withAt, withItem, withKey, withoutKey } from "../draft";
-import { inSeqOrder, initialSeq, typed, type Sequenced } from "../seq";
+import { typed } from "../seq";
 
 /**
  * Change is one file change. Changes from tool.end carry the whole record;
@@ -47,7 +47,7 @@ export interface OutsideMark {
   time: string;
 }
 
-export interface ChangesState extends Sequenced {
+export interface ChangesState {
   byId: Record<string, Change>;
   /** Groups oldest first (the view shows them newest first). */
   groups: Group[];
@@ -62,7 +62,6 @@ export interface ChangesState extends Sequenced {
 }
 
 export const initialChanges: ChangesState = {
-  ...initialSeq,
   byId: {},
   groups: [],
   revertedBy: {},
@@ -71,12 +70,11 @@ export const initialChanges: ChangesState = {
   turnOf: {},
 };
 
-/** applyChanges applies one event, in seq order (see inSeqOrder). */
-export function applyChanges(state: ChangesState, ev: Event): ChangesState {
-  return inSeqOrder(state, ev, apply);
-}
-
-function apply(s: ChangesState, raw: Event): ChangesState {
+/**
+ * applyChanges applies one event of the session, in seq order: the session store
+ * orders them (../seq.ts), each seq once.
+ */
+export function applyChanges(s: ChangesState, raw: Event): ChangesState {
   const ev = typed(raw);
   if (ev === null) return s;
   switch (ev.type) {
@@ -105,7 +103,8 @@ function apply(s: ChangesState, raw: Event): ChangesState {
       return next;
     }
     case "file.captured": {
-      // A background command's changes, found when it ended (issue 15).
+      // A background command's changes, found when it ended: they belong to
+      // the turn that started it, so reverting the turn reverts them too.
       const d = ev.data;
       const read = (d.fileChanges ?? []).map(
         (fc): Change => ({
@@ -151,7 +150,7 @@ function apply(s: ChangesState, raw: Event): ChangesState {
     case "file.watch_degraded":
       return { ...s, watchDegraded: ev.data.reason || "the workspace is polled instead of watched" };
     case "run.start": {
-      // A sub-agent (issue 13 item 2): its changes are its turn's.
+      // A sub-agent's run: its changes are the turn's that started it.
       const parent = ev.data.parentRunId ?? "";
       if (parent === "" || ev.runId === undefined) return s;
       return { ...s, turnOf: withKey(s.turnOf, ev.runId, s.turnOf[parent] ?? parent) };

@@ -1,5 +1,5 @@
 // How long the review panel takes to render a session's 500 file changes
-// (issue 12: a session of 2,000 tool cards and 500 file changes opens and
+// (the aim: a session of 2,000 tool cards and 500 file changes opens and
 // renders in under 150 ms; this is the review panel's part, in happy-dom,
 // the browser figure is the e2e's). Run with
 // `npx vitest bench --run src/features/changes/review.bench.tsx`.

@@ -2,10 +2,11 @@
 // the session's changes (the events carry less for reverts), and a revert
 // that is always previewed (RevertRequest.dryRun) before it runs, stops at
 // a conflict until the person overwrites or cancels, and can be undone.
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import { useApi } from "../../backend/context";
 import { toApiError } from "../../backend/errors";
 import type { Change as Stored, RevertRequest, RevertResult } from "../../backend/gen/kernel";
+import { useLoad } from "../useLoad";
 
 /** useStoredChanges lists the session's changes by ID, read when the panel opens and again on reload(). */
 export function useStoredChanges(sessionId: string): {
@@ -14,30 +15,19 @@ export function useStoredChanges(sessionId: string): {
   reload: () => void;
 } {
   const api = useApi();
-  const [byId, setById] = useState<Record<string, Stored>>({});
-  const [error, setError] = useState("");
-  const [tick, setTick] = useState(0);
-  useEffect(() => {
-    let live = true;
-    api.Changes(sessionId).then(
-      (list) => {
-        if (!live) return;
-        const m: Record<string, Stored> = {};
-        for (const c of list) m[c.id] = c;
-        setById(m);
-        setError("");
-      },
-      (e: unknown) => {
-        if (live) setError(`The list of changes could not be read: ${toApiError(e).message}. Close and open the panel to try again.`);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, sessionId, tick]);
-  const reload = useCallback(() => setTick((t) => t + 1), []);
-  return { byId, error, reload };
+  const { state, reload } = useLoad(async () => {
+    const m: Record<string, Stored> = {};
+    for (const c of await api.Changes(sessionId)) m[c.id] = c;
+    return m;
+  }, [api, sessionId]);
+  const error =
+    state.status === "error"
+      ? `The list of changes could not be read: ${state.error.message}. Close and open the panel to try again.`
+      : "";
+  return { byId: state.value ?? noChanges, error, reload };
 }
+
+const noChanges: Record<string, Stored> = {};
 
 /** Flow is where a revert is: previewing, waiting for a confirmation or an overwrite, running, done. */
 export type Flow =

@@ -1,5 +1,5 @@
-// Attaching MCP resources from the composer (issue 13 item 1: attach a
-// resource to a user message, spec M3), the view mounted as the shell
+// Attaching MCP resources from the composer (a resource goes with a user
+// message, read through the MCP API, spec M3), the view mounted as the shell
 // mounts it, answered by a FakeTransport.
 import { cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";

@@ -3,15 +3,17 @@
 // resources of the ready MCP servers of the session's folder, and the
 // composer shows what is attached; the message then goes with
 // RunWithResources, which puts their text (bounded) and images into it.
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Dialog } from "radix-ui";
 import { X } from "lucide-react";
 import { toApiError, useApi } from "../../backend";
 import type { ResourceRef } from "../../backend/gen/kernel";
-import type { Resource } from "../../backend/gen/mcp";
+import type { Resource } from "../../backend/gen/mcpconfig";
+import { MaxAttached } from "../../backend/gen/mcpconfig";
+import { useLoad } from "../useLoad";
 
-/** MAX_ATTACHED is the kernel's bound on resources per message (mcpconfig.MaxAttached). */
-export const MAX_ATTACHED = 8;
+/** MAX_ATTACHED is the kernel's bound on resources per message. */
+export const MAX_ATTACHED = MaxAttached;
 
 /** Attached is a resource attached to the draft: its reference and its name. */
 export interface Attached extends ResourceRef {
@@ -43,8 +45,6 @@ export function AttachedList(props: { attached: Attached[]; onRemove(a: Attached
 }
 
 type Found = { server: string; resources: Resource[] } | { server: string; error: string };
-type Load = { status: "loading" } | { status: "error"; message: string } | { status: "ready"; found: Found[] };
-
 /** AttachButton opens the dialog that attaches a resource of a ready MCP server. */
 export function AttachButton(props: { sessionId: string; attached: Attached[]; disabled: boolean; onAttach(a: Attached): void }) {
   const [open, setOpen] = useState(false);
@@ -76,42 +76,33 @@ export function AttachButton(props: { sessionId: string; attached: Attached[]; d
 
 function Picker(props: { sessionId: string; attached: Attached[]; onAttach(a: Attached): void }) {
   const api = useApi();
-  const [load, setLoad] = useState<Load>({ status: "loading" });
-
-  useEffect(() => {
-    let live = true;
-    (async () => {
-      let workdir = "";
-      try {
-        workdir = (await api.Session(props.sessionId)).workdir;
-      } catch {
-        // Without the session, the user's own servers still list.
-      }
-      const list = await api.MCPServers(workdir);
-      const ready = list.servers.filter((s) => s.state === "ready");
-      const found = await Promise.all(
-        ready.map(async (s): Promise<Found> => {
-          try {
-            return { server: s.name, resources: await api.MCPResources(s.scope === "project" ? workdir : "", s.name) };
-          } catch (e) {
-            return { server: s.name, error: toApiError(e).message };
-          }
-        }),
-      );
-      if (live) setLoad({ status: "ready", found });
-    })().catch((e: unknown) => live && setLoad({ status: "error", message: toApiError(e).message }));
-    return () => {
-      live = false;
-    };
+  const { state: load } = useLoad(async () => {
+    let workdir = "";
+    try {
+      workdir = (await api.Session(props.sessionId)).workdir;
+    } catch {
+      // Without the session, the user's own servers still list.
+    }
+    const list = await api.MCPServers(workdir);
+    const ready = list.servers.filter((s) => s.state === "ready");
+    return Promise.all(
+      ready.map(async (s): Promise<Found> => {
+        try {
+          return { server: s.name, resources: await api.MCPResources(s.scope === "project" ? workdir : "", s.name) };
+        } catch (e) {
+          return { server: s.name, error: toApiError(e).message };
+        }
+      }),
+    );
   }, [api, props.sessionId]);
 
   if (load.status === "loading") return <p className="muted">Listing the resources of the ready MCP servers…</p>;
-  if (load.status === "error") return <p role="alert" className="error-text">Could not list the MCP servers: {load.message}</p>;
-  if (load.found.length === 0) return <p className="muted">No MCP server is ready: add one in Settings → MCP servers.</p>;
+  if (load.status === "error") return <p role="alert" className="error-text">Could not list the MCP servers: {load.error.message}</p>;
+  if (load.value.length === 0) return <p className="muted">No MCP server is ready: add one in Settings → MCP servers.</p>;
   const full = props.attached.length >= MAX_ATTACHED;
   return (
     <div className="convo-attach-list">
-      {load.found.map((f) => (
+      {load.value.map((f) => (
         <section key={f.server} aria-label={`Resources of ${f.server}`}>
           <h3>{f.server}</h3>
           {"error" in f ? (

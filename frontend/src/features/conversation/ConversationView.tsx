@@ -14,6 +14,7 @@ import {
 } from "react";
 import { Virtuoso, VirtuosoMockContext, type VirtuosoHandle } from "react-virtuoso";
 import { useApi } from "../../backend";
+import { useLoad } from "../useLoad";
 import { useSession } from "../session/hooks";
 import { runError, runModel } from "./format";
 import { lastPrompt, lastTurn, rowsOf, runningTurnId, type Row } from "./reducer";
@@ -273,30 +274,18 @@ function RowView({ row, latest, onContinue }: { row: Row; latest: boolean; onCon
  */
 function useNoModel(sessionId: string, running: string): string {
   const api = useApi();
-  const [reason, setReason] = useState("");
+  const { state, reload } = useLoad(() => Promise.all([api.Session(sessionId), api.Providers()]), [api, sessionId, running], { keep: true });
   useEffect(() => {
-    let live = true;
-    const check = () =>
-      Promise.all([api.Session(sessionId), api.Providers()]).then(
-        ([s, providers]) => {
-          if (!live) return;
-          setReason(
-            runModel(s, providers) === ""
-              ? "This session has no model: add a provider profile with a model in Settings, or choose one for this session."
-              : "",
-          );
-        },
-        // Not known: sending says why if it fails.
-        () => live && setReason(""),
-      );
-    void check();
-    window.addEventListener("focus", check);
-    return () => {
-      live = false;
-      window.removeEventListener("focus", check);
-    };
-  }, [api, sessionId, running]);
-  return reason;
+    window.addEventListener("focus", reload);
+    return () => window.removeEventListener("focus", reload);
+  }, [reload]);
+  // Not known (not read yet, or the read failed): sending says why if it
+  // fails. While it is read again, what was known stays.
+  if (state.status === "error" || state.value === undefined) return "";
+  const [s, providers] = state.value;
+  return runModel(s, providers) === ""
+    ? "This session has no model: add a provider profile with a model in Settings, or choose one for this session."
+    : "";
 }
 
 function Composer(props: {

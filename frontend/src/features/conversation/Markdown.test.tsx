@@ -11,7 +11,7 @@ afterEach(() => {
 });
 
 describe("ModelText", () => {
-  // issue 12, performance: rows mounting together (opening a long session)
+  // Rows mounting together (opening a long session)
   // must not parse every step's markdown in the task that mounts them.
   it("shows the plain text when it mounts, and its markdown in a later render", async () => {
     const el = document.createElement("div");

@@ -4,11 +4,12 @@
 // truncation notices and the full stored text on demand, images, and for a
 // successful write, edit or delete only the file change (never the raw
 // arguments).
-import { lazy, memo, Suspense, useEffect, useState } from "react";
+import { lazy, memo, Suspense, useState } from "react";
 import type { FileChange } from "../../backend/gen/event";
 import { useApi, useTransport } from "../../backend";
 import { useCard, useSession, useTurn } from "../session/hooks";
 import { loadArtifact, type LoadedArtifact } from "./artifacts";
+import { useLoad } from "../useLoad";
 import { shownStatus } from "./cardStatus";
 import { bytes, duration, relative, statusWord, target } from "./format";
 import { ModelText } from "./Markdown";
@@ -87,7 +88,7 @@ function Card({ card, workdir }: { card: ToolCard; workdir: string }) {
 }
 
 /**
- * SubAgentView is the sub-agent a task call started (issue 13 item 2), live:
+ * SubAgentView is the sub-agent a task call started, live:
  * what it is for, where it is, its prompt and its tool calls (collapsed until
  * asked for; each a card like any other, nested sub-agents included) and its
  * answer.
@@ -259,19 +260,20 @@ function Artifact({ id }: { id: string }) {
 function BridgedArtifact({ id, sessionId }: { id: string; sessionId: string }) {
   const transport = useTransport();
   const api = useApi();
-  const [state, setState] = useState<{ kind: "loading" } | LoadedArtifact | { kind: "error"; message: string }>({ kind: "loading" });
-  const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    let live = true;
-    setState({ kind: "loading" });
-    loadArtifact(transport, api, sessionId, id).then(
-      (a) => live && setState(a),
-      (e: unknown) => live && setState({ kind: "error", message: e instanceof Error ? e.message : String(e) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [transport, api, sessionId, id, attempt]);
+  const load = useLoad(() => loadArtifact(transport, api, sessionId, id), [transport, api, sessionId, id]);
+  // broken says why bytes that loaded do not decode; a reload tries again.
+  const [broken, setBroken] = useState<{ kind: "error"; message: string } | null>(null);
+  const retry = () => {
+    setBroken(null);
+    load.reload();
+  };
+  const state: { kind: "loading" } | LoadedArtifact | { kind: "error"; message: string } =
+    broken ??
+    (load.state.status === "ready"
+      ? load.state.value
+      : load.state.status === "error"
+        ? { kind: "error", message: load.state.error.message }
+        : { kind: "loading" });
   switch (state.kind) {
     case "loading":
       return (
@@ -287,7 +289,7 @@ function BridgedArtifact({ id, sessionId }: { id: string; sessionId: string }) {
           width={state.width > 0 ? state.width : undefined}
           height={state.height > 0 ? state.height : undefined}
           alt={`Image ${id} from the tool`}
-          onError={() => setState({ kind: "error", message: `the ${state.mime} bytes do not decode as an image` })}
+          onError={() => setBroken({ kind: "error", message: `the ${state.mime} bytes do not decode as an image` })}
         />
       );
     case "other":
@@ -300,7 +302,7 @@ function BridgedArtifact({ id, sessionId }: { id: string; sessionId: string }) {
       return (
         <div className="convo-card-note" role="alert">
           Image <code>{id}</code> could not be shown ({state.message}).{" "}
-          <button type="button" className="convo-link" onClick={() => setAttempt(attempt + 1)}>
+          <button type="button" className="convo-link" onClick={retry}>
             Try again
           </button>
         </div>

@@ -1,6 +1,6 @@
 // The desktop's artifact reads (artifacts.ts): once per transport, the
 // least recently used images out past cacheBytes with their URLs revoked,
-// failures not kept. Issue 12 item 2 (images from artifacts).
+// failures not kept.
 import { describe, expect, it, vi } from "vitest";
 import { ApiError, createApi } from "../../backend";
 import { FakeTransport } from "../../backend/fake";

@@ -1,5 +1,5 @@
-// The badge of a task card whose sub-agent waits (issue 12 item 2: a card
-// moves through waiting for approval), over the stored events of a real
+// The badge of a task card whose sub-agent waits (a card says waiting for
+// approval while any of its sub-agents waits), over the stored events of a real
 // session with two sub-agents (testdata/subagent.jsonl).
 import { describe, expect, it } from "vitest";
 import log from "../testdata/subagent.jsonl?raw";

@@ -1,6 +1,6 @@
 // Syntax highlighting for code blocks: refractor's core, with each language
 // loaded on first use by a dynamic import, so the initial bundle carries no
-// grammar (issue 12: initial JavaScript under 500 KB gzipped).
+// grammar (the initial JavaScript stays under 500 KB gzipped).
 import { refractor } from "refractor/core";
 import type { Root } from "hast";
 

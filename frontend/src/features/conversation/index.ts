@@ -1,2 +1,2 @@
-// The conversation view of a session (issue 12 item 2).
+// The conversation view of a session.
 export { ConversationView } from "./ConversationView";

@@ -10,12 +10,12 @@
 // In a batch of the store (../draft.ts) those records are copied once per
 // batch, not once per event, so folding a long history stays linear.
 //
-// A sub-agent (the task tool, issue 13 item 2) is a run of its own whose
+// A sub-agent (the task tool) is a run of its own whose
 // events name the task call on their envelope (parentCallId): it is a Turn
 // like any other, folded by the same code, but not an entry of the
 // conversation; the task call's card points at it (childRunId) and shows it.
 import type { Event, FileChange, Instructions, ResourceRef, Usage } from "../../backend/gen/event";
-import { inSeqOrder, initialSeq, typed, type Sequenced, type TypedEvent } from "../seq";
+import { typed, type TypedEvent } from "../seq";
 import { withItem, withKey } from "../draft";
 import { truncationNotices } from "./truncation";
 
@@ -141,7 +141,7 @@ export interface Turn {
 /** Entry is one item of the conversation in order: a turn, or a mode switch between turns. */
 export type Entry = { kind: "turn"; id: string } | ({ kind: "mode" } & ModeNote);
 
-export interface ConversationState extends Sequenced {
+export interface ConversationState {
   /** The conversation in order. Changes only when a turn starts or a mode switch falls between turns. */
   entries: Entry[];
   turns: Record<string, Turn>;
@@ -151,16 +151,11 @@ export interface ConversationState extends Sequenced {
   cards: Record<string, Record<string, ToolCard>>;
 }
 
-export const initialConversation: ConversationState = { ...initialSeq, entries: [], turns: {}, streams: {}, cards: {} };
+export const initialConversation: ConversationState = { entries: [], turns: {}, streams: {}, cards: {} };
 
 /** cardOf returns the card of call callId in run runId. */
 export function cardOf(s: ConversationState, runId: string, callId: string): ToolCard | undefined {
   return s.cards[runId]?.[callId];
-}
-
-/** applyConversation applies one event, in seq order (see inSeqOrder). */
-export function applyConversation(state: ConversationState, ev: Event): ConversationState {
-  return inSeqOrder(state, ev, apply);
 }
 
 // The step limit's run.end error (backend/engine/run.go). The event has no
@@ -170,7 +165,11 @@ const stepLimitError = /^stopped after \d+ model steps, the limit for one turn/;
 const endStatuses = new Set(["done", "error", "cancelled", "interrupted"]);
 const turnEnds = new Set(["completed", "failed", "cancelled", "interrupted"]);
 
-function apply(s: ConversationState, raw: Event): ConversationState {
+/**
+ * applyConversation applies one event of the session, in seq order: the session store
+ * orders them (../seq.ts), each seq once.
+ */
+export function applyConversation(s: ConversationState, raw: Event): ConversationState {
   const ev = typed(raw);
   if (ev === null) return s;
   const runId = ev.runId ?? "";

@@ -1,4 +1,4 @@
-// The conversation view's selectors and words (issue 12 item 2): the rows
+// The conversation view's selectors and words: the rows
 // of the virtualized transcript, the running turn, the prompt Up recalls,
 // the model a Run would ask, a card's target.
 import { describe, expect, it } from "vitest";

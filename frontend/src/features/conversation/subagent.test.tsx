@@ -1,4 +1,4 @@
-// Sub-agents in the conversation (issue 13 item 2), over a real session's
+// Sub-agents in the conversation, over a real session's
 // stored events (testdata/subagent.jsonl, recorded by the Go test
 // TestSubAgentApprovalNamesTheChild with FOYA_RECORD_SUBAGENT set): in
 // Manual, the model starts two sub-agents at once, "note writer" (whose
@@ -71,7 +71,7 @@ describe("a session with sub-agents, folded", () => {
     expect(cardOf(s, parentRun, "t1")).toMatchObject({ status: "running" });
   });
 
-  itKeepsSeqOrder(applyConversation, initialConversation, () => ({ events }));
+  itKeepsSeqOrder("conversation", () => ({ events }));
 
   it("groups a sub-agent's file changes with its turn's (review panel)", () => {
     const s = reduceAll(applyChanges, initialChanges, events);
@@ -144,7 +144,7 @@ describe("the task card", () => {
 });
 
 describe("the task card's badge", () => {
-  it("says waiting for approval while its sub-agent waits, running once answered (issue 12 item 2)", async () => {
+  it("says waiting for approval while its sub-agent waits, running once answered", async () => {
     const asked = seqOf((e) => e.type === "approval.request");
     const { push } = await mount(upTo(asked));
     const badge = () => within(screen.getByRole("article", { name: "task note writer" })).getByText(/^(running|waiting for approval|done)$/);

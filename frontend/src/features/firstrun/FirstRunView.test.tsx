@@ -93,7 +93,7 @@ describe("FirstRunView", () => {
     ]);
   });
 
-  it("saves a second found server with its own model, not the first one's (issue 21 item 12d)", async () => {
+  it("saves a second found server with its own model, not the first one's", async () => {
     const t = new ProbeTransport({
       ModelServers: candidates,
       AddProvider: { name: "lm-studio", baseUrl: "http://127.0.0.1:1234/v1", model: "mistral-small" },

@@ -1,5 +1,5 @@
-import { useEffect, useState } from "react";
 import { useApi } from "../../backend";
+import { useLoad } from "../useLoad";
 
 /**
  * useFirstRun says whether the window should open on the first-run view:
@@ -10,18 +10,9 @@ import { useApi } from "../../backend";
  */
 export function useFirstRun(sessions: { load: "loading" | "ready" | "error"; count: number }): "unknown" | boolean {
   const api = useApi();
-  const [providers, setProviders] = useState<"unknown" | "error" | number>("unknown");
-  useEffect(() => {
-    let live = true;
-    api.Providers().then(
-      (p) => live && setProviders(p.length),
-      () => live && setProviders("error"),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api]);
+  const { state } = useLoad(() => api.Providers(), [api]);
+  const providers = state.status === "ready" ? state.value.length : state.status;
   if (providers === "error" || sessions.load === "error") return false;
-  if (providers === "unknown" || sessions.load === "loading") return "unknown";
+  if (providers === "loading" || sessions.load === "loading") return "unknown";
   return providers === 0 && sessions.count === 0;
 }

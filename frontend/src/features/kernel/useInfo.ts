@@ -1,5 +1,5 @@
-import { useEffect, useState } from "react";
-import { createApi, toApiError, type Info, type Transport } from "../../backend";
+import { createApi, type Info, type Transport } from "../../backend";
+import { useLoad } from "../useLoad";
 
 /** InfoState is what the window knows about the kernel. */
 export type InfoState =
@@ -9,21 +9,13 @@ export type InfoState =
 
 /** useInfo loads the kernel's info once per transport. */
 export function useInfo(transport: Transport): InfoState {
-  const [state, setState] = useState<InfoState>({ status: "loading" });
-  useEffect(() => {
-    let current = true;
-    setState({ status: "loading" });
-    createApi(transport).Info().then(
-      (info) => {
-        if (current) setState({ status: "ready", info });
-      },
-      (e: unknown) => {
-        if (current) setState({ status: "error", message: toApiError(e).message });
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [transport]);
-  return state;
+  const { state } = useLoad(() => createApi(transport).Info(), [transport]);
+  switch (state.status) {
+    case "loading":
+      return { status: "loading" };
+    case "ready":
+      return { status: "ready", info: state.value };
+    case "error":
+      return { status: "error", message: state.error.message };
+  }
 }

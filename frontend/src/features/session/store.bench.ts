@@ -1,5 +1,5 @@
 // How long a session's store takes to fold a long stored history, the work
-// of opening a session before anything renders (issue 12: a session of 2,000
+// of opening a session before anything renders (the aim: a session of 2,000
 // tool cards and 500 file changes opens in under 150 ms). Run with
 // `npx vitest bench --run src/features/session/store.bench.ts`.
 import { bench, describe } from "vitest";

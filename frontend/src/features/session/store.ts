@@ -1,13 +1,15 @@
 // One zustand store per open session, around the pure reducers of each area.
-// Events go in by batches (apply); each area's reducer takes every event, in
-// seq order (../seq.ts), and an area an event does not touch keeps its
-// objects, so views that select from it do not render again.
+// Events go in by batches (apply), in any order, duplicates too; the store is
+// the one place that orders them (order, ../seq.ts), and each area's reducer
+// takes every event once, in seq order. An area an event does not touch
+// keeps its objects, so views that select from it do not render again.
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { applyApprovals, initialApprovals, type ApprovalsState } from "../approvals/reducer";
 import { applyChanges, initialChanges, type ChangesState } from "../changes/reducer";
 import { applyConversation, initialConversation, type ConversationState } from "../conversation/reducer";
 import { applyTasks, initialTasks, type TasksState } from "../tasks/reducer";
 import type { Event } from "../../backend/gen/event";
+import { guarded, inSeqOrder, initialOrder, type SeqOrder } from "../seq";
 import { inBatch, type Draft } from "../draft";
 
 export interface SessionState {
@@ -16,6 +18,8 @@ export interface SessionState {
   approvals: ApprovalsState;
   changes: ChangesState;
   tasks: TasksState;
+  /** order is where the events are put in seq order: order.seq is the last applied. */
+  order: SeqOrder;
   /** apply takes events of this session (others are ignored), in any order, duplicates too. */
   apply(events: readonly Event[]): void;
 }
@@ -27,30 +31,35 @@ export interface SessionStoreOptions {
   mode?: string;
 }
 
-/** Areas are the parts of a session's state the events fold into. */
-type Areas = Pick<SessionState, "conversation" | "approvals" | "changes" | "tasks">;
+/** Areas are the parts of a session's state the events fold into, with their order. */
+type Areas = Pick<SessionState, "conversation" | "approvals" | "changes" | "tasks" | "order">;
 
 function areasOf(s: SessionState): Areas {
-  return { conversation: s.conversation, approvals: s.approvals, changes: s.changes, tasks: s.tasks };
+  return { conversation: s.conversation, approvals: s.approvals, changes: s.changes, tasks: s.tasks, order: s.order };
 }
 
 function sameAreas(a: Areas, b: Areas): boolean {
-  return a.conversation === b.conversation && a.approvals === b.approvals && a.changes === b.changes && a.tasks === b.tasks;
+  return a.order === b.order && a.conversation === b.conversation && a.approvals === b.approvals && a.changes === b.changes && a.tasks === b.tasks;
 }
 
 // fold applies events[from:to] of session sessionId to a, in the batch
-// inBatch opened (so each record is copied once).
+// inBatch opened (so each record is copied once): a.order lets each event
+// through once, in seq order, and each area's reducer applies it (one that
+// throws on a malformed payload skips it).
 function fold(a: Areas, sessionId: string, events: readonly Event[], from = 0, to = events.length): Areas {
-  let { conversation, approvals, changes, tasks } = a;
+  let { conversation, approvals, changes, tasks, order } = a;
+  const next = (ev: Event) => {
+    conversation = guarded(applyConversation, conversation, ev);
+    approvals = guarded(applyApprovals, approvals, ev);
+    changes = guarded(applyChanges, changes, ev);
+    tasks = guarded(applyTasks, tasks, ev);
+  };
   for (let i = from; i < to; i++) {
     const ev = events[i]!;
     if (ev.sessionId !== sessionId) continue;
-    conversation = applyConversation(conversation, ev);
-    approvals = applyApprovals(approvals, ev);
-    changes = applyChanges(changes, ev);
-    tasks = applyTasks(tasks, ev);
+    order = inSeqOrder(order, ev, next);
   }
-  return { conversation, approvals, changes, tasks };
+  return { conversation, approvals, changes, tasks, order };
 }
 
 /** createSessionStore makes the store of one session, empty: feed it the session's events from seq 1. */
@@ -61,6 +70,7 @@ export function createSessionStore(sessionId: string, opts: SessionStoreOptions 
     approvals: initialApprovals(opts.mode ?? ""),
     changes: initialChanges,
     tasks: initialTasks,
+    order: initialOrder,
     apply(events) {
       const before = areasOf(get());
       // One batch: the reducers copy each record once, not once per event (../draft.ts).
@@ -72,12 +82,13 @@ export function createSessionStore(sessionId: string, opts: SessionStoreOptions 
 
 /** lastSeq is the seq to resume after: every event up to it has been applied. */
 export function lastSeq(s: SessionState): number {
-  return s.conversation.seq;
+  return s.order.seq;
 }
 
 /**
- * Subscribe is the transport's subscribe (Transport.subscribe): stored
- * events after afterSeq, then live ones, each seq once, in order.
+ * Subscribe is the transport's subscribe: stored events after afterSeq,
+ * then live ones, each seq once, in order (the store orders them again, so
+ * a transport that repeats or reorders at a seam loses nothing).
  */
 export type Subscribe = (sessionId: string, afterSeq: number, onEvent: (ev: Event) => void) => () => void;
 
@@ -107,8 +118,8 @@ const nextTask: (f: () => void) => void =
  * block the page (no long task); a batch that folds within one slice is
  * applied at once. The state is published once, at the end: the view
  * renders the whole history once, not each slice. An area something else
- * changed meanwhile (apply) is folded again from its new
- * state, so nothing is lost (the reducers ignore an event seen twice).
+ * changed meanwhile (apply) is folded again from its new state, so
+ * nothing is lost (the order lets each seq through once).
  * done runs after the publish; nothing is published once cancelled() is
  * true.
  */
@@ -142,17 +153,10 @@ export function applyInSlices(
     const now = store.getState();
     const start = areasOf(base);
     const current = areasOf(now);
-    const out: Areas = sameAreas(start, current)
-      ? folded
-      : inBatch(() => {
-          const again = fold(current, sessionId, events);
-          return {
-            conversation: current.conversation === start.conversation ? folded.conversation : again.conversation,
-            approvals: current.approvals === start.approvals ? folded.approvals : again.approvals,
-            changes: current.changes === start.changes ? folded.changes : again.changes,
-            tasks: current.tasks === start.tasks ? folded.tasks : again.tasks,
-          };
-        });
+    // Events were applied meanwhile (only apply changes the areas): fold
+    // again from what is there now; the order lets through only the
+    // events it has not seen.
+    const out: Areas = sameAreas(start, current) ? folded : inBatch(() => fold(current, sessionId, events));
     if (!sameAreas(current, out)) store.setState(out);
     done();
   };

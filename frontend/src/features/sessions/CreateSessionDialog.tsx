@@ -1,5 +1,5 @@
 import { FolderOpen } from "lucide-react";
-import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { useId, useRef, useState, type FormEvent } from "react";
 import { toApiError, useApi, useTransport, type Session } from "../../backend";
 import type { Provider } from "../../backend/gen/profiles";
 import { Button } from "../../ui/Button";
@@ -8,6 +8,7 @@ import { Notice } from "../../ui/Notice";
 import { Spinner } from "../../ui/Spinner";
 import { modeHint, modeLabel, modes, toMode, type Mode } from "./modes";
 import { maxTitle } from "./SessionList";
+import { useLoad } from "../useLoad";
 
 /** Choices is what the dialog loads before it can offer a choice. */
 interface Choices {
@@ -33,6 +34,20 @@ export function validate(f: { folder: string; title: string; model: string }): {
     title: [...f.title.trim()].length > maxTitle ? `A title is at most ${maxTitle} characters.` : "",
     model: /\s/.test(f.model.trim()) ? "A model name has no spaces." : "",
   };
+}
+
+// completeAfterMs is how long typing pauses before the folder is completed.
+const completeAfterMs = 120;
+
+// pause resolves after ms, or rejects once signal is aborted (typing went on).
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(t);
+      reject(signal.reason);
+    });
+  });
 }
 
 function isAbsolute(p: string): boolean {
@@ -66,64 +81,50 @@ function CreateForm(props: { onClose: () => void; onCreated: (s: Session) => voi
   const api = useApi();
   const transport = useTransport();
   const ids = { folder: useId(), title: useId(), provider: useId(), model: useId(), list: useId(), err: useId() };
-  const [choices, setChoices] = useState<Choices | null>(null);
   const [folder, setFolder] = useState("");
   const [title, setTitle] = useState("");
-  const [provider, setProvider] = useState("");
-  const [model, setModel] = useState("");
-  const [mode, setMode] = useState<Mode>("manual");
-  const [completions, setCompletions] = useState<string[]>([]);
+  // What the person picked; null until they do, and the defaults show.
+  const [providerPick, setProvider] = useState<string | null>(null);
+  const [modelPick, setModel] = useState<string | null>(null);
+  const [modePick, setMode] = useState<Mode | null>(null);
   const [touched, setTouched] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
   const folderInput = useRef<HTMLInputElement>(null);
 
-  useEffect(() => {
-    let live = true;
-    Promise.allSettled([api.Providers(), api.DefaultMode()]).then(([p, m]) => {
-      if (!live) return;
-      const providers = p.status === "fulfilled" ? (p.value ?? []) : [];
-      const def = m.status === "fulfilled" ? toMode(m.value) : null;
-      const errors = [
-        p.status === "rejected" ? `the provider profiles could not be read (${toApiError(p.reason).message})` : "",
-        m.status === "rejected" ? `the default mode could not be read (${toApiError(m.reason).message}), so Manual is chosen` : "",
-      ].filter((e) => e !== "");
-      setChoices({ providers, mode: def ?? "manual", error: errors.join("; ") });
-      setMode(def ?? "manual");
-      const first = providers.find((x) => x.default === true) ?? providers[0];
-      if (first !== undefined) {
-        setProvider(first.name);
-        setModel(first.model);
-      }
-    });
-    return () => {
-      live = false;
-    };
+  // The profiles and the default mode; either may fail, and the dialog still
+  // works (no profile: the environment's server; no default: Manual).
+  const loaded = useLoad(async (): Promise<Choices> => {
+    const [p, m] = await Promise.allSettled([api.Providers(), api.DefaultMode()]);
+    const providers = p.status === "fulfilled" ? (p.value ?? []) : [];
+    const def = m.status === "fulfilled" ? toMode(m.value) : null;
+    const errors = [
+      p.status === "rejected" ? `the provider profiles could not be read (${toApiError(p.reason).message})` : "",
+      m.status === "rejected" ? `the default mode could not be read (${toApiError(m.reason).message}), so Manual is chosen` : "",
+    ].filter((e) => e !== "");
+    return { providers, mode: def ?? "manual", error: errors.join("; ") };
   }, [api]);
+  const choices = loaded.state.value ?? null;
+  // The form starts from the default profile (its model) and the default mode.
+  const first = choices?.providers.find((x) => x.default === true) ?? choices?.providers[0];
+  const provider = providerPick ?? first?.name ?? "";
+  const model = modelPick ?? first?.model ?? "";
+  const mode: Mode = modePick ?? choices?.mode ?? "manual";
 
-  // Completion of the typed folder: the kernel lists the folders it could be.
-  useEffect(() => {
-    const typed = folder.trim();
-    if (typed === "" || !isAbsolute(typed)) {
-      setCompletions([]);
-      return;
-    }
-    let live = true;
-    const t = setTimeout(() => {
-      api.CompletePath(typed).then(
-        (c) => {
-          if (live) setCompletions((c ?? []).filter((x) => x !== typed));
-        },
-        () => {
-          if (live) setCompletions([]); // completion is a help; the field still works without it
-        },
-      );
-    }, 120);
-    return () => {
-      live = false;
-      clearTimeout(t);
-    };
-  }, [api, folder]);
+  // Completion of the typed folder: the kernel lists the folders it could be,
+  // once typing pauses. Completion is a help: without it (it failed) the
+  // field still works.
+  const completion = useLoad(
+    async (signal) => {
+      const typed = folder.trim();
+      if (typed === "" || !isAbsolute(typed)) return [];
+      await pause(completeAfterMs, signal);
+      return ((await api.CompletePath(typed)) ?? []).filter((x) => x !== typed);
+    },
+    [api, folder],
+    { keep: true },
+  );
+  const completions = completion.state.status === "error" ? [] : (completion.state.value ?? []);
 
   const problems = validate({ folder, title, model });
   const invalid = problems.folder !== "" || problems.title !== "" || problems.model !== "";

@@ -1,13 +1,12 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { toApiError, useApi, type Session } from "../../backend";
-import type { BackgroundCommand } from "../../backend/gen/kernel";
 import { Button } from "../../ui/Button";
 import { Dialog } from "../../ui/Dialog";
 import { Notice } from "../../ui/Notice";
 import { Spinner } from "../../ui/Spinner";
 import { titleOf } from "./search";
+import { useLoad } from "../useLoad";
 
-type Commands = { status: "loading" } | { status: "ready"; running: BackgroundCommand[] } | { status: "error"; message: string };
 
 /**
  * DeleteSessionDialog confirms deleting a session and says first what goes
@@ -39,24 +38,9 @@ export function DeleteSessionDialog(props: { session: Session | null; onClose: (
 function DeleteBody(props: { session: Session; onClose: () => void; onDeleted: (id: string) => void }) {
   const api = useApi();
   const { session: s } = props;
-  const [commands, setCommands] = useState<Commands>({ status: "loading" });
+  const { state: commands } = useLoad(async () => ((await api.BackgroundCommands(s.id)) ?? []).filter((c) => c.running), [api, s.id]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
-
-  useEffect(() => {
-    let live = true;
-    api.BackgroundCommands(s.id).then(
-      (cs) => {
-        if (live) setCommands({ status: "ready", running: (cs ?? []).filter((c) => c.running) });
-      },
-      (e: unknown) => {
-        if (live) setCommands({ status: "error", message: toApiError(e).message });
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, s.id]);
 
   const remove = () => {
     setBusy(true);
@@ -82,20 +66,20 @@ function DeleteBody(props: { session: Session; onClose: () => void; onDeleted: (
         {commands.status === "loading" && <Spinner label="Checking its background commands…" visible />}
         {commands.status === "error" && (
           <p>
-            Its background commands could not be listed ({commands.message}); deleting stops any that still run.
+            Its background commands could not be listed ({commands.error.message}); deleting stops any that still run.
           </p>
         )}
-        {commands.status === "ready" && commands.running.length === 0 && <p>It has no background commands running.</p>}
-        {commands.status === "ready" && commands.running.length > 0 && (
+        {commands.status === "ready" && commands.value.length === 0 && <p>It has no background commands running.</p>}
+        {commands.status === "ready" && commands.value.length > 0 && (
           <>
             <p>
               <strong>
-                Deleting stops {commands.running.length === 1 ? "its background command" : `its ${commands.running.length} background commands`}
+                Deleting stops {commands.value.length === 1 ? "its background command" : `its ${commands.value.length} background commands`}
               </strong>{" "}
               (with every process they started):
             </p>
             <ul className="command-list" aria-label="Background commands that will be stopped">
-              {commands.running.map((c) => (
+              {commands.value.map((c) => (
                 <li key={c.id} className="mono">
                   {c.command}
                 </li>

@@ -100,7 +100,7 @@ describe("SessionList keyboard", () => {
     expect(screen.getByRole("button", { name: "Fix the flaky test" }).tabIndex).toBe(-1);
   });
 
-  it("gives a long title in full as the session's name and tooltip, and its actions after it in Tab order (issue 12 item 7)", async () => {
+  it("gives a long title in full as the session's name and tooltip, and its actions after it in Tab order", async () => {
     const long = "Make the importer accept every CSV dialect the old tool took, including the odd ones";
     const transport = new FakeTransport();
     const user = userEvent.setup();

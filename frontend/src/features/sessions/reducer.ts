@@ -60,7 +60,7 @@ export function applySessions(s: SessionsState, raw: Event): SessionsState {
   if (ev === null) return next;
   const id = ev.sessionId;
   const st = statusOf(next, id);
-  // A sub-agent's run (issue 13 item 2) goes on inside the session's run:
+  // A sub-agent's run goes on inside the session's run:
   // its start and end say nothing of whether the session is running.
   if ((ev.type === "run.start" || ev.type === "run.end") && (ev.parentCallId ?? "") !== "") return next;
   switch (ev.type) {

@@ -1,8 +1,14 @@
 import { Fragment, useCallback, useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { AlertDialog } from "radix-ui";
 import { useApi, useTransport } from "../../backend";
-import type { Approval as MCPApprove, List as MCPList, Server as MCPServer } from "../../backend/gen/mcpconfig";
-import type { Content, Prompt, Resource } from "../../backend/gen/mcp";
+import type {
+  Approval as MCPApprove,
+  Content,
+  List as MCPList,
+  Prompt,
+  Resource,
+  Server as MCPServer,
+} from "../../backend/gen/mcpconfig";
 import { Button } from "../../ui/Button";
 import { Notice } from "../../ui/Notice";
 import { errorText } from "./errors";

@@ -1,11 +1,10 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useApi } from "../../backend";
 import { Notice } from "../../ui/Notice";
 import { ModeChooser } from "./ModeChooser";
 import { errorText } from "./errors";
 import { modeLabel, type ModeName } from "./modes";
-
-type Load = { status: "loading" } | { status: "error"; message: string } | { status: "ready"; mode: string };
+import { useLoad } from "../useLoad";
 
 /**
  * ModeSettings switches the open session's approval mode (SetMode: it
@@ -34,29 +33,16 @@ export function ModeSettings(props: { sessionId: string | null }) {
 function SessionMode(props: { sessionId: string }) {
   const api = useApi();
   const { sessionId } = props;
-  const [load, setLoad] = useState<Load>({ status: "loading" });
+  const { state: load, reload, set } = useLoad(async () => (await api.Session(sessionId)).approvalMode, [api, sessionId]);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
-  const [again, setAgain] = useState(0);
-
-  useEffect(() => {
-    let live = true;
-    setLoad({ status: "loading" });
-    api.Session(sessionId).then(
-      (s) => live && setLoad({ status: "ready", mode: s.approvalMode }),
-      (e: unknown) => live && setLoad({ status: "error", message: errorText(e) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, sessionId, again]);
 
   const change = async (m: ModeName) => {
     setBusy(true);
     setResult(null);
     try {
       await api.SetMode(sessionId, m);
-      setLoad({ status: "ready", mode: m });
+      set(m);
       setResult({
         ok: true,
         text: `This session is now in ${modeLabel(m)}. It applies from the agent's next decision, also during a run, and the switch shows in the conversation.`,
@@ -74,8 +60,8 @@ function SessionMode(props: { sessionId: string }) {
     case "error":
       return (
         <Notice kind="alert" title="Could not read the session's mode">
-          <p className="error-text">{load.message}</p>
-          <button type="button" className="button" onClick={() => setAgain((n) => n + 1)}>
+          <p className="error-text">{errorText(load.error)}</p>
+          <button type="button" className="button" onClick={reload}>
             Try again
           </button>
         </Notice>
@@ -83,7 +69,7 @@ function SessionMode(props: { sessionId: string }) {
   }
   return (
     <>
-      <ModeChooser label="Approval mode of this session" target="this session" value={load.mode} disabled={busy} onChange={change} />
+      <ModeChooser label="Approval mode of this session" target="this session" value={load.value} disabled={busy} onChange={change} />
       <Result result={result} />
     </>
   );
@@ -91,28 +77,16 @@ function SessionMode(props: { sessionId: string }) {
 
 function DefaultMode() {
   const api = useApi();
-  const [load, setLoad] = useState<Load>({ status: "loading" });
+  const { state: load, reload, set } = useLoad(() => api.DefaultMode(), [api]);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
-  const [again, setAgain] = useState(0);
-
-  useEffect(() => {
-    let live = true;
-    api.DefaultMode().then(
-      (m) => live && setLoad({ status: "ready", mode: m }),
-      (e: unknown) => live && setLoad({ status: "error", message: errorText(e) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, again]);
 
   const change = async (m: ModeName) => {
     setBusy(true);
     setResult(null);
     try {
       await api.SetDefaultMode(m);
-      setLoad({ status: "ready", mode: m });
+      set(m);
       setResult({ ok: true, text: `New sessions start in ${modeLabel(m)}. Sessions that exist keep their mode.` });
     } catch (e) {
       setResult({ ok: false, text: `The default was not changed: ${errorText(e)}` });
@@ -127,8 +101,8 @@ function DefaultMode() {
     case "error":
       return (
         <Notice kind="alert" title="Could not read the default mode">
-          <p className="error-text">{load.message}</p>
-          <button type="button" className="button" onClick={() => setAgain((n) => n + 1)}>
+          <p className="error-text">{errorText(load.error)}</p>
+          <button type="button" className="button" onClick={reload}>
             Try again
           </button>
         </Notice>
@@ -136,7 +110,7 @@ function DefaultMode() {
   }
   return (
     <>
-      <ModeChooser label="Default approval mode for new sessions" target="new sessions" value={load.mode} disabled={busy} onChange={change} />
+      <ModeChooser label="Default approval mode for new sessions" target="new sessions" value={load.value} disabled={busy} onChange={change} />
       <Result result={result} />
     </>
   );

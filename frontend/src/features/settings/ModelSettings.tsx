@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useState, type FormEvent } from "react";
 import { Switch } from "radix-ui";
 import { useApi } from "../../backend";
 import { Button } from "../../ui/Button";
@@ -8,11 +8,7 @@ import type { WorkspaceUsage as Usage } from "../../backend/gen/kernel";
 import { DefaultMode, DefaultProvider, ImagesPrefix, KindBytes, WorkspaceMaxKept, type Entry } from "../../backend/gen/settings";
 import { bytesText, imageKey } from "./keys";
 import { Result } from "./ModeSettings";
-
-type Load =
-  | { status: "loading" }
-  | { status: "error"; message: string }
-  | { status: "ready"; entries: Entry[]; images: Record<string, string>; models: string[] };
+import { useLoad } from "../useLoad";
 
 /** Settings with a pane of their own (Approval modes, Providers), which explains and sets them. */
 const ownPane = new Set([DefaultMode, DefaultProvider]);
@@ -28,39 +24,32 @@ const workspacePrefix = "workspace.";
  */
 export function ModelSettings(props: { sessionId: string | null }) {
   const api = useApi();
-  const [load, setLoad] = useState<Load>({ status: "loading" });
-
-  const reload = useCallback(async () => {
-    try {
-      const [entries, providers, session] = await Promise.all([
-        api.SettingList(),
-        api.Providers(),
-        props.sessionId === null ? Promise.resolve(null) : api.Session(props.sessionId),
-      ]);
-      const images = entries.find((e) => e.key === ImagesPrefix)?.set ?? {};
-      const names = new Set<string>();
-      if (session !== null && session.model !== "") names.add(session.model);
-      for (const p of providers) names.add(p.model);
-      for (const k of Object.keys(images)) names.add(k.slice(ImagesPrefix.length));
-      setLoad({ status: "ready", entries, images, models: [...names].sort() });
-    } catch (e) {
-      setLoad({ status: "error", message: errorText(e) });
-    }
+  const loaded = useLoad(async () => {
+    const [entries, providers, session] = await Promise.all([
+      api.SettingList(),
+      api.Providers(),
+      props.sessionId === null ? Promise.resolve(null) : api.Session(props.sessionId),
+    ]);
+    const images = entries.find((e) => e.key === ImagesPrefix)?.set ?? {};
+    const names = new Set<string>();
+    if (session !== null && session.model !== "") names.add(session.model);
+    for (const p of providers) names.add(p.model);
+    for (const k of Object.keys(images)) names.add(k.slice(ImagesPrefix.length));
+    return { entries, images, models: [...names].sort() };
   }, [api, props.sessionId]);
+  // A save reads the settings again; what is shown stays until they come.
+  const reload = async () => loaded.reload();
 
-  useEffect(() => {
-    void reload();
-  }, [reload]);
-
-  if (load.status === "loading") return <p className="muted">Loading the settings…</p>;
-  if (load.status === "error") {
+  if (loaded.state.status === "error") {
     return (
       <Notice kind="alert" title="Could not load the settings">
-        <p className="error-text">{load.message}</p>
-        <Button onClick={() => void reload()}>Try again</Button>
+        <p className="error-text">{errorText(loaded.state.error)}</p>
+        <Button onClick={loaded.reload}>Try again</Button>
       </Notice>
     );
   }
+  const load = loaded.state.value;
+  if (load === undefined) return <p className="muted">Loading the settings…</p>;
   const fields = load.entries.filter((e) => !e.family && !ownPane.has(e.key));
   const field = (e: Entry) => <SettingField key={e.key} entry={e} onSaved={reload} />;
   return (
@@ -97,19 +86,10 @@ export function ModelSettings(props: { sessionId: string | null }) {
  */
 function WorkspaceDisk(props: { bound: string | undefined }) {
   const api = useApi();
-  const [usage, setUsage] = useState<Usage | null | string>(null);
-  useEffect(() => {
-    let live = true;
-    api.WorkspaceUsage().then(
-      (u) => live && setUsage(u),
-      (e: unknown) => live && setUsage(errorText(e)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, props.bound]);
-  if (usage === null) return null;
-  if (typeof usage === "string") return <p className="muted">The index&apos;s disk use is not known: {usage}</p>;
+  const { state } = useLoad(() => api.WorkspaceUsage(), [api, props.bound], { keep: true });
+  if (state.status === "error") return <p className="muted">The index&apos;s disk use is not known: {errorText(state.error)}</p>;
+  const usage: Usage | undefined = state.value;
+  if (usage === undefined) return null;
   return (
     <p className="muted" aria-label="Workspace index disk use">
       On disk: {bytesText(String(usage.blobBytes + usage.indexBytes))} in {usage.blobs} kept contents and {usage.indexes} session indexes.
@@ -200,29 +180,22 @@ function ImageInputs(props: { models: string[]; settings: Record<string, string>
 function ImageInput(props: { model: string; setByYou: boolean; onSaved(): Promise<void> }) {
   const api = useApi();
   const id = useId();
-  const [on, setOn] = useState<boolean | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { state, set } = useLoad(() => api.ImageInput(props.model), [api, props.model, props.setByYou], { keep: true });
+  const on = state.value ?? null;
+  // failed is the last switch's failure; a failed read shows as the error too.
+  const [failed, setFailed] = useState<string | null>(null);
+  const error = failed ?? (state.status === "error" ? errorText(state.error) : null);
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    let live = true;
-    api.ImageInput(props.model).then(
-      (v) => live && setOn(v),
-      (e: unknown) => live && setError(errorText(e)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, props.model, props.setByYou]);
 
   const toggle = async (v: boolean) => {
     setBusy(true);
-    setError(null);
+    setFailed(null);
     try {
       await api.SetSetting(imageKey(props.model), String(v));
-      setOn(v);
+      set(v);
       await props.onSaved();
     } catch (e) {
-      setError(`Image input of ${props.model} was not changed: ${errorText(e)}`);
+      setFailed(`Image input of ${props.model} was not changed: ${errorText(e)}`);
     } finally {
       setBusy(false);
     }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { AlertDialog } from "radix-ui";
 import { useApi } from "../../backend";
 import type { CheckStep, Provider, ProviderCheck, ProviderEdit, ProviderInput } from "../../backend/gen/profiles";
@@ -17,8 +17,8 @@ import { Notice } from "../../ui/Notice";
 import { errorText } from "./errors";
 import { formatHeaders, parseHeaders } from "./headers";
 import { Result } from "./ModeSettings";
+import { useLoad } from "../useLoad";
 
-type Load = { status: "loading" } | { status: "error"; message: string } | { status: "ready"; providers: Provider[] };
 type Outcome = { ok: boolean; text: string } | null;
 
 /** keyPlace says where a profile's key is kept, from Provider.keyStore. */
@@ -43,46 +43,39 @@ export function keyPlace(p: Provider): string {
  */
 export function ProviderSettings() {
   const api = useApi();
-  const [load, setLoad] = useState<Load>({ status: "loading" });
+  const loaded = useLoad(() => api.Providers(), [api]);
+  const reload = loaded.reload;
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<Outcome>(null);
 
-  const reload = useCallback(() => {
-    return api.Providers().then(
-      (providers) => setLoad({ status: "ready", providers }),
-      (e: unknown) => setLoad({ status: "error", message: errorText(e) }),
-    );
-  }, [api]);
-
-  useEffect(() => {
-    void reload();
-  }, [reload]);
 
   const done = (text: string) => {
     setAdding(false);
     setEditing(null);
     setOutcome({ ok: true, text });
-    void reload();
+    reload();
   };
 
-  if (load.status === "loading") return <p className="muted">Loading provider profiles…</p>;
-  if (load.status === "error") {
+  if (loaded.state.status === "error") {
     return (
       <Notice kind="alert" title="Could not load the provider profiles">
-        <p className="error-text">{load.message}</p>
-        <Button onClick={() => void reload()}>Try again</Button>
+        <p className="error-text">{errorText(loaded.state.error)}</p>
+        <Button onClick={reload}>Try again</Button>
       </Notice>
     );
   }
+  // After a change the list is read again; what is shown stays until it comes.
+  const providers = loaded.state.value;
+  if (providers === undefined) return <p className="muted">Loading provider profiles…</p>;
   return (
     <div className="settings-section">
       <Result result={outcome} />
-      {load.providers.length === 0 && !adding && (
+      {providers.length === 0 && !adding && (
         <p className="muted">No provider profiles yet: add one with the server's base URL, a model and its API key.</p>
       )}
       <ul className="provider-list" aria-label="Provider profiles">
-        {load.providers.map((p) =>
+        {providers.map((p) =>
           editing === p.name ? (
             <li key={p.name} className="provider">
               <ProviderForm

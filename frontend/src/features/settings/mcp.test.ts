@@ -79,7 +79,8 @@ describe("the add form", () => {
   });
 });
 
-// What approving shows and sends.
+// What approving shows (all that decides what runs) and sends (the
+// fingerprint of what was shown, so a server changed since is refused).
 describe("approving a project's server", () => {
   const s = server({ scope: "project", command: "python3", args: ["helper_srv.py"], env: { B: "2", A: "1" }, cwd: "/w/srv", code: ["helper_srv.py"], fingerprint: "fp" });
 

@@ -133,9 +133,10 @@ export interface ApprovalFact {
 
 /**
  * approvalFacts lists everything that decides what a project's server
- * runs, as the approval covers it: transport, command,
- * each argument, working folder, environment (the kernel masks values
- * that look secret), URL, headers by name, and the workspace code it runs.
+ * runs, as the approval covers it (a person approves all of it, nothing
+ * hidden): transport, command, each argument, working folder, environment
+ * (the kernel masks values that look secret), URL, headers by name, and
+ * the workspace code it runs.
  */
 export function approvalFacts(s: MCPServer): ApprovalFact[] {
   const out: ApprovalFact[] = [{ label: "Transport", value: s.transport }];

@@ -2,23 +2,22 @@
 // todo.updated event holds the whole list and replaces the one before, so
 // the list is the latest such event's, in seq order.
 import type { Event, Todo } from "../../backend/gen/event";
-import { inSeqOrder, initialSeq, typed, type Sequenced } from "../seq";
+import { typed } from "../seq";
 
-export interface TasksState extends Sequenced {
+export interface TasksState {
   /** The list, in the model's order; empty before any todo.updated or after one that cleared it. */
   todos: readonly Todo[];
   /** The seq of the todo.updated the list is from; 0 when none came. */
   updatedAt: number;
 }
 
-export const initialTasks: TasksState = { ...initialSeq, todos: [], updatedAt: 0 };
+export const initialTasks: TasksState = { todos: [], updatedAt: 0 };
 
-/** applyTasks applies one event, in seq order (see inSeqOrder). */
-export function applyTasks(state: TasksState, ev: Event): TasksState {
-  return inSeqOrder(state, ev, apply);
-}
-
-function apply(s: TasksState, raw: Event): TasksState {
+/**
+ * applyTasks applies one event of the session, in seq order: the session store
+ * orders them (../seq.ts), each seq once.
+ */
+export function applyTasks(s: TasksState, raw: Event): TasksState {
   const ev = typed(raw);
   if (ev === null || ev.type !== "todo.updated") return s;
   const todos = ev.data.todos;
