@@ -88,11 +88,11 @@ func (c *Capture) Before(ctx context.Context, sessionID, workdir string, live *s
 				cp.Changes[i].Unconfirmed = live.Others
 			}
 			c.commandChanged(ctx, sessionID, cp.Changes)
-			// A Record that fails loses them, as one at the command's end
-			// would; the index stays unsaved, so a crash before the next
-			// look leaves them to recovery.
-			if c.Record(context.WithoutCancel(ctx), sessionID, live.RunID, live.CallID, cp.Changes) != nil {
-				return nil
+			// A Record that fails stops the command before it runs: the
+			// store cannot keep what it would change either. The index
+			// stays unsaved, so recovery after a crash still finds them.
+			if err := c.Record(context.WithoutCancel(ctx), sessionID, live.RunID, live.CallID, cp.Changes); err != nil {
+				return err
 			}
 		}
 		// Only now that the records are stored: the saved index never
@@ -157,26 +157,28 @@ func (c *Capture) After(ctx context.Context, sessionID, workdir string) ([]tools
 // capture at its end would find the path as that record left it and
 // record nothing: the path's records would have a hole. It looks at those
 // paths only, and only while such a command lives. The caller holds the
-// session's change lock (engine.Config.Changing). A look or a record that
-// fails loses the command's change there, as its capture failing would.
-func (c *Capture) Changing(ctx context.Context, sessionID, workdir string, paths []string) {
+// session's change lock (engine.Config.Changing). A look that fails loses
+// the command's change there, as its capture failing would; a record that
+// fails is returned, and the tool changes nothing: the store could not
+// keep its record either.
+func (c *Capture) Changing(ctx context.Context, sessionID, workdir string, paths []string) error {
 	if c.d.Commands == nil || len(paths) == 0 {
-		return
+		return nil
 	}
 	live := c.d.Commands.Live(sessionID)
 	if live == nil {
-		return
+		return nil
 	}
 	ctx = context.WithoutCancel(ctx)
 	cp, err := c.d.Workspace.Look(ctx, sessionID, workdir, paths)
 	if err != nil || len(cp.Changes) == 0 {
-		return
+		return nil
 	}
 	for i := range cp.Changes {
 		cp.Changes[i].Unconfirmed = live.Others
 	}
 	c.commandChanged(ctx, sessionID, cp.Changes)
-	_ = c.Record(ctx, sessionID, live.RunID, live.CallID, cp.Changes)
+	return c.Record(ctx, sessionID, live.RunID, live.CallID, cp.Changes)
 }
 
 // runningBackground counts the session's background commands still

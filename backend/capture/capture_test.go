@@ -6,6 +6,7 @@ import (
 	"errors"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -104,10 +105,11 @@ func TestLookWithALiveCommandSavesTheIndexOnlyOnceRecorded(t *testing.T) {
 
 	write(t, out, "the background command's output\n")
 	st.failing = errors.New("database is locked")
-	if err := c.Before(ctx, "s", dir, live); err != nil {
-		t.Fatal(err)
+	// The records cannot be stored: the command must not run (its own
+	// changes could not be kept either), and says why.
+	if err := c.Before(ctx, "s", dir, live); err == nil || !strings.Contains(err.Error(), "database is locked") {
+		t.Fatalf("Before with the store failing: %v; want its error", err)
 	}
-	c.After(ctx, "s", dir)
 	if got := recovered(); !slices.Equal(got, []string{out}) {
 		t.Fatalf("with the records not stored, recovery finds %q; want %s: the saved index ran ahead", got, out)
 	}
@@ -171,6 +173,14 @@ func TestChangingRecordsTheLiveCommandsChangeFirst(t *testing.T) {
 	if len(fcs) != 1 || fcs[0].Path != p || fcs[0].CallID != "call_bg" || fcs[0].Tool != "bash" || !fcs[0].Unconfirmed {
 		t.Fatalf("recorded %q (%+v); want %s by bash for call_bg, unconfirmed (another command lives), and not %s",
 			recordedPaths(cms), fcs, p, other)
+	}
+
+	// A record the store refuses is the tool's error: it must change
+	// nothing, since its own record could not be kept either.
+	write(t, p, "the command's again\n")
+	st.failing = errors.New("disk full")
+	if err := c.Changing(ctx, "s", dir, []string{p}); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Fatalf("Changing with the store failing: %v; want its error", err)
 	}
 }
 

@@ -89,7 +89,7 @@ type callLock struct {
 	sessionID, workdir string
 	// changing is Config.Changing: it runs, under the lock, before the
 	// tool changes paths.
-	changing func(ctx context.Context, sessionID, workdir string, paths []string)
+	changing func(ctx context.Context, sessionID, workdir string, paths []string) error
 
 	mu     sync.Mutex
 	unlock func() // nil while not held
@@ -104,7 +104,11 @@ func (c *callLock) lock(ctx context.Context, paths []string) (release func(), er
 		}
 	}
 	if len(paths) > 0 && c.changing != nil {
-		c.changing(ctx, c.sessionID, c.workdir, paths)
+		// The lock stays held: the engine releases it once the call's
+		// end is stored.
+		if err := c.changing(ctx, c.sessionID, c.workdir, paths); err != nil {
+			return nil, err
+		}
 	}
 	return c.release, nil
 }

@@ -93,8 +93,10 @@ type Config struct {
 	// change lock to change paths (tools.RunContext.LockChanges), once the
 	// lock is held and before the tool changes anything: the kernel
 	// records there what a live background command changed at those paths,
-	// so that they are the command's, not the tool's.
-	Changing func(ctx context.Context, sessionID, workdir string, paths []string)
+	// so that they are the command's, not the tool's. An error (that
+	// record could not be stored) fails the tool's LockChanges: the tool
+	// changes nothing.
+	Changing func(ctx context.Context, sessionID, workdir string, paths []string) error
 }
 
 // Engine runs agent loops.

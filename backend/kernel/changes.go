@@ -165,7 +165,9 @@ func (k *Kernel) Revert(ctx context.Context, req RevertRequest) (RevertResult, e
 		paths = append(paths, c.Path)
 	}
 	if !req.DryRun {
-		k.capture.Changing(ctx, sessionID, sess.Workdir, paths)
+		if err := k.capture.Changing(ctx, sessionID, sess.Workdir, paths); err != nil {
+			return res, fmt.Errorf("revert: nothing was reverted: %w", err)
+		}
 	}
 	all, err := k.store.FileChanges(ctx, sessionID)
 	if err != nil {
