@@ -173,11 +173,12 @@ func (m *Manager) newServer(workdir string, e Entry) *server {
 			s.state, s.err = Failed, "sandboxed servers cannot start here: the sandbox is not available"
 			close(s.ready)
 			close(s.done)
+			s.launchRun = func() {}
 			return s
 		}
 		s.sandboxed = true
 	}
-	go s.run(ctx)
+	s.launchRun = func() { go s.run(ctx) }
 	return s
 }
 
@@ -214,12 +215,15 @@ func (m *Manager) Announce(c event.MCPChangedData) {
 	}
 }
 
-// told tells the state of new servers: a server starts connecting
-// (or failed at once, a sandboxed one where there is no sandbox), and its
-// supervisor tells only what changes after. It is called without m.mu held.
+// told tells the state of new servers, then starts them: a server starts
+// connecting (or failed at once, a sandboxed one where there is no
+// sandbox), and its supervisor tells only what changes after, so its
+// first state is always told first, however fast it fails. It is called
+// without m.mu held.
 func (m *Manager) told(list ...*server) {
 	for _, s := range list {
 		s.tell()
+		s.launchRun()
 	}
 }
 

@@ -78,6 +78,9 @@ type server struct {
 	// tellMu keeps a change and its telling together, so that the states
 	// of one server are told in the order they were taken.
 	tellMu sync.Mutex
+	// launchRun starts the server's supervisor (Manager.told, once its
+	// first state is told).
+	launchRun func()
 }
 
 // tell tells Options.Changed the server's state as it is now.
