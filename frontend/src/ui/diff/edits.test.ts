@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { lineEdits, pairLines, similarity, words } from "./edits";
+import type { ChangeData } from "react-diff-view";
+import { SIMILAR, lineEdits, pairLines, similarity, words } from "./edits";
 import { grouped, parse, zipped } from "./model";
 
 // A hunk whose run of changed lines the backend may write in any order:
@@ -112,5 +113,23 @@ describe("pairLines", () => {
       ["name: foya", "name: foya-app"],
       ["version: 1.0.0", "version: 1.1.0"],
     ]);
+  });
+
+  it("pairs a line with its closest match, not the first one alike", () => {
+    const line = (type: "delete" | "insert", content: string, n: number): ChangeData =>
+      type === "delete"
+        ? { type, content, lineNumber: n, isDelete: true }
+        : { type, content, lineNumber: n, isInsert: true };
+    const removed = [line("delete", "\treturn &DB{db: db}, nil", 11)];
+    const added = [
+      line("insert", "\tif err := migrate(ctx, db); err != nil {", 11),
+      line("insert", "\t\treturn nil, err", 12),
+      line("insert", "\t}", 13),
+      line("insert", "\treturn &DB{db: db, path: path}, nil", 14),
+    ];
+    // Alike enough to pair, but not the closest.
+    expect(similarity(removed[0]!.content, added[1]!.content)).toBeGreaterThanOrEqual(SIMILAR);
+    const pairs = pairLines(removed, added).map((p) => [p.removed.content, p.added.content]);
+    expect(pairs).toEqual([["\treturn &DB{db: db}, nil", "\treturn &DB{db: db, path: path}, nil"]]);
   });
 });

@@ -124,23 +124,41 @@ export interface Pair {
   added: ChangeData;
 }
 
+// MAX_PAIRINGS bounds the line comparisons of one block (removed times
+// added lines): a larger block is a rewrite, shown without word marks.
+const MAX_PAIRINGS = 2500;
+
 /**
- * pairLines pairs, in order, each removed line of a block with the first
- * alike added line not yet paired; the others stay unpaired. Pairs never
- * cross (a later removed line pairs with a later added line).
+ * pairLines pairs removed lines of a block with the added lines they
+ * became: the pairs never cross (a later removed line pairs with a later
+ * added line), each pair is alike (similarity at least SIMILAR), and of
+ * all such pairings the one with the most similarity in sum is taken, so
+ * a line pairs with its closest match and not with the first one alike.
  */
 export function pairLines(removed: ChangeData[], added: ChangeData[]): Pair[] {
-  const out: Pair[] = [];
-  let next = 0;
-  for (const r of removed) {
-    for (let j = next; j < added.length; j++) {
-      const a = added[j]!;
-      if (similarity(r.content, a.content) >= SIMILAR) {
-        out.push({ removed: r, added: a });
-        next = j + 1;
-        break;
-      }
+  const n = removed.length;
+  const m = added.length;
+  if (n === 0 || m === 0 || n * m > MAX_PAIRINGS) return [];
+  const sim = removed.map((r) => added.map((a) => similarity(r.content, a.content)));
+  // best[i][j] is the most similarity pairing removed[i:] with added[j:].
+  const w = m + 1;
+  const best = new Float64Array((n + 1) * w);
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      const s = sim[i]![j]!;
+      const pair = s >= SIMILAR ? s + best[(i + 1) * w + j + 1]! : -1;
+      best[i * w + j] = Math.max(pair, best[(i + 1) * w + j]!, best[i * w + j + 1]!);
     }
+  }
+  const out: Pair[] = [];
+  for (let i = 0, j = 0; i < n && j < m; ) {
+    const s = sim[i]![j]!;
+    if (s >= SIMILAR && best[i * w + j] === s + best[(i + 1) * w + j + 1]!) {
+      out.push({ removed: removed[i]!, added: added[j]! });
+      i++;
+      j++;
+    } else if (best[i * w + j] === best[(i + 1) * w + j]) i++;
+    else j++;
   }
   return out;
 }
