@@ -9,6 +9,7 @@ import { X } from "lucide-react";
 import { useApi } from "../../backend/context";
 import type { Change as Stored, ChangeContents, RevertRequest } from "../../backend/gen/kernel";
 import { DiffView, type DiffMode } from "../../ui/diff";
+import { FullWindowButton } from "../../ui/panel/SidePanel";
 import { useChange, useChangeGroups, useOutsideMark, useSession, useTurn } from "../session/hooks";
 import { countsOf, type Change, type Group } from "./reducer";
 import { opLabel, relative, useRevertFlow, useStoredChanges } from "./review";
@@ -58,6 +59,7 @@ export function ReviewPanel(props: { sessionId: string; onClose: () => void }) {
         <span className="review-muted">
           {total === 1 ? "1 change" : `${total} changes`} in {groups.length === 1 ? "1 group" : `${groups.length} groups`}
         </span>
+        <FullWindowButton className="review-icon" />
         <button type="button" className="review-icon" aria-label="Close review" onClick={props.onClose}>
           <X size={16} aria-hidden />
         </button>

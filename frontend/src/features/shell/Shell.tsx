@@ -14,6 +14,7 @@ import { About } from "./About";
 import { useShortcuts } from "./keyboard";
 import { ModeIndicator } from "./ModeIndicator";
 import { ApprovalsSlot, BackgroundSlot, ConversationSlot, ReviewSlot, SettingsSlot } from "./slots";
+import { SidePanel } from "../../ui/panel/SidePanel";
 
 /** Panel is what the right-hand side shows beside the conversation. */
 export type Panel = "review" | "background" | null;
@@ -232,14 +233,14 @@ function OpenSession(props: { session: Session; panel: Panel; setPanel: (p: Pane
           <ConversationSlot sessionId={s.id} />
         </div>
         {panel === "review" && (
-          <div className="side-panel">
+          <SidePanel name="review" storageKey="foya.panel.review.width">
             <ReviewSlot sessionId={s.id} onClose={() => setPanel(null)} />
-          </div>
+          </SidePanel>
         )}
         {panel === "background" && (
-          <div className="side-panel">
+          <SidePanel name="background" storageKey="foya.panel.background.width">
             <BackgroundSlot sessionId={s.id} onClose={() => setPanel(null)} />
-          </div>
+          </SidePanel>
         )}
       </div>
       <ApprovalsSlot sessionId={s.id} />

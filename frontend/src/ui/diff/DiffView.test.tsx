@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { DiffView } from "./DiffView";
+import { DiffView, wrapKey } from "./DiffView";
 import { gaps, parse, withGitHeader } from "./model";
 import { languageOf, loadLanguage } from "./languages";
 
@@ -170,6 +170,50 @@ describe("DiffView", () => {
     const { container } = render(<DiffView diff={"--- a/n.txt\n+++ b/n.txt\n@@ -1 +1 @@\n-the cat sat\n+the dog sat\n"} path="n.txt" />);
     const edits = [...container.querySelectorAll(".diff-code-edit")].map((e) => e.textContent);
     expect(edits).toEqual(["cat", "dog"]);
+  });
+
+  it("shows each run's removed lines before its added lines in the unified view", () => {
+    const zip = "--- a/n.txt\n+++ b/n.txt\n@@ -1,2 +1,2 @@\n-alpha one\n+alpha 1\n-beta two\n+beta 2\n";
+    const { container } = render(<DiffView diff={zip} path="n.txt" mode="unified" />);
+    const rows = [...container.querySelectorAll("td.diff-code")].map(
+      (td) => `${td.classList.contains("diff-code-delete") ? "-" : "+"}${td.textContent}`,
+    );
+    expect(rows).toEqual(["-alpha one", "-beta two", "+alpha 1", "+beta 2"]);
+  });
+
+  it("marks words only in lines changed a little, never in a line rewritten", () => {
+    const d = [
+      "--- a/n.txt",
+      "+++ b/n.txt",
+      "@@ -1,2 +1,2 @@",
+      "-the quick brown fox jumps",
+      "-import os",
+      "+the quick red fox jumps",
+      "+print(len(items))",
+      "",
+    ].join("\n");
+    const { container } = render(<DiffView diff={d} path="n.txt" />);
+    const edits = [...container.querySelectorAll(".diff-code-edit")].map((e) => e.textContent);
+    expect(edits).toEqual(["brown", "red"]);
+    const line = (text: string) => [...container.querySelectorAll("td.diff-code")].find((td) => td.textContent === text)!;
+    expect(line("import os").querySelector(".diff-code-edit")).toBeNull();
+    expect(line("print(len(items))").querySelector(".diff-code-edit")).toBeNull();
+  });
+
+  it("wraps long lines or scrolls them, and keeps the choice", async () => {
+    localStorage.removeItem(wrapKey);
+    const { container, unmount } = render(<DiffView diff={diff} path="src/values.ts" />);
+    const toggle = screen.getByRole("button", { name: "Wrap lines" });
+    expect(toggle.getAttribute("aria-pressed")).toBe("true");
+    expect(container.querySelector(".diffview-wrap")).not.toBeNull();
+    await userEvent.click(toggle);
+    expect(toggle.getAttribute("aria-pressed")).toBe("false");
+    expect(container.querySelector(".diffview-nowrap")).not.toBeNull();
+    expect(localStorage.getItem(wrapKey)).toBe("false");
+    unmount();
+    render(<DiffView diff={diff} path="src/values.ts" />);
+    expect(screen.getByRole("button", { name: "Wrap lines" }).getAttribute("aria-pressed")).toBe("false");
+    localStorage.removeItem(wrapKey);
   });
 
   it("follows a layout its parent holds", () => {

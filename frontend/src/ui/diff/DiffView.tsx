@@ -1,16 +1,23 @@
 // DiffView shows one file's unified diff (the backend's text) with
-// react-diff-view: unified or split, highlighted by refractor with the
-// file's language fetched on demand, unchanged regions collapsed between
-// hunks (expandable when the old content is given), a full-file toggle and
-// an optional revert action per hunk.
+// react-diff-view: unified (each run's removed lines before its added
+// ones) or split, highlighted by refractor with the file's language
+// fetched on demand, the changed words marked only in lines changed a
+// little, unchanged regions collapsed between hunks (expandable when the
+// old content is given), a full-file toggle, long lines wrapped or
+// scrolled (a kept choice) and an optional revert action per hunk.
 import { Fragment, useEffect, useMemo, useRef, useState, type ReactElement } from "react";
-import { Diff, Hunk, markEdits, tokenize, type GutterOptions, type HunkData, type HunkTokens } from "react-diff-view";
+import { Diff, Hunk, tokenize, type GutterOptions, type HunkData, type HunkTokens } from "react-diff-view";
 import "react-diff-view/style/index.css";
-import { gapHunk, gaps, parse, sourceLines, type Gap } from "./model";
+import { gapHunk, gaps, grouped, parse, sourceLines, zipped, type Gap } from "./model";
+import { markSimilarEdits } from "./edits";
+import { useStoredFlag } from "../stored";
 import { highlighter, isLoaded, languageOf, loadLanguage } from "./languages";
 import "./diff.css";
 
 export type DiffMode = "unified" | "split";
+
+/** wrapKey is the localStorage key of the choice to wrap long lines (else they scroll). */
+export const wrapKey = "foya.diff.wrap";
 
 export interface DiffViewProps {
   /** The unified diff, as the backend's Diff call or a change's diff gives it. */
@@ -49,6 +56,7 @@ export function DiffView(props: DiffViewProps) {
   const lang = languageOf(name === "/dev/null" ? (file?.oldPath ?? "") : name);
   const [langReady, setLangReady] = useState(() => isLoaded(lang));
   const tableBox = useRef<HTMLDivElement>(null);
+  const [wrap, setWrap] = useStoredFlag(wrapKey, true);
 
   useEffect(() => {
     let live = true;
@@ -68,6 +76,7 @@ export function DiffView(props: DiffViewProps) {
   // The hunks react-diff-view renders: the diff's own, with the gaps that
   // are shown as hunks of unchanged lines, in line order.
   const shown = useMemo(() => {
+    const order = mode === "split" ? zipped : grouped;
     const out: { hunk: HunkData; index: number; gap: Gap | null }[] = [];
     const open = (g: Gap) => lines !== null && (full || opened.has(g.before));
     for (let i = 0; i <= hunks.length; i++) {
@@ -77,17 +86,17 @@ export function DiffView(props: DiffViewProps) {
         if (h !== null) out.push({ hunk: h, index: -1, gap: g });
       }
       const h = hunks[i];
-      if (h !== undefined) out.push({ hunk: h, index: i + 1, gap: null });
+      if (h !== undefined) out.push({ hunk: order(h), index: i + 1, gap: null });
     }
     return out;
-  }, [hunks, gapList, lines, full, opened]);
+  }, [hunks, gapList, lines, full, opened, mode]);
 
   // Tokens: the language's highlighting once its grammar is loaded, and
-  // the words that changed within a changed line, marked.
+  // the words that changed within a line changed a little, marked.
   const tokens = useMemo<HunkTokens | null>(() => {
     if (shown.length === 0) return null;
     const hs = shown.map((s) => s.hunk);
-    const enhancers = [markEdits(hs, { type: "block" })];
+    const enhancers = [markSimilarEdits(hs)];
     try {
       return langReady
         ? tokenize(hs, { highlight: true, refractor: highlighter, language: lang, enhancers })
@@ -202,8 +211,17 @@ export function DiffView(props: DiffViewProps) {
             Full file
           </button>
         )}
+        <button
+          type="button"
+          className="diffview-button"
+          aria-pressed={wrap}
+          title={wrap ? "Long lines wrap; press to scroll them instead" : "Long lines scroll; press to wrap them instead"}
+          onClick={() => setWrap(!wrap)}
+        >
+          Wrap lines
+        </button>
       </div>
-      <div className="diffview-table" ref={tableBox}>
+      <div className={`diffview-table ${wrap ? "diffview-wrap" : "diffview-nowrap"}`} ref={tableBox}>
         <Diff
           viewType={mode}
           diffType={file.type}

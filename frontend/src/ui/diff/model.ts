@@ -1,7 +1,7 @@
 // The diff model: the backend's unified diff parsed into hunks, kept in
 // the diff's order (so "hunk 2" is the kernel's hunk 2), and the unchanged
 // lines between them.
-import { parseDiff, textLinesToHunk, type HunkData, type FileData } from "react-diff-view";
+import { parseDiff, textLinesToHunk, type ChangeData, type HunkData, type FileData } from "react-diff-view";
 
 /**
  * withGitHeader gives a unified diff the `diff --git a/P b/P` line
@@ -33,13 +33,66 @@ function nameOf(s: string): string {
 export function parse(diff: string): FileData | null {
   if (!diff.includes("\n@@ ") && !diff.startsWith("@@ ")) return null;
   try {
-    const files = parseDiff(withGitHeader(diff), { nearbySequences: "zip" });
+    const files = parseDiff(withGitHeader(diff));
     const f = files[0];
     if (f === undefined || f.hunks.length === 0) return null;
     return f;
   } catch {
     return null;
   }
+}
+
+/**
+ * grouped returns the hunk with each run of changed lines (between
+ * unchanged ones) in reading order: its removed lines first, then its added
+ * lines, each side in its own order. The unified view shows this, so a
+ * block reads as "this went, this came" and not one line of each by turns.
+ */
+export function grouped(h: HunkData): HunkData {
+  return { ...h, changes: rearrange(h.changes, (del, ins) => [...del, ...ins]) };
+}
+
+/**
+ * zipped returns the hunk with the removed and added lines of each run in
+ * turns (first removed, first added, second removed, ...): the split view
+ * shows the lines of a turn side by side, and pairs only a removed line
+ * directly followed by an added one.
+ */
+export function zipped(h: HunkData): HunkData {
+  return {
+    ...h,
+    changes: rearrange(h.changes, (del, ins) => {
+      const out: ChangeData[] = [];
+      for (let i = 0; i < Math.max(del.length, ins.length); i++) {
+        if (i < del.length) out.push(del[i]!);
+        if (i < ins.length) out.push(ins[i]!);
+      }
+      return out;
+    }),
+  };
+}
+
+// rearrange orders each run of changed lines with order, given the run's
+// removed and added lines; unchanged lines stay where they are.
+function rearrange(changes: ChangeData[], order: (del: ChangeData[], ins: ChangeData[]) => ChangeData[]): ChangeData[] {
+  const out: ChangeData[] = [];
+  let del: ChangeData[] = [];
+  let ins: ChangeData[] = [];
+  const flush = () => {
+    if (del.length + ins.length > 0) out.push(...order(del, ins));
+    del = [];
+    ins = [];
+  };
+  for (const c of changes) {
+    if (c.type === "delete") del.push(c);
+    else if (c.type === "insert") ins.push(c);
+    else {
+      flush();
+      out.push(c);
+    }
+  }
+  flush();
+  return out;
 }
 
 /** Range is the lines a hunk covers on one side: first line and the line after it (1-based). */

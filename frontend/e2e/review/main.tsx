@@ -1,0 +1,132 @@
+// A page with the review panel of one session in the shell's layout (the
+// sessions column, the conversation, the side panel with its resizable
+// edge), fed by hand: the store is the real one, the transport is
+// FakeTransport answering Diff and ChangeContents with one edit of a Go
+// file (lines changed a little, a block rewritten, a long line). shots.mjs
+// drives it; the theme comes from the page's ?theme=.
+import { createRoot } from "react-dom/client";
+import { TransportProvider } from "../../src/backend";
+import { FakeTransport } from "../../src/backend/fake";
+import type { Event } from "../../src/backend/gen/event";
+import { ConversationView } from "../../src/features/conversation";
+import { ReviewPanel } from "../../src/features/changes";
+import { SessionStoreProvider } from "../../src/features/session/hooks";
+import { createSessionStore } from "../../src/features/session/store";
+import { SidePanel } from "../../src/ui/panel/SidePanel";
+import "../../src/styles.css";
+
+const SESSION = "ses_shots";
+const WORKDIR = "/home/me/project";
+
+const before = [
+  "package store",
+  "",
+  'import "fmt"',
+  "",
+  "// Open opens the database at path.",
+  "func Open(path string) (*DB, error) {",
+  "\tdb, err := sql.Open(\"sqlite\", path)",
+  "\tif err != nil {",
+  '\t\treturn nil, fmt.Errorf("open: %v", err)',
+  "\t}",
+  "\treturn &DB{db: db}, nil",
+  "}",
+  "",
+  "func (d *DB) Close() error { return d.db.Close() }",
+  "",
+].join("\n");
+
+const diff = [
+  "--- a/backend/store/open.go",
+  "+++ b/backend/store/open.go",
+  "@@ -4,9 +4,13 @@",
+  " ",
+  "-// Open opens the database at path.",
+  "-func Open(path string) (*DB, error) {",
+  '-\tdb, err := sql.Open("sqlite", path)',
+  "+// Open opens the database at path, in WAL mode, with foreign keys enforced and a busy timeout so that concurrent writers wait instead of failing.",
+  "+func Open(ctx context.Context, path string) (*DB, error) {",
+  '+\tdb, err := sql.Open("sqlite", path+"?_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)")',
+  " \tif err != nil {",
+  '-\t\treturn nil, fmt.Errorf("open: %v", err)',
+  '+\t\treturn nil, fmt.Errorf("open %s: %w", path, err)',
+  " \t}",
+  "-\treturn &DB{db: db}, nil",
+  "+\tif err := migrate(ctx, db); err != nil {",
+  "+\t\tdb.Close()",
+  "+\t\treturn nil, err",
+  "+\t}",
+  "+\treturn &DB{db: db}, nil",
+  " }",
+  " ",
+  "",
+].join("\n");
+
+let seq = 0;
+const ev = (type: string, data: unknown, runId = ""): Event => {
+  seq++;
+  const e: Event = { type, sessionId: SESSION, seq, time: new Date(Date.parse("2026-12-01T11:00:00Z") + seq * 7).toISOString(), data };
+  if (runId !== "") e.runId = runId;
+  return e;
+};
+const run = "run_1";
+const change = (id: string, callId: string, path: string, op: string, added: number, removed: number) => ({
+  id,
+  sessionId: SESSION,
+  runId: run,
+  callId,
+  tool: op === "create" ? "write" : "edit",
+  path: `${WORKDIR}/${path}`,
+  op,
+  existedBefore: op !== "create",
+  existsAfter: true,
+  diff,
+  added,
+  removed,
+  createdAt: "2026-12-01T11:00:02Z",
+});
+const events: Event[] = [
+  ev("run.start", { prompt: "Open the store in WAL mode and run the migrations", workdir: WORKDIR, model: "m", provider: "p", approvalMode: "manual" }, run),
+  ev("step.start", { step: 1, tools: ["edit", "write"] }, run),
+  ev("text.delta", { step: 1, text: "I will open the database in WAL mode and run the migrations at open." }, run),
+  ev("tool.begin", { step: 1, index: 0, id: "call_1", name: "edit" }, run),
+  ev("tool.end", { step: 1, index: 0, id: "call_1", name: "edit", status: "done", isError: false, text: "edited", durationMs: 12, fileChanges: [change("chg_1", "call_1", "backend/store/open.go", "edit", 11, 5)] }, run),
+  ev("tool.begin", { step: 1, index: 1, id: "call_2", name: "write" }, run),
+  ev("tool.end", { step: 1, index: 1, id: "call_2", name: "write", status: "done", isError: false, text: "written", durationMs: 9, fileChanges: [change("chg_2", "call_2", "backend/store/migrate.go", "create", 40, 0)] }, run),
+  ev("step.end", { step: 1, finishReason: "stop", toolCalls: 2, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } }, run),
+  ev("run.end", { status: "completed", error: "", steps: 1, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } }, run),
+];
+
+const theme = new URLSearchParams(location.search).get("theme") ?? "light";
+document.documentElement.dataset["theme"] = theme;
+const transport = new FakeTransport({
+  Changes: [],
+  Diff: diff,
+  ChangeContents: { before, after: "", beforeKnown: true, afterKnown: true },
+});
+const store = createSessionStore(SESSION);
+store.getState().apply(events);
+
+createRoot(document.getElementById("root")!).render(
+  <TransportProvider transport={transport}>
+    <SessionStoreProvider store={store}>
+      <div className="app">
+        <aside className="sidebar" aria-label="Sessions sidebar">
+          <h1 className="brand" style={{ padding: "12px 16px" }}>
+            Foya
+          </h1>
+        </aside>
+        <main className="main">
+          <div className="session-body has-panel">
+            <div className="session-centre">
+              <ConversationView sessionId={SESSION} />
+            </div>
+            <SidePanel name="review" storageKey="foya.panel.review.width">
+              <ReviewPanel sessionId={SESSION} onClose={() => {}} />
+            </SidePanel>
+          </div>
+        </main>
+      </div>
+    </SessionStoreProvider>
+  </TransportProvider>,
+);
