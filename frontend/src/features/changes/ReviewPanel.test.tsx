@@ -289,6 +289,7 @@ describe("ReviewPanel", () => {
     act(() => store.getState().apply([hunkEvent(store, R1)]));
     const edit = row(/notes\.txt, edited/);
     await waitFor(() => expect(within(edit).getByText("partly reverted (1 of 2 hunks)")).toBeTruthy());
+    expect(within(panel()).getByText("Reverts hunk 1 of the change to notes.txt (edited).")).toBeTruthy();
     expect(within(edit).queryByText("reverted")).toBeNull();
     await userEvent.click(within(edit).getByRole("button", { name: "Show diff" }));
     const hunks = within(edit).getByRole("list", { name: "Hunks of notes.txt" });

@@ -218,7 +218,7 @@ function ChangeRow({ id, ctx }: { id: string; ctx: Ctx }) {
           <span className="review-badge review-badge-warning">{mark.exists ? "changed outside Foya" : "deleted outside Foya"}</span>
         )}
       </div>
-      {isRevert && <RevertOf id={change.revertOf} workdir={ctx.workdir} />}
+      {isRevert && <RevertOf id={change.revertOf} hunks={st?.ofHunks ?? []} workdir={ctx.workdir} />}
       {(rec?.notRestorable ?? "") !== "" && <p className="review-trash">Not restorable: {rec?.notRestorable}.</p>}
       {deleted && trashPath !== "" && !reverted && (
         <p className="review-trash">
@@ -358,12 +358,13 @@ function DoneNotice(props: {
   );
 }
 
-function RevertOf({ id, workdir }: { id: string; workdir: string }) {
+function RevertOf({ id, hunks, workdir }: { id: string; hunks: number[]; workdir: string }) {
   const { change } = useChange(id);
-  if (change === undefined) return <p className="review-muted">Reverts change {id}.</p>;
+  const which = hunks.length === 0 ? "" : hunks.length === 1 ? `hunk ${hunks[0]} of ` : `hunks ${hunks.join(", ")} of `;
+  if (change === undefined) return <p className="review-muted">Reverts {which}change {id}.</p>;
   return (
     <p className="review-muted">
-      Reverts the change to {relative(change.path, workdir)} ({opLabel(change.op, change.revertOf)}).
+      Reverts {which}the change to {relative(change.path, workdir)} ({opLabel(change.op, change.revertOf)}).
     </p>
   );
 }
