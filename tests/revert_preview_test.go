@@ -101,6 +101,18 @@ func TestRevertPreviewMatchesTheRevert(t *testing.T) {
 	if len(res.Reverted) != 1 || readFile(t, filepath.Join(h.dir, "main.go")) != lines {
 		t.Fatalf("forced: %+v %q", res, readFile(t, filepath.Join(h.dir, "main.go")))
 	}
+	// Every hunk of the edit is reverted now: asking for one again is
+	// refused, previewed or not. Once the forced revert is undone (the
+	// user's content is back), a hunk revert meets the user's content.
+	for _, dry := range []bool{true, false} {
+		if _, err := h.k.Revert(ctx, kernel.RevertRequest{ChangeIDs: []string{edit.ID}, Hunks: []int{1}, DryRun: dry}); !kernel.IsBadRevert(err) {
+			t.Fatalf("hunk of a reverted change (dry run %v): %v; want a bad-request error", dry, err)
+		}
+	}
+	preview("undo the forced revert", kernel.RevertRequest{ChangeIDs: []string{res.Reverted[0].ID}})
+	if readFile(t, filepath.Join(h.dir, "main.go")) != "edited by the user\n" {
+		t.Fatal("undoing the forced revert did not bring the user's content back")
+	}
 	preview("hunk conflict", kernel.RevertRequest{ChangeIDs: []string{edit.ID}, Hunks: []int{1}})
 }
 

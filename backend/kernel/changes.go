@@ -66,13 +66,21 @@ func (k *Kernel) Changes(ctx context.Context, sessionID string) ([]Change, error
 	if list == nil {
 		return []Change{}, nil
 	}
+	withRevertState(list)
 	return list, nil
 }
 
-// Change returns one file change.
+// Change returns one file change, with what of it is undone now.
 func (k *Kernel) Change(ctx context.Context, id string) (Change, error) {
 	c, err := k.store.FileChange(ctx, id)
-	return c, err
+	if err != nil {
+		return c, err
+	}
+	all, err := k.store.FileChanges(ctx, c.SessionID)
+	if err != nil {
+		return c, err
+	}
+	return stated(c, all), nil
 }
 
 // Diff returns what a change did, for people: its unified diff, or a line
@@ -177,18 +185,28 @@ func (k *Kernel) Revert(ctx context.Context, req RevertRequest) (RevertResult, e
 	var done []tools.FileChange
 	var conflicts []files.Conflict
 	var runErr error
-	if len(req.Hunks) > 0 {
-		var accept []string
-		for _, c := range all {
-			if c.RevertOf == changes[0].ID && c.ExistsAfter {
-				accept = append(accept, c.SHAAfter)
+	hunks := req.Hunks
+	if len(req.ChangeIDs) == 1 && len(hunks) == 0 && !req.Force {
+		// Forced, a whole revert overwrites what is there with the
+		// change's before content, whatever its hunks' state.
+		hunks = leftHunks(changes[0], all)
+	} else if len(hunks) > 0 {
+		st := stated(changes[0], all)
+		for _, n := range hunks {
+			if slices.Contains(st.RevertedHunks, n) {
+				return res, errRevert{fmt.Sprintf("revert: hunk %d of this change is reverted already; undo that revert to bring it back", n)}
 			}
 		}
+	}
+	if len(hunks) > 0 {
+		// The file may hold what any step of this change's reverts left:
+		// its hunks are found where they are now.
+		accept := lineage(root(changes[0], all), all)
 		revertHunks := rv.RevertHunks
 		if req.DryRun {
 			revertHunks = rv.PlanHunks
 		}
-		fc, cf, err := revertHunks(ctx, sess.Workdir, changes[0], req.Hunks, accept, req.Force)
+		fc, cf, err := revertHunks(ctx, sess.Workdir, changes[0], hunks, accept, req.Force)
 		switch {
 		case errors.Is(err, files.ErrBadHunk):
 			return res, errRevert{"revert: " + err.Error()}
@@ -225,6 +243,31 @@ func (k *Kernel) Revert(ctx context.Context, req RevertRequest) (RevertResult, e
 		k.capture.Keep(sessionID, sess.Workdir)
 	}
 	return res, runErr
+}
+
+// leftHunks returns the hunks a whole revert of c is to revert one by one,
+// or nil when it restores c's before content: a change some of whose hunks
+// are reverted has the rest reverted ("revert what is left"), and the undo
+// of a revert of some hunks puts those hunks back wherever the change's
+// other hunks stand now.
+func leftHunks(c llm.FileChange, all []llm.FileChange) []int {
+	st := stated(c, all)
+	if st.Hunks == 0 || st.Reverted {
+		return nil
+	}
+	var out []int
+	for n := 1; n <= st.Hunks; n++ {
+		if !slices.Contains(st.RevertedHunks, n) {
+			out = append(out, n)
+		}
+	}
+	switch {
+	case len(st.RevertedHunks) > 0:
+		return out
+	case c.RevertOf != "" && len(c.OfHunks) > 0:
+		return out
+	}
+	return nil
 }
 
 // revertSession returns the session of the changes a request selects.

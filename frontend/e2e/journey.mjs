@@ -263,16 +263,16 @@ try {
   await shot(page, 'journey-14-revert-turn-preview.png');
   await turnDialog.getByRole('button', { name: 'Overwrite' }).click();
   await turnDialog.waitFor({ state: 'detached' });
-  await review.getByRole('status').getByText(/^Reverted: every change of the turn/).waitFor();
+  await review.getByRole('status').getByText(/^Reverted every change of the turn/).waitFor();
   await onDisk(notes, null, 'after reverting the turn that created notes.txt');
   await shot(page, 'journey-15-turn-reverted.png');
 
   // 12. Undo the revert: the bytes before it come back.
   step = 'undo the revert';
-  await review.getByRole('status').getByRole('button', { name: 'Undo this revert' }).click();
-  const undo = page.getByRole('dialog', { name: 'Revert preview' });
+  await review.getByRole('status').getByRole('button', { name: 'Undo', exact: true }).click();
+  const undo = page.getByRole('dialog', { name: 'Undo' });
   await undo.waitFor();
-  await undo.getByRole('button', { name: 'Revert', exact: true }).click();
+  await undo.getByRole('button', { name: 'Undo', exact: true }).click();
   await undo.waitFor({ state: 'detached' });
   await onDisk(notes, oneHunk, 'after undoing the turn revert');
   await shot(page, 'journey-16-revert-undone.png');

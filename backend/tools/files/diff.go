@@ -11,6 +11,7 @@ import (
 	"github.com/sergi/go-diff/diffmatchpatch"
 
 	"foya/backend/fspath"
+	"foya/backend/llm"
 )
 
 // Context is how many unchanged lines a hunk shows around each change, as
@@ -228,6 +229,20 @@ func (h hunk) write(b *strings.Builder) {
 			b.WriteString("\n\\ No newline at end of file\n")
 		}
 	}
+}
+
+// HunkCount returns how many hunks a change's diff has that a revert can
+// pick one by one: 0 for a folder, binary contents, a deletion or a
+// change without a diff.
+func HunkCount(c llm.FileChange) int {
+	if c.IsDir || c.Binary || c.Diff == "" || !c.ExistsAfter {
+		return 0
+	}
+	hs, err := parseHunks(c.Diff)
+	if err != nil {
+		return 0
+	}
+	return len(hs)
 }
 
 // parseHunks reads the hunks of a unified diff made by Unified.

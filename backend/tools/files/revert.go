@@ -573,5 +573,6 @@ func (rv *Reverter) hunks(ctx context.Context, workdir string, c llm.FileChange,
 	}
 	fc := makeChange("revert", c.Path, sp.wd, cur, after)
 	fc.RevertOf, fc.Tool = c.ID, "revert"
+	fc.OfHunks = slices.Compact(slices.Sorted(slices.Values(which)))
 	return &fc, nil, nil
 }

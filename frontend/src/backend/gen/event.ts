@@ -656,6 +656,33 @@ export interface FileChange {
    */
   revertOf?: string;
   /**
+   * OfHunks, on a revert of some hunks, are the hunks of RevertOf's diff
+   * it reverted (numbered from 1); empty when it reverted the whole
+   * change.
+   */
+  ofHunks?: number /* int */[];
+  /**
+   * Hunks, RevertedHunks, Reverts and Reverted say what of this change
+   * is undone now. They are not stored: the kernel works them out from
+   * the change and its reverts each time it lists changes, so every
+   * window shows the same. Hunks counts the hunks a revert may pick one
+   * by one (0 for a folder, binary, deletion or empty diff).
+   */
+  hunks?: number /* int */;
+  /**
+   * RevertedHunks are the hunks reverted now, in order.
+   */
+  revertedHunks?: number /* int */[];
+  /**
+   * Reverts are the reverts of this change that are in force (not
+   * undone), oldest first; undoing the last one undoes the last step.
+   */
+  reverts?: string[];
+  /**
+   * Reverted is true when the whole change is undone now.
+   */
+  reverted?: boolean;
+  /**
    * Unconfirmed marks a change Foya could not confirm: it was recorded
    * when Foya started again after stopping in the middle of the call
    * that made it (spec X2), from what the disk showed then.

@@ -5,7 +5,7 @@ import { useRef } from "react";
 import { Dialog } from "radix-ui";
 import type { Change as Stored, Conflict } from "../../backend/gen/kernel";
 import { DiffView } from "../../ui/diff";
-import { effect, relative, type Flow } from "./review";
+import { effect, relative, words, type Flow } from "./review";
 
 export function RevertDialog(props: { flow: Flow; workdir: string; onConfirm: () => void; onCancel: () => void }) {
   const { flow, workdir, onConfirm, onCancel } = props;
@@ -16,8 +16,8 @@ export function RevertDialog(props: { flow: Flow; workdir: string; onConfirm: ()
   const conflicts = preview?.conflicts ?? [];
   const blocked = conflicts.filter((c) => !c.forceable);
   const running = flow.step === "running";
-  const title =
-    flow.step === "failed" ? "The revert did not run" : conflicts.length > 0 ? "Files changed since" : "Revert preview";
+  const w = words[flow.verb];
+  const title = flow.step === "failed" ? w.failed : conflicts.length > 0 ? "Files changed since" : w.title;
   return (
     <Dialog.Root open onOpenChange={(o) => (!o && !running ? onCancel() : undefined)}>
       <Dialog.Portal>
@@ -46,11 +46,11 @@ export function RevertDialog(props: { flow: Flow; workdir: string; onConfirm: ()
           {preview !== null && conflicts.length > 0 && (
             <Conflicts conflicts={conflicts} workdir={workdir} blocked={blocked.length > 0} />
           )}
-          {running && <p role="status">Reverting…</p>}
+          {running && <p role="status">{w.running}</p>}
           <div className="review-dialog-actions">
             {preview !== null && conflicts.length === 0 && preview.reverted.length > 0 && (
               <button type="button" className="review-button review-primary" onClick={onConfirm} disabled={running}>
-                Revert
+                {w.button}
               </button>
             )}
             {preview !== null && conflicts.length > 0 && blocked.length === 0 && (

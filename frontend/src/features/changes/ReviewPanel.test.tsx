@@ -50,10 +50,20 @@ function stored(fc: Partial<Stored> & { id: string }): Stored {
 // the two reverts with what only the kernel's list has (diff, counts).
 const fromEvents: Stored[] = events
   .filter((e) => e.type === "tool.end")
-  .flatMap((e) => ((e.data as { fileChanges?: Stored[] }).fileChanges ?? []));
+  .flatMap((e) => ((e.data as { fileChanges?: Stored[] }).fileChanges ?? []))
+  .map((c) => ({ ...c, createdAt: "2026-12-01T11:39:09Z" })); // as the kernel's list has them
 const revertChanges: Stored[] = [
   stored({ id: UNDO_EDIT, op: "revert", tool: "revert", revertOf: EDIT, diff: "--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1 @@\n-bye\n+hello\n", added: 1, removed: 1 }),
   stored({ id: UNDO_CREATE, op: "revert", tool: "revert", revertOf: CREATE, existsAfter: false, diff: "--- a/notes.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-hello\n", removed: 1, trashPath: "/home/me/.local/share/Trash/files/notes.txt" }),
+];
+
+// afterReverts is what Changes lists once the turn is reverted: the kernel
+// marks each change reverted, with the revert in force.
+const afterReverts: Stored[] = [
+  ...fromEvents.map((c) =>
+    c.id === CREATE ? { ...c, reverted: true, reverts: [UNDO_CREATE] } : c.id === EDIT ? { ...c, reverted: true, reverts: [UNDO_EDIT] } : c,
+  ),
+  ...revertChanges,
 ];
 
 // ReviewTransport answers Revert by request: a dry run with preview, the
@@ -104,7 +114,7 @@ function next(store: SessionStore, type: string, data: unknown, runId?: string):
 
 describe("ReviewPanel", () => {
   it("groups the session's changes by turn, newest first, with counts", async () => {
-    const { t } = mount(events, [...fromEvents, ...revertChanges]);
+    const { t } = mount(events, afterReverts);
     await waitFor(() => expect(t.callsOf("Changes")).toBe(1));
     expect(t.calls.find((c) => c.method === "Changes")!.args).toEqual([SESSION]);
     const groups = within(panel()).getByRole("list", { name: "Changes by turn, newest first" });
@@ -120,7 +130,7 @@ describe("ReviewPanel", () => {
     // Each change: its path (relative to the session's folder), what it did, its counts.
     const create = within(turn).getByRole("listitem", { name: "notes.txt, created" });
     expect(within(create).getByLabelText("1 lines added, 0 removed")).toBeTruthy();
-    expect(within(create).getByText("reverted")).toBeTruthy();
+    await waitFor(() => expect(within(create).getByText("reverted")).toBeTruthy());
     expect(within(turn).getByRole("listitem", { name: "notes.txt, edited" })).toBeTruthy();
     // The revert of the create moved the file to the trash: it says where.
     const undoCreate = within(rev).getAllByRole("listitem", { name: "notes.txt, revert" })[1]!;
@@ -153,15 +163,16 @@ describe("ReviewPanel", () => {
     expect(t.reverts[1]).toEqual({ runId: RUN1 });
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
     const done = within(panel()).getByRole("status");
-    expect(done.textContent).toContain("Reverted: every change of the turn");
-    expect(done.textContent).toContain("(2 changes)");
+    // The notice says what changed on disk, in the words of the changes undone.
+    expect(done.textContent).toMatch(/^Reverted every change of the turn “Create notes\.txt.*”: notes\.txt is back to what it was before the edit of \d?\d:\d\d( [AP]M)?\. notes\.txt is in the trash: it did not exist before the creation of \d?\d:\d\d( [AP]M)?\./);
     // The kernel's list is read again for the new changes.
     expect(t.callsOf("Changes")).toBe(2);
-    // The kernel publishes the reverts; the rows say so live.
+    // The kernel publishes the reverts; the rows say so once its list has them.
+    t.replies.Changes = afterReverts;
     act(() => store.getState().apply(reverts));
-    expect(within(row(/notes\.txt, created/)).getByText("reverted")).toBeTruthy();
+    await waitFor(() => expect(within(row(/notes\.txt, created/)).getByText("reverted")).toBeTruthy());
     // Undo: a revert of the revert, previewed like any other.
-    await userEvent.click(within(done).getByRole("button", { name: "Undo this revert" }));
+    await userEvent.click(within(done).getByRole("button", { name: "Undo" }));
     expect(t.reverts[2]).toEqual({ changeIds: [UNDO_EDIT, UNDO_CREATE], dryRun: true });
   });
 
@@ -234,7 +245,7 @@ describe("ReviewPanel", () => {
   });
 
   it("reverts one hunk from the diff", async () => {
-    const { t } = mount(beforeReverts, fromEvents);
+    const { t } = mount(beforeReverts, fromEvents.map((c) => (c.id === EDIT ? { ...c, hunks: 1 } : c)));
     t.preview = { dryRun: true, reverted: [{ ...revertChanges[0]!, id: "" }] };
     t.result = { reverted: [revertChanges[0]!] };
     const edit = row(/notes\.txt, edited/);
@@ -251,14 +262,107 @@ describe("ReviewPanel", () => {
   });
 
   it("undoes a revert from the reverted change and from the revert", async () => {
-    const { t } = mount(events, [...fromEvents, ...revertChanges]);
-    await userEvent.click(within(row(/notes\.txt, created/)).getByRole("button", { name: "Undo revert" }));
+    const { t } = mount(events, afterReverts);
+    await userEvent.click(await within(row(/notes\.txt, created/)).findByRole("button", { name: "Undo" }));
     expect(t.reverts).toEqual([{ changeIds: [UNDO_CREATE], dryRun: true }]);
     await waitFor(() => expect(screen.getByRole("dialog")).toBeTruthy());
     await userEvent.click(within(dialog()).getByRole("button", { name: "Close" }));
     const undoEdit = within(panel()).getAllByRole("listitem", { name: "notes.txt, revert" })[0]!;
     await userEvent.click(within(undoEdit).getByRole("button", { name: "Undo this revert" }));
     expect(t.reverts[1]).toEqual({ changeIds: [UNDO_EDIT], dryRun: true });
+  });
+
+  // The kernel says which hunks of a change are reverted (hunks,
+  // revertedHunks, reverts); the row and its hunk list follow it.
+  const R1 = "chg_hunk1";
+  const R2 = "chg_hunk2";
+  const hunk1 = stored({ id: R1, op: "revert", tool: "revert", revertOf: EDIT, ofHunks: [1], diff: "--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1 @@\n-bye\n+hello\n", added: 1, removed: 1 });
+  const hunk2 = stored({ id: R2, op: "revert", tool: "revert", revertOf: EDIT, ofHunks: [2], diff: "--- a/notes.txt\n+++ b/notes.txt\n@@ -9 +9 @@\n-NINE\n+nine\n", added: 1, removed: 1 });
+  const withEdit = (edit: Partial<Stored>, ...more: Stored[]) => [
+    ...fromEvents.map((c) => (c.id === EDIT ? { ...c, hunks: 2, ...edit } : c)),
+    ...more,
+  ];
+  const hunkEvent = (store: SessionStore, id: string) => next(store, "file.reverted", { changeId: id, revertOf: EDIT, path: NOTES, op: "revert" });
+
+  it("shows a partly reverted change: revert the hunk left, undo the one reverted, or revert what is left", async () => {
+    const { t, store } = mount(beforeReverts, withEdit({ revertedHunks: [1], reverts: [R1] }, hunk1));
+    act(() => store.getState().apply([hunkEvent(store, R1)]));
+    const edit = row(/notes\.txt, edited/);
+    await waitFor(() => expect(within(edit).getByText("partly reverted (1 of 2 hunks)")).toBeTruthy());
+    expect(within(panel()).getByText("Reverts hunk 1 of the change to notes.txt (edited).")).toBeTruthy();
+    expect(within(edit).queryByText("reverted")).toBeNull();
+    await userEvent.click(within(edit).getByRole("button", { name: "Show diff" }));
+    const hunks = within(edit).getByRole("list", { name: "Hunks of notes.txt" });
+    expect(within(hunks).getAllByRole("listitem").map((li) => li.textContent)).toEqual(["Hunk 1: revertedUndo", "Hunk 2Revert hunk 2"]);
+    expect(within(hunks).queryByRole("button", { name: "Revert hunk 1" })).toBeNull();
+    // Undo hunk 1: the undo of the revert that took it, in an "Undo" dialog.
+    await userEvent.click(within(hunks).getByRole("button", { name: "Undo hunk 1" }));
+    expect(t.reverts).toEqual([{ changeIds: [R1], dryRun: true }]);
+    await waitFor(() => expect(within(dialog()).getByRole("heading", { name: "Undo" })).toBeTruthy());
+    await userEvent.click(within(dialog()).getByRole("button", { name: "Close" }));
+    await userEvent.click(within(hunks).getByRole("button", { name: "Revert hunk 2" }));
+    expect(t.reverts[1]).toEqual({ changeIds: [EDIT], hunks: [2], dryRun: true });
+    await waitFor(() => expect(within(dialog()).getByRole("heading", { name: "Revert preview" })).toBeTruthy());
+    await userEvent.click(within(dialog()).getByRole("button", { name: "Close" }));
+    // The row's Undo undoes the hunk revert; "Revert" reverts what is left
+    // (the kernel picks the hunks left).
+    expect(within(edit).getByRole("button", { name: "Undo" })).toBeTruthy();
+    await userEvent.click(within(edit).getByRole("button", { name: "Revert" }));
+    expect(t.reverts[2]).toEqual({ changeIds: [EDIT], dryRun: true });
+  });
+
+  it("shows every control again after the hunk reverts are undone", async () => {
+    // Both hunks reverted: the change is reverted, each hunk offers its undo.
+    const { t, store } = mount(beforeReverts, withEdit({ revertedHunks: [1, 2], reverts: [R1, R2], reverted: true }, hunk1, hunk2));
+    act(() => store.getState().apply([hunkEvent(store, R1), hunkEvent(store, R2)]));
+    const edit = row(/notes\.txt, edited/);
+    await waitFor(() => expect(within(edit).getByText("reverted")).toBeTruthy());
+    expect(within(edit).queryByRole("button", { name: "Revert" })).toBeNull();
+    await userEvent.click(within(edit).getByRole("button", { name: "Show diff" }));
+    const hunks = within(edit).getByRole("list", { name: "Hunks of notes.txt" });
+    expect(within(hunks).getByRole("button", { name: "Undo hunk 1" })).toBeTruthy();
+    expect(within(hunks).getByRole("button", { name: "Undo hunk 2" })).toBeTruthy();
+    // The row's Undo undoes the last step.
+    await userEvent.click(within(edit).getByRole("button", { name: "Undo" }));
+    expect(t.reverts).toEqual([{ changeIds: [R2], dryRun: true }]);
+    await waitFor(() => expect(dialog()).toBeTruthy());
+    await userEvent.click(within(dialog()).getByRole("button", { name: "Close" }));
+    // Both undone (the kernel's list after two undos): every control is back.
+    const undone = (id: string, of: string) =>
+      stored({ id, op: "revert", tool: "revert", revertOf: of, diff: "--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1 @@\n-hello\n+bye\n" });
+    t.replies.Changes = withEdit({}, { ...hunk1, reverted: true }, { ...hunk2, reverted: true }, undone("chg_u1", R1), undone("chg_u2", R2));
+    act(() =>
+      store.getState().apply([
+        next(store, "file.reverted", { changeId: "chg_u2", revertOf: R2, path: NOTES, op: "revert" }),
+        next(store, "file.reverted", { changeId: "chg_u1", revertOf: R1, path: NOTES, op: "revert" }),
+      ]),
+    );
+    await waitFor(() => expect(within(edit).getByRole("button", { name: "Revert" })).toBeTruthy());
+    expect(within(edit).queryByText("reverted")).toBeNull();
+    expect(within(edit).queryByText(/partly reverted/)).toBeNull();
+    expect(within(edit).queryByRole("button", { name: "Undo" })).toBeNull();
+    expect(within(hunks).getByRole("button", { name: "Revert hunk 1" })).toBeTruthy();
+    expect(within(hunks).getByRole("button", { name: "Revert hunk 2" })).toBeTruthy();
+  });
+
+  it("says what changed on disk after a hunk revert and its undo", async () => {
+    const { t } = mount(beforeReverts, withEdit({}));
+    t.preview = { dryRun: true, reverted: [{ ...hunk1, id: "" }] };
+    t.result = { reverted: [hunk1] };
+    const edit = row(/notes\.txt, edited/);
+    await userEvent.click(within(edit).getByRole("button", { name: "Show diff" }));
+    await userEvent.click(await within(edit).findByRole("button", { name: "Revert hunk 1" }));
+    await userEvent.click(await within(dialog()).findByRole("button", { name: "Revert" }));
+    const done = await within(panel()).findByRole("status");
+    expect(done.textContent).toMatch(/^Reverted hunk 1 of the change to notes\.txt: Hunk 1 of the edit of [^ ]+( [AP]M)? is undone in notes\.txt\.Undo$/);
+    t.preview = { dryRun: true, reverted: [{ ...hunk1, id: "", revertOf: R1, ofHunks: [1] }] };
+    t.result = { reverted: [stored({ id: "chg_u1", op: "revert", tool: "revert", revertOf: R1, ofHunks: [1] })] };
+    t.replies.Changes = withEdit({ revertedHunks: [1], reverts: [R1] }, hunk1);
+    await waitFor(() => expect(t.callsOf("Changes")).toBe(2));
+    await userEvent.click(within(done).getByRole("button", { name: "Undo" }));
+    await waitFor(() => expect(within(dialog()).getByRole("heading", { name: "Undo" })).toBeTruthy());
+    await userEvent.click(within(dialog()).getByRole("button", { name: "Undo" }));
+    await waitFor(() => expect(within(panel()).getByRole("status").textContent).toMatch(/^Undone: Hunk 1 of the edit of [^ ]+( [AP]M)? is back in notes\.txt\./));
   });
 
   it("reverts everything after a change", async () => {
@@ -322,6 +426,8 @@ describe("ReviewPanel", () => {
     await userEvent.click(within(deleted).getByRole("button", { name: "Restore from trash" }));
     expect(t.reverts).toEqual([{ changeIds: ["chg_del"], dryRun: true }]);
     await waitFor(() => expect(within(dialog()).getByRole("button", { name: "Close" })).toBeTruthy());
+    // Bringing a file back from the trash is a restore, in words too.
+    expect(within(dialog()).getByRole("heading", { name: "Restore" })).toBeTruthy();
     await userEvent.click(within(dialog()).getByRole("button", { name: "Close" }));
     // Restored (the kernel's file.reverted): no longer said to be in the trash.
     act(() => store.getState().apply([next(store, "file.reverted", { changeId: "chg_undel", revertOf: "chg_del", path: NOTES, op: "revert" })]));

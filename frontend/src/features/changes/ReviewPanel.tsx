@@ -4,7 +4,7 @@
 // undoable. Reads the session's store through the hooks; the kernel's list
 // of changes fills in what the events leave out (a revert's diff, a trash
 // location).
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { X } from "lucide-react";
 import { useApi } from "../../backend/context";
 import type { Change as Stored, ChangeContents, RevertRequest } from "../../backend/gen/kernel";
@@ -12,7 +12,7 @@ import { DiffView, type DiffMode } from "../../ui/diff";
 import { FullWindowButton } from "../../ui/panel/SidePanel";
 import { useChange, useChangeGroups, useOutsideMark, useSession, useTurn } from "../session/hooks";
 import { countsOf, type Change, type Group } from "./reducer";
-import { opLabel, relative, useRevertFlow, useStoredChanges } from "./review";
+import { onDisk, opLabel, relative, useRevertFlow, useStoredChanges, type Flow, type Verb } from "./review";
 import { Counts, RevertDialog } from "./RevertDialog";
 import { useLoad } from "../useLoad";
 import "./review.css";
@@ -21,7 +21,7 @@ import "./review.css";
 // turns": a long session opens fast, its newest turns first.
 const PAGE = 20;
 
-type Start = (what: string, req: RevertRequest) => void;
+type Start = (what: string, req: RevertRequest, verb?: Verb) => void;
 
 interface Ctx {
   stored: Record<string, Stored>;
@@ -45,6 +45,15 @@ export function ReviewPanel(props: { sessionId: string; onClose: () => void }) {
     return first ? (s.conversation.turns[first.id]?.workdir ?? "") : "";
   });
   const total = useSession((s) => Object.keys(s.changes.byId).length);
+  // The kernel's list (and each change's revert state) is read again when
+  // the session's changes change, so a revert made in another window shows
+  // here the same.
+  const seen = useRef(total);
+  useEffect(() => {
+    if (seen.current === total) return;
+    seen.current = total;
+    reload();
+  }, [total, reload]);
   const [mode, setMode] = useState<DiffMode>("unified");
   const [shownGroups, setShownGroups] = useState(PAGE);
   const busy = flow.step === "previewing" || flow.step === "running";
@@ -87,22 +96,7 @@ export function ReviewPanel(props: { sessionId: string; onClose: () => void }) {
           </ul>
         </section>
       )}
-      {flow.step === "done" && (
-        <div role="status" className="review-done">
-          <span>
-            Reverted: {flow.what} ({flow.result.reverted.length === 1 ? "1 change" : `${flow.result.reverted.length} changes`}).
-          </span>
-          {flow.result.reverted.length > 0 && (
-            <button
-              type="button"
-              className="review-button"
-              onClick={() => start(`undo of the revert (${flow.what})`, { changeIds: flow.result.reverted.map((c) => c.id) })}
-            >
-              Undo this revert
-            </button>
-          )}
-        </div>
-      )}
+      {flow.step === "done" && <DoneNotice flow={flow} stored={stored} workdir={workdir} start={start} />}
       {groups.length === 0 ? (
         <p className="review-muted">
           No file changes in this session yet. Each file the agent writes, edits or deletes shows here, by turn, to review and
@@ -188,10 +182,15 @@ function ChangeRow({ id, ctx }: { id: string; ctx: Ctx }) {
   const isRevert = change.revertOf !== "";
   const trashPath = st?.trashPath ?? change.record?.trashPath ?? "";
   const deleted = rec !== null && rec !== undefined && rec.existedBefore && !rec.existsAfter;
-  const hunks = rec !== null && rec !== undefined && !rec.isDir && rec.binary !== true && rec.existsAfter && (rec.diff ?? "") !== "";
-  const reverted = revertedBy !== "";
-  // A revert that is itself reverted is undone; a change whose revert was undone is back.
-  const undone = reverted && reverter.revertedBy !== "";
+  // The kernel's state of the change (from the change and its reverts)
+  // once its list has the change; until then, what the events say.
+  const byEvents = revertedBy !== "" && reverter.revertedBy === "";
+  const reverted = st !== undefined ? st.reverted === true : byEvents;
+  const reverts = st !== undefined ? (st.reverts ?? []) : byEvents ? [revertedBy] : [];
+  const hunks = isRevert ? 0 : (st?.hunks ?? 0);
+  const revertedHunks = st?.revertedHunks ?? [];
+  const partly = !reverted && revertedHunks.length > 0;
+  const undo = (revertId: string, what: string) => ctx.start(what, { changeIds: [revertId] }, "undo");
 
   return (
     <li className="review-change" aria-label={`${path}, ${opLabel(change.op, change.revertOf)}`}>
@@ -201,7 +200,12 @@ function ChangeRow({ id, ctx }: { id: string; ctx: Ctx }) {
         </span>
         <span className="review-op">{opLabel(change.op, change.revertOf)}</span>
         <Counts added={added} removed={removed} />
-        {reverted && !undone && <span className="review-badge">reverted</span>}
+        {reverted && <span className="review-badge">{isRevert ? "undone" : "reverted"}</span>}
+        {partly && (
+          <span className="review-badge">
+            partly reverted ({revertedHunks.length} of {hunks} hunks)
+          </span>
+        )}
         {(change.callStatus === "cancelled" || change.callStatus === "interrupted") && (
           <span className="review-badge" title={`The command was ${change.callStatus} after it made this change`}>
             {change.callStatus}
@@ -216,14 +220,14 @@ function ChangeRow({ id, ctx }: { id: string; ctx: Ctx }) {
           <span className="review-badge review-badge-warning">{mark.exists ? "changed outside Foya" : "deleted outside Foya"}</span>
         )}
       </div>
-      {isRevert && <RevertOf id={change.revertOf} workdir={ctx.workdir} />}
+      {isRevert && <RevertOf id={change.revertOf} hunks={st?.ofHunks ?? []} workdir={ctx.workdir} />}
       {(rec?.notRestorable ?? "") !== "" && <p className="review-trash">Not restorable: {rec?.notRestorable}.</p>}
-      {deleted && trashPath !== "" && (!reverted || undone) && (
+      {deleted && trashPath !== "" && !reverted && (
         <p className="review-trash">
           In the trash: <span className="review-path">{trashPath}</span>
         </p>
       )}
-      {deleted && reverted && !undone && <p className="review-trash">Restored to {path}.</p>}
+      {deleted && reverted && <p className="review-trash">Restored to {path}.</p>}
       <div className="review-actions">
         <button type="button" className="review-button" aria-expanded={open} onClick={() => setOpen(!open)}>
           {open ? "Hide diff" : "Show diff"}
@@ -234,20 +238,22 @@ function ChangeRow({ id, ctx }: { id: string; ctx: Ctx }) {
             className="review-button"
             disabled={ctx.busy}
             onClick={() =>
-              ctx.start(deleted ? `restore ${path} from the trash` : `revert the change to ${path}`, { changeIds: [id] })
+              deleted
+                ? ctx.start(`restore ${path} from the trash`, { changeIds: [id] }, "restore")
+                : ctx.start(partly ? `what is left of the change to ${path}` : `revert the change to ${path}`, { changeIds: [id] })
             }
           >
             {change.op === "delete" ? "Restore from trash" : "Revert"}
           </button>
         )}
-        {reverted && !undone && (
+        {!isRevert && reverts.length > 0 && (
           <button
             type="button"
             className="review-button"
             disabled={ctx.busy}
-            onClick={() => ctx.start(`undo of the revert of ${path}`, { changeIds: [revertedBy] })}
+            onClick={() => undo(reverts[reverts.length - 1] ?? "", `undo the last revert of ${path}`)}
           >
-            Undo revert
+            Undo
           </button>
         )}
         {isRevert && !reverted && (
@@ -255,7 +261,7 @@ function ChangeRow({ id, ctx }: { id: string; ctx: Ctx }) {
             type="button"
             className="review-button"
             disabled={ctx.busy}
-            onClick={() => ctx.start(`undo of this revert of ${path}`, { changeIds: [id] })}
+            onClick={() => undo(id, `undo this revert of ${path}`)}
           >
             Undo this revert
           </button>
@@ -271,33 +277,102 @@ function ChangeRow({ id, ctx }: { id: string; ctx: Ctx }) {
           </button>
         )}
       </div>
-      {open && (
-        <ChangeDiff
-          change={change}
-          ctx={ctx}
-          onRevertHunk={
-            hunks && !reverted
-              ? (n) => ctx.start(`hunk ${n} of the change to ${path}`, { changeIds: [id], hunks: [n] })
-              : undefined
-          }
-        />
+      {open && hunks > 0 && (
+        <ul className="review-hunks" aria-label={`Hunks of ${path}`}>
+          {Array.from({ length: hunks }, (_, i) => i + 1).map((n) => {
+            const by = revertedHunks.includes(n) ? hunkRevert(n, reverts, ctx.stored) : "";
+            return (
+              <li key={n} className="review-hunk">
+                <span>
+                  Hunk {n}
+                  {revertedHunks.includes(n) ? ": reverted" : ""}
+                </span>
+                {revertedHunks.includes(n) ? (
+                  by !== "" && (
+                    <button
+                      type="button"
+                      className="review-button"
+                      aria-label={`Undo hunk ${n}`}
+                      disabled={ctx.busy}
+                      onClick={() => undo(by, `undo the revert of hunk ${n} of the change to ${path}`)}
+                    >
+                      Undo
+                    </button>
+                  )
+                ) : (
+                  <button
+                    type="button"
+                    className="review-button"
+                    disabled={ctx.busy}
+                    onClick={() => ctx.start(`hunk ${n} of the change to ${path}`, { changeIds: [id], hunks: [n] })}
+                  >
+                    Revert hunk {n}
+                  </button>
+                )}
+              </li>
+            );
+          })}
+        </ul>
       )}
+      {open && <ChangeDiff change={change} ctx={ctx} />}
     </li>
   );
 }
 
-function RevertOf({ id, workdir }: { id: string; workdir: string }) {
+// hunkRevert is the revert in force that reverted hunk n: the newest of
+// reverts that took that hunk or the whole change.
+function hunkRevert(n: number, reverts: string[], stored: Record<string, Stored>): string {
+  for (let i = reverts.length - 1; i >= 0; i--) {
+    const r = stored[reverts[i] ?? ""];
+    const of = r?.ofHunks ?? [];
+    if (r !== undefined && (of.length === 0 || of.includes(n))) return r.id;
+  }
+  return "";
+}
+
+// DoneNotice says what the last revert changed on disk, with its undo.
+function DoneNotice(props: {
+  flow: Extract<Flow, { step: "done" }>;
+  stored: Record<string, Stored>;
+  workdir: string;
+  start: Start;
+}) {
+  const { flow, stored, workdir, start } = props;
+  const recs = flow.result.reverted;
+  const lines = recs.slice(0, 3).map((r) => onDisk(r, stored, workdir));
+  if (recs.length > 3) lines.push(`And ${recs.length - 3} more.`);
+  const lead = flow.verb === "revert" ? `Reverted ${flow.what}:` : flow.verb === "undo" ? "Undone:" : "Restored:";
+  return (
+    <div role="status" className="review-done">
+      <span>
+        {recs.length === 0 ? `Nothing changed on disk (${flow.what}).` : `${lead} ${lines.join(" ")}`}
+      </span>
+      {recs.length > 0 && (
+        <button
+          type="button"
+          className="review-button"
+          onClick={() => start(`undo: ${flow.what}`, { changeIds: recs.map((c) => c.id) }, "undo")}
+        >
+          Undo
+        </button>
+      )}
+    </div>
+  );
+}
+
+function RevertOf({ id, hunks, workdir }: { id: string; hunks: number[]; workdir: string }) {
   const { change } = useChange(id);
-  if (change === undefined) return <p className="review-muted">Reverts change {id}.</p>;
+  const which = hunks.length === 0 ? "" : hunks.length === 1 ? `hunk ${hunks[0]} of ` : `hunks ${hunks.join(", ")} of `;
+  if (change === undefined) return <p className="review-muted">Reverts {which}change {id}.</p>;
   return (
     <p className="review-muted">
-      Reverts the change to {relative(change.path, workdir)} ({opLabel(change.op, change.revertOf)}).
+      Reverts {which}the change to {relative(change.path, workdir)} ({opLabel(change.op, change.revertOf)}).
     </p>
   );
 }
 
 // ChangeDiff reads a change's diff, and its contents for the whole-file view, when first shown.
-function ChangeDiff(props: { change: Change; ctx: Ctx; onRevertHunk: ((n: number) => void) | undefined }) {
+function ChangeDiff(props: { change: Change; ctx: Ctx }) {
   const { change, ctx } = props;
   const api = useApi();
   const diffLoad = useLoad(() => api.Diff(change.id), [api, change.id]);
@@ -326,7 +401,6 @@ function ChangeDiff(props: { change: Change; ctx: Ctx; onRevertHunk: ((n: number
     mode: ctx.mode,
     onModeChange: ctx.setMode,
     ...(contents?.beforeKnown ? { oldSource: contents.before } : {}),
-    ...(props.onRevertHunk ? { onRevertHunk: props.onRevertHunk } : {}),
     busy: ctx.busy,
   };
   return <DiffView {...dv} />;
