@@ -133,8 +133,8 @@ window.convo = {
     // Folded: the store has the last event (the fold may take a few tasks).
     const last = events[events.length - 1]!.seq;
     await new Promise<void>((r) => {
-      if (store.getState().conversation.seq >= last) return r();
-      const stop = store.subscribe((st) => st.conversation.seq >= last && (stop(), r()));
+      if (store.getState().order.seq >= last) return r();
+      const stop = store.subscribe((st) => st.order.seq >= last && (stop(), r()));
     });
     const folded = performance.now() - t0;
     createRoot(document.getElementById("root")!).render(
