@@ -526,7 +526,10 @@ func (c *checker) revert(ctx context.Context, k *kernel.Kernel, sessionID string
 	}
 	for i := len(list) - 1; i >= 0; i-- {
 		fc := list[i]
-		if fc.IsDir || fc.Unconfirmed || newest[fc.Path] != fc.ID {
+		// A change whose before side Foya could not keep (the file
+		// changed while the index read it, as a background command's
+		// append can) says so and is refused by a revert: nothing to check.
+		if fc.IsDir || fc.Unconfirmed || fc.NotRestorable != "" || newest[fc.Path] != fc.ID {
 			continue
 		}
 		res, err := k.Revert(ctx, kernel.RevertRequest{ChangeIDs: []string{fc.ID}})
