@@ -122,39 +122,34 @@ export class WailsTransport implements Transport {
   }
 
   subscribeAll(onEvent: (ev: Event) => void): () => void {
-    const runtime = this.w.runtime;
-    if (runtime === undefined) {
-      throw new ApiError("internal", "the Wails runtime is not in this page");
-    }
-    let closed = false;
-    // The bridge emits in publication order and never drops, so there is
-    // nothing to reconnect: onReconnect is never called here.
-    const off = runtime.EventsOn(eventsName, (batch: unknown) => {
-      if (!Array.isArray(batch)) return;
-      for (const ev of batch as Event[]) {
-        if (closed) return;
-        if (!isNotice(ev)) onEvent(ev);
-      }
+    return this.onBatches((ev) => {
+      if (!isNotice(ev)) onEvent(ev);
     });
-    return () => {
-      closed = true;
-      off();
-    };
   }
 
   subscribeNotices(onNotice: (n: Notice) => void): () => void {
+    return this.onBatches((ev) => {
+      if (isNotice(ev)) onNotice(ev);
+    });
+  }
+
+  /**
+   * onBatches hands each event of the bridge's batches to take until the
+   * returned function is called. The bridge emits events and notices in
+   * publication order and never drops one, so there is nothing to
+   * reconnect.
+   */
+  private onBatches(take: (ev: Event) => void): () => void {
     const runtime = this.w.runtime;
     if (runtime === undefined) {
       throw new ApiError("internal", "the Wails runtime is not in this page");
     }
     let closed = false;
-    // The bridge carries notices in its batches, in publication order, and
-    // never drops one: nothing to reconnect.
     const off = runtime.EventsOn(eventsName, (batch: unknown) => {
       if (!Array.isArray(batch)) return;
       for (const ev of batch as Event[]) {
         if (closed) return;
-        if (isNotice(ev)) onNotice(ev);
+        take(ev);
       }
     });
     return () => {
