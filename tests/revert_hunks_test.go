@@ -126,6 +126,78 @@ func TestRevertHunkState(t *testing.T) {
 	state("after reverting again", []int{1, 2}, true)
 }
 
+// spec: F2, W4
+// Reverting a whole turn takes the reverts made since into account: a
+// change some of whose hunks were reverted is restored to its before
+// content from where its hunk revert left it, and a change reverted in
+// full is left alone, instead of both stopping the turn's revert at an
+// "already reverted" conflict. Undoing the turn's revert puts back the
+// state the hunk revert left.
+func TestRevertTurnAfterHunkReverts(t *testing.T) {
+	privateTrash(t)
+	h := newHarness(t, nil,
+		pt.Calls(call("r", "read", `{"path":"notes.txt"}`), call("r2", "read", `{"path":"other.txt"}`)),
+		pt.Calls(call("e", "edit", jsonArgs(map[string]any{"path": "notes.txt", "edits": []map[string]string{
+			{"old_string": "one\n", "new_string": "ONE\n"}, {"old_string": "nine\n", "new_string": "NINE\n"}}})),
+			call("w", "write", `{"path":"other.txt","content":"new\n"}`)),
+		pt.Say("done"))
+	ctx := context.Background()
+	notes, other := filepath.Join(h.dir, "notes.txt"), filepath.Join(h.dir, "other.txt")
+	before := "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\n"
+	writeFile(t, notes, before, 0o644)
+	writeFile(t, other, "old\n", 0o644)
+	sess := h.session("auto")
+	run := h.runIn(ctx, sess.ID, "edit")
+	onlyTwo := strings.Replace(before, "nine\n", "NINE\n", 1)
+
+	list, err := h.k.Changes(ctx, sess.ID)
+	if err != nil || len(list) != 2 {
+		t.Fatalf("changes: %v %+v", err, list)
+	}
+	edit, write := list[0], list[1]
+	if edit.Path != notes {
+		edit, write = write, edit
+	}
+	mustRevert := func(step string, req kernel.RevertRequest, n int) kernel.RevertResult {
+		t.Helper()
+		res, err := h.k.Revert(ctx, req)
+		if err != nil || len(res.Conflicts) > 0 || len(res.Reverted) != n {
+			t.Fatalf("%s: %v; reverted %d, conflicts %+v; want %d reverted, no conflict", step, err, len(res.Reverted), res.Conflicts, n)
+		}
+		return res
+	}
+	mustRevert("revert hunk 1", kernel.RevertRequest{ChangeIDs: []string{edit.ID}, Hunks: []int{1}}, 1)
+	mustRevert("revert other.txt's change", kernel.RevertRequest{ChangeIDs: []string{write.ID}}, 1)
+	if got := readFile(t, notes); got != onlyTwo {
+		t.Fatalf("notes.txt after reverting hunk 1 = %q", got)
+	}
+
+	preview := mustRevert("preview the turn's revert", kernel.RevertRequest{RunID: run.ID, DryRun: true}, 1)
+	if preview.Reverted[0].Path != notes {
+		t.Fatalf("the preview reverts %s; want only notes.txt", preview.Reverted[0].Path)
+	}
+	res := mustRevert("revert the turn", kernel.RevertRequest{RunID: run.ID}, 1)
+	if got := readFile(t, notes); got != before {
+		t.Fatalf("notes.txt after the turn's revert = %q; want %q", got, before)
+	}
+	if got := readFile(t, other); got != "old\n" {
+		t.Fatalf("other.txt after the turn's revert = %q; want it left as its revert left it", got)
+	}
+	if c, _ := h.k.Change(ctx, edit.ID); !c.Reverted || !slices.Equal(c.RevertedHunks, []int{1, 2}) {
+		t.Fatalf("the edit after the turn's revert: reverted %v, hunks %v; want the whole of it", c.Reverted, c.RevertedHunks)
+	}
+	if _, err := h.k.Revert(ctx, kernel.RevertRequest{RunID: run.ID}); !kernel.IsBadRevert(err) || !strings.Contains(err.Error(), "reverted already") {
+		t.Fatalf("reverting the turn twice: %v; want a bad-request error that says it is reverted already", err)
+	}
+	mustRevert("undo the turn's revert", kernel.RevertRequest{ChangeIDs: []string{res.Reverted[0].ID}}, 1)
+	if got := readFile(t, notes); got != onlyTwo {
+		t.Fatalf("notes.txt after undoing the turn's revert = %q; want hunk 1 still reverted: %q", got, onlyTwo)
+	}
+	if c, _ := h.k.Change(ctx, edit.ID); c.Reverted || !slices.Equal(c.RevertedHunks, []int{1}) {
+		t.Fatalf("the edit after the undo: reverted %v, hunks %v; want hunk 1 only", c.Reverted, c.RevertedHunks)
+	}
+}
+
 // firstChange returns a session's first file change.
 func (h *harness) firstChange(ctx context.Context, sessionID string) kernel.Change {
 	h.t.Helper()

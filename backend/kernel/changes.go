@@ -217,6 +217,8 @@ func (k *Kernel) Revert(ctx context.Context, req RevertRequest) (RevertResult, e
 		default:
 			done = []tools.FileChange{*fc}
 		}
+	} else if changes = asNow(changes, all); len(changes) == 0 {
+		return res, errRevert{"revert: every change selected is reverted already; undo a revert to bring its change back"}
 	} else if req.DryRun {
 		done, conflicts, runErr = rv.Plan(ctx, sess.Workdir, changes, req.Force)
 	} else {

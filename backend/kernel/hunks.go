@@ -100,3 +100,46 @@ func stated(c llm.FileChange, all []llm.FileChange) llm.FileChange {
 	}
 	return c
 }
+
+// asNow returns a revert's selection of several changes (newest first) as
+// the disk holds them now, where reverts made since stand between them and
+// the disk: a change whose path Foya last wrote by reverting some of its
+// hunks (or undoing such a revert) is expected to hold what that revert
+// left, so reverting it restores its before content; a change reverted in
+// full is left out, nothing of it being on disk. Only where the path's
+// newest record descends from the change and is not itself selected:
+// anything else that changed the path since is a conflict to show.
+func asNow(sel, all []llm.FileChange) []llm.FileChange {
+	list := slices.Clone(all)
+	withRevertState(list)
+	byID := make(map[string]llm.FileChange, len(list))
+	newest := map[string]llm.FileChange{}
+	for _, c := range list {
+		byID[c.ID] = c
+		newest[c.Path] = c
+	}
+	selected := make(map[string]bool, len(sel))
+	for _, c := range sel {
+		selected[c.ID] = true
+	}
+	held := map[string]bool{} // paths a newer change of the selection answers for
+	out := make([]llm.FileChange, 0, len(sel))
+	for _, c := range sel {
+		if held[c.Path] {
+			out = append(out, c)
+			continue
+		}
+		held[c.Path] = true
+		n, ok := newest[c.Path]
+		if !ok || n.ID == c.ID || selected[n.ID] || root(n, list).ID != c.ID {
+			out = append(out, c)
+			continue
+		}
+		if byID[c.ID].Reverted {
+			continue
+		}
+		c.ExistsAfter, c.SHAAfter, c.ModeAfter = n.ExistsAfter, n.SHAAfter, n.ModeAfter
+		out = append(out, c)
+	}
+	return out
+}
