@@ -47,20 +47,14 @@ try {
 
   const review = main.getByRole('complementary', { name: 'Review changes' });
   const edit = review.getByRole('listitem', { name: /^notes\.txt, edited/ });
-  const hunks = edit.getByRole('list', { name: 'Hunks of notes.txt' });
+  const hunks = edit.getByRole('table', { name: 'Diff of notes.txt' });
   const openReview = async () => {
     await main.getByRole('button', { name: 'Review' }).click();
     await edit.getByRole('button', { name: 'Show diff' }).click();
     await hunks.waitFor();
   };
-  // confirm runs the dialog a control opened: its title and its button
-  // name what happens.
-  const confirm = async (title, button) => {
-    const dialog = page.getByRole('dialog', { name: title });
-    await dialog.waitFor();
-    await dialog.getByRole('button', { name: button, exact: true }).click();
-    await dialog.waitFor({ state: 'detached' });
-  };
+  // One change or hunk reverts (and undoes) at once: no dialog opens.
+  const noDialog = async (what) => check((await page.getByRole('dialog').count()) === 0, `a dialog opened for ${what}`);
   const gone = async (loc, what) => {
     await loc.waitFor({ state: 'detached' });
     check((await loc.count()) === 0, `${what} is still shown`);
@@ -73,8 +67,8 @@ try {
 
   step = 'revert hunk 1';
   await hunks.getByRole('button', { name: 'Revert hunk 1' }).click();
-  await confirm('Revert preview', 'Revert');
   await onDisk(onlyTwo, 'after reverting hunk 1');
+  await noDialog('a hunk revert');
   await edit.getByText('partly reverted (1 of 2 hunks)').waitFor();
   await hunks.getByRole('button', { name: 'Undo hunk 1' }).waitFor();
   await hunks.getByRole('button', { name: 'Revert hunk 2' }).waitFor();
@@ -84,7 +78,6 @@ try {
 
   step = 'revert hunk 2';
   await hunks.getByRole('button', { name: 'Revert hunk 2' }).click();
-  await confirm('Revert preview', 'Revert');
   await onDisk(before, 'after reverting hunk 2');
   await edit.getByText('reverted', { exact: true }).waitFor();
   await hunks.getByRole('button', { name: 'Undo hunk 2' }).waitFor();
@@ -92,9 +85,9 @@ try {
 
   step = 'undo';
   await edit.getByRole('button', { name: 'Undo', exact: true }).click();
-  await confirm('Undo', 'Undo');
   await onDisk(onlyTwo, 'after the undo');
-  await review.getByRole('status').getByText(/^Undone: Hunk 1 of the edit of .* is back in notes\.txt\.|^Undone: Hunk 2 of the edit of .* is back in notes\.txt\./).waitFor();
+  await noDialog('an undo');
+  await review.getByRole('status').getByText(/^Hunk 2 of the edit of .* is back in notes\.txt\./).waitFor();
   await edit.getByText('partly reverted (1 of 2 hunks)').waitFor();
   await hunks.getByRole('button', { name: 'Revert hunk 2' }).waitFor();
   await hunks.getByRole('button', { name: 'Undo hunk 1' }).waitFor();
@@ -107,9 +100,22 @@ try {
   await hunks.getByRole('button', { name: 'Revert hunk 2' }).waitFor();
   await hunks.getByRole('button', { name: 'Undo hunk 1' }).waitFor();
 
+  step = 'the keyboard';
+  // N to a hunk (focused), again to hunk 2, R reverts it, U undoes it.
+  await edit.focus();
+  await page.keyboard.press('n');
+  await page.keyboard.press('n');
+  check((await page.evaluate(() => document.activeElement && document.activeElement.textContent)).startsWith('Hunk 2'), 'N twice does not focus hunk 2');
+  await page.keyboard.press('r');
+  await onDisk(before, 'after R on hunk 2');
+  await noDialog('a hunk revert from the keyboard');
+  await hunks.getByRole('button', { name: 'Undo hunk 2' }).waitFor();
+  await page.keyboard.press('u');
+  await onDisk(onlyTwo, 'after U');
+  await hunks.getByRole('button', { name: 'Revert hunk 2' }).waitFor();
+
   step = 'revert again';
   await edit.getByRole('button', { name: 'Revert', exact: true }).click();
-  await confirm('Revert preview', 'Revert');
   await onDisk(before, 'after reverting again');
   await edit.getByText('reverted', { exact: true }).waitFor();
   await shot(page, 'hunks-2-reverted-again.png');

@@ -238,32 +238,30 @@ try {
   const editRow = review.getByRole('listitem', { name: /^notes\.txt, edit/ });
   await editRow.getByRole('button', { name: 'Show diff' }).click();
   await shot(page, 'journey-12-review.png');
+  // One hunk reverts at once (no preview), its Undo in the notice.
   await editRow.getByRole('button', { name: 'Revert hunk 1' }).click();
-  const preview = page.getByRole('dialog', { name: 'Revert preview' });
-  await preview.waitFor();
-  await preview.getByRole('list', { name: 'What the revert does' }).waitFor();
-  await shot(page, 'journey-13-revert-hunk-preview.png');
-  await preview.getByRole('button', { name: 'Revert', exact: true }).click();
-  await preview.waitFor({ state: 'detached' });
   const oneHunk = edited.replace('ROW 2\n', 'row 2\n');
   await onDisk(notes, oneHunk, 'after reverting hunk 1');
+  await review.getByRole('status').getByText(/Hunk 1 of the edit of .* is undone in notes\.txt\./).waitFor();
+  await editRow.getByRole('button', { name: 'Undo hunk 1' }).waitFor();
+  check((await page.getByRole('dialog').count()) === 0, 'a dialog opened for a hunk revert');
+  await shot(page, 'journey-13-revert-hunk.png');
 
   // 11. The whole turn: notes.txt was created by it, so it goes. The hunk
-  // revert changed the file since the turn, so the preview is the conflict
-  // step (what is there now against what the turn left), and overwriting is
-  // the person's choice.
+  // revert made since is Foya's own: the turn's revert starts from what it
+  // left, previewed like every revert of several changes.
   step = 'revert the whole turn';
   // The turn that wrote notes.txt (the later turn's shell commands made
   // changes of their own, captured and listed above it).
   const notesTurn = review.getByRole('listitem', { name: /^Turn: Write notes\.txt/ });
   await notesTurn.getByRole('button', { name: 'Revert turn' }).click();
-  const turnDialog = page.getByRole('dialog', { name: 'Files changed since' });
+  const turnDialog = page.getByRole('dialog', { name: 'Revert preview' });
   await turnDialog.waitFor();
-  await turnDialog.getByText(/it was already reverted/).waitFor();
+  await turnDialog.getByRole('list', { name: 'What the revert does' }).waitFor();
   await shot(page, 'journey-14-revert-turn-preview.png');
-  await turnDialog.getByRole('button', { name: 'Overwrite' }).click();
+  await turnDialog.getByRole('button', { name: 'Revert', exact: true }).click();
   await turnDialog.waitFor({ state: 'detached' });
-  await review.getByRole('status').getByText(/^Reverted every change of the turn/).waitFor();
+  await review.getByRole('status').getByText(/notes\.txt is in the trash/).waitFor();
   await onDisk(notes, null, 'after reverting the turn that created notes.txt');
   await shot(page, 'journey-15-turn-reverted.png');
 

@@ -13,8 +13,9 @@ import (
 // found by role and name, the disk checked after each step: revert hunk
 // 1 (the change reads "partly reverted (1 of 2 hunks)" and still offers
 // "Revert hunk 2"), then hunk 2 (reverted), undo the last step (hunk 2
-// back), then "Revert" (what is left), then a reload that shows the same
-// state, since it comes from the kernel.
+// back), a reload that shows the same state (it comes from the kernel),
+// the keyboard (N to hunk 2, R reverts it, U undoes it), then "Revert"
+// (what is left). Each of these acts at once, without a dialog.
 //
 // spec: W4, F2
 func TestBrowserHunkReview(t *testing.T) {

@@ -3,7 +3,9 @@
 // edge), fed by hand: the store is the real one, the transport is
 // FakeTransport answering Diff and ChangeContents with one edit of a Go
 // file (lines changed a little, a block rewritten, a long line). shots.mjs
-// drives it; the theme comes from the page's ?theme=.
+// drives it; the theme comes from the page's ?theme=. With ?bench=1 the
+// session is 100 turns of 5 changes (500), each change's diff 5,000 lines
+// long, for bench.mjs: the page records when the panel first painted.
 import { createRoot } from "react-dom/client";
 import { TransportProvider } from "../../src/backend";
 import { FakeTransport } from "../../src/backend/fake";
@@ -97,16 +99,58 @@ const events: Event[] = [
   ev("run.end", { status: "completed", error: "", steps: 1, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } }, run),
 ];
 
-const theme = new URLSearchParams(location.search).get("theme") ?? "light";
+// benchEvents is a session of 100 turns of 5 edits each.
+function benchEvents(): Event[] {
+  seq = 0; // a session's events count from 1
+  const out: Event[] = [];
+  for (let r = 0; r < 100; r++) {
+    const id = `run_${r}`;
+    out.push(ev("run.start", { prompt: `Turn ${r}: change five files`, workdir: WORKDIR, model: "m", provider: "p", approvalMode: "auto" }, id));
+    out.push(ev("step.start", { step: 1, tools: ["edit"] }, id));
+    for (let c = 0; c < 5; c++) {
+      const call = `call_${r}_${c}`;
+      const fc = { ...change(`chg_${r}_${c}`, call, `pkg${r}/file${c}.go`, "edit", 2500, 2500), runId: id };
+      out.push(ev("tool.begin", { step: 1, index: c, id: call, name: "edit" }, id));
+      out.push(ev("tool.end", { step: 1, index: c, id: call, name: "edit", status: "done", isError: false, text: "edited", durationMs: 3, fileChanges: [fc] }, id));
+    }
+    out.push(ev("step.end", { step: 1, finishReason: "stop", toolCalls: 5 }, id));
+    out.push(ev("run.end", { status: "completed", error: "", steps: 1 }, id));
+  }
+  return out;
+}
+
+// bigDiff is a 5,000-line diff: 2,500 lines changed, in hunks of 10.
+function bigDiff(): string {
+  const out = ["--- a/pkg/big.go", "+++ b/pkg/big.go"];
+  for (let h = 0; h < 250; h++) {
+    const at = h * 20 + 1;
+    out.push(`@@ -${at},10 +${at},10 @@`);
+    for (let i = 0; i < 10; i++) out.push(`-\tvalue${at + i} := compute(${at + i}, "old")`);
+    for (let i = 0; i < 10; i++) out.push(`+\tvalue${at + i} := compute(${at + i}, "new")`);
+  }
+  return out.join("\n") + "\n";
+}
+
+const params = new URLSearchParams(location.search);
+const bench = params.get("bench") === "1";
+const theme = params.get("theme") ?? "light";
 document.documentElement.dataset["theme"] = theme;
 const transport = new FakeTransport({
   Changes: [],
-  Diff: diff,
-  ChangeContents: { before, after: "", beforeKnown: true, afterKnown: true },
+  Diff: bench ? bigDiff() : diff,
+  ChangeContents: bench ? { before: "", after: "", beforeKnown: false, afterKnown: false } : { before, after: "", beforeKnown: true, afterKnown: true },
 });
 const store = createSessionStore(SESSION);
-store.getState().apply(events);
+store.getState().apply(bench ? benchEvents() : events);
 
+// The panel's first paint: from the render call to the frame after the
+// one that drew it.
+const started = performance.now();
+requestAnimationFrame(() =>
+  requestAnimationFrame(() => {
+    (window as unknown as { reviewPainted: number }).reviewPainted = performance.now() - started;
+  }),
+);
 createRoot(document.getElementById("root")!).render(
   <TransportProvider transport={transport}>
     <SessionStoreProvider store={store}>
@@ -119,7 +163,8 @@ createRoot(document.getElementById("root")!).render(
         <main className="main">
           <div className="session-body has-panel">
             <div className="session-centre">
-              <ConversationView sessionId={SESSION} />
+              {/* The benchmark times the review panel alone. */}
+              {!bench && <ConversationView sessionId={SESSION} />}
             </div>
             <SidePanel name="review" storageKey="foya.panel.review.width">
               <ReviewPanel sessionId={SESSION} onClose={() => {}} />

@@ -67,18 +67,20 @@ const afterReverts: Stored[] = [
 ];
 
 // ReviewTransport answers Revert by request: a dry run with preview, the
-// real one with result; every request is kept.
+// real one with the first of results while it holds any, else result;
+// every request is kept.
 class ReviewTransport extends FakeTransport {
   reverts: RevertRequest[] = [];
   preview: RevertResult | Error = { reverted: [], dryRun: true };
   result: RevertResult | Error = { reverted: [] };
+  results: (RevertResult | Error)[] = [];
 
   override call<T>(method: string, args: unknown[]): Promise<T> {
     if (method !== "Revert") return super.call<T>(method, args);
     this.calls.push({ method, args });
     const req = args[0] as RevertRequest;
     this.reverts.push(req);
-    const r = req.dryRun ? this.preview : this.result;
+    const r = req.dryRun ? this.preview : (this.results.shift() ?? this.result);
     return r instanceof Error ? Promise.reject(r) : Promise.resolve(r as T);
   }
 }
@@ -105,6 +107,8 @@ function mount(evs: Event[], list: Stored[]) {
 const panel = () => screen.getByRole("complementary", { name: "Review changes" });
 const row = (name: RegExp) => within(panel()).getByRole("listitem", { name });
 const dialog = () => screen.getByRole("dialog");
+const noDialog = () => expect(screen.queryByRole("dialog")).toBeNull();
+const twoHunks = "--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1 @@\n-hello\n+bye\n@@ -9 +9 @@\n-nine\n+NINE\n";
 
 // next returns an event after the log's last seq, in the kernel's shape.
 function next(store: SessionStore, type: string, data: unknown, runId?: string): Event {
@@ -164,7 +168,7 @@ describe("ReviewPanel", () => {
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
     const done = within(panel()).getByRole("status");
     // The notice says what changed on disk, in the words of the changes undone.
-    expect(done.textContent).toMatch(/^Reverted every change of the turn “Create notes\.txt.*”: notes\.txt is back to what it was before the edit of \d?\d:\d\d( [AP]M)?\. notes\.txt is in the trash: it did not exist before the creation of \d?\d:\d\d( [AP]M)?\./);
+    expect(done.textContent).toMatch(/^notes\.txt is back to what it was before the edit of \d?\d:\d\d( [AP]M)?\. notes\.txt is in the trash: it did not exist before the creation of \d?\d:\d\d( [AP]M)?\./);
     // The kernel's list is read again for the new changes.
     expect(t.callsOf("Changes")).toBe(2);
     // The kernel publishes the reverts; the rows say so once its list has them.
@@ -179,14 +183,16 @@ describe("ReviewPanel", () => {
   it("stops at a conflict: shows what is there now; overwrite sends force", async () => {
     const { t } = mount(beforeReverts, fromEvents);
     const conflictDiff = "--- expected/notes.txt\n+++ found/notes.txt\n@@ -1 +1 @@\n-bye\n+edited by me\n";
-    t.preview = {
-      dryRun: true,
-      reverted: [],
-      conflicts: [{ changeId: EDIT, path: NOTES, reason: "its content changed since this change", expectedExists: true, foundExists: true, diff: conflictDiff, forceable: true }],
-    };
+    // One change reverts at once; a conflict stops it, with nothing changed.
+    t.results = [
+      {
+        reverted: [],
+        conflicts: [{ changeId: EDIT, path: NOTES, reason: "its content changed since this change", expectedExists: true, foundExists: true, diff: conflictDiff, forceable: true }],
+      },
+    ];
     t.result = { reverted: [revertChanges[0]!] };
     await userEvent.click(within(row(/notes\.txt, edited/)).getByRole("button", { name: "Revert" }));
-    expect(t.reverts).toEqual([{ changeIds: [EDIT], dryRun: true }]);
+    expect(t.reverts).toEqual([{ changeIds: [EDIT] }]);
     await waitFor(() => expect(within(dialog()).getByRole("heading", { name: "Files changed since" })).toBeTruthy());
     expect(within(dialog()).getByText(/its content changed since this change/)).toBeTruthy();
     const now = within(dialog()).getByRole("group", { name: "What is there now in notes.txt" });
@@ -199,8 +205,7 @@ describe("ReviewPanel", () => {
 
   it("stops at a conflict: cancel sends nothing", async () => {
     const { t } = mount(beforeReverts, fromEvents);
-    t.preview = {
-      dryRun: true,
+    t.result = {
       reverted: [],
       conflicts: [{ changeId: EDIT, path: NOTES, reason: "it was deleted since this change", expectedExists: true, foundExists: false, forceable: true }],
     };
@@ -210,13 +215,12 @@ describe("ReviewPanel", () => {
     expect(document.activeElement).toBe(within(dialog()).getByRole("button", { name: "Cancel" }));
     await userEvent.keyboard("{Escape}");
     expect(screen.queryByRole("dialog")).toBeNull();
-    expect(t.reverts).toEqual([{ changeIds: [EDIT], dryRun: true }]);
+    expect(t.reverts).toEqual([{ changeIds: [EDIT] }]);
   });
 
   it("offers no overwrite for a conflict force cannot settle", async () => {
     const { t } = mount(beforeReverts, fromEvents);
-    t.preview = {
-      dryRun: true,
+    t.result = {
       reverted: [],
       conflicts: [{ changeId: EDIT, path: NOTES, reason: "it is a folder now", expectedExists: true, foundExists: true, forceable: false }],
     };
@@ -225,28 +229,28 @@ describe("ReviewPanel", () => {
     expect(within(dialog()).queryByRole("button", { name: "Overwrite" })).toBeNull();
     await userEvent.click(within(dialog()).getByRole("button", { name: "Cancel" }));
     expect(screen.queryByRole("dialog")).toBeNull();
-    expect(t.reverts).toEqual([{ changeIds: [EDIT], dryRun: true }]);
+    expect(t.reverts).toEqual([{ changeIds: [EDIT] }]);
   });
 
   it("comes back to the conflict step when the file changed after the preview", async () => {
     const { t } = mount(beforeReverts, fromEvents);
     t.preview = { dryRun: true, reverted: [{ ...revertChanges[0]!, id: "" }] };
     t.result = { reverted: [], conflicts: [{ changeId: EDIT, path: NOTES, reason: "its content changed since this change", expectedExists: true, foundExists: true, forceable: true }] };
-    await userEvent.click(within(row(/notes\.txt, edited/)).getByRole("button", { name: "Revert" }));
+    const turn = within(panel()).getByRole("listitem", { name: /^Turn: Create notes/ });
+    await userEvent.click(within(turn).getByRole("button", { name: "Revert turn" }));
     await waitFor(() => expect(within(dialog()).getByRole("button", { name: "Revert" })).toBeTruthy());
     await userEvent.click(within(dialog()).getByRole("button", { name: "Revert" }));
     await waitFor(() => expect(within(dialog()).getByRole("heading", { name: "Files changed since" })).toBeTruthy());
     await userEvent.click(within(dialog()).getByRole("button", { name: "Overwrite" }));
     expect(t.reverts.map((r) => ({ ...r }))).toEqual([
-      { changeIds: [EDIT], dryRun: true },
-      { changeIds: [EDIT] },
-      { changeIds: [EDIT], force: true },
+      { runId: RUN1, dryRun: true },
+      { runId: RUN1 },
+      { runId: RUN1, force: true },
     ]);
   });
 
-  it("reverts one hunk from the diff", async () => {
+  it("reverts one hunk from the diff at once, its undo beside it", async () => {
     const { t } = mount(beforeReverts, fromEvents.map((c) => (c.id === EDIT ? { ...c, hunks: 1 } : c)));
-    t.preview = { dryRun: true, reverted: [{ ...revertChanges[0]!, id: "" }] };
     t.result = { reverted: [revertChanges[0]!] };
     const edit = row(/notes\.txt, edited/);
     await userEvent.click(within(edit).getByRole("button", { name: "Show diff" }));
@@ -255,21 +259,21 @@ describe("ReviewPanel", () => {
     // The old content is known: the whole file can be shown.
     await waitFor(() => expect(within(edit).getByRole("button", { name: "Full file" })).toBeTruthy());
     await userEvent.click(within(edit).getByRole("button", { name: "Revert hunk 1" }));
-    expect(t.reverts).toEqual([{ changeIds: [EDIT], hunks: [1], dryRun: true }]);
-    await waitFor(() => expect(within(dialog()).getByRole("button", { name: "Revert" })).toBeTruthy());
-    await userEvent.click(within(dialog()).getByRole("button", { name: "Revert" }));
-    expect(t.reverts[1]).toEqual({ changeIds: [EDIT], hunks: [1] });
+    expect(t.reverts).toEqual([{ changeIds: [EDIT], hunks: [1] }]);
+    noDialog();
+    const done = await within(panel()).findByRole("status");
+    expect(within(done).getByRole("button", { name: "Undo" })).toBeTruthy();
   });
 
   it("undoes a revert from the reverted change and from the revert", async () => {
     const { t } = mount(events, afterReverts);
     await userEvent.click(await within(row(/notes\.txt, created/)).findByRole("button", { name: "Undo" }));
-    expect(t.reverts).toEqual([{ changeIds: [UNDO_CREATE], dryRun: true }]);
-    await waitFor(() => expect(screen.getByRole("dialog")).toBeTruthy());
-    await userEvent.click(within(dialog()).getByRole("button", { name: "Close" }));
+    expect(t.reverts).toEqual([{ changeIds: [UNDO_CREATE] }]);
+    noDialog();
     const undoEdit = within(panel()).getAllByRole("listitem", { name: "notes.txt, revert" })[0]!;
+    await waitFor(() => expect((within(undoEdit).getByRole("button", { name: "Undo this revert" }) as HTMLButtonElement).disabled).toBe(false));
     await userEvent.click(within(undoEdit).getByRole("button", { name: "Undo this revert" }));
-    expect(t.reverts[1]).toEqual({ changeIds: [UNDO_EDIT], dryRun: true });
+    expect(t.reverts[1]).toEqual({ changeIds: [UNDO_EDIT] });
   });
 
   // The kernel says which hunks of a change are reverted (hunks,
@@ -291,24 +295,30 @@ describe("ReviewPanel", () => {
     await waitFor(() => expect(within(edit).getByText("partly reverted (1 of 2 hunks)")).toBeTruthy());
     expect(within(panel()).getByText("Reverts hunk 1 of the change to notes.txt (edited).")).toBeTruthy();
     expect(within(edit).queryByText("reverted")).toBeNull();
+    t.replies.Diff = twoHunks;
     await userEvent.click(within(edit).getByRole("button", { name: "Show diff" }));
-    const hunks = within(edit).getByRole("list", { name: "Hunks of notes.txt" });
-    expect(within(hunks).getAllByRole("listitem").map((li) => li.textContent)).toEqual(["Hunk 1: revertedUndo", "Hunk 2Revert hunk 2"]);
+    // The diff marks the reverted hunk and offers its undo; the other its revert.
+    const hunks = await within(edit).findByRole("table", { name: "Diff of notes.txt" });
+    const headers = within(hunks).getAllByRole("rowheader").map((th) => th.textContent);
+    expect(headers.map((h) => h?.replace(/@@.*@@/, "@@"))).toEqual([
+      "Hunk 1reverted: these lines are as they were before @@Undo hunk 1",
+      "Hunk 2 @@Revert hunk 2",
+    ]);
     expect(within(hunks).queryByRole("button", { name: "Revert hunk 1" })).toBeNull();
-    // Undo hunk 1: the undo of the revert that took it, in an "Undo" dialog.
+    // Undo hunk 1: the undo of the revert that took it, at once.
     await userEvent.click(within(hunks).getByRole("button", { name: "Undo hunk 1" }));
-    expect(t.reverts).toEqual([{ changeIds: [R1], dryRun: true }]);
-    await waitFor(() => expect(within(dialog()).getByRole("heading", { name: "Undo" })).toBeTruthy());
-    await userEvent.click(within(dialog()).getByRole("button", { name: "Close" }));
+    expect(t.reverts).toEqual([{ changeIds: [R1] }]);
+    noDialog();
+    await waitFor(() => expect((within(hunks).getByRole("button", { name: "Revert hunk 2" }) as HTMLButtonElement).disabled).toBe(false));
     await userEvent.click(within(hunks).getByRole("button", { name: "Revert hunk 2" }));
-    expect(t.reverts[1]).toEqual({ changeIds: [EDIT], hunks: [2], dryRun: true });
-    await waitFor(() => expect(within(dialog()).getByRole("heading", { name: "Revert preview" })).toBeTruthy());
-    await userEvent.click(within(dialog()).getByRole("button", { name: "Close" }));
+    expect(t.reverts[1]).toEqual({ changeIds: [EDIT], hunks: [2] });
+    noDialog();
     // The row's Undo undoes the hunk revert; "Revert" reverts what is left
     // (the kernel picks the hunks left).
     expect(within(edit).getByRole("button", { name: "Undo" })).toBeTruthy();
+    await waitFor(() => expect((within(edit).getByRole("button", { name: "Revert" }) as HTMLButtonElement).disabled).toBe(false));
     await userEvent.click(within(edit).getByRole("button", { name: "Revert" }));
-    expect(t.reverts[2]).toEqual({ changeIds: [EDIT], dryRun: true });
+    expect(t.reverts[2]).toEqual({ changeIds: [EDIT] });
   });
 
   it("shows every control again after the hunk reverts are undone", async () => {
@@ -318,15 +328,15 @@ describe("ReviewPanel", () => {
     const edit = row(/notes\.txt, edited/);
     await waitFor(() => expect(within(edit).getByText("reverted")).toBeTruthy());
     expect(within(edit).queryByRole("button", { name: "Revert" })).toBeNull();
+    t.replies.Diff = twoHunks;
     await userEvent.click(within(edit).getByRole("button", { name: "Show diff" }));
-    const hunks = within(edit).getByRole("list", { name: "Hunks of notes.txt" });
+    const hunks = await within(edit).findByRole("table", { name: "Diff of notes.txt" });
     expect(within(hunks).getByRole("button", { name: "Undo hunk 1" })).toBeTruthy();
     expect(within(hunks).getByRole("button", { name: "Undo hunk 2" })).toBeTruthy();
-    // The row's Undo undoes the last step.
+    // The row's Undo undoes the last step, at once.
     await userEvent.click(within(edit).getByRole("button", { name: "Undo" }));
-    expect(t.reverts).toEqual([{ changeIds: [R2], dryRun: true }]);
-    await waitFor(() => expect(dialog()).toBeTruthy());
-    await userEvent.click(within(dialog()).getByRole("button", { name: "Close" }));
+    expect(t.reverts).toEqual([{ changeIds: [R2] }]);
+    noDialog();
     // Both undone (the kernel's list after two undos): every control is back.
     const undone = (id: string, of: string) =>
       stored({ id, op: "revert", tool: "revert", revertOf: of, diff: "--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1 @@\n-hello\n+bye\n" });
@@ -343,26 +353,58 @@ describe("ReviewPanel", () => {
     expect(within(edit).queryByRole("button", { name: "Undo" })).toBeNull();
     expect(within(hunks).getByRole("button", { name: "Revert hunk 1" })).toBeTruthy();
     expect(within(hunks).getByRole("button", { name: "Revert hunk 2" })).toBeTruthy();
+    expect(within(hunks).queryByText(/^reverted:/)).toBeNull();
   });
 
   it("says what changed on disk after a hunk revert and its undo", async () => {
     const { t } = mount(beforeReverts, withEdit({}));
-    t.preview = { dryRun: true, reverted: [{ ...hunk1, id: "" }] };
     t.result = { reverted: [hunk1] };
+    t.replies.Diff = twoHunks;
     const edit = row(/notes\.txt, edited/);
     await userEvent.click(within(edit).getByRole("button", { name: "Show diff" }));
     await userEvent.click(await within(edit).findByRole("button", { name: "Revert hunk 1" }));
-    await userEvent.click(await within(dialog()).findByRole("button", { name: "Revert" }));
-    const done = await within(panel()).findByRole("status");
-    expect(done.textContent).toMatch(/^Reverted hunk 1 of the change to notes\.txt: Hunk 1 of the edit of [^ ]+( [AP]M)? is undone in notes\.txt\.Undo$/);
-    t.preview = { dryRun: true, reverted: [{ ...hunk1, id: "", revertOf: R1, ofHunks: [1] }] };
+    // Said once, in the words of what changed on disk.
+    await waitFor(() => expect(within(panel()).getByRole("status").textContent).toMatch(/^Hunk 1 of the edit of [^ ]+( [AP]M)? is undone in notes\.txt\.Undo$/));
+    const done = within(panel()).getByRole("status");
     t.result = { reverted: [stored({ id: "chg_u1", op: "revert", tool: "revert", revertOf: R1, ofHunks: [1] })] };
     t.replies.Changes = withEdit({ revertedHunks: [1], reverts: [R1] }, hunk1);
     await waitFor(() => expect(t.callsOf("Changes")).toBe(2));
     await userEvent.click(within(done).getByRole("button", { name: "Undo" }));
-    await waitFor(() => expect(within(dialog()).getByRole("heading", { name: "Undo" })).toBeTruthy());
-    await userEvent.click(within(dialog()).getByRole("button", { name: "Undo" }));
-    await waitFor(() => expect(within(panel()).getByRole("status").textContent).toMatch(/^Undone: Hunk 1 of the edit of [^ ]+( [AP]M)? is back in notes\.txt\./));
+    expect(t.reverts[1]).toEqual({ changeIds: [R1] });
+    noDialog();
+    await waitFor(() => expect(within(panel()).getByRole("status").textContent).toMatch(/^Hunk 1 of the edit of [^ ]+( [AP]M)? is back in notes\.txt\./));
+  });
+
+  it("reviews with the keyboard: next change, next hunk, revert it, undo", async () => {
+    const { t } = mount(beforeReverts, withEdit({}));
+    t.replies.Diff = twoHunks;
+    t.result = { reverted: [hunk2] };
+    await waitFor(() => expect(t.callsOf("Changes")).toBe(1));
+    screen.getByRole("button", { name: "Close review" }).focus();
+    // J: the first change takes the focus.
+    await userEvent.keyboard("j");
+    const first = within(panel()).getAllByRole("listitem").find((li) => li.classList.contains("review-change"))!;
+    expect(document.activeElement).toBe(first);
+    // N: the first hunk there is, its change's diff opened for it.
+    await userEvent.keyboard("n");
+    const edit = row(/notes\.txt, edited/);
+    await waitFor(() => expect(document.activeElement?.textContent).toMatch(/^Hunk 1/));
+    expect(edit.contains(document.activeElement)).toBe(true);
+    await userEvent.keyboard("n");
+    await waitFor(() => expect(document.activeElement?.textContent).toMatch(/^Hunk 2/));
+    // R reverts the hunk the focus is on, at once; U undoes it.
+    await userEvent.keyboard("r");
+    expect(t.reverts).toEqual([{ changeIds: [EDIT], hunks: [2] }]);
+    noDialog();
+    await waitFor(() => expect(within(panel()).getByRole("status").textContent).toMatch(/^Hunk 2 of the edit/));
+    await userEvent.keyboard("u");
+    expect(t.reverts[1]).toEqual({ changeIds: [R2] });
+    // P goes back; O hides the diff; keys typed in a field are the person's text.
+    await userEvent.keyboard("p");
+    await waitFor(() => expect(document.activeElement?.textContent).toMatch(/^Hunk 1/));
+    await userEvent.keyboard("o");
+    await waitFor(() => expect(within(edit).queryByRole("table")).toBeNull());
+    expect(t.reverts).toHaveLength(2);
   });
 
   it("reverts everything after a change", async () => {
@@ -423,15 +465,18 @@ describe("ReviewPanel", () => {
     expect(within(deleted).getByText(/In the trash:/)).toBeTruthy();
     // The newest turn comes first.
     expect(within(panel()).getAllByRole("heading", { level: 3 })[0]!.textContent).toBe("Turn: Delete notes.txt");
+    t.result = { reverted: [stored({ id: "chg_undel", op: "revert", tool: "revert", revertOf: "chg_del", existedBefore: false, existsAfter: true })] };
+    t.replies.Changes = [...fromEvents, del];
+    await waitFor(() => expect(t.callsOf("Changes")).toBeGreaterThanOrEqual(2));
     await userEvent.click(within(deleted).getByRole("button", { name: "Restore from trash" }));
-    expect(t.reverts).toEqual([{ changeIds: ["chg_del"], dryRun: true }]);
-    await waitFor(() => expect(within(dialog()).getByRole("button", { name: "Close" })).toBeTruthy());
-    // Bringing a file back from the trash is a restore, in words too.
-    expect(within(dialog()).getByRole("heading", { name: "Restore" })).toBeTruthy();
-    await userEvent.click(within(dialog()).getByRole("button", { name: "Close" }));
+    expect(t.reverts).toEqual([{ changeIds: ["chg_del"] }]);
+    noDialog();
+    // Bringing a file back from the trash says so.
+    await waitFor(() => expect(within(panel()).getByRole("status").textContent).toBe("notes.txt is back from the trash.Undo"));
     // Restored (the kernel's file.reverted): no longer said to be in the trash.
+    t.replies.Changes = [...fromEvents, { ...del, reverted: true, reverts: ["chg_undel"] }];
     act(() => store.getState().apply([next(store, "file.reverted", { changeId: "chg_undel", revertOf: "chg_del", path: NOTES, op: "revert" })]));
-    expect(within(row(/notes\.txt, deleted/)).queryByText(/In the trash:/)).toBeNull();
+    await waitFor(() => expect(within(row(/notes\.txt, deleted/)).queryByText(/In the trash:/)).toBeNull());
     expect(within(row(/notes\.txt, deleted/)).getByText("Restored to notes.txt.")).toBeTruthy();
   });
 
@@ -463,7 +508,7 @@ describe("ReviewPanel", () => {
 
   it("shows an error in words when the revert cannot run", async () => {
     const { t } = mount(beforeReverts, fromEvents);
-    t.preview = new ApiError("busy", "revert: a run is going; revert once it is done (or cancel the run)");
+    t.result = new ApiError("busy", "revert: a run is going; revert once it is done (or cancel the run)");
     await userEvent.click(within(row(/notes\.txt, edited/)).getByRole("button", { name: "Revert" }));
     await waitFor(() => expect(within(dialog()).getByRole("alert").textContent).toBe("revert: a run is going; revert once it is done (or cancel the run)"));
     expect(within(dialog()).queryByRole("button", { name: "Revert" })).toBeNull();

@@ -1,10 +1,11 @@
 // ReviewPanel: every file change of the open session by turn, newest turn
-// first, with its diff on demand, and the reverts: a change, a hunk, a
-// turn, everything after a change; each previewed before it runs, each
-// undoable. Reads the session's store through the hooks; the kernel's list
-// of changes fills in what the events leave out (a revert's diff, a trash
-// location).
-import { useEffect, useMemo, useRef, useState } from "react";
+// first, with its diff on demand, and the reverts: a hunk or a change at
+// once, with its undo beside it; a turn, or everything after a change,
+// previewed first; each undoable. Keyboard review (keys.ts) moves between
+// changes and hunks and reverts and undoes without the pointer. Reads the
+// session's store through the hooks; the kernel's list of changes fills
+// in what the events leave out (a revert's diff, a trash location).
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import { X } from "lucide-react";
 import { useApi } from "../../backend/context";
 import type { Change as Stored, ChangeContents, RevertRequest } from "../../backend/gen/kernel";
@@ -12,7 +13,8 @@ import { DiffView, type DiffMode } from "../../ui/diff";
 import { FullWindowButton } from "../../ui/panel/SidePanel";
 import { useChange, useChangeGroups, useOutsideMark, useSession, useTurn } from "../session/hooks";
 import { countsOf, type Change, type Group } from "./reducer";
-import { onDisk, opLabel, relative, useRevertFlow, useStoredChanges, type Flow, type Verb } from "./review";
+import { onDisk, opLabel, relative, useRevertFlow, useStoredChanges, words, type Flow, type Verb } from "./review";
+import { reviewKeyOf } from "./keys";
 import { Counts, RevertDialog } from "./RevertDialog";
 import { useLoad } from "../useLoad";
 import "./review.css";
@@ -21,7 +23,13 @@ import "./review.css";
 // turns": a long session opens fast, its newest turns first.
 const PAGE = 20;
 
-type Start = (what: string, req: RevertRequest, verb?: Verb) => void;
+type Start = (what: string, req: RevertRequest, verb?: Verb, direct?: boolean) => void;
+
+/** Cursor is where keyboard review is: a change, and one of its hunks (from 1) or none (0). */
+interface Cursor {
+  id: string;
+  hunk: number;
+}
 
 interface Ctx {
   stored: Record<string, Stored>;
@@ -32,7 +40,16 @@ interface Ctx {
   setMode: (m: DiffMode) => void;
   /** The session's last change: nothing comes after it. */
   newest: string;
+  /** The changes whose diff is shown. */
+  opened: ReadonlySet<string>;
+  setOpened: (id: string, open: boolean) => void;
+  cursor: Cursor;
+  setCursor: (c: Cursor) => void;
 }
+
+/** rowId and hunkPrefix are the ids keyboard review moves the focus to. */
+const rowId = (id: string) => `review-change-${id}`;
+const hunkPrefix = (id: string) => `review-hunk-${id}`;
 
 export function ReviewPanel(props: { sessionId: string; onClose: () => void }) {
   const groups = useChangeGroups();
@@ -56,13 +73,103 @@ export function ReviewPanel(props: { sessionId: string; onClose: () => void }) {
   }, [total, reload]);
   const [mode, setMode] = useState<DiffMode>("unified");
   const [shownGroups, setShownGroups] = useState(PAGE);
-  const busy = flow.step === "previewing" || flow.step === "running";
+  const [opened, setOpenedSet] = useState<ReadonlySet<string>>(new Set());
+  const [cursor, setCursor] = useState<Cursor>({ id: "", hunk: 0 });
+  const setOpened = useCallback((id: string, open: boolean) => {
+    setOpenedSet((prev) => {
+      if (prev.has(id) === open) return prev;
+      const next = new Set(prev);
+      if (open) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  }, []);
+  const busy = flow.step === "previewing" || flow.step === "running" || flow.step === "applying";
   const newest = useSession((s) => newestChange(s.changes.byId));
-  const ctx: Ctx = { stored, workdir, start, busy, mode, setMode, newest };
+  const byId = useSession((s) => s.changes.byId);
+  const ctx: Ctx = { stored, workdir, start, busy, mode, setMode, newest, opened, setOpened, cursor, setCursor };
   const outsideList = Object.values(outside);
+  const shownIds = useMemo(() => groups.slice(0, shownGroups).flatMap((g) => g.changes), [groups, shownGroups]);
+
+  // The row the cursor is on takes the focus (its hunk, once its diff is
+  // drawn, is focused by ChangeDiff).
+  const moved = useRef(false);
+  useEffect(() => {
+    if (!moved.current || cursor.id === "" || cursor.hunk > 0) return;
+    moved.current = false;
+    const el = document.getElementById(rowId(cursor.id));
+    el?.focus();
+    el?.scrollIntoView?.({ block: "nearest" });
+  }, [cursor]);
+
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
+    const key = reviewKeyOf(e);
+    if (key === null) return;
+    const at = Math.max(0, shownIds.indexOf(cursor.id));
+    const hunksOf = (id: string) => (byId[id]?.revertOf ? 0 : (stored[id]?.hunks ?? 0));
+    const go = (c: Cursor) => {
+      moved.current = true;
+      setCursor(c);
+      if (c.hunk > 0) setOpened(c.id, true);
+    };
+    const cur = byId[cursor.id];
+    switch (key) {
+      case "nextChange":
+      case "previousChange": {
+        if (shownIds.length === 0) return;
+        const i = cursor.id === "" ? 0 : key === "nextChange" ? Math.min(at + 1, shownIds.length - 1) : Math.max(at - 1, 0);
+        go({ id: shownIds[i] ?? "", hunk: 0 });
+        break;
+      }
+      case "nextHunk":
+      case "previousHunk": {
+        const fwd = key === "nextHunk";
+        const n = hunksOf(cursor.id);
+        if (cursor.id !== "" && fwd && cursor.hunk < n) go({ id: cursor.id, hunk: cursor.hunk + 1 });
+        else if (cursor.id !== "" && !fwd && cursor.hunk > 1) go({ id: cursor.id, hunk: cursor.hunk - 1 });
+        else {
+          // On to the next (previous) change that has hunks.
+          const order = fwd ? shownIds.slice(cursor.id === "" ? 0 : at + 1) : shownIds.slice(0, at).reverse();
+          const id = order.find((x) => hunksOf(x) > 0);
+          if (id === undefined) return;
+          go({ id, hunk: fwd ? 1 : hunksOf(id) });
+        }
+        break;
+      }
+      case "revert": {
+        if (cur === undefined || busy) return;
+        const st = stored[cur.id];
+        const path = relative(cur.path, workdir);
+        if (cursor.hunk > 0) {
+          if ((st?.revertedHunks ?? []).includes(cursor.hunk)) return;
+          start(`hunk ${cursor.hunk} of the change to ${path}`, { changeIds: [cur.id], hunks: [cursor.hunk] }, "revert", true);
+        } else if (cur.revertOf === "" && st?.reverted !== true) {
+          start(`the change to ${path}`, { changeIds: [cur.id] }, "revert", true);
+        }
+        break;
+      }
+      case "undo": {
+        if (busy) return;
+        if (flow.step === "done" && flow.result.reverted.length > 0) {
+          undoDone(flow, start);
+          break;
+        }
+        const reverts = cur === undefined ? [] : (stored[cur.id]?.reverts ?? []);
+        const last = reverts[reverts.length - 1];
+        if (cur !== undefined && last !== undefined) {
+          start(`undo the last revert of ${relative(cur.path, workdir)}`, { changeIds: [last] }, "undo", true);
+        }
+        break;
+      }
+      case "toggleDiff":
+        if (cur !== undefined) setOpened(cur.id, !opened.has(cur.id));
+        break;
+    }
+    e.preventDefault();
+  };
 
   return (
-    <aside className="review" aria-label="Review changes">
+    <aside className="review" aria-label="Review changes" onKeyDown={onKeyDown}>
       <header className="review-header">
         <h2>Changes</h2>
         <span className="review-muted">
@@ -95,6 +202,11 @@ export function ReviewPanel(props: { sessionId: string; onClose: () => void }) {
             ))}
           </ul>
         </section>
+      )}
+      {flow.step === "applying" && (
+        <p role="status" className="review-done">
+          {words[flow.verb].running}
+        </p>
       )}
       {flow.step === "done" && <DoneNotice flow={flow} stored={stored} workdir={workdir} start={start} />}
       {groups.length === 0 ? (
@@ -172,7 +284,8 @@ function ChangeRow({ id, ctx }: { id: string; ctx: Ctx }) {
   const { change, revertedBy } = useChange(id);
   const mark = useOutsideMark(change?.path ?? "");
   const reverter = useChange(revertedBy);
-  const [open, setOpen] = useState(false);
+  const open = ctx.opened.has(id);
+  const setOpen = (o: boolean) => ctx.setOpened(id, o);
   if (change === undefined) return null;
   const st = ctx.stored[id];
   const rec = st ?? change.record;
@@ -190,10 +303,20 @@ function ChangeRow({ id, ctx }: { id: string; ctx: Ctx }) {
   const hunks = isRevert ? 0 : (st?.hunks ?? 0);
   const revertedHunks = st?.revertedHunks ?? [];
   const partly = !reverted && revertedHunks.length > 0;
-  const undo = (revertId: string, what: string) => ctx.start(what, { changeIds: [revertId] }, "undo");
+  const undo = (revertId: string, what: string) => ctx.start(what, { changeIds: [revertId] }, "undo", true);
+  const current = ctx.cursor.id === id;
 
   return (
-    <li className="review-change" aria-label={`${path}, ${opLabel(change.op, change.revertOf)}`}>
+    <li
+      className={`review-change${current ? " review-current" : ""}`}
+      aria-label={`${path}, ${opLabel(change.op, change.revertOf)}`}
+      id={rowId(id)}
+      tabIndex={-1}
+      onFocus={() => {
+        // Focus inside the row (a click, Tab) moves the keyboard cursor there.
+        if (!current) ctx.setCursor({ id, hunk: 0 });
+      }}
+    >
       <div className="review-change-line">
         <span className="review-path" title={change.path}>
           {path}
@@ -239,8 +362,8 @@ function ChangeRow({ id, ctx }: { id: string; ctx: Ctx }) {
             disabled={ctx.busy}
             onClick={() =>
               deleted
-                ? ctx.start(`restore ${path} from the trash`, { changeIds: [id] }, "restore")
-                : ctx.start(partly ? `what is left of the change to ${path}` : `revert the change to ${path}`, { changeIds: [id] })
+                ? ctx.start(`${path} from the trash`, { changeIds: [id] }, "restore", true)
+                : ctx.start(partly ? `what is left of the change to ${path}` : `the change to ${path}`, { changeIds: [id] }, "revert", true)
             }
           >
             {change.op === "delete" ? "Restore from trash" : "Revert"}
@@ -251,7 +374,7 @@ function ChangeRow({ id, ctx }: { id: string; ctx: Ctx }) {
             type="button"
             className="review-button"
             disabled={ctx.busy}
-            onClick={() => undo(reverts[reverts.length - 1] ?? "", `undo the last revert of ${path}`)}
+            onClick={() => undo(reverts[reverts.length - 1] ?? "", `the last revert of ${path}`)}
           >
             Undo
           </button>
@@ -261,7 +384,7 @@ function ChangeRow({ id, ctx }: { id: string; ctx: Ctx }) {
             type="button"
             className="review-button"
             disabled={ctx.busy}
-            onClick={() => undo(id, `undo this revert of ${path}`)}
+            onClick={() => undo(id, `this revert of ${path}`)}
           >
             Undo this revert
           </button>
@@ -277,44 +400,45 @@ function ChangeRow({ id, ctx }: { id: string; ctx: Ctx }) {
           </button>
         )}
       </div>
-      {open && hunks > 0 && (
-        <ul className="review-hunks" aria-label={`Hunks of ${path}`}>
-          {Array.from({ length: hunks }, (_, i) => i + 1).map((n) => {
-            const by = revertedHunks.includes(n) ? hunkRevert(n, reverts, ctx.stored) : "";
-            return (
-              <li key={n} className="review-hunk">
-                <span>
-                  Hunk {n}
-                  {revertedHunks.includes(n) ? ": reverted" : ""}
-                </span>
-                {revertedHunks.includes(n) ? (
-                  by !== "" && (
+      {open && (
+        <ChangeDiff
+          change={change}
+          ctx={ctx}
+          revertedHunks={revertedHunks}
+          hunkActionsKey={`${reverts.join(",")}|${ctx.busy}`}
+          hunkActions={
+            hunks > 0
+              ? (n) =>
+                  revertedHunks.includes(n) ? (
+                    (() => {
+                      const by = hunkRevert(n, reverts, ctx.stored);
+                      return (
+                        by !== "" && (
+                          <button
+                            type="button"
+                            className="diffview-button"
+                            disabled={ctx.busy}
+                            onClick={() => undo(by, `undo the revert of hunk ${n} of the change to ${path}`)}
+                          >
+                            Undo hunk {n}
+                          </button>
+                        )
+                      );
+                    })()
+                  ) : (
                     <button
                       type="button"
-                      className="review-button"
-                      aria-label={`Undo hunk ${n}`}
+                      className="diffview-button"
                       disabled={ctx.busy}
-                      onClick={() => undo(by, `undo the revert of hunk ${n} of the change to ${path}`)}
+                      onClick={() => ctx.start(`hunk ${n} of the change to ${path}`, { changeIds: [id], hunks: [n] }, "revert", true)}
                     >
-                      Undo
+                      Revert hunk {n}
                     </button>
                   )
-                ) : (
-                  <button
-                    type="button"
-                    className="review-button"
-                    disabled={ctx.busy}
-                    onClick={() => ctx.start(`hunk ${n} of the change to ${path}`, { changeIds: [id], hunks: [n] })}
-                  >
-                    Revert hunk {n}
-                  </button>
-                )}
-              </li>
-            );
-          })}
-        </ul>
+              : undefined
+          }
+        />
       )}
-      {open && <ChangeDiff change={change} ctx={ctx} />}
     </li>
   );
 }
@@ -339,25 +463,27 @@ function DoneNotice(props: {
 }) {
   const { flow, stored, workdir, start } = props;
   const recs = flow.result.reverted;
+  // What changed on disk says it all ("notes.txt is back to the edit of
+  // 10:02"); the request's words would repeat it.
   const lines = recs.slice(0, 3).map((r) => onDisk(r, stored, workdir));
   if (recs.length > 3) lines.push(`And ${recs.length - 3} more.`);
-  const lead = flow.verb === "revert" ? `Reverted ${flow.what}:` : flow.verb === "undo" ? "Undone:" : "Restored:";
   return (
     <div role="status" className="review-done">
-      <span>
-        {recs.length === 0 ? `Nothing changed on disk (${flow.what}).` : `${lead} ${lines.join(" ")}`}
-      </span>
+      <span>{recs.length === 0 ? `Nothing changed on disk (${flow.what}).` : lines.join(" ")}</span>
       {recs.length > 0 && (
-        <button
-          type="button"
-          className="review-button"
-          onClick={() => start(`undo: ${flow.what}`, { changeIds: recs.map((c) => c.id) }, "undo")}
-        >
+        <button type="button" className="review-button" onClick={() => undoDone(flow, start)}>
           Undo
         </button>
       )}
     </div>
   );
+}
+
+// undoDone undoes what the last revert did: at once when it changed one
+// file, previewed when it changed several.
+function undoDone(flow: Extract<Flow, { step: "done" }>, start: Start) {
+  const recs = flow.result.reverted;
+  start(`undo: ${flow.what}`, { changeIds: recs.map((c) => c.id) }, "undo", recs.length === 1);
 }
 
 function RevertOf({ id, hunks, workdir }: { id: string; hunks: number[]; workdir: string }) {
@@ -372,7 +498,13 @@ function RevertOf({ id, hunks, workdir }: { id: string; hunks: number[]; workdir
 }
 
 // ChangeDiff reads a change's diff, and its contents for the whole-file view, when first shown.
-function ChangeDiff(props: { change: Change; ctx: Ctx }) {
+function ChangeDiff(props: {
+  change: Change;
+  ctx: Ctx;
+  revertedHunks: readonly number[];
+  hunkActions: ((n: number) => ReactNode) | undefined;
+  hunkActionsKey: string;
+}) {
   const { change, ctx } = props;
   const api = useApi();
   const diffLoad = useLoad(() => api.Diff(change.id), [api, change.id]);
@@ -383,6 +515,15 @@ function ChangeDiff(props: { change: Change; ctx: Ctx }) {
     diffLoad.reload();
     contentsLoad.reload();
   };
+  // The hunk the keyboard cursor is on takes the focus once it is drawn.
+  const drawnDiff = diffLoad.state.value;
+  const focusHunk = ctx.cursor.id === change.id ? ctx.cursor.hunk : 0;
+  useEffect(() => {
+    if (drawnDiff === undefined || focusHunk === 0) return;
+    const el = document.getElementById(`${hunkPrefix(change.id)}-${focusHunk}`);
+    el?.focus();
+    el?.scrollIntoView?.({ block: "nearest" });
+  }, [drawnDiff, focusHunk, change.id]);
   if (diffLoad.state.status === "error") {
     return (
       <p role="alert" className="review-error">
@@ -401,6 +542,10 @@ function ChangeDiff(props: { change: Change; ctx: Ctx }) {
     mode: ctx.mode,
     onModeChange: ctx.setMode,
     ...(contents?.beforeKnown ? { oldSource: contents.before } : {}),
+    ...(props.hunkActions !== undefined ? { hunkActions: props.hunkActions } : {}),
+    revertedHunks: props.revertedHunks,
+    hunkActionsKey: props.hunkActionsKey,
+    hunkIdPrefix: hunkPrefix(change.id),
     busy: ctx.busy,
   };
   return <DiffView {...dv} />;

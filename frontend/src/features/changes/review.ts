@@ -1,7 +1,9 @@
 // The review panel's data and its revert flow: the kernel's stored list of
 // the session's changes (the events carry less for reverts), and a revert
-// that is always previewed (RevertRequest.dryRun) before it runs, stops at
-// a conflict until the person overwrites or cancels, and can be undone.
+// that stops at a conflict until the person overwrites or cancels and can
+// be undone. A revert of one change or hunk (and an undo of one) runs at
+// once, its undo one click away; one of several files is previewed
+// (RevertRequest.dryRun) before it runs.
 import { useCallback, useRef, useState } from "react";
 import { useApi } from "../../backend/context";
 import { toApiError } from "../../backend/errors";
@@ -41,6 +43,7 @@ export type Verb = "revert" | "undo" | "restore";
 export type Flow =
   | { step: "idle" }
   | { step: "previewing"; what: string; verb: Verb; req: RevertRequest }
+  | { step: "applying"; what: string; verb: Verb; req: RevertRequest }
   | { step: "confirm"; what: string; verb: Verb; req: RevertRequest; preview: RevertResult }
   | { step: "running"; what: string; verb: Verb; req: RevertRequest; preview: RevertResult }
   | { step: "done"; what: string; verb: Verb; result: RevertResult }
@@ -54,7 +57,9 @@ export const words: Record<Verb, { title: string; button: string; running: strin
 };
 
 /**
- * useRevertFlow runs reverts: start(what, req, verb) previews req; confirm()
+ * useRevertFlow runs reverts: start(what, req, verb) previews req, or with
+ * direct runs it at once (a conflict then comes to the conflict step, as
+ * after a preview); confirm()
  * runs it (with force when the preview met conflicts that may be
  * overwritten); cancel() drops it and sends nothing more. A revert whose
  * files changed between the preview and the confirmation comes back to
@@ -67,8 +72,28 @@ export function useRevertFlow(onDone: () => void) {
   const current = useRef(0);
 
   const start = useCallback(
-    (what: string, req: RevertRequest, verb: Verb = "revert") => {
+    (what: string, req: RevertRequest, verb: Verb = "revert", direct = false) => {
       const n = ++current.current;
+      if (direct) {
+        setFlow({ step: "applying", what, verb, req });
+        api.Revert(req).then(
+          (result) => {
+            if (current.current !== n) return;
+            if ((result.conflicts ?? []).length > 0 && result.reverted.length === 0) {
+              setFlow({ step: "confirm", what, verb, req, preview: result });
+              return;
+            }
+            setFlow({ step: "done", what, verb, result });
+            onDone();
+          },
+          (e: unknown) => {
+            if (current.current !== n) return;
+            setFlow({ step: "failed", what, verb, req, message: toApiError(e).message });
+            onDone();
+          },
+        );
+        return;
+      }
       setFlow({ step: "previewing", what, verb, req });
       api.Revert({ ...req, dryRun: true }).then(
         (preview) => {
@@ -79,7 +104,7 @@ export function useRevertFlow(onDone: () => void) {
         },
       );
     },
-    [api],
+    [api, onDone],
   );
 
   const confirm = useCallback(() => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { DiffView, wrapKey } from "./DiffView";
+import { DiffView, paginate, wrapKey } from "./DiffView";
 import { gaps, parse, withGitHeader } from "./model";
 import { languageOf, loadLanguage } from "./languages";
 
@@ -232,5 +232,60 @@ describe("DiffView", () => {
   it("shows a created file (no old side)", () => {
     render(<DiffView diff={"--- /dev/null\n+++ b/notes.txt\n@@ -0,0 +1 @@\n+hello\n"} path="notes.txt" />);
     expect(screen.getByRole("table", { name: "Diff of notes.txt" }).textContent).toContain("hello");
+  });
+});
+
+describe("DiffView hunk state and long diffs", () => {
+  it("cuts hunks into pages, a long one continued on the next", () => {
+    const hunk = (n: number, index: number) => ({ hunk: parse(`--- a/x\n+++ b/x\n@@ -1,${n} +1,${n} @@\n${" x\n".repeat(n)}`)!.hunks[0]!, index, gap: null });
+    const pages = paginate([hunk(3, 1), hunk(5, 2), hunk(1, 3)], 4);
+    expect(pages.map((p) => p.map((s) => `${s.index}:${s.hunk.changes.length}${s.continued ? "+" : ""}`))).toEqual([
+      ["1:3", "2:1"],
+      ["2:4+"],
+      ["3:1"],
+    ]);
+  });
+
+  it("marks reverted hunks and shows the actions the caller gives", () => {
+    render(
+      <DiffView
+        diff={diff}
+        path="src/values.ts"
+        revertedHunks={[1]}
+        hunkIdPrefix="h"
+        hunkActions={(n) => <button type="button">{n === 1 ? "Undo hunk 1" : `Revert hunk ${n}`}</button>}
+      />,
+    );
+    const headers = screen.getAllByRole("rowheader");
+    expect(headers[0]!.textContent).toMatch(/^Hunk 1reverted: these lines are as they were before/);
+    expect(headers[1]!.textContent).not.toMatch(/reverted/);
+    expect(headers[0]!.id).toBe("h-1");
+    expect(screen.getByRole("button", { name: "Undo hunk 1" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Revert hunk 2" })).toBeTruthy();
+    expect(headers[0]!.closest("tbody")!.classList.contains("diffview-hunk-reverted")).toBe(true);
+  });
+
+  const created = (n: number) =>
+    ["--- /dev/null", "+++ b/big.txt", `@@ -0,0 +1,${n} @@`, ...Array.from({ length: n }, (_, i) => `+line ${i + 1}`), ""].join("\n");
+
+  it("draws a 10,000-line diff a page at a time", async () => {
+    render(<DiffView diff={created(10000)} path="big.txt" pageLines={100} />);
+    expect(screen.getByRole("table", { name: "Diff of big.txt" })).toBeTruthy();
+    const rows = () => document.querySelectorAll("table tr.diff-line").length;
+    expect(rows()).toBe(100);
+    expect(screen.getByRole("status").textContent).toBe("100 of 10,000 lines shown; the next 100 come as you scroll.");
+    await userEvent.click(screen.getByRole("button", { name: "Show 100 more lines" }));
+    expect(rows()).toBe(200);
+    // The next page is a table of its own: the first is not drawn again.
+    expect(screen.getByRole("table", { name: "Diff of big.txt, continued (2)" })).toBeTruthy();
+  });
+
+  it("draws the rest on request", async () => {
+    render(<DiffView diff={created(250)} path="big.txt" pageLines={100} />);
+    const rows = () => document.querySelectorAll("table tr.diff-line").length;
+    expect(rows()).toBe(100);
+    await userEvent.click(screen.getByRole("button", { name: "Show all" }));
+    expect(rows()).toBe(250);
+    expect(screen.queryByRole("status")).toBeNull();
   });
 });

@@ -4,9 +4,12 @@
 // fetched on demand, the changed words marked only in lines changed a
 // little, unchanged regions collapsed between hunks (expandable when the
 // old content is given), a full-file toggle, long lines wrapped or
-// scrolled (a kept choice) and an optional revert action per hunk.
-import { Fragment, useEffect, useMemo, useRef, useState, type ReactElement } from "react";
-import { Diff, Hunk, tokenize, type GutterOptions, type HunkData, type HunkTokens } from "react-diff-view";
+// scrolled (a kept choice) and actions per hunk (revert, undo) with the
+// reverted hunks marked. A long diff is drawn a page of lines at a time,
+// the next page when the person scrolls to the end of what is drawn, so a
+// 10,000-line diff opens as fast as a short one.
+import { Fragment, memo, useEffect, useMemo, useRef, useState, type ReactElement, type ReactNode } from "react";
+import { Diff, Hunk, tokenize, type DiffType, type GutterOptions, type HunkData, type HunkTokens } from "react-diff-view";
 import "react-diff-view/style/index.css";
 import { gapHunk, gaps, grouped, parse, sourceLines, zipped, type Gap } from "./model";
 import { markSimilarEdits } from "./edits";
@@ -15,6 +18,14 @@ import { highlighter, isLoaded, languageOf, loadLanguage } from "./languages";
 import "./diff.css";
 
 export type DiffMode = "unified" | "split";
+
+/**
+ * PAGE_LINES is how many lines of a diff are drawn at first, and added by
+ * each further page: each page is a table of its own, highlighted on its
+ * own, so drawing the next page never redraws (or highlights again) the
+ * ones before it.
+ */
+export const PAGE_LINES = 100;
 
 /** wrapKey is the localStorage key of the choice to wrap long lines (else they scroll). */
 export const wrapKey = "foya.diff.wrap";
@@ -37,13 +48,34 @@ export interface DiffViewProps {
   fullFile?: boolean;
   /** When given, each hunk has a revert button calling it with the hunk's number (from 1, in the diff's order). */
   onRevertHunk?: (hunk: number) => void;
+  /**
+   * The actions of hunk n (from 1) shown in its header, in place of
+   * onRevertHunk's button: a caller that knows the hunks' state offers
+   * "Revert hunk n" or "Undo hunk n".
+   */
+  hunkActions?: (hunk: number) => ReactNode;
+  /**
+   * Changes when what hunkActions draws changes (beyond revertedHunks and
+   * busy): a page already drawn is drawn again only when this, or what
+   * the view itself shows, changes.
+   */
+  hunkActionsKey?: string;
+  /** The hunks reverted now: marked as such, their lines dimmed. */
+  revertedHunks?: readonly number[];
+  /** How many lines are drawn at first and by each further page (PAGE_LINES). */
+  pageLines?: number;
+  /** When given, hunk n's header has the id `${hunkIdPrefix}-${n}` and can take focus (keyboard review). */
+  hunkIdPrefix?: string;
   /** Disables the hunk actions (a revert is being made). */
   busy?: boolean;
 }
 
 /** DiffView renders a diff; text that is no unified diff (a binary file, a folder) is shown as a note. */
 export function DiffView(props: DiffViewProps) {
-  const { diff, path, oldSource, onRevertHunk, busy } = props;
+  const { diff, path, oldSource, onRevertHunk, hunkActions, revertedHunks, hunkIdPrefix, busy } = props;
+  const pageLines = props.pageLines ?? PAGE_LINES;
+  const [count, setCount] = useState(1);
+  const sentinel = useRef<HTMLDivElement>(null);
   const file = useMemo(() => parse(diff), [diff]);
   const [mode, setMode] = useState<DiffMode>(props.mode ?? "unified");
   // A parent that holds the layout (one choice for several diffs) switches it here too.
@@ -77,7 +109,7 @@ export function DiffView(props: DiffViewProps) {
   // are shown as hunks of unchanged lines, in line order.
   const shown = useMemo(() => {
     const order = mode === "split" ? zipped : grouped;
-    const out: { hunk: HunkData; index: number; gap: Gap | null }[] = [];
+    const out: Shown[] = [];
     const open = (g: Gap) => lines !== null && (full || opened.has(g.before));
     for (let i = 0; i <= hunks.length; i++) {
       const g = gapList.find((x) => x.before === i);
@@ -91,25 +123,51 @@ export function DiffView(props: DiffViewProps) {
     return out;
   }, [hunks, gapList, lines, full, opened, mode]);
 
-  // Tokens: the language's highlighting once its grammar is loaded, and
-  // the words that changed within a line changed a little, marked.
-  const tokens = useMemo<HunkTokens | null>(() => {
-    if (shown.length === 0) return null;
-    const hs = shown.map((s) => s.hunk);
-    const enhancers = [markSimilarEdits(hs)];
-    try {
-      return langReady
-        ? tokenize(hs, { highlight: true, refractor: highlighter, language: lang, enhancers })
-        : tokenize(hs, { enhancers });
-    } catch {
-      return null;
-    }
-  }, [langReady, lang, shown]);
-
-  // react-diff-view's table takes no ARIA props; name it here.
+  // What is drawn: the first count pages of the shown hunks; the next
+  // page comes when the end of the drawn ones scrolls into view (or on
+  // request).
+  const pages = useMemo(() => paginate(shown, pageLines), [shown, pageLines]);
+  const drawnPages = Math.min(count, pages.length);
+  const lineCount = (list: readonly Shown[]) => list.reduce((n, s) => n + s.hunk.changes.length, 0);
+  const drawnLines = useMemo(() => pages.slice(0, drawnPages).reduce((n, l) => n + lineCount(l), 0), [pages, drawnPages]);
+  const left = useMemo(() => pages.slice(drawnPages).reduce((n, l) => n + lineCount(l), 0), [pages, drawnPages]);
+  const nextLines = drawnPages < pages.length ? lineCount(pages[drawnPages] ?? []) : 0;
   useEffect(() => {
-    const table = tableBox.current?.querySelector("table");
-    if (table) table.setAttribute("aria-label", name === "" ? "Diff" : `Diff of ${name}`);
+    const el = sentinel.current;
+    if (el === null || left === 0 || typeof IntersectionObserver === "undefined") return;
+    const io = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) setCount((c) => c + 1);
+      },
+      { rootMargin: "600px 0px" },
+    );
+    io.observe(el);
+    return () => io.disconnect();
+  }, [left, drawnPages]);
+
+  // What the pages' rows depend on besides their hunks: a drawn page is
+  // drawn again only when it changes.
+  const version = [
+    busy === true,
+    (revertedHunks ?? []).join(","),
+    props.hunkActionsKey ?? "",
+    [...opened].join(","),
+    full,
+    lines?.length ?? -1,
+    hunkIdPrefix ?? "",
+    onRevertHunk !== undefined,
+    hunkActions !== undefined,
+    columnsOf(mode, file?.type),
+  ].join("|");
+
+  // react-diff-view's table takes no ARIA props; name it here (a page
+  // after the first is the diff continued).
+  useEffect(() => {
+    const tables = tableBox.current?.querySelectorAll("table") ?? [];
+    tables.forEach((table, i) => {
+      const of = name === "" ? "Diff" : `Diff of ${name}`;
+      table.setAttribute("aria-label", i === 0 ? of : `${of}, continued (${i + 1})`);
+    });
   });
 
   if (file === null) {
@@ -120,8 +178,7 @@ export function DiffView(props: DiffViewProps) {
     );
   }
 
-  const monotonous = file.type === "add" || file.type === "delete";
-  const columns = mode === "unified" ? 3 : monotonous ? 2 : 4;
+  const columns = columnsOf(mode, file.type);
   const changeMode = (m: DiffMode) => {
     setMode(m);
     props.onModeChange?.(m);
@@ -151,12 +208,17 @@ export function DiffView(props: DiffViewProps) {
     );
   };
 
-  const renderHunks = () => {
+  const renderHunks = (list: readonly Shown[], last: boolean) => {
     const out: ReactElement[] = [];
-    shown.forEach((s) => {
+    list.forEach((s) => {
       const key = `${s.index}-${s.hunk.oldStart}-${s.hunk.newStart}`;
       if (s.gap !== null) {
         out.push(<Hunk key={`open-${key}`} hunk={s.hunk} />);
+        return;
+      }
+      if (s.continued) {
+        // The rest of a hunk a page began: its header is on that page.
+        out.push(<Hunk key={`rest-${key}-${s.hunk.changes.length}`} hunk={s.hunk} />);
         return;
       }
       const g = gapList.find((x) => x.before === s.index - 1);
@@ -164,14 +226,25 @@ export function DiffView(props: DiffViewProps) {
         const row = gapRow(g);
         if (row !== null) out.push(row);
       }
+      const reverted = revertedHunks?.includes(s.index) === true;
       out.push(
-        <tbody className="diff-decoration diffview-hunk-header" key={`head-${key}`}>
+        <tbody
+          className={`diff-decoration diffview-hunk-header${reverted ? " diffview-hunk-reverted" : ""}`}
+          key={`head-${key}`}
+        >
           <tr>
-            <th scope="rowgroup" colSpan={columns}>
+            <th
+              scope="rowgroup"
+              colSpan={columns}
+              {...(hunkIdPrefix !== undefined ? { id: `${hunkIdPrefix}-${s.index}`, tabIndex: -1 } : {})}
+            >
               <span className="diffview-hunk-title">
-                Hunk {s.index} <code>{s.hunk.content}</code>
+                Hunk {s.index}
+                {reverted && <span className="diffview-hunk-state">reverted: these lines are as they were before</span>}{" "}
+                <code>{s.hunk.content}</code>
               </span>
-              {onRevertHunk && (
+              {hunkActions !== undefined && hunkActions(s.index)}
+              {hunkActions === undefined && onRevertHunk && (
                 <button
                   type="button"
                   className="diffview-button"
@@ -188,7 +261,7 @@ export function DiffView(props: DiffViewProps) {
       out.push(<Hunk key={`hunk-${key}`} hunk={s.hunk} />);
     });
     const tail = gapList.find((x) => x.before === hunks.length);
-    if (tail !== undefined) {
+    if (tail !== undefined && last) {
       const row = gapRow(tail);
       if (row !== null) out.push(row);
     }
@@ -222,16 +295,116 @@ export function DiffView(props: DiffViewProps) {
         </button>
       </div>
       <div className={`diffview-table ${wrap ? "diffview-wrap" : "diffview-nowrap"}`} ref={tableBox}>
-        <Diff
-          viewType={mode}
-          diffType={file.type}
-          hunks={shown.map((s) => s.hunk)}
-          tokens={tokens}
-          renderGutter={renderGutter}
-        >
-          {() => <Fragment>{renderHunks()}</Fragment>}
-        </Diff>
+        {pages.slice(0, drawnPages).map((list, i) => (
+          <DiffPage
+            key={i}
+            list={list}
+            mode={mode}
+            fileType={file.type}
+            lang={lang}
+            langReady={langReady}
+            render={() => renderHunks(list, i === pages.length - 1)}
+            version={version}
+          />
+        ))}
       </div>
+      {left > 0 && (
+        <div className="diffview-more" ref={sentinel}>
+          <span role="status">
+            {drawnLines.toLocaleString()} of {(drawnLines + left).toLocaleString()} lines shown; the next{" "}
+            {nextLines.toLocaleString()} come as you scroll.
+          </span>
+          <button type="button" className="diffview-button" onClick={() => setCount((c) => c + 1)}>
+            Show {nextLines.toLocaleString()} more lines
+          </button>
+          <button type="button" className="diffview-button" onClick={() => setCount(Number.POSITIVE_INFINITY)}>
+            Show all
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Shown is a hunk as drawn: the diff's hunk index (from 1; -1 for an opened gap), and whether it continues one a page before began. */
+type Shown = { hunk: HunkData; index: number; gap: Gap | null; continued?: boolean };
+
+/**
+ * paginate cuts the shown hunks into pages of size lines, a hunk longer
+ * than what is left of a page cut in two (its rest continued on the next
+ * page).
+ */
+export function paginate(shown: readonly Shown[], size: number): Shown[][] {
+  const pages: Shown[][] = [];
+  let page: Shown[] = [];
+  let used = 0;
+  for (const s of shown) {
+    let rest = s;
+    for (;;) {
+      const n = rest.hunk.changes.length;
+      if (used + n <= size || n === 0) {
+        page.push(rest);
+        used += n;
+        break;
+      }
+      const take = size - used;
+      if (take > 0) page.push({ ...rest, hunk: { ...rest.hunk, changes: rest.hunk.changes.slice(0, take) } });
+      pages.push(page);
+      page = [];
+      used = 0;
+      if (take > 0) rest = { ...rest, hunk: { ...rest.hunk, changes: rest.hunk.changes.slice(take) }, continued: true };
+    }
+  }
+  if (page.length > 0 || pages.length === 0) pages.push(page);
+  return pages;
+}
+
+/**
+ * DiffPage is one page of a diff: a table of its own with its own
+ * highlighting (the language's, once its grammar is loaded, and the words
+ * that changed within a line changed a little), worked out once per page.
+ */
+const DiffPage = memo(DiffPageView, (a, b) =>
+  a.list === b.list && a.mode === b.mode && a.fileType === b.fileType && a.lang === b.lang && a.langReady === b.langReady && a.version === b.version,
+);
+
+/** columnsOf is how many columns a diff's rows have. */
+function columnsOf(mode: DiffMode, type: DiffType | undefined): number {
+  if (mode === "unified") return 3;
+  return type === "add" || type === "delete" ? 2 : 4;
+}
+
+function DiffPageView(props: {
+  list: readonly Shown[];
+  mode: DiffMode;
+  fileType: DiffType;
+  lang: string;
+  langReady: boolean;
+  render: () => ReactElement[];
+  /** What the rows depend on besides the hunks (see version in DiffView). */
+  version: string;
+}) {
+  const { list, lang, langReady } = props;
+  const hunks = useMemo(() => list.map((s) => s.hunk), [list]);
+  const tokens = useMemo<HunkTokens | null>(() => {
+    if (hunks.length === 0) return null;
+    const enhancers = [markSimilarEdits(hunks)];
+    try {
+      return langReady
+        ? tokenize(hunks, { highlight: true, refractor: highlighter, language: lang, enhancers })
+        : tokenize(hunks, { enhancers });
+    } catch {
+      return null;
+    }
+  }, [hunks, langReady, lang]);
+  // Each page is its own block with contained layout, skipped by the
+  // browser while it is out of view (content-visibility), so a long diff
+  // costs the layout of what is on screen.
+  return (
+    <div className="diffview-page">
+      <Diff viewType={props.mode} diffType={props.fileType} hunks={hunks} tokens={tokens} renderGutter={renderGutter}>
+        {() => <Fragment>{props.render()}</Fragment>}
+      </Diff>
     </div>
   );
 }
