@@ -30,12 +30,12 @@ const CaptureBudget = 128 << 20
 // how many more there were.
 const maxCaptured = 20_000
 
-// capture turns changes into File Changes, in an order revert can undo
-// newest first: deletions deepest first, then changes in place, then
+// capture turns changes into File Changes, one per path (onePerPath), in
+// an order revert can undo newest first: deletions deepest first, then changes in place, then
 // creations shallowest first (a folder before what is in it).
 func (ix *index) capture(ctx context.Context, changes []Change) Capture {
 	var del, mod, add []Change
-	for _, c := range changes {
+	for _, c := range onePerPath(changes) {
 		switch {
 		case c.After == nil:
 			del = append(del, c)

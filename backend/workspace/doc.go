@@ -27,7 +27,12 @@
 // watcher's Barrier (a marker written after the command ended, whose event
 // comes after the command's own), so late events are in; it walks
 // everything when the barrier fails or takes over two seconds, when too
-// many paths were touched, or when a .gitignore changed.
+// many paths were touched, or when a .gitignore changed. A look walks
+// each path once (a touched path below another touched one is covered by
+// it) and returns at most one change per path, from what the index held
+// before the look to what it holds after: a file a running command
+// changes while the look walks is never found changed twice, whose two
+// records would not follow one another.
 //
 // Each index is saved in the data folder after a walk that changed it, so
 // a restarted kernel compares the disk with what it saw last; Prune

@@ -250,7 +250,7 @@ func (m *Manager) before(ctx context.Context, sessionID, workdir string, settle 
 	out := ix.pending
 	ix.pending = nil
 	more, err := ix.sync(ctx, narrow, cp == nil)
-	out = append(out, more...)
+	out = onePerPath(append(out, more...))
 	if cp != nil && err == nil {
 		*cp = ix.capture(ctx, out)
 	}
@@ -281,12 +281,14 @@ func (m *Manager) Look(ctx context.Context, sessionID, workdir string, paths []s
 	}
 	defer root.Close()
 	lim := m.limits(ctx)
-	var changes []Change
+	var rels []string
 	for _, p := range paths {
-		rel, ok := relOf(ix.root, p)
-		if !ok {
-			continue
+		if rel, ok := relOf(ix.root, p); ok {
+			rels = append(rels, rel)
 		}
+	}
+	var changes []Change
+	for _, rel := range roots(rels) {
 		more, err := ix.syncSubtree(ctx, root, rel, lim)
 		changes = append(changes, more...)
 		if err != nil {

@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -111,11 +113,13 @@ func (ix *index) sync(ctx context.Context, narrow, save bool) ([]Change, error) 
 	defer root.Close()
 	var changes []Change
 	if narrow && canNarrow && !overflow && !ignoreTouched(touched) {
+		var rels []string
 		for p := range touched {
-			rel, ok := relOf(ix.root, p)
-			if !ok {
-				continue
+			if rel, ok := relOf(ix.root, p); ok {
+				rels = append(rels, rel)
 			}
+		}
+		for _, rel := range roots(rels) {
 			more, err := ix.syncSubtree(ctx, root, rel, lim)
 			if err != nil {
 				return changes, err
@@ -150,6 +154,83 @@ func (ix *index) saveIfChanged() {
 		_ = ix.m.save(ix.session, saved{Root: ix.root, Files: ix.files})
 		ix.unsaved = false
 	}
+}
+
+// roots returns the paths of rels (relative, with forward slashes) that
+// no other of them is below, sorted. A look brings each of them up to
+// date with what is below it, so each path is looked at once: looked at
+// twice (a folder and a file in it, both reported by the watcher), a
+// file a running command changes in between would be found changed
+// twice, its creation in one walk and its write in the other.
+func roots(rels []string) []string {
+	set := make(map[string]bool, len(rels))
+	for _, rel := range rels {
+		set[rel] = true
+	}
+	out := make([]string, 0, len(set))
+	for rel := range set {
+		above := rel != "" && set[""]
+		for p := path.Dir(rel); !above && p != "." && p != "/"; p = path.Dir(p) {
+			above = set[p]
+		}
+		if !above {
+			out = append(out, rel)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// onePerPath merges the changes of one path (found in the order given)
+// into one, from the first one's before side to the last one's after
+// side, and drops a path that ends as it began. The caller records each
+// change as a File Change of its own, and those of one look are stored
+// together in capture's order (changes in place before creations), not
+// in the order they were found: two of one path would not follow one
+// another.
+func onePerPath(changes []Change) []Change {
+	at := make(map[string]int, len(changes))
+	var merged []int
+	out := changes[:0:0]
+	for _, c := range changes {
+		i, ok := at[c.Path]
+		if !ok {
+			at[c.Path] = len(out)
+			out = append(out, c)
+			continue
+		}
+		out[i].After = c.After
+		merged = append(merged, i)
+	}
+	if len(merged) == 0 {
+		return out
+	}
+	drop := map[int]bool{}
+	for _, i := range merged {
+		drop[i] = sameEntry(out[i].Before, out[i].After)
+	}
+	keep := out[:0]
+	for i, c := range out {
+		if !drop[i] {
+			keep = append(keep, c)
+		}
+	}
+	return keep
+}
+
+// sameEntry reports whether a and b (nil: absent) hold the same thing as
+// a look tells it: both absent, folders of one mode, or files of one mode
+// and one known content.
+func sameEntry(a, b *Entry) bool {
+	switch {
+	case a == nil || b == nil:
+		return a == b
+	case a.Mode != b.Mode:
+		return false
+	case a.IsDir():
+		return true
+	}
+	return a.SHA != "" && a.SHA == b.SHA
 }
 
 // ignoreTouched reports whether a .gitignore is among the touched paths:
