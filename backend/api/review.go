@@ -11,3 +11,10 @@ import "foya/backend/kernel"
 func (s *Service) ChangeContents(changeID string) (kernel.ChangeContents, error) {
 	return call(s, func(k *kernel.Kernel) (kernel.ChangeContents, error) { return k.ChangeContents(s.ctx, changeID) })
 }
+
+// MarkReviewed marks changes of a session as reviewed, or as not reviewed
+// (kernel.ReviewRequest): by change, or every change of a file. Every
+// window learns it from the change.reviewed event.
+func (s *Service) MarkReviewed(req kernel.ReviewRequest) (kernel.ReviewResult, error) {
+	return call(s, func(k *kernel.Kernel) (kernel.ReviewResult, error) { return k.MarkReviewed(s.ctx, req) })
+}

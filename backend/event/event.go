@@ -41,6 +41,7 @@ const (
 	TypeFileCaptured       = "file.captured"
 	TypeFileChangedOutside = "file.changed_outside"
 	TypeFileWatchDegraded  = "file.watch_degraded"
+	TypeChangeReviewed     = "change.reviewed"
 	TypeRunInterrupted     = "run.interrupted"
 	TypeRunEnd             = "run.end"
 )
@@ -52,7 +53,7 @@ var Types = []string{
 	TypeRunStart, TypeStepStart, TypeTextDelta, TypeReasoningDelta, TypeToolBegin, TypeToolUpdate,
 	TypeToolEnd, TypeToolsActivated, TypeStepEnd, TypeApprovalRequest, TypeApprovalAnswer,
 	TypeSessionMode, TypeTodoUpdated, TypeFileReverted, TypeFileCaptured, TypeFileChangedOutside, TypeFileWatchDegraded,
-	TypeRunInterrupted, TypeRunEnd,
+	TypeChangeReviewed, TypeRunInterrupted, TypeRunEnd,
 }
 
 // Data marshals v as an event payload. It panics if v cannot be marshalled,
@@ -108,6 +109,8 @@ func Payload(typ string) any {
 		return new(FileChangedOutsideData)
 	case TypeFileWatchDegraded:
 		return new(FileWatchDegradedData)
+	case TypeChangeReviewed:
+		return new(ChangeReviewedData)
 	case TypeRunInterrupted:
 		return new(RunInterruptedData)
 	case TypeRunEnd:

@@ -76,6 +76,8 @@ func goldenEvents() []event.Event {
 				NotRestorable: "it is larger (9.0 MiB) than the index keeps (workspace.maxFileBytes)", CreatedAt: at}}}),
 		event.FileChangedOutside(event.FileChangedOutsideData{Path: "/w/a.go", Exists: false}),
 		event.FileWatchDegraded(event.FileWatchDegradedData{Reason: "too many folders: polling the session's files"}),
+		// A person marked two changes as reviewed.
+		event.ChangeReviewed(event.ChangeReviewedData{ChangeIDs: []string{"chg_3", "chg_4"}, Reviewed: true, ToReview: 1}),
 		event.RunInterrupted(event.RunInterruptedData{Calls: 2}),
 		event.RunEnd(event.RunEndData{Status: event.RunStatusCompleted, Steps: 3,
 			Usage: event.Usage{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15}}),

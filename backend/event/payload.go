@@ -259,6 +259,21 @@ type FileWatchDegradedData struct {
 // FileWatchDegraded is a file.watch_degraded event.
 func FileWatchDegraded(d FileWatchDegradedData) Event { return of(TypeFileWatchDegraded, d) }
 
+// ChangeReviewedData is the payload of change.reviewed: a person marked
+// the session's changes ChangeIDs as reviewed (Reviewed true) or as not
+// reviewed. ToReview is how many of the session's changes wait for review
+// once the marks are made, as the kernel counted when it stored them (the
+// session list shows it). A change made later is a change of its own, not
+// reviewed.
+type ChangeReviewedData struct {
+	ChangeIDs []string `json:"changeIds"`
+	Reviewed  bool     `json:"reviewed"`
+	ToReview  int      `json:"toReview"`
+}
+
+// ChangeReviewed is a change.reviewed event.
+func ChangeReviewed(d ChangeReviewedData) Event { return of(TypeChangeReviewed, d) }
+
 // RunInterruptedData is the payload of run.interrupted, at start-up, for a
 // run whose process died (spec X2): how many unfinished calls were marked.
 type RunInterruptedData struct {

@@ -29,6 +29,7 @@ export interface EventDataByType {
   "file.captured": FileCapturedData;
   "file.changed_outside": FileChangedOutsideData;
   "file.watch_degraded": FileWatchDegradedData;
+  "change.reviewed": ChangeReviewedData;
   "run.interrupted": RunInterruptedData;
   "run.end": RunEndData;
 }

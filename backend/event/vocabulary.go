@@ -118,6 +118,12 @@ type FileChange struct {
 	Reverts []string `json:"reverts,omitempty"`
 	// Reverted is true when the whole change is undone now.
 	Reverted bool `json:"reverted,omitempty"`
+	// Reviewed is true when a person marked the change as reviewed (and
+	// has not unmarked it since). Like Hunks it is not part of the stored
+	// change: the kernel reads it from the review marks each time it lists
+	// changes, and a tool.end's or file.captured's new change is never
+	// reviewed.
+	Reviewed bool `json:"reviewed,omitempty"`
 	// Unconfirmed marks a change Foya could not confirm: it was recorded
 	// when Foya started again after stopping in the middle of the call
 	// that made it (spec X2), from what the disk showed then.

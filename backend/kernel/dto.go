@@ -37,18 +37,21 @@ type Session struct {
 	// stored event (0 for none).
 	Runs    int   `json:"runs"`
 	LastSeq int64 `json:"lastSeq"`
+	// ToReview counts the session's changes waiting for review: not
+	// marked as reviewed (MarkReviewed), reverts left out.
+	ToReview int `json:"toReview"`
 }
 
 func sessionOf(s llm.Session) Session {
 	return Session{ID: s.ID, Title: s.Title, ProjectID: s.ProjectID, Workdir: s.Workdir, ApprovalMode: s.ApprovalMode,
 		Provider: s.Provider, Model: s.Model, Tools: s.Tools, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt,
-		Runs: s.Runs, LastSeq: s.LastSeq}
+		Runs: s.Runs, LastSeq: s.LastSeq, ToReview: s.ToReview}
 }
 
 func (s Session) record() llm.Session {
 	return llm.Session{ID: s.ID, Title: s.Title, ProjectID: s.ProjectID, Workdir: s.Workdir, ApprovalMode: s.ApprovalMode,
 		Provider: s.Provider, Model: s.Model, Tools: s.Tools, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt,
-		Runs: s.Runs, LastSeq: s.LastSeq}
+		Runs: s.Runs, LastSeq: s.LastSeq, ToReview: s.ToReview}
 }
 
 // RunStatus is the state of a run (the vocabulary of run.end).

@@ -20,9 +20,12 @@ type Session struct {
 	Tools     []string  `json:"tools,omitempty"`
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`
-	// Runs and LastSeq are filled in by the store when listing.
+	// Runs, LastSeq and ToReview are filled in by the store when listing.
 	Runs    int   `json:"runs"`
 	LastSeq int64 `json:"lastSeq"`
+	// ToReview counts the session's changes that wait for review: those
+	// not marked as reviewed, reverts left out (a person made them).
+	ToReview int `json:"toReview"`
 }
 
 // RunStatus is the state of a run (event.RunStatus).
@@ -164,7 +167,17 @@ type Commit struct {
 	// before it writes them. A mark of a file the session has no record
 	// of changes nothing.
 	ReadMarks []ReadMark
-	Events    []Event
+	// Reviews mark changes of a session as reviewed or as not reviewed.
+	Reviews []ReviewMark
+	Events  []Event
+}
+
+// ReviewMark marks one change of a session as reviewed (Reviewed true) or
+// as not reviewed (see Commit.Reviews).
+type ReviewMark struct {
+	SessionID string
+	ChangeID  string
+	Reviewed  bool
 }
 
 // ReadMark names one file of a session whose stale-read record is marked

@@ -11,7 +11,7 @@ import (
 )
 
 func (s *Store) queryChanges(ctx context.Context, where string, args ...any) ([]llm.FileChange, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT body FROM file_changes WHERE `+where+` ORDER BY session_id, seq`, args...)
+	rows, err := s.r.QueryContext(ctx, `SELECT body, `+reviewedCol+` FROM file_changes WHERE `+where+` ORDER BY session_id, seq`, args...)
 	if err != nil {
 		return nil, s.wrap(err)
 	}
@@ -19,13 +19,15 @@ func (s *Store) queryChanges(ctx context.Context, where string, args ...any) ([]
 	var out []llm.FileChange
 	for rows.Next() {
 		var body string
-		if err := rows.Scan(&body); err != nil {
+		var reviewed bool
+		if err := rows.Scan(&body, &reviewed); err != nil {
 			return nil, s.wrap(err)
 		}
 		var fc llm.FileChange
 		if err := json.Unmarshal([]byte(body), &fc); err != nil {
 			return nil, fmt.Errorf("stored file change: %w", err)
 		}
+		fc.Reviewed = reviewed
 		out = append(out, fc)
 	}
 	return out, s.wrap(rows.Err())

@@ -102,6 +102,11 @@ func (s *Store) Apply(ctx context.Context, c llm.Commit) ([]llm.Event, error) {
 				return fmt.Errorf("mark %s as changed: %w", m.Path, err)
 			}
 		}
+		for _, m := range c.Reviews {
+			if err := putReview(ctx, tx, m, now); err != nil {
+				return err
+			}
+		}
 		for i := range events {
 			ev := &events[i]
 			if ev.Time.IsZero() {

@@ -85,14 +85,15 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 }
 
 const sessionCols = `s.id, s.title, s.project_id, s.workdir, s.approval_mode, s.provider, s.model, s.tools,
-	s.created_at, s.updated_at, s.last_seq, (SELECT count(*) FROM runs r WHERE r.session_id = s.id AND r.parent_call_id = '')`
+	s.created_at, s.updated_at, s.last_seq, (SELECT count(*) FROM runs r WHERE r.session_id = s.id AND r.parent_call_id = ''),
+	(SELECT count(*) FROM file_changes f WHERE f.session_id = s.id AND ` + toReview + `)`
 
 func scanSession(sc interface{ Scan(...any) error }) (llm.Session, error) {
 	var sess llm.Session
 	var tools sql.NullString
 	var created, updated int64
 	err := sc.Scan(&sess.ID, &sess.Title, &sess.ProjectID, &sess.Workdir, &sess.ApprovalMode, &sess.Provider,
-		&sess.Model, &tools, &created, &updated, &sess.LastSeq, &sess.Runs)
+		&sess.Model, &tools, &created, &updated, &sess.LastSeq, &sess.Runs, &sess.ToReview)
 	if err != nil {
 		return sess, err
 	}

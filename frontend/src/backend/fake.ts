@@ -96,6 +96,7 @@ export function session(fields: Partial<Session> = {}): Session {
     updatedAt: "2026-01-02T11:30:00Z",
     runs: 1,
     lastSeq: 12,
+    toReview: 0,
     ...fields,
   };
 }

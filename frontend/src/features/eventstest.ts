@@ -214,6 +214,8 @@ export function everything(): Log {
   log.add("file.captured", { callId: "call_1", fileChanges: [{ ...fileChange("chg_bg", "run_1", "call_1", WORKDIR + "/made.txt", "create"), tool: "bash" }] }, "run_1");
   log.add("file.changed_outside", { path: WORKDIR + "/notes.txt", exists: true });
   log.add("file.watch_degraded", { reason: "the workspace has more folders than the watcher can hold: polling the session's files" });
+  // A person marked the background command's change as reviewed.
+  log.add("change.reviewed", { changeIds: ["chg_bg"], reviewed: true, toReview: 1 });
   return log;
 }
 

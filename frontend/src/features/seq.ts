@@ -25,6 +25,7 @@ const typeSet: { [K in EventType]: true } = {
   [gen.TypeFileCaptured]: true,
   [gen.TypeFileChangedOutside]: true,
   [gen.TypeFileWatchDegraded]: true,
+  [gen.TypeChangeReviewed]: true,
   [gen.TypeRunInterrupted]: true,
   [gen.TypeRunEnd]: true,
 };

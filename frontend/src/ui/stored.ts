@@ -50,3 +50,10 @@ export function useStoredNumber(key: string): [number | null, (v: number) => voi
   const set = useCallback((v: number) => writeStored(key, String(Math.round(v))), [key]);
   return [Number.isFinite(n) ? n : null, set];
 }
+
+/** useStoredText is a text preference kept under key, null when none is kept. */
+export function useStoredText(key: string): [string | null, (v: string) => void] {
+  const raw = useSyncExternalStore(subscribe, () => readStored(key));
+  const set = useCallback((v: string) => writeStored(key, v), [key]);
+  return [raw, set];
+}

@@ -192,6 +192,13 @@ export function createApi(transport: Caller) {
      */
     MCPServers: (workdir: string): Promise<mcpconfig.List> =>
       transport.call<mcpconfig.List>('MCPServers', [workdir]),
+    /**
+     * MarkReviewed marks changes of a session as reviewed, or as not reviewed
+     * (kernel.ReviewRequest): by change, or every change of a file. Every
+     * window learns it from the change.reviewed event.
+     */
+    MarkReviewed: (req: kernel.ReviewRequest): Promise<kernel.ReviewResult> =>
+      transport.call<kernel.ReviewResult>('MarkReviewed', [req]),
     /** Messages returns a session's canonical history. */
     Messages: (sessionID: string): Promise<kernel.Message[]> =>
       transport.call<kernel.Message[]>('Messages', [sessionID]),

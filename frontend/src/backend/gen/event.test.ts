@@ -40,6 +40,8 @@ function summary(ev: TypedEvent): string {
       return `${ev.data.path} ${ev.data.exists}`;
     case "file.watch_degraded":
       return ev.data.reason;
+    case "change.reviewed":
+      return `${ev.data.changeIds.join(",")} ${ev.data.reviewed} ${ev.data.toReview}`;
     case "run.interrupted":
       return `${ev.data.calls}`;
     case "run.end":

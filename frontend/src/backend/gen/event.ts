@@ -93,6 +93,10 @@ export const TypeFileWatchDegraded = "file.watch_degraded";
 /**
  * Event types, one per payload struct. Names are dotted.
  */
+export const TypeChangeReviewed = "change.reviewed";
+/**
+ * Event types, one per payload struct. Names are dotted.
+ */
 export const TypeRunInterrupted = "run.interrupted";
 /**
  * Event types, one per payload struct. Names are dotted.
@@ -459,6 +463,19 @@ export interface FileWatchDegradedData {
   reason: string;
 }
 /**
+ * ChangeReviewedData is the payload of change.reviewed: a person marked
+ * the session's changes ChangeIDs as reviewed (Reviewed true) or as not
+ * reviewed. ToReview is how many of the session's changes wait for review
+ * once the marks are made, as the kernel counted when it stored them (the
+ * session list shows it). A change made later is a change of its own, not
+ * reviewed.
+ */
+export interface ChangeReviewedData {
+  changeIds: string[];
+  reviewed: boolean;
+  toReview: number /* int */;
+}
+/**
  * RunInterruptedData is the payload of run.interrupted, at start-up, for a
  * run whose process died (spec X2): how many unfinished calls were marked.
  */
@@ -500,6 +517,7 @@ export interface EventDataByType {
   "file.captured": FileCapturedData;
   "file.changed_outside": FileChangedOutsideData;
   "file.watch_degraded": FileWatchDegradedData;
+  "change.reviewed": ChangeReviewedData;
   "run.interrupted": RunInterruptedData;
   "run.end": RunEndData;
 }
@@ -682,6 +700,14 @@ export interface FileChange {
    * Reverted is true when the whole change is undone now.
    */
   reverted?: boolean;
+  /**
+   * Reviewed is true when a person marked the change as reviewed (and
+   * has not unmarked it since). Like Hunks it is not part of the stored
+   * change: the kernel reads it from the review marks each time it lists
+   * changes, and a tool.end's or file.captured's new change is never
+   * reviewed.
+   */
+  reviewed?: boolean;
   /**
    * Unconfirmed marks a change Foya could not confirm: it was recorded
    * when Foya started again after stopping in the middle of the call

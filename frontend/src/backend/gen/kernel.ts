@@ -31,6 +31,11 @@ export interface Session {
    */
   runs: number /* int */;
   lastSeq: number /* int64 */;
+  /**
+   * ToReview counts the session's changes waiting for review: not
+   * marked as reviewed (MarkReviewed), reverts left out.
+   */
+  toReview: number /* int */;
 }
 /**
  * RunStatus is the state of a run (the vocabulary of run.end).
@@ -691,4 +696,32 @@ export interface WorkspaceUsage {
    * (workspace.maxKeptBytes); 0 where it is not known.
    */
   maxKeptBytes: number /* int64 */;
+}
+
+//////////
+// source: dto_reviewed.go
+
+/**
+ * ReviewRequest marks changes of one session as reviewed (Reviewed true)
+ * or as not reviewed: exactly one of ChangeIDs (those changes) or Path
+ * (every change of that path in the session, reverts included).
+ */
+export interface ReviewRequest {
+  sessionId: string;
+  changeIds?: string[];
+  /**
+   * Path is absolute, as the changes name it.
+   */
+  path?: string;
+  reviewed: boolean;
+}
+/**
+ * ReviewResult is what MarkReviewed marked: the changes (each once, in the
+ * session's order), their state now, and how many of the session's
+ * changes wait for review after it.
+ */
+export interface ReviewResult {
+  changeIds: string[];
+  reviewed: boolean;
+  toReview: number /* int */;
 }

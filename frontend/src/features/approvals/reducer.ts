@@ -53,6 +53,7 @@ export function applyApprovals(s: ApprovalsState, raw: Event): ApprovalsState {
     case "file.captured":
     case "file.changed_outside":
     case "file.watch_degraded":
+    case "change.reviewed":
     case "run.interrupted":
       return s;
     default:

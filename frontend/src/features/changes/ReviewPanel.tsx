@@ -11,12 +11,14 @@ import { useApi } from "../../backend/context";
 import type { Change as Stored, ChangeContents, RevertRequest } from "../../backend/gen/kernel";
 import { DiffView, type DiffMode } from "../../ui/diff";
 import { FullWindowButton } from "../../ui/panel/SidePanel";
-import { useChange, useChangeGroups, useOutsideMark, useSession, useTurn } from "../session/hooks";
+import { useChange, useOutsideMark, useSession, useTurn } from "../session/hooks";
 import { countsOf, type Change, type Group } from "./reducer";
 import { onDisk, opLabel, relative, useRevertFlow, useStoredChanges, words, type Flow, type Verb } from "./review";
 import { reviewKeyOf } from "./keys";
 import { Counts, RevertDialog } from "./RevertDialog";
 import { useLoad } from "../useLoad";
+import { ReviewedBadge, ReviewedProvider, ReviewMarks, ScopeBar, emptyText } from "./Scopes";
+import { useScope, useScopedGroups } from "./reviewed";
 import "./review.css";
 
 // PAGE is how many groups are shown at first, and added by "Show older
@@ -52,7 +54,16 @@ const rowId = (id: string) => `review-change-${id}`;
 const hunkPrefix = (id: string) => `review-hunk-${id}`;
 
 export function ReviewPanel(props: { sessionId: string; onClose: () => void }) {
-  const groups = useChangeGroups();
+  return (
+    <ReviewedProvider sessionId={props.sessionId}>
+      <Panel {...props} />
+    </ReviewedProvider>
+  );
+}
+
+function Panel(props: { sessionId: string; onClose: () => void }) {
+  const [scope, setScope] = useScope();
+  const groups = useScopedGroups(scope);
   const { byId: stored, error, reload } = useStoredChanges(props.sessionId);
   const { flow, start, confirm, cancel } = useRevertFlow(reload);
   const outside = useSession((s) => s.changes.outside);
@@ -180,6 +191,7 @@ export function ReviewPanel(props: { sessionId: string; onClose: () => void }) {
           <X size={16} aria-hidden />
         </button>
       </header>
+      <ScopeBar scope={scope} onScope={setScope} shown={groups.slice(0, shownGroups)} />
       {error !== "" && (
         <p role="alert" className="review-error">
           {error}
@@ -209,7 +221,9 @@ export function ReviewPanel(props: { sessionId: string; onClose: () => void }) {
         </p>
       )}
       {flow.step === "done" && <DoneNotice flow={flow} stored={stored} workdir={workdir} start={start} />}
-      {groups.length === 0 ? (
+      {groups.length === 0 && total > 0 ? (
+        <p className="review-muted">{emptyText(scope)}</p>
+      ) : groups.length === 0 ? (
         <p className="review-muted">
           No file changes in this session yet. Each file the agent writes, edits or deletes shows here, by turn, to review and
           revert.
@@ -323,6 +337,7 @@ function ChangeRow({ id, ctx }: { id: string; ctx: Ctx }) {
         </span>
         <span className="review-op">{opLabel(change.op, change.revertOf)}</span>
         <Counts added={added} removed={removed} />
+        <ReviewedBadge id={id} />
         {reverted && <span className="review-badge">{isRevert ? "undone" : "reverted"}</span>}
         {partly && (
           <span className="review-badge">
@@ -355,6 +370,7 @@ function ChangeRow({ id, ctx }: { id: string; ctx: Ctx }) {
         <button type="button" className="review-button" aria-expanded={open} onClick={() => setOpen(!open)}>
           {open ? "Hide diff" : "Show diff"}
         </button>
+        <ReviewMarks id={id} path={change.path} label={path} />
         {!reverted && !isRevert && (
           <button
             type="button"

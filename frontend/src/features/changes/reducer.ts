@@ -59,6 +59,10 @@ export interface ChangesState {
   watchDegraded: string;
   /** turnOf[runId] is the turn a sub-agent's run belongs to: its changes are grouped, and reverted, with that turn's. */
   turnOf: Record<string, string>;
+  /** reviewed[changeId] is true while a person has the change marked as reviewed (change.reviewed). */
+  reviewed: Record<string, true>;
+  /** The session's latest turn (its run ID, not a sub-agent's); "" before the first. */
+  lastTurn: string;
 }
 
 export const initialChanges: ChangesState = {
@@ -68,6 +72,8 @@ export const initialChanges: ChangesState = {
   outside: {},
   watchDegraded: "",
   turnOf: {},
+  reviewed: {},
+  lastTurn: "",
 };
 
 /**
@@ -149,9 +155,20 @@ export function applyChanges(s: ChangesState, raw: Event): ChangesState {
     }
     case "file.watch_degraded":
       return { ...s, watchDegraded: ev.data.reason || "the workspace is polled instead of watched" };
+    case "change.reviewed": {
+      // Read whole before anything is written (../draft.ts).
+      const ids = [...ev.data.changeIds];
+      const on = ev.data.reviewed === true;
+      const todo = ids.filter((id) => (s.reviewed[id] === true) !== on);
+      if (todo.length === 0) return s;
+      let reviewed = s.reviewed;
+      for (const id of todo) reviewed = on ? withKey(reviewed, id, true as const) : withoutKey(reviewed, id);
+      return { ...s, reviewed };
+    }
     case "run.start": {
       // A sub-agent's run: its changes are the turn's that started it.
       const parent = ev.data.parentRunId ?? "";
+      if (parent === "" && ev.runId !== undefined) return { ...s, lastTurn: ev.runId };
       if (parent === "" || ev.runId === undefined) return s;
       return { ...s, turnOf: withKey(s.turnOf, ev.runId, s.turnOf[parent] ?? parent) };
     }

@@ -343,6 +343,7 @@ function applyToTurn(s: ConversationState, turn: Turn, ev: TypedEvent): Conversa
     case "file.captured":
     case "file.changed_outside":
     case "file.watch_degraded":
+    case "change.reviewed":
       return s;
     default:
       return unreachable(ev);

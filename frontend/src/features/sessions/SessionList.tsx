@@ -202,6 +202,7 @@ function SessionItem(props: {
             {folderName(s.workdir)}
           </span>
           <StatusText status={props.status} updatedAt={s.updatedAt} />
+          {(s.toReview ?? 0) > 0 && <span className="session-status session-review">{s.toReview} to review</span>}
         </span>
       </button>
       <span className="session-actions">

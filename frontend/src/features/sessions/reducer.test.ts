@@ -16,6 +16,7 @@ const row = (id: string, updatedAt: string, runs = 0): Session => ({
   updatedAt,
   runs,
   lastSeq: 0,
+  toReview: 0,
 });
 
 const listed = () => withSessions(initialSessions, [row("ses_b", "2026-12-01T10:30:00Z", 2), row("ses_01", "2026-12-01T10:00:00Z")]);

@@ -78,17 +78,21 @@ export function applySessions(s: SessionsState, raw: Event): SessionsState {
       return withStatus(next, id, { ...st, waiting: st.waiting.filter((w) => w !== ev.data.id) });
     case "session.mode":
       return touch(next, id, ev.time, (x) => ({ ...x, approvalMode: ev.data.to }));
+    case "tool.end":
+    case "file.captured":
+      // New changes wait for review (reverts are a person's own).
+      return withToReview(next, id, (n) => n + (ev.data.fileChanges ?? []).filter((fc) => (fc.revertOf ?? "") === "").length);
+    case "change.reviewed":
+      return withToReview(next, id, () => ev.data.toReview);
     case "todo.updated":
     case "step.start":
     case "text.delta":
     case "reasoning.delta":
     case "tool.begin":
     case "tool.update":
-    case "tool.end":
     case "tools.activated":
     case "step.end":
     case "file.reverted":
-    case "file.captured":
     case "file.changed_outside":
     case "file.watch_degraded":
     case "run.interrupted":
@@ -100,6 +104,17 @@ export function applySessions(s: SessionsState, raw: Event): SessionsState {
 
 function withStatus(s: SessionsState, id: string, st: Status): SessionsState {
   return { ...s, status: { ...s.status, [id]: st } };
+}
+
+// withToReview sets the listed session id's count of changes waiting for
+// review to f of it, in place in the list (a count is no activity).
+function withToReview(s: SessionsState, id: string, f: (n: number) => number): SessionsState {
+  const i = s.sessions.findIndex((x) => x.id === id);
+  if (i < 0) return s;
+  const row = s.sessions[i]!;
+  const n = f(row.toReview ?? 0);
+  if (n === row.toReview || !Number.isSafeInteger(n) || n < 0) return s;
+  return { ...s, sessions: s.sessions.map((x, j) => (j === i ? { ...row, toReview: n } : x)) };
 }
 
 // touch applies f to the listed session id and marks it updated at time, moving

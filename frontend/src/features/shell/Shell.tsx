@@ -1,4 +1,4 @@
-import { FolderGit2, History, Plus, Settings, Sparkles, TerminalSquare } from "lucide-react";
+import { FolderGit2, Plus, Settings, Sparkles, TerminalSquare } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTransport, type Session, type UIReport } from "../../backend";
 import { Button } from "../../ui/Button";
@@ -15,6 +15,7 @@ import { useShortcuts } from "./keyboard";
 import { ModeIndicator } from "./ModeIndicator";
 import { ApprovalsSlot, BackgroundSlot, ConversationSlot, ReviewSlot, SettingsSlot } from "./slots";
 import { SidePanel } from "../../ui/panel/SidePanel";
+import { ReviewToggle } from "../changes/Scopes";
 
 /** Panel is what the right-hand side shows beside the conversation. */
 export type Panel = "review" | "background" | null;
@@ -217,7 +218,7 @@ function OpenSession(props: { session: Session; panel: Panel; setPanel: (p: Pane
         </div>
         <ModeIndicator listed={s.approvalMode} />
         <div className="session-tools" role="toolbar" aria-label="Session views">
-          <IconButton label="Review" text="Review" icon={<History size={16} />} aria-pressed={panel === "review"} onClick={() => toggle("review")} />
+          <ReviewToggle pressed={panel === "review"} onClick={() => toggle("review")} />
           <IconButton
             label="Background"
             text="Background"
