@@ -14,6 +14,8 @@ import { useChange, useChangeGroups, useOutsideMark, useSession, useTurn } from 
 import { countsOf, type Change, type Group } from "./reducer";
 import { onDisk, opLabel, relative, useRevertFlow, useStoredChanges, type Flow, type Verb } from "./review";
 import { Counts, RevertDialog } from "./RevertDialog";
+import { CommentsProvider } from "./comments";
+import { CommentList, useCommentTarget } from "./Comments";
 import { useLoad } from "../useLoad";
 import "./review.css";
 
@@ -35,6 +37,14 @@ interface Ctx {
 }
 
 export function ReviewPanel(props: { sessionId: string; onClose: () => void }) {
+  return (
+    <CommentsProvider sessionId={props.sessionId}>
+      <Panel {...props} />
+    </CommentsProvider>
+  );
+}
+
+function Panel(props: { sessionId: string; onClose: () => void }) {
   const groups = useChangeGroups();
   const { byId: stored, error, reload } = useStoredChanges(props.sessionId);
   const { flow, start, confirm, cancel } = useRevertFlow(reload);
@@ -96,6 +106,7 @@ export function ReviewPanel(props: { sessionId: string; onClose: () => void }) {
           </ul>
         </section>
       )}
+      <CommentList workdir={workdir} />
       {flow.step === "done" && <DoneNotice flow={flow} stored={stored} workdir={workdir} start={start} />}
       {groups.length === 0 ? (
         <p className="review-muted">
@@ -379,6 +390,7 @@ function ChangeDiff(props: { change: Change; ctx: Ctx }) {
   // Without the contents the view shows the diff's hunks only.
   const contentsLoad = useLoad(() => api.ChangeContents(change.id), [api, change.id]);
   const contents: ChangeContents | null = contentsLoad.state.status === "ready" ? contentsLoad.state.value : null;
+  const comment = useCommentTarget(change.id, relative(change.path, ctx.workdir));
   const load = () => {
     diffLoad.reload();
     contentsLoad.reload();
@@ -403,7 +415,12 @@ function ChangeDiff(props: { change: Change; ctx: Ctx }) {
     ...(contents?.beforeKnown ? { oldSource: contents.before } : {}),
     busy: ctx.busy,
   };
-  return <DiffView {...dv} />;
+  return (
+    <>
+      <DiffView {...dv} onComment={comment.open} />
+      {comment.composer}
+    </>
+  );
 }
 
 // newestChange is the ID of the session's last change (the one with the highest seq).

@@ -39,11 +39,17 @@ export interface DiffViewProps {
   onRevertHunk?: (hunk: number) => void;
   /** Disables the hunk actions (a revert is being made). */
   busy?: boolean;
+  /**
+   * When given, each hunk and each line of the after side has a comment
+   * button calling it with the lines (of the after side, from 1, both
+   * included): the hunk's, or the line's.
+   */
+  onComment?: (lines: { start: number; end: number }) => void;
 }
 
 /** DiffView renders a diff; text that is no unified diff (a binary file, a folder) is shown as a note. */
 export function DiffView(props: DiffViewProps) {
-  const { diff, path, oldSource, onRevertHunk, busy } = props;
+  const { diff, path, oldSource, onRevertHunk, busy, onComment } = props;
   const file = useMemo(() => parse(diff), [diff]);
   const [mode, setMode] = useState<DiffMode>(props.mode ?? "unified");
   // A parent that holds the layout (one choice for several diffs) switches it here too.
@@ -69,6 +75,7 @@ export function DiffView(props: DiffViewProps) {
     };
   }, [lang]);
 
+  const gutter = useMemo(() => (onComment ? commentGutter(onComment) : renderGutter), [onComment]);
   const lines = useMemo(() => (oldSource === undefined ? null : sourceLines(oldSource)), [oldSource]);
   const hunks = file?.hunks ?? [];
   const gapList = useMemo(() => gaps(hunks, lines === null ? -1 : lines.length), [hunks, lines]);
@@ -171,6 +178,16 @@ export function DiffView(props: DiffViewProps) {
               <span className="diffview-hunk-title">
                 Hunk {s.index} <code>{s.hunk.content}</code>
               </span>
+              {onComment && (
+                <button
+                  type="button"
+                  className="diffview-button"
+                  aria-label={`Comment on hunk ${s.index}`}
+                  onClick={() => onComment(hunkLines(s.hunk))}
+                >
+                  Comment
+                </button>
+              )}
               {onRevertHunk && (
                 <button
                   type="button"
@@ -227,13 +244,44 @@ export function DiffView(props: DiffViewProps) {
           diffType={file.type}
           hunks={shown.map((s) => s.hunk)}
           tokens={tokens}
-          renderGutter={renderGutter}
+          renderGutter={gutter}
         >
           {() => <Fragment>{renderHunks()}</Fragment>}
         </Diff>
       </div>
     </div>
   );
+}
+
+// hunkLines is the after side's lines of a hunk; a hunk that only removed
+// lines gives the line after them.
+function hunkLines(h: HunkData): { start: number; end: number } {
+  const start = Math.max(h.newStart, 1);
+  return { start, end: Math.max(start, h.newStart + h.newLines - 1) };
+}
+
+// commentGutter is renderGutter with a comment button beside each line of
+// the after side.
+function commentGutter(onComment: (lines: { start: number; end: number }) => void) {
+  return function gutter(opts: GutterOptions) {
+    const { change, side } = opts;
+    const line = side !== "new" ? 0 : change.type === "insert" ? change.lineNumber : change.type === "normal" ? change.newLineNumber : 0;
+    return (
+      <>
+        {line > 0 && (
+          <button
+            type="button"
+            className="diffview-comment"
+            aria-label={`Comment on line ${line}`}
+            onClick={() => onComment({ start: line, end: line })}
+          >
+            +
+          </button>
+        )}
+        {renderGutter(opts)}
+      </>
+    );
+  };
 }
 
 // renderGutter adds, for screen readers, whether a line was added or
