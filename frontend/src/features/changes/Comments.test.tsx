@@ -1,7 +1,7 @@
 // Review comments in the panel, mounted as the shell mounts the panel: a
 // FakeTransport answering the kernel's calls and the session's real store
 // fed one turn that edited a file.
-import { cleanup, render, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
 import { TransportProvider } from "../../backend/context";
@@ -62,7 +62,7 @@ function mount(comments: Comment[]) {
       </SessionStoreProvider>
     </TransportProvider>,
   );
-  return t;
+  return { t, store, l };
 }
 
 const panel = () => screen.getByRole("complementary", { name: "Review changes" });
@@ -77,7 +77,7 @@ async function openDiff() {
 
 describe("review comments", () => {
   it("adds a comment on a line: Ctrl+Enter saves it, and the list shows it", async () => {
-    const t = mount([]);
+    const { t } = mount([]);
     expect(within(panel()).queryByRole("heading", { name: /^Comments/ })).toBeNull();
     const row = await openDiff();
     await userEvent.click(within(row).getByRole("button", { name: "Comment on line 2" }));
@@ -96,7 +96,7 @@ describe("review comments", () => {
   });
 
   it("comments on a hunk's lines, and Escape cancels without saving", async () => {
-    const t = mount([]);
+    const { t } = mount([]);
     const row = await openDiff();
     await userEvent.click(within(row).getByRole("button", { name: "Comment on hunk 1" }));
     const box = within(row).getByRole("textbox", { name: "Comment on notes.txt lines 1-4" });
@@ -111,7 +111,7 @@ describe("review comments", () => {
   });
 
   it("keeps the text and says why when the kernel refuses the comment", async () => {
-    const t = mount([]);
+    const { t } = mount([]);
     t.replies.AddComment = new ApiError("invalid", "the comment is empty: write what the agent should do about these lines");
     const row = await openDiff();
     await userEvent.click(within(row).getByRole("button", { name: "Comment on line 3" }));
@@ -126,7 +126,7 @@ describe("review comments", () => {
   });
 
   it("lists comments with their state, edits and removes them", async () => {
-    const t = mount([
+    const { t } = mount([
       comment({ id: "cmt_1" }),
       comment({ id: "cmt_2", startLine: 3, endLine: 4, quote: "three\nfour\n", text: "fine", state: "addressed", sent: true, addressedBy: "chg_2" }),
       comment({ id: "cmt_3", startLine: 1, endLine: 1, quote: "one\n", text: "moved", moved: true, currentStart: 2, currentEnd: 2, current: "one\n" }),
@@ -151,7 +151,7 @@ describe("review comments", () => {
   });
 
   it("sends the comments to the agent, then shows them sent; a refusal is shown in words", async () => {
-    const t = mount([comment({ id: "cmt_1" }), comment({ id: "cmt_2", startLine: 3, endLine: 3, quote: "three\n", text: "and this" })]);
+    const { t } = mount([comment({ id: "cmt_1" }), comment({ id: "cmt_2", startLine: 3, endLine: 3, quote: "three\n", text: "and this" })]);
     const send = await within(panel()).findByRole("button", { name: "Send to the agent" });
     t.replies.SendComments = new ApiError(
       "busy",
@@ -168,5 +168,21 @@ describe("review comments", () => {
     const list = within(panel()).getByRole("list", { name: "Comments" });
     await waitFor(() => expect(within(list).getAllByText("sent")).toHaveLength(2));
     expect((send as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("reads the comments again when the session's changes change: a later change may address one", async () => {
+    const { t, store, l } = mount([comment({ id: "cmt_1", state: "sent", sent: true })]);
+    await waitFor(() => expect(within(panel()).getByRole("heading", { name: "Comments (1)" })).toBeTruthy());
+    expect(t.callsOf("Comments")).toBe(1);
+    t.replies.Comments = [comment({ id: "cmt_1", state: "addressed", sent: true, addressedBy: "chg_fix" })];
+    const from = l.events.length;
+    l.runStart("run_2", "Review comments on your changes");
+    l.stepStart("run_2", 1);
+    l.call("run_2", 1, 0, "call_f", "edit", "{}");
+    l.end("run_2", 1, 0, "call_f", "edit", "done", "ok", { fileChanges: [fileChange("chg_fix", "run_2", "call_f", NOTES, "edit")] });
+    act(() => store.getState().apply(l.events.slice(from)));
+    await waitFor(() => expect(t.callsOf("Comments")).toBe(2));
+    const item = within(panel()).getByRole("listitem", { name: "Comment on notes.txt line 2" });
+    await waitFor(() => expect(within(item).getByText("addressed")).toBeTruthy());
   });
 });
