@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -301,6 +302,62 @@ func TestSendComments(t *testing.T) {
 	for _, x := range list {
 		if x.ID == c.ID && (x.Sent || x.State != kernel.CommentOpen) {
 			t.Errorf("the comment refused during a run is %s, sent %v; want open", x.State, x.Sent)
+		}
+	}
+}
+
+// spec: A1, F2
+// The lines a comment is sent with are read as the file tools read: a
+// file the comment is on that became a link (to a file outside the
+// workspace), or whose folder became one, is not followed, so nothing
+// outside the workspace reaches the model through a comment.
+func TestCommentLinesStayInTheWorkspace(t *testing.T) {
+	h := newHarness(t, nil,
+		pt.Calls(call("r", "read", `{"path":"src/notes.txt"}`)),
+		pt.Calls(call("e", "edit", editArgs("src/notes.txt", "row 2\n", "ROW 2\n"))),
+		pt.Say("done"))
+	ctx := context.Background()
+	src := filepath.Join(h.dir, "src")
+	writeFile(t, filepath.Join(src, "notes.txt"), rows(4), 0o644)
+	outside := t.TempDir()
+	writeFile(t, filepath.Join(outside, "notes.txt"), "row 1\nSECRET\n", 0o644)
+	sess := h.session("auto")
+	h.runIn(ctx, sess.ID, "edit")
+	edit := h.firstChange(ctx, sess.ID)
+	if _, err := h.k.AddComment(ctx, kernel.NewComment{ChangeID: edit.ID, StartLine: 2, EndLine: 2, Text: "lower case"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, step := range []struct {
+		name string
+		swap func()
+	}{
+		{"the file is a link", func() {
+			os.Remove(filepath.Join(src, "notes.txt"))
+			if err := os.Symlink(filepath.Join(outside, "notes.txt"), filepath.Join(src, "notes.txt")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"its folder is a link", func() {
+			os.RemoveAll(src)
+			if err := os.Symlink(outside, src); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		step.swap()
+		list, err := h.k.Comments(ctx, sess.ID)
+		if err != nil || len(list) != 1 {
+			t.Fatalf("%s: Comments = %v, %v", step.name, list, err)
+		}
+		prompt, _, err := h.k.CommentsPrompt(ctx, sess.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(list[0].Current, "SECRET") || strings.Contains(prompt, "SECRET") {
+			t.Errorf("%s: the comment reads through the link: current %q, prompt %q", step.name, list[0].Current, prompt)
+		}
+		if !strings.Contains(prompt, "```\nROW 2\n```\nlower case\n") {
+			t.Errorf("%s: the prompt = %q; want the lines quoted when the comment was made", step.name, prompt)
 		}
 	}
 }

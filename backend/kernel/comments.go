@@ -50,6 +50,10 @@ func (k *Kernel) AddComment(ctx context.Context, nc NewComment) (Comment, error)
 	if err != nil {
 		return Comment{}, err
 	}
+	sess, err := k.store.Session(ctx, c.SessionID)
+	if err != nil {
+		return Comment{}, err
+	}
 	now := time.Now()
 	sc := store.Comment{ID: engine.NewID("cmt"), SessionID: c.SessionID, ChangeID: c.ID, Path: c.Path,
 		StartLine: nc.StartLine, EndLine: nc.EndLine, Quote: strings.Join(lines[nc.StartLine-1:nc.EndLine], ""),
@@ -57,7 +61,7 @@ func (k *Kernel) AddComment(ctx context.Context, nc NewComment) (Comment, error)
 	if err := k.store.PutComment(ctx, sc); err != nil {
 		return Comment{}, err
 	}
-	return commentOf(sc, all), nil
+	return commentOf(sc, all, k.fileLines(sess.Workdir)), nil
 }
 
 // EditComment replaces a comment's text (checked as AddComment checks it).
@@ -73,11 +77,15 @@ func (k *Kernel) EditComment(ctx context.Context, id, text string) (Comment, err
 	if err != nil {
 		return Comment{}, err
 	}
+	sess, err := k.store.Session(ctx, sc.SessionID)
+	if err != nil {
+		return Comment{}, err
+	}
 	all, err := k.store.FileChanges(ctx, sc.SessionID)
 	if err != nil {
 		return Comment{}, err
 	}
-	return commentOf(sc, all), nil
+	return commentOf(sc, all, k.fileLines(sess.Workdir)), nil
 }
 
 // RemoveComment removes a comment.
@@ -88,7 +96,8 @@ func (k *Kernel) RemoveComment(ctx context.Context, id string) error {
 // Comments returns a session's review comments, oldest first, each with
 // its state worked out from the session's changes and the file on disk.
 func (k *Kernel) Comments(ctx context.Context, sessionID string) ([]Comment, error) {
-	if _, err := k.store.Session(ctx, sessionID); err != nil {
+	sess, err := k.store.Session(ctx, sessionID)
+	if err != nil {
 		return nil, err
 	}
 	list, err := k.store.Comments(ctx, sessionID)
@@ -99,7 +108,8 @@ func (k *Kernel) Comments(ctx context.Context, sessionID string) ([]Comment, err
 	if err != nil {
 		return nil, err
 	}
-	return mapSlice(list, func(sc store.Comment) Comment { return commentOf(sc, all) }), nil
+	read := k.fileLines(sess.Workdir)
+	return mapSlice(list, func(sc store.Comment) Comment { return commentOf(sc, all, read) }), nil
 }
 
 // CommentsPrompt returns the prompt that sends a session's unsent
@@ -188,9 +198,12 @@ func (k *Kernel) afterLines(ctx context.Context, c llm.FileChange) ([]string, er
 	return splitLines(string(b)), nil
 }
 
+// lineReader returns lines start to end of the file at path as it is now.
+type lineReader func(path string, start, end int) (string, error)
+
 // commentOf is a kept comment with its state, from the session's changes
-// (oldest first) and the file on disk.
-func commentOf(sc store.Comment, all []llm.FileChange) Comment {
+// (oldest first) and the file as read reads it now.
+func commentOf(sc store.Comment, all []llm.FileChange, read lineReader) Comment {
 	c := Comment{ID: sc.ID, SessionID: sc.SessionID, ChangeID: sc.ChangeID, Path: sc.Path, StartLine: sc.StartLine,
 		EndLine: sc.EndLine, Quote: sc.Quote, Text: sc.Text, State: CommentOpen, Sent: !sc.SentAt.IsZero(), SentRun: sc.SentRun,
 		CreatedAt: sc.CreatedAt, UpdatedAt: sc.UpdatedAt}
@@ -222,7 +235,7 @@ func commentOf(sc store.Comment, all []llm.FileChange) Comment {
 		}
 	}
 	c.CurrentStart, c.CurrentEnd = start, end
-	switch cur, err := currentLines(sc.Path, start, end); {
+	switch cur, err := read(sc.Path, start, end); {
 	case err == nil:
 		c.Current = cur
 		c.Moved = c.Moved || cur != sc.Quote
@@ -287,28 +300,65 @@ func mapLine(edits []files.Edit, n int, isEnd bool) int {
 	return n + shift
 }
 
-// errNotText means a file is too large or not text to quote lines of.
+// errNotText means a file's lines cannot be quoted: too large, not text,
+// or not a file the agent may read.
 var errNotText = errors.New("not text, or too large")
 
-// currentLines reads lines start to end of the file at path now.
-func currentLines(path string, start, end int) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
+// fileLines returns a lineReader of files in the workspace workdir. The
+// lines go to the model in a prompt, so it reads no more than the file
+// tools may: a regular file beneath workdir (os.Root keeps links from
+// leading out of it), never a link, never Foya's database or what the
+// sandbox hides. Anything else is errNotText: its lines are not known.
+func (k *Kernel) fileLines(workdir string) lineReader {
+	return func(path string, start, end int) (string, error) {
+		wd := realDir(workdir)
+		rel, ok := fspath.Rel(wd, path)
+		if !ok {
+			if rel, ok = fspath.Rel(workdir, path); !ok || rel == "." {
+				return "", errNotText
+			}
+		}
+		root, err := os.OpenRoot(wd)
+		if err != nil {
+			return "", err
+		}
+		defer root.Close()
+		fi, err := root.Lstat(rel)
+		if err != nil {
+			return "", err
+		}
+		real, err := filepath.EvalSymlinks(filepath.Join(wd, rel))
+		if err != nil {
+			return "", err
+		}
+		fenced := k.databaseFiles()
+		if k.shell != nil {
+			fenced = append(fenced, k.shell.Hidden()...)
+		}
+		if !fi.Mode().IsRegular() || fspath.WithinAny(fenced, real) {
+			return "", errNotText
+		}
+		f, err := root.Open(rel)
+		if err != nil {
+			return "", err
+		}
+		defer f.Close()
+		if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+			return "", errNotText
+		}
+		b, err := io.ReadAll(io.LimitReader(f, MaxShownContent+1))
+		if err != nil {
+			return "", err
+		}
+		if len(b) > MaxShownContent || !utf8.Valid(b) {
+			return "", errNotText
+		}
+		lines := splitLines(string(b))
+		if end < start || start > len(lines) {
+			return "", nil
+		}
+		return strings.Join(lines[max(start, 1)-1:min(end, len(lines))], ""), nil
 	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, MaxShownContent+1))
-	if err != nil {
-		return "", err
-	}
-	if len(b) > MaxShownContent || !utf8.Valid(b) {
-		return "", errNotText
-	}
-	lines := splitLines(string(b))
-	if end < start || start > len(lines) {
-		return "", nil
-	}
-	return strings.Join(lines[max(start, 1)-1:min(end, len(lines))], ""), nil
 }
 
 // splitLines splits s after each "\n"; a last line without one is kept.
