@@ -93,6 +93,16 @@ func (s *Service) RunWithResources(sessionID, message string, resources []kernel
 	if strings.TrimSpace(message) == "" {
 		return "", invalid("the message is empty: type what the agent should do")
 	}
+	return s.start(func(k *kernel.Kernel, started func(string)) error {
+		_, err := k.Run(s.ctx, kernel.RunOptions{SessionID: sessionID, Prompt: message, Resources: resources, Started: started})
+		return err
+	})
+}
+
+// start runs a turn in the background through run, which calls started
+// with the run's ID once it is stored, and returns that ID then, or run's
+// error when it ends without having started one.
+func (s *Service) start(run func(k *kernel.Kernel, started func(string)) error) (string, error) {
 	k, err := s.kernel()
 	if err != nil {
 		return "", err
@@ -102,9 +112,7 @@ func (s *Service) RunWithResources(sessionID, message string, resources []kernel
 	s.runs.Add(1)
 	go func() {
 		defer s.runs.Done()
-		_, err := k.Run(s.ctx, kernel.RunOptions{SessionID: sessionID, Prompt: message, Resources: resources,
-			Started: func(id string) { started <- id }})
-		ended <- err
+		ended <- run(k, func(id string) { started <- id })
 	}()
 	select {
 	case id := <-started:

@@ -42,6 +42,9 @@ export interface SessionPatch {
 /** createApi returns the API of api.Service over a transport: one function per method. */
 export function createApi(transport: Caller) {
   return {
+    /** AddComment keeps a comment on lines of a change's after side. */
+    AddComment: (c: kernel.NewComment): Promise<kernel.Comment> =>
+      transport.call<kernel.Comment>('AddComment', [c]),
     /**
      * AddMCPServer adds (or replaces) one of the user's MCP servers: a
      * command to start (stdio) or a URL (streamable HTTP, or SSE with type
@@ -116,6 +119,12 @@ export function createApi(transport: Caller) {
     Changes: (sessionID: string): Promise<event.FileChange[]> =>
       transport.call<event.FileChange[]>('Changes', [sessionID]),
     /**
+     * Comments returns a session's review comments, oldest first, each with
+     * its state (open, sent, addressed) worked out now.
+     */
+    Comments: (sessionID: string): Promise<kernel.Comment[]> =>
+      transport.call<kernel.Comment[]>('Comments', [sessionID]),
+    /**
      * CompletePath returns folder names completing a typed path (at most 50,
      * folders only, ~ expanded), for the browser's folder field.
      */
@@ -148,6 +157,9 @@ export function createApi(transport: Caller) {
     /** DiscoverModelServers probes every candidate of ModelServers at once. */
     DiscoverModelServers: (): Promise<profiles.ModelServer[]> =>
       transport.call<profiles.ModelServer[]>('DiscoverModelServers', []),
+    /** EditComment replaces a comment's text. */
+    EditComment: (id: string, text: string): Promise<kernel.Comment> =>
+      transport.call<kernel.Comment>('EditComment', [id, text]),
     /** EditProvider changes some fields of a provider profile. */
     EditProvider: (name: string, e: profiles.ProviderEdit): Promise<profiles.Provider> =>
       transport.call<profiles.Provider>('EditProvider', [name, e]),
@@ -245,6 +257,9 @@ export function createApi(transport: Caller) {
      */
     ReadMCPResource: (workdir: string, server: string, uri: string): Promise<mcpconfig.Content[]> =>
       transport.call<mcpconfig.Content[]>('ReadMCPResource', [workdir, server, uri]),
+    /** RemoveComment removes a comment. */
+    RemoveComment: (id: string): Promise<void> =>
+      transport.call<void>('RemoveComment', [id]),
     /** RemoveMCPServer removes one of the user's MCP servers and stops it. */
     RemoveMCPServer: (name: string): Promise<void> =>
       transport.call<void>('RemoveMCPServer', [name]),
@@ -288,6 +303,14 @@ export function createApi(transport: Caller) {
     /** Runs returns a session's runs, oldest first. */
     Runs: (sessionID: string): Promise<kernel.Run[]> =>
       transport.call<kernel.Run[]>('Runs', [sessionID]),
+    /**
+     * SendComments starts the session's next turn with its unsent comments as
+     * the user's message, and returns the run's ID once the run is stored;
+     * the comments are then marked sent. It fails at once (sending nothing)
+     * when there are none to send or the session has a run going (busy).
+     */
+    SendComments: (sessionID: string): Promise<string> =>
+      transport.call<string>('SendComments', [sessionID]),
     /** Session returns one session. */
     Session: (id: string): Promise<kernel.Session> =>
       transport.call<kernel.Session>('Session', [id]),

@@ -638,6 +638,87 @@ export const RulesChanged = "changed"; // approved once, with other content
 export const RulesInvalid = "invalid"; // cannot be read or parsed
 
 //////////
+// source: dto_comments.go
+
+/**
+ * CommentState is where a comment stands.
+ */
+export type CommentState = string;
+/**
+ * CommentOpen: kept, not sent to the agent yet.
+ */
+export const CommentOpen: CommentState = "open";
+/**
+ * CommentSent: sent to the agent, and no change since touched its lines.
+ */
+export const CommentSent: CommentState = "sent";
+/**
+ * CommentAddressed: a change made after the comment touched its lines
+ * (worked out each time comments are listed, so every window and a
+ * reload show the same).
+ */
+export const CommentAddressed: CommentState = "addressed";
+/**
+ * MaxCommentText bounds a comment's text, in characters.
+ */
+export const MaxCommentText = 10_000;
+/**
+ * Comment is a review comment with its state.
+ */
+export interface Comment {
+  id: string;
+  sessionId: string;
+  changeId: string;
+  /**
+   * Path is the file's absolute path.
+   */
+  path: string;
+  /**
+   * StartLine and EndLine are the lines commented on, of the change's
+   * after side, numbered from 1, both included.
+   */
+  startLine: number /* int */;
+  endLine: number /* int */;
+  /**
+   * Quote is those lines as they were when the comment was made.
+   */
+  quote: string;
+  text: string;
+  state: CommentState;
+  /**
+   * Sent says the comment went to the agent (in run SentRun), whatever
+   * its State says since.
+   */
+  sent: boolean;
+  sentRun?: string;
+  /**
+   * AddressedBy is the change that touched the lines (State addressed).
+   */
+  addressedBy?: string;
+  /**
+   * Moved says the lines moved or changed since the change the comment
+   * is on (a later change of the file, or an edit outside Foya); the
+   * comment is then sent with the file's current lines (Current, at
+   * CurrentStart to CurrentEnd; an empty range when they were removed).
+   */
+  moved?: boolean;
+  currentStart?: number /* int */;
+  currentEnd?: number /* int */;
+  current?: string;
+  createdAt: string /* RFC 3339 */;
+  updatedAt: string /* RFC 3339 */;
+}
+/**
+ * NewComment is a comment to add on lines of a change's after side.
+ */
+export interface NewComment {
+  changeId: string;
+  startLine: number /* int */;
+  endLine: number /* int */;
+  text: string;
+}
+
+//////////
 // source: dto_panels.go
 
 /**

@@ -16,6 +16,8 @@ import { countsOf, type Change, type Group } from "./reducer";
 import { onDisk, opLabel, relative, useRevertFlow, useStoredChanges, words, type Flow, type Verb } from "./review";
 import { reviewKeyOf } from "./keys";
 import { Counts, RevertDialog } from "./RevertDialog";
+import { CommentsProvider } from "./comments";
+import { CommentList, useCommentTarget } from "./Comments";
 import { useLoad } from "../useLoad";
 import { ReviewedBadge, ReviewedProvider, ReviewMarks, ScopeBar, emptyText } from "./Scopes";
 import { useScope, useScopedGroups } from "./reviewed";
@@ -56,7 +58,9 @@ const hunkPrefix = (id: string) => `review-hunk-${id}`;
 export function ReviewPanel(props: { sessionId: string; onClose: () => void }) {
   return (
     <ReviewedProvider sessionId={props.sessionId}>
-      <Panel {...props} />
+      <CommentsProvider sessionId={props.sessionId}>
+        <Panel {...props} />
+      </CommentsProvider>
     </ReviewedProvider>
   );
 }
@@ -215,6 +219,7 @@ function Panel(props: { sessionId: string; onClose: () => void }) {
           </ul>
         </section>
       )}
+      <CommentList workdir={workdir} />
       {flow.step === "applying" && (
         <p role="status" className="review-done">
           {words[flow.verb].running}
@@ -527,6 +532,7 @@ function ChangeDiff(props: {
   // Without the contents the view shows the diff's hunks only.
   const contentsLoad = useLoad(() => api.ChangeContents(change.id), [api, change.id]);
   const contents: ChangeContents | null = contentsLoad.state.status === "ready" ? contentsLoad.state.value : null;
+  const comment = useCommentTarget(change.id, relative(change.path, ctx.workdir));
   const load = () => {
     diffLoad.reload();
     contentsLoad.reload();
@@ -564,7 +570,12 @@ function ChangeDiff(props: {
     hunkIdPrefix: hunkPrefix(change.id),
     busy: ctx.busy,
   };
-  return <DiffView {...dv} />;
+  return (
+    <>
+      <DiffView {...dv} onComment={comment.open} />
+      {comment.composer}
+    </>
+  );
 }
 
 // newestChange is the ID of the session's last change (the one with the highest seq).

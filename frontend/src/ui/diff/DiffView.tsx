@@ -68,11 +68,17 @@ export interface DiffViewProps {
   hunkIdPrefix?: string;
   /** Disables the hunk actions (a revert is being made). */
   busy?: boolean;
+  /**
+   * When given, each hunk and each line of the after side has a comment
+   * button calling it with the lines (of the after side, from 1, both
+   * included): the hunk's, or the line's.
+   */
+  onComment?: (lines: { start: number; end: number }) => void;
 }
 
 /** DiffView renders a diff; text that is no unified diff (a binary file, a folder) is shown as a note. */
 export function DiffView(props: DiffViewProps) {
-  const { diff, path, oldSource, onRevertHunk, hunkActions, revertedHunks, hunkIdPrefix, busy } = props;
+  const { diff, path, oldSource, onRevertHunk, hunkActions, revertedHunks, hunkIdPrefix, busy, onComment } = props;
   const pageLines = props.pageLines ?? PAGE_LINES;
   const [count, setCount] = useState(1);
   const sentinel = useRef<HTMLDivElement>(null);
@@ -101,6 +107,7 @@ export function DiffView(props: DiffViewProps) {
     };
   }, [lang]);
 
+  const gutter = useMemo(() => (onComment ? commentGutter(onComment) : renderGutter), [onComment]);
   const lines = useMemo(() => (oldSource === undefined ? null : sourceLines(oldSource)), [oldSource]);
   const hunks = file?.hunks ?? [];
   const gapList = useMemo(() => gaps(hunks, lines === null ? -1 : lines.length), [hunks, lines]);
@@ -243,6 +250,16 @@ export function DiffView(props: DiffViewProps) {
                 {reverted && <span className="diffview-hunk-state">reverted: these lines are as they were before</span>}{" "}
                 <code>{s.hunk.content}</code>
               </span>
+              {onComment && (
+                <button
+                  type="button"
+                  className="diffview-button"
+                  aria-label={`Comment on hunk ${s.index}`}
+                  onClick={() => onComment(hunkLines(s.hunk))}
+                >
+                  Comment
+                </button>
+              )}
               {hunkActions !== undefined && hunkActions(s.index)}
               {hunkActions === undefined && onRevertHunk && (
                 <button
@@ -304,6 +321,7 @@ export function DiffView(props: DiffViewProps) {
             lang={lang}
             langReady={langReady}
             render={() => renderHunks(list, i === pages.length - 1)}
+            gutter={gutter}
             version={version}
           />
         ))}
@@ -365,7 +383,7 @@ export function paginate(shown: readonly Shown[], size: number): Shown[][] {
  * that changed within a line changed a little), worked out once per page.
  */
 const DiffPage = memo(DiffPageView, (a, b) =>
-  a.list === b.list && a.mode === b.mode && a.fileType === b.fileType && a.lang === b.lang && a.langReady === b.langReady && a.version === b.version,
+  a.list === b.list && a.mode === b.mode && a.fileType === b.fileType && a.lang === b.lang && a.langReady === b.langReady && a.gutter === b.gutter && a.version === b.version,
 );
 
 /** columnsOf is how many columns a diff's rows have. */
@@ -381,6 +399,7 @@ function DiffPageView(props: {
   lang: string;
   langReady: boolean;
   render: () => ReactElement[];
+  gutter: (opts: GutterOptions) => ReactNode;
   /** What the rows depend on besides the hunks (see version in DiffView). */
   version: string;
 }) {
@@ -402,11 +421,42 @@ function DiffPageView(props: {
   // costs the layout of what is on screen.
   return (
     <div className="diffview-page">
-      <Diff viewType={props.mode} diffType={props.fileType} hunks={hunks} tokens={tokens} renderGutter={renderGutter}>
+      <Diff viewType={props.mode} diffType={props.fileType} hunks={hunks} tokens={tokens} renderGutter={props.gutter}>
         {() => <Fragment>{props.render()}</Fragment>}
       </Diff>
     </div>
   );
+}
+
+// hunkLines is the after side's lines of a hunk; a hunk that only removed
+// lines gives the line after them.
+function hunkLines(h: HunkData): { start: number; end: number } {
+  const start = Math.max(h.newStart, 1);
+  return { start, end: Math.max(start, h.newStart + h.newLines - 1) };
+}
+
+// commentGutter is renderGutter with a comment button beside each line of
+// the after side.
+function commentGutter(onComment: (lines: { start: number; end: number }) => void) {
+  return function gutter(opts: GutterOptions) {
+    const { change, side } = opts;
+    const line = side !== "new" ? 0 : change.type === "insert" ? change.lineNumber : change.type === "normal" ? change.newLineNumber : 0;
+    return (
+      <>
+        {line > 0 && (
+          <button
+            type="button"
+            className="diffview-comment"
+            aria-label={`Comment on line ${line}`}
+            onClick={() => onComment({ start: line, end: line })}
+          >
+            +
+          </button>
+        )}
+        {renderGutter(opts)}
+      </>
+    );
+  };
 }
 
 // renderGutter adds, for screen readers, whether a line was added or
