@@ -1,0 +1,28 @@
+// The composer's line while requests wait: that the run waits for the
+// person, which request (and how many), and a button, Alt+A from anywhere,
+// that scrolls to the oldest request and focuses it.
+import { useApprovals } from "./context";
+import { title } from "./words";
+
+/** goToKey is the shortcut that goes to the oldest waiting request (aria-keyshortcuts). */
+export const goToKey = "Alt+A";
+
+/** WaitingNotice says that requests wait; nothing when none does. */
+export function WaitingNotice() {
+  const ap = useApprovals();
+  if (ap === null) return null;
+  const head = ap.waiting[0];
+  if (head === undefined) return null;
+  const count = ap.waiting.length;
+  return (
+    <p className="approval-waiting" role="status">
+      <span>
+        {count === 1 ? "Waiting for your approval" : `Waiting for your approval (${count} requests)`}: {title(head.request.action)}
+        {ap.deferred && " It did not take focus while you were typing."}
+      </span>{" "}
+      <button type="button" className="button approval-goto" aria-keyshortcuts={goToKey} onClick={() => ap.reveal(head.id)}>
+        Go to the request <kbd aria-hidden="true">(Alt+A)</kbd>
+      </button>
+    </p>
+  );
+}
