@@ -3,7 +3,6 @@
 // MCP tool and its arguments), why Foya asks, and the answers, each with
 // its key: Allow once (Y), Allow for this session (S), Deny (N).
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from "react";
-import { permission, requestPermission, type Permission } from "../../backend/attention";
 import type { ApprovalRequestData, ParsedCommand } from "../../backend/gen/event";
 import type { Answer } from "../../backend/gen/kernel";
 import { DiffView } from "../../ui/diff";
@@ -253,8 +252,6 @@ export function Request({ req }: { req: ApprovalRequestData }) {
           Foya could not send your answer: {error}. Try again; if the run has ended, the request no longer waits.
         </div>
       )}
-      {ap.alertError !== "" && <p className="approval-note">No notification was shown: {ap.alertError}.</p>}
-      <NotifyOffer />
     </section>
   );
 }
@@ -410,19 +407,5 @@ function PathList({ paths }: { paths: string[] }) {
         </li>
       ))}
     </ul>
-  );
-}
-
-/** NotifyOffer asks, in a browser that has not been asked yet, to notify when an approval waits. */
-function NotifyOffer() {
-  const [p, setP] = useState<Permission>(() => permission());
-  if (p !== "default") return null;
-  return (
-    <p className="approval-note">
-      <button type="button" className="button approval-link" onClick={() => void requestPermission().then(setP)}>
-        Notify me when an approval waits
-      </button>{" "}
-      (when this page is in the background)
-    </p>
   );
 }

@@ -1,6 +1,8 @@
 // The composer's line while requests wait: that the run waits for the
 // person, which request (and how many), and a button, Alt+A from anywhere,
 // that scrolls to the oldest request and focuses it.
+import { useState } from "react";
+import { permission, requestPermission, type Permission } from "../../backend/attention";
 import { useApprovals } from "./context";
 import { title } from "./words";
 
@@ -15,14 +17,31 @@ export function WaitingNotice() {
   if (head === undefined) return null;
   const count = ap.waiting.length;
   return (
-    <p className="approval-waiting" role="status">
-      <span>
+    <div className="approval-waiting">
+      <p role="status">
         {count === 1 ? "Waiting for your approval" : `Waiting for your approval (${count} requests)`}: {title(head.request.action)}
         {ap.deferred && " It did not take focus while you were typing."}
-      </span>{" "}
+      </p>
       <button type="button" className="button approval-goto" aria-keyshortcuts={goToKey} onClick={() => ap.reveal(head.id)}>
         Go to the request <kbd aria-hidden="true">(Alt+A)</kbd>
       </button>
+      {ap.alertError !== "" && <p className="approval-note">No notification was shown: {ap.alertError}.</p>}
+      <NotifyOffer />
+    </div>
+  );
+}
+
+/** NotifyOffer asks, in a browser that has not been asked yet, to notify when an approval waits. */
+function NotifyOffer() {
+  const [p, setP] = useState<Permission>(() => permission());
+  if (p !== "default") return null;
+  return (
+    <p className="approval-note">
+      <button type="button" className="button approval-link" onClick={() => void requestPermission().then(setP)}>
+        Notify me when an approval waits
+      </button>{" "}
+      (when this page is in the background)
     </p>
   );
 }
+

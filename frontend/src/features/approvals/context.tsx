@@ -56,13 +56,30 @@ export function useApprovals(): Approvals | null {
  */
 export function ApprovalsProvider(props: { focusComposer: () => void; children: ReactNode }) {
   const pending = usePendingApprovals();
-  const turns = useSession((s) => s.conversation.turns);
   const api = useApi();
   // Answered here and accepted by the kernel, until their approval.answer
   // takes them out of the store: never shown twice.
   const [sent, setSent] = useState<ReadonlySet<string>>(() => new Set());
   const waiting = useMemo(() => pending.filter((p) => !sent.has(p.id)), [pending, sent]);
-  const anchors = useMemo(() => new Map(waiting.map((r) => [r.id, anchorOf(turns, r.runId, r.request.callId)])), [waiting, turns]);
+  // Where each shows, as one string, so that the cards' own updates (a
+  // streamed argument, a tail) render nothing here unless an anchor changes.
+  const anchorKey = useSession((s) =>
+    waiting
+      .map((r) => {
+        const at = anchorOf(s.conversation.turns, r.runId, r.request.callId);
+        return at !== null && s.conversation.cards[at.runId]?.[at.callId] !== undefined ? `${at.runId} ${at.callId}` : "";
+      })
+      .join("\n"),
+  );
+  const anchors = useMemo(() => {
+    const keys = anchorKey.split("\n");
+    return new Map<string, Anchor | null>(
+      waiting.map((r, i) => {
+        const [runId, callId] = (keys[i] ?? "").split(" ");
+        return [r.id, runId && callId ? { runId, callId } : null];
+      }),
+    );
+  }, [anchorKey, waiting]);
   const [alertError, setAlertError] = useState("");
   const onAlertError = useCallback((msg: string) => setAlertError(msg), []);
   useWaitingAlert(waiting, onAlertError);
