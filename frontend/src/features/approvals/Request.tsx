@@ -2,7 +2,7 @@
 // card: what the call would do (the diff, the parsed command, the URL, the
 // MCP tool and its arguments), why Foya asks, and the answers, each with
 // its key: Allow once (Y), Allow for this session (S), Deny (N).
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type FocusEvent, type KeyboardEvent, type MouseEvent, type ReactNode } from "react";
 import type { ApprovalRequestData, ParsedCommand } from "../../backend/gen/event";
 import type { Answer } from "../../backend/gen/kernel";
 import { DiffView } from "../../ui/diff";
@@ -95,13 +95,16 @@ export function Request({ req }: { req: ApprovalRequestData }) {
 
   // Focus the request itself, never a button: a key press that lands
   // here during the guard answers nothing.
-  const { wanted, focused } = ap;
+  const { wanted, release } = ap;
   useEffect(() => {
-    if (wanted !== req.id || self.current === null) return;
+    if (wanted !== req.id || self.current === null || self.current.contains(document.activeElement)) return;
     self.current.focus({ preventScroll: true });
     self.current.scrollIntoView?.({ block: "nearest" });
-    focused(req.id);
-  }, [wanted, focused, req.id]);
+  }, [wanted, req.id]);
+  const onBlur = (e: FocusEvent<HTMLElement>) => {
+    const to = e.relatedTarget;
+    if (to instanceof Node && !e.currentTarget.contains(to)) release(req.id);
+  };
 
   const chosen = scopes[scope];
   const send = async (a: Answer) => {
@@ -135,6 +138,7 @@ export function Request({ req }: { req: ApprovalRequestData }) {
     if (e.key === "Escape") {
       // Answer later: back to the composer; never "allow", never a stop.
       e.preventDefault();
+      release(req.id);
       ap.leave();
       return;
     }
@@ -170,6 +174,7 @@ export function Request({ req }: { req: ApprovalRequestData }) {
       data-approval={req.id}
       data-armed={armed ? "true" : "false"}
       onKeyDown={onKeyDown}
+      onBlur={onBlur}
       onKeyUpCapture={guard}
       onClickCapture={guard}
     >

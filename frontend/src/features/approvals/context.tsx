@@ -31,8 +31,12 @@ interface Approvals {
   wanted: string;
   /** reveal scrolls to a request and focuses it. */
   reveal: (id: string) => void;
-  /** focused says that the wanted request took focus. */
-  focused: (id: string) => void;
+  /**
+   * release says the person took focus elsewhere from request id: it is no
+   * longer wanted. Until then a request that is drawn again (the transcript
+   * handing its rows over, a card scrolled back into view) takes focus again.
+   */
+  release: (id: string) => void;
   /** deferred says the oldest request did not take focus because the person was typing. */
   deferred: boolean;
   alertError: string;
@@ -113,7 +117,7 @@ export function ApprovalsProvider(props: { focusComposer: () => void; children: 
     const at = anchorsRef.current.get(id);
     if (at) revealer.current?.(at);
   }, []);
-  const focused = useCallback((id: string) => setWanted((w) => (w === id ? "" : w)), []);
+  const release = useCallback((id: string) => setWanted((w) => (w === id ? "" : w)), []);
   const setRevealer = useCallback((r: Revealer | null) => {
     revealer.current = r;
   }, []);
@@ -150,8 +154,8 @@ export function ApprovalsProvider(props: { focusComposer: () => void; children: 
   }, [head, reveal]);
 
   const value = useMemo<Approvals>(
-    () => ({ waiting, anchors, answer, wanted, reveal, focused, deferred, alertError, drafts, setRevealer, leave }),
-    [waiting, anchors, answer, wanted, reveal, focused, deferred, alertError, drafts, setRevealer, leave],
+    () => ({ waiting, anchors, answer, wanted, reveal, release, deferred, alertError, drafts, setRevealer, leave }),
+    [waiting, anchors, answer, wanted, reveal, release, deferred, alertError, drafts, setRevealer, leave],
   );
   return <Ctx.Provider value={value}>{props.children}</Ctx.Provider>;
 }
