@@ -374,7 +374,7 @@ describe("inline approval requests", () => {
       { kind: "mcp", tool: "issues_create" },
       "Call an MCP tool?",
       { Arguments: '{\n  "title": "Bug"\n}' },
-      ["Toolissues_create", "its server does not mark it read-only: it may change things"],
+      ["its server does not mark it read-only: it may change things"],
     ],
     [
       // The request names the MCP server and its own name for the tool: whose program runs.

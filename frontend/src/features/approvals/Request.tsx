@@ -99,6 +99,8 @@ export function Request({ req }: { req: ApprovalRequestData }) {
   useEffect(() => {
     if (wanted !== req.id || self.current === null || self.current.contains(document.activeElement)) return;
     self.current.focus({ preventScroll: true });
+    // Nearest: a request at the end of a transcript that follows the run
+    // stays there, its answers in view.
     self.current.scrollIntoView?.({ block: "nearest" });
   }, [wanted, req.id]);
   const onBlur = (e: FocusEvent<HTMLElement>) => {
@@ -203,7 +205,7 @@ export function Request({ req }: { req: ApprovalRequestData }) {
         <button
           ref={allowOnce}
           type="button"
-          className="button approval-allow"
+          className="button button-primary approval-allow"
           aria-disabled={!armed || busy}
           aria-keyshortcuts={keys.once}
           onClick={once}
@@ -328,7 +330,6 @@ function What({ req }: { req: ApprovalRequestData }) {
   if (a.kind === "mcp") {
     // The server and its own name for the tool: whose program runs, not
     // only the registered mcp__server__tool name.
-    rows.push(["Tool", <code>{a.tool}</code>]);
     if (a.mcpServer) rows.push(["MCP server", <code>{a.mcpServer}</code>]);
     if (a.mcpTool) rows.push(["Server's tool", <code>{a.mcpTool}</code>]);
     rows.push(["MCP tool", <span>{mcpNote(a)}</span>]);

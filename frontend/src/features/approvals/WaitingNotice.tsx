@@ -22,7 +22,7 @@ export function WaitingNotice() {
         {count === 1 ? "Waiting for your approval" : `Waiting for your approval (${count} requests)`}: {title(head.request.action)}
         {ap.deferred && " It did not take focus while you were typing."}
       </p>
-      <button type="button" className="button approval-goto" aria-keyshortcuts={goToKey} onClick={() => ap.reveal(head.id)}>
+      <button type="button" className="button button-primary approval-goto" aria-keyshortcuts={goToKey} onClick={() => ap.reveal(head.id)}>
         Go to the request <kbd aria-hidden="true">(Alt+A)</kbd>
       </button>
       {ap.alertError !== "" && <p className="approval-note">No notification was shown: {ap.alertError}.</p>}
@@ -37,7 +37,7 @@ function NotifyOffer() {
   if (p !== "default") return null;
   return (
     <p className="approval-note">
-      <button type="button" className="button approval-link" onClick={() => void requestPermission().then(setP)}>
+      <button type="button" className="convo-link approval-link" onClick={() => void requestPermission().then(setP)}>
         Notify me when an approval waits
       </button>{" "}
       (when this page is in the background)

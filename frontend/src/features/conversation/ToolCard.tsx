@@ -87,7 +87,10 @@ function Card({ card, workdir, approvals }: { card: ToolCard; workdir: string; a
         changes.map((c) => <FileChangeView key={c.id} change={c} workdir={workdir} />)
       ) : (
         <>
-          {!ended && card.argsPreview !== "" && !fileTools.has(card.name) && card.childRunId === "" && <Arguments card={card} />}
+          {/* While its request is shown inline, the request shows what would run. */}
+          {!ended && card.argsPreview !== "" && !fileTools.has(card.name) && card.childRunId === "" && !(approvals && card.status === "waiting") && (
+            <Arguments card={card} />
+          )}
           {card.result !== null && !shownByChild && <ResultView card={card} name={name} />}
         </>
       )}
