@@ -22,7 +22,7 @@ import (
 // own at 1280x800, and is answered with its key (Y, Y, S); the run goes on
 // each time: the command ran, the note was added, the file was written.
 //
-// spec: A3, W3
+// spec: A2, W3
 func TestBrowserInlineApprovals(t *testing.T) {
 	requireE2E(t)
 	bin := buildFoya(t)

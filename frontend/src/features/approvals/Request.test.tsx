@@ -140,7 +140,7 @@ describe("inline approval requests", () => {
     expect(notice()).toBeNull();
   });
 
-  // spec: A3
+  // spec: A2, W3
   it("shows each request at its call, counted, the oldest focused; the composer says one waits", async () => {
     const log = three();
     const { transport, store, apply } = mount(log);
