@@ -114,17 +114,17 @@ function Transcript(props: { rows: Row[]; lastRunId: string; onContinue: (() => 
   };
   const { rows, lastRunId, onContinue } = props;
   // A waiting request's card is scrolled to when it is to take focus.
-  const approvals = useApprovals();
+  const setRevealer = useApprovals()?.setRevealer;
   const rowsNow = useRef(rows);
   rowsNow.current = rows;
   useEffect(() => {
-    if (approvals === null) return;
-    approvals.setRevealer((at) => {
+    if (setRevealer === undefined) return;
+    setRevealer((at) => {
       const index = rowsNow.current.findIndex((r) => r.kind === "card" && r.runId === at.runId && r.callId === at.callId);
       if (index >= 0) ref.current?.scrollToIndex({ index, align: "start" });
     });
-    return () => approvals.setRevealer(null);
-  }, [approvals]);
+    return () => setRevealer(null);
+  }, [setRevealer]);
   const item = useCallback(
     (_: number, row: Row) => (
       <div className="convo-row">
