@@ -12,7 +12,7 @@
 // run, takes focus, and is answered with its key (Y, Y, S); the run goes
 // on each time. At 1280x800, nothing inside a request scrolls on its own.
 // Exits 0 when every check holds, 1 with the reason otherwise.
-import { check, env, launch, pageErrors, screenshots, timeout } from './lib.mjs';
+import { api, check, env, launch, pageErrors, screenshots, timeout } from './lib.mjs';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -134,7 +134,6 @@ try {
   // The click moved focus to Show all, inside the request: its keys still work.
   await page.keyboard.press('y');
   await mcp.waitFor({ state: 'detached' });
-  await log.getByRole('article', { name: /^mcp__notes__note_add/ }).locator('.convo-badge-done').waitFor();
 
   // 3. The write: its diff; S allows it for the session, the run ends.
   step = 'the write request';
@@ -151,6 +150,12 @@ try {
   await page.keyboard.press('s');
   await onDisk(join(project, 'notes.txt'), 'first line\nsecond line\n', 'after S on the write request');
   await log.getByText('All three done.').waitFor();
+  // The note was added: the MCP call's stored result (its card may be out
+  // of the transcript's drawn rows by now).
+  const [sess] = await api(page, 'Sessions');
+  const [run] = await api(page, 'Runs', sess.id);
+  const note = (await api(page, 'Calls', run.id)).find((c) => c.name === 'mcp__notes__note_add');
+  check(note && note.result && !note.result.isError && note.result.text.includes('note 1 added'), `the MCP call's result is ${JSON.stringify(note && note.result)}`);
   check((await composer.getByRole('status').count()) === 0, 'the composer still says a request waits');
   check(await message.evaluate((el) => el === document.activeElement), 'focus did not go back to the message box');
   check(errors.length === 0, `the page threw: ${errors.join('; ')}`);
