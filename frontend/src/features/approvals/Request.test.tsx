@@ -15,7 +15,8 @@ import { testProviders } from "../conversation/mounttest";
 import { Log, SESSION, WORKDIR } from "../eventstest";
 import { SessionStoreProvider } from "../session/hooks";
 import { createSessionStore, follow, type SessionStore, type Subscribe } from "../session/store";
-import { GUARD_MS, goToKey, keys } from "./index";
+import { useState } from "react";
+import { ApprovalsProvider, GUARD_MS, RequestsAt, goToKey, keys } from "./index";
 
 const write = (p: string) => ({ kind: "write", tool: "write", paths: [WORKDIR + "/" + p] });
 
@@ -304,6 +305,41 @@ describe("inline approval requests", () => {
     log.ask("run_1", "apr_a", "call_a", write("a.txt"), created("a.txt"));
     apply();
     expect(document.activeElement).toBe(requestAt("write a.txt"));
+  });
+
+  it("takes focus again when drawn again (rows handed over, a card back in view), until focus moved elsewhere", async () => {
+    const log = started();
+    asking(log, "apr_1", { kind: "shell", tool: "bash", command: "make" }, "run", "make", [], '{"command":"make"}');
+    const store = createSessionStore(SESSION, { mode: "manual" });
+    store.getState().apply(log.events);
+    let draw: (on: boolean) => void = () => {};
+    function Card() {
+      const [on, setOn] = useState(true);
+      draw = setOn;
+      return on ? <RequestsAt runId="run_1" callId="call_apr_1" /> : null;
+    }
+    const outside = document.createElement("button");
+    document.body.append(outside);
+    render(
+      <TransportProvider transport={new FakeTransport({ Answer: null })}>
+        <SessionStoreProvider store={store}>
+          <ApprovalsProvider focusComposer={() => {}}>
+            <Card />
+          </ApprovalsProvider>
+        </SessionStoreProvider>
+      </TransportProvider>,
+    );
+    const request = () => screen.getByRole("region", { name: "Run a command?" });
+    expect(document.activeElement).toBe(request());
+    act(() => draw(false));
+    act(() => draw(true));
+    expect(document.activeElement).toBe(request());
+    // Moved elsewhere by the person: drawn again, it leaves focus where it is.
+    act(() => outside.focus());
+    act(() => draw(false));
+    act(() => draw(true));
+    expect(document.activeElement).toBe(outside);
+    outside.remove();
   });
 
   it("gives focus back to the message box when the last request is answered", async () => {
