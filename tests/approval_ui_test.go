@@ -13,7 +13,7 @@ import (
 )
 
 // TestServeDenyMessageReachesTheModel answers approval requests as the
-// approval dialog does, over foya serve's HTTP with the JSON it sends: a
+// inline approval request does, over foya serve's HTTP with the JSON it sends: a
 // real bash call denied with a message, after answers the kernel refuses
 // (a scope that does not cover the request, an unknown choice, an unknown
 // request, a malformed body). The message is in the tool result the model

@@ -111,7 +111,7 @@ func (a Action) ParsedCommand() *Command { return a.command() }
 
 // Request is what a tool asks the gateway: the action, a one-line reason
 // the user reads, and a preview (the diff a write would make, the command a
-// shell call would run).
+// shell call would run, the URL a fetch would get, an MCP call's arguments).
 type Request struct {
 	CallID  string `json:"callId"`
 	Action  Action `json:"action"`

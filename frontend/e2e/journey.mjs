@@ -47,7 +47,7 @@ async function onDisk(path, want, what) {
   }
 }
 
-// armed waits until an approval dialog takes answers (it ignores keys and
+// armed waits until an approval request takes answers (it ignores keys and
 // clicks for its first 500 ms).
 const armed = (dialog) => dialog.locator('xpath=self::*[@data-armed="true"]').waitFor();
 
@@ -82,9 +82,8 @@ try {
   check(resp && resp.ok(), `GET the token URL: ${resp && resp.status()}`);
   const sidebar = page.getByRole('complementary', { name: 'Sessions sidebar' });
   const main = page.getByRole('main');
-  // The approval dialog is modal: while one waits, what is behind it is
-  // aria-hidden, so queries inside the conversation include hidden nodes.
-  const log = page.getByRole('log', { name: 'Conversation', includeHidden: true });
+  // Approval requests show inline, at their calls in the conversation.
+  const log = page.getByRole('log', { name: 'Conversation' });
   const composer = main.getByRole('form', { name: 'Send a message' });
   const message = composer.getByRole('textbox', { name: 'Message' });
 
@@ -111,29 +110,20 @@ try {
   await message.fill('Write notes.txt, tidy two rows, then run the tests.');
   await message.press('Enter');
 
-  // 3. The write waits; its diff is in the dialog; allow once. The dialog
-  // is modal: what is behind it is checked once it is answered.
+  // 3. The write waits; its diff is in its request, at the write's card; allow once.
   step = 'approve the write after its diff';
-  const write = page.getByRole('dialog', { name: 'Write a file?' });
+  const write = log.getByRole('article', { name: /^write/ }).getByRole('region', { name: 'Write a file?' });
   await write.waitFor();
-  await log.getByText('I will write the notes first.').waitFor();
   await write.getByRole('table', { name: /^Diff of .*notes\.txt$/ }).getByText('row 19', { exact: true }).waitFor();
   check(read(notes) === null, 'notes.txt exists before the write was approved');
   await shot(page, 'journey-02-approve-write.png');
   await armed(write);
   await write.getByRole('button', { name: 'Allow once' }).click();
   await onDisk(notes, created, 'after the approved write');
-  await log.getByRole('region', { name: 'Your message', includeHidden: true }).getByText('Write notes.txt, tidy two rows, then run the tests.').waitFor();
 
-  // 4. The file-change card: the path and counts, the diff on demand, no raw arguments.
-  step = 'the file-change card';
-  const writeCard = log.getByRole('article', { name: /^write/, includeHidden: true });
-  await writeCard.getByLabel('20 lines added, 0 removed').waitFor();
-  check(!(await writeCard.textContent()).includes('"content"'), 'the write card shows its raw arguments');
-
-  // 5. The edit waits, with its two hunks in the dialog; allow once.
+  // 5. The edit waits, with its two hunks in its request; allow once.
   step = 'approve the edit';
-  const edit = page.getByRole('dialog', { name: 'Edit a file?' });
+  const edit = log.getByRole('region', { name: 'Edit a file?' });
   await edit.waitFor();
   await edit.getByText('ROW 19', { exact: true }).waitFor();
   await shot(page, 'journey-03-approve-edit.png');
@@ -143,13 +133,13 @@ try {
 
   // 6. The bash waits: deny it with a message, which reaches the model.
   step = 'deny the bash with a message';
-  const bash = page.getByRole('dialog', { name: 'Run a command?' });
+  const bash = log.getByRole('region', { name: 'Run a command?' });
   await bash.waitFor();
-  check((await bash.getByLabel('Command', { exact: true }).textContent()).includes('go test ./...'), 'the dialog does not show the command');
+  check((await bash.getByLabel('Command', { exact: true }).textContent()).includes('go test ./...'), 'the request does not show the command');
   // A reload while it waits: the same request is asked again.
   await page.reload();
   await bash.waitFor();
-  check((await bash.getByLabel('Command', { exact: true }).textContent()).includes('go test ./...'), 'after the reload the dialog does not show the command');
+  check((await bash.getByLabel('Command', { exact: true }).textContent()).includes('go test ./...'), 'after the reload the request does not show the command');
   await armed(bash);
   await bash.getByRole('textbox', { name: 'Message to the model if you deny (optional)' }).fill(denial);
   await shot(page, 'journey-04-deny-bash.png');
@@ -157,10 +147,23 @@ try {
   await bash.waitFor({ state: 'detached' });
   await log.getByText('Understood: I did not run the tests.').waitFor();
   await log.getByText(`Denied by you: “${denial}”.`).waitFor();
-  // The run has ended, no dialog covers the cards: the write's diff on demand.
+
+  // 4. The run has ended. Back at its start (the transcript draws only the
+  // rows near the view): the prompt, the model's first text, and the
+  // write's file-change card: the path and counts, the diff on demand, no
+  // raw arguments.
+  step = 'the file-change card';
+  await log.locator('[data-virtuoso-scroller]').evaluate((el) => el.scrollTo(0, 0));
+  await log.getByRole('region', { name: 'Your message' }).getByText('Write notes.txt, tidy two rows, then run the tests.').waitFor();
+  await log.getByText('I will write the notes first.').waitFor();
+  const writeCard = log.getByRole('article', { name: /^write/ });
+  await writeCard.getByLabel('20 lines added, 0 removed').waitFor();
+  check(!(await writeCard.textContent()).includes('"content"'), 'the write card shows its raw arguments');
   await writeCard.getByRole('button', { name: 'Show diff' }).click();
   await writeCard.getByLabel(/^Diff of notes\.txt$/).getByText(/^\+row 20$/m).waitFor();
   await shot(page, 'journey-05-file-change-cards.png');
+  const jump = log.getByRole('button', { name: 'Jump to latest' });
+  if ((await jump.count()) > 0) await jump.click();
   const sent = await (await fetch(requestsURL)).json();
   check(sent.length === 4, `the model was asked ${sent.length} times in the first run; want 4`);
   const toolMsg = sent[3].filter((m) => m.Role === 'tool').pop();

@@ -12,9 +12,10 @@
 // panel) are inside it, side by side without overlapping, of a usable size,
 // with text of a readable size, the side panel as high as the body beside
 // the conversation; a long session title ends in an ellipsis before the
-// row's actions, in full in its tooltip and name; an approval dialog's
-// answers are in view without scrolling while a long preview scrolls
-// inside it; every control Tab reaches shows its focus; a screenshot of
+// row's actions, in full in its tooltip and name; an approval request
+// with a long preview, inline at its call, has nothing scrolling inside it
+// and one Tab brings its Allow once into view; every control Tab reaches
+// shows its focus; a screenshot of
 // each is saved.
 // Exits 0 when every check holds, 1 with the reason otherwise.
 import { check, env, launch, pageErrors, screenshots, timeout } from './lib.mjs';
@@ -248,40 +249,42 @@ try {
     check(errors.length === 0, `the page threw: ${errors.join('; ')}`);
     await context.close();
   }
-  // An approval dialog: inside the window, its answers reachable (scrolled
-  // to within the dialog if need be), at the smallest size and on 4K.
-  for (const [viewport, scale] of [[{ width: 1024, height: 640 }, 1], [{ width: 3840, height: 2160 }, 1]]) {
-    step = `the approval dialog at ${viewport.width}x${viewport.height}`;
+  // An approval request with a 40-line preview, inline at its call: as
+  // wide as the window allows, nothing scrolling inside it (the transcript
+  // is the one scroller), focused, and one Tab brings Allow once into view;
+  // at the smallest size and on 4K.
+  for (const [viewport, scale] of [[{ width: 1024, height: 640 }, 1], [{ width: 1280, height: 800 }, 1], [{ width: 3840, height: 2160 }, 1]]) {
+    step = `the approval request at ${viewport.width}x${viewport.height}`;
     const context = await browser.newContext({ viewport, deviceScaleFactor: scale });
     const page = await context.newPage();
     page.setDefaultTimeout(timeout);
     await page.goto(url);
     await page.getByRole('complementary', { name: 'Sessions sidebar' }).getByRole('button', { name: waiting, exact: true }).click();
-    const dialog = page.getByRole('dialog', { name: 'Write a file?' });
-    await dialog.waitFor();
-    const d = await dialog.boundingBox();
-    check(d.x >= 0 && d.y >= 0 && d.x + d.width <= viewport.width + 0.5 && d.y + d.height <= viewport.height + 0.5, `${step}: the dialog (${JSON.stringify(d)}) is not inside the window`);
-    // The answers are in view as the dialog opens, without scrolling: the
-    // preview scrolls inside the dialog instead.
-    for (const [role, name] of [['button', 'Allow once'], ['button', 'Allow for this session'], ['button', 'Deny'], ['textbox', 'Message to the model if you deny (optional)']]) {
-      const r = await dialog.getByRole(role, { name, exact: true }).boundingBox();
-      check(r !== null && r.y >= d.y - 0.5 && r.y + r.height <= d.y + d.height + 0.5 && r.y + r.height <= viewport.height, `${step}: "${name}" (${JSON.stringify(r)}) is not in view inside the dialog (${JSON.stringify(d)})`);
-    }
-    const chosen = await dialog.getByText(/^For this session: /).boundingBox();
-    check(chosen !== null && chosen.y + chosen.height <= d.y + d.height + 0.5, `${step}: the chosen scope's words (${JSON.stringify(chosen)}) are not in view`);
-    if (viewport.height === 640) {
-      // The preview (40 lines) is longer than the room: its part scrolls.
-      const body = await dialog.evaluate((el) => {
-        const b = el.querySelector('.approval-body');
-        return b === null ? null : { scroll: b.scrollHeight, client: b.clientHeight };
-      });
-      check(body !== null && body.scroll > body.client, `${step}: the request does not scroll inside the dialog (${JSON.stringify(body)}); the check needs a preview longer than the room`);
-    }
+    const request = page.getByRole('log', { name: 'Conversation' }).getByRole('region', { name: 'Write a file?' });
+    await request.waitFor();
+    const d = await request.boundingBox();
+    check(d.x >= 0 && d.x + d.width <= viewport.width + 0.5, `${step}: the request (${JSON.stringify(d)}) is wider than the window`);
+    const inner = await request.evaluate((root) =>
+      [root, ...root.querySelectorAll('*')]
+        .filter((el) => {
+          const s = getComputedStyle(el);
+          return (/auto|scroll/.test(s.overflowY) && el.scrollHeight > el.clientHeight + 1) || (/auto|scroll/.test(s.overflowX) && el.scrollWidth > el.clientWidth + 1);
+        })
+        .map((el) => `${el.tagName.toLowerCase()}.${el.className}`),
+    );
+    check(inner.length === 0, `${step}: these scroll inside the request: ${inner.join(', ')}`);
+    await request.locator('xpath=self::*[@data-armed="true"]').waitFor();
+    check(await request.evaluate((el) => el === document.activeElement), `${step}: the request does not have focus`);
+    await page.keyboard.press('Tab');
+    const allow = request.getByRole('button', { name: 'Allow once' });
+    check(await allow.evaluate((el) => el === document.activeElement), `${step}: Tab from the request does not reach Allow once`);
+    const r = await allow.boundingBox();
+    check(r !== null && r.y >= 0 && r.y + r.height <= viewport.height, `${step}: Allow once (${JSON.stringify(r)}) is not in view once focused`);
     await shot(page, `layout-${viewport.width}x${viewport.height}-approval.png`);
     await context.close();
   }
 
-  console.log('ok: the task list in the Background panel; the layout at 1024x640 and 3840x2160 (scale 1 and 2); the approval dialog at 1024x640 and 3840x2160');
+  console.log('ok: the task list in the Background panel; the layout at 1024x640 and 3840x2160 (scale 1 and 2); the inline approval request at 1024x640, 1280x800 and 3840x2160');
 } catch (err) {
   failed = true;
   console.error(`FAIL at "${step}": ${err.message}`);

@@ -29,7 +29,8 @@ func joinLines(lines []string) string { return strings.Join(lines, "\n") + "\n" 
 // driven in Chromium against foya serve and the scripted model, each step
 // checked on screen (controls found by role and name) and on disk: create
 // a session on a temp folder in Manual; send a prompt from the composer;
-// approve a write after seeing its diff in the dialog; see the file-change
+// approve a write after seeing its diff in its request, inline at the
+// call; see the file-change
 // card; approve an edit; deny a bash with a message and check that the
 // model's next request carries it; switch to Auto in settings and see
 // session.mode in the conversation; run a command with a live tail; reload

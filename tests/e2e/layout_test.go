@@ -17,10 +17,11 @@ import (
 // panel open: nothing outside the window, the main regions side by side
 // and of a usable size, text of a readable size, the side panel as high as
 // the body; a long session title ends in an ellipsis before its row's
-// buttons and is whole in its tooltip and name; and an approval dialog
-// fits the window at both sizes with its answers in view without scrolling
-// while its long preview scrolls inside it. Screenshots go to
-// tests/e2e/out/.
+// buttons and is whole in its tooltip and name; and an approval request
+// with a long preview, inline at its call, fits the window's width at both
+// sizes, has nothing that scrolls inside it (the transcript is the one
+// scroller), takes focus, and one Tab brings its Allow once into view.
+// Screenshots go to tests/e2e/out/.
 //
 // spec: W3, W4
 func TestBrowserTaskListAndLayout(t *testing.T) {
@@ -48,7 +49,7 @@ func TestBrowserTaskListAndLayout(t *testing.T) {
 	srv.call(t, &runID, "Run", sess.ID, "Plan the summary, then write it.")
 	waitRunEnd(t, srv, sess.ID, runID)
 
-	// A session in Manual whose run waits for an approval, its dialog open.
+	// A session in Manual whose run waits for an approval.
 	var waiting struct{ ID string }
 	srv.call(t, &waiting, "CreateSession", map[string]any{"workdir": t.TempDir(), "approvalMode": "manual", "title": "Waiting for approval"})
 	srv.call(t, &runID, "Run", waiting.ID, "Write the plan.")

@@ -189,7 +189,7 @@ func (f *fetch) approve(ctx context.Context, u *url.URL) (string, error) {
 	if literal, err := netip.ParseAddr(host); err == nil {
 		literal = literal.Unmap()
 		if !private(literal) {
-			if msg, err := f.ask(ctx, approval.Fetch, host, nil, "fetch "+u.String()); err != nil || msg != "" {
+			if msg, err := f.ask(ctx, approval.Fetch, u, nil, "fetch "+u.String()); err != nil || msg != "" {
 				return msg, err
 			}
 			f.approved[host] = true
@@ -197,7 +197,7 @@ func (f *fetch) approve(ctx context.Context, u *url.URL) (string, error) {
 		}
 		inside = []netip.Addr{literal}
 	} else {
-		if msg, err := f.ask(ctx, approval.Fetch, host, nil, "fetch "+u.String()+" (the host is looked up only once allowed)"); err != nil || msg != "" {
+		if msg, err := f.ask(ctx, approval.Fetch, u, nil, "fetch "+u.String()+" (the host is looked up only once allowed)"); err != nil || msg != "" {
 			return msg, err
 		}
 		addrs, err := lookup(ctx, "ip", host)
@@ -221,7 +221,7 @@ func (f *fetch) approve(ctx context.Context, u *url.URL) (string, error) {
 			why = fmt.Sprintf("fetch %s (host %s resolves to a loopback or private address: %s; asked on every fetch, "+
 				"since a name can resolve elsewhere the next time)", u, host, strings.Join(names, ", "))
 		}
-		if msg, err := f.ask(ctx, approval.FetchPrivate, host, names, why); err != nil || msg != "" {
+		if msg, err := f.ask(ctx, approval.FetchPrivate, u, names, why); err != nil || msg != "" {
 			return msg, err
 		}
 		for _, ip := range inside {
@@ -235,10 +235,13 @@ func (f *fetch) approve(ctx context.Context, u *url.URL) (string, error) {
 // lookup resolves a host name; tests count its calls.
 var lookup = net.DefaultResolver.LookupNetIP
 
-// ask asks the gateway once about host (and, for approval.FetchPrivate,
-// the private addresses it reaches); it returns the refusal message.
-func (f *fetch) ask(ctx context.Context, kind approval.Kind, host string, addrs []string, why string) (string, error) {
-	out, err := f.rc.Approve(ctx, approval.Request{CallID: f.call.ID, Why: why,
+// ask asks the gateway once about u's host (and, for approval.FetchPrivate,
+// the private addresses it reaches), with u as the preview: the person sees
+// the address that would be fetched, a redirect's included; it returns the
+// refusal message.
+func (f *fetch) ask(ctx context.Context, kind approval.Kind, u *url.URL, addrs []string, why string) (string, error) {
+	host := strings.ToLower(u.Hostname())
+	out, err := f.rc.Approve(ctx, approval.Request{CallID: f.call.ID, Why: why, Preview: u.String(),
 		Action: approval.Action{Kind: kind, Tool: Name, Host: host, Addresses: addrs}})
 	if err != nil {
 		return "", err

@@ -300,6 +300,10 @@ func TestPrivateNameAsksAgain(t *testing.T) {
 		!strings.Contains(got[1].Why, "loopback or private address: 127.0.0.1") {
 		t.Fatalf("requests = %+v", got)
 	}
+	// The preview is the URL, so the person who answers sees what is fetched.
+	if want := "http://intranet.test:" + port + "/page"; got[0].Preview != want || got[1].Preview != want {
+		t.Fatalf("previews = %q, %q; want %q", got[0].Preview, got[1].Preview, want)
+	}
 	if res.IsError {
 		t.Fatalf("allowed twice, the fetch failed: %s", res.Text)
 	}

@@ -1,10 +1,10 @@
 // Words for approval requests: what a request asks, and exactly what an
 // "allow for this session" scope covers, as backend/approval decides it
-// (policy.go Grant.Matches, gateway.go Scopes). Pure: the dialog and its
+// (policy.go Grant.Matches, gateway.go Scopes). Pure: the request and its
 // tests read the same sentences.
 import type { Action, ApprovalRequestData, Grant } from "../../backend/gen/event";
 
-/** title is the dialog's question for an action, by its kind. */
+/** title is the request's question for an action, by its kind. */
 export function title(a: Action): string {
   switch (a.kind) {
     case "read":
@@ -137,7 +137,7 @@ function capital(s: string): string {
 /**
  * mcpNote says what the server declares of an MCP tool: its read-only
  * annotation (the action also names the server and its tool, mcpServer
- * and mcpTool, which the dialog shows as their own rows).
+ * and mcpTool, which the request shows as their own rows).
  */
 export function mcpNote(a: Action): string {
   return a.readOnly === true ? "its server marks it read-only" : "its server does not mark it read-only: it may change things";

@@ -161,7 +161,10 @@ describe("a card moves live through its states", () => {
     log.ask(r, "apr_1", "c1", { kind: "exec", tool: "bash" });
     await step();
     expect(within(c).getByText("waiting for approval")).toBeTruthy();
-    expect(within(c).getByText("Waiting for your approval: write inside the workspace in manual mode.")).toBeTruthy();
+    // The request is in the card itself, saying why Foya asks (once: no separate note).
+    const request = within(c).getByRole("region", { name: "Allow bash?" });
+    expect(within(request).getByText("write inside the workspace in manual mode")).toBeTruthy();
+    expect(within(c).queryByText(/^Waiting for your approval: /)).toBeNull();
 
     log.answer(r, "apr_1", "c1", "allowed", "allow_once");
     log.running(r, 1, "c1");

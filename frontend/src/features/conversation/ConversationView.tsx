@@ -11,9 +11,11 @@ import {
   useState,
   type KeyboardEvent,
   type ReactNode,
+  type RefObject,
 } from "react";
 import { Virtuoso, VirtuosoMockContext, type VirtuosoHandle } from "react-virtuoso";
 import { useApi } from "../../backend";
+import { ApprovalsProvider, Unanchored, WaitingNotice, useApprovals } from "../approvals";
 import { useLoad } from "../useLoad";
 import { useSession } from "../session/hooks";
 import { runError, runModel } from "./format";
@@ -77,19 +79,26 @@ export function ConversationView(props: { sessionId: string }) {
       stop();
     }
   };
+  // Approval requests show inline at their calls; answering the last one,
+  // or Escape in one, gives focus back to the message box.
+  const input = useRef<HTMLTextAreaElement>(null);
+  const focusComposer = useCallback(() => input.current?.focus(), []);
   return (
-    <div className="convo" onKeyDown={onKey}>
-      <Transcript rows={rows} lastRunId={lastRunId} onContinue={onContinue} />
-      <Composer
-        sessionId={props.sessionId}
-        busy={busy}
-        running={running !== ""}
-        noModel={noModel}
-        error={error}
-        onSend={send}
-        onStop={stop}
-      />
-    </div>
+    <ApprovalsProvider focusComposer={focusComposer}>
+      <div className="convo" onKeyDown={onKey}>
+        <Transcript rows={rows} lastRunId={lastRunId} onContinue={onContinue} />
+        <Composer
+          sessionId={props.sessionId}
+          busy={busy}
+          running={running !== ""}
+          noModel={noModel}
+          error={error}
+          onSend={send}
+          onStop={stop}
+          input={input}
+        />
+      </div>
+    </ApprovalsProvider>
   );
 }
 
@@ -104,6 +113,18 @@ function Transcript(props: { rows: Row[]; lastRunId: string; onContinue: (() => 
     latest();
   };
   const { rows, lastRunId, onContinue } = props;
+  // A waiting request's card is scrolled to when it is to take focus.
+  const setRevealer = useApprovals()?.setRevealer;
+  const rowsNow = useRef(rows);
+  rowsNow.current = rows;
+  useEffect(() => {
+    if (setRevealer === undefined) return;
+    setRevealer((at) => {
+      const index = rowsNow.current.findIndex((r) => r.kind === "card" && r.runId === at.runId && r.callId === at.callId);
+      if (index >= 0) ref.current?.scrollToIndex({ index, align: "start" });
+    });
+    return () => setRevealer(null);
+  }, [setRevealer]);
   const item = useCallback(
     (_: number, row: Row) => (
       <div className="convo-row">
@@ -260,7 +281,7 @@ function RowView({ row, latest, onContinue }: { row: Row; latest: boolean; onCon
     case "step":
       return <StepRow runId={row.runId} step={row.step} />;
     case "card":
-      return <ToolCardRow runId={row.runId} callId={row.callId} />;
+      return <ToolCardRow runId={row.runId} callId={row.callId} approvals />;
     case "end":
       return <EndRow runId={row.runId} latest={latest} onContinue={onContinue} />;
   }
@@ -296,6 +317,7 @@ function Composer(props: {
   error: string;
   onSend: (message: string, attached: Attached[]) => Promise<boolean>;
   onStop: () => void;
+  input: RefObject<HTMLTextAreaElement | null>;
 }) {
   const [draft, setDraft] = useState("");
   const [attached, setAttached] = useState<Attached[]>([]);
@@ -343,9 +365,12 @@ function Composer(props: {
           {reason}
         </p>
       )}
+      <Unanchored />
+      <WaitingNotice />
       <AttachedList attached={attached} onRemove={(a) => setAttached((l) => l.filter((x) => x !== a))} />
       <div className="convo-composer-row">
         <textarea
+          ref={props.input}
           className="convo-input"
           aria-label="Message"
           aria-describedby={reason !== "" ? "convo-composer-reason" : undefined}

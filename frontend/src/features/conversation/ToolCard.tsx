@@ -7,6 +7,7 @@
 import { lazy, memo, Suspense, useState } from "react";
 import type { FileChange } from "../../backend/gen/event";
 import { useApi, useTransport } from "../../backend";
+import { RequestsAt } from "../approvals";
 import { useCard, useSession, useTurn } from "../session/hooks";
 import { loadArtifact, type LoadedArtifact } from "./artifacts";
 import { useLoad } from "../useLoad";
@@ -20,15 +21,20 @@ const DiffView = lazy(() => import("../../ui/diff").then((m) => ({ default: m.Di
 // Tools whose successful call is shown as its file change alone (D5).
 const fileTools = new Set(["write", "edit", "delete"]);
 
-/** ToolCardRow is the card of call callId in run runId, live from the store. */
-export const ToolCardRow = memo(function ToolCardRow(props: { runId: string; callId: string }) {
+/**
+ * ToolCardRow is the card of call callId in run runId, live from the store.
+ * With approvals (a card of the transcript, not one nested in a sub-agent's
+ * list), it holds the waiting approval requests of its call and of its
+ * sub-agents' calls.
+ */
+export const ToolCardRow = memo(function ToolCardRow(props: { runId: string; callId: string; approvals?: boolean }) {
   const card = useCard(props.runId, props.callId);
   const workdir = useTurn(props.runId)?.workdir ?? "";
   if (card === undefined) return null;
-  return <Card card={card} workdir={workdir} />;
+  return <Card card={card} workdir={workdir} approvals={props.approvals === true} />;
 });
 
-function Card({ card, workdir }: { card: ToolCard; workdir: string }) {
+function Card({ card, workdir, approvals }: { card: ToolCard; workdir: string; approvals: boolean }) {
   const what = target(card, workdir);
   const name = what === "" ? card.name : `${card.name} ${what}`;
   const changes = card.status === "done" && fileTools.has(card.name) ? (card.result?.fileChanges ?? []) : [];
@@ -52,9 +58,11 @@ function Card({ card, workdir }: { card: ToolCard; workdir: string }) {
               : ""}
         </span>
       </header>
-      {card.status === "waiting" && card.approval !== null && (
+      {/* The request itself says why Foya asks; a nested card only points at it. */}
+      {card.status === "waiting" && card.approval !== null && !approvals && (
         <p className="convo-card-note">Waiting for your approval: {card.approval.reason || "the policy asks before this call"}.</p>
       )}
+      {approvals && <RequestsAt runId={card.runId} callId={card.id} />}
       {card.approval?.state === "denied" && (
         <p className="convo-card-note">
           Denied by you{card.approval.message !== "" ? `: “${card.approval.message}”` : ""}.
@@ -79,7 +87,10 @@ function Card({ card, workdir }: { card: ToolCard; workdir: string }) {
         changes.map((c) => <FileChangeView key={c.id} change={c} workdir={workdir} />)
       ) : (
         <>
-          {!ended && card.argsPreview !== "" && !fileTools.has(card.name) && card.childRunId === "" && <Arguments card={card} />}
+          {/* While its request is shown inline, the request shows what would run. */}
+          {!ended && card.argsPreview !== "" && !fileTools.has(card.name) && card.childRunId === "" && !(approvals && card.status === "waiting") && (
+            <Arguments card={card} />
+          )}
           {card.result !== null && !shownByChild && <ResultView card={card} name={name} />}
         </>
       )}

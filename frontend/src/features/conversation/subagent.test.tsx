@@ -5,19 +5,14 @@
 // write asks and is allowed) and "file lister" (tools glob and read, which
 // reasons, globs and answers in markdown); their events interleave in the
 // session's log, each naming its task call (parentCallId).
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { cleanup, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
 import log from "../testdata/subagent.jsonl?raw";
-import { TransportProvider } from "../../backend";
-import { FakeTransport } from "../../backend/fake";
 import type { Event } from "../../backend/gen/event";
 import { itKeepsSeqOrder, reduceAll } from "../eventstest";
 import { applyChanges, initialChanges } from "../changes/reducer";
 import { applySessions, initialSessions, statusOf } from "../sessions/reducer";
-import { SessionStoreProvider } from "../session/hooks";
-import { createSessionStore } from "../session/store";
-import { ApprovalQueue } from "../approvals";
 import { applyConversation, cardOf, childOf, initialConversation, lastAnswer } from "./reducer";
 import { mountConversation } from "./mounttest";
 
@@ -157,19 +152,13 @@ describe("the task card's badge", () => {
 });
 
 describe("a sub-agent's approval", () => {
-  it("names the sub-agent in the approval dialog", () => {
+  it("shows at the task call, naming the sub-agent", async () => {
     const asked = seqOf((e) => e.type === "approval.request");
-    const sessionId = events[0]!.sessionId;
-    const store = createSessionStore(sessionId, { mode: "manual" });
-    store.getState().apply(upTo(asked));
-    render(
-      <TransportProvider transport={new FakeTransport({ Answer: null })}>
-        <SessionStoreProvider store={store}>
-          <ApprovalQueue sessionId={sessionId} />
-        </SessionStoreProvider>
-      </TransportProvider>,
-    );
-    const dialog = screen.getByRole("dialog");
-    expect(within(dialog).getByText("Asked by the sub-agent:").parentElement!.textContent).toBe("Asked by the sub-agent: note writer");
+    await mount(upTo(asked));
+    const task = screen.getByRole("article", { name: "task note writer" });
+    const request = within(task).getByRole("region", { name: /\?$/ });
+    expect(within(request).getByText("Asked by the sub-agent:").parentElement!.textContent).toBe("Asked by the sub-agent: note writer");
+    // Once, at the task call: not again in the sub-agent's own list.
+    expect(screen.getAllByRole("region", { name: /\?$/ })).toHaveLength(1);
   });
 });
