@@ -166,7 +166,7 @@ describe("App", () => {
     await userEvent.setup().click(await screen.findByRole("button", { name: "Slow tests" }));
 
     expect(screen.getByRole("heading", { name: "Slow tests", level: 2 })).toBeTruthy();
-    expect(screen.getByRole("status", { name: "Approval mode: Auto" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Approval mode: Auto" })).toBeTruthy();
     expect(transport.subscribers().session).toBe(1);
     expect(window.location.hash).toBe(`#session=${id}`);
     act(() => {
@@ -196,11 +196,11 @@ describe("App", () => {
     history.replaceState(null, "", "/#session=s1");
     const transport = new FakeTransport({ Info: info, Sessions: [session({ id: "s1", title: "Mine", approvalMode: "manual" })] });
     renderApp(transport);
-    expect(await screen.findByRole("status", { name: "Approval mode: Manual" })).toBeTruthy();
+    expect(await screen.findByRole("button", { name: "Approval mode: Manual" })).toBeTruthy();
     const log = new Log("s1");
     log.add("session.mode", { from: "manual", to: "full_access" });
     act(() => transport.push(log.events[0]!));
-    const badge = await screen.findByRole("status", { name: "Approval mode: Full Access" });
+    const badge = await screen.findByRole("button", { name: "Approval mode: Full Access" });
     expect(badge.className).toContain("mode-full_access");
   });
 

@@ -12,7 +12,7 @@ import { SessionStoreProvider, useFollow } from "../session/hooks";
 import { CreateSessionDialog, DeleteSessionDialog, SessionList, titleOf, useSessionList } from "../sessions";
 import { About } from "./About";
 import { useShortcuts } from "./keyboard";
-import { ModeIndicator } from "./ModeIndicator";
+import { ModeMenu } from "./ModeMenu";
 import { ApprovalsSlot, BackgroundSlot, ConversationSlot, ReviewSlot, SettingsSlot } from "./slots";
 import { SidePanel } from "../../ui/panel/SidePanel";
 
@@ -215,7 +215,7 @@ function OpenSession(props: { session: Session; panel: Panel; setPanel: (p: Pane
             {s.model !== "" && <span className="session-model muted"> · {s.model}</span>}
           </p>
         </div>
-        <ModeIndicator listed={s.approvalMode} />
+        <ModeMenu sessionId={s.id} listed={s.approvalMode} />
         <div className="session-tools" role="toolbar" aria-label="Session views">
           <IconButton label="Review" text="Review" icon={<History size={16} />} aria-pressed={panel === "review"} onClick={() => toggle("review")} />
           <IconButton
