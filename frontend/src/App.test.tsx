@@ -44,7 +44,8 @@ describe("App", () => {
       { method: "Sessions", args: [] },
       { method: "Providers", args: [] }, // is this the first run?
     ]);
-    expect(transport.subscribers()).toEqual({ session: 0, all: 1, notices: 0 });
+    // The session list and the notifications each follow every session.
+    expect(transport.subscribers()).toEqual({ session: 0, all: 2, notices: 0 });
   });
 
   it("shows the version, commit and data folder in About", async () => {

@@ -9,7 +9,7 @@ import { useInfo } from "../kernel/useInfo";
 import { useReadyReport } from "../kernel/useReadyReport";
 import { createSessionStore, type SessionStore, type Subscribe } from "../session/store";
 import { SessionStoreProvider, useFollow } from "../session/hooks";
-import { CreateSessionDialog, DeleteSessionDialog, SessionList, titleOf, useSessionList } from "../sessions";
+import { CreateSessionDialog, DeleteSessionDialog, SessionList, titleOf, useNotifications, useSessionList } from "../sessions";
 import { About } from "./About";
 import { useShortcuts } from "./keyboard";
 import { ModeMenu } from "./ModeMenu";
@@ -63,6 +63,7 @@ export function Shell(props: { onReady?: (r: UIReport) => void }) {
 
   const sessions = list.state.live.sessions;
   const open = sessions.find((s) => s.id === openId) ?? null;
+  useNotifications(transport, sessions);
 
   useEffect(() => writeLocation(openId), [openId]);
   // A session that is gone (deleted elsewhere, or an old address) is closed.
