@@ -98,6 +98,13 @@ func NewApp(opts AppOptions) *App {
 	}
 	a.notes = newNotifier()
 	a.notes.onClick = a.showWindow
+	a.notes.allowed = func(kind string) (bool, error) {
+		k, err := a.openKernel()
+		if err != nil {
+			return false, err
+		}
+		return k.Notifies(a.ctx, kind)
+	}
 	return a
 }
 
@@ -186,13 +193,19 @@ func (a *App) PickFolder() (string, error) {
 	return dir, nil
 }
 
-// Notify shows a desktop notification with title and body, replacing the
-// one it showed before: the window calls it when an approval request waits
-// and the window is not focused. It fails, with what to do, where the
-// desktop has no notification service; the window's title still counts
-// the waiting requests.
-func (a *App) Notify(title, body string) error {
-	if err := a.notes.notify(title, body); err != nil {
+// Notify shows a desktop notification of kind (kernel.NotifyApproval,
+// NotifyRunEnded, NotifyRunFailed) with title and body, replacing the one
+// it showed before: the window calls it when an approval request waits or
+// a run ends while the window is not focused. A kind the person turned off
+// (the notify.* settings) shows nothing. It fails, with what to do, where
+// the desktop has no notification service; the window's title still
+// counts the waiting requests.
+func (a *App) Notify(kind, title, body string) error {
+	if err := a.notes.notify(kind, title, body); err != nil {
+		var se errNotifySetting
+		if errors.As(err, &se) {
+			return api.AsError(se.err)
+		}
 		return &api.Error{Code: kernel.CodeUnavailable,
 			Message: fmt.Sprintf("show a desktop notification: %v; the window's title counts the approvals that wait", err)}
 	}

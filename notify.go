@@ -24,6 +24,9 @@ type notifier struct {
 	// onClick is called when the person clicks the last notification; nil
 	// does nothing.
 	onClick func()
+	// allowed reports whether notifications of a kind are on (the
+	// kernel's notify.* settings, kernel.Notifies); nil allows every kind.
+	allowed func(kind string) (bool, error)
 
 	mu        sync.Mutex
 	conn      *dbus.Conn    // nil until the first notification, and after a failure
@@ -44,8 +47,26 @@ func newNotifier() *notifier {
 	return &notifier{connect: func() (*dbus.Conn, error) { return dbus.ConnectSessionBus() }}
 }
 
-// notify shows title and body, replacing the notification shown before.
-func (n *notifier) notify(title, body string) error {
+// errNotifySetting wraps what kept notify from reading whether a kind of
+// notification is on.
+type errNotifySetting struct{ err error }
+
+func (e errNotifySetting) Error() string { return "notification setting: " + e.err.Error() }
+func (e errNotifySetting) Unwrap() error { return e.err }
+
+// notify shows title and body, replacing the notification shown before,
+// when notifications of kind are on (allowed); when they are off it shows
+// nothing and returns nil.
+func (n *notifier) notify(kind, title, body string) error {
+	if n.allowed != nil {
+		on, err := n.allowed(kind)
+		if err != nil {
+			return errNotifySetting{err}
+		}
+		if !on {
+			return nil
+		}
+	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.conn == nil {

@@ -120,10 +120,10 @@ func TestNotifyShowsOnTheDesktop(t *testing.T) {
 	raised := make(chan struct{}, 4)
 	a.show = func(context.Context) { raised <- struct{}{} }
 	a.startup(t.Context())
-	if err := a.Notify("Foya: Write a file?", "/w/notes.txt"); err != nil {
+	if err := a.Notify(kernel.NotifyApproval, "Foya: Write a file?", "/w/notes.txt"); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.Notify("Foya: Run a command? (2 waiting)", "go test ./..."); err != nil {
+	if err := a.Notify(kernel.NotifyApproval, "Foya: Run a command? (2 waiting)", "go test ./..."); err != nil {
 		t.Fatal(err)
 	}
 	srv.click(t, 1) // replaced: nothing
@@ -164,11 +164,55 @@ func TestNotifyWithoutService(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			a, _, _, _ := newTestApp(t, AppOptions{})
 			a.notes = n
-			err := a.Notify("t", "b")
+			err := a.Notify(kernel.NotifyApproval, "t", "b")
 			var ae *api.Error
 			if !errors.As(err, &ae) || ae.Code != kernel.CodeUnavailable || !strings.Contains(ae.Message, "the window's title counts the approvals that wait") {
 				t.Fatalf("Notify = %v; want unavailable, saying the title still counts", err)
 			}
 		})
+	}
+}
+
+// TestNotifyObeysTheSettings: each kind of notification (approval waiting,
+// run ended, run failed) has a setting; a kind turned off shows nothing,
+// the others still show, and turning it on again shows it. An unknown kind
+// is refused as invalid.
+//
+// spec: W3
+func TestNotifyObeysTheSettings(t *testing.T) {
+	addr := testBus(t)
+	srv := startNoteServer(t, addr)
+	a, svc, _, _ := newTestApp(t, AppOptions{})
+	a.notes.connect = busConnect(addr)
+	a.startup(t.Context())
+	defer a.shutdown(t.Context())
+	for _, key := range []string{"notify.approval", "notify.runEnded", "notify.runFailed"} {
+		if err := svc.SetSetting(key, "false"); err != nil {
+			t.Fatalf("SetSetting(%s, false): %v", key, err)
+		}
+	}
+	for _, kind := range []string{kernel.NotifyApproval, kernel.NotifyRunEnded, kernel.NotifyRunFailed} {
+		if err := a.Notify(kind, "off: "+kind, "b"); err != nil {
+			t.Fatalf("Notify(%s) turned off = %v; want nil, showing nothing", kind, err)
+		}
+	}
+	if err := svc.SetSetting("notify.runFailed", "true"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Notify(kernel.NotifyRunFailed, "Run failed in Fix the tests", "the model server did not answer"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Notify(kernel.NotifyRunEnded, "still off", "b"); err != nil {
+		t.Fatal(err)
+	}
+	err := a.Notify("birthday", "t", "b")
+	var ae *api.Error
+	if !errors.As(err, &ae) || ae.Code != kernel.CodeInvalid {
+		t.Errorf("Notify of an unknown kind = %v; want invalid", err)
+	}
+	srv.mu.Lock()
+	defer srv.mu.Unlock()
+	if len(srv.shown) != 1 || srv.shown[0].Title != "Run failed in Fix the tests" {
+		t.Errorf("shown %+v; want only the run failure, turned on again", srv.shown)
 	}
 }

@@ -73,7 +73,7 @@ func (s *Service) UpdateSession(id string, p SessionPatch) (kernel.Session, erro
 			if t == "" {
 				return sess, invalid("the title is empty: give the session a name")
 			}
-			sess.Title = t
+			sess.Title, sess.TitleByUser = t, true
 		}
 		if p.Mode != nil {
 			if _, err := approval.ParseMode(*p.Mode); err != nil {

@@ -186,7 +186,7 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 			m = string(def)
 		}
 		sess, err = k.CreateSession(ctx, kernel.NewSession{
-			Workdir: dir, ApprovalMode: m, Provider: profileName, Model: modelName, Title: kernel.Title(prompt),
+			Workdir: dir, ApprovalMode: m, Provider: profileName, Model: modelName,
 		})
 		if err != nil {
 			return fail(env, err)

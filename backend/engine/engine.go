@@ -150,6 +150,9 @@ type RunRequest struct {
 	AttachedImages []tools.Image
 	// Resources name what was attached, for the run.start event.
 	Resources []event.ResourceRef
+	// Title, if set, becomes the session's title with the run's start,
+	// unless the user gave the session one (run.start tells it).
+	Title string
 }
 
 // ErrBusy is returned when a session already has a run going, or is held

@@ -101,9 +101,12 @@ func (r *runner) loop(ctx context.Context) (llm.Run, error) {
 	}
 	if r.child != nil {
 		start.Description, start.ParentRunID = r.child.description, r.run.ParentRunID
+	} else if !r.sess.TitleByUser {
+		start.Title = r.req.Title
 	}
 	err := r.rec.commit(ctx, llm.Commit{
 		Run:       &r.run,
+		Title:     start.Title,
 		Artifacts: artifacts,
 		Messages:  []llm.StoredMessage{{SessionID: r.sess.ID, RunID: r.run.ID, Message: user}},
 		Events:    []llm.Event{event.RunStart(start)},

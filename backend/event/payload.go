@@ -22,6 +22,10 @@ type RunStartData struct {
 	// Resources are the MCP resources the user attached to the prompt
 	// (their contents are in the stored user message, not here).
 	Resources []ResourceRef `json:"resources,omitempty"`
+	// Title is the session's new title when this run gave it one: a
+	// session's first run names it after its prompt unless the user gave
+	// it a title. Empty otherwise.
+	Title string `json:"title,omitempty"`
 }
 
 // ResourceRef names an MCP resource attached to a message: its server

@@ -20,8 +20,12 @@ import (
 
 // Session is a stored session as front ends see it.
 type Session struct {
-	ID           string `json:"id"`
-	Title        string `json:"title"`
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	// TitleByUser says the user gave the title (at creation or by a
+	// rename); a title Foya made (DefaultTitle, the first prompt's line)
+	// is not, and a session's first run may replace it.
+	TitleByUser  bool   `json:"titleByUser"`
 	ProjectID    string `json:"projectId"`
 	Workdir      string `json:"workdir"`
 	ApprovalMode string `json:"approvalMode"`
@@ -43,13 +47,13 @@ type Session struct {
 }
 
 func sessionOf(s llm.Session) Session {
-	return Session{ID: s.ID, Title: s.Title, ProjectID: s.ProjectID, Workdir: s.Workdir, ApprovalMode: s.ApprovalMode,
+	return Session{ID: s.ID, Title: s.Title, TitleByUser: s.TitleByUser, ProjectID: s.ProjectID, Workdir: s.Workdir, ApprovalMode: s.ApprovalMode,
 		Provider: s.Provider, Model: s.Model, Tools: s.Tools, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt,
 		Runs: s.Runs, LastSeq: s.LastSeq, ToReview: s.ToReview}
 }
 
 func (s Session) record() llm.Session {
-	return llm.Session{ID: s.ID, Title: s.Title, ProjectID: s.ProjectID, Workdir: s.Workdir, ApprovalMode: s.ApprovalMode,
+	return llm.Session{ID: s.ID, Title: s.Title, TitleByUser: s.TitleByUser, ProjectID: s.ProjectID, Workdir: s.Workdir, ApprovalMode: s.ApprovalMode,
 		Provider: s.Provider, Model: s.Model, Tools: s.Tools, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt,
 		Runs: s.Runs, LastSeq: s.LastSeq, ToReview: s.ToReview}
 }

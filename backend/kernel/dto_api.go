@@ -36,7 +36,8 @@ type NewSession struct {
 	// means the default profile when the session first runs.
 	Provider string `json:"provider,omitempty"`
 	Model    string `json:"model,omitempty"`
-	// Title defaults to "New session".
+	// Title is the user's name for the session; without one it is called
+	// "New session" until its first run names it after its prompt.
 	Title string `json:"title,omitempty"`
 	// Tools is a tool allowlist; nil allows every tool.
 	Tools []string `json:"tools,omitempty"`

@@ -306,12 +306,12 @@ func (k *Kernel) CreateSession(ctx context.Context, ns NewSession) (Session, err
 	if err != nil {
 		return Session{}, withKind(err, ErrInvalid)
 	}
-	title := ns.Title
+	title, byUser := Title(ns.Title), true
 	if title == "" {
-		title = "New session"
+		title, byUser = DefaultTitle, false
 	}
 	sess := llm.Session{
-		ID: engine.NewID("ses"), Title: Title(title), ProjectID: dir, Workdir: dir,
+		ID: engine.NewID("ses"), Title: title, TitleByUser: byUser, ProjectID: dir, Workdir: dir,
 		ApprovalMode: string(mode), Provider: ns.Provider, Model: ns.Model, Tools: ns.Tools,
 	}
 	c := llm.Commit{Session: &sess, NewSession: true}
@@ -428,8 +428,13 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 	if err != nil {
 		return Run{}, err
 	}
+	var title string
+	if sess.Runs == 0 && !sess.TitleByUser {
+		// The first run names a session the user named none for.
+		title = PromptTitle(o.Prompt)
+	}
 	run, err := k.eng.Run(ctx, engine.RunRequest{Session: sess, Prompt: o.Prompt, Model: o.Model, MaxSteps: steps,
-		Started: o.Started, Images: images, Attached: attached, AttachedImages: attachedImages, Resources: refs})
+		Started: o.Started, Images: images, Attached: attached, AttachedImages: attachedImages, Resources: refs, Title: title})
 	k.capture.Settle(sess.ID)
 	return runOf(run), err
 }

@@ -9,8 +9,11 @@ import (
 
 // Session is one conversation with the agent in one working directory.
 type Session struct {
-	ID           string `json:"id"`
-	Title        string `json:"title"`
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	// TitleByUser says the user gave the title (at creation or by a
+	// rename): Foya never replaces it with one of its own.
+	TitleByUser  bool   `json:"titleByUser"`
 	ProjectID    string `json:"projectId"`
 	Workdir      string `json:"workdir"`
 	ApprovalMode string `json:"approvalMode"`
@@ -151,9 +154,13 @@ type Commit struct {
 	// are filled in).
 	Session    *Session
 	NewSession bool
-	Run        *Run
-	Calls      []CallRecord
-	Artifacts  []Artifact
+	// Title, if set, becomes the title of Run's session unless the user
+	// gave it one (Session.TitleByUser); the run.start that tells it comes
+	// in the same commit.
+	Title     string
+	Run       *Run
+	Calls     []CallRecord
+	Artifacts []Artifact
 	// Blobs are stored content-addressed: the contents of file changes and
 	// the pieces of large arguments (ArgsRef). Bytes already stored are not
 	// written again.

@@ -38,6 +38,13 @@ const (
 	// ImagesPrefix, followed by a model's name, says whether the model
 	// takes image input.
 	ImagesPrefix = "model.images."
+	// NotifyApproval says whether a notification tells that an approval
+	// request waits.
+	NotifyApproval = "notify.approval"
+	// NotifyRunEnded says whether a notification tells that a run ended.
+	NotifyRunEnded = "notify.runEnded"
+	// NotifyRunFailed says whether a notification tells that a run failed.
+	NotifyRunFailed = "notify.runFailed"
 )
 
 // Kind is the kind of value a setting takes; each kind has one parser.
@@ -108,6 +115,12 @@ var Table = []Setting{
 		Doc: "The most file contents one session's workspace index keeps, before compression: bytes, or a number with KiB, MiB or GiB."},
 	{Key: WorkspaceMaxKept, Label: "Most kept on disk", Kind: KindBytes, Default: strconv.FormatInt(2*workspace.DefaultMaxTotal, 10),
 		Doc: "The most disk the kept contents take, all sessions together, compressed (twice workspace.maxTotalBytes unless set); past it a command's change is not restorable."},
+	{Key: NotifyApproval, Label: "Notify: approval waiting", Kind: KindBool, Default: "true",
+		Doc: "Whether a notification says an approval request waits, while Foya's window is not in front: true or false."},
+	{Key: NotifyRunEnded, Label: "Notify: run ended", Kind: KindBool, Default: "true",
+		Doc: "Whether a notification says a run ended and the session waits for your next message, while Foya's window is not in front: true or false."},
+	{Key: NotifyRunFailed, Label: "Notify: run failed", Kind: KindBool, Default: "true",
+		Doc: "Whether a notification says a run failed and why, while Foya's window is not in front: true or false."},
 	{Key: ImagesPrefix, Family: "MODEL", Label: "Image input", Kind: KindBool,
 		Doc: "Whether the model MODEL is sent images: true or false; unset, it is guessed from the model's name."},
 }

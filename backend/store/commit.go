@@ -32,6 +32,14 @@ func (s *Store) Apply(ctx context.Context, c llm.Commit) ([]llm.Event, error) {
 				return err
 			}
 		}
+		if c.Title != "" {
+			if c.Run == nil {
+				return errors.New("a commit's title needs its run, whose session it names")
+			}
+			if err := putTitle(ctx, tx, c.Run.SessionID, c.Title, now); err != nil {
+				return err
+			}
+		}
 		for i := range c.Calls {
 			if err := putCall(ctx, tx.StmtContext(ctx, s.stmts.putCall), &c.Calls[i]); err != nil {
 				return err

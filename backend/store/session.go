@@ -33,9 +33,9 @@ func putSession(ctx context.Context, tx *sql.Tx, sess *llm.Session, create bool,
 	}
 	if !create {
 		sess.UpdatedAt = now
-		res, err := tx.ExecContext(ctx, `UPDATE sessions SET title = ?, approval_mode = ?, provider = ?, model = ?,
+		res, err := tx.ExecContext(ctx, `UPDATE sessions SET title = ?, title_by_user = ?, approval_mode = ?, provider = ?, model = ?,
 			tools = ?, updated_at = ? WHERE id = ?`,
-			sess.Title, sess.ApprovalMode, sess.Provider, sess.Model, tools, nanos(sess.UpdatedAt), sess.ID)
+			sess.Title, sess.TitleByUser, sess.ApprovalMode, sess.Provider, sess.Model, tools, nanos(sess.UpdatedAt), sess.ID)
 		if err != nil {
 			return fmt.Errorf("session %s: %w", sess.ID, err)
 		}
@@ -52,12 +52,23 @@ func putSession(ctx context.Context, tx *sql.Tx, sess *llm.Session, create bool,
 	}
 	sess.UpdatedAt = sess.CreatedAt
 	_, err = tx.ExecContext(ctx, `INSERT INTO sessions
-		(id, title, project_id, workdir, approval_mode, provider, model, tools, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		sess.ID, sess.Title, sess.ProjectID, sess.Workdir, sess.ApprovalMode, sess.Provider, sess.Model,
+		(id, title, title_by_user, project_id, workdir, approval_mode, provider, model, tools, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		sess.ID, sess.Title, sess.TitleByUser, sess.ProjectID, sess.Workdir, sess.ApprovalMode, sess.Provider, sess.Model,
 		tools, nanos(sess.CreatedAt), nanos(sess.UpdatedAt))
 	if err != nil {
 		return fmt.Errorf("create session: %w", err)
+	}
+	return nil
+}
+
+// putTitle makes title the session's title unless the user gave it one
+// (Commit.Title).
+func putTitle(ctx context.Context, tx *sql.Tx, sessionID, title string, now time.Time) error {
+	_, err := tx.ExecContext(ctx, `UPDATE sessions SET title = ?, updated_at = ? WHERE id = ? AND title_by_user = 0`,
+		title, nanos(now), sessionID)
+	if err != nil {
+		return fmt.Errorf("session %s: title: %w", sessionID, err)
 	}
 	return nil
 }
@@ -84,7 +95,7 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 	})
 }
 
-const sessionCols = `s.id, s.title, s.project_id, s.workdir, s.approval_mode, s.provider, s.model, s.tools,
+const sessionCols = `s.id, s.title, s.title_by_user, s.project_id, s.workdir, s.approval_mode, s.provider, s.model, s.tools,
 	s.created_at, s.updated_at, s.last_seq, (SELECT count(*) FROM runs r WHERE r.session_id = s.id AND r.parent_call_id = ''),
 	(SELECT count(*) FROM file_changes f WHERE f.session_id = s.id AND ` + toReview + `)`
 
@@ -92,7 +103,7 @@ func scanSession(sc interface{ Scan(...any) error }) (llm.Session, error) {
 	var sess llm.Session
 	var tools sql.NullString
 	var created, updated int64
-	err := sc.Scan(&sess.ID, &sess.Title, &sess.ProjectID, &sess.Workdir, &sess.ApprovalMode, &sess.Provider,
+	err := sc.Scan(&sess.ID, &sess.Title, &sess.TitleByUser, &sess.ProjectID, &sess.Workdir, &sess.ApprovalMode, &sess.Provider,
 		&sess.Model, &tools, &created, &updated, &sess.LastSeq, &sess.Runs, &sess.ToReview)
 	if err != nil {
 		return sess, err

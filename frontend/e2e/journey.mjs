@@ -99,7 +99,7 @@ try {
   await create.getByRole('button', { name: 'Create session' }).click();
   await create.waitFor({ state: 'detached' });
   await main.getByRole('heading', { level: 2, name: 'Conversation journey' }).waitFor();
-  await main.getByRole('status', { name: 'Approval mode: Manual' }).waitFor();
+  await main.getByRole('button', { name: 'Approval mode: Manual' }).waitFor();
   const [sess] = await api(page, 'Sessions');
   check(sess.workdir === project && sess.approvalMode === 'manual', `stored session ${JSON.stringify(sess)}; want ${project} in manual`);
   await log.getByText('No messages yet.').waitFor();
@@ -179,7 +179,7 @@ try {
   await shot(page, 'journey-06-settings-auto.png');
   await settings.getByRole('button', { name: 'Close settings' }).click();
   await settings.waitFor({ state: 'detached' });
-  await main.getByRole('status', { name: 'Approval mode: Auto' }).waitFor();
+  await main.getByRole('button', { name: 'Approval mode: Auto' }).waitFor();
   await log.getByText('Approval mode switched from Manual to Auto.').waitFor();
   check((await api(page, 'Session', sess.id)).approvalMode === 'auto', 'the store does not hold Auto');
 

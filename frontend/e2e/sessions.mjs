@@ -35,7 +35,7 @@ try {
   // Open the session with a stored run: its history comes back from the store.
   await list.getByRole('button', { name: 'Stored history', exact: true }).click();
   await main.getByRole('heading', { level: 2, name: 'Stored history' }).waitFor();
-  await main.getByRole('status', { name: 'Approval mode: Auto' }).waitFor();
+  await main.getByRole('button', { name: 'Approval mode: Auto' }).waitFor();
   await main.getByText('Say hello from the store').first().waitFor();
   await main.getByText('Hello from the stored run.').first().waitFor();
   check(page.url().endsWith(`#session=${storedId}`), `the address does not name the open session: ${page.url()}`);
@@ -67,7 +67,7 @@ try {
   await dialog.waitFor({ state: 'detached' });
 
   await main.getByRole('heading', { level: 2, name: 'e2e journey' }).waitFor();
-  await main.getByRole('status', { name: 'Approval mode: Manual' }).waitFor();
+  await main.getByRole('button', { name: 'Approval mode: Manual' }).waitFor();
   await list.getByRole('button', { name: 'e2e journey', exact: true }).waitFor();
   let stored = await api(page, 'Sessions');
   check(stored.length === 2, `the store has ${stored.length} sessions; want 2`);

@@ -44,7 +44,8 @@ describe("App", () => {
       { method: "Sessions", args: [] },
       { method: "Providers", args: [] }, // is this the first run?
     ]);
-    expect(transport.subscribers()).toEqual({ session: 0, all: 1, notices: 0 });
+    // The session list and the notifications each follow every session.
+    expect(transport.subscribers()).toEqual({ session: 0, all: 2, notices: 0 });
   });
 
   it("shows the version, commit and data folder in About", async () => {
@@ -166,7 +167,7 @@ describe("App", () => {
     await userEvent.setup().click(await screen.findByRole("button", { name: "Slow tests" }));
 
     expect(screen.getByRole("heading", { name: "Slow tests", level: 2 })).toBeTruthy();
-    expect(screen.getByRole("status", { name: "Approval mode: Auto" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Approval mode: Auto" })).toBeTruthy();
     expect(transport.subscribers().session).toBe(1);
     expect(window.location.hash).toBe(`#session=${id}`);
     act(() => {
@@ -196,11 +197,11 @@ describe("App", () => {
     history.replaceState(null, "", "/#session=s1");
     const transport = new FakeTransport({ Info: info, Sessions: [session({ id: "s1", title: "Mine", approvalMode: "manual" })] });
     renderApp(transport);
-    expect(await screen.findByRole("status", { name: "Approval mode: Manual" })).toBeTruthy();
+    expect(await screen.findByRole("button", { name: "Approval mode: Manual" })).toBeTruthy();
     const log = new Log("s1");
     log.add("session.mode", { from: "manual", to: "full_access" });
     act(() => transport.push(log.events[0]!));
-    const badge = await screen.findByRole("status", { name: "Approval mode: Full Access" });
+    const badge = await screen.findByRole("button", { name: "Approval mode: Full Access" });
     expect(badge.className).toContain("mode-full_access");
   });
 

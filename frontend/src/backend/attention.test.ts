@@ -38,10 +38,10 @@ describe("attention in a browser", () => {
   it("shows a notification only once the person allowed it", async () => {
     const w = browser("default");
     expect(permission(w)).toBe("default");
-    expect(await notify("Foya: Run a command?", "go test", "apr_1", w)).toBe("notifications are not allowed for this page");
+    expect(await notify("approval", "Foya: Run a command?", "go test", "apr_1", w)).toBe("notifications are not allowed for this page");
     expect(FakeNotification.shown).toEqual([]);
     expect(await requestPermission(w)).toBe("granted");
-    expect(await notify("Foya: Run a command?", "go test", "apr_1", w)).toBe("");
+    expect(await notify("approval", "Foya: Run a command?", "go test", "apr_1", w)).toBe("");
     expect(FakeNotification.shown).toEqual([{ title: "Foya: Run a command?", body: "go test", tag: "apr_1" }]);
   });
 
@@ -49,7 +49,7 @@ describe("attention in a browser", () => {
     const w = { document } as AttentionWindow;
     expect(permission(w)).toBe("unsupported");
     expect(await requestPermission(w)).toBe("unsupported");
-    expect(await notify("t", "b", "x", w)).toBe("this browser has no notifications");
+    expect(await notify("run_ended", "t", "b", "x", w)).toBe("this browser has no notifications");
   });
 
   it("counts waiting requests in the title and keeps the rest of it", () => {
@@ -77,8 +77,8 @@ describe("attention on the desktop", () => {
     const setTitle = vi.fn();
     const w = desktop(async (...a) => void sent.push(a), setTitle);
     expect(permission(w)).toBe("granted");
-    expect(await notify("Foya: Write a file?", "/w/a.txt", "apr_1", w)).toBe("");
-    expect(sent).toEqual([["Foya: Write a file?", "/w/a.txt"]]);
+    expect(await notify("approval", "Foya: Write a file?", "/w/a.txt", "apr_1", w)).toBe("");
+    expect(sent).toEqual([["approval", "Foya: Write a file?", "/w/a.txt"]]);
     setWaitingTitle(3, w);
     expect(setTitle).toHaveBeenCalledWith("(3) Foya");
   });
@@ -87,8 +87,8 @@ describe("attention on the desktop", () => {
     const w = desktop(async () => {
       throw '{"code":"unavailable","message":"no notification service on the session bus"}';
     });
-    expect(await notify("t", "b", "x", w)).toContain("no notification service on the session bus");
+    expect(await notify("run_ended", "t", "b", "x", w)).toContain("no notification service on the session bus");
     const old = { document, go: { main: { App: {} } }, runtime: { EventsOn: () => () => {} } } as AttentionWindow;
-    expect(await notify("t", "b", "x", old)).toBe("this desktop build cannot show notifications (no App.Notify)");
+    expect(await notify("run_ended", "t", "b", "x", old)).toBe("this desktop build cannot show notifications (no App.Notify)");
   });
 });

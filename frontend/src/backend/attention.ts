@@ -6,6 +6,7 @@
 // (runtime.WindowSetTitle); in a browser, the web Notification API once the
 // person allowed it, and the count in the page title.
 import { toApiError } from "./errors";
+import { NotifyApproval, NotifyRunEnded, NotifyRunFailed } from "./gen/settings";
 import { hasWails, type WailsWindow } from "./wails";
 
 /** Permission is whether notifications can be shown, as the person decided. */
@@ -45,22 +46,57 @@ export async function requestPermission(w: AttentionWindow = window as Attention
 }
 
 /**
- * notify shows a notification titled title with body; tag replaces an
- * earlier one of the same tag. Clicking it brings the window forward. It
- * resolves to an error message a person can read when nothing was shown,
- * else to "".
+ * NotifyKind is what a notification tells (kernel.NotifyApproval,
+ * NotifyRunEnded, NotifyRunFailed); each kind has a setting that turns it
+ * off (notifySetting).
+ */
+export type NotifyKind = "approval" | "run_ended" | "run_failed";
+
+/** notifySetting is the setting of each kind of notification: "false" turns it off. */
+export const notifySetting: Record<NotifyKind, string> = {
+  approval: NotifyApproval,
+  run_ended: NotifyRunEnded,
+  run_failed: NotifyRunFailed,
+};
+
+const failureListeners = new Set<(message: string) => void>();
+
+/**
+ * onNotifyFailure calls fn with the message of each notification that
+ * could not be shown, until the returned function is called: whoever shows
+ * such failures (the approval queue) listens, whoever notifies need not.
+ */
+export function onNotifyFailure(fn: (message: string) => void): () => void {
+  failureListeners.add(fn);
+  return () => failureListeners.delete(fn);
+}
+
+/**
+ * notify shows a notification of kind titled title with body; tag replaces
+ * an earlier one of the same tag. Clicking it brings the window forward.
+ * The desktop shows nothing for a kind turned off in the settings (the
+ * caller checks them in a browser). It resolves to an error message a
+ * person can read when nothing could be shown, also told to
+ * onNotifyFailure's listeners, else to "".
  */
 export async function notify(
+  kind: NotifyKind,
   title: string,
   body: string,
   tag: string,
   w: AttentionWindow = window as AttentionWindow,
 ): Promise<string> {
+  const err = await show(kind, title, body, tag, w);
+  if (err !== "") for (const fn of failureListeners) fn(err);
+  return err;
+}
+
+async function show(kind: NotifyKind, title: string, body: string, tag: string, w: AttentionWindow): Promise<string> {
   if (hasWails(w)) {
     const fn = w.go?.main?.App?.["Notify"];
     if (typeof fn !== "function") return "this desktop build cannot show notifications (no App.Notify)";
     try {
-      await fn(title, body);
+      await fn(kind, title, body);
       return "";
     } catch (e) {
       return `the desktop could not show a notification: ${toApiError(e).message}`;

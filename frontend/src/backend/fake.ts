@@ -87,6 +87,7 @@ export function session(fields: Partial<Session> = {}): Session {
   return {
     id: "s1",
     title: "Fix the flaky test",
+    titleByUser: true,
     projectId: "p1",
     workdir: "/home/ada/project",
     provider: "local",

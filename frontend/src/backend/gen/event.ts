@@ -246,6 +246,12 @@ export interface RunStartData {
    * (their contents are in the stored user message, not here).
    */
   resources?: ResourceRef[];
+  /**
+   * Title is the session's new title when this run gave it one: a
+   * session's first run names it after its prompt unless the user gave
+   * it a title. Empty otherwise.
+   */
+  title?: string;
 }
 /**
  * ResourceRef names an MCP resource attached to a message: its server

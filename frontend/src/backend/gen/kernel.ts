@@ -10,6 +10,12 @@
 export interface Session {
   id: string;
   title: string;
+  /**
+   * TitleByUser says the user gave the title (at creation or by a
+   * rename); a title Foya made (DefaultTitle, the first prompt's line)
+   * is not, and a session's first run may replace it.
+   */
+  titleByUser: boolean;
   projectId: string;
   workdir: string;
   approvalMode: string;
@@ -472,7 +478,8 @@ export interface NewSession {
   provider?: string;
   model?: string;
   /**
-   * Title defaults to "New session".
+   * Title is the user's name for the session; without one it is called
+   * "New session" until its first run names it after its prompt.
    */
   title?: string;
   /**

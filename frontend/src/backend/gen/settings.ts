@@ -63,6 +63,19 @@ export const WorkspaceMaxKept = "workspace.maxKeptBytes";
  */
 export const ImagesPrefix = "model.images.";
 /**
+ * NotifyApproval says whether a notification tells that an approval
+ * request waits.
+ */
+export const NotifyApproval = "notify.approval";
+/**
+ * NotifyRunEnded says whether a notification tells that a run ended.
+ */
+export const NotifyRunEnded = "notify.runEnded";
+/**
+ * NotifyRunFailed says whether a notification tells that a run failed.
+ */
+export const NotifyRunFailed = "notify.runFailed";
+/**
  * Kind is the kind of value a setting takes; each kind has one parser.
  */
 export type Kind = string;

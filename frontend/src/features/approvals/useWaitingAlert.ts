@@ -1,10 +1,10 @@
-// The alert for requests that wait while the person looks elsewhere: a
-// notification per new request when the window is not focused, and the
-// count in the window's title while any wait.
-import { useEffect, useRef } from "react";
-import { focused, notify, setWaitingTitle } from "../../backend/attention";
+// The alert for requests that wait while the person looks elsewhere: the
+// count in the window's title while any wait (the notifications are the
+// shell's, features/sessions/useNotifications.ts).
+import { useEffect } from "react";
+import { onNotifyFailure, setWaitingTitle } from "../../backend/attention";
 import type { ApprovalRequestData } from "../../backend/gen/event";
-import { isShell, title } from "./words";
+import { isShell } from "./words";
 
 /** summary is one line saying what a request is about, for a notification. */
 export function summary(r: ApprovalRequestData): string {
@@ -18,24 +18,14 @@ export function summary(r: ApprovalRequestData): string {
 }
 
 /**
- * useWaitingAlert alerts for waiting, the requests shown in the queue:
- * each request is notified once, when it first appears and the window is
- * not focused. A notification that could not be shown is reported through
- * onError (the title count still shows).
+ * useWaitingAlert keeps the count of waiting, the requests shown in the
+ * queue, in the window's title, and reports through onError each
+ * notification that could not be shown. The notifications themselves
+ * (one per new request while the window is not focused, naming the
+ * session) come from the shell's useNotifications, for every session.
  */
 export function useWaitingAlert(waiting: ApprovalRequestData[], onError: (msg: string) => void): void {
-  const seen = useRef(new Set<string>());
-  useEffect(() => {
-    for (const r of waiting) {
-      if (seen.current.has(r.id)) continue;
-      seen.current.add(r.id);
-      if (focused()) continue;
-      const more = waiting.length > 1 ? ` (${waiting.length} waiting)` : "";
-      void notify(`Foya: ${title(r.request.action)}${more}`, summary(r), r.id).then((err) => {
-        if (err !== "") onError(err);
-      });
-    }
-  }, [waiting, onError]);
+  useEffect(() => onNotifyFailure(onError), [onError]);
   useEffect(() => {
     setWaitingTitle(waiting.length);
   }, [waiting.length]);

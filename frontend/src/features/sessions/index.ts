@@ -5,3 +5,4 @@ export { DeleteSessionDialog } from "./DeleteSessionDialog";
 export { useSessionList, type ListState, type SessionList as SessionListApi } from "./useSessionList";
 export { modeHint, modeLabel, modes, toMode, type Mode } from "./modes";
 export { matchSessions, titleOf, folderName } from "./search";
+export { useNotifications, noteOf, type Note } from "./useNotifications";

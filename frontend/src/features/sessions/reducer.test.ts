@@ -7,6 +7,7 @@ import { applySessions, initialSessions, statusOf, withSessions } from "./reduce
 const row = (id: string, updatedAt: string, runs = 0): Session => ({
   id,
   title: "Session " + id,
+  titleByUser: true,
   projectId: "p1",
   workdir: "/home/me/" + id,
   provider: "local",
@@ -63,6 +64,17 @@ describe("applySessions", () => {
     const late = { ...a.events[1]!, seq: 39 };
     const s = applySessions(applySessions(listed(), mid), late);
     expect(statusOf(s, "ses_01").running).toBe(true);
+  });
+
+  it("takes the title a first run gave the session, live, and keeps it otherwise", () => {
+    const log = new Log();
+    log.add("run.start", { prompt: "Fix the failing test", workdir: "/w", model: "m", provider: "p", approvalMode: "manual",
+      instructions: { status: "used", file: "AGENTS.md", size: 120, bytes: 120 }, title: "Fix the failing test" }, "run_1");
+    log.runEnd("run_1", "completed");
+    log.runStart("run_2", "Something else");
+    const s = reduceAll(applySessions, listed(), log.events);
+    expect(s.sessions.find((x) => x.id === "ses_01")!.title).toBe("Fix the failing test");
+    expect(s.sessions.find((x) => x.id === "ses_b")!.title).toBe("Session ses_b");
   });
 
   it("keeps live status across a new listing, and forgets deleted sessions", () => {

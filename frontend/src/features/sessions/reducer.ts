@@ -69,6 +69,8 @@ export function applySessions(s: SessionsState, raw: Event): SessionsState {
         ...x,
         runs: x.runs + 1,
         approvalMode: ev.data.approvalMode || x.approvalMode,
+        // A first run names a session the user named none for.
+        title: ev.data.title !== undefined && ev.data.title !== "" ? ev.data.title : x.title,
       }));
     case "run.end":
       return touch(withStatus(next, id, { ...st, running: false, runId: "", lastEnd: ev.data.status, waiting: [] }), id, ev.time);

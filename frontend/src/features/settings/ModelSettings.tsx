@@ -5,13 +5,23 @@ import { Button } from "../../ui/Button";
 import { Notice } from "../../ui/Notice";
 import { errorText } from "./errors";
 import type { WorkspaceUsage as Usage } from "../../backend/gen/kernel";
-import { DefaultMode, DefaultProvider, ImagesPrefix, KindBytes, WorkspaceMaxKept, type Entry } from "../../backend/gen/settings";
+import {
+  DefaultMode,
+  DefaultProvider,
+  ImagesPrefix,
+  KindBytes,
+  NotifyApproval,
+  NotifyRunEnded,
+  NotifyRunFailed,
+  WorkspaceMaxKept,
+  type Entry,
+} from "../../backend/gen/settings";
 import { bytesText, imageKey } from "./keys";
 import { Result } from "./ModeSettings";
 import { useLoad } from "../useLoad";
 
-/** Settings with a pane of their own (Approval modes, Providers), which explains and sets them. */
-const ownPane = new Set([DefaultMode, DefaultProvider]);
+/** Settings with a pane of their own (Approval modes, Providers, Notifications), which explains and sets them. */
+const ownPane = new Set([DefaultMode, DefaultProvider, NotifyApproval, NotifyRunEnded, NotifyRunFailed]);
 /** The workspace index's settings share this namespace; they sit beside its disk use. */
 const workspacePrefix = "workspace.";
 

@@ -3,6 +3,7 @@ import { X } from "lucide-react";
 import { MCPSettings } from "./MCPSettings";
 import { ModeSettings } from "./ModeSettings";
 import { ModelSettings } from "./ModelSettings";
+import { NotificationSettings } from "./NotificationSettings";
 import { ProviderSettings } from "./ProviderSettings";
 import { ThemeSettings } from "./ThemeSettings";
 import "./settings.css";
@@ -10,7 +11,7 @@ import "./settings.css";
 /**
  * SettingsView is the settings dialog: approval modes (of the open session,
  * if any, and of new sessions), provider profiles, models and limits, MCP
- * servers, and the theme. Escape or the close button calls onClose.
+ * servers, notifications, and the theme. Escape or the close button calls onClose.
  */
 export function SettingsView(props: { sessionId: string | null; onClose: () => void }) {
   return (
@@ -35,6 +36,7 @@ export function SettingsView(props: { sessionId: string | null; onClose: () => v
               <Tabs.Trigger value="providers">Providers</Tabs.Trigger>
               <Tabs.Trigger value="models">Models and limits</Tabs.Trigger>
               <Tabs.Trigger value="mcp">MCP servers</Tabs.Trigger>
+              <Tabs.Trigger value="notifications">Notifications</Tabs.Trigger>
               <Tabs.Trigger value="theme">Theme</Tabs.Trigger>
             </Tabs.List>
             <Tabs.Content value="modes" className="settings-panel">
@@ -48,6 +50,9 @@ export function SettingsView(props: { sessionId: string | null; onClose: () => v
             </Tabs.Content>
             <Tabs.Content value="mcp" className="settings-panel">
               <MCPSettings sessionId={props.sessionId} />
+            </Tabs.Content>
+            <Tabs.Content value="notifications" className="settings-panel">
+              <NotificationSettings />
             </Tabs.Content>
             <Tabs.Content value="theme" className="settings-panel">
               <ThemeSettings />

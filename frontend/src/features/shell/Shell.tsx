@@ -9,10 +9,10 @@ import { useInfo } from "../kernel/useInfo";
 import { useReadyReport } from "../kernel/useReadyReport";
 import { createSessionStore, type SessionStore, type Subscribe } from "../session/store";
 import { SessionStoreProvider, useFollow } from "../session/hooks";
-import { CreateSessionDialog, DeleteSessionDialog, SessionList, titleOf, useSessionList } from "../sessions";
+import { CreateSessionDialog, DeleteSessionDialog, SessionList, titleOf, useNotifications, useSessionList } from "../sessions";
 import { About } from "./About";
 import { useShortcuts } from "./keyboard";
-import { ModeIndicator } from "./ModeIndicator";
+import { ModeMenu } from "./ModeMenu";
 import { ApprovalsSlot, BackgroundSlot, ConversationSlot, ReviewSlot, SettingsSlot } from "./slots";
 import { SidePanel } from "../../ui/panel/SidePanel";
 import { ReviewToggle } from "../changes/Scopes";
@@ -64,6 +64,7 @@ export function Shell(props: { onReady?: (r: UIReport) => void }) {
 
   const sessions = list.state.live.sessions;
   const open = sessions.find((s) => s.id === openId) ?? null;
+  useNotifications(transport, sessions);
 
   useEffect(() => writeLocation(openId), [openId]);
   // A session that is gone (deleted elsewhere, or an old address) is closed.
@@ -216,7 +217,7 @@ function OpenSession(props: { session: Session; panel: Panel; setPanel: (p: Pane
             {s.model !== "" && <span className="session-model muted"> · {s.model}</span>}
           </p>
         </div>
-        <ModeIndicator listed={s.approvalMode} />
+        <ModeMenu sessionId={s.id} listed={s.approvalMode} />
         <div className="session-tools" role="toolbar" aria-label="Session views">
           <ReviewToggle pressed={panel === "review"} onClick={() => toggle("review")} />
           <IconButton

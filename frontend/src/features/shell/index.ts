@@ -3,4 +3,5 @@
 export { Shell, type Panel } from "./Shell";
 export { useTheme, setTheme, startTheme, themes, themeKey, type Theme } from "./theme";
 export { ModeBadge, ModeIndicator } from "./ModeIndicator";
+export { ModeMenu, modeMenuKeys } from "./ModeMenu";
 export { shortcutOf, useShortcuts, type Shortcuts } from "./keyboard";

@@ -23,6 +23,11 @@ describe("shortcutOf", () => {
     [key("k", { ctrlKey: true, altKey: true }), null],
     [key("n", { ctrlKey: true, shiftKey: true }), null],
     [key("x", { ctrlKey: true }), null],
+    [key("M", { ctrlKey: true, shiftKey: true }), "modeMenu"],
+    [key("m", { metaKey: true, shiftKey: true }), "modeMenu"],
+    [key("m", { ctrlKey: true }), null],
+    [key("M", { shiftKey: true }), null],
+    [key("m", { ctrlKey: true, shiftKey: true, altKey: true }), null],
   ])("%j is %s", (e, want) => {
     expect(shortcutOf(e)).toBe(want);
   });
