@@ -563,47 +563,21 @@ describe("inline approval requests", () => {
     expect(within(form).getByRole("region", { name: "Run a command?" })).toBe(document.activeElement);
   });
 
-  it("notifies each new request once while the window is not focused, and counts them in the title", async () => {
-    const shown: { title: string; body: string | undefined }[] = [];
-    vi.stubGlobal(
-      "Notification",
-      class {
-        static permission = "granted";
-        onclick = null;
-        constructor(title: string, opts: NotificationOptions) {
-          shown.push({ title, body: opts.body });
-        }
-        close() {}
-      },
-    );
-    const hasFocus = vi.spyOn(document, "hasFocus").mockReturnValue(false);
+  it("counts the waiting requests in the title (the shell's useNotifications notifies)", async () => {
     const log = started();
     log.call("run_1", 1, calls++, "call_a", "write", "{}");
     log.ask("run_1", "apr_a", "call_a", write("a.txt"), "+a");
     const { apply } = mount(log);
     await settle();
-    expect(shown).toEqual([{ title: "Foya: Write a file?", body: WORKDIR + "/a.txt" }]);
     expect(document.title).toBe("(1) Foya");
 
     asking(log, "apr_b", { kind: "shell", tool: "bash", command: "make" } as never, "run", "make", []);
     apply();
     await settle();
-    expect(shown).toEqual([
-      { title: "Foya: Write a file?", body: WORKDIR + "/a.txt" },
-      { title: "Foya: Run a command? (2 waiting)", body: "make" },
-    ]);
     expect(document.title).toBe("(2) Foya");
-
-    // Seen while focused: no notification.
-    hasFocus.mockReturnValue(true);
-    asking(log, "apr_c", { kind: "fetch", tool: "web_fetch", host: "go.dev" }, "fetch", "", []);
-    apply();
-    await settle();
-    expect(shown).toHaveLength(2);
     log.runEnd("run_1", "cancelled", "cancelled");
     apply();
     expect(document.title).toBe("Foya");
-    vi.unstubAllGlobals();
   });
 
   it("offers to turn notifications on in a browser that has not asked yet", async () => {

@@ -301,8 +301,8 @@ describe("ReviewPanel", () => {
     const hunks = await within(edit).findByRole("table", { name: "Diff of notes.txt" });
     const headers = within(hunks).getAllByRole("rowheader").map((th) => th.textContent);
     expect(headers.map((h) => h?.replace(/@@.*@@/, "@@"))).toEqual([
-      "Hunk 1reverted: these lines are as they were before @@Undo hunk 1",
-      "Hunk 2 @@Revert hunk 2",
+      "Hunk 1reverted: these lines are as they were before @@CommentUndo hunk 1",
+      "Hunk 2 @@CommentRevert hunk 2",
     ]);
     expect(within(hunks).queryByRole("button", { name: "Revert hunk 1" })).toBeNull();
     // Undo hunk 1: the undo of the revert that took it, at once.
