@@ -7,6 +7,7 @@ import { ApiError, TransportProvider, type Session } from "../../backend";
 import { FakeTransport, session } from "../../backend/fake";
 import type { ModelServer } from "../../backend/gen/profiles";
 import { FirstRunView } from "./FirstRunView";
+import { described } from "./testkit";
 
 afterEach(cleanup);
 beforeEach(() => history.replaceState(null, "", "/"));
@@ -61,13 +62,6 @@ function renderView(t: FakeTransport) {
 
 const servers = () => screen.getByRole("list", { name: "Model servers" });
 
-/** described is the text of the elements that describe el (aria-describedby). */
-export function described(el: HTMLElement): string {
-  return (el.getAttribute("aria-describedby") ?? "")
-    .split(" ")
-    .map((id) => document.getElementById(id)?.textContent ?? "")
-    .join(" ");
-}
 
 describe("FirstRunView", () => {
   it("probes each candidate on its own, shows each answer as it comes, and saves the chosen server and model", async () => {

@@ -335,10 +335,16 @@ export function SetupForm(props: { found: Probe[]; onSaved: (p: Provider) => voi
               <select
                 {...c}
                 className="input firstrun-model-list"
-                size={Math.min(8, Math.max(2, shown.length))}
+                size={Math.min(8, Math.max(2, shown.length + 1))}
                 value={shown.includes(draft.model) ? draft.model : ""}
                 onChange={(e) => edit({ model: e.target.value }, "model")}
               >
+                {/* Without an option of the value React selects the first
+                    one on screen while no model is chosen: the screen
+                    would show a model the form does not hold. */}
+                {!shown.includes(draft.model) && (
+                  <option value="">{draft.model === "" ? "Choose a model…" : `Chosen: ${draft.model} (not in this search)`}</option>
+                )}
                 {shown.map((m) => (
                   <option key={m} value={m}>
                     {m}
@@ -347,7 +353,6 @@ export function SetupForm(props: { found: Probe[]; onSaved: (p: Provider) => voi
               </select>
             )}
           </Field>
-          {draft.model !== "" && !shown.includes(draft.model) && <p className="muted">Chosen: {draft.model}</p>}
         </div>
       ) : (
         <Field label="Model" error={fieldError("model")} hint="Test the connection to list the server's models, or type the model's name.">

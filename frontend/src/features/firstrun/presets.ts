@@ -30,6 +30,9 @@ export const presets: readonly Preset[] = [
 export function urlProblem(raw: string): string {
   const s = raw.trim();
   if (s === "") return "Give the server's base URL, such as http://127.0.0.1:8080/v1.";
+  if (!s.includes("://")) {
+    return `This is not a web address: give one that starts with http:// or https://, such as http://${s.replace(/^\/+/, "")}.`;
+  }
   let u: URL;
   try {
     u = new URL(s);
