@@ -16,6 +16,7 @@ import { Button } from "../../ui/Button";
 import { Field } from "../../ui/Field";
 import { Notice } from "../../ui/Notice";
 import { Spinner } from "../../ui/Spinner";
+import { profileErrorField } from "../settings/errors";
 import { profileName, statusText, type Probe } from "./probe";
 import { presets, urlProblem, type Preset } from "./presets";
 
@@ -81,15 +82,10 @@ const fieldWords: Record<string, string> = { baseUrl: "base URL", apiKey: "API k
 /** saveError puts the kernel's refusal of a profile at the field it is about. */
 function saveError(e: unknown, name: string): Errors {
   const err = toApiError(e);
-  const m = err.message;
   if (err.code === "conflict") return { name: `A profile named “${name}” exists already: choose another name.` };
-  if (err.code === "invalid") {
-    if (/provider name/i.test(m)) return { name: m };
-    if (/base url/i.test(m)) return { baseUrl: m };
-    if (/model/i.test(m)) return { model: m };
-    if (/api key/i.test(m)) return { apiKey: m };
-  }
-  return { form: m.trim() === "" ? `The profile was not saved (${err.code}); try again.` : `The profile was not saved: ${m}` };
+  const field = profileErrorField(e);
+  if (field !== null && field !== "headers") return { [field]: err.message };
+  return { form: err.message.trim() === "" ? `The profile was not saved (${err.code}); try again.` : `The profile was not saved: ${err.message}` };
 }
 
 /**
