@@ -7,7 +7,7 @@ import { ApiError, TransportProvider, type Session } from "../../backend";
 import { FakeTransport, session } from "../../backend/fake";
 import type { ModelServer } from "../../backend/gen/profiles";
 import { FirstRunView } from "./FirstRunView";
-import { described } from "./testkit";
+import { chosenForm, described } from "./testkit";
 
 afterEach(cleanup);
 beforeEach(() => history.replaceState(null, "", "/"));
@@ -105,7 +105,7 @@ describe("FirstRunView", () => {
     renderView(t);
     await screen.findByRole("listitem", { name: "Ollama: looking…" });
     t.answer({ ...candidates[1]!, status: "ok", models: ["llama3.2", "qwen3-coder"], message: "2 models offered" });
-    const form = await screen.findByRole("form", { name: "Save a provider profile" });
+    const form = await chosenForm("Ollama (found, 2 models)");
     const user = userEvent.setup();
     await user.selectOptions(within(form).getByRole("listbox", { name: "Model" }), "qwen3-coder");
     t.answer({ ...candidates[2]!, status: "ok", models: ["mistral-small", "phi-4"], message: "2 models offered" });
@@ -152,7 +152,7 @@ describe("FirstRunView", () => {
       AddProviderFromEnv: { name: "openai-env", baseUrl: env.baseUrl, model: "gpt-x" },
     });
     renderView(t);
-    const form = await screen.findByRole("form", { name: "Save a provider profile" });
+    const form = await chosenForm("OPENAI_API_KEY and OPENAI_BASE_URL (found, 1 model)");
     expect(within(form).getByRole("checkbox", { name: /Use the key in OPENAI_API_KEY/ })).toHaveProperty("checked", true);
     expect(within(form).queryByLabelText(/API key/)).toBeNull();
     await userEvent.setup().click(within(form).getByRole("button", { name: "Save and start a session" }));
@@ -171,7 +171,7 @@ describe("FirstRunView", () => {
       AddProvider: new ApiError("conflict", "provider exists: lm-studio already exists: remove it first, or change it with foya providers edit"),
     });
     renderView(t);
-    const form = await screen.findByRole("form", { name: "Save a provider profile" });
+    const form = await chosenForm("LM Studio (found, wants an API key)");
     const user = userEvent.setup();
     await user.click(within(form).getByRole("button", { name: "Save and start a session" }));
     // Each missing value is said at its own field, and the first one gets the focus.

@@ -5,7 +5,7 @@ import { TransportProvider, type Session } from "../../backend";
 import { FakeTransport } from "../../backend/fake";
 import type { ModelServer, ServerCheck, ServerProbe } from "../../backend/gen/profiles";
 import { FirstRunView } from "./FirstRunView";
-import { described } from "./testkit";
+import { chosenForm, described } from "./testkit";
 import { urlProblem } from "./presets";
 
 afterEach(cleanup);
@@ -190,7 +190,7 @@ describe("the first run's provider form", () => {
       (p) => ok(p.baseUrl, ["gpt-a", "gpt-b"]),
     );
     renderView(t);
-    const form = await screen.findByRole("form", { name: "Save a provider profile" });
+    const form = await chosenForm("Ollama (found, 2 models)");
     const user = userEvent.setup();
     await user.selectOptions(within(form).getByRole("listbox", { name: "Model" }), "qwen3-coder");
 
