@@ -1,4 +1,4 @@
-import { cleanup, render, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
 import { TransportProvider, type Session } from "../../backend";
@@ -219,6 +219,31 @@ describe("the first run's provider form", () => {
     expect(t.calls.filter((c) => c.method === "AddProvider").map((c) => c.args[0])).toEqual([
       { name: "ollama", baseUrl: "http://127.0.0.1:11434/v1", model: "qwen3-coder" },
     ]);
+  });
+
+  it("drops a test's answer about an address edited since", async () => {
+    let release: (c: ServerCheck) => void = () => {};
+    const t = new (class extends FakeTransport {
+      override call<T>(method: string, args: unknown[]): Promise<T> {
+        if (method !== "CheckServer") return super.call<T>(method, args);
+        this.calls.push({ method, args });
+        return new Promise<T>((resolve) => (release = (c) => resolve(c as T)));
+      }
+    })(nothingFound);
+    renderView(t);
+    const form = await screen.findByRole("form", { name: "Save a provider profile" });
+    const user = userEvent.setup();
+    await user.click(within(form).getByRole("radio", { name: "Other (OpenAI-compatible)" }));
+    const base = within(form).getByRole("textbox", { name: "Base URL" });
+    await user.type(base, "http://127.0.0.1:1/v1");
+    await user.click(within(form).getByRole("button", { name: "Test connection" }));
+    await within(form).findByRole("button", { name: "Testing…" });
+    await user.type(base, "0");
+    await act(async () =>
+      release({ baseUrl: "http://127.0.0.1:1/v1", status: "down", field: "baseUrl", message: "Nothing answers at 127.0.0.1:1.", models: [], millis: 1 }),
+    );
+    expect(base.getAttribute("aria-invalid")).toBeNull();
+    expect(within(form).queryByRole("alert")).toBeNull();
   });
 
   it("asks a hosted provider for its key at the key field before saving", async () => {

@@ -193,15 +193,19 @@ export function SetupForm(props: { found: Probe[]; onSaved: (p: Provider) => voi
     }
     setErrors({});
     const key = src.key;
+    const asked = { baseUrl: draft.baseUrl.trim(), apiKey: draft.apiKey.trim() };
+    // An answer about an address or key edited since is dropped: it would
+    // speak of what the form no longer holds.
     const update = (check: Check, model?: string) =>
       setDrafts((d) => {
         const cur = d[key] ?? newDraft(src);
+        if (check.status !== "testing" && (cur.baseUrl.trim() !== asked.baseUrl || cur.apiKey.trim() !== asked.apiKey)) return d;
         return { ...d, [key]: { ...cur, check, ...(model !== undefined && cur.model === "" ? { model } : {}) } };
       });
     update({ status: "testing" });
     setSelected(key);
     try {
-      const result = await api.CheckServer({ baseUrl: draft.baseUrl.trim(), ...(draft.apiKey.trim() !== "" ? { apiKey: draft.apiKey.trim() } : {}) });
+      const result = await api.CheckServer({ baseUrl: asked.baseUrl, ...(asked.apiKey !== "" ? { apiKey: asked.apiKey } : {}) });
       update({ status: "done", result }, result.status === CheckOK && result.models.length === 1 ? result.models[0] : undefined);
     } catch (e) {
       update({ status: "error", message: toApiError(e).message });
