@@ -159,7 +159,7 @@ func TestDiscoverWithoutKeyOrPorts(t *testing.T) {
 		t.Errorf("default candidates = %s; want %s", strings.Join(ids, " "), w)
 	}
 	env, err := h.k.Profiles().ProbeModelServer(ctx, "env")
-	if err != nil || env.Status != profiles.DiscoverNoKey || env.KeyPresent || !strings.Contains(env.Message, "Settings → Providers") {
+	if err != nil || env.Status != profiles.DiscoverNoKey || env.KeyPresent || !strings.Contains(env.Message, "connect to a provider in the form below") {
 		t.Errorf("ProbeModelServer(env) without a key = %+v, %v; want no-key saying where to add one", env, err)
 	}
 	for _, bad := range []string{"", "abc", "0", "70000", "80,-1", "1234;5678"} {

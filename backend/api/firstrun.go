@@ -50,3 +50,14 @@ func (s *Service) AddProviderFromEnv(profile profiles.ProviderInput) (profiles.P
 		return k.Profiles().Add(s.ctx, profile)
 	})
 }
+
+// CheckServer asks a server typed into the first run's form (its base URL
+// and maybe a key, not yet a profile) for its model list: every outcome
+// (not a URL, no such host, refused, silent, key refused, not a model
+// list) is a result with one sentence, the field it is about and the
+// technical detail apart; the key is kept nowhere and masked in the result.
+func (s *Service) CheckServer(probe profiles.ServerProbe) (profiles.ServerCheck, error) {
+	return call(s, func(k *kernel.Kernel) (profiles.ServerCheck, error) {
+		return k.Profiles().CheckServer(s.ctx, probe), nil
+	})
+}

@@ -159,7 +159,7 @@ func (s *Service) probe(ctx context.Context, m ModelServer) ModelServer {
 		key = os.Getenv("OPENAI_API_KEY")
 		if key == "" {
 			m.Status = DiscoverNoKey
-			m.Message = "OPENAI_API_KEY is not set; set it (and OPENAI_BASE_URL for a server other than OpenAI) before starting Foya, or add a provider in Settings → Providers"
+			m.Message = "OPENAI_API_KEY is not set; set it (and OPENAI_BASE_URL for a server other than OpenAI) before starting Foya, or connect to a provider in the form below"
 			return m
 		}
 	}
@@ -199,7 +199,7 @@ func listModels(ctx context.Context, url, key string, parse func([]byte) ([]stri
 		if errors.Is(err, context.DeadlineExceeded) {
 			return nil, DiscoverTimeout, fmt.Sprintf("no answer within %s: something listens there but it is not answering like a model server", discoverTimeout)
 		}
-		return nil, CheckDown, "nothing answers there (" + downReason(err) + "); start the server, or add it later in Settings → Providers"
+		return nil, CheckDown, "nothing answers there (" + downReason(err) + "); start the server, or connect to another below"
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))

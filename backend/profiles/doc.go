@@ -13,14 +13,15 @@
 // The Service checks a profile (Test: GET /models, then one tiny streamed
 // request), lists a server's models (Models), finds model servers on this
 // machine for the first run (ModelServers, ProbeModelServer,
-// DiscoverModelServers), keeps whether a model takes images (ImageInput)
+// DiscoverModelServers), asks a server typed into the first run's form for
+// its models before it is saved (CheckServer), keeps whether a model takes images (ImageInput)
 // and builds a run's model client from a profile under a front end's
 // overrides (Client). Every key and credential header a client or a check
 // uses is handed to Config.Secrets first, so that no command's environment
 // holds it and every tool result, model error and check message masks it;
 // a profile's key goes only to the profile's own server.
 //
-// Its DTOs (dto.go) are what front ends see; their TypeScript is generated
+// Its DTOs (dto.go, dto_firstrun.go) are what front ends see; their TypeScript is generated
 // (tygo.yaml). Its errors mean the kinds of backend/fault (or
 // store.ErrNotFound), so the kernel's Code names them.
 //

@@ -73,6 +73,52 @@ func TestBrowserFirstRunFindsNothing(t *testing.T) {
 	srv.stop(t)
 }
 
+// TestBrowserFirstRunTypedInServer opens Foya with nothing found on the
+// machine: the person picks "Other (OpenAI-compatible)", types a dead
+// address (said at the base URL), then a scripted server's without its key
+// (said at the key) and with it; the test lists the server's models, the
+// model is found by searching and picked, saving opens the new-session
+// dialog on the new profile, and a prompt sent in the new session gets the
+// scripted answer, with the key the person typed.
+//
+// spec: W4
+func TestBrowserFirstRunTypedInServer(t *testing.T) {
+	requireE2E(t)
+	bin := buildFoya(t)
+	const key = "sk-typed-in-e2e-4711"
+	const answer = "Hello from the server you typed in."
+	model := pt.New(t, pt.Say(answer))
+	model.RequireKey(key)
+	model.SetModels("typed-chat", "typed-coder")
+	srv := startServe(t, bin, noEnvModel...)
+	srv.call(t, nil, "SetSetting", "discover.ports", closedPort(t))
+	project := t.TempDir()
+	runScript(t, "firstrun.mjs", map[string]string{
+		"FOYA_URL":     srv.url,
+		"FOYA_CASE":    "other",
+		"FOYA_BASE":    model.URL,
+		"FOYA_KEY":     key,
+		"FOYA_DEAD":    "http://127.0.0.1:" + closedPort(t) + "/v1",
+		"FOYA_MODEL":   "typed-coder",
+		"FOYA_ANSWER":  answer,
+		"FOYA_PROJECT": project,
+		"FOYA_SHOTS":   filepath.Join(repoRoot(t), "tests", "e2e", "out"),
+	})
+	var sessions []struct{ Workdir, Provider, Model string }
+	srv.call(t, &sessions, "Sessions")
+	if len(sessions) != 1 || sessions[0].Workdir != project || sessions[0].Provider != "typed-in" || sessions[0].Model != "typed-coder" {
+		t.Fatalf("Sessions = %+v; want one on %s with profile typed-in, model typed-coder", sessions, project)
+	}
+	reqs := model.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("the model was sent %d chat requests; want the one prompt", len(reqs))
+	}
+	if got := reqs[0].Header.Get("Authorization"); got != "Bearer "+key {
+		t.Errorf("the prompt went with Authorization %q; want the typed key", got)
+	}
+	srv.stop(t)
+}
+
 // closedPort is a loopback port nothing listens on.
 func closedPort(t *testing.T) string {
 	t.Helper()

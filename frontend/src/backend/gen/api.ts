@@ -119,6 +119,15 @@ export function createApi(transport: Caller) {
     Changes: (sessionID: string): Promise<event.FileChange[]> =>
       transport.call<event.FileChange[]>('Changes', [sessionID]),
     /**
+     * CheckServer asks a server typed into the first run's form (its base URL
+     * and maybe a key, not yet a profile) for its model list: every outcome
+     * (not a URL, no such host, refused, silent, key refused, not a model
+     * list) is a result with one sentence, the field it is about and the
+     * technical detail apart; the key is kept nowhere and masked in the result.
+     */
+    CheckServer: (probe: profiles.ServerProbe): Promise<profiles.ServerCheck> =>
+      transport.call<profiles.ServerCheck>('CheckServer', [probe]),
+    /**
      * Comments returns a session's review comments, oldest first, each with
      * its state (open, sent, addressed) worked out now.
      */

@@ -174,3 +174,79 @@ export const DiscoverTimeout = "timeout"; // the port answered nothing in time
  * unauthorized, down, failed).
  */
 export const DiscoverNoKey = "no-key"; // OPENAI_API_KEY is not set
+
+//////////
+// source: dto_firstrun.go
+
+/**
+ * ServerProbe is a server to ask for its model list before it is saved:
+ * its base URL and, if it wants one, the API key typed beside it.
+ */
+export interface ServerProbe {
+  baseUrl: string;
+  /**
+   * APIKey, if not empty, is sent as a bearer token to BaseURL only; it
+   * is never stored by the check nor returned.
+   */
+  apiKey?: string;
+}
+/**
+ * ServerCheck is what CheckServer found: whether the server answered, took
+ * the key, and which models it lists.
+ */
+export interface ServerCheck {
+  /**
+   * BaseURL is the URL asked, without a final slash: the one to save.
+   */
+  baseUrl: string;
+  /**
+   * Status is ok, bad-url, unknown-host, down, timeout, unauthorized,
+   * no-model-list, not-models or failed.
+   */
+  status: string;
+  /**
+   * Field names the form field the outcome is about (FieldBaseURL,
+   * FieldAPIKey), "" when it is about none.
+   */
+  field?: string;
+  /**
+   * Message is one sentence a person reads: what happened and what to do.
+   */
+  message: string;
+  /**
+   * Detail is the technical detail (the error, the HTTP status, the
+   * start of the body) for whoever wants it; it never holds the key.
+   */
+  detail?: string;
+  httpStatus?: number /* int */;
+  models: string[];
+  millis: number /* int64 */;
+}
+/**
+ * Outcomes of CheckServer besides CheckOK, CheckUnauthorized, CheckDown,
+ * CheckFailed and DiscoverTimeout.
+ */
+export const CheckBadURL = "bad-url"; // the base URL is not an http(s) URL
+/**
+ * Outcomes of CheckServer besides CheckOK, CheckUnauthorized, CheckDown,
+ * CheckFailed and DiscoverTimeout.
+ */
+export const CheckUnknownHost = "unknown-host"; // the host name does not resolve
+/**
+ * Outcomes of CheckServer besides CheckOK, CheckUnauthorized, CheckDown,
+ * CheckFailed and DiscoverTimeout.
+ */
+export const CheckNoModelList = "no-model-list"; // 404 at {base}/models: a wrong path
+/**
+ * Outcomes of CheckServer besides CheckOK, CheckUnauthorized, CheckDown,
+ * CheckFailed and DiscoverTimeout.
+ */
+export const CheckNotModels = "not-models"; // 200, but not an OpenAI model list
+/**
+ * The form fields a ServerCheck may be about.
+ */
+export const FieldBaseURL = "baseUrl";
+/**
+ * The form fields a ServerCheck may be about.
+ */
+export const FieldAPIKey = "apiKey";

@@ -7,6 +7,7 @@ import { ApiError, TransportProvider, type Session } from "../../backend";
 import { FakeTransport, session } from "../../backend/fake";
 import type { ModelServer } from "../../backend/gen/profiles";
 import { FirstRunView } from "./FirstRunView";
+import { chosenForm, described } from "./testkit";
 
 afterEach(cleanup);
 beforeEach(() => history.replaceState(null, "", "/"));
@@ -61,6 +62,7 @@ function renderView(t: FakeTransport) {
 
 const servers = () => screen.getByRole("list", { name: "Model servers" });
 
+
 describe("FirstRunView", () => {
   it("probes each candidate on its own, shows each answer as it comes, and saves the chosen server and model", async () => {
     const t = new ProbeTransport({
@@ -82,15 +84,17 @@ describe("FirstRunView", () => {
     expect(within(servers()).getByRole("listitem", { name: "LM Studio: not running" }).textContent).toContain("nothing answers on this port");
 
     const form = screen.getByRole("form", { name: "Save a provider profile" });
-    expect(within(form).getByRole("radio", { name: /Ollama/ })).toHaveProperty("checked", true);
-    expect(within(form).queryByLabelText("API key")).toBeNull(); // a local server that wants none
+    expect(within(form).getByRole("radio", { name: "Ollama (found, 2 models)" })).toHaveProperty("checked", true);
+    expect(within(form).queryByLabelText(/API key/)).toBeNull(); // a local server that wants none
     const user = userEvent.setup();
-    await user.selectOptions(within(form).getByRole("combobox", { name: "Model" }), "qwen3-coder");
-    await user.click(within(form).getByRole("button", { name: "Save provider profile" }));
+    await user.selectOptions(within(form).getByRole("listbox", { name: "Model" }), "qwen3-coder");
+    await user.click(within(form).getByRole("button", { name: "Save and start a session" }));
     await screen.findByText("Saved as provider profile “ollama”");
     expect(t.calls.filter((c) => c.method === "AddProvider").map((c) => c.args[0])).toEqual([
       { name: "ollama", baseUrl: "http://127.0.0.1:11434/v1", model: "qwen3-coder" },
     ]);
+    // Saving leads straight on to the first session's folder.
+    expect(await screen.findByRole("dialog", { name: "New session" })).toBeTruthy();
   });
 
   it("saves a second found server with its own model, not the first one's", async () => {
@@ -101,15 +105,15 @@ describe("FirstRunView", () => {
     renderView(t);
     await screen.findByRole("listitem", { name: "Ollama: looking…" });
     t.answer({ ...candidates[1]!, status: "ok", models: ["llama3.2", "qwen3-coder"], message: "2 models offered" });
-    const form = await screen.findByRole("form", { name: "Save a provider profile" });
+    const form = await chosenForm("Ollama (found, 2 models)");
     const user = userEvent.setup();
-    await user.selectOptions(within(form).getByRole("combobox", { name: "Model" }), "qwen3-coder");
+    await user.selectOptions(within(form).getByRole("listbox", { name: "Model" }), "qwen3-coder");
     t.answer({ ...candidates[2]!, status: "ok", models: ["mistral-small", "phi-4"], message: "2 models offered" });
     t.answer({ ...candidates[0]!, status: "no-key", message: "OPENAI_API_KEY is not set" });
-    await user.click(await within(form).findByRole("radio", { name: /LM Studio/ }));
-    expect(within(form).getByRole("combobox", { name: "Model" })).toHaveProperty("value", "mistral-small");
+    await user.click(await within(form).findByRole("radio", { name: "LM Studio (found, 2 models)" }));
+    expect(within(form).getByRole("listbox", { name: "Model" })).toHaveProperty("value", "mistral-small");
     expect(within(form).getByLabelText("Profile name")).toHaveProperty("value", "lm-studio");
-    await user.click(within(form).getByRole("button", { name: "Save provider profile" }));
+    await user.click(within(form).getByRole("button", { name: "Save and start a session" }));
     await screen.findByText("Saved as provider profile “lm-studio”");
     expect(t.calls.filter((c) => c.method === "AddProvider").map((c) => c.args[0])).toEqual([
       { name: "lm-studio", baseUrl: "http://127.0.0.1:1234/v1", model: "mistral-small" },
@@ -125,10 +129,17 @@ describe("FirstRunView", () => {
     t.answer({ ...candidates[1]!, status: "timeout", message: "no answer within 3s" });
     t.answer({ ...candidates[2]!, status: "failed", message: "not an OpenAI-compatible server" });
     await screen.findByText("No model server found");
-    expect(screen.getByText(/add a provider later in Settings → Providers/)).toBeTruthy();
+    expect(screen.getByText(/Connect to a provider below/)).toBeTruthy();
     expect(within(servers()).getByRole("listitem", { name: "Ollama: no answer in time" })).toBeTruthy();
     expect(within(servers()).getByRole("listitem", { name: "LM Studio: not a model server" })).toBeTruthy();
-    expect(screen.queryByRole("form", { name: "Save a provider profile" })).toBeNull();
+    // Not a dead end: the providers are offered, none chosen for the user.
+    const form = screen.getByRole("form", { name: "Save a provider profile" });
+    expect(within(form).queryByRole("group", { name: "Found on this machine" })).toBeNull();
+    const offered = within(within(form).getByRole("group", { name: "Providers" })).getAllByRole("radio");
+    expect(offered.map((r) => r.closest("label")?.textContent)).toEqual([
+      "OpenAI", "OpenRouter", "Groq", "Together", "DeepSeek", "Mistral", "Ollama (local)", "LM Studio (local)", "Other (OpenAI-compatible)",
+    ]);
+    expect(offered.some((r) => (r as HTMLInputElement).checked)).toBe(false);
     await userEvent.setup().click(screen.getByRole("button", { name: "Continue without a model" }));
     expect(got.skipped).toBe(1);
   });
@@ -141,10 +152,10 @@ describe("FirstRunView", () => {
       AddProviderFromEnv: { name: "openai-env", baseUrl: env.baseUrl, model: "gpt-x" },
     });
     renderView(t);
-    const form = await screen.findByRole("form", { name: "Save a provider profile" });
+    const form = await chosenForm("OPENAI_API_KEY and OPENAI_BASE_URL (found, 1 model)");
     expect(within(form).getByRole("checkbox", { name: /Use the key in OPENAI_API_KEY/ })).toHaveProperty("checked", true);
-    expect(within(form).queryByLabelText("API key")).toBeNull();
-    await userEvent.setup().click(within(form).getByRole("button", { name: "Save provider profile" }));
+    expect(within(form).queryByLabelText(/API key/)).toBeNull();
+    await userEvent.setup().click(within(form).getByRole("button", { name: "Save and start a session" }));
     await screen.findByText("Saved as provider profile “openai-env”");
     expect(t.calls.filter((c) => c.method === "AddProviderFromEnv").map((c) => c.args[0])).toEqual([
       { name: "openai-env", baseUrl: "https://api.openai.com/v1", model: "gpt-x" },
@@ -152,20 +163,32 @@ describe("FirstRunView", () => {
     expect(t.callsOf("AddProvider")).toBe(0);
   });
 
-  it("asks for a key when a server wants one, and shows the kernel's refusal in words", async () => {
+  it("asks for a key when a server wants one, and shows the kernel's refusal in words at its field", async () => {
     const locked = { ...candidates[2]!, status: "unauthorized", message: "the server wants an API key (401)" };
     const t = new FakeTransport({
       ModelServers: [locked],
       ProbeModelServer: locked,
-      AddProvider: new ApiError("invalid", "a profile named lm-studio exists: choose another name"),
+      AddProvider: new ApiError("conflict", "provider exists: lm-studio already exists: remove it first, or change it with foya providers edit"),
     });
     renderView(t);
-    const form = await screen.findByRole("form", { name: "Save a provider profile" });
+    const form = await chosenForm("LM Studio (found, wants an API key)");
     const user = userEvent.setup();
+    await user.click(within(form).getByRole("button", { name: "Save and start a session" }));
+    // Each missing value is said at its own field, and the first one gets the focus.
+    const key = within(form).getByLabelText("API key");
+    expect(key.getAttribute("aria-invalid")).toBe("true");
+    expect(described(key)).toContain("This server wants an API key: paste yours here.");
+    expect(document.activeElement).toBe(key);
+    expect(described(within(form).getByRole("textbox", { name: "Model" }))).toContain("Type the model's name");
+    expect(t.callsOf("AddProvider")).toBe(0);
     await user.type(within(form).getByRole("textbox", { name: "Model" }), "my-model");
-    await user.type(within(form).getByLabelText("API key"), "sk-typed");
-    await user.click(within(form).getByRole("button", { name: "Save provider profile" }));
-    expect(await within(form).findByRole("alert")).toHaveProperty("textContent", "a profile named lm-studio exists: choose another name");
+    await user.type(key, "sk-typed");
+    expect(key.getAttribute("aria-invalid")).toBeNull();
+    await user.click(within(form).getByRole("button", { name: "Save and start a session" }));
+    const name = within(form).getByLabelText("Profile name");
+    await waitFor(() => expect(name.getAttribute("aria-invalid")).toBe("true"));
+    expect(described(name)).toContain("A profile named “lm-studio” exists already: choose another name.");
+    expect(within(form).queryByRole("alert")).toBeNull(); // not a line at the bottom
     expect(t.calls.filter((c) => c.method === "AddProvider").map((c) => c.args[0])).toEqual([
       { name: "lm-studio", baseUrl: "http://127.0.0.1:1234/v1", model: "my-model", apiKey: "sk-typed" },
     ]);

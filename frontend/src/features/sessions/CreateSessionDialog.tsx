@@ -61,7 +61,7 @@ function isAbsolute(p: string): boolean {
  * server when there is none) and approval mode (the DefaultMode, Manual
  * when that cannot be read), then creates it (CreateSession).
  */
-export function CreateSessionDialog(props: { open: boolean; onClose: () => void; onCreated: (s: Session) => void }) {
+export function CreateSessionDialog(props: { open: boolean; onClose: () => void; onCreated: (s: Session) => void; provider?: string | undefined }) {
   return (
     <Dialog
       open={props.open}
@@ -72,12 +72,12 @@ export function CreateSessionDialog(props: { open: boolean; onClose: () => void;
       description="A session works in one folder, with one model, under one approval mode."
       className="dialog-wide"
     >
-      {props.open && <CreateForm onClose={props.onClose} onCreated={props.onCreated} />}
+      {props.open && <CreateForm onClose={props.onClose} onCreated={props.onCreated} provider={props.provider} />}
     </Dialog>
   );
 }
 
-function CreateForm(props: { onClose: () => void; onCreated: (s: Session) => void }) {
+function CreateForm(props: { onClose: () => void; onCreated: (s: Session) => void; provider?: string | undefined }) {
   const api = useApi();
   const transport = useTransport();
   const ids = { folder: useId(), title: useId(), provider: useId(), model: useId(), list: useId(), err: useId() };
@@ -105,8 +105,10 @@ function CreateForm(props: { onClose: () => void; onCreated: (s: Session) => voi
     return { providers, mode: def ?? "manual", error: errors.join("; ") };
   }, [api]);
   const choices = loaded.state.value ?? null;
-  // The form starts from the default profile (its model) and the default mode.
-  const first = choices?.providers.find((x) => x.default === true) ?? choices?.providers[0];
+  // The form starts from the profile it was given (one just saved), else
+  // the default profile (its model), and the default mode.
+  const first =
+    choices?.providers.find((x) => x.name === props.provider) ?? choices?.providers.find((x) => x.default === true) ?? choices?.providers[0];
   const provider = providerPick ?? first?.name ?? "";
   const model = modelPick ?? first?.model ?? "";
   const mode: Mode = modePick ?? choices?.mode ?? "manual";

@@ -14,7 +14,8 @@ import {
 } from "../../backend/gen/profiles";
 import { Button } from "../../ui/Button";
 import { Notice } from "../../ui/Notice";
-import { errorText } from "./errors";
+import { Field } from "../../ui/Field";
+import { errorText, profileErrorField, type ProfileField } from "./errors";
 import { formatHeaders, parseHeaders } from "./headers";
 import { Result } from "./ModeSettings";
 import { useLoad } from "../useLoad";
@@ -280,7 +281,6 @@ function Step(props: { name: string; step: CheckStep }) {
 function ProviderForm(props: { initial?: Provider; onCancel(): void; onDone(p: Provider): void }) {
   const api = useApi();
   const init = props.initial;
-  const id = useId();
   const [name, setName] = useState(init?.name ?? "");
   const [baseUrl, setBaseUrl] = useState(init?.baseUrl ?? "");
   const [model, setModel] = useState(init?.model ?? "");
@@ -288,7 +288,10 @@ function ProviderForm(props: { initial?: Provider; onCancel(): void; onDone(p: P
   const [apiKey, setApiKey] = useState("");
   const [dropKey, setDropKey] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // A refusal is said at the field it is about; one about none (a locked
+  // keyring, nothing changed) under the form.
+  const [error, setError] = useState<{ field: ProfileField | null; text: string } | null>(null);
+  const errorAt = (f: ProfileField) => (error !== null && error.field === f ? error.text : undefined);
   const [models, setModels] = useState<{ status: "idle" | "loading" } | { status: "ready"; ids: string[] } | { status: "error"; message: string }>({ status: "idle" });
   const secret = init?.secretHeaders ?? [];
 
@@ -297,7 +300,7 @@ function ProviderForm(props: { initial?: Provider; onCancel(): void; onDone(p: P
     setError(null);
     const parsed = parseHeaders(headers);
     if ("error" in parsed) {
-      setError(parsed.error);
+      setError({ field: "headers", text: parsed.error });
       return;
     }
     setBusy(true);
@@ -314,13 +317,13 @@ function ProviderForm(props: { initial?: Provider; onCancel(): void; onDone(p: P
         if (dropKey) edit.apiKey = "";
         else if (apiKey !== "") edit.apiKey = apiKey;
         if (Object.keys(edit).length === 0) {
-          setError("Nothing changed: change a field, or cancel.");
+          setError({ field: null, text: "Nothing changed: change a field, or cancel." });
           return;
         }
         props.onDone(await api.EditProvider(init.name, edit));
       }
     } catch (err) {
-      setError(errorText(err));
+      setError({ field: profileErrorField(err), text: errorText(err) });
     } finally {
       setApiKey("");
       setBusy(false);
@@ -342,85 +345,72 @@ function ProviderForm(props: { initial?: Provider; onCancel(): void; onDone(p: P
     <form className="provider-form" aria-label={title} onSubmit={(e) => void submit(e)} noValidate>
       <h4>{title}</h4>
       {init === undefined && (
-        <div className="field">
-          <label htmlFor={`${id}-name`}>Name</label>
-          <input id={`${id}-name`} value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" required />
-          <p className="muted hint">Letters, digits, ".", "_" or "-", such as local or openai.</p>
+        <Field label="Name" error={errorAt("name")} hint={'Letters, digits, ".", "_" or "-", such as local or openai.'}>
+          {(c) => <input {...c} value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" required />}
+        </Field>
+      )}
+      <Field label="Base URL" error={errorAt("baseUrl")} hint="The OpenAI-compatible server, usually ending in /v1, such as http://127.0.0.1:8080/v1.">
+        {(c) => <input {...c} value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} inputMode="url" autoComplete="off" required />}
+      </Field>
+      <Field label="Model" error={errorAt("model")}>
+        {(c) => <input {...c} value={model} onChange={(e) => setModel(e.target.value)} autoComplete="off" required />}
+      </Field>
+      {init !== undefined && (
+        <div className="models">
+          <Button onClick={() => void listModels()} disabled={models.status === "loading"}>
+            {models.status === "loading" ? "Listing models…" : "List the server's models"}
+          </Button>
+          {models.status === "error" && (
+            <p role="alert" className="error-text">
+              Could not list the models: {models.message}
+            </p>
+          )}
+          {models.status === "ready" &&
+            (models.ids.length === 0 ? (
+              <p className="muted">The server lists no models; type the model's name.</p>
+            ) : (
+              <label>
+                Models the server lists
+                <select value={models.ids.includes(model) ? model : ""} onChange={(e) => e.target.value !== "" && setModel(e.target.value)}>
+                  <option value="">Choose one of {models.ids.length}…</option>
+                  {models.ids.map((m) => (
+                    <option key={m} value={m}>
+                      {m}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            ))}
         </div>
       )}
-      <div className="field">
-        <label htmlFor={`${id}-url`}>Base URL</label>
-        <input id={`${id}-url`} value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} inputMode="url" autoComplete="off" required />
-        <p className="muted hint">The OpenAI-compatible server, usually ending in /v1, such as http://127.0.0.1:8080/v1.</p>
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-model`}>Model</label>
-        <input id={`${id}-model`} value={model} onChange={(e) => setModel(e.target.value)} autoComplete="off" required />
-        {init !== undefined && (
-          <div className="models">
-            <Button onClick={() => void listModels()} disabled={models.status === "loading"}>
-              {models.status === "loading" ? "Listing models…" : "List the server's models"}
-            </Button>
-            {models.status === "error" && (
-              <p role="alert" className="error-text">
-                Could not list the models: {models.message}
-              </p>
-            )}
-            {models.status === "ready" &&
-              (models.ids.length === 0 ? (
-                <p className="muted">The server lists no models; type the model's name.</p>
-              ) : (
-                <label>
-                  Models the server lists
-                  <select value={models.ids.includes(model) ? model : ""} onChange={(e) => e.target.value !== "" && setModel(e.target.value)}>
-                    <option value="">Choose one of {models.ids.length}…</option>
-                    {models.ids.map((m) => (
-                      <option key={m} value={m}>
-                        {m}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-              ))}
-          </div>
-        )}
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-headers`}>Extra headers</label>
-        <textarea id={`${id}-headers`} value={headers} onChange={(e) => setHeaders(e.target.value)} rows={3} spellCheck={false} />
-        <p className="muted hint">
-          One "Name: value" per line. Headers that carry credentials (Authorization, api-key, …) are kept with the key and never shown again.
-          {secret.length > 0 && ` Kept now: ${secret.join(", ")}. Changing these headers replaces them all: type those again to keep them.`}
-        </p>
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-key`}>API key</label>
-        <input
-          id={`${id}-key`}
-          type="password"
-          value={apiKey}
-          onChange={(e) => setApiKey(e.target.value)}
-          autoComplete="new-password"
-          spellCheck={false}
-          disabled={dropKey}
-          aria-describedby={`${id}-key-hint`}
-        />
-        <p className="muted hint" id={`${id}-key-hint`}>
-          {init === undefined
+      <Field
+        label="Extra headers"
+        error={errorAt("headers")}
+        hint={`One "Name: value" per line. Headers that carry credentials (Authorization, api-key, …) are kept with the key and never shown again.${
+          secret.length > 0 ? ` Kept now: ${secret.join(", ")}. Changing these headers replaces them all: type those again to keep them.` : ""
+        }`}
+      >
+        {(c) => <textarea {...c} value={headers} onChange={(e) => setHeaders(e.target.value)} rows={3} spellCheck={false} />}
+      </Field>
+      <Field
+        label="API key"
+        error={errorAt("apiKey")}
+        hint={
+          init === undefined
             ? "Write-only: it goes to the system keyring (or a file only you can read where there is none) and is never shown again. Leave it empty for a server without a key."
-            : `Write-only: leave it empty to keep the stored key. ${keyPlace(init)}`}
-        </p>
-        {init !== undefined && init.keyStore !== undefined && init.keyStore !== "" && (
-          <label className="check-label">
-            <input type="checkbox" checked={dropKey} onChange={(e) => setDropKey(e.target.checked)} /> Remove the stored key
-          </label>
+            : `Write-only: leave it empty to keep the stored key. ${keyPlace(init)}`
+        }
+      >
+        {(c) => (
+          <input {...c} type="password" value={apiKey} onChange={(e) => setApiKey(e.target.value)} autoComplete="new-password" spellCheck={false} disabled={dropKey} />
         )}
-      </div>
-      {error !== null && (
-        <p role="alert" className="error-text">
-          {error}
-        </p>
+      </Field>
+      {init !== undefined && init.keyStore !== undefined && init.keyStore !== "" && (
+        <label className="check-label">
+          <input type="checkbox" checked={dropKey} onChange={(e) => setDropKey(e.target.checked)} /> Remove the stored key
+        </label>
       )}
+      {error !== null && error.field === null && <p role="alert">{error.text}</p>}
       <div className="form-actions">
         <Button type="submit" disabled={busy}>
           {busy ? "Saving…" : init === undefined ? "Add provider" : "Save changes"}

@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../../backend";
 import { session } from "../../backend/fake";
+import { described } from "../firstrun/testkit";
 import { SettingsView } from "./index";
 import { argsOf, check, declared, mount, provider, settingList } from "./testkit";
 
@@ -133,7 +134,7 @@ describe("SettingsView: providers", () => {
     expect(within(local!).queryByRole("button", { name: "Make local the default" })).toBeNull();
   });
 
-  it("adds a profile: the API's errors in words, the key sent once and never shown back", async () => {
+  it("adds a profile: the API's errors in words at their field, the key sent once and never shown back", async () => {
     const key = "sk-secret-0123456789abcdef";
     const replies = base();
     replies.Providers = [];
@@ -150,7 +151,10 @@ describe("SettingsView: providers", () => {
     expect(keyField.type).toBe("password");
     await user.type(keyField, key);
     await user.click(within(form).getByRole("button", { name: "Add provider" }));
-    expect((await within(form).findByRole("alert")).textContent).toContain("want an http:// or https:// URL with a host");
+    const urlField = within(form).getByLabelText("Base URL");
+    await waitFor(() => expect(urlField.getAttribute("aria-invalid")).toBe("true"));
+    expect(described(urlField)).toContain("want an http:// or https:// URL with a host");
+    expect(within(form).queryByRole("alert")).toBeNull(); // at its field, not a line at the bottom
     expect(keyField.value).toBe(""); // not kept in the page after it was sent
 
     // The name exists.
@@ -160,7 +164,10 @@ describe("SettingsView: providers", () => {
     await user.type(url, "http://127.0.0.1:8080/v1");
     await user.type(keyField, key);
     await user.click(within(form).getByRole("button", { name: "Add provider" }));
-    await waitFor(() => expect(within(form).getByRole("alert").textContent).toContain("local already exists"));
+    const nameField = within(form).getByLabelText("Name");
+    await waitFor(() => expect(described(nameField)).toContain("local already exists"));
+    expect(nameField.getAttribute("aria-invalid")).toBe("true");
+    expect(url.getAttribute("aria-invalid")).toBeNull();
 
     // The keyring is locked.
     replies.AddProvider = new ApiError(
