@@ -405,6 +405,12 @@ describe("ReviewPanel", () => {
     await userEvent.keyboard("o");
     await waitFor(() => expect(within(edit).queryByRole("table")).toBeNull());
     expect(t.reverts).toHaveLength(2);
+    // M marks the change as reviewed; C opens a comment on its first hunk.
+    await userEvent.keyboard("m");
+    await waitFor(() => expect(t.callsOf("MarkReviewed")).toBe(1));
+    expect(t.calls.find((c) => c.method === "MarkReviewed")!.args).toEqual([{ sessionId: SESSION, changeIds: [EDIT], reviewed: true }]);
+    await userEvent.keyboard("c");
+    await waitFor(() => expect(within(edit).getByRole("textbox")).toBeTruthy());
   });
 
   it("reverts everything after a change", async () => {

@@ -19,7 +19,7 @@ import { Counts, RevertDialog } from "./RevertDialog";
 import { CommentsProvider } from "./comments";
 import { CommentList, useCommentTarget } from "./Comments";
 import { useLoad } from "../useLoad";
-import { ReviewedBadge, ReviewedProvider, ReviewMarks, ScopeBar, emptyText } from "./Scopes";
+import { ReviewedBadge, ReviewedProvider, ReviewMarks, ScopeBar, emptyText, useMarks } from "./Scopes";
 import { useScope, useScopedGroups } from "./reviewed";
 import "./review.css";
 
@@ -49,6 +49,17 @@ interface Ctx {
   setOpened: (id: string, open: boolean) => void;
   cursor: Cursor;
   setCursor: (c: Cursor) => void;
+}
+
+/**
+ * commentOn opens the comment box of hunk n of a change (its header's
+ * "Comment on hunk n"), when its diff is drawn; false when it is not yet.
+ */
+function commentOn(id: string, n: number): boolean {
+  const head = document.getElementById(`${hunkPrefix(id)}-${n}`);
+  const button = head?.querySelector<HTMLButtonElement>(`button[aria-label="Comment on hunk ${n}"]`);
+  button?.click();
+  return button !== undefined && button !== null;
 }
 
 /** rowId and hunkPrefix are the ids keyboard review moves the focus to. */
@@ -117,6 +128,23 @@ function Panel(props: { sessionId: string; onClose: () => void }) {
     el?.scrollIntoView?.({ block: "nearest" });
   }, [cursor]);
 
+  const marks = useMarks();
+  const reviewedNow = useSession((s) => s.changes.reviewed);
+  // A comment asked for from a change's row opens once its first hunk is drawn.
+  const pendingComment = useRef(false);
+  useEffect(() => {
+    if (!pendingComment.current || cursor.hunk === 0) return;
+    const id = cursor.id;
+    const n = cursor.hunk;
+    // The diff may still be loading: try on the next frames until drawn.
+    let tries = 0;
+    const tick = () => {
+      if (commentOn(id, n) || ++tries > 120) pendingComment.current = false;
+      else requestAnimationFrame(tick);
+    };
+    tick();
+  }, [cursor]);
+
   const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
     const key = reviewKeyOf(e);
     if (key === null) return;
@@ -177,8 +205,32 @@ function Panel(props: { sessionId: string; onClose: () => void }) {
         break;
       }
       case "toggleDiff":
-        if (cur !== undefined) setOpened(cur.id, !opened.has(cur.id));
+        if (cur === undefined) return;
+        setOpened(cur.id, !opened.has(cur.id));
+        // Hiding the diff takes the focused hunk away: the focus goes to its change.
+        if (opened.has(cur.id) && cursor.hunk > 0) {
+          moved.current = true;
+          setCursor({ id: cur.id, hunk: 0 });
+        }
         break;
+      case "markReviewed":
+        if (cur === undefined || cur.revertOf !== "" || marks.busy) return;
+        marks.mark(
+          { changeIds: [cur.id], reviewed: !reviewedNow[cur.id] },
+          `mark the change to ${relative(cur.path, workdir)} as ${reviewedNow[cur.id] ? "not " : ""}reviewed`,
+        );
+        break;
+      case "comment": {
+        if (cur === undefined || hunksOf(cur.id) === 0) return;
+        if (cursor.hunk === 0) {
+          // A change's comment goes on its first hunk: go there first.
+          go({ id: cur.id, hunk: 1 });
+          pendingComment.current = true;
+          break;
+        }
+        commentOn(cur.id, cursor.hunk);
+        break;
+      }
     }
     e.preventDefault();
   };

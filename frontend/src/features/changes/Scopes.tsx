@@ -48,7 +48,8 @@ export function ReviewedProvider(props: { sessionId: string; children: ReactNode
   return <MarksContext.Provider value={value}>{props.children}</MarksContext.Provider>;
 }
 
-function useMarks(): Marks {
+/** useMarks marks changes as reviewed or not (within a ReviewedProvider). */
+export function useMarks(): Marks {
   const m = useContext(MarksContext);
   if (m === null) throw new Error("review marks used outside a ReviewedProvider");
   return m;

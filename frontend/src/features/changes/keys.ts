@@ -1,8 +1,18 @@
 // Keyboard review: the keys the review panel answers while the focus is
 // in it (and not in a text field), and their words for the keyboard map.
 import type { KeyboardEvent } from "react";
+import { typing } from "../../ui/typing";
 
-export type ReviewKey = "nextChange" | "previousChange" | "nextHunk" | "previousHunk" | "revert" | "undo" | "toggleDiff";
+export type ReviewKey =
+  | "nextChange"
+  | "previousChange"
+  | "nextHunk"
+  | "previousHunk"
+  | "revert"
+  | "undo"
+  | "comment"
+  | "markReviewed"
+  | "toggleDiff";
 
 /** reviewKeys lists the keys in the order the keyboard map shows them. */
 export const reviewKeys: { key: ReviewKey; keys: string; does: string }[] = [
@@ -12,10 +22,22 @@ export const reviewKeys: { key: ReviewKey; keys: string; does: string }[] = [
   { key: "previousHunk", keys: "P", does: "previous hunk" },
   { key: "revert", keys: "R", does: "revert the hunk (or the change) the focus is on, at once" },
   { key: "undo", keys: "U", does: "undo the last revert" },
+  { key: "comment", keys: "C", does: "comment on the hunk the focus is on (the first hunk of a change)" },
+  { key: "markReviewed", keys: "M", does: "mark the change as reviewed (again: as not reviewed)" },
   { key: "toggleDiff", keys: "O", does: "show or hide the change's diff" },
 ];
 
-const byLetter: Record<string, ReviewKey> = { j: "nextChange", k: "previousChange", n: "nextHunk", p: "previousHunk", r: "revert", u: "undo", o: "toggleDiff" };
+const byLetter: Record<string, ReviewKey> = {
+  j: "nextChange",
+  k: "previousChange",
+  n: "nextHunk",
+  p: "previousHunk",
+  r: "revert",
+  u: "undo",
+  c: "comment",
+  m: "markReviewed",
+  o: "toggleDiff",
+};
 
 /**
  * reviewKeyOf names the review command a key press asks for, or null: a
@@ -26,15 +48,4 @@ export function reviewKeyOf(e: Pick<KeyboardEvent, "key" | "ctrlKey" | "metaKey"
   if (e.ctrlKey || e.metaKey || e.altKey) return null;
   if (typing(e.target)) return null;
   return byLetter[e.key] ?? null;
-}
-
-/** typing is true for a target that takes text: the key is the person's writing. */
-export function typing(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable) return true;
-  const tag = target.tagName;
-  if (tag === "TEXTAREA" || tag === "SELECT") return true;
-  if (tag !== "INPUT") return false;
-  const type = (target as HTMLInputElement).type;
-  return !["button", "checkbox", "radio", "submit", "reset", "range", "color", "file"].includes(type);
 }

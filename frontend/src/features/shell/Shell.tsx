@@ -11,6 +11,7 @@ import { createSessionStore, type SessionStore, type Subscribe } from "../sessio
 import { SessionStoreProvider, useFollow } from "../session/hooks";
 import { CreateSessionDialog, DeleteSessionDialog, SessionList, titleOf, useNotifications, useSessionList } from "../sessions";
 import { About } from "./About";
+import { KeyboardHelp } from "./KeyboardHelp";
 import { useShortcuts } from "./keyboard";
 import { ModeMenu } from "./ModeMenu";
 import { ApprovalsSlot, BackgroundSlot, ConversationSlot, ReviewSlot, SettingsSlot } from "./slots";
@@ -116,6 +117,7 @@ export function Shell(props: { onReady?: (r: UIReport) => void }) {
             }}
           />
           <IconButton label="Settings" icon={<Settings size={16} />} onClick={() => setSettings(true)} aria-keyshortcuts="Control+," />
+          <KeyboardHelp />
         </div>
       </aside>
 
