@@ -45,7 +45,7 @@ FRONTEND_SRC  := $(shell find frontend/src -type f 2>/dev/null) \
                  frontend/tsconfig.json frontend/vite.config.ts
 FRONTEND_DIST := frontend/dist/index.html
 
-.PHONY: run build test test-go tidy-check bench test-frontend test-e2e test-smoke crash soak fuzz deps deps-system deps-npm frontend bindings dev clean help
+.PHONY: run build test test-go tidy-check bench test-frontend test-e2e test-smoke bench-review crash soak fuzz deps deps-system deps-npm frontend bindings dev clean help
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -133,6 +133,9 @@ CONVO_MARGIN ?= 1.5
 bench-conversation: deps-npm ## the conversation view's open, scroll and stream times against their targets (Chromium)
 	@mkdir -p tests/e2e/out
 	cd frontend && npx vite build --logLevel warn --config e2e/conversation/vite.config.ts && CONVO_BENCH=1 CONVO_MARGIN=$(CONVO_MARGIN) CONVO_SHOTS=$(CURDIR)/tests/e2e/out node e2e/conversation/check.mjs
+
+bench-review: deps-npm ## the review panel's first paint and a 5,000-line diff's drawing and scrolling, 500 changes (Chromium)
+	cd frontend && npx vite build --logLevel warn --config e2e/review/vite.config.ts && node e2e/review/bench.mjs
 
 # The crash harness (tests/crash) runs 10 kills in make test; this is the
 # long form. SEED replays a run of kills (each kill's seed is printed).

@@ -135,8 +135,26 @@ const params = new URLSearchParams(location.search);
 const bench = params.get("bench") === "1";
 const theme = params.get("theme") ?? "light";
 document.documentElement.dataset["theme"] = theme;
+// One comment on the rewritten lines, for the screenshots.
+const comments = [
+  {
+    id: "cmt_1",
+    sessionId: SESSION,
+    changeId: "chg_1",
+    path: `${WORKDIR}/backend/store/open.go`,
+    startLine: 5,
+    endLine: 7,
+    quote: "// Open opens the database at path, in WAL mode…",
+    text: "Keep the busy timeout in a constant, and say why 5 s.",
+    state: "open",
+    sent: false,
+    createdAt: "2026-12-01T11:00:05Z",
+    updatedAt: "2026-12-01T11:00:05Z",
+  },
+];
 const transport = new FakeTransport({
   Changes: [],
+  Comments: bench ? [] : comments,
   Diff: bench ? bigDiff() : diff,
   ChangeContents: bench ? { before: "", after: "", beforeKnown: false, afterKnown: false } : { before, after: "", beforeKnown: true, afterKnown: true },
 });

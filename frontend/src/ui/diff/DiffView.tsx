@@ -416,9 +416,6 @@ function DiffPageView(props: {
       return null;
     }
   }, [hunks, langReady, lang]);
-  // Each page is its own block with contained layout, skipped by the
-  // browser while it is out of view (content-visibility), so a long diff
-  // costs the layout of what is on screen.
   return (
     <div className="diffview-page">
       <Diff viewType={props.mode} diffType={props.fileType} hunks={hunks} tokens={tokens} renderGutter={props.gutter}>
