@@ -36,8 +36,9 @@ func TestUpgradeKeepsWhatWasTrusted(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// The database as that Foya left it: schema 7, no trust table, the
-	// approvals in settings rows keyed by the workspace's real path.
+	// The database as that Foya left it: schema 7, no trust table (nor
+	// what the migrations after 7 add), the approvals in settings rows
+	// keyed by the workspace's real path.
 	db, err := sql.Open("sqlite", "file:"+h.db)
 	if err != nil {
 		t.Fatal(err)
@@ -49,6 +50,9 @@ func TestUpgradeKeepsWhatWasTrusted(t *testing.T) {
 		args []any
 	}{
 		{"DROP TABLE trust", nil},
+		{"DROP TABLE change_reviews", nil},
+		{"DROP TABLE review_comments", nil},
+		{"ALTER TABLE sessions DROP COLUMN title_by_user", nil},
 		{"PRAGMA user_version = 7", nil},
 		{"INSERT INTO settings (key, value) VALUES (?, ?)", []any{"rules.approved:" + pr.Workdir, string(rules)}},
 		{"INSERT INTO settings (key, value) VALUES (?, ?)", []any{"mcp.approved:" + pr.Workdir + "\x00proj", string(server)}},
