@@ -118,7 +118,7 @@ export function GitHeadView(props: { sessionId: string; onClose: () => void }) {
           <p className="review-muted">
             {files.length === 0
               ? "The tracked files match HEAD: git diff HEAD shows nothing to commit."
-              : `What committing everything now would commit: ${files.length === 1 ? "1 file" : `${files.length} files`} differ from HEAD.`}
+              : `What committing everything now would commit: ${files.length === 1 ? "1 file differs" : `${files.length} files differ`} from HEAD.`}
           </p>
           {g.truncated === true && (
             <p className="review-note">
