@@ -57,7 +57,7 @@ func TestGitStatusDiff(t *testing.T) {
 }
 
 // spec: F2
-// GitStatusDiff's bad input: an unknown session, a folder that is no git
+// GitStatusDiff's bad input: an unknown session, git missing, a folder that is no git
 // repository, one with no commit, and a diff past MaxGitDiff (cut after
 // the last whole file, and said).
 func TestGitStatusDiffBadInput(t *testing.T) {
@@ -68,6 +68,13 @@ func TestGitStatusDiffBadInput(t *testing.T) {
 		t.Errorf("GitStatusDiff(unknown) = %v; want not found", err)
 	}
 	sess := h.session("auto")
+	t.Run("git missing", func(t *testing.T) {
+		t.Setenv("PATH", t.TempDir())
+		_, err := h.k.GitStatusDiff(ctx, sess.ID)
+		if err == nil || !strings.Contains(err.Error(), "git is not installed") || !errors.Is(err, kernel.ErrUnavailable) {
+			t.Errorf("GitStatusDiff without git = %v; want unavailable, git is not installed", err)
+		}
+	})
 	_, err := h.k.GitStatusDiff(ctx, sess.ID)
 	if err == nil || !strings.Contains(err.Error(), "not a git repository") || !errors.Is(err, kernel.ErrInvalid) {
 		t.Errorf("GitStatusDiff outside a repository = %v; want invalid, not a git repository", err)
