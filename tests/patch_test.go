@@ -159,10 +159,12 @@ func TestSessionPatchAppliesWithGit(t *testing.T) {
 // spec: F2
 // Bad input: an unknown session is not found; a session without changes,
 // or whose changes add up to nothing, gives an empty patch that says so;
-// a kept copy that is gone is a note in the patch's comment, not a failure.
+// a kept copy that is gone, and a folder deleted whole, are notes in the
+// patch's comment, not failures.
 func TestSessionPatchBadInput(t *testing.T) {
 	h := newHarness(t, nil,
-		pt.Calls(call("w", "write", `{"path":"a.txt","content":"one\n"}`), call("w2", "write", `{"path":"b.txt","content":"two\n"}`)),
+		pt.Calls(call("w", "write", `{"path":"a.txt","content":"one\n"}`), call("w2", "write", `{"path":"b.txt","content":"two\n"}`),
+			call("d", "delete", `{"path":"old"}`)),
 		pt.Say("done"))
 	ctx := context.Background()
 	if _, err := h.k.SessionPatch(ctx, "ses_nope"); !kernel.IsNotFound(err) {
@@ -174,11 +176,13 @@ func TestSessionPatchBadInput(t *testing.T) {
 		t.Errorf("SessionPatch(no changes) = %+v, %v; want an empty patch that says so", p, err)
 	}
 
+	privateTrash(t)
+	writeFile(t, filepath.Join(h.dir, "old", "f.txt"), "f\n", 0o644)
 	sess := h.session("auto")
 	h.runIn(ctx, sess.ID, "write")
 	changes, _ := h.k.Changes(ctx, sess.ID)
-	if len(changes) != 2 {
-		t.Fatalf("%d changes; want 2", len(changes))
+	if len(changes) != 3 {
+		t.Fatalf("%d changes; want 3", len(changes))
 	}
 	db, err := sql.Open("sqlite", "file:"+h.db)
 	if err != nil {
@@ -193,7 +197,8 @@ func TestSessionPatchBadInput(t *testing.T) {
 		t.Fatalf("SessionPatch with a kept copy gone: %v", err)
 	}
 	if p.Files != 1 || !strings.Contains(p.Text, "diff --git a/b.txt b/b.txt") || strings.Contains(p.Text, "diff --git a/a.txt") ||
-		!strings.Contains(p.Text, "# Note: a.txt: Foya kept no copy of its content after the session") || len(p.Notes) != 1 {
+		!strings.Contains(p.Text, "# Note: a.txt: Foya kept no copy of its content after the session") ||
+		!strings.Contains(p.Text, "old was deleted whole (to the trash): its files are not recorded one by one") || len(p.Notes) != 2 {
 		t.Errorf("SessionPatch with a.txt's copy gone: %+v", p)
 	}
 
