@@ -231,3 +231,44 @@ func TestSessionPatchBadInput(t *testing.T) {
 		t.Errorf("foya patch -o into a missing folder = %d; want %d", code, cli.ExitFailed)
 	}
 }
+
+// spec: F2
+// A file a shell command made executable (and edited) is in the session's
+// patch with git's old mode and new mode lines, which git apply carries
+// out; one whose mode came back is not in it.
+func TestSessionPatchCarriesModes(t *testing.T) {
+	needGit(t)
+	privateTrash(t)
+	h := newHarness(t, nil,
+		pt.Calls(call("x", "bash", `{"command":"chmod 755 run.sh && echo 'echo two' >> run.sh"}`)),
+		pt.Calls(call("y", "bash", `{"command":"chmod 755 keep.sh"}`)),
+		pt.Calls(call("z", "bash", `{"command":"chmod 644 keep.sh"}`)),
+		pt.Say("done"))
+	writeFile(t, filepath.Join(h.dir, "run.sh"), "echo one\n", 0o644)
+	writeFile(t, filepath.Join(h.dir, "keep.sh"), "echo keep\n", 0o644)
+	before := t.TempDir()
+	copyTree(t, h.dir, before)
+	ctx := context.Background()
+	sess := h.session("full_access")
+	h.runIn(ctx, sess.ID, "make run.sh executable")
+	if list, _ := h.k.Changes(ctx, sess.ID); len(list) != 3 {
+		t.Fatalf("%d changes; want 3 (run.sh, keep.sh twice): %+v", len(list), list)
+	}
+	p, err := h.k.SessionPatch(ctx, sess.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 100755\n--- a/run.sh\n+++ b/run.sh\n"; !strings.Contains(p.Text, want) || p.Files != 1 {
+		t.Fatalf("the patch (%d files) lacks %q:\n%s", p.Files, want, p.Text)
+	}
+	gitRun(t, before, "init", "-q")
+	file := filepath.Join(t.TempDir(), "s.patch")
+	if err := os.WriteFile(file, []byte(p.Text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitRun(t, before, "apply", file)
+	fi, err := os.Stat(filepath.Join(before, "run.sh"))
+	if err != nil || fi.Mode().Perm()&0o100 == 0 || readFile(t, filepath.Join(before, "run.sh")) != "echo one\necho two\n" {
+		t.Errorf("run.sh patched: %v, %v, %q; want executable with the new line", fi.Mode(), err, readFile(t, filepath.Join(before, "run.sh")))
+	}
+}
