@@ -2,7 +2,7 @@
 // session folder compared with its git repository's last commit ("what
 // would I commit"). ReviewPanel puts the actions in its header and the
 // comparison below it.
-import { useState, type ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { useApi } from "../../backend/context";
 import { toApiError } from "../../backend/errors";
 import type { GitDiff } from "../../backend/gen/kernel";
@@ -23,6 +23,8 @@ export function useBeyond(sessionId: string): { actions: ReactNode; view: ReactN
   const api = useApi();
   const [exp, setExp] = useState<Export>({ step: "idle" });
   const [comparing, setComparing] = useState(false);
+  // What one session's export said is not another's.
+  useEffect(() => setExp({ step: "idle" }), [sessionId]);
 
   const exportPatch = async () => {
     setExp({ step: "working" });
