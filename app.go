@@ -55,6 +55,8 @@ type App struct {
 	emit func(ctx context.Context, name string, data ...any)
 	// pickDir shows the native folder dialog (runtime.OpenDirectoryDialog).
 	pickDir func(context.Context, runtime.OpenDialogOptions) (string, error)
+	// saveAs shows the native save dialog (runtime.SaveFileDialog).
+	saveAs func(context.Context, runtime.SaveDialogOptions) (string, error)
 	// notes shows desktop notifications (Notify).
 	notes *notifier
 	// show brings the window forward (runtime.WindowUnminimise, WindowShow).
@@ -90,6 +92,7 @@ func NewApp(opts AppOptions) *App {
 		quit:    runtime.Quit,
 		emit:    runtime.EventsEmit,
 		pickDir: runtime.OpenDirectoryDialog,
+		saveAs:  runtime.SaveFileDialog,
 		show: func(ctx context.Context) {
 			runtime.WindowUnminimise(ctx)
 			runtime.WindowShow(ctx)

@@ -45,6 +45,10 @@ func newTestApp(t *testing.T, opts AppOptions) (*App, *api.Service, string, *qui
 		t.Error("a folder dialog opened in a test")
 		return "", nil
 	}
+	a.saveAs = func(context.Context, runtime.SaveDialogOptions) (string, error) {
+		t.Error("a save dialog opened in a test")
+		return "", nil
+	}
 	return a, api.New(t.Context(), a.openKernel), db, q
 }
 

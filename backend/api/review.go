@@ -18,3 +18,15 @@ func (s *Service) ChangeContents(changeID string) (kernel.ChangeContents, error)
 func (s *Service) MarkReviewed(req kernel.ReviewRequest) (kernel.ReviewResult, error) {
 	return call(s, func(k *kernel.Kernel) (kernel.ReviewResult, error) { return k.MarkReviewed(s.ctx, req) })
 }
+
+// SessionPatch returns a session's net change as one git-style patch
+// (kernel.SessionPatch), for saving as a file.
+func (s *Service) SessionPatch(sessionID string) (kernel.SessionPatch, error) {
+	return call(s, func(k *kernel.Kernel) (kernel.SessionPatch, error) { return k.SessionPatch(s.ctx, sessionID) })
+}
+
+// GitStatusDiff returns what `git diff HEAD` prints in a session's folder
+// (kernel.GitDiff): what committing everything now would commit.
+func (s *Service) GitStatusDiff(sessionID string) (kernel.GitDiff, error) {
+	return call(s, func(k *kernel.Kernel) (kernel.GitDiff, error) { return k.GitStatusDiff(s.ctx, sessionID) })
+}

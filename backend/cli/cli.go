@@ -104,6 +104,8 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return changesCmd(ctx, args[1:], env)
 	case "diff":
 		return diffCmd(ctx, args[1:], env)
+	case "patch":
+		return patchCmd(ctx, args[1:], env)
 	case "revert":
 		return revertCmd(ctx, args[1:], env)
 	case "version", "--version", "-version", "-v":
@@ -148,6 +150,8 @@ func usage(w io.Writer) {
   foya changes [--json] [SESSION]
                             list a session's file changes (default: the latest session)
   foya diff CHANGE          print the unified diff of one change
+  foya patch [-o FILE] SESSION
+                            a session's net change as one patch that git apply applies
   foya revert CHANGE... | --run RUN | --to CHANGE [--hunk N] [--force] [--json]
                             undo changes; a revert is a change too, so it can be undone
   foya settings [--json]    print the settings in force; foya settings set KEY VALUE changes one

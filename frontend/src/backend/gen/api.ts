@@ -179,6 +179,12 @@ export function createApi(transport: Caller) {
     GetMCPPrompt: (workdir: string, server: string, name: string, args: Record<string, string>): Promise<mcpconfig.Message[]> =>
       transport.call<mcpconfig.Message[]>('GetMCPPrompt', [workdir, server, name, args]),
     /**
+     * GitStatusDiff returns what `git diff HEAD` prints in a session's folder
+     * (kernel.GitDiff): what committing everything now would commit.
+     */
+    GitStatusDiff: (sessionID: string): Promise<kernel.GitDiff> =>
+      transport.call<kernel.GitDiff>('GitStatusDiff', [sessionID]),
+    /**
      * ImageInput says whether a model is sent images: the model.images.MODEL
      * setting when there is one, else a guess from the model's name.
      */
@@ -323,6 +329,12 @@ export function createApi(transport: Caller) {
     /** Session returns one session. */
     Session: (id: string): Promise<kernel.Session> =>
       transport.call<kernel.Session>('Session', [id]),
+    /**
+     * SessionPatch returns a session's net change as one git-style patch
+     * (kernel.SessionPatch), for saving as a file.
+     */
+    SessionPatch: (sessionID: string): Promise<kernel.SessionPatch> =>
+      transport.call<kernel.SessionPatch>('SessionPatch', [sessionID]),
     /** Sessions lists the stored sessions, most recently updated first. */
     Sessions: (): Promise<kernel.Session[]> =>
       transport.call<kernel.Session[]>('Sessions', []),

@@ -787,6 +787,71 @@ export interface WorkspaceUsage {
 }
 
 //////////
+// source: dto_patch.go
+
+/**
+ * SessionPatch is a session's net change as one git-style patch: for each
+ * path, from what it was before the session first changed it to what the
+ * session's last change of it left. Paths that end as they began are left
+ * out.
+ */
+export interface SessionPatch {
+  sessionId: string;
+  /**
+   * Name is a file name for the patch: the session's title, made safe
+   * for a file system, with ".patch".
+   */
+  name: string;
+  /**
+   * Text is the patch. It starts with "#" comment lines (which git apply
+   * skips) naming the session and, where there are Notes, them.
+   */
+  text: string;
+  /**
+   * Files counts the paths the patch changes; 0 means the session's
+   * changes add up to nothing (or it made none): Text is then comments only.
+   */
+  files: number /* int */;
+  /**
+   * Notes say what the patch leaves out or cannot carry, one line each:
+   * a kept copy that is gone, a folder whose files were not recorded, a
+   * path outside the session folder, binary contents.
+   */
+  notes: string[];
+}
+/**
+ * MaxGitDiff bounds the bytes of `git diff HEAD` output GitStatusDiff
+ * hands out; past it the diff is cut after the last whole file.
+ */
+export const MaxGitDiff = 4 << 20;
+/**
+ * GitDiff is what `git diff HEAD` prints in a session's folder: what
+ * committing everything now would commit, as against the last commit.
+ */
+export interface GitDiff {
+  sessionId: string;
+  /**
+   * Root is the repository's top folder.
+   */
+  root: string;
+  /**
+   * Text is the diff (no color); empty when the working tree matches HEAD.
+   */
+  text: string;
+  /**
+   * Truncated says git printed more than MaxGitDiff bytes: Text holds
+   * the files that fit whole, Omitted counts the bytes left out.
+   */
+  truncated?: boolean;
+  omitted?: number /* int64 */;
+  /**
+   * Untracked are files git does not track yet (and does not ignore),
+   * relative to Root: git diff HEAD leaves them out; git add adds them.
+   */
+  untracked: string[];
+}
+
+//////////
 // source: dto_reviewed.go
 
 /**

@@ -21,6 +21,7 @@ import { CommentList, useCommentTarget } from "./Comments";
 import { useLoad } from "../useLoad";
 import { ReviewedBadge, ReviewedProvider, ReviewMarks, ScopeBar, emptyText, useMarks } from "./Scopes";
 import { useScope, useScopedGroups } from "./reviewed";
+import { useBeyond } from "./Beyond";
 import "./review.css";
 
 // PAGE is how many groups are shown at first, and added by "Show older
@@ -77,6 +78,7 @@ export function ReviewPanel(props: { sessionId: string; onClose: () => void }) {
 }
 
 function Panel(props: { sessionId: string; onClose: () => void }) {
+  const beyond = useBeyond(props.sessionId);
   const [scope, setScope] = useScope();
   const groups = useScopedGroups(scope);
   const { byId: stored, error, reload } = useStoredChanges(props.sessionId);
@@ -242,11 +244,13 @@ function Panel(props: { sessionId: string; onClose: () => void }) {
         <span className="review-muted">
           {total === 1 ? "1 change" : `${total} changes`} in {groups.length === 1 ? "1 group" : `${groups.length} groups`}
         </span>
+        {beyond.actions}
         <FullWindowButton className="review-icon" />
         <button type="button" className="review-icon" aria-label="Close review" onClick={props.onClose}>
           <X size={16} aria-hidden />
         </button>
       </header>
+      {beyond.view}
       <ScopeBar scope={scope} onScope={setScope} shown={groups.slice(0, shownGroups)} />
       {error !== "" && (
         <p role="alert" className="review-error">
