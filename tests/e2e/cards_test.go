@@ -15,7 +15,7 @@ import (
 // are one card, "Read 3 files", that expands to the three cards. The
 // stored tool.end carries the exit status as a field.
 //
-// spec: D5, T1
+// spec: L4
 func TestBrowserToolCards(t *testing.T) {
 	requireE2E(t)
 	bin := buildFoya(t)

@@ -489,6 +489,8 @@ func TestCommandsGetNoSecrets(t *testing.T) {
 // A command that exits by itself carries its exit status as a field, so a
 // front end shows the outcome without reading the text; one that timed
 // out carries none; one started in the background carries its ID.
+//
+// spec: L4
 func TestBashExitCodeField(t *testing.T) {
 	b := newBox(t, Options{})
 	rc := b.rc("ses_1", &gate{mode: approval.FullAccess})
