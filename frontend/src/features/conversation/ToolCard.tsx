@@ -249,7 +249,8 @@ function ResultView({ card, name }: { card: ToolCard; name: string }) {
         r.text !== "" && (
           <>
             {open ? (
-              <pre className="convo-pre convo-output" aria-label={`Output of ${name}`}>
+              // Focusable: a long output scrolls within its box, by keyboard too.
+              <pre className="convo-pre convo-output" tabIndex={0} aria-label={`Output of ${name}`}>
                 {r.text}
               </pre>
             ) : (
