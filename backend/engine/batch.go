@@ -380,6 +380,8 @@ func (r *runner) keep(call llm.CallRecord, res tools.Result) (*llm.ToolResult, l
 		Artifacts:   append([]string(nil), res.Artifacts...),
 		StopBatch:   res.StopBatch,
 		DisplayDiff: mask(res.DisplayDiff),
+		ExitCode:    res.ExitCode,
+		Background:  res.Background,
 	}
 	var c llm.Commit
 	// spec F1: file changes and their contents are stored in the same

@@ -48,6 +48,11 @@ func goldenEvents() []event.Event {
 			Artifacts: []string{"art_1"}, FileChanges: []event.FileChange{fc}, DisplayDiff: "-x\n+y", DurationMs: &ms}),
 		event.ToolEnd(event.ToolEndData{Step: 1, Index: 0, ID: "call_2", Name: "nope", Status: event.CallError, IsError: true,
 			Text: "unknown tool"}),
+		// A shell command that exited by itself, and one started in the background.
+		event.ToolEnd(event.ToolEndData{Step: 1, Index: 3, ID: "call_6", Name: "bash", Status: event.CallDone,
+			Text: "one\ntwo\n\nExit code 3 after 5ms.", DurationMs: &ms, ExitCode: &three}),
+		event.ToolEnd(event.ToolEndData{Step: 1, Index: 4, ID: "call_7", Name: "bash", Status: event.CallDone,
+			Text: "Started in the background with id bg1 (PID 42).", DurationMs: &ms, Background: "bg1"}),
 		event.ToolsActivated(event.ToolsActivatedData{Names: []string{"web_fetch"}}),
 		event.StepEnd(event.StepEndData{Step: 1, FinishReason: "tool_calls", ToolCalls: &three,
 			Usage: event.Usage{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15}}),

@@ -112,10 +112,17 @@ func ToolUpdate(d ToolUpdateData) Event { return of(TypeToolUpdate, d) }
 // ToolEndData is the payload of tool.end: a call ended (never coalesced).
 // Text is the result the model reads, Artifacts the IDs of what it made,
 // DurationMs how long it ran (absent for a call that never ran).
+// ExitCode is a shell command's exit status, set only when the command
+// exited by itself (not timed out, cancelled or killed by a signal), so a
+// front end shows the outcome without reading Text. Background is the ID
+// of the background command a call started (bg1, ...), whose status the
+// background.changed notices tell from then on.
 type ToolEndData struct {
 	Artifacts   []string     `json:"artifacts,omitempty"`
+	Background  string       `json:"background,omitempty"`
 	DisplayDiff string       `json:"displayDiff,omitempty"`
 	DurationMs  *int64       `json:"durationMs,omitempty"`
+	ExitCode    *int         `json:"exitCode,omitempty"`
 	FileChanges []FileChange `json:"fileChanges,omitempty"`
 	ID          string       `json:"id"`
 	Index       int          `json:"index"`

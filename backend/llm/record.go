@@ -109,6 +109,9 @@ type ToolResult struct {
 	StopBatch   bool         `json:"stopBatch,omitempty"`
 	FileChanges []FileChange `json:"fileChanges,omitempty"`
 	DisplayDiff string       `json:"displayDiff,omitempty"`
+	// ExitCode and Background: see tools.Result.
+	ExitCode   *int   `json:"exitCode,omitempty"`
+	Background string `json:"background,omitempty"`
 }
 
 // FileChange records one change to one path (event.FileChange, spec F1).

@@ -94,6 +94,12 @@ type Result struct {
 	FileChanges []FileChange
 	// DisplayDiff is shown to the user only, never sent to the model (spec F2).
 	DisplayDiff string
+	// ExitCode is a shell command's exit status when it exited by itself
+	// (nil for other tools, and for a command timed out, cancelled or
+	// killed by a signal): shown to the user as the call's outcome.
+	ExitCode *int
+	// Background is the ID of the background command the call started.
+	Background string
 }
 
 // FileChange is a change a tool made to one file: the record, and the

@@ -276,7 +276,7 @@ func (s *Shell) startBackground(rc *tools.RunContext, callID, command string, cm
 	} else if capture {
 		b.WriteString("\nWhat it changes in the workspace is recorded when it ends.")
 	}
-	return tools.Text(b.String()), nil
+	return tools.Result{Text: b.String(), Background: j.id}, nil
 }
 
 // captureBackground records what an ended background command changed,

@@ -543,7 +543,12 @@ func foreground(res sandbox.Result, p plan) tools.Result {
 	if sh.terminalWanted && (res.ExitCode != 0 || res.Signal != "") {
 		b.WriteString("\n" + terminalNote)
 	}
-	return tools.Result{Text: b.String(), IsError: res.TimedOut || res.Cancelled}
+	out := tools.Result{Text: b.String(), IsError: res.TimedOut || res.Cancelled}
+	if !res.TimedOut && !res.Cancelled && res.Signal == "" {
+		code := res.ExitCode
+		out.ExitCode = &code
+	}
+	return out
 }
 
 // ending says how a command ended.

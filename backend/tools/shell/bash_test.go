@@ -485,3 +485,29 @@ func TestCommandsGetNoSecrets(t *testing.T) {
 		})
 	}
 }
+
+// A command that exits by itself carries its exit status as a field, so a
+// front end shows the outcome without reading the text; one that timed
+// out carries none; one started in the background carries its ID.
+//
+// spec: L4
+func TestBashExitCodeField(t *testing.T) {
+	b := newBox(t, Options{})
+	rc := b.rc("ses_1", &gate{mode: approval.FullAccess})
+	res := b.bash(t, rc, map[string]any{"command": "sh -c 'echo one; echo two; exit 3'"})
+	if res.ExitCode == nil || *res.ExitCode != 3 || res.IsError {
+		t.Errorf("exit 3: ExitCode = %v, IsError = %v; want 3, false (%q)", res.ExitCode, res.IsError, res.Text)
+	}
+	res = b.bash(t, rc, map[string]any{"command": "true"})
+	if res.ExitCode == nil || *res.ExitCode != 0 {
+		t.Errorf("true: ExitCode = %v; want 0", res.ExitCode)
+	}
+	res = b.bash(t, rc, map[string]any{"command": "sleep 300", "timeout_ms": 100})
+	if res.ExitCode != nil {
+		t.Errorf("timed out: ExitCode = %d; want none", *res.ExitCode)
+	}
+	res = b.bash(t, rc, map[string]any{"command": "exec sleep 1000", "run_in_background": true})
+	if res.Background == "" || !strings.Contains(res.Text, res.Background) || res.ExitCode != nil {
+		t.Errorf("background: Background = %q, ExitCode = %v (%q)", res.Background, res.ExitCode, res.Text)
+	}
+}

@@ -54,6 +54,9 @@ describe("golden events", () => {
     expect(card.result).toMatchObject({ artifacts: ["art_1"], displayDiff: "-x\n+y" });
     expect(card.result!.fileChanges.map((f) => f.id)).toEqual(["chg_1"]);
     expect(cardOf(c, "run_1", "call_2")).toMatchObject({ status: "error", result: { text: "unknown tool" } });
+    expect(cardOf(c, "run_1", "call_2")!.result).toMatchObject({ exitCode: null, background: "" });
+    expect(cardOf(c, "run_1", "call_6")!.result).toMatchObject({ exitCode: 3, background: "" });
+    expect(cardOf(c, "run_1", "call_7")!.result).toMatchObject({ exitCode: null, background: "bg1" });
 
     const a = reduceAll(applyApprovals, initialApprovals("manual"), events);
     // The last run.start (a sub-agent's, in Manual) sets the mode; the MCP

@@ -329,11 +329,18 @@ export interface Progress {
  * ToolEndData is the payload of tool.end: a call ended (never coalesced).
  * Text is the result the model reads, Artifacts the IDs of what it made,
  * DurationMs how long it ran (absent for a call that never ran).
+ * ExitCode is a shell command's exit status, set only when the command
+ * exited by itself (not timed out, cancelled or killed by a signal), so a
+ * front end shows the outcome without reading Text. Background is the ID
+ * of the background command a call started (bg1, ...), whose status the
+ * background.changed notices tell from then on.
  */
 export interface ToolEndData {
   artifacts?: string[];
+  background?: string;
   displayDiff?: string;
   durationMs?: number /* int64 */;
+  exitCode?: number /* int */;
   fileChanges?: FileChange[];
   id: string;
   index: number /* int */;

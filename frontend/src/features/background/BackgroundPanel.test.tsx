@@ -1,4 +1,4 @@
-import { act, cleanup, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../../backend";
@@ -64,6 +64,46 @@ describe("BackgroundPanel", () => {
     act(() => t.notice(notice("output", { outputBytes: 4096 })));
     await waitFor(() => expect(log.textContent).toContain("GET /app.js 200"));
     expect(bg1!.textContent).toContain("printed 4.0 KiB");
+  });
+
+  it("follows the end of the output as it grows, unless the person scrolled up", async () => {
+    const user = userEvent.setup();
+    const { t } = mount(<BackgroundPanel sessionId={SID} onClose={() => {}} />, {
+      BackgroundCommands: [cmd()],
+      BackgroundOutput: output(cmd(), "line 1\n"),
+    }, SID);
+    const log = await screen.findByRole("log", { name: "Output of bg1" });
+    // jsdom lays nothing out: the log's sizes are given here, its offset kept.
+    let height = 500;
+    let top = 0;
+    Object.defineProperty(log, "scrollHeight", { configurable: true, get: () => height });
+    Object.defineProperty(log, "clientHeight", { configurable: true, get: () => 100 });
+    Object.defineProperty(log, "scrollTop", { configurable: true, get: () => top, set: (v: number) => (top = v) });
+    const more = async (text: string, bytes: number) => {
+      t.replies.BackgroundOutput = output(cmd(), text);
+      act(() => t.notice(notice("output", { outputBytes: bytes })));
+      await waitFor(() => expect(log.textContent).toBe(text));
+    };
+
+    await more("line 1\nline 2\n", 4096);
+    expect(top).toBe(500); // at the end: following
+    expect(screen.queryByRole("button", { name: /Jump to latest/ })).toBeNull();
+
+    // The person scrolls up to read: the view stays there as more comes.
+    top = 120;
+    fireEvent.scroll(log);
+    height = 800;
+    await more("line 1\nline 2\nline 3\n", 8192);
+    expect(top).toBe(120);
+    const jump = screen.getByRole("button", { name: "Jump to latest output of bg1" });
+    await user.click(jump);
+    expect(top).toBe(800);
+    expect(screen.queryByRole("button", { name: /Jump to latest/ })).toBeNull();
+
+    // Following again: the next output is followed.
+    height = 900;
+    await more("line 1\nline 2\nline 3\nline 4\n", 9000);
+    expect(top).toBe(900);
   });
 
   it("stops a command and shows how it ended, from the kill's answer", async () => {

@@ -6,6 +6,7 @@ import { Button } from "../../ui/Button";
 import { Notice } from "../../ui/Notice";
 import { errorText } from "../settings/errors";
 import { TaskList } from "../tasks/TaskList";
+import { useFollowTail } from "./followTail";
 import { sandboxText, sizeText, statusKind, statusText } from "./format";
 import { useBackgroundList } from "./useBackgroundList";
 import "./background.css";
@@ -125,7 +126,8 @@ function CommandItem(props: { sessionId: string; command: BackgroundCommand; onK
 /**
  * Tail shows the end of a command's output, read again when a
  * background.changed notice says it printed more or ended (outputBytes,
- * running): no timer.
+ * running): no timer. It follows the end as the output grows, unless the
+ * person scrolled up to read: then "Jump to latest" takes them back.
  */
 function Tail(props: { sessionId: string; id: string; running: boolean; outputBytes: number }) {
   const api = useApi();
@@ -133,6 +135,7 @@ function Tail(props: { sessionId: string; id: string; running: boolean; outputBy
   const [error, setError] = useState<string | null>(null);
   const [tick, setTick] = useState(0);
   const { sessionId, id, running, outputBytes } = props;
+  const tail = useFollowTail<HTMLPreElement>(out?.text);
 
   useEffect(() => {
     let live = true;
@@ -177,9 +180,14 @@ function Tail(props: { sessionId: string; id: string; running: boolean; outputBy
       ) : out.text === "" ? (
         <p className="muted">No output yet.</p>
       ) : (
-        <pre className="bg-output" tabIndex={0} role="log" aria-label={`Output of ${id}`}>
+        <pre ref={tail.ref} onScroll={tail.onScroll} className="bg-output" tabIndex={0} role="log" aria-label={`Output of ${id}`}>
           {out.text}
         </pre>
+      )}
+      {!tail.following && out.text !== "" && (
+        <Button onClick={tail.jump} aria-label={`Jump to latest output of ${id}`}>
+          Jump to latest
+        </Button>
       )}
     </div>
   );

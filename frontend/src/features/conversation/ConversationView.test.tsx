@@ -102,11 +102,14 @@ describe("ConversationView over a real session (run.jsonl)", () => {
     expect(within(list[0]!).getByRole("listitem").textContent).toBe("notes://all (notes)");
   });
 
-  it("shows durations, the output on demand, and a cancelled run's card as cancelled", async () => {
+  it("shows durations, the output's lines at once, the whole result on demand, and a cancelled run's card as cancelled", async () => {
     await mount(events);
-    const tail = card("bash for i in 1 2 3; do echo line $i; sleep 0.7; done");
+    const name = "bash for i in 1 2 3; do echo line $i; sleep 0.7; done";
+    const tail = card(name);
     expect(within(tail).getByText("2.2 s")).toBeTruthy();
-    await userEvent.click(within(tail).getByRole("button", { name: /Show output/ }));
+    expect(within(tail).getByLabelText(`Output of ${name}`).textContent).toBe("line 1\nline 2\nline 3");
+    expect(tail.textContent).not.toContain("Exit code 0 after 2.22s.");
+    await userEvent.click(within(tail).getByRole("button", { name: "Show the whole result" }));
     expect(tail.textContent).toContain("Exit code 0 after 2.22s.");
     const s = card("bash sleep 30");
     expect(within(s).getByText("cancelled")).toBeTruthy();

@@ -22,6 +22,7 @@ import { runError, runModel } from "./format";
 import { lastPrompt, lastTurn, rowsOf, runningTurnId, type Row } from "./reducer";
 import { EndRow, ModeRow, PromptRow, StepRow } from "./Rows";
 import { ToolCardRow } from "./ToolCard";
+import { ToolGroupRow } from "./ToolGroup";
 import { AttachButton, AttachedList, refsOf, type Attached } from "./AttachResources";
 import "./conversation.css";
 
@@ -120,7 +121,9 @@ function Transcript(props: { rows: Row[]; lastRunId: string; onContinue: (() => 
   useEffect(() => {
     if (setRevealer === undefined) return;
     setRevealer((at) => {
-      const index = rowsNow.current.findIndex((r) => r.kind === "card" && r.runId === at.runId && r.callId === at.callId);
+      const index = rowsNow.current.findIndex(
+        (r) => (r.kind === "card" && r.runId === at.runId && r.callId === at.callId) || (r.kind === "group" && r.runId === at.runId && r.callIds.includes(at.callId)),
+      );
       if (index >= 0) ref.current?.scrollToIndex({ index, align: "start" });
     });
     return () => setRevealer(null);
@@ -282,6 +285,8 @@ function RowView({ row, latest, onContinue }: { row: Row; latest: boolean; onCon
       return <StepRow runId={row.runId} step={row.step} />;
     case "card":
       return <ToolCardRow runId={row.runId} callId={row.callId} approvals />;
+    case "group":
+      return <ToolGroupRow runId={row.runId} callIds={row.callIds} approvals />;
     case "end":
       return <EndRow runId={row.runId} latest={latest} onContinue={onContinue} />;
   }

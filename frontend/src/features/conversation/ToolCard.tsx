@@ -1,9 +1,10 @@
 // A tool call's card: its tool and target, where it is (queued, waiting for
 // approval, running with bash's live tail, done, error, cancelled,
-// interrupted), how long it ran, and what it left: the result with its
-// truncation notices and the full stored text on demand, images, and for a
-// successful write, edit or delete only the file change (never the raw
-// arguments).
+// interrupted; for bash, its exit status, and for a background command
+// whether it still runs), how long it ran, and what it left: the last lines
+// of its output with the rest on demand, truncation notices and the full
+// stored text on demand, images, and for a successful write, edit or delete
+// only the file change (never the raw arguments).
 import { lazy, memo, Suspense, useState } from "react";
 import type { FileChange } from "../../backend/gen/event";
 import { useApi, useTransport } from "../../backend";
@@ -11,7 +12,9 @@ import { RequestsAt } from "../approvals";
 import { useCard, useSession, useTurn } from "../session/hooks";
 import { loadArtifact, type LoadedArtifact } from "./artifacts";
 import { useLoad } from "../useLoad";
+import { statusKind, statusText, useBackgroundCommand } from "../background";
 import { shownStatus } from "./cardStatus";
+import { exitWord, outputOf } from "./output";
 import { bytes, duration, relative, statusWord, target } from "./format";
 import { ModelText } from "./Markdown";
 import { lastAnswer, type ToolCard, type Turn } from "./reducer";
@@ -44,14 +47,26 @@ function Card({ card, workdir, approvals }: { card: ToolCard; workdir: string; a
   const shownByChild = card.childRunId !== "" && card.status === "done";
   // A task call whose sub-agent waits for approval says so, not "running".
   const badge = useSession((s) => shownStatus(s.conversation, card));
+  // A bash call that started a background command ends at once; the command's own state is what counts.
+  const background = card.status === "done" ? (card.result?.background ?? "") : "";
+  const exit = card.status === "done" && background === "" ? (card.result?.exitCode ?? null) : null;
+  const look = exit !== null && exit !== 0 ? "convo-card-failed" : `convo-card-${card.status}`;
   return (
-    <article className={`convo-card convo-card-${card.status}`} aria-label={name}>
+    <article className={`convo-card ${look}`} aria-label={name}>
       <header className="convo-card-head">
         <span className="convo-card-tool">{card.name}</span>
         {what !== "" && <span className="convo-card-target">{what}</span>}
-        <span className={`convo-badge convo-badge-${badge}`}>{statusWord[badge]}</span>
+        {background !== "" ? (
+          <BackgroundBadge id={background} />
+        ) : exit !== null ? (
+          <span className={`convo-badge convo-badge-exit-${exit === 0 ? "ok" : "bad"}`}>{exitWord(exit)}</span>
+        ) : (
+          <span className={`convo-badge convo-badge-${badge}`}>{statusWord[badge]}</span>
+        )}
         <span className="convo-card-meta">
-          {card.durationMs !== null
+          {background !== ""
+            ? `in the background as ${background}`
+            : card.durationMs !== null
             ? duration(card.durationMs)
             : !ended && card.status === "queued"
               ? `arguments ${bytes(card.argsBytes)}`
@@ -182,11 +197,43 @@ function Arguments({ card }: { card: ToolCard }) {
   );
 }
 
+/**
+ * BackgroundBadge says where the background command a bash call started
+ * is: running until it ends, then how it ended, live from the kernel's
+ * notices.
+ */
+function BackgroundBadge({ id }: { id: string }) {
+  const sessionId = useSession((s) => s.sessionId);
+  const state = useBackgroundCommand(sessionId, id);
+  switch (state.kind) {
+    case "listing":
+      return <span className="convo-badge">in the background</span>;
+    case "gone":
+      return (
+        <span className="convo-badge" title="Foya no longer keeps this command: it forgets them when it exits">
+          background, no longer kept
+        </span>
+      );
+    case "error":
+      return (
+        <span className="convo-badge" title={`Its state could not be read: ${state.message}`}>
+          background, state unknown
+        </span>
+      );
+    case "known": {
+      const kind = statusKind(state.command);
+      const word = kind === "running" ? "running" : statusText(state.command).toLowerCase();
+      return <span className={`convo-badge convo-badge-bg-${kind}`}>{word}</span>;
+    }
+  }
+}
+
 function ResultView({ card, name }: { card: ToolCard; name: string }) {
   const r = card.result!;
-  // A failed call shows its whole error at once (D5); other output on demand.
+  // A failed call shows its whole error at once (D5); other output as its last lines, all on demand.
   const failed = card.status !== "done";
   const [open, setOpen] = useState(false);
+  const out = outputOf(card.name, r.text);
   return (
     <div className="convo-section">
       {r.truncation.map((t, i) => (
@@ -201,10 +248,23 @@ function ResultView({ card, name }: { card: ToolCard; name: string }) {
       ) : (
         r.text !== "" && (
           <>
-            <button type="button" className="convo-link" aria-expanded={open} onClick={() => setOpen(!open)}>
-              {open ? "Hide output" : "Show output"} ({bytes(new TextEncoder().encode(r.text).length)})
-            </button>
-            {open && <pre className="convo-pre">{r.text}</pre>}
+            {open ? (
+              // Focusable: a long output scrolls within its box, by keyboard too.
+              <pre className="convo-pre convo-output" tabIndex={0} aria-label={`Output of ${name}`}>
+                {r.text}
+              </pre>
+            ) : (
+              out.body !== "" && (
+                <pre className="convo-pre convo-output" aria-label={out.cut ? `Last lines of output of ${name}` : `Output of ${name}`}>
+                  {out.tail}
+                </pre>
+              )
+            )}
+            {(out.cut || out.rest !== "" || out.body === "") && (
+              <button type="button" className="convo-link" aria-expanded={open} onClick={() => setOpen(!open)}>
+                {open ? "Hide all output" : out.cut ? `Show all output (${out.lines} lines)` : "Show the whole result"}
+              </button>
+            )}
           </>
         )
       )}

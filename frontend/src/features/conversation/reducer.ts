@@ -43,6 +43,10 @@ export interface Result {
   displayDiff: string;
   /** Lines of text saying the tool left part of its output out. */
   truncation: string[];
+  /** A shell command's exit status when it exited by itself; null otherwise. */
+  exitCode: number | null;
+  /** The background command a bash call started (bg1, ...); "" for none. */
+  background: string;
 }
 
 /** ToolCard is one tool call as the conversation shows it. */
@@ -81,6 +85,8 @@ export interface Step {
   tools: string[];
   /** Call IDs of the step's cards, ordered by the model's index. */
   cards: string[];
+  /** The tool each of those calls names, by call ID (known from tool.begin, never changed). */
+  names: Record<string, string>;
   ended: boolean;
   finishReason: string;
   usage: Usage | null;
@@ -265,6 +271,8 @@ function applyToTurn(s: ConversationState, turn: Turn, ev: TypedEvent): Conversa
         fileChanges: status === "done" ? (d.fileChanges ?? []) : [],
         displayDiff: d.displayDiff ?? "",
         truncation: truncationNotices(text),
+        exitCode: typeof d.exitCode === "number" ? d.exitCode : null,
+        background: d.background ?? "",
       };
       let base = s;
       let card = cardOf(s, turn.id, d.id);
@@ -377,7 +385,7 @@ function newCard(runId: string, step: number, index: number, id: string, name: s
 }
 
 function emptyStep(step: number): Step {
-  return { step, tools: [], cards: [], ended: false, finishReason: "", usage: null, toolCalls: 0, error: "" };
+  return { step, tools: [], cards: [], names: {}, ended: false, finishReason: "", usage: null, toolCalls: 0, error: "" };
 }
 
 function isEnded(c: ToolCard): boolean {
@@ -402,7 +410,7 @@ function addCard(s: ConversationState, turn: Turn, c: ToolCard): ConversationSta
   steps = steps.map((st) => {
     if (st.step !== c.step) return st;
     const cards = [...st.cards, c.id].sort((a, b) => indexOf(s, c, a) - indexOf(s, c, b));
-    return { ...st, cards };
+    return { ...st, cards, names: { ...st.names, [c.id]: c.name } };
   });
   return withCard(withTurn(s, { ...turn, steps }), c);
 }
@@ -469,7 +477,7 @@ export function lastPrompt(s: ConversationState): string {
 /**
  * Row is one item of the transcript as a virtualized list shows it: a mode
  * switch between turns, a turn's prompt, a step's text and reasoning, a
- * tool card, the turn's end. Rows hold keys, not content, so streamed text
+ * tool card or a group of them (consecutive file lookups), the turn's end. Rows hold keys, not content, so streamed text
  * and card updates leave the rows as they are.
  */
 export type Row =
@@ -477,6 +485,7 @@ export type Row =
   | { kind: "prompt"; key: string; runId: string }
   | { kind: "step"; key: string; runId: string; step: number }
   | { kind: "card"; key: string; runId: string; callId: string }
+  | { kind: "group"; key: string; runId: string; callIds: string[] }
   | { kind: "end"; key: string; runId: string };
 
 /**
@@ -496,9 +505,36 @@ export function rowsOf(entries: Entry[], turns: Record<string, Turn>): Row[] {
     rows.push({ kind: "prompt", key: `prompt:${t.id}`, runId: t.id });
     for (const st of t.steps) {
       rows.push({ kind: "step", key: `step:${t.id}:${st.step}`, runId: t.id, step: st.step });
-      for (const id of st.cards) rows.push({ kind: "card", key: `card:${t.id}:${id}`, runId: t.id, callId: id });
+      for (const ids of callRuns(st)) {
+        if (ids.length === 1) rows.push({ kind: "card", key: `card:${t.id}:${ids[0]!}`, runId: t.id, callId: ids[0]! });
+        else rows.push({ kind: "group", key: `group:${t.id}:${ids[0]!}`, runId: t.id, callIds: ids });
+      }
     }
     rows.push({ kind: "end", key: `end:${t.id}`, runId: t.id });
   }
   return rows;
+}
+
+/** lookupTools are the tools that only look at files: consecutive calls of them in a step show as one group. */
+export const lookupTools = new Set(["read", "ls", "glob", "grep"]);
+
+// callRuns splits a step's calls, in order, into runs: two or more
+// consecutive lookups are one run, any other call a run of its own.
+function callRuns(st: Step): string[][] {
+  const runs: string[][] = [];
+  let lookups: string[] = [];
+  const flush = () => {
+    if (lookups.length > 0) runs.push(lookups);
+    lookups = [];
+  };
+  for (const id of st.cards) {
+    if (lookupTools.has(st.names[id] ?? "")) {
+      lookups.push(id);
+      continue;
+    }
+    flush();
+    runs.push([id]);
+  }
+  flush();
+  return runs;
 }

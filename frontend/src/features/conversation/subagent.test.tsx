@@ -100,7 +100,8 @@ describe("the task card", () => {
     const answer = within(agent).getByRole("region", { name: "Answer of Sub-agent file lister" });
     expect(within(answer).getByText("a.go").tagName).toBe("STRONG");
     // The answer is shown once: the task's result (the same text) is not repeated.
-    expect(within(lister).queryByRole("button", { name: /Show output/ })).toBeNull();
+    expect(within(lister).queryByLabelText(/output of task file lister/i)).toBeNull();
+    expect(within(lister).queryByRole("button", { name: /Show all output|Show the whole result/ })).toBeNull();
 
     const show = within(agent).getByRole("button", { name: "Show its tool calls (1)" });
     expect(show.getAttribute("aria-expanded")).toBe("false");
