@@ -24,6 +24,8 @@ export interface Outgoing {
 export function Composer(props: {
   sessionId: string;
   busy: boolean;
+  /** A message is on its way (the Run call has not answered): the box waits, read-only. */
+  sending: boolean;
   running: boolean;
   /** The status of the session's latest turn ("" when none): queued messages go when it is completed. */
   lastStatus: TurnStatus | "";
@@ -44,6 +46,10 @@ export function Composer(props: {
   const files = useWorkspaceFiles(props.sessionId, typing !== null);
   const queue = useQueue({ busy: props.busy, lastStatus: props.lastStatus, send: props.onSend });
   const disabled = props.noModel !== "";
+  // Read-only while a message is on its way too: its text is still in the
+  // box, and an approval request that comes meanwhile must take focus
+  // (approvals' mayTakeFocus leaves a person typing in a writable box alone).
+  const readOnly = disabled || props.sending;
   const reason = props.running
     ? "A run is going: Enter queues your message, sent when the run completes. Escape stops the run."
     : props.busy
@@ -86,7 +92,7 @@ export function Composer(props: {
     setTyping(null);
   };
   const submit = async () => {
-    if (disabled || draft.trim() === "") return;
+    if (readOnly || draft.trim() === "") return;
     const m: Outgoing = { text: draft, attached, files: mentioned(draft, picked) };
     if (props.busy) {
       queue.add(m, picked.filter((e) => holds(draft, e)));
@@ -187,12 +193,12 @@ export function Composer(props: {
             className="convo-input"
             aria-label="Message"
             aria-describedby={reason !== "" ? "convo-composer-reason" : undefined}
-            aria-disabled={disabled}
+            aria-disabled={readOnly}
             aria-controls={open ? listId : undefined}
             aria-activedescendant={open && matches.length > 0 ? `${listId}-${Math.min(active, matches.length - 1)}` : undefined}
             aria-autocomplete="list"
             // Read-only rather than disabled: it keeps focus, so Escape still stops the run.
-            readOnly={disabled}
+            readOnly={readOnly}
             rows={3}
             value={draft}
             placeholder="Say what to do. @ mentions a file. Enter sends (queues while a run goes), Shift+Enter starts a new line."
@@ -211,7 +217,7 @@ export function Composer(props: {
               Stop
             </button>
           ) : null}
-          <button type="submit" className="button convo-send" disabled={disabled || draft.trim() === ""}>
+          <button type="submit" className="button convo-send" disabled={readOnly || draft.trim() === ""}>
             {props.busy ? "Queue" : "Send"}
           </button>
           <AttachButton sessionId={props.sessionId} attached={attached} disabled={disabled} onAttach={(a) => setAttached((l) => [...l, a])} />

@@ -449,6 +449,8 @@ describe("the composer", () => {
     // Until the run's start arrives a message typed is queued.
     expect(screen.getByRole("button", { name: "Queue" })).toBeTruthy();
     expect(box.getAttribute("aria-disabled")).toBe("false");
+    await userEvent.type(box, "then this{Enter}");
+    expect(screen.getByText("Queued: then this")).toBeTruthy();
   });
 
   it("queues what is typed while a run goes, with the reason; Escape and Stop cancel; the card then shows cancelled", async () => {

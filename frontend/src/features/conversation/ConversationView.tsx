@@ -96,6 +96,7 @@ export function ConversationView(props: { sessionId: string }) {
         <Composer
           sessionId={props.sessionId}
           busy={busy}
+          sending={sending}
           running={running !== ""}
           lastStatus={lastStatus}
           noModel={noModel}
