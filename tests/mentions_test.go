@@ -146,3 +146,36 @@ func TestMentionedFilesReachTheModel(t *testing.T) {
 		t.Errorf("%d requests after the refused messages; want still 1 (nothing sent)", n)
 	}
 }
+
+// Foya's own files in a session's folder (its database beside the
+// project) are neither offered nor sent to the model, as the file tools
+// never read them.
+func TestMentionsLeaveFoyasOwnFiles(t *testing.T) {
+	h := newHarness(t, nil, providertest.Say("ok"))
+	ctx := context.Background()
+	dir := filepath.Dir(h.db)
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("n\n"), 0o644)
+	sess, err := h.k.CreateSession(ctx, kernel.NewSession{Workdir: dir, ApprovalMode: "auto", Model: "m", Title: "db beside"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := h.k.WorkspaceFiles(ctx, sess.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range got.Entries {
+		if strings.HasPrefix(e.Path, "foya.db") {
+			t.Errorf("WorkspaceFiles offers %s, Foya's database", e.Path)
+		}
+	}
+	if !slices.ContainsFunc(got.Entries, func(e kernel.WorkspaceEntry) bool { return e.Path == "notes.txt" }) {
+		t.Errorf("WorkspaceFiles = %+v; want notes.txt in it", got.Entries)
+	}
+	_, err = h.k.Run(ctx, kernel.RunOptions{SessionID: sess.ID, Prompt: "x", Model: h.model(), Files: []string{"foya.db"}})
+	if !errors.Is(err, kernel.ErrInvalid) || !strings.Contains(err.Error(), "Foya's own") {
+		t.Errorf("a mention of Foya's database: %v; want invalid, saying it is Foya's own", err)
+	}
+	if n := len(h.srv.Requests()); n != 0 {
+		t.Errorf("%d model requests; want none", n)
+	}
+}

@@ -428,7 +428,7 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 	if err != nil {
 		return Run{}, err
 	}
-	if text, err := mentioned(sess.Workdir, o.Files); err != nil {
+	if text, err := k.mentioned(sess.Workdir, o.Files); err != nil {
 		return Run{}, err
 	} else if text != "" {
 		attached = strings.TrimPrefix(attached+"\n\n"+text, "\n\n")
