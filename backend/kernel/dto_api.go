@@ -69,6 +69,12 @@ type RunOptions struct {
 	// their text, bounded by MaxAttachedText, goes into the user message
 	// after the prompt and their images as image parts; stored with it.
 	Resources []ResourceRef `json:"resources,omitempty"`
+	// Files are files and folders of the session's folder the message
+	// mentions (@path, relative, forward slashes; at most MaxMentioned):
+	// each one's content, bounded as one read is, goes into the user
+	// message after the prompt. One that is gone fails the message before
+	// its run starts.
+	Files []string `json:"files,omitempty"`
 }
 
 // RevertRequest says what to revert: exactly one of ChangeIDs (with Hunks,

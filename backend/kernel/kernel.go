@@ -428,6 +428,11 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 	if err != nil {
 		return Run{}, err
 	}
+	if text, err := k.mentioned(sess.Workdir, o.Files); err != nil {
+		return Run{}, err
+	} else if text != "" {
+		attached = strings.TrimPrefix(attached+"\n\n"+text, "\n\n")
+	}
 	var title string
 	if sess.Runs == 0 && !sess.TitleByUser {
 		// The first run names a session the user named none for.

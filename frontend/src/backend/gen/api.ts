@@ -308,6 +308,15 @@ export function createApi(transport: Caller) {
     Run: (sessionID: string, message: string): Promise<string> =>
       transport.call<string>('Run', [sessionID, message]),
     /**
+     * RunWithMentions is RunWithResources with files and folders of the
+     * session's folder mentioned in the message (@path, relative): each one's
+     * content, bounded as one read is, goes into the user message after it. A
+     * mentioned file that is gone fails at once (code invalid), starting
+     * nothing.
+     */
+    RunWithMentions: (sessionID: string, message: string, resources: kernel.ResourceRef[], files: string[]): Promise<string> =>
+      transport.call<string>('RunWithMentions', [sessionID, message, resources, files]),
+    /**
      * RunWithResources is Run with MCP resources attached to the message
      * (spec M3): each names a server and a resource URI; their text goes into
      * the user message after the message, bounded, and their images as image
@@ -389,6 +398,13 @@ export function createApi(transport: Caller) {
      */
     UpdateSession: (id: string, p: SessionPatch): Promise<kernel.Session> =>
       transport.call<kernel.Session>('UpdateSession', [id, p]),
+    /**
+     * WorkspaceFiles lists a session's folder for @-mentions: its files and
+     * folders, sorted, at most kernel.MaxWorkspaceFiles, without .git, ignored
+     * or hidden folders. A session whose folder is gone is unavailable.
+     */
+    WorkspaceFiles: (sessionID: string): Promise<kernel.WorkspaceFiles> =>
+      transport.call<kernel.WorkspaceFiles>('WorkspaceFiles', [sessionID]),
     /**
      * WorkspaceUsage returns the disk the workspace indexes take: the
      * compressed contents that let shell commands' changes be reverted, and

@@ -513,6 +513,14 @@ export interface RunOptions {
    * after the prompt and their images as image parts; stored with it.
    */
   resources?: ResourceRef[];
+  /**
+   * Files are files and folders of the session's folder the message
+   * mentions (@path, relative, forward slashes; at most MaxMentioned):
+   * each one's content, bounded as one read is, goes into the user
+   * message after the prompt. One that is gone fails the message before
+   * its run starts.
+   */
+  files?: string[];
 }
 /**
  * RevertRequest says what to revert: exactly one of ChangeIDs (with Hunks,
@@ -723,6 +731,41 @@ export interface NewComment {
   startLine: number /* int */;
   endLine: number /* int */;
   text: string;
+}
+
+//////////
+// source: dto_composer.go
+
+/**
+ * MaxMentioned is the most files and folders one message may mention.
+ */
+export const MaxMentioned = 20;
+/**
+ * MaxWorkspaceFiles is the most entries WorkspaceFiles returns.
+ */
+export const MaxWorkspaceFiles = 5000;
+/**
+ * WorkspaceEntry is a file or folder of a session's folder.
+ */
+export interface WorkspaceEntry {
+  /**
+   * Path is relative to the session's folder, with forward slashes.
+   */
+  path: string;
+  dir?: boolean;
+}
+/**
+ * WorkspaceFiles lists a session's folder for @-mentions: its files and
+ * folders as the file tools walk it (no .git, nothing .gitignore ignores,
+ * no hidden folders), sorted by path, at most MaxWorkspaceFiles.
+ */
+export interface WorkspaceFiles {
+  entries: WorkspaceEntry[];
+  /**
+   * Truncated says the folder holds more than MaxWorkspaceFiles entries
+   * and some were left out.
+   */
+  truncated?: boolean;
 }
 
 //////////

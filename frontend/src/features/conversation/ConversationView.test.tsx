@@ -449,11 +449,14 @@ describe("the composer", () => {
     await waitFor(() => expect(t.callsOf("Run")).toBe(1));
     expect(t.calls.find((c) => c.method === "Run")!.args).toEqual([SESSION, "line one\nline two"]);
     await waitFor(() => expect((box as HTMLTextAreaElement).value).toBe(""));
-    // Until the run's start arrives the composer waits.
-    expect(box.getAttribute("aria-disabled")).toBe("true");
+    // Until the run's start arrives a message typed is queued.
+    expect(screen.getByRole("button", { name: "Queue" })).toBeTruthy();
+    expect(box.getAttribute("aria-disabled")).toBe("false");
+    await userEvent.type(box, "then this{Enter}");
+    expect(screen.getByText("Queued: then this")).toBeTruthy();
   });
 
-  it("is disabled with the reason while a run goes; Escape and Stop cancel; the card then shows cancelled", async () => {
+  it("queues what is typed while a run goes, with the reason; Escape and Stop cancel; the card then shows cancelled", async () => {
     const log = new Log();
     log.runStart("run_1", "Sleep");
     log.stepStart("run_1", 1);
@@ -461,11 +464,12 @@ describe("the composer", () => {
     log.running("run_1", 1, "c1");
     const { t, push } = await mount(log.events, { replies: { Cancel: true, Run: "run_x" } });
     const box = screen.getByRole("textbox", { name: "Message" });
-    expect(box.getAttribute("aria-disabled")).toBe("true");
-    expect(screen.getByText("A run is going: wait for it to end, or stop it (Escape).")).toBeTruthy();
-    expect((screen.getByRole("button", { name: "Send" }) as HTMLButtonElement).disabled).toBe(true);
+    expect(box.getAttribute("aria-disabled")).toBe("false");
+    expect(screen.getByText("A run is going: Enter queues your message, sent when the run completes. Escape stops the run.")).toBeTruthy();
+    expect((screen.getByRole("button", { name: "Queue" }) as HTMLButtonElement).disabled).toBe(true);
     await userEvent.type(box, "more{Enter}");
     expect(t.callsOf("Run")).toBe(0);
+    expect(screen.getByText("Queued: more")).toBeTruthy();
 
     await userEvent.keyboard("{Escape}");
     expect(t.callsOf("Cancel")).toBe(1);
@@ -479,6 +483,9 @@ describe("the composer", () => {
     expect(within(card("bash sleep 30")).getByText("cancelled")).toBeTruthy();
     expect(screen.queryByRole("button", { name: "Stop" })).toBeNull();
     expect(box.getAttribute("aria-disabled")).toBe("false");
+    // The run was stopped: the queued message stays, not sent, and says why.
+    expect(await screen.findByText("The run was stopped, so this was not sent.")).toBeTruthy();
+    expect(t.callsOf("Run")).toBe(0);
   });
 
   it.each([

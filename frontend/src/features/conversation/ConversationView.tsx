@@ -11,19 +11,19 @@ import {
   useState,
   type KeyboardEvent,
   type ReactNode,
-  type RefObject,
 } from "react";
 import { Virtuoso, VirtuosoMockContext, type VirtuosoHandle } from "react-virtuoso";
 import { useApi } from "../../backend";
-import { ApprovalsProvider, Unanchored, WaitingNotice, useApprovals } from "../approvals";
+import { ApprovalsProvider, useApprovals } from "../approvals";
 import { useLoad } from "../useLoad";
 import { useSession } from "../session/hooks";
 import { runError, runModel } from "./format";
-import { lastPrompt, lastTurn, rowsOf, runningTurnId, type Row } from "./reducer";
+import { lastTurn, rowsOf, runningTurnId, type Row } from "./reducer";
 import { EndRow, ModeRow, PromptRow, StepRow } from "./Rows";
 import { ToolCardRow } from "./ToolCard";
 import { ToolGroupRow } from "./ToolGroup";
-import { AttachButton, AttachedList, refsOf, type Attached } from "./AttachResources";
+import { refsOf } from "./AttachResources";
+import { Composer, type Outgoing } from "./Composer";
 import "./conversation.css";
 
 /** continueMessage is what "Continue" sends after the step-limit stop. */
@@ -37,6 +37,7 @@ export function ConversationView(props: { sessionId: string }) {
   const rows = useMemo(() => rowsOf(entries, turns), [entries, turns]);
   const running = useSession((s) => runningTurnId(s.conversation));
   const lastRunId = useSession((s) => lastTurn(s.conversation)?.id ?? "");
+  const lastStatus = useSession((s) => lastTurn(s.conversation)?.status ?? "");
 
   const [sent, setSent] = useState("");
   const started = useSession((s) => sent !== "" && s.conversation.turns[sent] !== undefined);
@@ -46,11 +47,16 @@ export function ConversationView(props: { sessionId: string }) {
   const busy = running !== "" || sending || (sent !== "" && !started);
 
   const send = useCallback(
-    async (message: string, attached: Attached[] = []): Promise<boolean> => {
+    async ({ text: message, attached, files }: Outgoing): Promise<boolean> => {
       setSending(true);
       setError("");
       try {
-        const id = attached.length === 0 ? await api.Run(props.sessionId, message) : await api.RunWithResources(props.sessionId, message, refsOf(attached));
+        const id =
+          files.length > 0
+            ? await api.RunWithMentions(props.sessionId, message, refsOf(attached), files)
+            : attached.length === 0
+              ? await api.Run(props.sessionId, message)
+              : await api.RunWithResources(props.sessionId, message, refsOf(attached));
         setSent(id);
         return true;
       } catch (e) {
@@ -70,7 +76,7 @@ export function ConversationView(props: { sessionId: string }) {
     );
   }, [api, props.sessionId]);
   const canContinue = !busy && noModel === "";
-  const continueRun = useCallback(() => void send(continueMessage), [send]);
+  const continueRun = useCallback(() => void send({ text: continueMessage, attached: [], files: [] }), [send]);
   const onContinue = canContinue ? continueRun : null;
 
   // Escape stops the run from anywhere in the view (the message box, a card's button).
@@ -91,7 +97,9 @@ export function ConversationView(props: { sessionId: string }) {
         <Composer
           sessionId={props.sessionId}
           busy={busy}
+          sending={sending}
           running={running !== ""}
+          lastStatus={lastStatus}
           noModel={noModel}
           error={error}
           onSend={send}
@@ -312,94 +320,4 @@ function useNoModel(sessionId: string, running: string): string {
   return runModel(s, providers) === ""
     ? "This session has no model: add a provider profile with a model in Settings, or choose one for this session."
     : "";
-}
-
-function Composer(props: {
-  sessionId: string;
-  busy: boolean;
-  running: boolean;
-  noModel: string;
-  error: string;
-  onSend: (message: string, attached: Attached[]) => Promise<boolean>;
-  onStop: () => void;
-  input: RefObject<HTMLTextAreaElement | null>;
-}) {
-  const [draft, setDraft] = useState("");
-  const [attached, setAttached] = useState<Attached[]>([]);
-  const recall = useSession((s) => lastPrompt(s.conversation));
-  const disabled = props.busy || props.noModel !== "";
-  const reason = props.running
-    ? "A run is going: wait for it to end, or stop it (Escape)."
-    : props.busy
-      ? "Sending…"
-      : props.noModel;
-  const submit = async () => {
-    if (disabled || draft.trim() === "") return;
-    const message = draft;
-    if (await props.onSend(message, attached)) {
-      setDraft((d) => (d === message ? "" : d));
-      setAttached([]);
-    }
-  };
-  const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (e.nativeEvent.isComposing) return;
-    if (e.key === "Enter" && !e.shiftKey) {
-      e.preventDefault();
-      void submit();
-    } else if (e.key === "ArrowUp" && draft === "" && recall !== "" && !disabled) {
-      e.preventDefault();
-      setDraft(recall);
-    }
-  };
-  return (
-    <form
-      className="convo-composer"
-      aria-label="Send a message"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit();
-      }}
-    >
-      {props.error !== "" && (
-        <p className="convo-composer-error" role="alert">
-          {props.error}
-        </p>
-      )}
-      {reason !== "" && (
-        <p className="convo-composer-reason" id="convo-composer-reason">
-          {reason}
-        </p>
-      )}
-      <Unanchored />
-      <WaitingNotice />
-      <AttachedList attached={attached} onRemove={(a) => setAttached((l) => l.filter((x) => x !== a))} />
-      <div className="convo-composer-row">
-        <textarea
-          ref={props.input}
-          className="convo-input"
-          aria-label="Message"
-          aria-describedby={reason !== "" ? "convo-composer-reason" : undefined}
-          aria-disabled={disabled}
-          // Read-only rather than disabled: it keeps focus, so Escape still stops the run.
-          readOnly={disabled}
-          rows={3}
-          value={draft}
-          placeholder="Say what to do. Enter sends, Shift+Enter starts a new line."
-          onChange={(e) => setDraft(e.target.value)}
-          onKeyDown={onKey}
-        />
-        <div className="convo-composer-buttons">
-          {props.running ? (
-            <button type="button" className="button convo-stop" onClick={props.onStop}>
-              Stop
-            </button>
-          ) : null}
-          <button type="submit" className="button convo-send" disabled={disabled || draft.trim() === ""}>
-            Send
-          </button>
-          <AttachButton sessionId={props.sessionId} attached={attached} disabled={disabled} onAttach={(a) => setAttached((l) => [...l, a])} />
-        </div>
-      </div>
-    </form>
-  );
 }

@@ -97,6 +97,8 @@ export function runError(e: unknown): string {
   if (/^no model\b/.test(message)) {
     return "This session has no model to ask: add a provider profile with a model in Settings, then send again.";
   }
+  // A mention's folder that is gone is the session's, not the model's server.
+  if (/^the session's folder /.test(message)) return `The message was not sent: ${message}.`;
   if (code === "unavailable") return `The model's server is not available (${message}): check the provider in Settings, then send again.`;
   if (code === "not_found") return `This session no longer exists (${message}): pick another session in the list.`;
   return `The message was not sent: ${message}`;

@@ -1,0 +1,207 @@
+// The composer's @-mentions, queued messages and token meter, in the view
+// as the shell mounts it (mounttest), over a FakeTransport.
+import { cleanup, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it } from "vitest";
+import { ApiError } from "../../backend";
+import { Log, SESSION } from "../eventstest";
+import { fuzzyScore, holds, matchEntries, mentionAt, mentioned, pick, removeToken } from "./mentions";
+import { mountConversation as mount } from "./mounttest";
+import { initialConversation, applyConversation } from "./reducer";
+import { tokens, usageOf } from "./usage";
+
+afterEach(cleanup);
+
+const files = {
+  entries: [
+    { path: "README.md" },
+    { path: "docs", dir: true },
+    { path: "docs/notes.md" },
+    { path: "notes.txt" },
+    { path: "src", dir: true },
+    { path: "src/nothing.go" },
+  ],
+};
+
+function done(): Log {
+  const log = new Log();
+  log.runStart("run_1", "Fix the flaky test");
+  log.stepStart("run_1", 1);
+  log.text("run_1", 1, "Fixed.");
+  log.stepEnd("run_1", 1, "stop", 0);
+  log.runEnd("run_1", "completed");
+  return log;
+}
+
+const box = () => screen.getByRole("textbox", { name: "Message" }) as HTMLTextAreaElement;
+const options = () => within(screen.getByRole("listbox", { name: "Files to mention" })).getAllByRole("option");
+
+describe("mentions (pure)", () => {
+  it("finds the mention being typed only after space or at the start", () => {
+    expect(mentionAt("see @no", 7)).toEqual({ start: 4, query: "no" });
+    expect(mentionAt("@", 1)).toEqual({ start: 0, query: "" });
+    expect(mentionAt("mail a@b.c", 10)).toBeNull();
+    expect(mentionAt("see @no more", 12)).toBeNull();
+  });
+
+  it("matches fuzzily, the file's own name first", () => {
+    expect(fuzzyScore("nt", "notes.txt")).not.toBeNull();
+    expect(fuzzyScore("xz", "notes.txt")).toBeNull();
+    expect(matchEntries(files.entries, "no").map((e) => e.path).slice(0, 2)).toEqual(["notes.txt", "docs/notes.md"]);
+  });
+
+  it("picks, holds, removes tokens", () => {
+    const e = { path: "notes.txt" };
+    const p = pick("read @no please", { start: 5, query: "no" }, 8, e);
+    expect(p.text).toBe("read @notes.txt please");
+    expect(holds(p.text, e)).toBe(true);
+    expect(holds("read @notes.txtx", e)).toBe(false);
+    expect(mentioned("a @notes.txt, b", [e, { path: "gone" }])).toEqual(["notes.txt"]);
+    expect(removeToken(p.text, e)).toBe("read please");
+  });
+});
+
+describe("@-mentions in the composer", () => {
+  it("lists the session's files on @, moves with the arrows, picks with Enter as a chip, and sends the file with the message", async () => {
+    const { t } = await mount(done().events, { replies: { WorkspaceFiles: files, RunWithMentions: "run_2" } });
+    await userEvent.click(box());
+    await userEvent.type(box(), "look at @no");
+    await waitFor(() => expect(options().map((o) => o.textContent)).toEqual(["notes.txt", "docs/notes.md", "src/nothing.go"]));
+    expect(t.calls.find((c) => c.method === "WorkspaceFiles")!.args).toEqual([SESSION]);
+    expect(options()[0]!.getAttribute("aria-selected")).toBe("true");
+    await userEvent.keyboard("{ArrowDown}");
+    expect(options()[1]!.getAttribute("aria-selected")).toBe("true");
+    await userEvent.keyboard("{ArrowUp}");
+    await userEvent.keyboard("{Enter}");
+    expect(box().value).toBe("look at @notes.txt ");
+    expect(screen.queryByRole("listbox")).toBeNull();
+    expect(t.callsOf("RunWithMentions")).toBe(0); // Enter picked, it did not send
+    const chips = screen.getByRole("list", { name: "Mentioned files" });
+    expect(within(chips).getByText("@notes.txt")).toBeTruthy();
+    await userEvent.type(box(), "please{Enter}");
+    await waitFor(() => expect(t.callsOf("RunWithMentions")).toBe(1));
+    expect(t.calls.find((c) => c.method === "RunWithMentions")!.args).toEqual([SESSION, "look at @notes.txt please", [], ["notes.txt"]]);
+  });
+
+  it("closes the list on Escape without stopping the run, and a chip's × removes the mention", async () => {
+    const log = new Log();
+    log.runStart("run_1", "Sleep");
+    const { t } = await mount(log.events, { replies: { WorkspaceFiles: files, Cancel: true } });
+    await userEvent.click(box());
+    await userEvent.type(box(), "@READ");
+    await waitFor(() => expect(options()).toHaveLength(1));
+    await userEvent.keyboard("{Escape}");
+    expect(screen.queryByRole("listbox")).toBeNull();
+    expect(t.callsOf("Cancel")).toBe(0);
+    await userEvent.keyboard("{Escape}"); // the list is closed: now Escape stops the run
+    expect(t.callsOf("Cancel")).toBe(1);
+    await userEvent.clear(box());
+    await userEvent.type(box(), "@src");
+    await waitFor(() => expect(options()[0]!.textContent).toBe("src/"));
+    await userEvent.keyboard("{Tab}");
+    expect(box().value).toBe("@src/ ");
+    await userEvent.click(screen.getByRole("button", { name: "Remove @src/" }));
+    expect(box().value).toBe("");
+    expect(screen.queryByRole("list", { name: "Mentioned files" })).toBeNull();
+  });
+
+  it("keeps the text when a mentioned file was deleted before sending, with the kernel's words", async () => {
+    const gone = new ApiError("invalid", "@notes.txt is not in the session's folder any more (deleted or renamed?): remove the mention or restore the file, then send again");
+    await mount(done().events, { replies: { WorkspaceFiles: files, RunWithMentions: gone } });
+    await userEvent.click(box());
+    await userEvent.type(box(), "@notes");
+    await waitFor(() => expect(options().length).toBeGreaterThan(0));
+    await userEvent.keyboard("{Enter}{Enter}");
+    expect((await screen.findByRole("alert")).textContent).toContain("@notes.txt is not in the session's folder any more");
+    expect(box().value).toBe("@notes.txt ");
+    expect(screen.getByRole("list", { name: "Mentioned files" })).toBeTruthy();
+  });
+
+  it("says so when the session's folder cannot be listed", async () => {
+    await mount(done().events, { replies: { WorkspaceFiles: new ApiError("unavailable", "the session's folder /x is gone or is not a folder: restore it") } });
+    await userEvent.click(box());
+    await userEvent.type(box(), "@a");
+    expect((await screen.findByRole("alert")).textContent).toContain("the session's folder /x is gone");
+  });
+});
+
+describe("queued messages", () => {
+  function running(): Log {
+    const log = new Log();
+    log.runStart("run_1", "Sleep");
+    log.stepStart("run_1", 1);
+    return log;
+  }
+
+  it("sends a message queued during a run once the run completes, and only then", async () => {
+    const log = running();
+    const { t, push } = await mount(log.events, { replies: { Run: "run_2" } });
+    await userEvent.type(box(), "next step{Enter}");
+    const q = screen.getByRole("list", { name: "Queued messages" });
+    expect(within(q).getByText("Queued: next step")).toBeTruthy();
+    expect(box().value).toBe("");
+    expect(t.callsOf("Run")).toBe(0);
+    const at = log.events.length;
+    log.stepEnd("run_1", 1, "stop", 0);
+    log.runEnd("run_1", "completed");
+    await push(log.events.slice(at));
+    await waitFor(() => expect(t.callsOf("Run")).toBe(1));
+    expect(t.calls.find((c) => c.method === "Run")!.args).toEqual([SESSION, "next step"]);
+    expect(screen.queryByRole("list", { name: "Queued messages" })).toBeNull();
+  });
+
+  it("keeps a message queued after a failed run, with Send now, Edit and Remove", async () => {
+    const log = running();
+    const { t, push } = await mount(log.events, { replies: { Run: "run_2" } });
+    await userEvent.type(box(), "first{Enter}");
+    const at = log.events.length;
+    log.runEnd("run_1", "failed", "the model's server said 500");
+    await push(log.events.slice(at));
+    expect(await screen.findByText("The run failed, so this was not sent.")).toBeTruthy();
+    expect(t.callsOf("Run")).toBe(0);
+    await userEvent.click(screen.getByRole("button", { name: "Edit" }));
+    expect(box().value).toBe("first");
+    expect(screen.queryByRole("list", { name: "Queued messages" })).toBeNull();
+    expect(t.callsOf("Run")).toBe(0);
+  });
+
+  it("Remove drops a queued message; Send now sends a held one", async () => {
+    const log = running();
+    const { t, push } = await mount(log.events, { replies: { Run: "run_2" } });
+    await userEvent.type(box(), "one{Enter}");
+    await userEvent.type(box(), "two{Enter}");
+    const items = () => within(screen.getByRole("list", { name: "Queued messages" })).getAllByRole("listitem");
+    expect(items()).toHaveLength(2);
+    await userEvent.click(within(items()[0]!).getByRole("button", { name: "Remove" }));
+    expect(items().map((li) => li.querySelector(".convo-queued-text")!.textContent)).toEqual(["Queued: two"]);
+    const at = log.events.length;
+    log.runEnd("run_1", "cancelled", "cancelled");
+    await push(log.events.slice(at));
+    await userEvent.click(await screen.findByRole("button", { name: "Send now" }));
+    await waitFor(() => expect(t.callsOf("Run")).toBe(1));
+    expect(t.calls.find((c) => c.method === "Run")!.args).toEqual([SESSION, "two"]);
+  });
+});
+
+describe("the token meter", () => {
+  it("sums the recorded usage and shows the counts in its tooltip", async () => {
+    const log = done();
+    await mount(log.events);
+    const meter = screen.getByText("1.9k tokens");
+    expect(meter.getAttribute("title")).toBe(
+      "Tokens used in this session: 1,800 prompt, 80 completion, 1,880 in all. The last model request held 900 prompt tokens.",
+    );
+  });
+
+  it("counts a running turn's ended steps, and nothing before any usage", () => {
+    const log = new Log();
+    log.runStart("run_1", "p");
+    let s = log.events.reduce(applyConversation, initialConversation);
+    expect(usageOf(s.turns).total).toBe(0);
+    log.stepStart("run_1", 1);
+    log.stepEnd("run_1", 1, "tool_calls", 0);
+    s = log.events.reduce(applyConversation, initialConversation);
+    expect(usageOf(s.turns)).toEqual({ prompt: 900, completion: 40, total: 940, context: 900 });
+    expect([tokens(940), tokens(12_345), tokens(123_456), tokens(1_250_000)]).toEqual(["940", "12.3k", "123k", "1.3M"]);
+  });
+});
