@@ -88,86 +88,85 @@ export function Shell(props: { onReady?: (r: UIReport) => void }) {
     openSettings: () => setSettings(true),
   });
 
-  // Every error notice may offer "Open settings".
   const errorActions = useMemo(() => ({ onSettings: () => setSettings(true) }), []);
-  return (
-    <ErrorActions.Provider value={errorActions}>
-      <div className="app">
-        <aside className="sidebar" aria-label="Sessions sidebar">
-          <div className="sidebar-top">
-            <h1 className="brand">Foya</h1>
-            <Button variant="primary" onClick={() => setCreating(true)} aria-keyshortcuts="Control+N">
-              <Plus size={16} aria-hidden="true" /> New session
-            </Button>
-          </div>
-          <SessionList
-            state={list.state}
-            openId={openId}
-            onOpen={openSession}
-            onReload={list.reload}
-            onRenamed={list.upsert}
-            onDelete={setDeleting}
-            searchRef={search}
+  const app = (
+    <div className="app">
+      <aside className="sidebar" aria-label="Sessions sidebar">
+        <div className="sidebar-top">
+          <h1 className="brand">Foya</h1>
+          <Button variant="primary" onClick={() => setCreating(true)} aria-keyshortcuts="Control+N">
+            <Plus size={16} aria-hidden="true" /> New session
+          </Button>
+        </div>
+        <SessionList
+          state={list.state}
+          openId={openId}
+          onOpen={openSession}
+          onReload={list.reload}
+          onRenamed={list.upsert}
+          onDelete={setDeleting}
+          searchRef={search}
+        />
+        <div className="sidebar-footer">
+          <About state={info} />
+          <IconButton
+            label="Set up a model"
+            icon={<Sparkles size={16} />}
+            onClick={() => {
+              setSettings(false);
+              setSetup(true);
+            }}
           />
-          <div className="sidebar-footer">
-            <About state={info} />
-            <IconButton
-              label="Set up a model"
-              icon={<Sparkles size={16} />}
-              onClick={() => {
-                setSettings(false);
-                setSetup(true);
-              }}
-            />
-            <IconButton label="Settings" icon={<Settings size={16} />} onClick={() => setSettings(true)} aria-keyshortcuts="Control+," />
-          </div>
-        </aside>
+          <IconButton label="Settings" icon={<Settings size={16} />} onClick={() => setSettings(true)} aria-keyshortcuts="Control+," />
+        </div>
+      </aside>
 
-        <main className="main">
-          {info.status === "ready" && info.info.readOnly ? (
-            <Notice kind="alert" title="Read-only: nothing can be changed">
-              Foya opened its database {info.info.dbPath} read-only: {info.info.readOnly}. Sessions can be read; new runs, mode
-              switches and settings are refused until the file can be written.
-            </Notice>
-          ) : null}
-          {settings ? (
-            <SettingsSlot sessionId={open?.id ?? null} onClose={() => setSettings(false)} />
-          ) : setup ? (
-            <FirstRunView
-              onSkip={() => setSetup(false)}
-              onSessionCreated={(s) => {
-                list.upsert(s);
-                openSession(s.id);
-              }}
-            />
-          ) : open !== null ? (
-            <OpenSession key={open.id} session={open} panel={panel} setPanel={setPanel} onSettings={() => setSettings(true)} />
-          ) : (
-            <Welcome load={list.state.load} count={sessions.length} onNew={() => setCreating(true)} />
-          )}
-        </main>
+      <main className="main">
+        {info.status === "ready" && info.info.readOnly ? (
+          <Notice kind="alert" title="Read-only: nothing can be changed">
+            Foya opened its database {info.info.dbPath} read-only: {info.info.readOnly}. Sessions can be read; new runs, mode
+            switches and settings are refused until the file can be written.
+          </Notice>
+        ) : null}
+        {settings ? (
+          <SettingsSlot sessionId={open?.id ?? null} onClose={() => setSettings(false)} />
+        ) : setup ? (
+          <FirstRunView
+            onSkip={() => setSetup(false)}
+            onSessionCreated={(s) => {
+              list.upsert(s);
+              openSession(s.id);
+            }}
+          />
+        ) : open !== null ? (
+          <OpenSession key={open.id} session={open} panel={panel} setPanel={setPanel} onSettings={() => setSettings(true)} />
+        ) : (
+          <Welcome load={list.state.load} count={sessions.length} onNew={() => setCreating(true)} />
+        )}
+      </main>
 
-        <CreateSessionDialog
-          open={creating}
-          onClose={() => setCreating(false)}
-          onCreated={(s) => {
-            setCreating(false);
-            list.upsert(s);
-            openSession(s.id);
-          }}
-        />
-        <DeleteSessionDialog
-          session={deleting}
-          onClose={() => setDeleting(null)}
-          onDeleted={(id) => {
-            setDeleting(null);
-            list.remove(id);
-            if (openId === id) setOpenId(null);
-          }}
-        />
-      </div>
-    </ErrorActions.Provider>
+      <CreateSessionDialog
+        open={creating}
+        onClose={() => setCreating(false)}
+        onCreated={(s) => {
+          setCreating(false);
+          list.upsert(s);
+          openSession(s.id);
+        }}
+      />
+      <DeleteSessionDialog
+        session={deleting}
+        onClose={() => setDeleting(null)}
+        onDeleted={(id) => {
+          setDeleting(null);
+          list.remove(id);
+          if (openId === id) setOpenId(null);
+        }}
+      />
+    </div>
   );
+  // Every error notice in the app may offer "Open settings".
+  return <ErrorActions.Provider value={errorActions}>{app}</ErrorActions.Provider>;
 }
 
 function Welcome(props: { load: "loading" | "ready" | "error"; count: number; onNew: () => void }) {
