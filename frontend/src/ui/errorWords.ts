@@ -29,7 +29,7 @@ export interface Explained {
 export function host(text: string): string {
   const url = /\bhttps?:\/\/([^/\s"'?#]+)/i.exec(text);
   if (url !== null) return url[1]!;
-  const dial = /\bdial tcp ([^\s:]+(?::\d+)?|\[[^\]]+\](?::\d+)?)/.exec(text);
+  const dial = /\bdial tcp (\[[^\]]+\](?::\d+)?|[^\s:\[]+(?::\d+)?)/.exec(text);
   if (dial !== null) return dial[1]!;
   const lookup = /\blookup ([^\s:]+)/.exec(text);
   return lookup !== null ? lookup[1]! : "";

@@ -1,5 +1,6 @@
 import { cleanup, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { useState } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../../backend";
 import { session } from "../../backend/fake";
@@ -104,7 +105,35 @@ describe("SettingsView: approval modes", () => {
     await user.keyboard("{Escape}");
     expect(onClose).toHaveBeenCalledTimes(2);
   });
+
+  // The shell mounts the dialog while its state says so (a button, Ctrl+,):
+  // no radix Trigger, so the dialog itself gives focus back.
+  it("gives focus back to the button that opened it when it closes", async () => {
+    const user = userEvent.setup();
+    mount(<Opener />, base());
+    const opener = screen.getByRole("button", { name: "Settings" });
+    await user.click(opener);
+    await screen.findByRole("dialog", { name: "Settings" });
+    await user.keyboard("{Escape}");
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+    await user.click(opener);
+    await user.click(await screen.findByRole("button", { name: "Close settings" }));
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+  });
 });
+
+function Opener() {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        Settings
+      </button>
+      {open && <SettingsView sessionId="s1" onClose={() => setOpen(false)} />}
+    </>
+  );
+}
 
 async function openTab(name: string) {
   const user = userEvent.setup();
