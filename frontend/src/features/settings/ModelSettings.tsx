@@ -2,7 +2,7 @@ import { useEffect, useId, useState, type FormEvent } from "react";
 import { Switch } from "radix-ui";
 import { useApi } from "../../backend";
 import { Button } from "../../ui/Button";
-import { Notice } from "../../ui/Notice";
+import { ErrorNotice } from "../../ui/ErrorNotice";
 import { errorText } from "./errors";
 import type { WorkspaceUsage as Usage } from "../../backend/gen/kernel";
 import {
@@ -54,10 +54,7 @@ export function ModelSettings(props: { sessionId: string | null }) {
 
   if (loaded.state.status === "error") {
     return (
-      <Notice kind="alert" title="Could not load the settings">
-        <p className="error-text">{errorText(loaded.state.error)}</p>
-        <Button onClick={loaded.reload}>Try again</Button>
-      </Notice>
+      <ErrorNotice title="Could not load the settings" error={loaded.state.error} onRetry={loaded.reload} retryLabel="Try again" />
     );
   }
   const load = loaded.state.value;
