@@ -11,6 +11,7 @@ describe("explain", () => {
     [refused, "unreachable", "Foya could not reach the model server at 127.0.0.1:39999."],
     ['model: provider: Post "https://llm.example.test/v1/chat/completions": dial tcp: lookup llm.example.test: no such host', "unreachable", "Foya could not reach the model server at llm.example.test."],
     ["model: provider: dial tcp 10.0.0.9:8080: i/o timeout", "unreachable", "Foya could not reach the model server at 10.0.0.9:8080."],
+    ['model: provider: Post "http://127.0.0.1:429/v1/chat/completions": dial tcp 127.0.0.1:429: connect: connection refused', "unreachable", "Foya could not reach the model server at 127.0.0.1:429."],
     ["model: provider: context deadline exceeded", "unreachable", "Foya could not reach the model server."],
     ["model: provider: 401 Unauthorized: invalid api key", "key", "The model server refused the key."],
     ["model: provider: 403 Forbidden: no access to this model", "key", "The model server refused the key."],

@@ -61,12 +61,7 @@ export function explain(e: unknown): Explained {
   if (code === "not_found") {
     return words("not_found", "What this was about no longer exists: it may have been deleted.", "Pick another one in the list.", []);
   }
-  if (rateLimit.test(detail)) {
-    return words("rate", "The model server is limiting requests: too many were sent in a short time.", "Wait a little, then retry.", ["retry", "settings"]);
-  }
-  if (modelKey.test(detail) && !database.test(detail)) {
-    return words("key", "The model server refused the key.", "Check the provider's API key in Settings, then retry.", ["settings", "test", "retry"]);
-  }
+  // Before the status codes: an address may hold digits such as 401 or 429 (a port).
   if (unreachable.test(detail) && !database.test(detail)) {
     const at = host(detail);
     return words(
@@ -75,6 +70,12 @@ export function explain(e: unknown): Explained {
       "Check that the server is running and the provider's address in Settings is right, then retry.",
       ["retry", "test", "settings"],
     );
+  }
+  if (rateLimit.test(detail)) {
+    return words("rate", "The model server is limiting requests: too many were sent in a short time.", "Wait a little, then retry.", ["retry", "settings"]);
+  }
+  if (modelKey.test(detail) && !database.test(detail)) {
+    return words("key", "The model server refused the key.", "Check the provider's API key in Settings, then retry.", ["settings", "test", "retry"]);
   }
   if (database.test(detail) || (code === "internal" && /\bstore\b/.test(detail))) {
     return words("database", "Foya could not read or write its database.", "Check there is free disk space and that the data folder can be written, then retry.", ["retry"]);
