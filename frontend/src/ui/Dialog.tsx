@@ -1,5 +1,6 @@
 import { Dialog as D } from "radix-ui";
 import type { ReactNode } from "react";
+import { useReturnFocus } from "./returnFocus";
 
 export interface DialogProps {
   open: boolean;
@@ -18,9 +19,11 @@ export interface DialogProps {
 
 /**
  * Dialog is a modal dialog (radix-ui): focus is trapped inside and comes
- * back to where it was on close; Escape and a click outside close it.
+ * back to what had it when the dialog opened, however it was opened
+ * (useReturnFocus); Escape and a click outside close it.
  */
 export function Dialog(props: DialogProps) {
+  const returnFocus = useReturnFocus(props.open);
   return (
     <D.Root open={props.open} onOpenChange={props.onOpenChange}>
       <D.Portal>
@@ -28,6 +31,7 @@ export function Dialog(props: DialogProps) {
         <D.Content
           className={`dialog${props.className !== undefined ? ` ${props.className}` : ""}`}
           role={props.role ?? "dialog"}
+          onCloseAutoFocus={returnFocus}
           {...(props.description === undefined ? { "aria-describedby": undefined } : {})}
           {...(props.onOpenAutoFocus !== undefined ? { onOpenAutoFocus: props.onOpenAutoFocus } : {})}
         >

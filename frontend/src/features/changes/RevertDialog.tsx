@@ -5,12 +5,14 @@ import { useRef } from "react";
 import { Dialog } from "radix-ui";
 import type { Change as Stored, Conflict } from "../../backend/gen/kernel";
 import { DiffView } from "../../ui/diff";
+import { useReturnFocus } from "../../ui/returnFocus";
 import { effect, relative, words, type Flow } from "./review";
 
 export function RevertDialog(props: { flow: Flow; workdir: string; onConfirm: () => void; onCancel: () => void }) {
   const { flow, workdir, onConfirm, onCancel } = props;
   const cancelRef = useRef<HTMLButtonElement>(null);
   const open = flow.step === "previewing" || flow.step === "confirm" || flow.step === "running" || flow.step === "failed";
+  const returnFocus = useReturnFocus(open);
   if (!open) return null;
   const preview = flow.step === "confirm" || flow.step === "running" ? flow.preview : null;
   const conflicts = preview?.conflicts ?? [];
@@ -25,6 +27,7 @@ export function RevertDialog(props: { flow: Flow; workdir: string; onConfirm: ()
         <Dialog.Content
           className="review-dialog"
           aria-describedby="review-dialog-what"
+          onCloseAutoFocus={returnFocus}
           // Focus lands on Cancel, not on Revert or Overwrite: a key press
           // meant for something else never runs a revert.
           onOpenAutoFocus={(e) => {

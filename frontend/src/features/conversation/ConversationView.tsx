@@ -78,6 +78,8 @@ export function ConversationView(props: { sessionId: string }) {
   const canContinue = !busy && noModel === "";
   const continueRun = useCallback(() => void send({ text: continueMessage, attached: [], files: [] }), [send]);
   const onContinue = canContinue ? continueRun : null;
+  const retryRun = useCallback((prompt: string) => void send({ text: prompt, attached: [], files: [] }), [send]);
+  const onRetry = canContinue ? retryRun : null;
 
   // Escape stops the run from anywhere in the view (the message box, a card's button).
   const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -93,7 +95,7 @@ export function ConversationView(props: { sessionId: string }) {
   return (
     <ApprovalsProvider focusComposer={focusComposer}>
       <div className="convo" onKeyDown={onKey}>
-        <Transcript rows={rows} lastRunId={lastRunId} onContinue={onContinue} />
+        <Transcript rows={rows} lastRunId={lastRunId} onContinue={onContinue} onRetry={onRetry} />
         <Composer
           sessionId={props.sessionId}
           busy={busy}
@@ -111,7 +113,9 @@ export function ConversationView(props: { sessionId: string }) {
   );
 }
 
-function Transcript(props: { rows: Row[]; lastRunId: string; onContinue: (() => void) | null }) {
+type Retry = ((prompt: string) => void) | null;
+
+function Transcript(props: { rows: Row[]; lastRunId: string; onContinue: (() => void) | null; onRetry: Retry }) {
   const ref = useRef<VirtuosoHandle>(null);
   const mocked = useContext(VirtuosoMockContext) !== undefined;
   const { following, follow, scrollerRef } = useFollowing();
@@ -121,7 +125,7 @@ function Transcript(props: { rows: Row[]; lastRunId: string; onContinue: (() => 
     follow.current = true;
     latest();
   };
-  const { rows, lastRunId, onContinue } = props;
+  const { rows, lastRunId, onContinue, onRetry } = props;
   // A waiting request's card is scrolled to when it is to take focus.
   const setRevealer = useApprovals()?.setRevealer;
   const rowsNow = useRef(rows);
@@ -139,10 +143,10 @@ function Transcript(props: { rows: Row[]; lastRunId: string; onContinue: (() => 
   const item = useCallback(
     (_: number, row: Row) => (
       <div className="convo-row">
-        <RowView row={row} latest={row.kind === "end" && row.runId === lastRunId} onContinue={onContinue} />
+        <RowView row={row} latest={row.kind === "end" && row.runId === lastRunId} onContinue={onContinue} onRetry={onRetry} />
       </div>
     ),
-    [lastRunId, onContinue],
+    [lastRunId, onContinue, onRetry],
   );
   // Until react-virtuoso has measured the viewport and shows the latest
   // rows (its third to fifth frame), Latest shows them from the first
@@ -283,7 +287,7 @@ function useFollowing() {
   return { following, follow, scrollerRef };
 }
 
-function RowView({ row, latest, onContinue }: { row: Row; latest: boolean; onContinue: (() => void) | null }) {
+function RowView({ row, latest, onContinue, onRetry }: { row: Row; latest: boolean; onContinue: (() => void) | null; onRetry: Retry }) {
   switch (row.kind) {
     case "mode":
       return <ModeRow note={row.note} />;
@@ -296,7 +300,7 @@ function RowView({ row, latest, onContinue }: { row: Row; latest: boolean; onCon
     case "group":
       return <ToolGroupRow runId={row.runId} callIds={row.callIds} approvals />;
     case "end":
-      return <EndRow runId={row.runId} latest={latest} onContinue={onContinue} />;
+      return <EndRow runId={row.runId} latest={latest} onContinue={onContinue} onRetry={onRetry} />;
   }
 }
 

@@ -7,6 +7,7 @@ import Markdown, { type Components } from "react-markdown";
 import rehypeSanitize from "rehype-sanitize";
 import remarkGfm from "remark-gfm";
 import type { Element, ElementContent, Root } from "hast";
+import { CopyButton } from "../../ui/CopyButton";
 import { highlighted, languageOf, loadLanguage } from "./highlight";
 
 /**
@@ -77,9 +78,12 @@ export function CodeBlock(props: { code: string; lang: string }) {
   }, [name]);
   const tree = highlighted(props.code, name);
   return (
-    <pre className="convo-code" data-language={props.lang || undefined}>
-      <code>{tree === null ? props.code : tree.children.map(toReact)}</code>
-    </pre>
+    <div className="convo-code-block">
+      <CopyButton text={props.code} label="Copy code" className="convo-code-copy" />
+      <pre className="convo-code" data-language={props.lang || undefined}>
+        <code>{tree === null ? props.code : tree.children.map(toReact)}</code>
+      </pre>
+    </div>
   );
 }
 

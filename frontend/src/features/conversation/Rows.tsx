@@ -3,6 +3,8 @@
 // step limit), and a mode switch between turns.
 import { memo, useDeferredValue, useState } from "react";
 import { useStepReasoning, useStepText, useTurn } from "../session/hooks";
+import { CopyButton } from "../../ui/CopyButton";
+import { ErrorNotice } from "../../ui/ErrorNotice";
 import { ModelText } from "./Markdown";
 import type { ModeNote, Turn } from "./reducer";
 
@@ -26,7 +28,9 @@ export const PromptRow = memo(function PromptRow({ runId }: { runId: string }) {
   if (turn === undefined) return null;
   return (
     <section className="convo-prompt" aria-label="Your message">
-      <p className="convo-who">You</p>
+      <p className="convo-who">
+        You <CopyButton text={turn.prompt} label="Copy message" className="convo-copy" />
+      </p>
       <div className="convo-prompt-text">{turn.prompt}</div>
       {turn.resources.length > 0 && (
         <ul className="convo-attached" aria-label="Attached resources">
@@ -61,13 +65,26 @@ export const StepRow = memo(function StepRow({ runId, step }: { runId: string; s
           {open && <div className="convo-reasoning-text">{reasoning}</div>}
         </div>
       )}
-      {text !== "" && <ModelText text={text} />}
+      {text !== "" && (
+        <>
+          <ModelText text={text} />
+          <CopyButton text={text} label="Copy answer" className="convo-copy" />
+        </>
+      )}
     </div>
   );
 });
 
-/** EndRow says how a turn ended, or that it is still going. */
-export const EndRow = memo(function EndRow(props: { runId: string; latest: boolean; onContinue: (() => void) | null }) {
+/**
+ * EndRow says how a turn ended, or that it is still going. A failed turn's
+ * error is said in words, with Retry (its prompt sent again) on the latest turn.
+ */
+export const EndRow = memo(function EndRow(props: {
+  runId: string;
+  latest: boolean;
+  onContinue: (() => void) | null;
+  onRetry?: ((prompt: string) => void) | null;
+}) {
   const turn = useTurn(props.runId);
   if (turn === undefined) return null;
   return (
@@ -75,7 +92,7 @@ export const EndRow = memo(function EndRow(props: { runId: string; latest: boole
       {turn.modes.map((m) => (
         <ModeRow key={m.seq} note={m} />
       ))}
-      <EndLine turn={turn} />
+      <EndLine turn={turn} onRetry={props.latest && props.onRetry != null ? props.onRetry : null} />
       {turn.stepLimit && props.latest && props.onContinue !== null && (
         <button type="button" className="button convo-continue" onClick={props.onContinue}>
           Continue
@@ -85,7 +102,7 @@ export const EndRow = memo(function EndRow(props: { runId: string; latest: boole
   );
 });
 
-function EndLine({ turn }: { turn: Turn }) {
+function EndLine({ turn, onRetry }: { turn: Turn; onRetry: ((prompt: string) => void) | null }) {
   switch (turn.status) {
     case "running":
       return (
@@ -111,6 +128,13 @@ function EndLine({ turn }: { turn: Turn }) {
       if (turn.stepLimit) {
         return <p className="convo-status">Stopped at the step limit: {turn.error}. Continue to let the model go on.</p>;
       }
-      return <p className="convo-status convo-status-bad">The run failed: {turn.error || "no reason was given"}.</p>;
+      return (
+        <ErrorNotice
+          className="convo-failed"
+          title="The run failed"
+          error={turn.error || "no reason was given"}
+          {...(onRetry !== null ? { onRetry: () => onRetry(turn.prompt) } : {})}
+        />
+      );
   }
 }

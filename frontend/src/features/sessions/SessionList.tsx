@@ -1,9 +1,8 @@
 import { Pencil, Trash2 } from "lucide-react";
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type Ref } from "react";
 import { toApiError, useApi, type Session } from "../../backend";
-import { Button } from "../../ui/Button";
 import { IconButton } from "../../ui/IconButton";
-import { Notice } from "../../ui/Notice";
+import { ErrorNotice } from "../../ui/ErrorNotice";
 import { Spinner } from "../../ui/Spinner";
 import { formatShort, formatTime } from "./format";
 import { statusOf, type Status } from "./reducer";
@@ -114,10 +113,7 @@ export function SessionList(props: SessionListProps) {
       )}
       {state.load === "error" && (
         <div className="session-list-note">
-          <Notice kind="alert" title="Could not load sessions">
-            <p className="error-text">{state.message}</p>
-            <Button onClick={props.onReload}>Try again</Button>
-          </Notice>
+          <ErrorNotice title="Could not load sessions" error={state.message} onRetry={props.onReload} retryLabel="Try again" />
         </div>
       )}
       {state.load === "ready" && state.live.sessions.length === 0 && (

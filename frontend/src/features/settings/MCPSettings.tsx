@@ -11,6 +11,7 @@ import type {
 } from "../../backend/gen/mcpconfig";
 import { Button } from "../../ui/Button";
 import { Notice } from "../../ui/Notice";
+import { ErrorNotice } from "../../ui/ErrorNotice";
 import { errorText } from "./errors";
 import {
   approvalFacts,
@@ -108,10 +109,7 @@ export function MCPSettings(props: { sessionId: string | null }) {
   if (load.status === "loading" || workdir === null) return <p className="muted">Loading MCP servers… (Foya waits briefly for them to start)</p>;
   if (load.status === "error") {
     return (
-      <Notice kind="alert" title="Could not load the MCP servers">
-        <p className="error-text">{load.message}</p>
-        <Button onClick={() => void reload()}>Try again</Button>
-      </Notice>
+      <ErrorNotice title="Could not load the MCP servers" error={load.message} onRetry={() => void reload()} retryLabel="Try again" />
     );
   }
   const { servers, problems } = load.list;

@@ -2,7 +2,7 @@ import { useEffect, useId, useState, type FormEvent } from "react";
 import { Switch } from "radix-ui";
 import { useApi } from "../../backend";
 import { Button } from "../../ui/Button";
-import { Notice } from "../../ui/Notice";
+import { ErrorNotice } from "../../ui/ErrorNotice";
 import { errorText } from "./errors";
 import type { WorkspaceUsage as Usage } from "../../backend/gen/kernel";
 import {
@@ -10,14 +10,16 @@ import {
   DefaultProvider,
   ImagesPrefix,
   KindBytes,
+  KindDuration,
   NotifyApproval,
   NotifyRunEnded,
   NotifyRunFailed,
   WorkspaceMaxKept,
   type Entry,
 } from "../../backend/gen/settings";
-import { bytesText, imageKey } from "./keys";
-import { Result } from "./ModeSettings";
+import { imageKey } from "./keys";
+import { formatBytes, formatDuration, parseBytes, parseDuration, type Parsed } from "./units";
+import { Field } from "../../ui/Field";
 import { useLoad } from "../useLoad";
 
 /** Settings with a pane of their own (Approval modes, Providers, Notifications), which explains and sets them. */
@@ -52,10 +54,7 @@ export function ModelSettings(props: { sessionId: string | null }) {
 
   if (loaded.state.status === "error") {
     return (
-      <Notice kind="alert" title="Could not load the settings">
-        <p className="error-text">{errorText(loaded.state.error)}</p>
-        <Button onClick={loaded.reload}>Try again</Button>
-      </Notice>
+      <ErrorNotice title="Could not load the settings" error={loaded.state.error} onRetry={loaded.reload} retryLabel="Try again" />
     );
   }
   const load = loaded.state.value;
@@ -102,54 +101,91 @@ function WorkspaceDisk(props: { bound: string | undefined }) {
   if (usage === undefined) return null;
   return (
     <p className="muted" aria-label="Workspace index disk use">
-      On disk: {bytesText(String(usage.blobBytes + usage.indexBytes))} in {usage.blobs} kept contents and {usage.indexes} session indexes.
+      On disk: {formatBytes(String(usage.blobBytes + usage.indexBytes))} in {usage.blobs} kept contents and {usage.indexes} session indexes.
       {usage.maxKeptBytes > 0 && (
-        <> Kept contents: {bytesText(String(usage.blobBytes))} of the {bytesText(String(usage.maxKeptBytes))} allowed.</>
+        <> Kept contents: {formatBytes(String(usage.blobBytes))} of the {formatBytes(String(usage.maxKeptBytes))} allowed.</>
       )}{" "}
       Deleting a session removes what only it kept.
     </p>
   );
 }
 
-/** SettingField edits one setting: its label, its doc line, its default and the value in force. */
+/** Units: how a kind of setting is shown and read back; other kinds are edited as the kernel keeps them. */
+const units: Partial<Record<string, { show: (v: string) => string; read: (text: string) => Parsed; how: string }>> = {
+  [KindBytes]: { show: formatBytes, read: parseBytes, how: "A size in KB, MB or GB (1 MB = 1,048,576 bytes), such as 64 MB." },
+  [KindDuration]: { show: formatDuration, read: parseDuration, how: "In seconds, such as 120 s; minutes work too (2 min)." },
+};
+
+type Status = { kind: "idle" } | { kind: "saving" } | { kind: "saved" } | { kind: "error"; text: string };
+
+/**
+ * SettingField edits one setting: its label, its doc line, its default and
+ * the value in force, sizes and durations in their units. It saves at once,
+ * as the dialog says: when the field loses focus or on Enter, if the text
+ * changed. What cannot be read, or what the kernel refuses, is said at the
+ * field (aria-invalid, described by the error) and the text stays as typed.
+ */
 function SettingField(props: { entry: Entry; onSaved(): Promise<void> }) {
   const { label, key, doc, kind } = props.entry;
+  const unit = units[kind];
+  const show = (v: string) => (unit !== undefined ? unit.show(v) : v);
   const value = props.entry.value;
-  const shown = (v: string) => (v === "" ? "not set" : kind === KindBytes ? bytesText(v) : v);
   const api = useApi();
-  const id = useId();
-  const [text, setText] = useState(value);
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
-  useEffect(() => setText(value), [value]);
+  const [text, setText] = useState(show(value));
+  const [status, setStatus] = useState<Status>({ kind: "idle" });
+  const shownValue = show(value);
+  useEffect(() => setText(shownValue), [shownValue]);
 
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setResult(null);
+  const save = async () => {
+    const typed = text.trim();
+    if (typed === shownValue || status.kind === "saving") return;
+    const parsed: Parsed = unit !== undefined ? unit.read(typed) : { ok: true, value: typed };
+    if (!parsed.ok) {
+      setStatus({ kind: "error", text: parsed.error });
+      return;
+    }
+    setStatus({ kind: "saving" });
     try {
-      await api.SetSetting(key, text.trim());
+      await api.SetSetting(key, parsed.value);
       await props.onSaved();
-      setResult({ ok: true, text: `${label} saved.` });
+      setStatus({ kind: "saved" });
     } catch (err) {
-      setResult({ ok: false, text: `${label} was not changed: ${errorText(err)}` });
-    } finally {
-      setBusy(false);
+      setStatus({ kind: "error", text: `${label} was not changed: ${errorText(err)}` });
     }
   };
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    void save();
+  };
+  const exact = kind === KindBytes && value !== "" && shownValue !== `${value} bytes` ? ` (${Number(value).toLocaleString("en")} bytes)` : "";
+  const hint = (
+    <>
+      {doc} {unit !== undefined && `${unit.how} `}<code>{key}</code>, default {props.entry.default === "" ? "none" : show(props.entry.default)}. Now:{" "}
+      {value === "" ? "not set" : shownValue}
+      {exact}.
+    </>
+  );
   return (
-    <form className="setting-field" onSubmit={(e) => void save(e)} aria-label={label} noValidate>
-      <label htmlFor={id}>{label}</label>
-      <div className="setting-row">
-        <input id={id} value={text} onChange={(e) => setText(e.target.value)} aria-describedby={`${id}-hint`} spellCheck={false} />
-        <Button type="submit" disabled={busy || text.trim() === value} aria-label={`Save ${label.toLowerCase()}`}>
-          Save
-        </Button>
-      </div>
-      <p className="muted hint" id={`${id}-hint`}>
-        {doc} <code>{key}</code>, default {props.entry.default === "" ? "none" : shown(props.entry.default)}. Now: {shown(value)}.
-      </p>
-      <Result result={result} />
+    <form className="setting-field" onSubmit={onSubmit} aria-label={label} noValidate>
+      <Field label={label} hint={hint} error={status.kind === "error" ? status.text : undefined}>
+        {(control) => (
+          <div className="setting-row">
+            <input
+              {...control}
+              value={text}
+              onChange={(e) => {
+                setText(e.target.value);
+                if (status.kind !== "saving") setStatus({ kind: "idle" });
+              }}
+              onBlur={() => void save()}
+              spellCheck={false}
+            />
+            <span className="setting-status" role="status">
+              {status.kind === "saving" ? "Saving…" : status.kind === "saved" ? "Saved" : ""}
+            </span>
+          </div>
+        )}
+      </Field>
     </form>
   );
 }

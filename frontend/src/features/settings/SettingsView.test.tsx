@@ -1,5 +1,6 @@
 import { cleanup, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { useState } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../../backend";
 import { session } from "../../backend/fake";
@@ -104,7 +105,35 @@ describe("SettingsView: approval modes", () => {
     await user.keyboard("{Escape}");
     expect(onClose).toHaveBeenCalledTimes(2);
   });
+
+  // The shell mounts the dialog while its state says so (a button, Ctrl+,):
+  // no radix Trigger, so the dialog itself gives focus back.
+  it("gives focus back to the button that opened it when it closes", async () => {
+    const user = userEvent.setup();
+    mount(<Opener />, base());
+    const opener = screen.getByRole("button", { name: "Settings" });
+    await user.click(opener);
+    await screen.findByRole("dialog", { name: "Settings" });
+    await user.keyboard("{Escape}");
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+    await user.click(opener);
+    await user.click(await screen.findByRole("button", { name: "Close settings" }));
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+  });
 });
+
+function Opener() {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        Settings
+      </button>
+      {open && <SettingsView sessionId="s1" onClose={() => setOpen(false)} />}
+    </>
+  );
+}
 
 async function openTab(name: string) {
   const user = userEvent.setup();
@@ -304,20 +333,21 @@ describe("SettingsView: providers", () => {
 });
 
 describe("SettingsView: models and limits", () => {
-  it("shows the step limit's validation error in the kernel's words", async () => {
+  // Settings save at once, as the dialog says: on Enter or when the field
+  // loses focus; a refusal is said at the field and the text stays.
+  it("shows the step limit's validation error at its field, the text kept", async () => {
     const replies = base();
     replies.SetSetting = new ApiError("invalid", "run.max_steps: 0: a turn needs at least 1 model step; give 1 to 100000");
     const { t } = mount(<SettingsView sessionId="s1" onClose={() => {}} />, replies);
     const user = await openTab("Models and limits");
     const field = await screen.findByRole("textbox", { name: "Step limit" });
     expect((field as HTMLInputElement).value).toBe("500");
+    expect(screen.queryByRole("button", { name: /^Save/ })).toBeNull();
     await user.clear(field);
-    await user.type(field, "0");
-    await user.click(screen.getByRole("button", { name: "Save step limit" }));
-    const form = screen.getByRole("form", { name: "Step limit" });
-    expect((await within(form).findByRole("alert")).textContent).toBe(
-      "Step limit was not changed: run.max_steps: 0: a turn needs at least 1 model step; give 1 to 100000",
-    );
+    await user.type(field, "0{Enter}");
+    await waitFor(() => expect(field.getAttribute("aria-invalid")).toBe("true"));
+    expect(described(field)).toContain("Step limit was not changed: run.max_steps: 0: a turn needs at least 1 model step; give 1 to 100000");
+    expect((field as HTMLInputElement).value).toBe("0");
     expect(argsOf(t, "SetSetting")).toEqual([["run.max_steps", "0"]]);
   });
 
@@ -329,27 +359,55 @@ describe("SettingsView: models and limits", () => {
     const user = await openTab("Models and limits");
     const form = await screen.findByRole("form", { name: "New thing" });
     expect(form.textContent).toContain("A setting this view has never heard of. example.newKey, default none. Now: not set.");
-    expect((await screen.findByRole("form", { name: "Model idle timeout" })).textContent).toContain("default 2m0s. Now: 5m0s.");
     for (const own of ["Default approval mode", "Default provider", "Image input"]) expect(screen.queryByRole("form", { name: own })).toBeNull();
     await user.type(within(form).getByRole("textbox", { name: "New thing" }), "AWS_*");
-    await user.click(within(form).getByRole("button", { name: "Save new thing" }));
+    await user.tab();
     await waitFor(() => expect(argsOf(t, "SetSetting")).toEqual([["example.newKey", "AWS_*"]]));
+    expect((await within(form).findByRole("status")).textContent).toBe("Saved");
   });
 
-  it("saves the largest write and shows it in words", async () => {
+  it("shows sizes in MB and saves what is typed in units as bytes, on Enter", async () => {
     const replies = base();
     const { t } = mount(<SettingsView sessionId="s1" onClose={() => {}} />, replies);
     const user = await openTab("Models and limits");
     const form = await screen.findByRole("form", { name: "Largest write" });
-    expect(form.textContent).toContain("Now: 67108864 bytes (64 MiB).");
+    expect(form.textContent).toContain("Now: 64 MB (67,108,864 bytes).");
     const field = within(form).getByRole("textbox", { name: "Largest write" });
+    expect((field as HTMLInputElement).value).toBe("64 MB");
     await user.clear(field);
-    await user.type(field, "8MiB");
+    await user.type(field, "8 MB");
     replies.SettingList = settingList({ ...values, "files.maxWriteBytes": "8388608" });
-    await user.click(within(form).getByRole("button", { name: "Save largest write" }));
-    await waitFor(() => expect(argsOf(t, "SetSetting")).toEqual([["files.maxWriteBytes", "8MiB"]]));
-    await waitFor(() => expect(form.textContent).toContain("Now: 8388608 bytes (8 MiB)."));
-    expect(within(form).getByRole("status").textContent).toBe("Largest write saved.");
+    await user.keyboard("{Enter}");
+    await waitFor(() => expect(argsOf(t, "SetSetting")).toEqual([["files.maxWriteBytes", "8388608"]]));
+    await waitFor(() => expect(form.textContent).toContain("Now: 8 MB (8,388,608 bytes)."));
+    expect(within(form).getByRole("status").textContent).toBe("Saved");
+    expect(field.hasAttribute("aria-invalid")).toBe(false);
+  });
+
+  it("says at the field when a size cannot be read, and sends nothing", async () => {
+    const { t } = mount(<SettingsView sessionId="s1" onClose={() => {}} />, base());
+    const user = await openTab("Models and limits");
+    const field = await screen.findByRole("textbox", { name: "Largest write" });
+    await user.clear(field);
+    await user.type(field, "lots");
+    await user.tab();
+    await waitFor(() => expect(field.getAttribute("aria-invalid")).toBe("true"));
+    expect(described(field)).toContain("“lots” is not a size: write a number with KB, MB or GB, such as 64 MB.");
+    expect((field as HTMLInputElement).value).toBe("lots");
+    expect(argsOf(t, "SetSetting")).toEqual([]);
+  });
+
+  it("shows the idle timeout in seconds and saves seconds typed as a duration", async () => {
+    const replies = base();
+    const { t } = mount(<SettingsView sessionId="s1" onClose={() => {}} />, replies);
+    const user = await openTab("Models and limits");
+    const form = await screen.findByRole("form", { name: "Model idle timeout" });
+    expect(form.textContent).toContain("default 120 s. Now: 300 s.");
+    const field = within(form).getByRole("textbox", { name: "Model idle timeout" });
+    expect((field as HTMLInputElement).value).toBe("300 s");
+    await user.clear(field);
+    await user.type(field, "90{Enter}");
+    await waitFor(() => expect(argsOf(t, "SetSetting")).toEqual([["provider.idleTimeout", "90s"]]));
   });
 
   // The workspace index's limits sit beside its disk use.
@@ -360,10 +418,10 @@ describe("SettingsView: models and limits", () => {
     mount(<SettingsView sessionId="s1" onClose={() => {}} />, replies);
     await openTab("Models and limits");
     const form = await screen.findByRole("form", { name: "Largest file kept" });
-    expect(form.textContent).toContain("Now: 8388608 bytes (8 MiB).");
-    expect((await screen.findByRole("form", { name: "Most kept per session" })).textContent).toContain("(2 GiB)");
+    expect(form.textContent).toContain("Now: 8 MB");
+    expect((await screen.findByRole("form", { name: "Most kept per session" })).textContent).toContain("Now: 2 GB");
     const disk = await screen.findByLabelText("Workspace index disk use");
-    expect(disk.textContent).toContain("4194304 bytes (4 MiB) in 12 kept contents and 2 session indexes");
+    expect(disk.textContent).toContain("4 MB in 12 kept contents and 2 session indexes");
   });
 
   // The bound on the kept copies is a setting, and the disk use shows the
@@ -376,16 +434,16 @@ describe("SettingsView: models and limits", () => {
     const { t } = mount(<SettingsView sessionId="s1" onClose={() => {}} />, replies);
     const user = await openTab("Models and limits");
     const form = await screen.findByRole("form", { name: "Most kept on disk" });
-    expect(form.textContent).toContain("Now: 4294967296 bytes (4 GiB).");
+    expect(form.textContent).toContain("Now: 4 GB");
     const disk = await screen.findByLabelText("Workspace index disk use");
-    expect(disk.textContent).toContain("Kept contents: 3145728 bytes (3 MiB) of the 4294967296 bytes (4 GiB) allowed.");
+    expect(disk.textContent).toContain("Kept contents: 3 MB of the 4 GB allowed.");
     await user.clear(within(form).getByRole("textbox", { name: "Most kept on disk" }));
     await user.type(within(form).getByRole("textbox", { name: "Most kept on disk" }), "1GiB");
     replies.SettingList = settingList({ ...kept, "workspace.maxKeptBytes": "1073741824" });
     replies.WorkspaceUsage = { ...(replies.WorkspaceUsage as object), maxKeptBytes: 1073741824 };
-    await user.click(within(form).getByRole("button", { name: "Save most kept on disk" }));
-    await waitFor(() => expect(argsOf(t, "SetSetting")).toEqual([["workspace.maxKeptBytes", "1GiB"]]));
-    await waitFor(() => expect(screen.getByLabelText("Workspace index disk use").textContent).toContain("of the 1073741824 bytes (1 GiB) allowed."));
+    await user.tab();
+    await waitFor(() => expect(argsOf(t, "SetSetting")).toEqual([["workspace.maxKeptBytes", "1073741824"]]));
+    await waitFor(() => expect(screen.getByLabelText("Workspace index disk use").textContent).toContain("of the 1 GB allowed."));
   });
 
   it("switches image input per model: the session's, the profiles' and those set before", async () => {

@@ -6,6 +6,7 @@ import { ModelSettings } from "./ModelSettings";
 import { NotificationSettings } from "./NotificationSettings";
 import { ProviderSettings } from "./ProviderSettings";
 import { ThemeSettings } from "./ThemeSettings";
+import { useReturnFocus } from "../../ui/returnFocus";
 import "./settings.css";
 
 /**
@@ -14,11 +15,13 @@ import "./settings.css";
  * servers, notifications, and the theme. Escape or the close button calls onClose.
  */
 export function SettingsView(props: { sessionId: string | null; onClose: () => void }) {
+  // Mounted only while open: focus goes back to what opened it (the sidebar's button, the shortcut's place).
+  const returnFocus = useReturnFocus(true);
   return (
     <Dialog.Root open onOpenChange={(open) => !open && props.onClose()}>
       <Dialog.Portal>
         <Dialog.Overlay className="settings-overlay" />
-        <Dialog.Content className="settings-dialog">
+        <Dialog.Content className="settings-dialog" onCloseAutoFocus={returnFocus}>
           <header className="settings-header">
             <Dialog.Title>Settings</Dialog.Title>
             <Dialog.Close asChild>

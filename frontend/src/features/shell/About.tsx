@@ -2,7 +2,7 @@ import { Info as InfoIcon } from "lucide-react";
 import { useState } from "react";
 import { Dialog } from "../../ui/Dialog";
 import { Facts } from "../../ui/Facts";
-import { Notice } from "../../ui/Notice";
+import { ErrorNotice } from "../../ui/ErrorNotice";
 import { Button } from "../../ui/Button";
 import type { InfoState } from "../kernel/useInfo";
 
@@ -25,9 +25,7 @@ export function About(props: { state: InfoState }) {
       <Dialog open={open} onOpenChange={setOpen} title="About Foya">
         {state.status === "loading" && <p>Loading…</p>}
         {state.status === "error" && (
-          <Notice kind="alert" title="Could not reach Foya's kernel">
-            <p className="error-text">{state.message}</p>
-          </Notice>
+          <ErrorNotice title="Could not reach Foya's kernel" error={state.message} />
         )}
         {state.status === "ready" && (
           <Facts

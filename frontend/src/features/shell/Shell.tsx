@@ -4,6 +4,7 @@ import { useTransport, type Session, type UIReport } from "../../backend";
 import { Button } from "../../ui/Button";
 import { IconButton } from "../../ui/IconButton";
 import { Notice } from "../../ui/Notice";
+import { ErrorActions } from "../../ui/ErrorNotice";
 import { FirstRunView, useFirstRun } from "../firstrun";
 import { useInfo } from "../kernel/useInfo";
 import { useReadyReport } from "../kernel/useReadyReport";
@@ -88,7 +89,8 @@ export function Shell(props: { onReady?: (r: UIReport) => void }) {
     openSettings: () => setSettings(true),
   });
 
-  return (
+  const errorActions = useMemo(() => ({ onSettings: () => setSettings(true) }), []);
+  const app = (
     <div className="app">
       <aside className="sidebar" aria-label="Sessions sidebar">
         <div className="sidebar-top">
@@ -165,6 +167,8 @@ export function Shell(props: { onReady?: (r: UIReport) => void }) {
       />
     </div>
   );
+  // Every error notice in the app may offer "Open settings".
+  return <ErrorActions.Provider value={errorActions}>{app}</ErrorActions.Provider>;
 }
 
 function Welcome(props: { load: "loading" | "ready" | "error"; count: number; onNew: () => void }) {
