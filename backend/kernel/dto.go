@@ -150,11 +150,16 @@ type ToolResult struct {
 	FileChanges []Change `json:"fileChanges,omitempty"`
 	// DisplayDiff is for people only; the model never sees it.
 	DisplayDiff string `json:"displayDiff,omitempty"`
+	// ExitCode is a shell command's exit status when it exited by itself
+	// (not when it timed out, was cancelled or killed).
+	ExitCode *int `json:"exitCode,omitempty"`
+	// Background is the ID of the background command the call started.
+	Background string `json:"background,omitempty"`
 }
 
 func toolResultOf(r llm.ToolResult) ToolResult {
 	return ToolResult{Text: r.Text, IsError: r.IsError, Parts: mapSlice(r.Parts, partOf), Artifacts: r.Artifacts,
-		StopBatch: r.StopBatch, FileChanges: r.FileChanges, DisplayDiff: r.DisplayDiff}
+		StopBatch: r.StopBatch, FileChanges: r.FileChanges, DisplayDiff: r.DisplayDiff, ExitCode: r.ExitCode, Background: r.Background}
 }
 
 // Part is a non-text piece of a message: an image, by artifact ID.

@@ -161,6 +161,15 @@ export interface ToolResult {
    * DisplayDiff is for people only; the model never sees it.
    */
   displayDiff?: string;
+  /**
+   * ExitCode is a shell command's exit status when it exited by itself
+   * (not when it timed out, was cancelled or killed).
+   */
+  exitCode?: number /* int */;
+  /**
+   * Background is the ID of the background command the call started.
+   */
+  background?: string;
 }
 /**
  * Part is a non-text piece of a message: an image, by artifact ID.
