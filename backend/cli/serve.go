@@ -66,6 +66,25 @@ func serveCmd(ctx context.Context, args []string, env Env) int {
 	if err != nil {
 		return fail(env, err)
 	}
+	// An interrupt stops the server cleanly from the moment anyone can
+	// know it runs (the URL printed, a browser opened): one that came
+	// before the handler would kill the process without its clean-up
+	// (the page with the token left behind).
+	sig := env.Interrupt
+	if sig == nil {
+		ch := make(chan os.Signal, 1)
+		signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+		defer signal.Stop(ch)
+		sig = ch
+	}
+	go func() {
+		select {
+		case <-sig:
+			fmt.Fprintln(env.Stderr, "foya: stopping")
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	fmt.Fprintln(env.Stdout, srv.URL())
 	fmt.Fprintln(env.Stderr, "foya: serving on the loopback interface; open the URL above (interrupt to stop)")
 	if *open {
@@ -82,21 +101,6 @@ func serveCmd(ctx context.Context, args []string, env Env) int {
 		}
 	}
 
-	sig := env.Interrupt
-	if sig == nil {
-		ch := make(chan os.Signal, 1)
-		signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-		defer signal.Stop(ch)
-		sig = ch
-	}
-	go func() {
-		select {
-		case <-sig:
-			fmt.Fprintln(env.Stderr, "foya: stopping")
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
 	err = srv.Serve(ctx)
 	cancel() // runs under way end as cancelled
 	api.Wait(svc)
