@@ -20,6 +20,20 @@
 // Exits 0 when every check holds, 1 with the reason otherwise.
 import { check, env, launch, pageErrors, screenshots, timeout } from './lib.mjs';
 
+
+// boxOf waits for loc's box: the transcript draws its rows again as it
+// measures them (a larger window, more rows), so a row can be away for a
+// frame between finding it and reading its box.
+async function boxOf(loc) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const b = await loc.boundingBox().catch(() => null);
+    if (b !== null) return b;
+    if (Date.now() > end) return null;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 const url = env('FOYA_URL');
 const title = env('FOYA_TITLE');
 const waiting = env('FOYA_WAITING');
@@ -262,7 +276,7 @@ try {
     await page.getByRole('complementary', { name: 'Sessions sidebar' }).getByRole('button', { name: waiting, exact: true }).click();
     const request = page.getByRole('log', { name: 'Conversation' }).getByRole('region', { name: 'Write a file?' });
     await request.waitFor();
-    const d = await request.boundingBox();
+    const d = await boxOf(request);
     check(d.x >= 0 && d.x + d.width <= viewport.width + 0.5, `${step}: the request (${JSON.stringify(d)}) is wider than the window`);
     const inner = await request.evaluate((root) =>
       [root, ...root.querySelectorAll('*')]
@@ -278,7 +292,7 @@ try {
     await page.keyboard.press('Tab');
     const allow = request.getByRole('button', { name: 'Allow once' });
     check(await allow.evaluate((el) => el === document.activeElement), `${step}: Tab from the request does not reach Allow once`);
-    const r = await allow.boundingBox();
+    const r = await boxOf(allow);
     check(r !== null && r.y >= 0 && r.y + r.height <= viewport.height, `${step}: Allow once (${JSON.stringify(r)}) is not in view once focused`);
     await shot(page, `layout-${viewport.width}x${viewport.height}-approval.png`);
     await context.close();
