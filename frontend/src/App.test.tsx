@@ -144,6 +144,8 @@ describe("App", () => {
     const transport = new FakeTransport({ Info: info, Sessions: [session({ id: "a", title: "First" })] });
     renderApp(transport);
     await screen.findByRole("button", { name: "First" });
+    // The events go to whoever follows every session: wait until the list does.
+    await waitFor(() => expect(transport.subscribers().all).toBeGreaterThan(0));
     transport.replies["Sessions"] = [session({ id: "x", title: "From elsewhere" }), session({ id: "a", title: "First" })];
     const x = new Log("x");
     x.runStart("run_x", "hello");
