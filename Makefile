@@ -45,7 +45,7 @@ FRONTEND_SRC  := $(shell find frontend/src -type f 2>/dev/null) \
                  frontend/tsconfig.json frontend/vite.config.ts
 FRONTEND_DIST := frontend/dist/index.html
 
-.PHONY: run build test test-go tidy-check bench test-frontend test-e2e test-smoke bench-review crash soak fuzz deps deps-system deps-npm frontend bindings dev clean help
+.PHONY: run build test shots test-go tidy-check bench test-frontend test-e2e test-smoke bench-review crash soak fuzz deps deps-system deps-npm frontend bindings dev clean help
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -123,6 +123,13 @@ test-e2e: deps-npm $(FRONTEND_DIST) ## browser end-to-end tests: foya serve driv
 	@mkdir -p tests/e2e/out
 	cd frontend && npx vite build --logLevel warn --config e2e/conversation/vite.config.ts && CONVO_SHOTS=$(CURDIR)/tests/e2e/out node e2e/conversation/check.mjs
 	@echo "screenshots: tests/e2e/out/"
+
+# Screenshots of every view at 1280x800 and 1920x1080, light and dark
+# (tests/e2e/out/views/), each view checked on the way; docs/ui.md shows
+# some of them. Not in make test: it makes pictures to look at.
+shots: deps-npm $(FRONTEND_DIST) ## screenshots of every view, both sizes, both themes, into tests/e2e/out/views/
+	FOYA_E2E=1 FOYA_VIEWS=1 $(GO) test -count=1 -timeout $(GO_TEST_TIMEOUT) -v -run '^TestBrowserEveryView$$' ./tests/e2e/
+	@echo "screenshots: tests/e2e/out/views/"
 
 # The conversation view's figures on 5 fresh pages, asserted against the
 # targets of docs/benchmarks.md ("Conversation view") times CONVO_MARGIN

@@ -106,7 +106,8 @@ function Card({ card, workdir, approvals }: { card: ToolCard; workdir: string; a
           {!ended && card.argsPreview !== "" && !fileTools.has(card.name) && card.childRunId === "" && !(approvals && card.status === "waiting") && (
             <Arguments card={card} />
           )}
-          {card.result !== null && !shownByChild && <ResultView card={card} name={name} />}
+          {card.result !== null && !shownByChild && background !== "" && <BackgroundStarted card={card} name={name} id={background} />}
+          {card.result !== null && !shownByChild && background === "" && <ResultView card={card} name={name} />}
         </>
       )}
     </article>
@@ -226,6 +227,30 @@ function BackgroundBadge({ id }: { id: string }) {
       return <span className={`convo-badge convo-badge-bg-${kind}`}>{word}</span>;
     }
   }
+}
+
+/**
+ * BackgroundStarted is what a bash call that started a background command
+ * ended with: where its output is, in words; the text the model got (its
+ * ID, its PID, how to read it) on demand.
+ */
+function BackgroundStarted({ card, name, id }: { card: ToolCard; name: string; id: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <div className="convo-section">
+      <p className="convo-card-note">
+        Started in the background as {id}. Its output, its state and Stop are in the Background panel.
+      </p>
+      <button type="button" className="convo-link" aria-expanded={open} onClick={() => setOpen(!open)}>
+        {open ? "Hide what the model was told" : "Show what the model was told"}
+      </button>
+      {open && (
+        <pre className="convo-pre convo-output" tabIndex={0} aria-label={`Output of ${name}`}>
+          {card.result!.text}
+        </pre>
+      )}
+    </div>
+  );
 }
 
 function ResultView({ card, name }: { card: ToolCard; name: string }) {

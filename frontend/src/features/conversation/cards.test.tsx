@@ -103,6 +103,11 @@ describe("a background command's card", () => {
     expect(c.textContent).not.toContain("done");
     expect(c.textContent).not.toContain("341 ms");
     expect(c.textContent).toContain("in the background as bg1");
+    // Where its output is, in words; what the model was told only on demand.
+    expect(within(c).getByText(/Its output, its state and Stop are in the Background panel/)).toBeTruthy();
+    expect(c.textContent).not.toContain("PID 4242");
+    await userEvent.click(within(c).getByRole("button", { name: "Show what the model was told" }));
+    expect(within(c).getByLabelText("Output of bash npm run dev").textContent).toBe("Started in the background with id bg1 (PID 4242).");
     await act(async () => {
       t.notice({ type: "background.changed", sessionId: SESSION, seq: 0, time: "", data: { change: "ended", ...command({ running: false, exitCode: 2, durationNs: 3.5e9 }) } });
       await Promise.resolve();

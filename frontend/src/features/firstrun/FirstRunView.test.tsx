@@ -82,6 +82,10 @@ describe("FirstRunView", () => {
     t.answer({ ...candidates[0]!, status: "no-key", message: "OPENAI_API_KEY is not set" });
     await within(servers()).findByRole("listitem", { name: "LM Studio: not running" });
     expect(within(servers()).getByRole("listitem", { name: "LM Studio: not running" }).textContent).toContain("nothing answers on this port");
+    // A missing key is said once, not in the row's heading and again in its status.
+    const env = await within(servers()).findByRole("listitem", { name: /^OPENAI_API_KEY/ });
+    await within(env).findByText(/No key set/);
+    expect(env.textContent!.split("is not set").length - 1).toBe(1);
 
     const form = screen.getByRole("form", { name: "Save a provider profile" });
     expect(within(form).getByRole("radio", { name: "Ollama (found, 2 models)" })).toHaveProperty("checked", true);

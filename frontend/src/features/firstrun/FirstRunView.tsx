@@ -154,7 +154,8 @@ function ServerRow(props: { probe: Probe }) {
     <li className={`firstrun-server firstrun-${state === "done" ? server.status : state}`} aria-label={label}>
       <div className="firstrun-server-top">
         <strong>{server.name}</strong> <code className="path">{server.baseUrl}</code>
-        {server.fromEnv && <span className="muted"> · OPENAI_API_KEY {server.keyPresent ? "is set" : "is not set"}</span>}
+        {/* A missing key is the status line's to say. */}
+        {server.fromEnv && server.keyPresent && <span className="muted"> · OPENAI_API_KEY is set</span>}
       </div>
       {state === "probing" ? (
         <Spinner label={`Looking at ${server.name}…`} visible />
