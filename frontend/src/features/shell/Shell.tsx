@@ -113,16 +113,18 @@ export function Shell(props: { onReady?: (r: UIReport) => void }) {
         />
         <div className="sidebar-footer">
           <About state={info} />
-          <IconButton
-            label="Set up a model"
-            icon={<Sparkles size={16} />}
-            onClick={() => {
-              setSettings(false);
-              setSetup(true);
-            }}
-          />
-          <IconButton label="Settings" icon={<Settings size={16} />} onClick={() => setSettings(true)} aria-keyshortcuts="Control+," />
-          <KeyboardHelp />
+          <div className="sidebar-footer-actions">
+            <IconButton
+              label="Set up a model"
+              icon={<Sparkles size={16} />}
+              onClick={() => {
+                setSettings(false);
+                setSetup(true);
+              }}
+            />
+            <IconButton label="Settings" icon={<Settings size={16} />} onClick={() => setSettings(true)} aria-keyshortcuts="Control+," />
+            <KeyboardHelp />
+          </div>
         </div>
       </aside>
 
