@@ -6,7 +6,7 @@
 //   FOYA_SHOTS     the folder to save screenshots in
 //   FOYA_CHROMIUM  the browser binary (never downloaded)
 // Exits 0 when every check holds, 1 with the reason otherwise.
-import { check, env, launch, newPage, screenshots } from './lib.mjs';
+import { check, env, launch, openSession, screenshots } from './lib.mjs';
 
 const url = env('FOYA_URL');
 const { shot } = screenshots(env('FOYA_SHOTS'));
@@ -15,15 +15,8 @@ const browser = await launch();
 let step = 'start';
 let failed = false;
 try {
-  const { page, errors } = await newPage(browser);
-  const resp = await page.goto(url);
-  check(resp && resp.ok(), `GET the token URL: ${resp && resp.status()}`);
-  const main = page.getByRole('main');
-  const sidebar = page.getByRole('complementary', { name: 'Sessions sidebar' });
-
   step = 'open the session';
-  await sidebar.getByRole('list', { name: 'Sessions' }).getByRole('button', { name: 'Tool cards', exact: true }).click();
-  await main.getByRole('heading', { level: 2, name: 'Tool cards' }).waitFor();
+  const { page, errors, main } = await openSession(browser, url, 'Tool cards');
 
   step = 'the shell card says exit 3';
   const bash = main.getByRole('article', { name: "bash sh -c 'echo one; echo two; exit 3'", exact: true });

@@ -15,8 +15,8 @@
 // row's actions, in full in its tooltip and name; an approval request
 // with a long preview, inline at its call, has nothing scrolling inside it
 // and one Tab brings its Allow once into view; every control Tab reaches
-// shows its focus; a screenshot of
-// each is saved.
+// shows its focus; the sidebar's footer shows the whole version line; a
+// screenshot of each is saved.
 // Exits 0 when every check holds, 1 with the reason otherwise.
 import { check, env, launch, pageErrors, screenshots, timeout } from './lib.mjs';
 
@@ -201,6 +201,25 @@ async function focusRings(page) {
   check(missing.size === 0, `no visible focus on: ${[...missing].join(', ')}`);
 }
 
+// footer checks the sidebar's footer: the version line shows its whole
+// text (not cut with an ellipsis), and it and the buttons beside or below
+// it are inside the sidebar without overlapping.
+async function footer(page, what) {
+  const sidebar = page.getByRole('complementary', { name: 'Sessions sidebar' });
+  const about = sidebar.getByRole('button', { name: /about Foya/ });
+  const f = await about.evaluate((el) => {
+    const box = (e) => e.getBoundingClientRect();
+    const side = box(el.closest('aside'));
+    const buttons = [el, ...el.parentElement.querySelectorAll('.sidebar-footer-actions button')].map(box);
+    const overlap = buttons.some((a, i) => buttons.some((b, j) => i < j && a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5));
+    const inside = buttons.every((b) => b.left >= side.left - 0.5 && b.right <= side.right + 0.5);
+    return { text: el.textContent, cut: el.scrollWidth > el.clientWidth + 0.5, title: el.title, overlap, inside, count: buttons.length };
+  });
+  check(!f.cut, `${what}: the version line "${f.text}" is cut short`);
+  check(/^Foya \S/.test(f.title), `${what}: the version line has no tooltip with the version (${JSON.stringify(f.title)})`);
+  check(f.count === 4 && !f.overlap && f.inside, `${what}: the footer's ${f.count} buttons overlap or leave the sidebar`);
+}
+
 const browser = await launch();
 let failed = false;
 let step = 'start';
@@ -295,10 +314,12 @@ try {
     const r = await boxOf(allow);
     check(r !== null && r.y >= 0 && r.y + r.height <= viewport.height, `${step}: Allow once (${JSON.stringify(r)}) is not in view once focused`);
     await shot(page, `layout-${viewport.width}x${viewport.height}-approval.png`);
+    step = `the sidebar's footer at ${viewport.width}x${viewport.height}`;
+    await footer(page, step);
     await context.close();
   }
 
-  console.log('ok: the task list in the Background panel; the layout at 1024x640 and 3840x2160 (scale 1 and 2); the inline approval request at 1024x640, 1280x800 and 3840x2160');
+  console.log("ok: the task list in the Background panel; the layout at 1024x640 and 3840x2160 (scale 1 and 2); the inline approval request and the sidebar's footer at 1024x640, 1280x800 and 3840x2160");
 } catch (err) {
   failed = true;
   console.error(`FAIL at "${step}": ${err.message}`);

@@ -79,3 +79,21 @@ export async function newPage(browser) {
   page.setDefaultTimeout(timeout);
   return { page, errors: pageErrors(page) };
 }
+
+/**
+ * openSession opens a new page at the token URL and the session titled
+ * title from the sidebar's list, and waits for its heading. It returns the
+ * page, what the page threw (errors), the main region, the sidebar and the
+ * session's item in the list.
+ */
+export async function openSession(browser, url, title) {
+  const { page, errors } = await newPage(browser);
+  const resp = await page.goto(url);
+  check(resp && resp.ok(), `GET the token URL: ${resp && resp.status()}`);
+  const main = page.getByRole('main');
+  const sidebar = page.getByRole('complementary', { name: 'Sessions sidebar' });
+  const item = sidebar.getByRole('list', { name: 'Sessions' }).getByRole('button', { name: title, exact: true });
+  await item.click();
+  await main.getByRole('heading', { level: 2, name: title }).waitFor();
+  return { page, errors, main, sidebar, item };
+}

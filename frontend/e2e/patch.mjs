@@ -7,7 +7,7 @@
 //   FOYA_SHOTS     the folder to save screenshots in
 //   FOYA_CHROMIUM  the browser binary (never downloaded)
 // Exits 0 when every check holds, 1 with the reason otherwise.
-import { check, env, launch, newPage, screenshots } from './lib.mjs';
+import { check, env, launch, openSession, screenshots } from './lib.mjs';
 import { copyFileSync, readFileSync } from 'node:fs';
 
 const url = env('FOYA_URL');
@@ -18,13 +18,7 @@ const browser = await launch();
 let step = 'start';
 let failed = false;
 try {
-  const { page, errors } = await newPage(browser);
-  const resp = await page.goto(url);
-  check(resp && resp.ok(), `GET the token URL: ${resp && resp.status()}`);
-  const main = page.getByRole('main');
-  const sidebar = page.getByRole('complementary', { name: 'Sessions sidebar' });
-  await sidebar.getByRole('list', { name: 'Sessions' }).getByRole('button', { name: 'Row two', exact: true }).click();
-  await main.getByRole('heading', { level: 2, name: 'Row two' }).waitFor();
+  const { page, errors, main } = await openSession(browser, url, 'Row two');
   await main.getByRole('button', { name: 'Review' }).click();
   const review = main.getByRole('complementary', { name: 'Review changes' });
 

@@ -6,7 +6,7 @@
 //   FOYA_SHOTS     the folder to save screenshots in
 //   FOYA_CHROMIUM  the browser binary (never downloaded)
 // Exits 0 when every check holds, 1 with the reason otherwise.
-import { check, env, launch, newPage, screenshots, timeout } from './lib.mjs';
+import { check, env, launch, openSession, screenshots, timeout } from './lib.mjs';
 
 const url = env('FOYA_URL');
 const { shot } = screenshots(env('FOYA_SHOTS'));
@@ -15,12 +15,8 @@ const browser = await launch();
 let step = 'start';
 let failed = false;
 try {
-  const { page, errors } = await newPage(browser);
-  const resp = await page.goto(url);
-  check(resp && resp.ok(), `GET the token URL: ${resp && resp.status()}`);
-  const main = page.getByRole('main');
-  const sidebar = page.getByRole('complementary', { name: 'Sessions sidebar' });
-  const item = sidebar.getByRole('list', { name: 'Sessions' }).getByRole('button', { name: 'Review scopes', exact: true });
+  step = 'open the session';
+  const { page, errors, main, item } = await openSession(browser, url, 'Review scopes');
   const review = main.getByRole('complementary', { name: 'Review changes' });
   const toggle = (n) => main.getByRole('button', { name: n === 0 ? 'Review' : `Review, ${n} to review`, exact: true });
   const scope = (name) => review.getByRole('group', { name: 'Show changes' }).getByRole('button', { name, exact: true });
@@ -43,9 +39,6 @@ try {
     if (n > 0) await item.getByText(`${n} to review`, { exact: true }).waitFor();
   };
 
-  step = 'open the session';
-  await item.click();
-  await main.getByRole('heading', { level: 2, name: 'Review scopes' }).waitFor();
   await item.getByText('3 to review', { exact: true }).waitFor();
 
   step = 'open the review';

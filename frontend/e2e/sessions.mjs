@@ -127,6 +127,12 @@ try {
   await list.getByRole('button', { name: 'Renamed journey', exact: true }).waitFor({ state: 'detached' });
   await main.getByRole('heading', { level: 2, name: 'No session open' }).waitFor();
   check((await list.getByRole('button', { name: 'Stored history', exact: true }).count()) === 1, 'the other session went too');
+  // The focus the deleted row had goes to the session left (the one above
+  // it or below it), never the page's body.
+  await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Stored history', null, { timeout: 5000 }).catch(async () => {
+    const at = await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120) ?? 'nothing');
+    throw new Error(`after the delete the focus is on ${at}; want the session "Stored history"`);
+  });
   stored = await api(page, 'Sessions');
   check(stored.length === 1 && stored[0].id === storedId, `the store has ${JSON.stringify(stored.map((x) => x.title))} after the delete; want only "Stored history"`);
   check(errors.length === 0, `the page threw: ${errors.join('; ')}`);

@@ -188,6 +188,32 @@ describe("App", () => {
     expect(screen.getByRole("button", { name: "Second" }).getAttribute("aria-current")).toBe("page");
   });
 
+  // spec: W3
+  it("gives focus after a delete to the next session, else the previous, else New session", async () => {
+    const transport = new FakeTransport({
+      Info: info,
+      Sessions: [session({ id: "a", title: "First" }), session({ id: "b", title: "Second" }), session({ id: "c", title: "Third" })],
+      BackgroundCommands: [],
+      DeleteSession: null,
+    });
+    renderApp(transport);
+    const user = userEvent.setup();
+    const list = await screen.findByRole("list", { name: "Sessions" });
+    const remove = async (title: string) => {
+      await user.click(within(list).getByRole("button", { name: `Delete ${title}` }));
+      const dialog = await screen.findByRole("alertdialog", { name: `Delete “${title}”?` });
+      await user.click(await within(dialog).findByRole("button", { name: "Delete session" }));
+      await waitFor(() => expect(screen.queryByRole("alertdialog")).toBeNull());
+      await waitFor(() => expect(screen.queryByRole("button", { name: title })).toBeNull());
+    };
+    await remove("Second");
+    await waitFor(() => expect(document.activeElement).toBe(within(list).getByRole("button", { name: "Third" })));
+    await remove("Third");
+    await waitFor(() => expect(document.activeElement).toBe(within(list).getByRole("button", { name: "First" })));
+    await remove("First");
+    await waitFor(() => expect(document.activeElement).toBe(within(screen.getByRole("complementary", { name: "Sessions sidebar" })).getByRole("button", { name: "New session" })));
+  });
+
   it("closes an open session that is no longer listed", async () => {
     history.replaceState(null, "", "/#session=gone");
     renderApp(new FakeTransport({ Info: info, Sessions: [session({ id: "a", title: "First" })] }));

@@ -2,7 +2,10 @@ package e2e
 
 import (
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	pt "foya/backend/provider/providertest"
@@ -52,4 +55,101 @@ func TestBrowserRunErrorInWordsAndRetry(t *testing.T) {
 		t.Errorf("runs = %+v; want the failed run, then the retry completed", runs)
 	}
 	srv.stop(t)
+}
+
+// TestBrowserRunErrorTestConnection stops the scripted model server after
+// a first answer: the next prompt fails with "could not reach", and the
+// notice's Test connection (beside Retry) checks the session's profile and
+// says in the notice that Foya cannot connect; once the server is started
+// again at the same address, Test connection says Foya connects and the
+// model answered.
+//
+// spec: W4
+func TestBrowserRunErrorTestConnection(t *testing.T) {
+	requireE2E(t)
+	bin := buildFoya(t)
+	// The first prompt's answer, then the check's one tiny request.
+	model := pt.New(t, pt.Say("Hello while the server runs."), pt.Say("ok"))
+	model.SetModels("m")
+	g := startGate(t, model)
+
+	srv := startServe(t, bin)
+	srv.call(t, nil, "AddProvider", map[string]any{"name": "scripted", "baseUrl": "http://" + g.addr + "/v1", "model": "m"})
+	var sess struct{ ID string }
+	srv.call(t, &sess, "CreateSession", map[string]any{"workdir": t.TempDir(), "approvalMode": "auto", "title": "Test connection"})
+
+	control := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var err error
+		switch r.URL.Path {
+		case "/stop":
+			err = g.stop()
+		case "/start":
+			err = g.start()
+		default:
+			http.NotFound(w, r)
+			return
+		}
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+		}
+	}))
+	defer control.Close()
+
+	runScript(t, "testconn.mjs", map[string]string{
+		"FOYA_URL":        srv.url,
+		"FOYA_MODEL_HOST": g.addr,
+		"FOYA_STOP_URL":   control.URL + "/stop",
+		"FOYA_START_URL":  control.URL + "/start",
+		"FOYA_SHOTS":      filepath.Join(repoRoot(t), "tests", "e2e", "out"),
+	})
+	if n := model.Pending(); n != 0 {
+		t.Errorf("%d scripted answers left; want the prompt's and the check's both asked for", n)
+	}
+	srv.stop(t)
+}
+
+// gate serves a handler at one loopback address that can be stopped (the
+// port refuses connections) and started again at the same address.
+type gate struct {
+	addr string
+	h    http.Handler
+	mu   sync.Mutex
+	srv  *http.Server
+}
+
+func startGate(t *testing.T, h http.Handler) *gate {
+	t.Helper()
+	g := &gate{addr: "127.0.0.1:0", h: h}
+	if err := g.start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.stop() })
+	return g
+}
+
+func (g *gate) start() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.srv != nil {
+		return nil
+	}
+	l, err := net.Listen("tcp", g.addr)
+	if err != nil {
+		return err
+	}
+	g.addr = l.Addr().String()
+	g.srv = &http.Server{Handler: g.h}
+	go g.srv.Serve(l)
+	return nil
+}
+
+func (g *gate) stop() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.srv == nil {
+		return nil
+	}
+	err := g.srv.Close()
+	g.srv = nil
+	return err
 }

@@ -9,26 +9,13 @@
 // RUNS=N repeats it (default 3). It checks what the page shows (the rows,
 // the diff's lines) and exits 1 when that fails; the times are printed
 // for docs/benchmarks.md, never asserted.
-import { spawn } from 'node:child_process';
-import { chromium } from 'playwright-core';
+import { launch, preview } from './preview.mjs';
 
 const runs = Number(process.env.RUNS || 3);
 const port = 4182;
 const url = `http://127.0.0.1:${port}/?bench=1`;
-const preview = spawn(process.execPath, ['node_modules/vite/bin/vite.js', 'preview', '--config', 'e2e/review/vite.config.ts', '--port', String(port)], {
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
-let previewErr = '';
-preview.stderr.on('data', (b) => (previewErr += b));
-await new Promise((resolve, reject) => {
-  preview.stdout.on('data', (b) => String(b).includes(String(port)) && resolve());
-  preview.on('exit', (code) => reject(new Error(`vite preview exited (${code}): ${previewErr.trim()} (is port ${port} taken?)`)));
-});
-
-const browser = await chromium.launch({
-  executablePath: process.env.FOYA_CHROMIUM || '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu'],
-});
+const server = await preview(port);
+const browser = await launch();
 let failed = false;
 const check = (ok, msg) => {
   if (!ok) {
@@ -88,6 +75,6 @@ try {
   }
 } finally {
   await browser.close();
-  preview.kill();
+  server.kill();
 }
 process.exit(failed ? 1 : 0);

@@ -6,26 +6,13 @@
 // It starts `npx vite preview` itself; it checks on the way that the diff
 // shows removed lines before added ones and marks words in the lines
 // changed a little only, and exits 1, saying why, when that fails.
-import { spawn } from 'node:child_process';
-import { chromium } from 'playwright-core';
+import { launch, preview } from './preview.mjs';
 
 const shots = process.env.REVIEW_SHOTS || '.';
 const port = 4181;
 const url = `http://127.0.0.1:${port}/`;
-const preview = spawn(process.execPath, ['node_modules/vite/bin/vite.js', 'preview', '--config', 'e2e/review/vite.config.ts', '--port', String(port)], {
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
-let previewErr = '';
-preview.stderr.on('data', (b) => (previewErr += b));
-await new Promise((resolve, reject) => {
-  preview.stdout.on('data', (b) => String(b).includes(String(port)) && resolve());
-  preview.on('exit', (code) => reject(new Error(`vite preview exited (${code}): ${previewErr.trim()} (is port ${port} taken?)`)));
-});
-
-const browser = await chromium.launch({
-  executablePath: process.env.FOYA_CHROMIUM || '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu'],
-});
+const server = await preview(port);
+const browser = await launch();
 let failed = false;
 const check = (ok, msg) => {
   if (!ok) {
@@ -76,7 +63,7 @@ try {
   }
 } finally {
   await browser.close();
-  preview.kill();
+  server.kill();
 }
 console.log(`screenshots in ${shots}`);
 process.exit(failed ? 1 : 0);

@@ -15,6 +15,8 @@ export interface DialogProps {
   /** onOpenAutoFocus lets a dialog choose what takes focus when it opens. */
   onOpenAutoFocus?: (e: Event) => void;
   className?: string;
+  /** onOpenerGone puts the focus somewhere when what had it before the dialog opened is gone on close (useReturnFocus). */
+  onOpenerGone?: () => void;
 }
 
 /**
@@ -23,7 +25,7 @@ export interface DialogProps {
  * (useReturnFocus); Escape and a click outside close it.
  */
 export function Dialog(props: DialogProps) {
-  const returnFocus = useReturnFocus(props.open);
+  const returnFocus = useReturnFocus(props.open, props.onOpenerGone);
   return (
     <D.Root open={props.open} onOpenChange={props.onOpenChange}>
       <D.Portal>

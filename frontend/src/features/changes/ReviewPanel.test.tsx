@@ -4,7 +4,7 @@
 // in the shapes the kernel publishes.
 import { act, cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { TransportProvider } from "../../backend/context";
 import { ApiError } from "../../backend/errors";
 import { FakeTransport } from "../../backend/fake";
@@ -16,7 +16,10 @@ import log from "../testdata/run.jsonl?raw";
 import { Log, SESSION as LOG_SESSION, WORKDIR as LOG_WORKDIR, fileChange } from "../eventstest";
 import { ReviewPanel } from "./index";
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
 
 const events: Event[] = log
   .split("\n")
@@ -411,6 +414,32 @@ describe("ReviewPanel", () => {
     expect(t.calls.find((c) => c.method === "MarkReviewed")!.args).toEqual([{ sessionId: SESSION, changeIds: [EDIT], reviewed: true }]);
     await userEvent.keyboard("c");
     await waitFor(() => expect(within(edit).getByRole("textbox")).toBeTruthy());
+  });
+
+  // C is the panel's own action, not a click on the Comment button through
+  // the page: it opens the comment box of the hunk the cursor is on (the
+  // first one from a change's row) however the diff draws its buttons.
+  it("C opens the comment box of the hunk without clicking through the page", async () => {
+    const { t } = mount(beforeReverts, withEdit({}));
+    t.replies.Diff = twoHunks;
+    await waitFor(() => expect(t.callsOf("Changes")).toBe(1));
+    const clicks = vi.spyOn(HTMLElement.prototype, "click");
+    screen.getByRole("button", { name: "Close review" }).focus();
+    const edit = row(/notes\.txt, edited/);
+    // On hunk 2 (J, N, N): its own lines.
+    await userEvent.keyboard("jnn");
+    await waitFor(() => expect(document.activeElement?.textContent).toMatch(/^Hunk 2/));
+    await userEvent.keyboard("c");
+    await waitFor(() => expect(within(edit).getByRole("textbox", { name: "Comment on notes.txt line 9" })).toBeTruthy());
+    await userEvent.keyboard("{Escape}");
+    await waitFor(() => expect(within(edit).queryByRole("textbox")).toBeNull());
+    // On the change's row (O hides its diff): its first hunk, the diff drawn again for it.
+    within(edit).getByText(/^Hunk 2/).closest("th")!.focus();
+    await userEvent.keyboard("o");
+    await waitFor(() => expect(within(edit).queryByRole("table")).toBeNull());
+    await userEvent.keyboard("c");
+    await waitFor(() => expect(within(edit).getByRole("textbox", { name: "Comment on notes.txt line 1" })).toBeTruthy());
+    expect(clicks).not.toHaveBeenCalled();
   });
 
   it("reverts everything after a change", async () => {

@@ -9,7 +9,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, 
 import { X } from "lucide-react";
 import { useApi } from "../../backend/context";
 import type { Change as Stored, ChangeContents, RevertRequest } from "../../backend/gen/kernel";
-import { DiffView, type DiffMode } from "../../ui/diff";
+import { DiffView, hunkRange, type DiffMode } from "../../ui/diff";
 import { FullWindowButton } from "../../ui/panel/SidePanel";
 import { useChange, useOutsideMark, useSession, useTurn } from "../session/hooks";
 import { countsOf, type Change, type Group } from "./reducer";
@@ -50,17 +50,9 @@ interface Ctx {
   setOpened: (id: string, open: boolean) => void;
   cursor: Cursor;
   setCursor: (c: Cursor) => void;
-}
-
-/**
- * commentOn opens the comment box of hunk n of a change (its header's
- * "Comment on hunk n"), when its diff is drawn; false when it is not yet.
- */
-function commentOn(id: string, n: number): boolean {
-  const head = document.getElementById(`${hunkPrefix(id)}-${n}`);
-  const button = head?.querySelector<HTMLButtonElement>(`button[aria-label="Comment on hunk ${n}"]`);
-  button?.click();
-  return button !== undefined && button !== null;
+  /** The hunk the C key asked to comment on: its diff opens the comment box once drawn, then calls commented. */
+  commentAsk: Cursor | null;
+  commented: () => void;
 }
 
 /** rowId and hunkPrefix are the ids keyboard review moves the focus to. */
@@ -115,7 +107,10 @@ function Panel(props: { sessionId: string; onClose: () => void }) {
   const busy = flow.step === "previewing" || flow.step === "running" || flow.step === "applying";
   const newest = useSession((s) => newestChange(s.changes.byId));
   const byId = useSession((s) => s.changes.byId);
-  const ctx: Ctx = { stored, workdir, start, busy, mode, setMode, newest, opened, setOpened, cursor, setCursor };
+  // A comment asked for by key opens in the change's diff once it is drawn (ChangeDiff).
+  const [commentAsk, setCommentAsk] = useState<Cursor | null>(null);
+  const commented = useCallback(() => setCommentAsk(null), []);
+  const ctx: Ctx = { stored, workdir, start, busy, mode, setMode, newest, opened, setOpened, cursor, setCursor, commentAsk, commented };
   const outsideList = Object.values(outside);
   const shownIds = useMemo(() => groups.slice(0, shownGroups).flatMap((g) => g.changes), [groups, shownGroups]);
 
@@ -132,20 +127,6 @@ function Panel(props: { sessionId: string; onClose: () => void }) {
 
   const marks = useMarks();
   const reviewedNow = useSession((s) => s.changes.reviewed);
-  // A comment asked for from a change's row opens once its first hunk is drawn.
-  const pendingComment = useRef(false);
-  useEffect(() => {
-    if (!pendingComment.current || cursor.hunk === 0) return;
-    const id = cursor.id;
-    const n = cursor.hunk;
-    // The diff may still be loading: try on the next frames until drawn.
-    let tries = 0;
-    const tick = () => {
-      if (commentOn(id, n) || ++tries > 120) pendingComment.current = false;
-      else requestAnimationFrame(tick);
-    };
-    tick();
-  }, [cursor]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
     const key = reviewKeyOf(e);
@@ -224,13 +205,10 @@ function Panel(props: { sessionId: string; onClose: () => void }) {
         break;
       case "comment": {
         if (cur === undefined || hunksOf(cur.id) === 0) return;
-        if (cursor.hunk === 0) {
-          // A change's comment goes on its first hunk: go there first.
-          go({ id: cur.id, hunk: 1 });
-          pendingComment.current = true;
-          break;
-        }
-        commentOn(cur.id, cursor.hunk);
+        // A change's comment goes on its first hunk: go there first.
+        const at = { id: cur.id, hunk: cursor.hunk === 0 ? 1 : cursor.hunk };
+        if (cursor.hunk === 0) go(at);
+        setCommentAsk(at);
         break;
       }
     }
@@ -602,6 +580,15 @@ function ChangeDiff(props: {
     el?.focus();
     el?.scrollIntoView?.({ block: "nearest" });
   }, [drawnDiff, focusHunk, change.id]);
+  const ask = ctx.commentAsk !== null && ctx.commentAsk.id === change.id ? ctx.commentAsk.hunk : 0;
+  const { open: openComment } = comment;
+  const { commented } = ctx;
+  useEffect(() => {
+    if (drawnDiff === undefined || ask === 0) return;
+    const lines = hunkRange(drawnDiff, ask);
+    if (lines !== null) openComment(lines);
+    commented();
+  }, [drawnDiff, ask, openComment, commented]);
   if (diffLoad.state.status === "error") {
     return (
       <p role="alert" className="review-error">

@@ -4,7 +4,7 @@
 import { memo, useDeferredValue, useState } from "react";
 import { useStepReasoning, useStepText, useTurn } from "../session/hooks";
 import { CopyButton } from "../../ui/CopyButton";
-import { ErrorNotice } from "../../ui/ErrorNotice";
+import { RunFailure } from "./RunFailure";
 import { ModelText } from "./Markdown";
 import type { ModeNote, Turn } from "./reducer";
 
@@ -77,7 +77,8 @@ export const StepRow = memo(function StepRow({ runId, step }: { runId: string; s
 
 /**
  * EndRow says how a turn ended, or that it is still going. A failed turn's
- * error is said in words, with Retry (its prompt sent again) on the latest turn.
+ * error is said in words, with Retry (its prompt sent again) on the latest
+ * turn, and Test connection when the model server was not reached.
  */
 export const EndRow = memo(function EndRow(props: {
   runId: string;
@@ -128,13 +129,6 @@ function EndLine({ turn, onRetry }: { turn: Turn; onRetry: ((prompt: string) => 
       if (turn.stepLimit) {
         return <p className="convo-status">Stopped at the step limit: {turn.error}. Continue to let the model go on.</p>;
       }
-      return (
-        <ErrorNotice
-          className="convo-failed"
-          title="The run failed"
-          error={turn.error || "no reason was given"}
-          {...(onRetry !== null ? { onRetry: () => onRetry(turn.prompt) } : {})}
-        />
-      );
+      return <RunFailure turn={turn} onRetry={onRetry} />;
   }
 }

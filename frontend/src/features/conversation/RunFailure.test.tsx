@@ -29,6 +29,28 @@ describe("a failed run", () => {
     expect(t.calls.find((c) => c.method === "Run")!.args).toEqual([SESSION, "Fix the build"]);
   });
 
+  // spec: W4
+  it("tests the turn's provider from the notice and says the outcome in words", async () => {
+    const log = new Log();
+    log.runStart("run_1", "Fix the build");
+    log.runEnd("run_1", "failed", refused);
+    const down = {
+      provider: "openai-compatible", baseUrl: "http://127.0.0.1:39999/v1", model: "m",
+      models: { status: "down", message: "no answer from http://127.0.0.1:39999/v1: connection refused; is the server running, and is the base URL right?", millis: 1 },
+      stream: { status: "skipped", message: "not tried: down", millis: 0 },
+    };
+    const { t } = await mount(log.events, { replies: { TestProvider: down } });
+    const alert = await screen.findByRole("alert", { name: /The run failed/ });
+    const buttons = within(alert).getAllByRole("button").map((b) => b.textContent);
+    expect(buttons.slice(0, 2)).toEqual(["Retry", "Test connection"]);
+    await userEvent.click(within(alert).getByRole("button", { name: "Test connection" }));
+    await waitFor(() => expect(within(alert).getByRole("status").textContent).toMatch(/^Foya cannot connect to the model server at http:\/\/127\.0\.0\.1:39999\/v1: no answer/));
+    expect(t.calls.filter((c) => c.method === "TestProvider").map((c) => c.args)).toEqual([["openai-compatible"]]);
+    t.replies.TestProvider = { ...down, models: { status: "ok", message: "reachable; 1 models listed, m among them", millis: 1 }, stream: { status: "ok", message: 'model m answered "ok"', millis: 2 } };
+    await userEvent.click(within(alert).getByRole("button", { name: "Test connection" }));
+    await waitFor(() => expect(within(alert).getByRole("status").textContent).toBe("Foya connects to the model server at http://127.0.0.1:39999/v1. Model m answered."));
+  });
+
   it("offers Retry on the latest run only", async () => {
     const log = new Log();
     log.runStart("run_1", "first");

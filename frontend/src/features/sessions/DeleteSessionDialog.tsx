@@ -11,9 +11,17 @@ import { useLoad } from "../useLoad";
 /**
  * DeleteSessionDialog confirms deleting a session and says first what goes
  * with it: its history, and its background commands that still run (from
- * BackgroundCommands), which DeleteSession stops. Focus starts on Cancel.
+ * BackgroundCommands), which DeleteSession stops. Focus starts on Cancel;
+ * once the session is deleted, onFocusAfter says where it goes (the row that
+ * opened the dialog is gone with it).
  */
-export function DeleteSessionDialog(props: { session: Session | null; onClose: () => void; onDeleted: (id: string) => void }) {
+export function DeleteSessionDialog(props: {
+  session: Session | null;
+  onClose: () => void;
+  onDeleted: (id: string) => void;
+  /** onFocusAfter puts the focus somewhere once the session's row, which opened the dialog, is gone. */
+  onFocusAfter?: () => void;
+}) {
   const s = props.session;
   return (
     <Dialog
@@ -22,6 +30,7 @@ export function DeleteSessionDialog(props: { session: Session | null; onClose: (
         if (!o) props.onClose();
       }}
       role="alertdialog"
+      {...(props.onFocusAfter !== undefined ? { onOpenerGone: props.onFocusAfter } : {})}
       title={s === null ? "Delete session" : `Delete “${titleOf(s)}”?`}
       description="Its conversation, file-change history and approvals are deleted for good. The files in its folder stay as they are."
       onOpenAutoFocus={(e) => {

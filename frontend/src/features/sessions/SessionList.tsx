@@ -1,5 +1,5 @@
 import { Pencil, Trash2 } from "lucide-react";
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type Ref } from "react";
+import { useEffect, useId, useImperativeHandle, useRef, useState, type KeyboardEvent, type Ref } from "react";
 import { toApiError, useApi, type Session } from "../../backend";
 import { IconButton } from "../../ui/IconButton";
 import { ErrorNotice } from "../../ui/ErrorNotice";
@@ -21,6 +21,16 @@ export interface SessionListProps {
   onDelete: (s: Session) => void;
   /** searchRef is the search field, for the shell's Ctrl/Cmd+K. */
   searchRef?: Ref<HTMLInputElement>;
+  ref?: Ref<SessionListHandle>;
+}
+
+/** SessionListHandle is what the shell asks of the list once a session it asked to delete is gone. */
+export interface SessionListHandle {
+  /**
+   * focusAfterDelete focuses the session below the one last asked to be
+   * deleted, else the one above it; false when neither is listed.
+   */
+  focusAfterDelete(): boolean;
 }
 
 /**
@@ -36,12 +46,32 @@ export function SessionList(props: SessionListProps) {
   const [current, setCurrent] = useState<string | null>(props.openId);
   const [renaming, setRenaming] = useState<string | null>(null);
   const items = useRef(new Map<string, HTMLButtonElement>());
+  // The neighbours of the session last asked to be deleted, nearest below first.
+  const leaving = useRef<string[]>([]);
   const shown = matchSessions(state.live.sessions, query);
   const currentId = shown.some((s) => s.id === current) ? current : (shown.find((s) => s.id === props.openId)?.id ?? shown[0]?.id ?? null);
 
   useEffect(() => {
     if (props.openId !== null) setCurrent(props.openId);
   }, [props.openId]);
+
+  useImperativeHandle(
+    props.ref,
+    () => ({
+      focusAfterDelete: () => {
+        const id = leaving.current.find((x) => items.current.has(x));
+        if (id === undefined) return false;
+        setCurrent(id);
+        items.current.get(id)?.focus();
+        return true;
+      },
+    }),
+    [],
+  );
+  const askDelete = (s: Session, i: number) => {
+    leaving.current = [shown[i + 1]?.id, shown[i - 1]?.id].filter((x): x is string => x !== undefined);
+    props.onDelete(s);
+  };
 
   const focusAt = (i: number) => {
     const s = shown[Math.max(0, Math.min(shown.length - 1, i))];
@@ -68,7 +98,7 @@ export function SessionList(props: SessionListProps) {
         setRenaming(s.id);
         break;
       case "Delete":
-        props.onDelete(s);
+        askDelete(s, i);
         break;
       default:
         return;
@@ -150,7 +180,7 @@ export function SessionList(props: SessionListProps) {
                   onKeyDown={(e) => onItemKey(e, s, i)}
                   onFocus={() => setCurrent(s.id)}
                   onRename={() => setRenaming(s.id)}
-                  onDelete={() => props.onDelete(s)}
+                  onDelete={() => askDelete(s, i)}
                 />
               )}
             </li>

@@ -1,5 +1,5 @@
 // The sessions area: the sidebar's list, create, rename and delete.
-export { SessionList, RenameField } from "./SessionList";
+export { SessionList, RenameField, type SessionListHandle } from "./SessionList";
 export { CreateSessionDialog, validate } from "./CreateSessionDialog";
 export { DeleteSessionDialog } from "./DeleteSessionDialog";
 export { useSessionList, type ListState, type SessionList as SessionListApi } from "./useSessionList";

@@ -13,13 +13,12 @@ import type { InfoState } from "../kernel/useInfo";
 export function About(props: { state: InfoState }) {
   const [open, setOpen] = useState(false);
   const { state } = props;
+  const version = state.status === "ready" ? `Foya ${state.info.version}` : state.status === "loading" ? "Foya …" : "Foya, version unknown";
   return (
     <>
-      <button type="button" className="about-button" onClick={() => setOpen(true)} aria-haspopup="dialog">
+      <button type="button" className="about-button" onClick={() => setOpen(true)} aria-haspopup="dialog" title={version}>
         <InfoIcon size={14} aria-hidden="true" />
-        <span aria-label="Kernel version">
-          {state.status === "ready" ? `Foya ${state.info.version}` : state.status === "loading" ? "Foya …" : "Foya, version unknown"}
-        </span>
+        <span aria-label="Kernel version">{version}</span>
         <span className="visually-hidden">: about Foya</span>
       </button>
       <Dialog open={open} onOpenChange={setOpen} title="About Foya">

@@ -10,7 +10,7 @@ import { useInfo } from "../kernel/useInfo";
 import { useReadyReport } from "../kernel/useReadyReport";
 import { createSessionStore, type SessionStore, type Subscribe } from "../session/store";
 import { SessionStoreProvider, useFollow } from "../session/hooks";
-import { CreateSessionDialog, DeleteSessionDialog, SessionList, titleOf, useNotifications, useSessionList } from "../sessions";
+import { CreateSessionDialog, DeleteSessionDialog, SessionList, titleOf, useNotifications, useSessionList, type SessionListHandle } from "../sessions";
 import { About } from "./About";
 import { KeyboardHelp } from "./KeyboardHelp";
 import { useShortcuts } from "./keyboard";
@@ -63,6 +63,8 @@ export function Shell(props: { onReady?: (r: UIReport) => void }) {
   }, [first]);
   useReadyReport(props.onReady, info, list.state, first === "unknown" ? "unknown" : first && openFromLocation() === null);
   const search = useRef<HTMLInputElement>(null);
+  const sessionList = useRef<SessionListHandle>(null);
+  const newButton = useRef<HTMLButtonElement>(null);
 
   const sessions = list.state.live.sessions;
   const open = sessions.find((s) => s.id === openId) ?? null;
@@ -95,11 +97,12 @@ export function Shell(props: { onReady?: (r: UIReport) => void }) {
       <aside className="sidebar" aria-label="Sessions sidebar">
         <div className="sidebar-top">
           <h1 className="brand">Foya</h1>
-          <Button variant="primary" onClick={() => setCreating(true)} aria-keyshortcuts="Control+N">
+          <Button ref={newButton} variant="primary" onClick={() => setCreating(true)} aria-keyshortcuts="Control+N">
             <Plus size={16} aria-hidden="true" /> New session
           </Button>
         </div>
         <SessionList
+          ref={sessionList}
           state={list.state}
           openId={openId}
           onOpen={openSession}
@@ -110,16 +113,18 @@ export function Shell(props: { onReady?: (r: UIReport) => void }) {
         />
         <div className="sidebar-footer">
           <About state={info} />
-          <IconButton
-            label="Set up a model"
-            icon={<Sparkles size={16} />}
-            onClick={() => {
-              setSettings(false);
-              setSetup(true);
-            }}
-          />
-          <IconButton label="Settings" icon={<Settings size={16} />} onClick={() => setSettings(true)} aria-keyshortcuts="Control+," />
-          <KeyboardHelp />
+          <div className="sidebar-footer-actions">
+            <IconButton
+              label="Set up a model"
+              icon={<Sparkles size={16} />}
+              onClick={() => {
+                setSettings(false);
+                setSetup(true);
+              }}
+            />
+            <IconButton label="Settings" icon={<Settings size={16} />} onClick={() => setSettings(true)} aria-keyshortcuts="Control+," />
+            <KeyboardHelp />
+          </div>
         </div>
       </aside>
 
@@ -159,6 +164,10 @@ export function Shell(props: { onReady?: (r: UIReport) => void }) {
       <DeleteSessionDialog
         session={deleting}
         onClose={() => setDeleting(null)}
+        // Focus goes to the next session, else the previous, else New session: never the page's body.
+        onFocusAfter={() => {
+          if (sessionList.current?.focusAfterDelete() !== true) newButton.current?.focus();
+        }}
         onDeleted={(id) => {
           setDeleting(null);
           list.remove(id);

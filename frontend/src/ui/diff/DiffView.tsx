@@ -11,7 +11,7 @@
 import { Fragment, memo, useEffect, useMemo, useRef, useState, type ReactElement, type ReactNode } from "react";
 import { Diff, Hunk, tokenize, type DiffType, type GutterOptions, type HunkData, type HunkTokens } from "react-diff-view";
 import "react-diff-view/style/index.css";
-import { gapHunk, gaps, grouped, parse, sourceLines, zipped, type Gap } from "./model";
+import { gapHunk, gaps, grouped, hunkLines, parse, sourceLines, zipped, type Gap } from "./model";
 import { markSimilarEdits } from "./edits";
 import { useStoredFlag } from "../stored";
 import { highlighter, isLoaded, languageOf, loadLanguage } from "./languages";
@@ -427,10 +427,6 @@ function DiffPageView(props: {
 
 // hunkLines is the after side's lines of a hunk; a hunk that only removed
 // lines gives the line after them.
-function hunkLines(h: HunkData): { start: number; end: number } {
-  const start = Math.max(h.newStart, 1);
-  return { start, end: Math.max(start, h.newStart + h.newLines - 1) };
-}
 
 // commentGutter is renderGutter with a comment button beside each line of
 // the after side.

@@ -1,3 +1,3 @@
 export { DiffView, type DiffViewProps, type DiffMode } from "./DiffView";
 export { languageOf, loadLanguage } from "./languages";
-export { withGitHeader } from "./model";
+export { hunkRange, withGitHeader } from "./model";

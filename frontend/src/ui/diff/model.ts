@@ -42,6 +42,18 @@ export function parse(diff: string): FileData | null {
   }
 }
 
+/** hunkLines is the lines (of the after side, from 1, both included) a hunk's comment is on. */
+export function hunkLines(h: HunkData): { start: number; end: number } {
+  const start = Math.max(h.newStart, 1);
+  return { start, end: Math.max(start, h.newStart + h.newLines - 1) };
+}
+
+/** hunkRange is hunkLines of hunk n (from 1) of a diff, or null when it has no such hunk. */
+export function hunkRange(diff: string, n: number): { start: number; end: number } | null {
+  const h = parse(diff)?.hunks[n - 1];
+  return h === undefined ? null : hunkLines(h);
+}
+
 /**
  * grouped returns the hunk with each run of changed lines (between
  * unchanged ones) in reading order: its removed lines first, then its added
