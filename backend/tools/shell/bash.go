@@ -316,8 +316,9 @@ func (s *Shell) after(ctx context.Context, rc *tools.RunContext, keep bool) ([]t
 }
 
 // withoutProtectDirs drops the creation of the empty .foya and .agents
-// folders at the root that the sandbox makes before a command starts (see
-// the package doc): Foya made them, not the command.
+// folders at the root that the sandbox makes while a command runs (see
+// the package doc), seen when another command still holds them as this
+// one ends: Foya made them, not the command.
 func withoutProtectDirs(fcs []tools.FileChange, workdir string, p plan) []tools.FileChange {
 	if !p.restricted {
 		return fcs
@@ -394,8 +395,10 @@ func (s *Shell) command(rc *tools.RunContext, a bashArgs, p plan) (sandbox.Comma
 		cmd.Policy = sandbox.Policy{
 			Restricted: true,
 			Writable:   writable,
-			// Created when missing, so that the command cannot make them
-			// with its own content. A missing .git is not: an empty one
+			// Made empty while the command runs when missing, so that
+			// the command cannot make them with its own content, and
+			// removed after it (see sandbox.Policy.ReadOnly). A missing
+			// .git is not made: an empty one
 			// would confuse git (see the package documentation). Nor are
 			// Foya's own files (Options.Own), read-only where they exist
 			// in a writable folder and are not hidden: a command must
