@@ -445,25 +445,38 @@ func (d *desktop) screenshot(t *testing.T, name string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var w, h int
-	var dev float64
+	var desc string
 	for try := 1; try <= 10; try++ {
 		if try > 1 {
 			time.Sleep(500 * time.Millisecond)
 		}
-		d.x(t, "import", "-display", d.display, "-window", "root", path)
-		out := d.x(t, "convert", path, "-trim", "+repage", "-format", "%w %h %[fx:standard_deviation]", "info:")
-		if _, err := fmt.Sscan(out, &w, &h, &dev); err != nil {
-			t.Fatalf("read convert's answer %q: %v", out, err)
-		}
-		if w >= 400 && h >= 300 && dev > minStdDev {
-			t.Logf("window %dx%d, standard deviation %.3f", w, h, dev)
+		var blank bool
+		if blank, desc = d.blank(t, path); !blank {
+			t.Logf("window %s", desc)
 			return path
 		}
 	}
-	t.Fatalf("the window looks blank on %s: trimmed to %dx%d, standard deviation %s (want a window of at least 400x300 and > %v); output:\n%s",
-		path, w, h, strconv.FormatFloat(dev, 'f', 4, 64), minStdDev, d.output())
+	t.Fatalf("the window looks blank on %s: %s (want a window of at least 400x300 and a standard deviation > %v); output:\n%s",
+		path, desc, minStdDev, d.output())
 	return ""
+}
+
+// blank saves the screen to path and says whether the window on it is
+// blank: the screen is trimmed to the window (the root window is black,
+// so a window not mapped yet trims to nothing) and its pixels must vary
+// (a window that shows only its background colour does not). desc says
+// what was measured.
+func (d *desktop) blank(t *testing.T, path string) (blank bool, desc string) {
+	t.Helper()
+	var w, h int
+	var dev float64
+	d.x(t, "import", "-display", d.display, "-window", "root", path)
+	out := d.x(t, "convert", path, "-trim", "+repage", "-format", "%w %h %[fx:standard_deviation]", "info:")
+	if _, err := fmt.Sscan(out, &w, &h, &dev); err != nil {
+		t.Fatalf("read convert's answer %q: %v", out, err)
+	}
+	desc = fmt.Sprintf("%dx%d, standard deviation %s", w, h, strconv.FormatFloat(dev, 'f', 4, 64))
+	return !(w >= 400 && h >= 300 && dev > minStdDev), desc
 }
 
 // x runs an ImageMagick command against the test's display.
