@@ -315,10 +315,12 @@ func (s *Shell) after(ctx context.Context, rc *tools.RunContext, keep bool) ([]t
 	return s.opts.Capture.After(ctx, rc.SessionID, rc.Workdir)
 }
 
-// withoutProtectDirs drops the creation of the empty .foya and .agents
-// folders at the root that the sandbox makes while a command runs (see
-// the package doc), seen when another command still holds them as this
-// one ends: Foya made them, not the command.
+// withoutProtectDirs drops the creation and the removal of the .foya and
+// .agents folders at the root: a sandboxed command can do neither (they
+// are read-only, and made empty while it runs when missing), so the
+// change is Foya's (the empty folder it makes for one command and removes
+// after the last, see the package doc) or another process's, never the
+// command's.
 func withoutProtectDirs(fcs []tools.FileChange, workdir string, p plan) []tools.FileChange {
 	if !p.restricted {
 		return fcs
@@ -328,7 +330,7 @@ func withoutProtectDirs(fcs []tools.FileChange, workdir string, p plan) []tools.
 		return fcs
 	}
 	return slices.DeleteFunc(fcs, func(fc tools.FileChange) bool {
-		return fc.IsDir && !fc.ExistedBefore && (fc.Path == filepath.Join(wd, ".foya") || fc.Path == filepath.Join(wd, ".agents"))
+		return fc.IsDir && fc.ExistedBefore != fc.ExistsAfter && (fc.Path == filepath.Join(wd, ".foya") || fc.Path == filepath.Join(wd, ".agents"))
 	})
 }
 
