@@ -89,7 +89,13 @@ func runDesktop() error {
 		OnStartup:        app.startup,
 		OnShutdown:       shutdown,
 		Bind:             []any{app, service},
-		Linux:            &linux.Options{ProgramName: "foya", Icon: icon},
+		// WebKit composites in software: with Linux options given, Wails
+		// leaves the webview's hardware acceleration at its zero value,
+		// Always, which on machines without a working GPU (virtual
+		// machines, Xvfb, some drivers) holds the first paint for seconds
+		// or leaves the window blank; Wails' own default without options
+		// is Never for that reason.
+		Linux: &linux.Options{ProgramName: "foya", Icon: icon, WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
 	})
 	if err != nil && strings.Contains(err.Error(), "build tags") {
 		return fmt.Errorf("%w (this binary was built without the desktop; build it with make build, which uses tags desktop,production,webkit2_41)", err)
