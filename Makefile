@@ -26,8 +26,9 @@ LDFLAGS := $(strip $(LDFLAGS))
 # --- end version ---
 
 # Debian packages: GTK and WebKitGTK headers for the desktop build; Xvfb,
-# xauth and ImageMagick for the desktop smoke test; Chromium for browser
-# tests; patch, ripgrep and trash-cli for the file tools' tests;
+# xauth, ImageMagick and xdotool (key presses) for the desktop smoke test;
+# Chromium for browser tests; patch, ripgrep and trash-cli for the file
+# tools' tests;
 # desktop-file-utils to validate the menu entry make install writes; and
 # what the other tests need, which under CI fail instead of skipping
 # without it (so that a green CI run means every layer was tested):
@@ -37,7 +38,7 @@ LDFLAGS := $(strip $(LDFLAGS))
 # dbus-daemon), libglib2.0-bin and gvfs (gio's trash); the sqlite3 shell
 # for the tests of many processes on one database.
 APT_PACKAGES := libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth imagemagick chromium patch ripgrep trash-cli desktop-file-utils \
-                bubblewrap python3 util-linux git e2fsprogs dbus libglib2.0-bin gvfs sqlite3
+                bubblewrap python3 util-linux git e2fsprogs dbus libglib2.0-bin gvfs sqlite3 xdotool
 
 NPM_STAMP     := frontend/node_modules/.foya-npm-ci
 FRONTEND_SRC  := $(shell find frontend/src -type f 2>/dev/null) \

@@ -29,8 +29,13 @@ type AppOptions struct {
 	// SmokeOpen, in smoke mode, is the session the window opens
 	// (FOYA_SMOKE_OPEN); its report then says what the conversation shows.
 	SmokeOpen string
-	Out       io.Writer // nil discards
-	In        io.Reader // nil counts as closed
+	// SmokeHoldScript, in smoke mode (FOYA_SMOKE_HOLD=1), holds the front
+	// end's script at its first call (SmokeSession) until a line arrives
+	// on In, after writing "foya: script started": the window then shows
+	// only what index.html paints by itself, so that a test can look at it.
+	SmokeHoldScript bool
+	Out             io.Writer // nil discards
+	In              io.Reader // nil counts as closed
 	// Errs receives start-up and shutdown failures; nil means os.Stderr.
 	Errs io.Writer
 }
@@ -73,6 +78,7 @@ type App struct {
 	closed      bool           // set by shutdown; no more attempts after it
 
 	reportOnce sync.Once
+	holdOnce   sync.Once
 }
 
 // NewApp returns an App that opens the kernel with default options
@@ -252,11 +258,35 @@ func (a *App) UIReady(r UIReport) {
 
 // SmokeSession is the session the window opens in smoke mode (SmokeOpen);
 // "" outside smoke mode, so a normal start opens what the address names.
+//
+// With SmokeHoldScript it first reports "foya: script started" and waits
+// for one line on In (the front end renders nothing until it returns).
 func (a *App) SmokeSession() string {
 	if !a.opts.Smoke {
 		return ""
 	}
+	if a.opts.SmokeHoldScript {
+		a.holdOnce.Do(func() {
+			fmt.Fprintln(a.opts.Out, "foya: script started")
+			readLine(a.opts.In)
+		})
+	}
 	return a.opts.SmokeOpen
+}
+
+// readLine reads up to and including the next newline, one byte at a time
+// so that nothing after it is taken from a later reader; nil or an error
+// ends it.
+func readLine(r io.Reader) {
+	if r == nil {
+		return
+	}
+	var b [1]byte
+	for {
+		if n, err := r.Read(b[:]); err != nil || n == 1 && b[0] == '\n' {
+			return
+		}
+	}
 }
 
 // quitWhenInputCloses lets a smoke test hold the window open for its

@@ -60,10 +60,11 @@ func runDesktop() error {
 	}
 	smoke := os.Getenv("FOYA_SMOKE") == "1"
 	app := NewApp(AppOptions{
-		Smoke:     smoke,
-		SmokeOpen: os.Getenv("FOYA_SMOKE_OPEN"),
-		Out:       os.Stdout,
-		In:        os.Stdin,
+		Smoke:           smoke,
+		SmokeOpen:       os.Getenv("FOYA_SMOKE_OPEN"),
+		SmokeHoldScript: smoke && os.Getenv("FOYA_SMOKE_HOLD") == "1",
+		Out:             os.Stdout,
+		In:              os.Stdin,
 	})
 	// The kernel's API, bound as window.go.api.Service. Its context ends
 	// at shutdown, before the kernel closes, so that calls under way stop.
@@ -76,17 +77,25 @@ func runDesktop() error {
 		app.shutdown(wctx)
 	}
 	err := wails.Run(&options.App{
-		Title:            "Foya",
-		Width:            1100,
-		Height:           760,
-		MinWidth:         640,
-		MinHeight:        420,
-		AssetServer:      &assetserver.Options{Assets: assets},
+		Title:       "Foya",
+		Width:       1100,
+		Height:      760,
+		MinWidth:    640,
+		MinHeight:   420,
+		AssetServer: &assetserver.Options{Assets: assets},
+		// The light theme's --bg (frontend/src/styles.css): what the window
+		// shows before index.html's static shell paints, never white.
 		BackgroundColour: &options.RGBA{R: 246, G: 245, B: 241, A: 255},
 		OnStartup:        app.startup,
 		OnShutdown:       shutdown,
 		Bind:             []any{app, service},
-		Linux:            &linux.Options{ProgramName: "foya", Icon: icon},
+		// WebKit composites in software: with Linux options given, Wails
+		// leaves the webview's hardware acceleration at its zero value,
+		// Always, which on machines without a working GPU (virtual
+		// machines, Xvfb, some drivers) holds the first paint for seconds
+		// or leaves the window blank; Wails' own default without options
+		// is Never for that reason.
+		Linux: &linux.Options{ProgramName: "foya", Icon: icon, WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
 	})
 	if err != nil && strings.Contains(err.Error(), "build tags") {
 		return fmt.Errorf("%w (this binary was built without the desktop; build it with make build, which uses tags desktop,production,webkit2_41)", err)

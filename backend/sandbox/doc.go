@@ -24,7 +24,9 @@
 //   - Writes: the mount tree is read-only recursively; Writable are bind
 //     mounts made writable again, ReadOnly (directories or files, such as
 //     every .git, .agents and .foya) bind mounts made read-only, so writes,
-//     renames, links, chmod and utimes outside them fail with EROFS.
+//     renames, links, chmod and utimes outside them fail with EROFS. A
+//     missing ReadOnly folder is made empty on the host for as long as a
+//     command relies on it, then removed (see Policy.ReadOnly).
 //   - UNIX sockets: /tmp, /var/tmp, /run (and /var/run, /dev/log through it)
 //     and $XDG_RUNTIME_DIR are covered by empty read-only file systems, the
 //     Writable folders inside them (the session's temp folder, a workspace

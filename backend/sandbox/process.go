@@ -159,6 +159,10 @@ wait:
 	if sp.Policy.Restricted {
 		res.Denied = looksDenied(res.Output, sp, p.sandbox == "landlock" || p.sandbox == "landlock+seccomp")
 	}
+	// Every process of the command is gone: the read-only folders it
+	// needed may go too (after looksDenied, which reads whether they
+	// exist), before Done says it ended.
+	sp.release()
 	p.mu.Lock()
 	p.result = res
 	p.ended = true

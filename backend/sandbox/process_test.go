@@ -18,6 +18,8 @@ import (
 	"unicode/utf8"
 
 	"foya/backend/testwait"
+
+	"golang.org/x/sys/unix"
 )
 
 // allModes is plain execution followed by every confining mechanism here.
@@ -371,28 +373,87 @@ func TestUnavailable(t *testing.T) {
 	}
 }
 
-// TestReadOnlyCreated checks that a read-only folder that does not exist yet
-// is created, so that the command cannot create it with its own content.
+// TestReadOnlyPlaceholder checks that a read-only folder that does not
+// exist yet is there, empty and read-only, while the command runs, so that
+// the command cannot create it with its own content, and is gone once no
+// command relies on it: the user's project gets no empty folder from Foya.
+// One that existed stays; one another holder still relies on (a command
+// started meanwhile, another Foya process's lock) stays until it is done.
 //
 // spec: A2
-func TestReadOnlyCreated(t *testing.T) {
+func TestReadOnlyPlaceholder(t *testing.T) {
+	const plant = `[ -d .agents ] && echo held; mkdir -p .agents/skills; echo x > .agents/planted; mkdir -p fresh/.foya; echo x > fresh/.foya/planted`
 	for _, m := range restrictedModes(t) {
 		t.Run(m.name, func(t *testing.T) {
 			m.use(t)
 			b := newBox(t)
-			fresh := filepath.Join(b.ws, "fresh", ".foya")
-			res, err := Run(context.Background(), Command{
-				Script: `mkdir -p fresh/.foya; echo x > fresh/.foya/planted`, Dir: b.ws,
-				Policy: Policy{Restricted: true, Writable: []string{b.ws}, ReadOnly: []string{fresh}},
-			})
+			agents, fresh := filepath.Join(b.ws, ".agents"), filepath.Join(b.ws, "fresh", ".foya")
+			policy := Policy{Restricted: true, Writable: []string{b.ws}, ReadOnly: []string{b.foya, agents, fresh}}
+			run := func(script string) Result {
+				t.Helper()
+				res, err := Run(context.Background(), Command{Script: script, Dir: b.ws, Policy: policy})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res
+			}
+			res := run(plant)
+			if !strings.Contains(string(res.Output), "held") {
+				t.Errorf("the missing read-only folder was not there while the command ran: %s", res.Output)
+			}
+			for _, p := range []string{agents, fresh} {
+				if exists(p) {
+					t.Errorf("%s is left after the command (planted: %v): %s", p, exists(filepath.Join(p, "planted")), res.Output)
+				}
+			}
+			if !exists(b.foya) {
+				t.Errorf("the existing %s was removed", b.foya)
+			}
+
+			// A command still running holds the folder for itself.
+			first, err := Start(context.Background(), Command{Script: `while [ ! -e go ]; do sleep 0.05; done; echo x > .agents/late`, Dir: b.ws, Policy: policy})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if fi, err := os.Stat(fresh); err != nil || !fi.IsDir() {
-				t.Errorf("read-only folder not created: %v", err)
+			run(`true`)
+			if !exists(agents) {
+				t.Errorf("%s removed while another command relied on it", agents)
 			}
-			if exists(filepath.Join(fresh, "planted")) {
-				t.Errorf("the command wrote into the read-only folder: %s", res.Output)
+			writeFile(t, filepath.Join(b.ws, "go"), "")
+			<-first.Done()
+			if exists(agents) {
+				t.Errorf("%s is left after the last command", agents)
+			}
+
+			// Another process's hold (its shared lock) keeps it too, and
+			// something put in it by someone else is never removed.
+			probe, err := Start(context.Background(), Command{Script: `while [ ! -e go2 ]; do sleep 0.05; done`, Dir: b.ws, Policy: policy})
+			if err != nil {
+				t.Fatal(err)
+			}
+			other, err := os.Open(agents)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := unix.Flock(int(other.Fd()), unix.LOCK_SH); err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(b.ws, "go2"), "")
+			<-probe.Done()
+			other.Close()
+			if !exists(agents) {
+				t.Errorf("%s removed while another process held it", agents)
+			}
+			os.Remove(agents)
+			probe, err = Start(context.Background(), Command{Script: `while [ ! -e go3 ]; do sleep 0.05; done`, Dir: b.ws, Policy: policy})
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(agents, "users"), "mine")
+			writeFile(t, filepath.Join(b.ws, "go3"), "")
+			<-probe.Done()
+			if readFile(filepath.Join(agents, "users")) != "mine" {
+				t.Errorf("a file put in the folder by someone else is gone")
 			}
 		})
 	}

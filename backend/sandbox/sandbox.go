@@ -50,8 +50,9 @@ type Policy struct {
 	Writable []string
 	// ReadOnly lists absolute directories under Writable that stay
 	// read-only (such as workspace/.foya). One that does not exist yet is
-	// created empty, so that the command cannot create it with its own
-	// content.
+	// created empty while the command runs, so that the command cannot
+	// create it with its own content, and removed once no command relies
+	// on it (see holdReadOnly).
 	ReadOnly []string
 	// ReadOnlyIfExists lists more absolute directories or files under
 	// Writable that stay read-only, but only if they exist when the command
@@ -171,7 +172,19 @@ func Start(ctx context.Context, cmd Command) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
-	return start(ctx, spec)
+	p, err := start(ctx, spec)
+	if err != nil {
+		spec.release()
+	}
+	return p, err
+}
+
+// release drops the command's holds on its read-only folders.
+func (sp *spec) release() {
+	for _, r := range sp.held {
+		r()
+	}
+	sp.held = nil
 }
 
 // spec is a validated Command with resolved paths.
@@ -180,7 +193,10 @@ type spec struct {
 	shell    string   // absolute path of bash or sh
 	writable []string // canonical
 	readOnly []string // canonical directories and files, each inside some writable
-	hidden   []hiddenPath
+	// held releases the holds on the Policy.ReadOnly folders (see
+	// holdReadOnly), once the command is done or did not start.
+	held   []func()
+	hidden []hiddenPath
 	// masks are the folders that keep other programs' UNIX sockets (see
 	// socketFolders), hidden under an empty file system where there is a
 	// mount namespace; the writable folders inside them stay visible.
@@ -254,20 +270,17 @@ func prepare(cmd Command) (*spec, error) {
 			return nil, fmt.Errorf("read-only directory %q: not an absolute path", dir)
 		}
 		dir = filepath.Clean(dir)
-		if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
-			// Only a directory inside a writable one matters: elsewhere
-			// nothing can create it.
-			if !fspath.WithinAny(sp.writable, resolveExisting(dir)) {
-				continue
-			}
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return nil, fmt.Errorf("read-only directory: %w", err)
-			}
+		// Only a directory inside a writable one matters: elsewhere the
+		// command can neither create nor change it.
+		if !fspath.WithinAny(sp.writable, resolveExisting(dir)) {
+			continue
 		}
-		canon, err := canonicalDir(dir)
+		canon, release, err := holdReadOnly(dir)
 		if err != nil {
-			return nil, fmt.Errorf("read-only directory: %w", err)
+			sp.release()
+			return nil, err
 		}
+		sp.held = append(sp.held, release)
 		if fspath.WithinAny(sp.writable, canon) {
 			sp.readOnly = append(sp.readOnly, canon)
 		}

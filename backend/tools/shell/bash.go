@@ -315,9 +315,12 @@ func (s *Shell) after(ctx context.Context, rc *tools.RunContext, keep bool) ([]t
 	return s.opts.Capture.After(ctx, rc.SessionID, rc.Workdir)
 }
 
-// withoutProtectDirs drops the creation of the empty .foya and .agents
-// folders at the root that the sandbox makes before a command starts (see
-// the package doc): Foya made them, not the command.
+// withoutProtectDirs drops the creation and the removal of the .foya and
+// .agents folders at the root: a sandboxed command can do neither (they
+// are read-only, and made empty while it runs when missing), so the
+// change is Foya's (the empty folder it makes for one command and removes
+// after the last, see the package doc) or another process's, never the
+// command's.
 func withoutProtectDirs(fcs []tools.FileChange, workdir string, p plan) []tools.FileChange {
 	if !p.restricted {
 		return fcs
@@ -327,7 +330,7 @@ func withoutProtectDirs(fcs []tools.FileChange, workdir string, p plan) []tools.
 		return fcs
 	}
 	return slices.DeleteFunc(fcs, func(fc tools.FileChange) bool {
-		return fc.IsDir && !fc.ExistedBefore && (fc.Path == filepath.Join(wd, ".foya") || fc.Path == filepath.Join(wd, ".agents"))
+		return fc.IsDir && fc.ExistedBefore != fc.ExistsAfter && (fc.Path == filepath.Join(wd, ".foya") || fc.Path == filepath.Join(wd, ".agents"))
 	})
 }
 
@@ -394,8 +397,10 @@ func (s *Shell) command(rc *tools.RunContext, a bashArgs, p plan) (sandbox.Comma
 		cmd.Policy = sandbox.Policy{
 			Restricted: true,
 			Writable:   writable,
-			// Created when missing, so that the command cannot make them
-			// with its own content. A missing .git is not: an empty one
+			// Made empty while the command runs when missing, so that
+			// the command cannot make them with its own content, and
+			// removed after it (see sandbox.Policy.ReadOnly). A missing
+			// .git is not made: an empty one
 			// would confuse git (see the package documentation). Nor are
 			// Foya's own files (Options.Own), read-only where they exist
 			// in a writable folder and are not hidden: a command must

@@ -39,9 +39,12 @@
 // sandbox. A walk before each command finds them; it does not enter the
 // protected folders nor follow links, and stops after 20000 folders or 2
 // seconds, after which the command is asked about as above. .foya and
-// .agents at the root are created empty when missing, so that the command
-// cannot create them with its own content. A missing .git is not: an empty
-// .git would be visible on the host and confuse git. Instead, when a
+// .agents at the root are made empty while the command runs when missing,
+// so that the command cannot create them with its own content, and removed
+// once no command relies on them (the sandbox package says how), so the
+// project is left without them. A missing .git is not made: an empty .git
+// would be visible on the host (other programs read it meanwhile) and
+// confuse git. Instead, when a
 // sandboxed command ends (in the foreground, or in the background), a second
 // walk finds the .git entries that appeared meanwhile (git init, a .git file
 // naming a folder of the command's choice), and each is renamed to
