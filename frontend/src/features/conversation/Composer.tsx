@@ -1,7 +1,7 @@
 // The composer: the message box with its @-mentions of the session's
 // files, the messages queued while a run goes, the token meter, Send,
 // Stop and Attach….
-import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from "react";
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type RefObject } from "react";
 import { X } from "lucide-react";
 import type { WorkspaceEntry } from "../../backend/gen/kernel";
 import { useSession } from "../session/hooks";
@@ -9,7 +9,7 @@ import { Unanchored, WaitingNotice } from "../approvals";
 import { AttachButton, AttachedList, type Attached } from "./AttachResources";
 import { ContextMeter } from "./ContextMeter";
 import { MentionList, useWorkspaceFiles } from "./MentionList";
-import { ImageChips, imageFiles, useImageInput, usePastedImages } from "./PastedImages";
+import { ImageChips, imageFiles, useImageInput, usePastedImages, useWindowDrop } from "./PastedImages";
 import type { PastedImage } from "../../backend/gen/kernel";
 import { holds, matchEntries, mentionAt, mentioned, pick, removeToken, token, type Typing } from "./mentions";
 import { QueuedList, useQueue } from "./queue";
@@ -51,6 +51,8 @@ export function Composer(props: {
   const pasted = usePastedImages(props.sessionId);
   const textOnlyModel = useImageInput(props.sessionId);
   const disabled = props.noModel !== "";
+  const addImages = pasted.add;
+  useWindowDrop(useCallback((files: File[]) => void (disabled ? undefined : addImages(files)), [disabled, addImages]));
   // Read-only while a message is on its way too: its text is still in the
   // box, and an approval request that comes meanwhile must take focus
   // (approvals' mayTakeFocus leaves a person typing in a writable box alone).

@@ -95,6 +95,13 @@ describe("the composer's images", () => {
     expect(within(screen.getByRole("list", { name: "Attached images" })).getAllByRole("listitem")).toHaveLength(10);
   });
 
+  it("takes images dropped anywhere in the window, not only on the composer", async () => {
+    const { t } = await mount(done().events, { replies: { AddImage: stored, ImageInput: true } });
+    fireEvent.drop(document.body, { dataTransfer: { files: [png("dropped.png")], types: ["Files"] } });
+    await screen.findByRole("button", { name: "Remove image dropped.png" });
+    await waitFor(() => expect(t.callsOf("AddImage")).toBe(1));
+  });
+
   it("says the kernel's refusal and drops the chip", async () => {
     const refused = new ApiError("invalid", "shot.png is not an image Foya can send (its content is text)");
     await mount(done().events, { replies: { AddImage: refused, ImageInput: true } });

@@ -106,6 +106,31 @@ export function imageFiles(data: DataTransfer | null): File[] {
 }
 
 /**
+ * useWindowDrop takes image files dropped anywhere in the window that no
+ * other element took (the composer's own drop handler takes those on it):
+ * a browser would otherwise open the file in place of Foya.
+ */
+export function useWindowDrop(onFiles: ((files: File[]) => void) | null) {
+  useEffect(() => {
+    const files = (e: DragEvent) => e.dataTransfer !== null && Array.from(e.dataTransfer.types).includes("Files");
+    const over = (e: DragEvent) => {
+      if (files(e)) e.preventDefault();
+    };
+    const drop = (e: DragEvent) => {
+      if (e.defaultPrevented || !files(e)) return;
+      e.preventDefault();
+      onFiles?.(imageFiles(e.dataTransfer));
+    };
+    window.addEventListener("dragover", over);
+    window.addEventListener("drop", drop);
+    return () => {
+      window.removeEventListener("dragover", over);
+      window.removeEventListener("drop", drop);
+    };
+  }, [onFiles]);
+}
+
+/**
  * useImageInput is the session's model when it takes no images ("" when it
  * does, or it is not known yet): the chip row says so before sending.
  */
