@@ -177,6 +177,7 @@ export function Composer(props: {
           queue.remove(q.id);
           setDraft((d) => (d.trim() === "" ? q.text : `${d}\n${q.text}`));
           setAttached((l) => [...l, ...q.attached]);
+          pasted.restore(q.images ?? []);
           setPicked((l) => [...l, ...q.entries.filter((e) => !l.some((x) => x.path === e.path))]);
           props.input.current?.focus();
         }}

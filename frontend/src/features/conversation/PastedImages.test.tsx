@@ -102,6 +102,20 @@ describe("the composer's images", () => {
     await waitFor(() => expect(t.callsOf("AddImage")).toBe(1));
   });
 
+  it("queues a message with its images while a run goes, and Edit brings them back as chips", async () => {
+    const log = new Log();
+    log.runStart("run_1", "Hello");
+    await mount(log.events, { replies: { AddImage: stored, ImageInput: true, Artifact: { id: "art_1t", mime: "image/png", size: 8, width: 2, height: 2, data: "iVBORw0KGgo=" } } });
+    paste(png("shot.png"));
+    await waitFor(() => expect(screen.getByRole("listitem", { name: /shot\.png/ }).getAttribute("aria-busy")).toBe("false"));
+    await userEvent.type(box(), "and this{Enter}");
+    await screen.findByText("Queued: and this");
+    expect(screen.queryByRole("list", { name: "Attached images" })).toBeNull();
+    await userEvent.click(screen.getByRole("button", { name: "Edit" }));
+    await screen.findByRole("button", { name: "Remove image shot.png" });
+    expect(box().value).toBe("and this");
+  });
+
   it("says the kernel's refusal and drops the chip", async () => {
     const refused = new ApiError("invalid", "shot.png is not an image Foya can send (its content is text)");
     await mount(done().events, { replies: { AddImage: refused, ImageInput: true } });

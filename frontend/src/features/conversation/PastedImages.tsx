@@ -19,7 +19,7 @@ export interface Chip {
   key: number;
   name: string;
   size: number;
-  /** A blob: URL of the file, for the chip's thumbnail. */
+  /** A blob: URL of the file, for the chip's thumbnail ("" for an image brought back from the queue: its stored small copy shows). */
   url: string;
   image: PastedImage | null;
 }
@@ -84,19 +84,26 @@ export function usePastedImages(sessionId: string) {
     },
     [api, sessionId],
   );
+  /** restore brings back stored images (a queued message's, on Edit). */
+  const restore = useCallback((images: PastedImage[]) => {
+    setChips((l) => [
+      ...l,
+      ...images.filter((im) => !l.some((c) => c.image?.id === im.id)).map((image) => ({ key: next.current++, name: image.name, size: image.size, url: "", image })),
+    ]);
+  }, []);
   const remove = useCallback((c: Chip) => {
-    URL.revokeObjectURL(c.url);
+    if (c.url !== "") URL.revokeObjectURL(c.url);
     setChips((l) => l.filter((x) => x.key !== c.key));
     setErrors([]);
   }, []);
   const clear = useCallback(() => {
-    live.current.forEach((c) => URL.revokeObjectURL(c.url));
+    live.current.forEach((c) => c.url !== "" && URL.revokeObjectURL(c.url));
     setChips([]);
     setErrors([]);
   }, []);
   const uploading = chips.some((c) => c.image === null);
   const images = chips.flatMap((c) => (c.image === null ? [] : [c.image]));
-  return { chips, errors, add, remove, clear, uploading, images };
+  return { chips, errors, add, restore, remove, clear, uploading, images };
 }
 
 /** imageFiles are the files of a paste or a drop (non-images too: they are refused in words, not ignored). */
@@ -196,7 +203,7 @@ export function ImageChips(props: { chips: Chip[]; errors: string[]; textOnlyMod
               aria-busy={c.image === null}
               onKeyDown={(e) => onKey(e, c, i)}
             >
-              <img src={c.url} alt="" className="convo-image-thumb" />
+              {c.url !== "" ? <img src={c.url} alt="" className="convo-image-thumb" /> : c.image !== null && <StoredThumb id={c.image.thumbId} />}
               <span className="convo-image-name">{c.name}</span>
               {c.image === null && <span className="convo-image-status">Uploading…</span>}
               <button type="button" className="button icon-button" aria-label={`Remove image ${c.name}`} onClick={() => props.onRemove(c)}>
@@ -222,6 +229,16 @@ export function SentImages(props: { images: ImageRef[] }) {
       ))}
     </ul>
   );
+}
+
+/** StoredThumb is a chip's thumbnail read from the store (an image brought back from the queue). */
+function StoredThumb({ id }: { id: string }) {
+  const transport = useTransport();
+  const api = useApi();
+  const sessionId = useSession((s) => s.sessionId);
+  const load = useLoad(() => loadArtifact(transport, api, sessionId, id), [transport, api, sessionId, id]);
+  if (load.state.status !== "ready" || load.state.value.kind !== "image") return null;
+  return <img src={load.state.value.url} alt="" className="convo-image-thumb" />;
 }
 
 function Thumb({ image }: { image: ImageRef }) {
