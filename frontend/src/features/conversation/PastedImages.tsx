@@ -12,6 +12,7 @@ import { useLoad } from "../useLoad";
 import { useSession } from "../session/hooks";
 import { loadArtifact } from "./artifacts";
 import { runModel } from "./format";
+import "./PastedImages.css";
 import { fileName, MaxImagesPerMessage, megabytes, notAnImage, readBase64, readHead, sniff, tooBig, tooMany } from "./images";
 
 /** Chip is an image of the draft: uploading, or stored (image set). */
