@@ -148,6 +148,10 @@ type RunRequest struct {
 	// AttachedImages go with the user message as image parts, kept in the
 	// session's artifact store like a tool's images (spec I1).
 	AttachedImages []tools.Image
+	// Pasted are images the user attached, already stored as artifacts of
+	// the session (the caller checked they are its images): they go with
+	// the user message as image parts and are named in run.start.
+	Pasted []event.ImageRef
 	// Resources name what was attached, for the run.start event.
 	Resources []event.ResourceRef
 	// Title, if set, becomes the session's title with the run's start,

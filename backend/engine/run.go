@@ -97,7 +97,7 @@ func (r *runner) loop(ctx context.Context) (llm.Run, error) {
 	start := event.RunStartData{
 		Prompt: r.req.Prompt, Workdir: r.sess.Workdir, Model: r.sess.Model,
 		Provider: r.sess.Provider, ApprovalMode: r.sess.ApprovalMode, Instructions: instrInfo,
-		Resources: r.req.Resources,
+		Resources: r.req.Resources, Images: r.req.Pasted,
 	}
 	if r.child != nil {
 		start.Description, start.ParentRunID = r.child.description, r.run.ParentRunID
@@ -157,6 +157,9 @@ func (r *runner) userMessage() (llm.Message, []llm.Artifact) {
 	user := llm.Message{Role: llm.RoleUser, Content: r.req.Prompt}
 	if r.req.Attached != "" {
 		user.Content += "\n\n" + r.e.cfg.Mask(r.req.Attached)
+	}
+	for _, img := range r.req.Pasted {
+		user.Parts = append(user.Parts, llm.Part{Type: llm.PartImage, ArtifactID: img.ArtifactID, MIME: img.MIME})
 	}
 	var arts []llm.Artifact
 	for _, img := range r.req.AttachedImages {

@@ -22,6 +22,10 @@ type RunStartData struct {
 	// Resources are the MCP resources the user attached to the prompt
 	// (their contents are in the stored user message, not here).
 	Resources []ResourceRef `json:"resources,omitempty"`
+	// Images are the images the user pasted or dropped into the message,
+	// kept as artifacts of the session; the stored user message refers to
+	// them as image parts.
+	Images []ImageRef `json:"images,omitempty"`
 	// Title is the session's new title when this run gave it one: a
 	// session's first run names it after its prompt unless the user gave
 	// it a title. Empty otherwise.
@@ -33,6 +37,19 @@ type RunStartData struct {
 type ResourceRef struct {
 	Server string `json:"server"`
 	URI    string `json:"uri"`
+}
+
+// ImageRef names an image the user attached to a message: the artifact
+// holding its bytes, a small copy of it to show in the transcript (an
+// artifact too), the file name the user gave and what it is.
+type ImageRef struct {
+	ArtifactID string `json:"artifactId"`
+	ThumbID    string `json:"thumbId"`
+	Name       string `json:"name"`
+	MIME       string `json:"mime"`
+	Size       int64  `json:"size"`
+	Width      int    `json:"width"`
+	Height     int    `json:"height"`
 }
 
 // RunStart is a run.start event.

@@ -75,6 +75,12 @@ type RunOptions struct {
 	// message after the prompt. One that is gone fails the message before
 	// its run starts.
 	Files []string `json:"files,omitempty"`
+	// Images are images stored with AddImage (at most
+	// MaxImagesPerMessage): they go with the user message as image parts,
+	// to a model that takes images; one that does not gets a note that
+	// each was left out. Only ID, ThumbID and Name are read: the rest is
+	// read again from the store.
+	Images []PastedImage `json:"images,omitempty"`
 }
 
 // RevertRequest says what to revert: exactly one of ChangeIDs (with Hunks,

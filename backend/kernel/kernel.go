@@ -433,13 +433,17 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 	} else if text != "" {
 		attached = strings.TrimPrefix(attached+"\n\n"+text, "\n\n")
 	}
+	pasted, err := k.pastedImages(ctx, sess.ID, o.Images)
+	if err != nil {
+		return Run{}, err
+	}
 	var title string
 	if sess.Runs == 0 && !sess.TitleByUser {
 		// The first run names a session the user named none for.
 		title = PromptTitle(o.Prompt)
 	}
 	run, err := k.eng.Run(ctx, engine.RunRequest{Session: sess, Prompt: o.Prompt, Model: o.Model, MaxSteps: steps,
-		Started: o.Started, Images: images, Attached: attached, AttachedImages: attachedImages, Resources: refs, Title: title})
+		Started: o.Started, Images: images, Attached: attached, AttachedImages: attachedImages, Pasted: pasted, Resources: refs, Title: title})
 	k.capture.Settle(sess.ID)
 	return runOf(run), err
 }

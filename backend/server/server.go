@@ -35,6 +35,10 @@ const (
 	// MaxBody bounds the body of a call (a message of 8 MiB is accepted by
 	// foya exec too).
 	MaxBody = 9 << 20
+	// MaxImageBody bounds the body of an AddImage call: an image of
+	// kernel.MaxImageBytes, base64, with room to spare, so that one a
+	// little over the limit reaches the kernel and is refused in its words.
+	MaxImageBody = kernel.MaxImageBytes/3*4 + 4<<20
 )
 
 // Options configure Listen.
@@ -355,11 +359,15 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, table map[string]m
 		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("no method %q: see frontend/src/backend/gen/api.ts for the methods", name))
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
+	limit, tooBigMsg := int64(MaxBody), fmt.Sprintf("the body of a call may be at most %d bytes", MaxBody)
+	if name == "AddImage" {
+		limit, tooBigMsg = MaxImageBody, fmt.Sprintf("the image is larger than the %d MB images are limited to: attach a smaller one", kernel.MaxImageBytes/1_000_000)
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			writeError(w, http.StatusRequestEntityTooLarge, "invalid", fmt.Sprintf("the body of a call may be at most %d bytes", MaxBody))
+			writeError(w, http.StatusRequestEntityTooLarge, "invalid", tooBigMsg)
 			return
 		}
 		writeError(w, http.StatusBadRequest, "invalid", "read the body: "+err.Error())

@@ -46,6 +46,15 @@ export function createApi(transport: Caller) {
     AddComment: (c: kernel.NewComment): Promise<kernel.Comment> =>
       transport.call<kernel.Comment>('AddComment', [c]),
     /**
+     * AddImage stores an image the user attached to the message being written:
+     * data is its bytes, base64 (standard alphabet). It is checked in the
+     * kernel whatever the window checked: at most kernel.MaxImageBytes, a PNG,
+     * JPEG, GIF or WebP image by its content; otherwise code invalid, in words
+     * naming the file and the limit or what it is.
+     */
+    AddImage: (sessionID: string, name: string, data: string): Promise<kernel.PastedImage> =>
+      transport.call<kernel.PastedImage>('AddImage', [sessionID, name, data]),
+    /**
      * AddMCPServer adds (or replaces) one of the user's MCP servers: a
      * command to start (stdio) or a URL (streamable HTTP, or SSE with type
      * "sse"). It starts at once, without asking: it is the user's own.
@@ -307,6 +316,14 @@ export function createApi(transport: Caller) {
      */
     Run: (sessionID: string, message: string): Promise<string> =>
       transport.call<string>('Run', [sessionID, message]),
+    /**
+     * RunWithImages is RunWithMentions with images stored by AddImage (at most
+     * kernel.MaxImagesPerMessage) going with the message. A model that takes no
+     * images is not sent them: it gets a note for each, and the transcript
+     * still shows them.
+     */
+    RunWithImages: (sessionID: string, message: string, resources: kernel.ResourceRef[], files: string[], images: kernel.PastedImage[]): Promise<string> =>
+      transport.call<string>('RunWithImages', [sessionID, message, resources, files, images]),
     /**
      * RunWithMentions is RunWithResources with files and folders of the
      * session's folder mentioned in the message (@path, relative): each one's

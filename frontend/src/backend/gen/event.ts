@@ -247,6 +247,12 @@ export interface RunStartData {
    */
   resources?: ResourceRef[];
   /**
+   * Images are the images the user pasted or dropped into the message,
+   * kept as artifacts of the session; the stored user message refers to
+   * them as image parts.
+   */
+  images?: ImageRef[];
+  /**
    * Title is the session's new title when this run gave it one: a
    * session's first run names it after its prompt unless the user gave
    * it a title. Empty otherwise.
@@ -260,6 +266,20 @@ export interface RunStartData {
 export interface ResourceRef {
   server: string;
   uri: string;
+}
+/**
+ * ImageRef names an image the user attached to a message: the artifact
+ * holding its bytes, a small copy of it to show in the transcript (an
+ * artifact too), the file name the user gave and what it is.
+ */
+export interface ImageRef {
+  artifactId: string;
+  thumbId: string;
+  name: string;
+  mime: string;
+  size: number /* int64 */;
+  width: number /* int */;
+  height: number /* int */;
 }
 /**
  * StepStartData is the payload of step.start, before each model request:

@@ -530,6 +530,14 @@ export interface RunOptions {
    * its run starts.
    */
   files?: string[];
+  /**
+   * Images are images stored with AddImage (at most
+   * MaxImagesPerMessage): they go with the user message as image parts,
+   * to a model that takes images; one that does not gets a note that
+   * each was left out. Only ID, ThumbID and Name are read: the rest is
+   * read again from the store.
+   */
+  images?: PastedImage[];
 }
 /**
  * RevertRequest says what to revert: exactly one of ChangeIDs (with Hunks,
@@ -775,6 +783,48 @@ export interface WorkspaceFiles {
    * and some were left out.
    */
   truncated?: boolean;
+}
+
+//////////
+// source: dto_images.go
+
+/**
+ * MaxImageBytes is the largest image the user may attach to a message:
+ * 50 MB (decimal megabytes, as file managers show sizes).
+ */
+export const MaxImageBytes = 50_000_000;
+/**
+ * MaxImagesPerMessage is the most images one message may carry.
+ */
+export const MaxImagesPerMessage = 10;
+/**
+ * ThumbSide is the longer side, in pixels, of the small copy of an image
+ * the transcript shows.
+ */
+export const ThumbSide = 320;
+/**
+ * PastedImage is an image the user attached, stored as an artifact of the
+ * session by AddImage before the message is sent: the message names it by
+ * ID (RunOptions.Images), so its bytes cross the bridge once.
+ */
+export interface PastedImage {
+  /**
+   * ID is the artifact holding the image's bytes as given.
+   */
+  id: string;
+  /**
+   * ThumbID is the artifact holding a copy at most ThumbSide pixels on
+   * its longer side, for the transcript.
+   */
+  thumbId: string;
+  /**
+   * Name is the file's name (or "pasted image.png" for a clipboard image).
+   */
+  name: string;
+  mime: string;
+  size: number /* int64 */;
+  width: number /* int */;
+  height: number /* int */;
 }
 
 //////////

@@ -1,7 +1,7 @@
 // The composer: the message box with its @-mentions of the session's
 // files, the messages queued while a run goes, the token meter, Send,
 // Stop and Attach….
-import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from "react";
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type RefObject } from "react";
 import { X } from "lucide-react";
 import type { WorkspaceEntry } from "../../backend/gen/kernel";
 import { useSession } from "../session/hooks";
@@ -9,15 +9,18 @@ import { Unanchored, WaitingNotice } from "../approvals";
 import { AttachButton, AttachedList, type Attached } from "./AttachResources";
 import { ContextMeter } from "./ContextMeter";
 import { MentionList, useWorkspaceFiles } from "./MentionList";
+import { ImageChips, imageFiles, useImageInput, usePastedImages, useWindowDrop } from "./PastedImages";
+import type { PastedImage } from "../../backend/gen/kernel";
 import { holds, matchEntries, mentionAt, mentioned, pick, removeToken, token, type Typing } from "./mentions";
 import { QueuedList, useQueue } from "./queue";
 import { lastPrompt, type TurnStatus } from "./reducer";
 
-/** Outgoing is a message as the composer sends it: its text, attached resources and mentioned paths. */
+/** Outgoing is a message as the composer sends it: its text, attached resources, mentioned paths and stored images. */
 export interface Outgoing {
   text: string;
   attached: Attached[];
   files: string[];
+  images?: PastedImage[];
 }
 
 /** Composer is the open session's message box with what goes with it (see the file's comment). */
@@ -45,7 +48,11 @@ export function Composer(props: {
   const recall = useSession((s) => lastPrompt(s.conversation));
   const files = useWorkspaceFiles(props.sessionId, typing !== null);
   const queue = useQueue({ busy: props.busy, lastStatus: props.lastStatus, send: props.onSend });
+  const pasted = usePastedImages(props.sessionId);
+  const textOnlyModel = useImageInput(props.sessionId);
   const disabled = props.noModel !== "";
+  const addImages = pasted.add;
+  useWindowDrop(useCallback((files: File[]) => void (disabled ? undefined : addImages(files)), [disabled, addImages]));
   // Read-only while a message is on its way too: its text is still in the
   // box, and an approval request that comes meanwhile must take focus
   // (approvals' mayTakeFocus leaves a person typing in a writable box alone).
@@ -90,10 +97,11 @@ export function Composer(props: {
     setAttached([]);
     setPicked([]);
     setTyping(null);
+    pasted.clear();
   };
   const submit = async () => {
-    if (readOnly || draft.trim() === "") return;
-    const m: Outgoing = { text: draft, attached, files: mentioned(draft, picked) };
+    if (readOnly || draft.trim() === "" || pasted.uploading) return;
+    const m: Outgoing = { text: draft, attached, files: mentioned(draft, picked), images: pasted.images };
     if (props.busy) {
       queue.add(m, picked.filter((e) => holds(draft, e)));
       clear(draft);
@@ -140,6 +148,15 @@ export function Composer(props: {
         e.preventDefault();
         void submit();
       }}
+      onDragOver={(e) => {
+        if (!disabled && e.dataTransfer.types.includes("Files")) e.preventDefault();
+      }}
+      onDrop={(e) => {
+        const files = imageFiles(e.dataTransfer);
+        if (disabled || files.length === 0) return;
+        e.preventDefault();
+        void pasted.add(files);
+      }}
     >
       {props.error !== "" && (
         <p className="convo-composer-error" role="alert">
@@ -160,10 +177,12 @@ export function Composer(props: {
           queue.remove(q.id);
           setDraft((d) => (d.trim() === "" ? q.text : `${d}\n${q.text}`));
           setAttached((l) => [...l, ...q.attached]);
+          pasted.restore(q.images ?? []);
           setPicked((l) => [...l, ...q.entries.filter((e) => !l.some((x) => x.path === e.path))]);
           props.input.current?.focus();
         }}
       />
+      <ImageChips chips={pasted.chips} errors={pasted.errors} textOnlyModel={textOnlyModel} onRemove={pasted.remove} />
       <AttachedList attached={attached} onRemove={(a) => setAttached((l) => l.filter((x) => x !== a))} />
       {chips.length > 0 && (
         <ul className="convo-mentioned" aria-label="Mentioned files">
@@ -209,6 +228,13 @@ export function Composer(props: {
             onSelect={(e) => look(e.currentTarget)}
             onKeyDown={onKey}
             onBlur={() => setTyping(null)}
+            onPaste={(e) => {
+              const files = imageFiles(e.clipboardData);
+              if (readOnly || files.length === 0) return;
+              // Files only: pasted text goes into the box as usual.
+              e.preventDefault();
+              void pasted.add(files);
+            }}
           />
         </div>
         <div className="convo-composer-buttons">
@@ -217,7 +243,7 @@ export function Composer(props: {
               Stop
             </button>
           ) : null}
-          <button type="submit" className="button convo-send" disabled={readOnly || draft.trim() === ""}>
+          <button type="submit" className="button convo-send" disabled={readOnly || draft.trim() === "" || pasted.uploading}>
             {props.busy ? "Queue" : "Send"}
           </button>
           <AttachButton sessionId={props.sessionId} attached={attached} disabled={disabled} onAttach={(a) => setAttached((l) => [...l, a])} />

@@ -47,12 +47,14 @@ export function ConversationView(props: { sessionId: string }) {
   const busy = running !== "" || sending || (sent !== "" && !started);
 
   const send = useCallback(
-    async ({ text: message, attached, files }: Outgoing): Promise<boolean> => {
+    async ({ text: message, attached, files, images = [] }: Outgoing): Promise<boolean> => {
       setSending(true);
       setError("");
       try {
         const id =
-          files.length > 0
+          images.length > 0
+            ? await api.RunWithImages(props.sessionId, message, refsOf(attached), files, images)
+            : files.length > 0
             ? await api.RunWithMentions(props.sessionId, message, refsOf(attached), files)
             : attached.length === 0
               ? await api.Run(props.sessionId, message)

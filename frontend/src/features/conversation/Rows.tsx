@@ -6,6 +6,7 @@ import { useStepReasoning, useStepText, useTurn } from "../session/hooks";
 import { CopyButton } from "../../ui/CopyButton";
 import { RunFailure } from "./RunFailure";
 import { ModelText } from "./Markdown";
+import { SentImages } from "./PastedImages";
 import type { ModeNote, Turn } from "./reducer";
 
 const modeWord: Record<string, string> = { manual: "Manual", auto: "Auto", full_access: "Full Access", "full-access": "Full Access" };
@@ -32,6 +33,7 @@ export const PromptRow = memo(function PromptRow({ runId }: { runId: string }) {
         You <CopyButton text={turn.prompt} label="Copy message" className="convo-copy" />
       </p>
       <div className="convo-prompt-text">{turn.prompt}</div>
+      <SentImages images={turn.images} />
       {turn.resources.length > 0 && (
         <ul className="convo-attached" aria-label="Attached resources">
           {turn.resources.map((r) => (

@@ -14,7 +14,7 @@
 // events name the task call on their envelope (parentCallId): it is a Turn
 // like any other, folded by the same code, but not an entry of the
 // conversation; the task call's card points at it (childRunId) and shows it.
-import type { Event, FileChange, Instructions, ResourceRef, Usage } from "../../backend/gen/event";
+import type { Event, FileChange, ImageRef, Instructions, ResourceRef, Usage } from "../../backend/gen/event";
 import { typed, type TypedEvent } from "../seq";
 import { withItem, withKey } from "../draft";
 import { truncationNotices } from "./truncation";
@@ -120,6 +120,8 @@ export interface Turn {
   prompt: string;
   /** MCP resources the user attached to the prompt (their contents went to the model with it). */
   resources: ResourceRef[];
+  /** Images the user pasted or dropped into the message (artifacts; a small copy of each for the transcript). */
+  images: ImageRef[];
   model: string;
   provider: string;
   workdir: string;
@@ -194,6 +196,7 @@ export function applyConversation(s: ConversationState, raw: Event): Conversatio
       startedAt: ev.time,
       prompt: d.prompt ?? "",
       resources: Array.isArray(d.resources) ? d.resources : [],
+      images: Array.isArray(d.images) ? d.images : [],
       model: d.model ?? "",
       provider: d.provider ?? "",
       workdir: d.workdir ?? "",
