@@ -72,6 +72,9 @@ func (e *Engine) Steer(ctx context.Context, sessionID, id, text string) error {
 		r.inbox.pending = append(r.inbox.pending, steerMsg{id: id, text: text, done: []chan error{done}})
 	}
 	r.mu.Unlock()
+	if e.cfg.SteerWait != nil {
+		e.cfg.SteerWait(sessionID, id)
+	}
 	select {
 	case err := <-done:
 		return err
