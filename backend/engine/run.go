@@ -139,7 +139,7 @@ func (r *runner) loop(ctx context.Context) (llm.Run, error) {
 			break
 		}
 		if err := r.takeSteers(ctx, r.run.Steps+1); err != nil {
-			end = unstored(err)
+			end = cmp.Or(ctx.Err(), unstored(err))
 			break
 		}
 		r.run.Steps++
