@@ -14,6 +14,7 @@ import { useApi } from "../../backend/context";
 import { toApiError } from "../../backend/errors";
 import { useLoad } from "../useLoad";
 import { runModel } from "./format";
+import "./ModelPicker.css";
 
 type Stage = { kind: "profiles" } | { kind: "models"; provider: string };
 
