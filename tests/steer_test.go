@@ -59,6 +59,12 @@ func (s *steerKernel) until(t *testing.T, typ string) llm.Event {
 // run's outcome, once it ends.
 func (s *steerKernel) start(t *testing.T, prompt string) (kernel.Session, <-chan kernel.Run) {
 	t.Helper()
+	return s.startSteps(t, prompt, 0)
+}
+
+// startSteps is start with a step limit (0: the default).
+func (s *steerKernel) startSteps(t *testing.T, prompt string, maxSteps int) (kernel.Session, <-chan kernel.Run) {
+	t.Helper()
 	sess, err := s.k.CreateSession(context.Background(), kernel.NewSession{Workdir: s.dir, ApprovalMode: "auto", Model: "m"})
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +75,7 @@ func (s *steerKernel) start(t *testing.T, prompt string) (kernel.Session, <-chan
 	}
 	done := make(chan kernel.Run, 1)
 	go func() {
-		r, err := s.k.Run(context.Background(), kernel.RunOptions{SessionID: sess.ID, Prompt: prompt, Model: c})
+		r, err := s.k.Run(context.Background(), kernel.RunOptions{SessionID: sess.ID, Prompt: prompt, Model: c, MaxSteps: maxSteps})
 		if err != nil {
 			t.Error(err)
 		}
@@ -185,6 +191,38 @@ func TestSteerAfterTheLastAnswerTakesAnotherStep(t *testing.T) {
 	msgs := reqs[1].Messages
 	if n := len(msgs); msgs[n-2].Content != "all done" || msgs[n-1].Role != "user" || msgs[n-1].Content != "and rename it" {
 		t.Fatalf("second request ends with %+v; want the answer, then the steering message", msgs[n-2:])
+	}
+}
+
+// A run that ends before a step takes the message (here: its last
+// answer came at its step limit) stores nothing of it and says so: the
+// front end sends it as the next prompt, so it is neither lost nor doubled.
+func TestSteerNotTakenWhenTheRunEndsFirst(t *testing.T) {
+	hold := make(chan struct{})
+	s := newSteerKernel(t, pt.Turn{Text: "all done", Hold: hold})
+	sess, runDone := s.startSteps(t, "fix it", 1)
+	res := s.steer(t, sess.ID, "stg_5", "and rename it")
+	close(hold)
+	if r := <-res; r.Delivered {
+		t.Fatalf("Steer = %+v; want not delivered (the run had no step left)", r)
+	}
+	if run := <-runDone; run.Status != kernel.RunCompleted || run.Steps != 1 {
+		t.Fatalf("run %s after %d steps; want completed after 1", run.Status, run.Steps)
+	}
+	hist, _ := s.k.Messages(context.Background(), sess.ID)
+	if got := roles(hist); len(got) != 2 {
+		t.Fatalf("history %q; want the prompt and the answer only", got)
+	}
+	evs, _ := s.k.Events(context.Background(), sess.ID, 0)
+	for _, ev := range evs {
+		if ev.Type == event.TypeRunSteer {
+			t.Fatalf("a run.steer event was stored: %s", ev.Data)
+		}
+	}
+	// Asked again (the composer does so when an answer was lost): still
+	// not delivered, so it goes as the next prompt.
+	if r, err := s.k.Steer(context.Background(), kernel.SteerMessage{SessionID: sess.ID, ID: "stg_5", Text: "and rename it"}); err != nil || r.Delivered {
+		t.Fatalf("Steer again = %+v, %v; want not delivered", r, err)
 	}
 }
 
