@@ -63,13 +63,14 @@ export function ModelPicker({ sessionId, running }: { sessionId: string; running
   }
   const at = Math.min(active, Math.max(options.length - 1, 0));
 
-  const close = () => {
+  // refocus: back to the button (Escape, a choice), not when the focus left for elsewhere.
+  const close = (refocus = true) => {
     setOpen(false);
     setStage({ kind: "profiles" });
     setFilter("");
     setActive(0);
     setError("");
-    button.current?.focus();
+    if (refocus) button.current?.focus();
   };
   const toStage = (s: Stage) => {
     setStage(s);
@@ -138,7 +139,7 @@ export function ModelPicker({ sessionId, running }: { sessionId: string; running
           role="group"
           aria-label="Choose a model"
           onBlur={(e) => {
-            if (!e.currentTarget.contains(e.relatedTarget as Node | null) && e.relatedTarget !== button.current) close();
+            if (!e.currentTarget.contains(e.relatedTarget as Node | null) && e.relatedTarget !== button.current) close(false);
           }}
         >
           <p className="convo-model-head">
