@@ -97,6 +97,10 @@ type Config struct {
 	// record could not be stored) fails the tool's LockChanges: the tool
 	// changes nothing.
 	Changing func(ctx context.Context, sessionID, workdir string, paths []string) error
+	// SteerWait, if set, is called when a message sent to a run (Steer)
+	// waits in the run's inbox for its next step boundary: tests use it
+	// to let the run go on only once the message is there.
+	SteerWait func(sessionID, id string)
 }
 
 // Engine runs agent loops.

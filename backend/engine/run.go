@@ -34,8 +34,9 @@ type runner struct {
 	enc    *llm.Encodings // the provider's encodings of proj's messages, kept across steps
 	system string         // the turn's system prompt, the same bytes at every step
 
-	mu     sync.Mutex      // guards active and images
+	mu     sync.Mutex      // guards active, images and inbox
 	active map[string]bool // deferred tools activated in this turn (spec E2, K3)
+	inbox  inbox           // messages sent to the run while it goes (Steer)
 
 	child  *child // set for a sub-agent's run
 	answer string // the text of the run's last model answer
@@ -137,16 +138,23 @@ func (r *runner) loop(ctx context.Context) (llm.Run, error) {
 			end = err
 			break
 		}
+		if err := r.takeSteers(ctx, r.run.Steps+1); err != nil {
+			end = cmp.Or(ctx.Err(), unstored(err))
+			break
+		}
 		r.run.Steps++
 		out, err := r.step(ctx, r.run.Steps)
 		if err != nil {
 			end = err
 			break
 		}
-		if out == stepDone {
+		// A message sent while the model answered gets one more step,
+		// within the turn's limit; past it, it goes back to its sender.
+		if out == stepDone && (r.run.Steps >= r.req.MaxSteps || !r.steerWaiting()) {
 			break
 		}
 	}
+	r.closeInbox()
 	return r.finish(ctx, end)
 }
 

@@ -36,6 +36,8 @@ const (
 	TypeApprovalRequest    = "approval.request"
 	TypeApprovalAnswer     = "approval.answer"
 	TypeSessionMode        = "session.mode"
+	TypeSessionModel       = "session.model"
+	TypeRunSteer           = "run.steer"
 	TypeTodoUpdated        = "todo.updated"
 	TypeFileReverted       = "file.reverted"
 	TypeFileCaptured       = "file.captured"
@@ -52,7 +54,7 @@ const (
 var Types = []string{
 	TypeRunStart, TypeStepStart, TypeTextDelta, TypeReasoningDelta, TypeToolBegin, TypeToolUpdate,
 	TypeToolEnd, TypeToolsActivated, TypeStepEnd, TypeApprovalRequest, TypeApprovalAnswer,
-	TypeSessionMode, TypeTodoUpdated, TypeFileReverted, TypeFileCaptured, TypeFileChangedOutside, TypeFileWatchDegraded,
+	TypeSessionMode, TypeSessionModel, TypeRunSteer, TypeTodoUpdated, TypeFileReverted, TypeFileCaptured, TypeFileChangedOutside, TypeFileWatchDegraded,
 	TypeChangeReviewed, TypeRunInterrupted, TypeRunEnd,
 }
 
@@ -99,6 +101,10 @@ func Payload(typ string) any {
 		return new(ApprovalAnswerData)
 	case TypeSessionMode:
 		return new(SessionModeData)
+	case TypeSessionModel:
+		return new(SessionModelData)
+	case TypeRunSteer:
+		return new(RunSteerData)
 	case TypeTodoUpdated:
 		return new(TodoUpdatedData)
 	case TypeFileReverted:

@@ -68,6 +68,8 @@ func goldenEvents() []event.Event {
 		event.ApprovalAnswer(event.ApprovalAnswerData{ID: "apr_2", CallID: "call_2", State: event.ApprovalDenied,
 			Answer: event.Answer{Choice: event.ChoiceDeny, Message: "not now"}}),
 		event.SessionMode(event.SessionModeData{From: event.ModeManual, To: event.ModeFullAccess}),
+		event.SessionModel(event.SessionModelData{FromProvider: "local", FromModel: "m", Provider: "work", Model: "big <model>"}),
+		event.RunSteer(event.RunSteerData{ID: "stg_1", Step: 2, Text: "use <tabs> & not spaces"}),
 		// The task list.
 		event.TodoUpdated(event.TodoUpdatedData{Todos: []event.Todo{{Content: "read <main.go>", Status: event.TodoCompleted},
 			{Content: "fix the bug & test", Status: event.TodoInProgress}, {Content: "write docs", Status: event.TodoPending}}}),

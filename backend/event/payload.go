@@ -228,6 +228,33 @@ type SessionModeData struct {
 // SessionMode is a session.mode event.
 func SessionMode(d SessionModeData) Event { return of(TypeSessionMode, d) }
 
+// SessionModelData is the payload of session.model: the user chose the
+// provider profile and model the session's next runs use. From* are what
+// the session had before (empty when it had none); a run already going
+// keeps its model.
+type SessionModelData struct {
+	FromModel    string `json:"fromModel,omitempty"`
+	FromProvider string `json:"fromProvider,omitempty"`
+	Model        string `json:"model"`
+	Provider     string `json:"provider"`
+}
+
+// SessionModel is a session.model event.
+func SessionModel(d SessionModelData) Event { return of(TypeSessionModel, d) }
+
+// RunSteerData is the payload of run.steer: a message the user sent to
+// the running run, stored as a user message of the run's history before
+// its next model request. ID is the sender's, the same for a message sent
+// twice (a retry after a lost answer), so it is stored once.
+type RunSteerData struct {
+	ID   string `json:"id"`
+	Step int    `json:"step"`
+	Text string `json:"text"`
+}
+
+// RunSteer is a run.steer event.
+func RunSteer(d RunSteerData) Event { return of(TypeRunSteer, d) }
+
 // TodoUpdatedData is the payload of todo.updated: the model replaced the
 // session's task list with todo_write. Todos is the whole list, in the
 // model's order; the latest todo.updated of a session is its list.

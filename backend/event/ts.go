@@ -24,6 +24,8 @@ export interface EventDataByType {
   "approval.request": ApprovalRequestData;
   "approval.answer": ApprovalAnswerData;
   "session.mode": SessionModeData;
+  "session.model": SessionModelData;
+  "run.steer": RunSteerData;
   "todo.updated": TodoUpdatedData;
   "file.reverted": FileRevertedData;
   "file.captured": FileCapturedData;

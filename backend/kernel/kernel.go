@@ -67,6 +67,10 @@ type Options struct {
 	// session's workspace or change it waits for the session's change lock
 	// (engine.Config.LockWait; tests).
 	ChangeLockWait func(sessionID string)
+	// SteerWait, if set, is called when a message sent to a running run
+	// (Steer) waits for the run's next step boundary
+	// (engine.Config.SteerWait; tests).
+	SteerWait func(sessionID, id string)
 }
 
 // Kernel is the facade every front end uses.
@@ -207,7 +211,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 	}
 	k.eng = engine.New(engine.Config{Store: st, Tools: k.reg, Emit: k.publish, Owner: own.id,
 		TextFlush: opts.TextFlush, Gateway: k.gateway, Context: opts.Context, Rules: k.rulesFor, Mask: k.mask,
-		LockWait: opts.ChangeLockWait, Changing: k.capture.Changing})
+		LockWait: opts.ChangeLockWait, Changing: k.capture.Changing, SteerWait: opts.SteerWait})
 	// What is stored now is history; what other processes store from now
 	// on is published as this kernel's own events are (follower).
 	seqs, err := st.SessionSeqs(ctx)

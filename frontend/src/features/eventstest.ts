@@ -174,7 +174,8 @@ export function interruptedText(what: string): string {
  * everything is journey followed by every other event type: a run a crash
  * interrupted (as recovery stores it at the next start), a run stopped at
  * the step limit with tool_search and a failed edit, a revert, a file
- * changed outside Foya, and a watcher that fell back to polling.
+ * changed outside Foya, a watcher that fell back to polling, a message
+ * sent to a running run and another model chosen.
  */
 export function everything(): Log {
   const log = journey();
@@ -197,6 +198,8 @@ export function everything(): Log {
   log.add("tools.activated", { names: ["web_fetch"] }, r4);
   log.add("todo.updated", { todos: [{ content: "find the web tools", status: "completed" }, { content: "edit missing.txt", status: "in_progress" }] }, r4);
   log.stepEnd(r4, 1, "tool_calls", 1);
+  // The person sent a message to the run while it went ("Send now").
+  log.add("run.steer", { id: "stg_1", step: 2, text: "the file is missing.txt" }, r4);
   log.stepStart(r4, 2);
   log.call(r4, 2, 0, "call_x", "edit", JSON.stringify({ path: "missing.txt", old: "a", new: "b" }));
   log.running(r4, 2, "call_x");
@@ -216,6 +219,8 @@ export function everything(): Log {
   log.add("file.watch_degraded", { reason: "the workspace has more folders than the watcher can hold: polling the session's files" });
   // A person marked the background command's change as reviewed.
   log.add("change.reviewed", { changeIds: ["chg_bg"], reviewed: true, toReview: 1 });
+  // The person chose another model for the next runs.
+  log.add("session.model", { fromProvider: "local", fromModel: "scripted-model", provider: "work", model: "big-model" });
   return log;
 }
 

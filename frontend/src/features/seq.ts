@@ -20,6 +20,8 @@ const typeSet: { [K in EventType]: true } = {
   [gen.TypeApprovalRequest]: true,
   [gen.TypeApprovalAnswer]: true,
   [gen.TypeSessionMode]: true,
+  [gen.TypeSessionModel]: true,
+  [gen.TypeRunSteer]: true,
   [gen.TypeTodoUpdated]: true,
   [gen.TypeFileReverted]: true,
   [gen.TypeFileCaptured]: true,

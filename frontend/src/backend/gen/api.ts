@@ -383,6 +383,14 @@ export function createApi(transport: Caller) {
      */
     SetMode: (sessionID: string, mode: string): Promise<void> =>
       transport.call<void>('SetMode', [sessionID, mode]),
+    /**
+     * SetModel makes a session's next runs use a provider profile and model,
+     * recorded in the session's events (session.model); a run already going
+     * keeps its model. An unknown profile or an empty model is refused
+     * (invalid). It returns the session as it is now.
+     */
+    SetModel: (c: kernel.ModelChoice): Promise<kernel.Session> =>
+      transport.call<kernel.Session>('SetModel', [c]),
     /** SetSetting changes one setting (foya settings list says what each takes). */
     SetSetting: (key: string, value: string): Promise<void> =>
       transport.call<void>('SetSetting', [key, value]),
@@ -396,6 +404,14 @@ export function createApi(transport: Caller) {
     /** Settings returns every setting by key. */
     Settings: (): Promise<Record<string, string>> =>
       transport.call<Record<string, string>>('Settings', []),
+    /**
+     * Steer sends a message to a session's running run, stored in its history
+     * before its next model request ("Send now"). It returns once the message
+     * is stored (delivered) or no run could take it (not delivered: send it as
+     * the next prompt). The same message ID sent again is stored once.
+     */
+    Steer: (m: kernel.SteerMessage): Promise<kernel.SteerResult> =>
+      transport.call<kernel.SteerResult>('Steer', [m]),
     /**
      * TestProvider checks a provider profile: its model list, then one tiny
      * streamed request. A server that is down or refuses the key is a result,

@@ -30,6 +30,10 @@ function summary(ev: TypedEvent): string {
       return `${ev.data.state} ${ev.data.answer.choice}`;
     case "session.mode":
       return `${ev.data.from}->${ev.data.to}`;
+    case "session.model":
+      return `${ev.data.provider}/${ev.data.model}`;
+    case "run.steer":
+      return `${ev.data.id} ${ev.data.step} ${ev.data.text}`;
     case "todo.updated":
       return ev.data.todos.map((t) => `${t.status}:${t.content}`).join(",");
     case "file.reverted":

@@ -73,6 +73,14 @@ export const TypeSessionMode = "session.mode";
 /**
  * Event types, one per payload struct. Names are dotted.
  */
+export const TypeSessionModel = "session.model";
+/**
+ * Event types, one per payload struct. Names are dotted.
+ */
+export const TypeRunSteer = "run.steer";
+/**
+ * Event types, one per payload struct. Names are dotted.
+ */
 export const TypeTodoUpdated = "todo.updated";
 /**
  * Event types, one per payload struct. Names are dotted.
@@ -446,6 +454,29 @@ export interface SessionModeData {
   to: string;
 }
 /**
+ * SessionModelData is the payload of session.model: the user chose the
+ * provider profile and model the session's next runs use. From* are what
+ * the session had before (empty when it had none); a run already going
+ * keeps its model.
+ */
+export interface SessionModelData {
+  fromModel?: string;
+  fromProvider?: string;
+  model: string;
+  provider: string;
+}
+/**
+ * RunSteerData is the payload of run.steer: a message the user sent to
+ * the running run, stored as a user message of the run's history before
+ * its next model request. ID is the sender's, the same for a message sent
+ * twice (a retry after a lost answer), so it is stored once.
+ */
+export interface RunSteerData {
+  id: string;
+  step: number /* int */;
+  text: string;
+}
+/**
  * TodoUpdatedData is the payload of todo.updated: the model replaced the
  * session's task list with todo_write. Todos is the whole list, in the
  * model's order; the latest todo.updated of a session is its list.
@@ -545,6 +576,8 @@ export interface EventDataByType {
   "approval.request": ApprovalRequestData;
   "approval.answer": ApprovalAnswerData;
   "session.mode": SessionModeData;
+  "session.model": SessionModelData;
+  "run.steer": RunSteerData;
   "todo.updated": TodoUpdatedData;
   "file.reverted": FileRevertedData;
   "file.captured": FileCapturedData;

@@ -828,6 +828,39 @@ export interface PastedImage {
 }
 
 //////////
+// source: dto_model.go
+
+/**
+ * ModelChoice is what SetModel gives a session: a configured provider
+ * profile and one of its models (a name the user may type when the
+ * profile's server cannot list its models).
+ */
+export interface ModelChoice {
+  sessionId: string;
+  provider: string;
+  model: string;
+}
+/**
+ * SteerMessage is a message sent to a session's running run (Steer). ID
+ * is the sender's, one per message: a message sent again with the same ID
+ * (a retry after an answer was lost) is stored once.
+ */
+export interface SteerMessage {
+  sessionId: string;
+  id: string;
+  text: string;
+}
+/**
+ * SteerResult says what became of a SteerMessage: Delivered when it is in
+ * the running run's history (stored with a run.steer event); otherwise no
+ * run could take it, nothing was stored, and the sender sends it as the
+ * session's next prompt.
+ */
+export interface SteerResult {
+  delivered: boolean;
+}
+
+//////////
 // source: dto_panels.go
 
 /**

@@ -55,6 +55,8 @@ export function applyApprovals(s: ApprovalsState, raw: Event): ApprovalsState {
     case "file.watch_degraded":
     case "change.reviewed":
     case "run.interrupted":
+    case "session.model":
+    case "run.steer":
       return s;
     default:
       return unreachable(ev);

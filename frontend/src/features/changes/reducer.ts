@@ -182,6 +182,8 @@ export function applyChanges(s: ChangesState, raw: Event): ChangesState {
     case "approval.request":
     case "approval.answer":
     case "session.mode":
+    case "session.model":
+    case "run.steer":
     case "todo.updated":
     case "run.interrupted":
     case "run.end":

@@ -12,7 +12,9 @@ import { MentionList, useWorkspaceFiles } from "./MentionList";
 import { ImageChips, imageFiles, useImageInput, usePastedImages, useWindowDrop } from "./PastedImages";
 import type { PastedImage } from "../../backend/gen/kernel";
 import { holds, matchEntries, mentionAt, mentioned, pick, removeToken, token, type Typing } from "./mentions";
-import { QueuedList, useQueue } from "./queue";
+import { ModelPicker } from "./ModelPicker";
+import { QueuedList, steerable, useQueue } from "./queue";
+import { useApi } from "../../backend/context";
 import { lastPrompt, type TurnStatus } from "./reducer";
 
 /** Outgoing is a message as the composer sends it: its text, attached resources, mentioned paths and stored images. */
@@ -47,7 +49,13 @@ export function Composer(props: {
   const [dismissed, setDismissed] = useState(-1);
   const recall = useSession((s) => lastPrompt(s.conversation));
   const files = useWorkspaceFiles(props.sessionId, typing !== null);
-  const queue = useQueue({ busy: props.busy, lastStatus: props.lastStatus, send: props.onSend });
+  const api = useApi();
+  const queue = useQueue({
+    busy: props.busy,
+    lastStatus: props.lastStatus,
+    send: props.onSend,
+    steer: (id, text) => api.Steer({ sessionId: props.sessionId, id, text }).then((r) => r.delivered),
+  });
   const pasted = usePastedImages(props.sessionId);
   const textOnlyModel = useImageInput(props.sessionId);
   const disabled = props.noModel !== "";
@@ -130,7 +138,12 @@ export function Composer(props: {
       setDismissed(typing.start);
       return;
     }
-    if (e.key === "Enter" && !e.shiftKey) {
+    if (e.key === "Enter" && e.shiftKey && (e.ctrlKey || e.metaKey)) {
+      // Send now: the first waiting message steers the running run.
+      e.preventDefault();
+      const first = queue.items.find((q) => q.held === "");
+      if (props.running && first !== undefined && steerable(first)) queue.steerNow(first.id);
+    } else if (e.key === "Enter" && !e.shiftKey) {
       e.preventDefault();
       void submit();
     } else if (e.key === "ArrowUp" && draft === "" && recall !== "" && !props.busy && !disabled) {
@@ -173,6 +186,7 @@ export function Composer(props: {
       <QueuedList
         queue={queue}
         canSend={!props.busy && !disabled}
+        running={props.running}
         onEdit={(q) => {
           queue.remove(q.id);
           setDraft((d) => (d.trim() === "" ? q.text : `${d}\n${q.text}`));
@@ -248,6 +262,7 @@ export function Composer(props: {
           </button>
           <AttachButton sessionId={props.sessionId} attached={attached} disabled={disabled} onAttach={(a) => setAttached((l) => [...l, a])} />
           <ContextMeter />
+          <ModelPicker sessionId={props.sessionId} running={props.running} />
         </div>
       </div>
     </form>

@@ -19,7 +19,7 @@ import { useLoad } from "../useLoad";
 import { useSession } from "../session/hooks";
 import { runError, runModel } from "./format";
 import { lastTurn, rowsOf, runningTurnId, type Row } from "./reducer";
-import { EndRow, ModeRow, PromptRow, StepRow } from "./Rows";
+import { EndRow, ModelRow, ModeRow, PromptRow, SteerRow, StepRow } from "./Rows";
 import { ToolCardRow } from "./ToolCard";
 import { ToolGroupRow } from "./ToolGroup";
 import { refsOf } from "./AttachResources";
@@ -293,6 +293,10 @@ function RowView({ row, latest, onContinue, onRetry }: { row: Row; latest: boole
   switch (row.kind) {
     case "mode":
       return <ModeRow note={row.note} />;
+    case "model":
+      return <ModelRow note={row.note} />;
+    case "steer":
+      return <SteerRow note={row.note} />;
     case "prompt":
       return <PromptRow runId={row.runId} />;
     case "step":

@@ -7,7 +7,7 @@ import { CopyButton } from "../../ui/CopyButton";
 import { RunFailure } from "./RunFailure";
 import { ModelText } from "./Markdown";
 import { SentImages } from "./PastedImages";
-import type { ModeNote, Turn } from "./reducer";
+import type { ModelNote, ModeNote, SteerNote, Turn } from "./reducer";
 
 const modeWord: Record<string, string> = { manual: "Manual", auto: "Auto", full_access: "Full Access", "full-access": "Full Access" };
 
@@ -21,6 +21,27 @@ export const ModeRow = memo(function ModeRow({ note }: { note: ModeNote }) {
     <p className="convo-mode">
       Approval mode {note.from !== "" ? `switched from ${mode(note.from)} ` : "set "}to {mode(note.to)}.
     </p>
+  );
+});
+
+/** ModelRow is a choice of the session's model, which its next runs use. */
+export const ModelRow = memo(function ModelRow({ note }: { note: ModelNote }) {
+  return (
+    <p className="convo-mode">
+      Model: {note.model} ({note.provider}), from the next run on.
+    </p>
+  );
+});
+
+/** SteerRow is a message the person sent to a run while it went, read by the model before the step below it. */
+export const SteerRow = memo(function SteerRow({ note }: { note: SteerNote }) {
+  return (
+    <section className="convo-prompt" aria-label="Your message">
+      <p className="convo-who">
+        You, during the run <CopyButton text={note.text} label="Copy message" className="convo-copy" />
+      </p>
+      <div className="convo-prompt-text">{note.text}</div>
+    </section>
   );
 });
 

@@ -11,7 +11,7 @@ import {
   reduceAll,
   typesOf,
 } from "../eventstest";
-import { applyConversation, cardOf, initialConversation, type ConversationState } from "./reducer";
+import { applyConversation, cardOf, initialConversation, rowsOf, type ConversationState } from "./reducer";
 
 const reduce = (log: Log, s: ConversationState = initialConversation) => reduceAll(applyConversation, s, log.events);
 
@@ -21,13 +21,27 @@ describe("applyConversation", () => {
     for (const t of EventTypes) expect(typesOf(log.events)).toContain(t);
     const s = reduce(log);
     const mode = log.events.find((e) => e.type === "session.mode")!;
+    const model = log.events.find((e) => e.type === "session.model")!;
     expect(s.entries).toEqual([
       { kind: "turn", id: "run_1" },
       { kind: "mode", seq: mode.seq, time: mode.time, from: "manual", to: "auto" },
       { kind: "turn", id: "run_2" },
       { kind: "turn", id: "run_3" },
       { kind: "turn", id: "run_4" },
+      { kind: "model", seq: model.seq, time: model.time, provider: "work", model: "big-model" },
     ]);
+  });
+
+  it("shows a message sent during a run before the step that read it, and a chosen model after the turns", () => {
+    const log = everything();
+    const s = reduce(log);
+    const steer = log.events.find((e) => e.type === "run.steer")!;
+    expect(s.turns["run_4"]!.steers).toEqual([{ seq: steer.seq, step: 2, text: "the file is missing.txt" }]);
+    const keys = rowsOf(s.entries, s.turns).map((r) => r.key);
+    const at = keys.indexOf(`steer:${steer.seq}`);
+    expect(keys[at - 1]).toBe("card:run_4:call_s");
+    expect(keys[at + 1]).toBe("step:run_4:2");
+    expect(keys.at(-1)).toMatch(/^model:/);
   });
 
   it("builds a turn with its prompt, streamed text and reasoning per step, and a done write", () => {

@@ -111,6 +111,21 @@ export interface ModeNote {
   to: string;
 }
 
+/** ModelNote is a choice of the session's provider profile and model (session.model), for its next runs. */
+export interface ModelNote {
+  seq: number;
+  time: string;
+  provider: string;
+  model: string;
+}
+
+/** SteerNote is a message the person sent to the turn while it ran (run.steer): the model reads it before step `step`. */
+export interface SteerNote {
+  seq: number;
+  step: number;
+  text: string;
+}
+
 /** Turn is one run. */
 export interface Turn {
   id: string;
@@ -132,6 +147,8 @@ export interface Turn {
   activated: string[];
   /** Mode switches made while the turn ran, in order. */
   modes: ModeNote[];
+  /** Messages sent to the turn while it ran ("Send now"), in order. */
+  steers: SteerNote[];
   status: TurnStatus;
   error: string;
   endedAt: string;
@@ -147,7 +164,7 @@ export interface Turn {
 }
 
 /** Entry is one item of the conversation in order: a turn, or a mode switch between turns. */
-export type Entry = { kind: "turn"; id: string } | ({ kind: "mode" } & ModeNote);
+export type Entry = { kind: "turn"; id: string } | ({ kind: "mode" } & ModeNote) | ({ kind: "model" } & ModelNote);
 
 export interface ConversationState {
   /** The conversation in order. Changes only when a turn starts or a mode switch falls between turns. */
@@ -187,6 +204,11 @@ export function applyConversation(s: ConversationState, raw: Event): Conversatio
     if (t && t.status === "running") return withTurn(s, { ...t, modes: [...t.modes, note] });
     return { ...s, entries: withItem<Entry>(s.entries, { kind: "mode", ...note }) };
   }
+  if (ev.type === "session.model") {
+    // For the next runs: a turn going keeps its model, so the note follows it.
+    const note: ModelNote = { seq: ev.seq, time: ev.time, provider: ev.data.provider, model: ev.data.model };
+    return { ...s, entries: withItem<Entry>(s.entries, { kind: "model", ...note }) };
+  }
   if (ev.type === "run.start") {
     if (s.turns[runId] || runId === "") return s;
     const d = ev.data;
@@ -205,6 +227,7 @@ export function applyConversation(s: ConversationState, raw: Event): Conversatio
       steps: [],
       activated: [],
       modes: [],
+      steers: [],
       status: "running",
       error: "",
       endedAt: "",
@@ -333,6 +356,8 @@ function applyToTurn(s: ConversationState, turn: Turn, ev: TypedEvent): Conversa
     }
     case "run.interrupted":
       return withTurn(s, { ...turn, interruptedCalls: ev.data.calls });
+    case "run.steer":
+      return withTurn(s, { ...turn, steers: [...turn.steers, { seq: ev.seq, step: ev.data.step, text: ev.data.text }] });
     case "run.end": {
       const d = ev.data;
       const status: TurnStatus = turnEnds.has(d.status) ? (d.status as TurnStatus) : "failed";
@@ -348,6 +373,7 @@ function applyToTurn(s: ConversationState, turn: Turn, ev: TypedEvent): Conversa
       return settleCards(next, turn, status, ev.time);
     }
     case "session.mode":
+    case "session.model":
     case "todo.updated":
     case "run.start":
     case "file.reverted":
@@ -485,6 +511,8 @@ export function lastPrompt(s: ConversationState): string {
  */
 export type Row =
   | { kind: "mode"; key: string; note: ModeNote }
+  | { kind: "model"; key: string; note: ModelNote }
+  | { kind: "steer"; key: string; runId: string; note: SteerNote }
   | { kind: "prompt"; key: string; runId: string }
   | { kind: "step"; key: string; runId: string; step: number }
   | { kind: "card"; key: string; runId: string; callId: string }
@@ -503,16 +531,24 @@ export function rowsOf(entries: Entry[], turns: Record<string, Turn>): Row[] {
       rows.push({ kind: "mode", key: `mode:${e.seq}`, note: e });
       continue;
     }
+    if (e.kind === "model") {
+      rows.push({ kind: "model", key: `model:${e.seq}`, note: e });
+      continue;
+    }
     const t = turns[e.id];
     if (t === undefined) continue;
     rows.push({ kind: "prompt", key: `prompt:${t.id}`, runId: t.id });
+    const steer = (n: SteerNote) => rows.push({ kind: "steer", key: `steer:${n.seq}`, runId: t.id, note: n });
     for (const st of t.steps) {
+      t.steers.filter((n) => n.step === st.step).forEach(steer);
       rows.push({ kind: "step", key: `step:${t.id}:${st.step}`, runId: t.id, step: st.step });
       for (const ids of callRuns(st)) {
         if (ids.length === 1) rows.push({ kind: "card", key: `card:${t.id}:${ids[0]!}`, runId: t.id, callId: ids[0]! });
         else rows.push({ kind: "group", key: `group:${t.id}:${ids[0]!}`, runId: t.id, callIds: ids });
       }
     }
+    // Sent for a step that has not started yet.
+    t.steers.filter((n) => !t.steps.some((st) => st.step === n.step)).forEach(steer);
     rows.push({ kind: "end", key: `end:${t.id}`, runId: t.id });
   }
   return rows;

@@ -147,7 +147,7 @@ function mount(store: SessionStore, renders: Renders) {
     const entries = useEntries();
     return (
       <ol>
-        {entries.map((e) => (e.kind === "turn" ? <TurnView key={e.id} id={e.id} /> : <li key={e.seq}>mode {e.to}</li>))}
+        {entries.map((e) => (e.kind === "turn" ? <TurnView key={e.id} id={e.id} /> : <li key={e.seq}>{e.kind === "mode" ? `mode ${e.to}` : `model ${e.model}`}</li>))}
       </ol>
     );
   }

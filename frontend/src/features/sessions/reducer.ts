@@ -80,6 +80,8 @@ export function applySessions(s: SessionsState, raw: Event): SessionsState {
       return withStatus(next, id, { ...st, waiting: st.waiting.filter((w) => w !== ev.data.id) });
     case "session.mode":
       return touch(next, id, ev.time, (x) => ({ ...x, approvalMode: ev.data.to }));
+    case "session.model":
+      return touch(next, id, ev.time, (x) => ({ ...x, provider: ev.data.provider, model: ev.data.model }));
     case "tool.end":
     case "file.captured":
       // New changes wait for review (reverts are a person's own).
@@ -98,6 +100,7 @@ export function applySessions(s: SessionsState, raw: Event): SessionsState {
     case "file.changed_outside":
     case "file.watch_degraded":
     case "run.interrupted":
+    case "run.steer":
       return next;
     default:
       return unreachable(ev);

@@ -1,0 +1,19 @@
+package api
+
+import "foya/backend/kernel"
+
+// SetModel makes a session's next runs use a provider profile and model,
+// recorded in the session's events (session.model); a run already going
+// keeps its model. An unknown profile or an empty model is refused
+// (invalid). It returns the session as it is now.
+func (s *Service) SetModel(c kernel.ModelChoice) (kernel.Session, error) {
+	return call(s, func(k *kernel.Kernel) (kernel.Session, error) { return k.SetModel(s.ctx, c) })
+}
+
+// Steer sends a message to a session's running run, stored in its history
+// before its next model request ("Send now"). It returns once the message
+// is stored (delivered) or no run could take it (not delivered: send it as
+// the next prompt). The same message ID sent again is stored once.
+func (s *Service) Steer(m kernel.SteerMessage) (kernel.SteerResult, error) {
+	return call(s, func(k *kernel.Kernel) (kernel.SteerResult, error) { return k.Steer(s.ctx, m) })
+}
