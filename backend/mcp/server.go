@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -361,8 +362,8 @@ type callOutcome struct {
 
 // call calls one tool. Cancelling ctx cancels the call (the server gets
 // notifications/cancelled: from mcp-go over stdio, from cancellingHTTP
-// and cancellingSSE over HTTP); a server that does not answer in time is
-// restarted.
+// and cancellingSSE over HTTP); a server that sends nothing, neither the
+// result nor progress, for the entry's timeout is restarted.
 func (s *server) call(ctx context.Context, tool string, args json.RawMessage, token string, progress func(event.Progress)) callOutcome {
 	o := s.callOnce(ctx, tool, args, token, progress)
 	if s.sandboxed {
@@ -377,19 +378,34 @@ func (s *server) callOnce(ctx context.Context, tool string, args json.RawMessage
 	if err != nil {
 		return callOutcome{fail: err.Error()}
 	}
-	if progress != nil {
-		s.mu.Lock()
-		s.progress[token] = progress
-		s.mu.Unlock()
-		defer func() {
-			s.mu.Lock()
-			delete(s.progress, token)
-			s.mu.Unlock()
-		}()
-	}
+	// The timeout bounds silence, not work: a server that reports
+	// progress is alive, so each notifications/progress of the call
+	// starts the timeout again, and a hung server is one that sends
+	// nothing, neither result nor progress, for the whole timeout.
 	timeout := s.entry.CallTimeout()
-	cctx, cancel := context.WithTimeout(ctx, timeout)
+	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	var silent atomic.Bool
+	timer := time.AfterFunc(timeout, func() {
+		silent.Store(true)
+		cancel()
+	})
+	defer timer.Stop()
+	s.mu.Lock()
+	s.progress[token] = func(p event.Progress) {
+		if !silent.Load() {
+			timer.Reset(timeout)
+		}
+		if progress != nil {
+			progress(p)
+		}
+	}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.progress, token)
+		s.mu.Unlock()
+	}()
 	req := mcp.CallToolRequest{}
 	req.Params.Name = tool
 	if len(args) > 0 {
@@ -419,9 +435,10 @@ func (s *server) callOnce(ctx context.Context, tool string, args json.RawMessage
 		return callOutcome{res: a.res}
 	case ctx.Err() != nil:
 		return callOutcome{fail: "the call was cancelled"}
-	case cctx.Err() != nil:
-		s.requestRestart(fmt.Sprintf("a call to %s got no answer within %v", tool, timeout))
-		return callOutcome{fail: fmt.Sprintf("MCP server %s did not answer within %v, so Foya is restarting it. Try again later, or go on without it", s.entry.Name, timeout)}
+	case silent.Load():
+		s.requestRestart(fmt.Sprintf("a call to %s sent nothing for %v (no result, no progress)", tool, timeout))
+		return callOutcome{fail: fmt.Sprintf("MCP server %s sent nothing for %v during the call (no result, no progress), so Foya is restarting it. "+
+			"Try again later, or go on without it; a server whose work takes longer should report progress, or be given a longer \"timeout\" in its entry", s.entry.Name, timeout)}
 	}
 	select {
 	case <-c.done:
