@@ -98,10 +98,20 @@ func (s *server) key() string { return s.workdir + "\x00" + s.entry.Name }
 
 // set records the server's state, and why it failed, and tells
 // Options.Changed when either changed.
-func (s *server) set(state, err string) {
+func (s *server) set(state, err string) { s.change(state, err, false) }
+
+// drop forgets the server's connection and records its new state in the
+// same step, so that no one ever sees the server ready with no
+// connection.
+func (s *server) drop(state, err string) { s.change(state, err, true) }
+
+func (s *server) change(state, err string, drop bool) {
 	s.tellMu.Lock()
 	defer s.tellMu.Unlock()
 	s.mu.Lock()
+	if drop {
+		s.conn = nil
+	}
 	was, wasErr := s.state, s.err
 	s.state = state
 	if err != "" || state == Ready {
@@ -158,6 +168,9 @@ func (s *server) run(ctx context.Context) {
 				case <-ctx.Done():
 				case <-c.done:
 					why = "the server stopped: " + c.exitText()
+					if s.entry.Transport() != Stdio {
+						why = fmt.Sprintf("the server at %s stopped or cannot be reached: %s", s.entry.URL, c.exitText())
+					}
 					if t := c.stderr; t != nil {
 						if tail := t(5); tail != "" {
 							why += "; its standard error ends with: " + tail
@@ -173,9 +186,11 @@ func (s *server) run(ctx context.Context) {
 			if ticker != nil {
 				ticker.Stop()
 			}
-			s.mu.Lock()
-			s.conn = nil
-			s.mu.Unlock()
+			if ctx.Err() != nil {
+				s.drop(Stopped, "")
+			} else {
+				s.drop(Failed, why)
+			}
 			c.close()
 			s.sweepNow()
 			if c.stderr != nil {
@@ -185,10 +200,8 @@ func (s *server) run(ctx context.Context) {
 				s.mu.Unlock()
 			}
 			if ctx.Err() != nil {
-				s.set(Stopped, "")
 				return
 			}
-			s.set(Failed, why)
 			if time.Since(up) > 30*time.Second {
 				backoff = s.m.opts.Backoff
 			}
@@ -330,13 +343,25 @@ func (s *server) requestRestart(why string) {
 	}
 }
 
-// errNotConnected is returned by current when the server is not ready.
+// errNotConnected is returned by current when the server has no
+// connection: it is connecting, down (failed, with why) or stopped.
 type errNotConnected struct{ name, state, why string }
 
 func (e errNotConnected) Error() string {
-	msg := fmt.Sprintf("MCP server %s is not connected (%s)", e.name, e.state)
-	if e.why != "" {
-		msg += ": " + e.why
+	var msg string
+	switch e.state {
+	case Connecting:
+		msg = fmt.Sprintf("MCP server %s is connecting", e.name)
+		if e.why != "" {
+			msg += " again after: " + e.why
+		}
+	case Stopped:
+		return fmt.Sprintf("MCP server %s has stopped: Foya no longer runs it (it was removed, changed or Foya is closing)", e.name)
+	default:
+		msg = fmt.Sprintf("MCP server %s is down", e.name)
+		if e.why != "" {
+			msg += ": " + e.why
+		}
 	}
 	return msg + ". Foya reconnects it on its own; try again later, or go on without it"
 }
@@ -447,6 +472,10 @@ func (s *server) callOnce(ctx context.Context, tool string, args json.RawMessage
 	}
 	var te *transport.Error
 	if errors.As(a.err, &te) && s.entry.Transport() != Stdio {
+		if why, ok := unreachable(a.err); ok {
+			s.requestRestart(fmt.Sprintf("the server at %s stopped answering during a call: %s", s.entry.URL, why))
+			return callOutcome{fail: s.stoppedHTTP(why)}
+		}
 		s.requestRestart("a call failed: " + a.err.Error())
 	}
 	return callOutcome{fail: fmt.Sprintf("MCP server %s: %s", s.entry.Name, bounded(a.err.Error(), 2048))}
