@@ -48,7 +48,7 @@ func progressServer() *httptest.Server {
 // work. With a 2 s timeout, a call that works 5 s and reports progress
 // every half second succeeds and its server is not restarted; a call that
 // says nothing for 2 s is declared hung and its server restarted.
-// spec: K5, T4, X1
+// spec: K5, T4
 func TestProgressKeepsACallAlive(t *testing.T) {
 	srv := progressServer()
 	defer srv.Close()
