@@ -44,7 +44,8 @@ func TestHTTPServerDeathWording(t *testing.T) {
 			<-ctx.Done()
 			return nil, ctx.Err()
 		})
-	srv = httptest.NewServer(server.NewStreamableHTTPServer(s))
+	srv = httptest.NewUnstartedServer(server.NewStreamableHTTPServer(s))
+	srv.Start() // after srv is set: the handler reads it
 	defer srv.Close()
 	m, reg := newManager(t, mcpc.Options{})
 	m.Set("", []mcpc.Entry{{Name: "remote", URL: srv.URL}})
