@@ -33,15 +33,21 @@ func structuredText(r *mcp.CallToolResult) string {
 	if dec.Decode(&v) != nil {
 		return ""
 	}
+	changed := false
 	if m, ok := v.(map[string]any); ok {
 		if repeatsContent(m["content"], r.Content) {
 			delete(m, "content")
+			changed = true
 			if len(m) == 0 {
 				return ""
 			}
 		}
 	}
-	v = withoutBlobs(v)
+	v = withoutBlobs(v, &changed)
+	if !changed {
+		// As the server wrote it, its keys in its order.
+		return string(bytes.TrimSpace(raw))
+	}
 	data, err := json.Marshal(v)
 	if err != nil {
 		return ""
@@ -84,22 +90,24 @@ func repeatsContent(v any, content []mcp.Content) bool {
 
 // withoutBlobs replaces, anywhere in v, the base64 "data" or "blob" of an
 // object that describes binary data (an image, audio or blob item, or a
-// non-text MIME type) with a note of its size.
-func withoutBlobs(v any) any {
+// non-text MIME type) with a note of its size, and sets *changed when it
+// replaced one.
+func withoutBlobs(v any, changed *bool) any {
 	switch v := v.(type) {
 	case map[string]any:
 		binary := isBinary(v)
 		for k, x := range v {
 			if s, ok := x.(string); ok && binary && (k == "data" || k == "blob") {
 				v[k] = fmt.Sprintf("[%d characters of base64 left out]", len(s))
+				*changed = true
 				continue
 			}
-			v[k] = withoutBlobs(x)
+			v[k] = withoutBlobs(x, changed)
 		}
 		return v
 	case []any:
 		for i, x := range v {
-			v[i] = withoutBlobs(x)
+			v[i] = withoutBlobs(x, changed)
 		}
 		return v
 	}
