@@ -308,6 +308,8 @@ func TestDoctorReportsMCPServers(t *testing.T) {
 	}
 	gone := filepath.Join(dir, "no-such-program")
 	foya("mcp", "--db", db, "add", "gone", "--", gone)
+	// Nothing listens on port 9 of loopback: an HTTP server that is down.
+	foya("mcp", "--db", db, "add", "web", "--url", "http://127.0.0.1:9/mcp")
 
 	out, code := foya("doctor", "--db", db, "--timeout", "2s")
 	if code != 1 {
@@ -323,13 +325,17 @@ func TestDoctorReportsMCPServers(t *testing.T) {
 		!strings.Contains(out, "what to do: check that "+gone+" runs by itself") {
 		t.Errorf("the broken server is not a problem with what to do:\n%s", out)
 	}
+	if !regexp.MustCompile(`(?m)^  problem +web +user, http: failed: the server at http://127.0.0.1:9/mcp cannot be reached`).MatchString(out) ||
+		!strings.Contains(out, "what to do: check that the server at http://127.0.0.1:9/mcp is running and that this machine reaches it") {
+		t.Errorf("the HTTP server that is down is not a problem saying it cannot be reached, with its URL:\n%s", out)
+	}
 
 	out, _ = foya("doctor", "--db", db, "--timeout", "2s", "--json")
 	var r doctor.Report
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("doctor --json: %v\n%s", err, out)
 	}
-	if r.MCP.Status != doctor.Warning || len(r.MCP.Servers) != 2 {
+	if r.MCP.Status != doctor.Warning || len(r.MCP.Servers) != 3 {
 		t.Errorf("doctor --json mcp = %+v", r.MCP)
 	}
 }

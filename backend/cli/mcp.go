@@ -125,11 +125,12 @@ func mcpCmd(ctx context.Context, args []string, env Env) int {
 		return ExitOK
 	case "import":
 		res, err := k.MCP().Import(ctx, pos[1])
+		if err != nil {
+			// The error holds every problem: said once.
+			return fail(env, err)
+		}
 		for _, p := range res.Problems {
 			fmt.Fprintf(env.Stderr, "foya: %s (left out)\n", p)
-		}
-		if err != nil {
-			return fail(env, err)
 		}
 		fmt.Fprintf(env.Stdout, "Imported %d MCP server(s)", len(res.Added))
 		if len(res.Added) > 0 {

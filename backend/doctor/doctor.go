@@ -264,6 +264,9 @@ func doctorMCP(ctx context.Context, db Database, probe func() sandbox.Capability
 				f.Detail += ": " + s.Error
 			}
 			f.Fix = "check that " + s.CommandLine + " runs by itself"
+			if s.Transport != "stdio" {
+				f.Fix = "check that the server at " + s.URL + " is running and that this machine reaches it"
+			}
 			if s.Stderr != "" {
 				f.Fix += "; its last error output: " + lastLine(s.Stderr)
 			}

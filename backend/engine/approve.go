@@ -72,9 +72,7 @@ func (r *runner) approve(ctx context.Context, callID string, mode approval.Mode,
 	}
 	gw := r.e.cfg.Gateway
 	if gw == nil {
-		return approval.Outcome{Message: fmt.Sprintf("not allowed without approval (%s), and no one can answer here: "+
-			"run with --approval auto (or full-access), or allow it in your own rules or an approved %s (see foya rules)",
-			d.Reason, approval.RulesFile)}, nil
+		return approval.Outcome{Message: unanswered(mode, req.Action, d.Reason)}, nil
 	}
 	p := approval.Pending{
 		ID: NewID("apr"), SessionID: r.sess.ID, RunID: r.run.ID, Request: req, Reason: d.Reason,

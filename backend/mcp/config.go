@@ -38,8 +38,10 @@ type Entry struct {
 	// AlwaysLoad keeps the server's tools in every request even when MCP
 	// tools are deferred behind tool_search.
 	AlwaysLoad bool `json:"alwaysLoad,omitempty"`
-	// Timeout bounds one call (a Go duration such as "30s"); empty means
-	// DefaultTimeout.
+	// Timeout bounds how long a call may go without a word from the
+	// server (a Go duration such as "30s"): each progress notification of
+	// the call starts it again, so a long call that reports progress lives
+	// on. Empty means DefaultTimeout.
 	Timeout string `json:"timeout,omitempty"`
 	// Disabled servers are kept in the file but not started.
 	Disabled bool `json:"disabled,omitempty"`
@@ -48,7 +50,8 @@ type Entry struct {
 	ImportedFrom string `json:"importedFrom,omitempty"`
 }
 
-// DefaultTimeout bounds a call to a server whose entry names no timeout.
+// DefaultTimeout bounds the silence of a call to a server whose entry
+// names no timeout.
 const DefaultTimeout = 2 * time.Minute
 
 // CallTimeout returns the entry's call timeout.

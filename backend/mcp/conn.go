@@ -152,6 +152,9 @@ func dial(ctx context.Context, e Entry, l Launch, timeout time.Duration, onNote 
 		case <-time.After(time.Second):
 		}
 	}
+	if why, ok := unreachable(err); ok && e.Transport() != Stdio {
+		err = fmt.Errorf("the server at %s cannot be reached: %s", e.URL, why)
+	}
 	if err != nil {
 		c.close()
 		if c.stderr != nil {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -97,10 +98,20 @@ func (s *server) key() string { return s.workdir + "\x00" + s.entry.Name }
 
 // set records the server's state, and why it failed, and tells
 // Options.Changed when either changed.
-func (s *server) set(state, err string) {
+func (s *server) set(state, err string) { s.change(state, err, false) }
+
+// drop forgets the server's connection and records its new state in the
+// same step, so that no one ever sees the server ready with no
+// connection.
+func (s *server) drop(state, err string) { s.change(state, err, true) }
+
+func (s *server) change(state, err string, drop bool) {
 	s.tellMu.Lock()
 	defer s.tellMu.Unlock()
 	s.mu.Lock()
+	if drop {
+		s.conn = nil
+	}
 	was, wasErr := s.state, s.err
 	s.state = state
 	if err != "" || state == Ready {
@@ -157,6 +168,9 @@ func (s *server) run(ctx context.Context) {
 				case <-ctx.Done():
 				case <-c.done:
 					why = "the server stopped: " + c.exitText()
+					if s.entry.Transport() != Stdio {
+						why = fmt.Sprintf("the server at %s stopped or cannot be reached: %s", s.entry.URL, c.exitText())
+					}
 					if t := c.stderr; t != nil {
 						if tail := t(5); tail != "" {
 							why += "; its standard error ends with: " + tail
@@ -172,9 +186,11 @@ func (s *server) run(ctx context.Context) {
 			if ticker != nil {
 				ticker.Stop()
 			}
-			s.mu.Lock()
-			s.conn = nil
-			s.mu.Unlock()
+			if ctx.Err() != nil {
+				s.drop(Stopped, "")
+			} else {
+				s.drop(Failed, why)
+			}
 			c.close()
 			s.sweepNow()
 			if c.stderr != nil {
@@ -184,10 +200,8 @@ func (s *server) run(ctx context.Context) {
 				s.mu.Unlock()
 			}
 			if ctx.Err() != nil {
-				s.set(Stopped, "")
 				return
 			}
-			s.set(Failed, why)
 			if time.Since(up) > 30*time.Second {
 				backoff = s.m.opts.Backoff
 			}
@@ -329,13 +343,25 @@ func (s *server) requestRestart(why string) {
 	}
 }
 
-// errNotConnected is returned by current when the server is not ready.
+// errNotConnected is returned by current when the server has no
+// connection: it is connecting, down (failed, with why) or stopped.
 type errNotConnected struct{ name, state, why string }
 
 func (e errNotConnected) Error() string {
-	msg := fmt.Sprintf("MCP server %s is not connected (%s)", e.name, e.state)
-	if e.why != "" {
-		msg += ": " + e.why
+	var msg string
+	switch e.state {
+	case Connecting:
+		msg = fmt.Sprintf("MCP server %s is connecting", e.name)
+		if e.why != "" {
+			msg += " again after: " + e.why
+		}
+	case Stopped:
+		return fmt.Sprintf("MCP server %s has stopped: Foya no longer runs it (it was removed, changed or Foya is closing)", e.name)
+	default:
+		msg = fmt.Sprintf("MCP server %s is down", e.name)
+		if e.why != "" {
+			msg += ": " + e.why
+		}
 	}
 	return msg + ". Foya reconnects it on its own; try again later, or go on without it"
 }
@@ -361,8 +387,8 @@ type callOutcome struct {
 
 // call calls one tool. Cancelling ctx cancels the call (the server gets
 // notifications/cancelled: from mcp-go over stdio, from cancellingHTTP
-// and cancellingSSE over HTTP); a server that does not answer in time is
-// restarted.
+// and cancellingSSE over HTTP); a server that sends nothing, neither the
+// result nor progress, for the entry's timeout is restarted.
 func (s *server) call(ctx context.Context, tool string, args json.RawMessage, token string, progress func(event.Progress)) callOutcome {
 	o := s.callOnce(ctx, tool, args, token, progress)
 	if s.sandboxed {
@@ -377,19 +403,34 @@ func (s *server) callOnce(ctx context.Context, tool string, args json.RawMessage
 	if err != nil {
 		return callOutcome{fail: err.Error()}
 	}
-	if progress != nil {
-		s.mu.Lock()
-		s.progress[token] = progress
-		s.mu.Unlock()
-		defer func() {
-			s.mu.Lock()
-			delete(s.progress, token)
-			s.mu.Unlock()
-		}()
-	}
+	// The timeout bounds silence, not work: a server that reports
+	// progress is alive, so each notifications/progress of the call
+	// starts the timeout again, and a hung server is one that sends
+	// nothing, neither result nor progress, for the whole timeout.
 	timeout := s.entry.CallTimeout()
-	cctx, cancel := context.WithTimeout(ctx, timeout)
+	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	var silent atomic.Bool
+	timer := time.AfterFunc(timeout, func() {
+		silent.Store(true)
+		cancel()
+	})
+	defer timer.Stop()
+	s.mu.Lock()
+	s.progress[token] = func(p event.Progress) {
+		if !silent.Load() {
+			timer.Reset(timeout)
+		}
+		if progress != nil {
+			progress(p)
+		}
+	}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.progress, token)
+		s.mu.Unlock()
+	}()
 	req := mcp.CallToolRequest{}
 	req.Params.Name = tool
 	if len(args) > 0 {
@@ -419,9 +460,10 @@ func (s *server) callOnce(ctx context.Context, tool string, args json.RawMessage
 		return callOutcome{res: a.res}
 	case ctx.Err() != nil:
 		return callOutcome{fail: "the call was cancelled"}
-	case cctx.Err() != nil:
-		s.requestRestart(fmt.Sprintf("a call to %s got no answer within %v", tool, timeout))
-		return callOutcome{fail: fmt.Sprintf("MCP server %s did not answer within %v, so Foya is restarting it. Try again later, or go on without it", s.entry.Name, timeout)}
+	case silent.Load():
+		s.requestRestart(fmt.Sprintf("a call to %s sent nothing for %v (no result, no progress)", tool, timeout))
+		return callOutcome{fail: fmt.Sprintf("MCP server %s sent nothing for %v during the call (no result, no progress), so Foya is restarting it. "+
+			"Try again later, or go on without it; a server whose work takes longer should report progress, or be given a longer \"timeout\" in its entry", s.entry.Name, timeout)}
 	}
 	select {
 	case <-c.done:
@@ -430,6 +472,10 @@ func (s *server) callOnce(ctx context.Context, tool string, args json.RawMessage
 	}
 	var te *transport.Error
 	if errors.As(a.err, &te) && s.entry.Transport() != Stdio {
+		if why, ok := unreachable(a.err); ok {
+			s.requestRestart(fmt.Sprintf("the server at %s stopped answering during a call: %s", s.entry.URL, why))
+			return callOutcome{fail: s.stoppedHTTP(why)}
+		}
 		s.requestRestart("a call failed: " + a.err.Error())
 	}
 	return callOutcome{fail: fmt.Sprintf("MCP server %s: %s", s.entry.Name, bounded(a.err.Error(), 2048))}

@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -85,7 +84,8 @@ func (t *tool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) (
 // convert turns a CallToolResult into a Result: text as it is, images and
 // audio as bytes (the engine keeps them as artifacts, spec I1), links and
 // embedded resources described, structuredContent as JSON when there is
-// no text, isError kept. The text is bounded like a document's.
+// no text (less what only repeats the content items, and with no base64
+// of binary data: see structuredText), isError kept. The text is bounded like a document's.
 func convert(r *mcp.CallToolResult) tools.Result {
 	var b strings.Builder
 	var res tools.Result
@@ -152,13 +152,9 @@ func convert(r *mcp.CallToolResult) tools.Result {
 			note("[content of an unknown kind was left out]")
 		}
 	}
-	if r.StructuredContent != nil && !hasText {
-		data, err := json.Marshal(r.StructuredContent)
-		if len(r.RawStructuredContent) > 0 {
-			data, err = r.RawStructuredContent, nil
-		}
-		if err == nil {
-			note("%s", data)
+	if (r.StructuredContent != nil || len(r.RawStructuredContent) > 0) && !hasText {
+		if s := structuredText(r); s != "" {
+			note("%s", s)
 		}
 	}
 	text := strings.TrimRight(b.String(), "\n")

@@ -262,8 +262,12 @@ func (s *Servers) Remove(ctx context.Context, name string) error {
 
 // Import copies the servers of a Claude Desktop, Cursor, Claude Code or
 // VS Code file into the user's file; servers of a name already there are
-// kept as they are. Entries that cannot be read are reported; the others
-// are imported.
+// kept as they are. Variables in an entry's command, arguments,
+// environment, URL and headers (${VAR}, ${VAR:-default}, ${env:VAR}) are
+// expanded from Foya's environment now, as those programs expand them
+// when they start the server (mcp.Entry.Expand). Entries that cannot be
+// read or expanded are reported in Problems; the others are imported.
+// When none can be, the error says why, every problem included, once.
 func (s *Servers) Import(ctx context.Context, file string) (Imported, error) {
 	if abs, err := filepath.Abs(file); err == nil {
 		file = abs
@@ -272,14 +276,23 @@ func (s *Servers) Import(ctx context.Context, file string) (Imported, error) {
 	if err != nil {
 		return Imported{}, fault.Errorf(fault.ErrInvalid, "import %s: %w", file, err)
 	}
-	in, ps := mcp.Parse(file, data)
+	parsed, ps := mcp.Parse(file, data)
+	var in []mcp.Entry
+	for _, e := range parsed {
+		x, err := e.Expand(os.LookupEnv)
+		if err != nil {
+			ps = append(ps, mcp.Problem{File: file, What: err.Error()})
+			continue
+		}
+		in = append(in, x)
+	}
 	res := Imported{Added: []string{}, Skipped: []string{}, Problems: []string{}}
 	for _, p := range ps {
 		res.Problems = append(res.Problems, p.Error())
 	}
 	if len(in) == 0 {
 		if len(ps) > 0 {
-			return res, fault.Errorf(fault.ErrInvalid, "%s", ps[0].Error())
+			return res, fault.Errorf(fault.ErrInvalid, "nothing imported: %s", strings.Join(res.Problems, "; "))
 		}
 		return res, fault.Errorf(fault.ErrInvalid, "%s has no MCP servers", file)
 	}
