@@ -593,15 +593,9 @@ function ChangeDiff(props: {
     diffLoad.reload();
     contentsLoad.reload();
   };
-  // The hunk the keyboard cursor is on takes the focus once it is drawn.
-  const drawnDiff = diffLoad.state.value;
+  // The hunk the keyboard cursor is on takes the focus: the view draws
+  // its page, wherever it is in the diff, and focuses its header.
   const focusHunk = ctx.cursor.id === change.id ? ctx.cursor.hunk : 0;
-  useEffect(() => {
-    if (drawnDiff === undefined || focusHunk === 0) return;
-    const el = document.getElementById(`${hunkPrefix(change.id)}-${focusHunk}`);
-    el?.focus();
-    el?.scrollIntoView?.({ block: "nearest" });
-  }, [drawnDiff, focusHunk, change.id]);
   if (diffLoad.state.status === "error") {
     return (
       <p role="alert" className="review-error">
@@ -625,6 +619,7 @@ function ChangeDiff(props: {
     hunkActionsKey: props.hunkActionsKey,
     hunkIdPrefix: hunkPrefix(change.id),
     busy: ctx.busy,
+    revealHunk: focusHunk,
   };
   return (
     <>
