@@ -5,7 +5,7 @@
 // not move when pages come and go. Every page drawn costs the browser
 // style, layout, paint and hit testing for each of its rows, so a diff
 // drawn whole (5,000 lines) makes every later change of the panel slow.
-import { startTransition, useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from "react";
 
 /**
  * NEAR_MARGIN is how far beyond the scroll box's edges a page is still
@@ -61,9 +61,7 @@ export function useVirtualPages(
     const list = slots.current ?? [];
     const io = new IntersectionObserver(
       (entries) => {
-        // A transition: React draws the pages that came near in slices,
-        // between which the browser scrolls and answers input.
-        startTransition(() => setNear((prev) => {
+        setNear((prev) => {
           const next = new Set(prev);
           for (const e of entries) {
             const i = Number((e.target as HTMLElement).dataset.page);
@@ -73,7 +71,7 @@ export function useVirtualPages(
             else if (!e.target.contains(document.activeElement)) next.delete(i);
           }
           return same(prev, next) ? prev : next;
-        }));
+        });
       },
       { root: scrollBox(container.current), rootMargin: NEAR_MARGIN },
     );
