@@ -571,15 +571,12 @@ function ChangeDiff(props: {
     diffLoad.reload();
     contentsLoad.reload();
   };
-  // The hunk the keyboard cursor is on takes the focus once it is drawn.
-  const drawnDiff = diffLoad.state.value;
+  // The hunk the keyboard cursor is on takes the focus: the view draws
+  // its page, wherever it is in the diff, and focuses its header.
   const focusHunk = ctx.cursor.id === change.id ? ctx.cursor.hunk : 0;
-  useEffect(() => {
-    if (drawnDiff === undefined || focusHunk === 0) return;
-    const el = document.getElementById(`${hunkPrefix(change.id)}-${focusHunk}`);
-    el?.focus();
-    el?.scrollIntoView?.({ block: "nearest" });
-  }, [drawnDiff, focusHunk, change.id]);
+  // C on a hunk opens its comment box once the diff is loaded (the view
+  // draws the hunk's page: the cursor is on it).
+  const drawnDiff = diffLoad.state.value;
   const ask = ctx.commentAsk !== null && ctx.commentAsk.id === change.id ? ctx.commentAsk.hunk : 0;
   const { open: openComment } = comment;
   const { commented } = ctx;
@@ -612,6 +609,7 @@ function ChangeDiff(props: {
     hunkActionsKey: props.hunkActionsKey,
     hunkIdPrefix: hunkPrefix(change.id),
     busy: ctx.busy,
+    revealHunk: focusHunk,
   };
   return (
     <>

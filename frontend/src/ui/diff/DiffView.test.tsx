@@ -1,11 +1,14 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, render, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { DiffView, paginate, wrapKey } from "./DiffView";
 import { gaps, parse, withGitHeader } from "./model";
 import { languageOf, loadLanguage } from "./languages";
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
 
 // A file of 20 lines, lines 3 and 15 changed: two hunks as the backend
 // writes them (3 lines of context), 5 unchanged lines between them and 2
@@ -268,24 +271,98 @@ describe("DiffView hunk state and long diffs", () => {
   const created = (n: number) =>
     ["--- /dev/null", "+++ b/big.txt", `@@ -0,0 +1,${n} @@`, ...Array.from({ length: n }, (_, i) => `+line ${i + 1}`), ""].join("\n");
 
-  it("draws a 10,000-line diff a page at a time", async () => {
+  it("draws only the pages near the view; the others are boxes of their height", () => {
+    const io = fakeObserver();
     render(<DiffView diff={created(10000)} path="big.txt" pageLines={100} />);
-    expect(screen.getByRole("table", { name: "Diff of big.txt" })).toBeTruthy();
     const rows = () => document.querySelectorAll("table tr.diff-line").length;
+    const slot = (i: number) => document.querySelector<HTMLElement>(`[data-page="${i}"]`)!;
+    // At first only the first page is drawn; the 99 others are empty
+    // boxes, each as high as its rows are guessed to be.
+    expect(document.querySelectorAll("[data-page]")).toHaveLength(100);
     expect(rows()).toBe(100);
-    expect(screen.getByRole("status").textContent).toBe("100 of 10,000 lines shown; the next 100 come as you scroll.");
-    await userEvent.click(screen.getByRole("button", { name: "Show 100 more lines" }));
+    expect(screen.getByRole("table", { name: "Diff of big.txt" })).toBeTruthy();
+    expect(slot(50).dataset.drawn).toBe("false");
+    expect(slot(50).querySelector("table")).toBeNull();
+    expect(parseFloat(slot(50).style.height)).toBeGreaterThan(0);
+    // Scrolled to the middle: the pages there are drawn, the first is
+    // dropped (its box stays).
+    io.report([0, false], [49, true], [50, true]);
     expect(rows()).toBe(200);
-    // The next page is a table of its own: the first is not drawn again.
-    expect(screen.getByRole("table", { name: "Diff of big.txt, continued (2)" })).toBeTruthy();
+    expect(slot(0).querySelector("table")).toBeNull();
+    expect(slot(0).dataset.drawn).toBe("false");
+    expect(screen.getByRole("table", { name: "Diff of big.txt, continued (50)" })).toBeTruthy();
+    expect(slot(50).querySelector("tr.diff-line")!.textContent).toContain("line 5001");
+    // A page holding the focus is kept when it scrolls away: the focus
+    // (and the keys of keyboard review) would go with it.
+    slot(50).querySelector<HTMLElement>("td")!.tabIndex = -1;
+    slot(50).querySelector<HTMLElement>("td")!.focus();
+    io.report([49, false], [50, false], [80, true]);
+    expect(slot(49).dataset.drawn).toBe("false");
+    expect(slot(50).dataset.drawn).toBe("true");
+    expect(slot(80).dataset.drawn).toBe("true");
   });
 
-  it("draws the rest on request", async () => {
-    render(<DiffView diff={created(250)} path="big.txt" pageLines={100} />);
-    const rows = () => document.querySelectorAll("table tr.diff-line").length;
-    expect(rows()).toBe(100);
-    await userEvent.click(screen.getByRole("button", { name: "Show all" }));
-    expect(rows()).toBe(250);
-    expect(screen.queryByRole("status")).toBeNull();
+  it("draws the page of a hunk a jump asks for, and focuses its header", () => {
+    fakeObserver();
+    // 60 hunks of 10 lines: pages of 100 lines hold 10 hunks (and their headers).
+    const body: string[] = ["--- a/many.txt", "+++ b/many.txt"];
+    for (let h = 0; h < 60; h++) {
+      const at = h * 20 + 1;
+      body.push(`@@ -${at},10 +${at},10 @@`);
+      for (let l = 0; l < 9; l++) body.push(` same ${at + l}`);
+      body.push(`-old ${at + 9}`, `+new ${at + 9}`);
+    }
+    const many = body.join("\n") + "\n";
+    const { rerender } = render(<DiffView diff={many} path="many.txt" pageLines={100} hunkIdPrefix="h" />);
+    expect(document.getElementById("h-1")).toBeTruthy();
+    expect(document.getElementById("h-45")).toBeNull();
+    rerender(<DiffView diff={many} path="many.txt" pageLines={100} hunkIdPrefix="h" revealHunk={45} />);
+    const head = document.getElementById("h-45");
+    expect(head).toBeTruthy();
+    expect(document.activeElement).toBe(head);
+    expect(head!.textContent).toContain("Hunk 45");
+    // The pages between stay boxes.
+    expect(document.getElementById("h-25")).toBeNull();
+    expect(document.querySelectorAll("table tr.diff-line").length).toBeLessThan(300);
   });
 });
+
+// fakeObserver puts in place an IntersectionObserver the test drives:
+// report([page, near], ...) tells the view which pages' boxes came near
+// the view or left it.
+function fakeObserver() {
+  const observers: { cb: IntersectionObserverCallback; els: Element[] }[] = [];
+  class Fake {
+    private o: { cb: IntersectionObserverCallback; els: Element[] };
+    constructor(cb: IntersectionObserverCallback) {
+      this.o = { cb, els: [] };
+      observers.push(this.o);
+    }
+    observe(el: Element) {
+      this.o.els.push(el);
+    }
+    unobserve() {}
+    disconnect() {
+      const i = observers.indexOf(this.o);
+      if (i >= 0) observers.splice(i, 1);
+    }
+    takeRecords() {
+      return [];
+    }
+  }
+  vi.stubGlobal("IntersectionObserver", Fake);
+  return {
+    report(...pages: [number, boolean][]) {
+      act(() => {
+        for (const o of observers) {
+          const entries = pages.flatMap(([page, near]) =>
+            o.els
+              .filter((el) => (el as HTMLElement).dataset.page === String(page))
+              .map((target) => ({ target, isIntersecting: near }) as unknown as IntersectionObserverEntry),
+          );
+          if (entries.length > 0) o.cb(entries, this as unknown as IntersectionObserver);
+        }
+      });
+    },
+  };
+}

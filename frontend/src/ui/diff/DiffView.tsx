@@ -5,9 +5,11 @@
 // little, unchanged regions collapsed between hunks (expandable when the
 // old content is given), a full-file toggle, long lines wrapped or
 // scrolled (a kept choice) and actions per hunk (revert, undo) with the
-// reverted hunks marked. A long diff is drawn a page of lines at a time,
-// the next page when the person scrolls to the end of what is drawn, so a
-// 10,000-line diff opens as fast as a short one.
+// reverted hunks marked. A long diff is cut into pages of lines, and only
+// the pages near the part of it in view are drawn (virtual.ts): the others
+// are empty boxes of their height, so a 10,000-line diff opens and
+// scrolls as fast as a short one. A jump to a hunk (revealHunk) draws its
+// page first.
 import { Fragment, memo, useEffect, useMemo, useRef, useState, type ReactElement, type ReactNode } from "react";
 import { Diff, Hunk, tokenize, type DiffType, type GutterOptions, type HunkData, type HunkTokens } from "react-diff-view";
 import "react-diff-view/style/index.css";
@@ -15,15 +17,16 @@ import { gapHunk, gaps, grouped, hunkLines, parse, sourceLines, zipped, type Gap
 import { markSimilarEdits } from "./edits";
 import { useStoredFlag } from "../stored";
 import { highlighter, isLoaded, languageOf, loadLanguage } from "./languages";
+import { useVirtualPages, type PageSize } from "./virtual";
 import "./diff.css";
 
 export type DiffMode = "unified" | "split";
 
 /**
- * PAGE_LINES is how many lines of a diff are drawn at first, and added by
- * each further page: each page is a table of its own, highlighted on its
- * own, so drawing the next page never redraws (or highlights again) the
- * ones before it.
+ * PAGE_LINES is how many lines of a diff a page holds: each page is a
+ * table of its own, highlighted on its own, drawn when it comes near the
+ * view and dropped (its box kept at its height) when it is far from it,
+ * so drawing a page never redraws (or highlights again) the others.
  */
 export const PAGE_LINES = 100;
 
@@ -62,10 +65,15 @@ export interface DiffViewProps {
   hunkActionsKey?: string;
   /** The hunks reverted now: marked as such, their lines dimmed. */
   revertedHunks?: readonly number[];
-  /** How many lines are drawn at first and by each further page (PAGE_LINES). */
+  /** How many lines a page holds (PAGE_LINES). */
   pageLines?: number;
   /** When given, hunk n's header has the id `${hunkIdPrefix}-${n}` and can take focus (keyboard review). */
   hunkIdPrefix?: string;
+  /**
+   * The hunk (from 1) to show and focus (with hunkIdPrefix): its page is
+   * drawn, wherever it is, and kept while this stays the same; 0 for none.
+   */
+  revealHunk?: number;
   /** Disables the hunk actions (a revert is being made). */
   busy?: boolean;
   /**
@@ -80,8 +88,7 @@ export interface DiffViewProps {
 export function DiffView(props: DiffViewProps) {
   const { diff, path, oldSource, onRevertHunk, hunkActions, revertedHunks, hunkIdPrefix, busy, onComment } = props;
   const pageLines = props.pageLines ?? PAGE_LINES;
-  const [count, setCount] = useState(1);
-  const sentinel = useRef<HTMLDivElement>(null);
+  const revealHunk = props.revealHunk ?? 0;
   const file = useMemo(() => parse(diff), [diff]);
   const [mode, setMode] = useState<DiffMode>(props.mode ?? "unified");
   // A parent that holds the layout (one choice for several diffs) switches it here too.
@@ -130,27 +137,31 @@ export function DiffView(props: DiffViewProps) {
     return out;
   }, [hunks, gapList, lines, full, opened, mode]);
 
-  // What is drawn: the first count pages of the shown hunks; the next
-  // page comes when the end of the drawn ones scrolls into view (or on
-  // request).
+  // What is drawn: the pages near the view (and the one a jump asks for);
+  // the others are boxes of their height.
   const pages = useMemo(() => paginate(shown, pageLines), [shown, pageLines]);
-  const drawnPages = Math.min(count, pages.length);
-  const lineCount = (list: readonly Shown[]) => list.reduce((n, s) => n + s.hunk.changes.length, 0);
-  const drawnLines = useMemo(() => pages.slice(0, drawnPages).reduce((n, l) => n + lineCount(l), 0), [pages, drawnPages]);
-  const left = useMemo(() => pages.slice(drawnPages).reduce((n, l) => n + lineCount(l), 0), [pages, drawnPages]);
-  const nextLines = drawnPages < pages.length ? lineCount(pages[drawnPages] ?? []) : 0;
+  const sizes = useMemo<PageSize[]>(
+    () =>
+      pages.map((list) => {
+        const first = list[0];
+        const rows = list.reduce((n, s) => n + s.hunk.changes.length + (s.continued === true || s.gap !== null ? 0 : 1), 0);
+        const at = first === undefined ? "" : `${first.index}-${first.hunk.oldStart}-${first.hunk.newStart}-${first.continued === true}`;
+        return { key: `${mode}|${wrap}|${at}|${rows}`, rows };
+      }),
+    [pages, mode, wrap],
+  );
+  const revealPage = revealHunk > 0 ? pages.findIndex((l) => l.some((s) => s.index === revealHunk && s.gap === null && s.continued !== true)) : -1;
+  const slots = useRef<(HTMLDivElement | null)[]>([]);
+  const { drawn, height } = useVirtualPages(sizes, tableBox, slots, revealPage);
+
+  // A jump to a hunk focuses its header once its page is drawn (the focus
+  // scrolls it into view).
   useEffect(() => {
-    const el = sentinel.current;
-    if (el === null || left === 0 || typeof IntersectionObserver === "undefined") return;
-    const io = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((e) => e.isIntersecting)) setCount((c) => c + 1);
-      },
-      { rootMargin: "600px 0px" },
-    );
-    io.observe(el);
-    return () => io.disconnect();
-  }, [left, drawnPages]);
+    if (revealHunk <= 0 || hunkIdPrefix === undefined) return;
+    const el = document.getElementById(`${hunkIdPrefix}-${revealHunk}`);
+    el?.focus();
+    el?.scrollIntoView?.({ block: "nearest" });
+  }, [revealHunk, hunkIdPrefix, file]);
 
   // What the pages' rows depend on besides their hunks: a drawn page is
   // drawn again only when it changes.
@@ -166,16 +177,6 @@ export function DiffView(props: DiffViewProps) {
     hunkActions !== undefined,
     columnsOf(mode, file?.type),
   ].join("|");
-
-  // react-diff-view's table takes no ARIA props; name it here (a page
-  // after the first is the diff continued).
-  useEffect(() => {
-    const tables = tableBox.current?.querySelectorAll("table") ?? [];
-    tables.forEach((table, i) => {
-      const of = name === "" ? "Diff" : `Diff of ${name}`;
-      table.setAttribute("aria-label", i === 0 ? of : `${of}, continued (${i + 1})`);
-    });
-  });
 
   if (file === null) {
     return (
@@ -312,34 +313,37 @@ export function DiffView(props: DiffViewProps) {
         </button>
       </div>
       <div className={`diffview-table ${wrap ? "diffview-wrap" : "diffview-nowrap"}`} ref={tableBox}>
-        {pages.slice(0, drawnPages).map((list, i) => (
-          <DiffPage
-            key={i}
-            list={list}
-            mode={mode}
-            fileType={file.type}
-            lang={lang}
-            langReady={langReady}
-            render={() => renderHunks(list, i === pages.length - 1)}
-            gutter={gutter}
-            version={version}
-          />
-        ))}
+        {pages.map((list, i) => {
+          const on = drawn === null || drawn.has(i);
+          const of = name === "" ? "Diff" : `Diff of ${name}`;
+          return (
+            <div
+              key={i}
+              ref={(el) => {
+                slots.current[i] = el;
+              }}
+              className={on ? "diffview-page" : "diffview-page diffview-page-empty"}
+              data-page={i}
+              data-drawn={on}
+              style={on ? undefined : { height: height(i) }}
+            >
+              {on && (
+                <DiffPage
+                  list={list}
+                  mode={mode}
+                  fileType={file.type}
+                  lang={lang}
+                  langReady={langReady}
+                  label={i === 0 ? of : `${of}, continued (${i + 1})`}
+                  render={() => renderHunks(list, i === pages.length - 1)}
+                  gutter={gutter}
+                  version={version}
+                />
+              )}
+            </div>
+          );
+        })}
       </div>
-      {left > 0 && (
-        <div className="diffview-more" ref={sentinel}>
-          <span role="status">
-            {drawnLines.toLocaleString()} of {(drawnLines + left).toLocaleString()} lines shown; the next{" "}
-            {nextLines.toLocaleString()} come as you scroll.
-          </span>
-          <button type="button" className="diffview-button" onClick={() => setCount((c) => c + 1)}>
-            Show {nextLines.toLocaleString()} more lines
-          </button>
-          <button type="button" className="diffview-button" onClick={() => setCount(Number.POSITIVE_INFINITY)}>
-            Show all
-          </button>
-        </div>
-      )}
     </div>
   );
 }
@@ -383,7 +387,7 @@ export function paginate(shown: readonly Shown[], size: number): Shown[][] {
  * that changed within a line changed a little), worked out once per page.
  */
 const DiffPage = memo(DiffPageView, (a, b) =>
-  a.list === b.list && a.mode === b.mode && a.fileType === b.fileType && a.lang === b.lang && a.langReady === b.langReady && a.gutter === b.gutter && a.version === b.version,
+  a.list === b.list && a.label === b.label && a.mode === b.mode && a.fileType === b.fileType && a.lang === b.lang && a.langReady === b.langReady && a.gutter === b.gutter && a.version === b.version,
 );
 
 /** columnsOf is how many columns a diff's rows have. */
@@ -398,31 +402,53 @@ function DiffPageView(props: {
   fileType: DiffType;
   lang: string;
   langReady: boolean;
+  /** The table's accessible name. */
+  label: string;
   render: () => ReactElement[];
   gutter: (opts: GutterOptions) => ReactNode;
   /** What the rows depend on besides the hunks (see version in DiffView). */
   version: string;
 }) {
-  const { list, lang, langReady } = props;
+  const { list, lang, langReady, label } = props;
+  const box = useRef<HTMLDivElement>(null);
+  // react-diff-view's table takes no ARIA props: name it here.
+  useEffect(() => {
+    box.current?.querySelector("table")?.setAttribute("aria-label", label);
+  });
   const hunks = useMemo(() => list.map((s) => s.hunk), [list]);
-  const tokens = useMemo<HunkTokens | null>(() => {
-    if (hunks.length === 0) return null;
-    const enhancers = [markSimilarEdits(hunks)];
-    try {
-      return langReady
-        ? tokenize(hunks, { highlight: true, refractor: highlighter, language: lang, enhancers })
-        : tokenize(hunks, { enhancers });
-    } catch {
-      return null;
-    }
-  }, [hunks, langReady, lang]);
+  const tokens = useMemo(() => tokensOf(list, hunks, langReady ? lang : ""), [list, hunks, langReady, lang]);
   return (
-    <div className="diffview-page">
+    <div ref={box}>
       <Diff viewType={props.mode} diffType={props.fileType} hunks={hunks} tokens={tokens} renderGutter={props.gutter}>
         {() => <Fragment>{props.render()}</Fragment>}
       </Diff>
     </div>
   );
+}
+
+// highlighted keeps each page's tokens while its lines are the same, so a
+// page scrolled away and back is not highlighted again.
+const highlighted = new WeakMap<readonly Shown[], { lang: string; tokens: HunkTokens | null }>();
+
+// tokensOf is a page's tokens: its lines highlighted in lang (none: "")
+// and the words changed within a line changed a little marked.
+function tokensOf(list: readonly Shown[], hunks: HunkData[], lang: string): HunkTokens | null {
+  const kept = highlighted.get(list);
+  if (kept !== undefined && kept.lang === lang) return kept.tokens;
+  let tokens: HunkTokens | null = null;
+  if (hunks.length > 0) {
+    const enhancers = [markSimilarEdits(hunks)];
+    try {
+      tokens =
+        lang !== ""
+          ? tokenize(hunks, { highlight: true, refractor: highlighter, language: lang, enhancers })
+          : tokenize(hunks, { enhancers });
+    } catch {
+      tokens = null;
+    }
+  }
+  highlighted.set(list, { lang, tokens });
+  return tokens;
 }
 
 // hunkLines is the after side's lines of a hunk; a hunk that only removed
