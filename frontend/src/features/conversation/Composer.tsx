@@ -251,7 +251,15 @@ export function Composer(props: {
             }}
           />
         </div>
+      </div>
+      {/* Under the box, as in the editors people know: what the message goes to on the left, the actions on the right. */}
+      <div className="convo-composer-foot">
+        <div className="convo-composer-context">
+          <ModelPicker sessionId={props.sessionId} running={props.running} />
+          <ContextMeter />
+        </div>
         <div className="convo-composer-buttons">
+          <AttachButton sessionId={props.sessionId} attached={attached} disabled={disabled} onAttach={(a) => setAttached((l) => [...l, a])} />
           {props.running ? (
             <button type="button" className="button convo-stop" onClick={props.onStop}>
               Stop
@@ -260,9 +268,6 @@ export function Composer(props: {
           <button type="submit" className="button convo-send" disabled={readOnly || draft.trim() === "" || pasted.uploading}>
             {props.busy ? "Queue" : "Send"}
           </button>
-          <AttachButton sessionId={props.sessionId} attached={attached} disabled={disabled} onAttach={(a) => setAttached((l) => [...l, a])} />
-          <ContextMeter />
-          <ModelPicker sessionId={props.sessionId} running={props.running} />
         </div>
       </div>
     </form>
