@@ -66,9 +66,9 @@ try {
       step = `${tag}: the first run`;
       let resp = await page.goto(firstURL);
       check(resp && resp.ok(), `GET the first run's token URL: ${resp && resp.status()}`);
-      const form = main.getByRole('form', { name: 'Save a provider profile' });
-      await form.getByRole('radio', { name: /^OpenAI-compatible server on port \d+ \(found, 2 models\)$/ }).waitFor();
-      await form.getByRole('listbox', { name: 'Model' }).waitFor();
+      const setup = main.getByRole('form', { name: 'Save a provider profile' });
+      await setup.getByRole('radio', { name: /^OpenAI-compatible server on port \d+ \(found, 2 models\)$/ }).waitFor();
+      await setup.getByRole('listbox', { name: 'Model' }).waitFor();
       await view(page, tag, '01-first-run');
 
       step = `${tag}: no session open`;
@@ -101,6 +101,14 @@ try {
       await background.getByRole('listitem').first().waitFor();
       await view(page, tag, '05-background');
       await main.getByRole('toolbar', { name: 'Session views' }).getByRole('button', { name: 'Background' }).click();
+
+      step = `${tag}: the model picker`;
+      const form = main.getByRole('form', { name: 'Send a message' });
+      await form.getByRole('button', { name: 'Model: scripted-coder (scripted)' }).click();
+      await form.getByRole('listbox', { name: 'Provider profiles' }).getByRole('option', { name: /scripted/ }).waitFor();
+      await view(page, tag, '05b-model-picker');
+      await page.keyboard.press('Escape');
+      await form.getByRole('group', { name: 'Choose a model' }).waitFor({ state: 'detached' });
 
       step = `${tag}: the mode menu`;
       await main.getByRole('button', { name: 'Approval mode: Auto' }).click();
