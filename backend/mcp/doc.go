@@ -15,6 +15,15 @@
 // nothing. Images and audio of a result are returned as bytes for the
 // engine to keep as artifacts.
 //
+// A streamable HTTP connection keeps the listening stream (a GET the
+// server answers with an event stream) open, so that what a server says
+// outside a call (a changed tool list, logging, its requests such as
+// roots/list) reaches Foya as over stdio; a server that answers 405 has
+// none and calls go on. mcp-go v1.2.1 reopens that stream when it ends
+// but without Last-Event-ID, so what a server sent while it was down is
+// lost. Foya declares the roots capability: see roots.go for the roots
+// each server is given.
+//
 // Every tool call asks the approval gateway through the call's RunContext
 // with an approval.MCP action (spec M2); a server's read-only annotation is
 // passed on as a hint and honoured only as the mode table says. A stdio

@@ -113,6 +113,7 @@ func (s *Servers) Load(ctx context.Context, workdir string) {
 	}
 	if workdir != "" {
 		scopes = append(scopes, workdir)
+		s.m.Workspace(workdir) // a root of the user's servers from now on
 		es, _, _ := projectEntries(workdir)
 		var run []mcp.Entry
 		for _, e := range es {
