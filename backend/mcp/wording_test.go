@@ -45,7 +45,7 @@ func TestHTTPServerDeathWording(t *testing.T) {
 			return nil, ctx.Err()
 		})
 	srv = httptest.NewUnstartedServer(server.NewStreamableHTTPServer(s))
-	srv.Start() // after srv is set: the handler reads it
+	srv.Start()          // after srv is set: the handler reads it
 	t.Cleanup(srv.Close) // after the client closes: its listening stream stays open until then
 	m, reg := newManager(t, mcpc.Options{})
 	m.Set("", []mcpc.Entry{{Name: "remote", URL: srv.URL}})
