@@ -22,7 +22,7 @@ import (
 // HTTP, SSE when the server speaks only that, headers given with
 // --header), and print what it answers as JSON; a result with isError is
 // an answer (exit 0).
-// spec: M1, C1
+// spec: M1
 func TestMCPCLIToolsAndCall(t *testing.T) {
 	bin := foyaBinary(t)
 	// The data folder (the user's mcp.json) apart from the workspace: a
@@ -100,7 +100,7 @@ func TestMCPCLIToolsAndCall(t *testing.T) {
 // what to do, on bad input and exit non-zero: an unknown server name,
 // arguments that are not a JSON object, a server that is not there, a
 // tool the server does not have, a missing NAME.
-// spec: M1, C1
+// spec: M1
 func TestMCPCLIBadInput(t *testing.T) {
 	bin := foyaBinary(t)
 	dir := t.TempDir()
