@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"os/exec"
 	"sort"
@@ -319,7 +320,8 @@ func startHTTP(e Entry, opts []client.ClientOption) (*conn, error) {
 		// default logger, which would write into Foya's output: what
 		// matters reaches the server's status instead.
 		h, err := transport.NewStreamableHTTP(e.URL, transport.WithHTTPHeaders(e.Headers),
-			transport.WithContinuousListening(), transport.WithHTTPLogger(quiet))
+			transport.WithContinuousListening(), transport.WithHTTPLogger(quiet),
+			transport.WithHTTPBasicClient(&http.Client{Transport: &resumer{base: http.DefaultTransport}}))
 		if err != nil {
 			return nil, fmt.Errorf("connect to %s: %w", e.URL, err)
 		}

@@ -19,9 +19,10 @@
 // server answers with an event stream) open, so that what a server says
 // outside a call (a changed tool list, logging, its requests such as
 // roots/list) reaches Foya as over stdio; a server that answers 405 has
-// none and calls go on. mcp-go v1.2.1 reopens that stream when it ends
-// but without Last-Event-ID, so what a server sent while it was down is
-// lost. Foya declares the roots capability: see roots.go for the roots
+// none and calls go on. When the stream breaks, mcp-go reopens it and
+// resumer (resume.go) adds the Last-Event-ID of the last event it had, so
+// a server that keeps its events sends again what came meanwhile. Foya
+// declares the roots capability: see roots.go for the roots
 // each server is given.
 //
 // Every tool call asks the approval gateway through the call's RunContext

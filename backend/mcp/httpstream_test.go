@@ -2,7 +2,9 @@ package mcp_test
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -52,5 +54,42 @@ func TestHTTPStreamListChanged(t *testing.T) {
 				t.Errorf("added = %q", r.Text)
 			}
 		})
+	}
+}
+
+// TestHTTPStreamResumes: when the listening stream breaks, Foya opens it
+// again with the Last-Event-ID of the last event it had, so a server that
+// keeps its events (mcp-go's WithEventStore) sends again what came
+// meanwhile: a tool added while the stream was down still reaches Foya.
+// spec: M1
+func TestHTTPStreamResumes(t *testing.T) {
+	s := server.NewMCPServer("later", "1", server.WithToolCapabilities(true))
+	add := func(name string) {
+		s.AddTool(mcpgo.NewTool(name), func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+			return mcpgo.NewToolResultText(name + " ran"), nil
+		})
+	}
+	add("first")
+	var gets atomic.Int32
+	h := server.NewStreamableHTTPServer(s, server.WithEventStore(server.NewInMemoryEventStore()))
+	var srv *httptest.Server
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			gets.Add(1)
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close) // after the manager's Close: the listening stream stays open until then
+	m, reg := newManager(t, mcp.Options{})
+	m.Set("", []mcp.Entry{{Name: "remote", URL: srv.URL}})
+	m.Wait(context.Background(), "")
+	add("second") // seen on the first stream: its event ID is where to resume
+	waitFor(t, "the second tool", func() bool { _, _, ok := reg.Lookup("mcp__remote__second"); return ok })
+	srv.CloseClientConnections() // the stream breaks
+	add("third")                 // while it is down (or before it is back)
+	waitFor(t, "the stream opened again", func() bool { return gets.Load() >= 2 })
+	waitFor(t, "the third tool", func() bool { _, _, ok := reg.Lookup("mcp__remote__third"); return ok })
+	if r := call(t, reg, nil, "mcp__remote__third", `{}`); r.Text != "third ran" {
+		t.Errorf("third = %q", r.Text)
 	}
 }
