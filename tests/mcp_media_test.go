@@ -67,7 +67,7 @@ func TestMCPMediaResultKeepsBase64FromTheModel(t *testing.T) {
 			}, nil
 		})
 	srv := httptest.NewServer(server.NewStreamableHTTPServer(s))
-	defer srv.Close()
+	t.Cleanup(srv.Close) // after the client closes: its listening stream stays open until then
 
 	h := newHarness(t, nil,
 		pt.Calls(call("c1", "mcp__media__read_media_file", `{}`), call("c2", "mcp__media__read_other", `{}`)),

@@ -30,9 +30,20 @@ type headerFlags map[string]string
 
 func (h headerFlags) String() string { return "" }
 func (h headerFlags) Set(v string) error {
-	k, val, ok := strings.Cut(v, "=")
-	if !ok || strings.TrimSpace(k) == "" {
-		return fmt.Errorf("want NAME=VALUE, got %q", v)
+	// NAME=VALUE, or NAME: VALUE as HTTP writes it: whichever comes
+	// first separates (a value may hold the other).
+	eq, colon := strings.IndexByte(v, '='), strings.IndexByte(v, ':')
+	if eq < 0 && colon < 0 {
+		return fmt.Errorf("want NAME=VALUE or \"NAME: VALUE\", got %q", v)
+	}
+	k, val := "", ""
+	if eq >= 0 && (colon < 0 || eq < colon) {
+		k, val = v[:eq], v[eq+1:]
+	} else {
+		k, val = v[:colon], strings.TrimSpace(v[colon+1:])
+	}
+	if strings.TrimSpace(k) == "" {
+		return fmt.Errorf("want NAME=VALUE or \"NAME: VALUE\", got %q", v)
 	}
 	h[strings.TrimSpace(k)] = val
 	return nil

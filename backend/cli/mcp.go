@@ -18,6 +18,12 @@ const mcpUsage = `usage: foya mcp add NAME [--env K=V]... [--sandbox] [--always-
                                         add a streamable HTTP (default) or SSE server
        foya mcp list [--workdir DIR] [--json]
                                         the servers, their state, tool count and stderr tail
+       foya mcp tools (NAME | --url URL [--type http|sse] [--header K=V]...) [--workdir DIR]
+                                        connect to one server alone and print its tools as JSON
+       foya mcp call (NAME | --url URL ...) TOOL [JSON_ARGS] [--workdir DIR]
+                                        call one tool with arguments given as one JSON object and
+                                        print the result as JSON (exit 0 when the server answered,
+                                        even with isError). With --url: streamable HTTP, else SSE
        foya mcp remove NAME             remove one of your servers
        foya mcp import FILE             copy the servers of a Claude Desktop, Cursor, Claude Code
                                         or VS Code file into yours
@@ -30,7 +36,7 @@ const mcpUsage = `usage: foya mcp add NAME [--env K=V]... [--sandbox] [--always-
                                         --unsandboxed; a server that runs workspace code leaves
                                         the sandbox only with --trust-workspace-code too`
 
-// mcpCmd: foya mcp add|list|remove|import|approve.
+// mcpCmd: foya mcp add|list|remove|import|approve|tools|call.
 func mcpCmd(ctx context.Context, args []string, env Env) int {
 	var tail []string
 	if i := slices.Index(args, "--"); i >= 0 {
@@ -39,12 +45,12 @@ func mcpCmd(ctx context.Context, args []string, env Env) int {
 	fs, db := newFlags("foya mcp", env)
 	envs, headers := headerFlags{}, headerFlags{}
 	fs.Var(envs, "env", "with add: an environment variable NAME=VALUE for the server (repeatable)")
-	fs.Var(headers, "header", "with add --url: an HTTP header NAME=VALUE (repeatable)")
-	url := fs.String("url", "", "with add: the server's URL (streamable HTTP, or SSE with --type sse)")
-	typ := fs.String("type", "", "with add --url: http (streamable HTTP, the default) or sse")
+	fs.Var(headers, "header", "with --url: an HTTP header NAME=VALUE or \"NAME: VALUE\" (repeatable)")
+	url := fs.String("url", "", "with add, tools and call: the server's URL (streamable HTTP, or SSE with --type sse)")
+	typ := fs.String("type", "", "with --url: http (streamable HTTP, the default) or sse")
 	sandboxed := fs.Bool("sandbox", false, "with add: run the stdio server inside the sandbox (workspace writes only, no network)")
 	always := fs.Bool("always-load", false, "with add: keep its tools loaded even when MCP tools are deferred behind tool_search")
-	workdir := fs.String("workdir", "", "with list and approve: the project folder (default: the current folder)")
+	workdir := fs.String("workdir", "", "with list, approve, tools and call: the project folder (default: the current folder)")
 	unsandboxed := fs.Bool("unsandboxed", false, "with approve: let the project's stdio server run outside the sandbox")
 	trustCode := fs.Bool("trust-workspace-code", false, "with approve --unsandboxed: confirm that the server runs code from the workspace outside the sandbox")
 	fingerprint := fs.String("fingerprint", "", "with approve: approve only if the server still has this fingerprint")
@@ -74,6 +80,9 @@ func mcpCmd(ctx context.Context, args []string, env Env) int {
 	if sub == "help" {
 		fmt.Fprintln(env.Stdout, mcpUsage)
 		return ExitOK
+	}
+	if sub == "tools" || sub == "call" {
+		return mcpClientCmd(ctx, sub, pos[1:], mcpClientFlags{db: *db, url: *url, typ: *typ, workdir: dir, headers: headers}, env)
 	}
 	switch {
 	case sub == "add" && len(pos) != 2:

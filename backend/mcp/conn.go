@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+	"net/http"
 	"os"
 	"os/exec"
 	"sort"
@@ -100,18 +102,18 @@ type Launch struct {
 
 // dial connects to a server and completes the MCP handshake within
 // timeout. Notifications go to onNote.
-func dial(ctx context.Context, e Entry, l Launch, timeout time.Duration, onNote func(mcp.JSONRPCNotification)) (*conn, error) {
+func dial(ctx context.Context, e Entry, l Launch, timeout time.Duration, onNote func(mcp.JSONRPCNotification), opts []client.ClientOption) (*conn, error) {
 	var c *conn
 	var err error
 	switch e.Transport() {
 	case Stdio:
 		if l.Policy != nil {
-			c, err = startSandboxed(e, l)
+			c, err = startSandboxed(e, l, opts)
 		} else {
-			c, err = startProcess(e, l)
+			c, err = startProcess(e, l, opts)
 		}
 	default:
-		c, err = startHTTP(e)
+		c, err = startHTTP(e, opts)
 	}
 	if err != nil {
 		return nil, err
@@ -199,7 +201,7 @@ func entryDir(dir, cwd string) string {
 
 // startProcess starts a stdio server as a plain child process in its own
 // process group.
-func startProcess(e Entry, l Launch) (*conn, error) {
+func startProcess(e Entry, l Launch, opts []client.ClientOption) (*conn, error) {
 	cmd := exec.Command(e.Command, e.Args...)
 	cmd.Dir = l.Dir
 	if e.Cwd != "" {
@@ -229,7 +231,7 @@ func startProcess(e Entry, l Launch) (*conn, error) {
 	}
 	c := &conn{done: make(chan struct{}), stderr: errs.Lines}
 	c.kill = func() { killGroup(cmd) }
-	c.client = client.NewClient(transport.NewIO(stdout, stdin, nil), client.WithLegacyProtocolOnly())
+	c.client = client.NewClient(transport.NewIO(stdout, stdin, nil), opts...)
 	go func() {
 		err := cmd.Wait()
 		why := "exited with status 0"
@@ -250,7 +252,7 @@ func startProcess(e Entry, l Launch) (*conn, error) {
 // a process's output to itself, so the server talks through two FIFOs in
 // a private folder the sandbox lets it write; its standard error is the
 // sandbox's output tail.
-func startSandboxed(e Entry, l Launch) (*conn, error) {
+func startSandboxed(e Entry, l Launch, opts []client.ClientOption) (*conn, error) {
 	dir, in, out, err := fifos()
 	if err != nil {
 		return nil, err
@@ -281,7 +283,7 @@ func startSandboxed(e Entry, l Launch) (*conn, error) {
 		return t.Lines(n)
 	}
 	c.kill = cancel
-	c.client = client.NewClient(transport.NewIO(out, in, nil), client.WithLegacyProtocolOnly())
+	c.client = client.NewClient(transport.NewIO(out, in, nil), opts...)
 	go func() {
 		<-p.Done()
 		why := "ended"
@@ -297,8 +299,11 @@ func startSandboxed(e Entry, l Launch) (*conn, error) {
 	return c, nil
 }
 
+// quiet discards mcp-go's transport logs.
+var quiet = slog.New(slog.DiscardHandler)
+
 // startHTTP connects to a streamable HTTP or SSE server.
-func startHTTP(e Entry) (*conn, error) {
+func startHTTP(e Entry, opts []client.ClientOption) (*conn, error) {
 	var t transport.Interface
 	if e.Transport() == SSE {
 		sse, err := transport.NewSSE(e.URL, transport.WithHeaders(e.Headers))
@@ -307,14 +312,23 @@ func startHTTP(e Entry) (*conn, error) {
 		}
 		t = cancellingSSE{sse}
 	} else {
-		h, err := transport.NewStreamableHTTP(e.URL, transport.WithHTTPHeaders(e.Headers))
+		// The listening stream (a GET the server answers with an event
+		// stream) carries what the server says outside a call: a changed
+		// tool list, logging, its requests (roots/list). Without it an HTTP
+		// server could tell Foya nothing between calls. A server that
+		// answers 405 has none; calls go on as before. mcp-go logs to the
+		// default logger, which would write into Foya's output: what
+		// matters reaches the server's status instead.
+		h, err := transport.NewStreamableHTTP(e.URL, transport.WithHTTPHeaders(e.Headers),
+			transport.WithContinuousListening(), transport.WithHTTPLogger(quiet),
+			transport.WithHTTPBasicClient(&http.Client{Transport: &resumer{base: http.DefaultTransport}}))
 		if err != nil {
 			return nil, fmt.Errorf("connect to %s: %w", e.URL, err)
 		}
 		t = cancellingHTTP{h}
 	}
 	c := &conn{done: make(chan struct{})}
-	c.client = client.NewClient(t, client.WithLegacyProtocolOnly())
+	c.client = client.NewClient(t, opts...)
 	c.client.OnConnectionLost(func(err error) { c.end("connection lost: " + err.Error()) })
 	return c, nil
 }

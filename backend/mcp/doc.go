@@ -15,6 +15,16 @@
 // nothing. Images and audio of a result are returned as bytes for the
 // engine to keep as artifacts.
 //
+// A streamable HTTP connection keeps the listening stream (a GET the
+// server answers with an event stream) open, so that what a server says
+// outside a call (a changed tool list, logging, its requests such as
+// roots/list) reaches Foya as over stdio; a server that answers 405 has
+// none and calls go on. When the stream breaks, mcp-go reopens it and
+// resumer (resume.go) adds the Last-Event-ID of the last event it had, so
+// a server that keeps its events sends again what came meanwhile. Foya
+// declares the roots capability: see roots.go for the roots
+// each server is given.
+//
 // Every tool call asks the approval gateway through the call's RunContext
 // with an approval.MCP action (spec M2); a server's read-only annotation is
 // passed on as a hint and honoured only as the mode table says. A stdio

@@ -76,6 +76,9 @@ type Manager struct {
 	// with the form they were registered in.
 	registered map[string]string
 	closed     bool
+	// workspaces are the sessions' workspaces, the roots of the user's
+	// own servers (Workspace).
+	workspaces []string
 	syncMu     sync.Mutex
 }
 

@@ -101,7 +101,7 @@ func call(t *testing.T, reg *tools.Registry, rc *tools.RunContext, name, args st
 // spec: M1, T3, I1, O1
 func TestStdioAndHTTPTools(t *testing.T) {
 	srv := mcptest.NewHTTP()
-	defer srv.Close()
+	t.Cleanup(srv.Close) // after the client closes: its listening stream stays open until then
 	for _, e := range []mcp.Entry{stdioEntry(t, "local", "ok"), {Name: "remote", URL: srv.URL}} {
 		t.Run(e.Transport(), func(t *testing.T) {
 			m, reg := newManager(t, mcp.Options{})
@@ -172,7 +172,7 @@ func TestStdioAndHTTPTools(t *testing.T) {
 // spec: M3
 func TestResourcesAndPrompts(t *testing.T) {
 	srv := mcptest.NewHTTP()
-	defer srv.Close()
+	t.Cleanup(srv.Close) // after the client closes: its listening stream stays open until then
 	m, reg := newManager(t, mcp.Options{})
 	m.Set("", []mcp.Entry{{Name: "remote", URL: srv.URL}})
 	m.Wait(context.Background(), "")
@@ -445,7 +445,7 @@ func TestBadServers(t *testing.T) {
 // spec: E1, E2, M1
 func TestDeferredExposure(t *testing.T) {
 	srv := mcptest.NewHTTP()
-	defer srv.Close()
+	t.Cleanup(srv.Close) // after the client closes: its listening stream stays open until then
 	m, reg := newManager(t, mcp.Options{DeferTokens: func() int { return 100 }})
 	m.Set("", []mcp.Entry{stdioEntry(t, "local", "ok"), {Name: "remote", URL: srv.URL, AlwaysLoad: true}})
 	m.Wait(context.Background(), "")

@@ -51,7 +51,7 @@ func progressServer() *httptest.Server {
 // spec: K5, T4
 func TestProgressKeepsACallAlive(t *testing.T) {
 	srv := progressServer()
-	defer srv.Close()
+	t.Cleanup(srv.Close) // after the client closes: its listening stream stays open until then
 	m, reg := newManager(t, mcpc.Options{})
 	m.Set("", []mcpc.Entry{{Name: "slow", URL: srv.URL, Timeout: "2s"}})
 	m.Wait(context.Background(), "")

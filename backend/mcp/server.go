@@ -235,7 +235,7 @@ func (s *server) start(ctx context.Context) (*conn, error) {
 		s.sweep = conf.Sweep
 		s.mu.Unlock()
 	}
-	return dial(ctx, s.entry, l, s.m.opts.InitTimeout, s.notify)
+	return dial(ctx, s.entry, l, s.m.opts.InitTimeout, s.notify, s.clientOptions())
 }
 
 // sweepNow runs the confinement's sweep and keeps what it says for the

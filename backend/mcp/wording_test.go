@@ -45,8 +45,8 @@ func TestHTTPServerDeathWording(t *testing.T) {
 			return nil, ctx.Err()
 		})
 	srv = httptest.NewUnstartedServer(server.NewStreamableHTTPServer(s))
-	srv.Start() // after srv is set: the handler reads it
-	defer srv.Close()
+	srv.Start()          // after srv is set: the handler reads it
+	t.Cleanup(srv.Close) // after the client closes: its listening stream stays open until then
 	m, reg := newManager(t, mcpc.Options{})
 	m.Set("", []mcpc.Entry{{Name: "remote", URL: srv.URL}})
 	m.Wait(context.Background(), "")
@@ -112,7 +112,7 @@ func TestNoReadyWithoutConnection(t *testing.T) {
 		}
 		h.ServeHTTP(w, r)
 	}))
-	defer srv.Close()
+	t.Cleanup(srv.Close) // after the client closes: its listening stream stays open until then
 	m, reg := newManager(t, mcpc.Options{})
 	m.Set("", []mcpc.Entry{{Name: "remote", URL: srv.URL, Timeout: "300ms"}})
 	m.Wait(context.Background(), "")

@@ -46,7 +46,9 @@ type Options struct {
 
 // Servers is the configured MCP servers and the manager that runs them.
 type Servers struct {
-	m     *mcp.Manager
+	m *mcp.Manager
+	// opts are m's options, for the one-server managers of Dial.
+	opts  mcp.Options
 	file  string
 	trust *trust.Ledger
 	mu    sync.Mutex // serializes loads
@@ -69,6 +71,7 @@ func New(o Options) *Servers {
 		return nil
 	}
 	s.m = mcp.NewManager(mo)
+	s.opts = mo
 	return s
 }
 
@@ -113,17 +116,13 @@ func (s *Servers) Load(ctx context.Context, workdir string) {
 	}
 	if workdir != "" {
 		scopes = append(scopes, workdir)
+		s.m.Workspace(workdir) // a root of the user's servers from now on
 		es, _, _ := projectEntries(workdir)
 		var run []mcp.Entry
 		for _, e := range es {
-			a, _, ok := s.approval(ctx, workdir, e, e.Code(workdir))
-			if !ok {
-				continue
+			if e, _, ok := s.runnable(ctx, workdir, e); ok {
+				run = append(run, e)
 			}
-			if e.Transport() == mcp.Stdio && !a.Unconfined {
-				e.Sandbox = true
-			}
-			run = append(run, e)
 		}
 		s.m.Set(workdir, run)
 	}
@@ -131,6 +130,20 @@ func (s *Servers) Load(ctx context.Context, workdir string) {
 	ctx, cancel := context.WithTimeout(ctx, loadWait)
 	defer cancel()
 	s.m.Wait(ctx, scopes...)
+}
+
+// runnable returns a project's entry as it runs (a stdio server in the
+// sandbox unless approved without), or why it may not run: it is not
+// approved as it is now.
+func (s *Servers) runnable(ctx context.Context, workdir string, e mcp.Entry) (mcp.Entry, string, bool) {
+	a, why, ok := s.approval(ctx, workdir, e, e.Code(workdir))
+	if !ok {
+		return e, why, false
+	}
+	if e.Transport() == mcp.Stdio && !a.Unconfined {
+		e.Sandbox = true
+	}
+	return e, "", true
 }
 
 // List lists the user's servers and, with a workdir, the project's,

@@ -164,6 +164,10 @@ func New() *server.MCPServer {
 			}
 			return text("wrote " + path)
 		})
+	s.AddTool(mcp.NewTool("roots", mcp.WithDescription("List the client's roots (roots/list), one URI a line.")),
+		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return Roots(ctx, s)
+		})
 	s.AddTool(mcp.NewTool("has spaces in it", mcp.WithDescription("A tool whose name has spaces.")),
 		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return text("spaces ok")
@@ -192,4 +196,18 @@ func New() *server.MCPServer {
 				mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent("Say hello to "+r.Params.Arguments["name"]))}), nil
 		})
 	return s
+}
+
+// Roots asks the client of ctx's session for its roots (roots/list) and
+// returns their URIs, one a line.
+func Roots(ctx context.Context, s *server.MCPServer) (*mcp.CallToolResult, error) {
+	res, err := s.RequestRoots(ctx, mcp.ListRootsRequest{})
+	if err != nil {
+		return mcp.NewToolResultError("roots/list: " + err.Error()), nil
+	}
+	var uris []string
+	for _, r := range res.Roots {
+		uris = append(uris, r.URI)
+	}
+	return mcp.NewToolResultText(strings.Join(uris, "\n")), nil
 }

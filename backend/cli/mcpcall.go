@@ -1,0 +1,86 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"foya/backend/mcp/mcpconfig"
+)
+
+// mcpClientCmd runs foya mcp tools and foya mcp call: one server, reached
+// by its configured NAME or by --url, exercised alone, its answers printed
+// as JSON. pos is the positional arguments after the subcommand.
+func mcpClientCmd(ctx context.Context, sub string, pos []string, o mcpClientFlags, env Env) int {
+	usageErr := func(msg string) int {
+		fmt.Fprintf(env.Stderr, "foya mcp %s: %s\n%s\n", sub, msg, mcpUsage)
+		return ExitUsage
+	}
+	name := ""
+	if o.url == "" {
+		if len(pos) == 0 {
+			return usageErr("give the NAME of a configured server (see foya mcp list) or --url URL")
+		}
+		name, pos = pos[0], pos[1:]
+	} else if o.typ != "" && o.typ != "http" && o.typ != "sse" {
+		return usageErr(fmt.Sprintf("--type is http or sse, not %q", o.typ))
+	}
+	var tool string
+	var args json.RawMessage
+	switch {
+	case sub == "tools" && len(pos) != 0:
+		return usageErr(fmt.Sprintf("tools takes NAME or --url URL and nothing else (got %q)", strings.Join(pos, " ")))
+	case sub == "call" && (len(pos) < 1 || len(pos) > 2):
+		return usageErr("call takes NAME (or --url URL), then TOOL, then its arguments as one JSON object (optional)")
+	case sub == "call":
+		tool = pos[0]
+		if len(pos) == 2 {
+			var obj map[string]any
+			if err := json.Unmarshal([]byte(pos[1]), &obj); err != nil || obj == nil {
+				why := "it is not a JSON object"
+				if err != nil {
+					why = err.Error()
+				}
+				return usageErr(fmt.Sprintf("the arguments %q are not a JSON object (%s): give them as one, quoted, such as '{\"text\": \"hi\"}'", pos[1], why))
+			}
+			args = json.RawMessage(pos[1])
+		}
+	}
+	k, err := openKernel(ctx, o.db, env)
+	if err != nil {
+		return fail(env, err)
+	}
+	defer k.Close()
+	var one *mcpconfig.One
+	if o.url != "" {
+		one, err = k.MCP().DialURL(ctx, o.url, o.headers, o.typ == "sse")
+	} else {
+		one, err = k.MCP().Dial(ctx, o.workdir, name)
+	}
+	if err != nil {
+		return fail(env, err)
+	}
+	defer one.Close()
+	if sub == "tools" {
+		list, err := one.Tools()
+		if err != nil {
+			return fail(env, err)
+		}
+		printJSON(env.Stdout, list)
+		return ExitOK
+	}
+	res, err := one.Call(ctx, tool, args)
+	if err != nil {
+		return fail(env, err)
+	}
+	// A result with isError is still the server's answer: printed, exit 0.
+	printJSON(env.Stdout, res)
+	return ExitOK
+}
+
+// mcpClientFlags are the flags of foya mcp tools and call.
+type mcpClientFlags struct {
+	db, url, typ, workdir string
+	headers               map[string]string
+}

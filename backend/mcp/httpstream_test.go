@@ -1,0 +1,95 @@
+package mcp_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"foya/backend/mcp"
+)
+
+// TestHTTPStreamListChanged: a streamable HTTP server that adds a tool
+// while Foya is connected, outside any call, tells it on its GET stream
+// (notifications/tools/list_changed); Foya's registry gains the tool and a
+// call to it works, as over stdio. A server that answers the GET stream
+// with 405 keeps working for calls.
+// spec: M1
+func TestHTTPStreamListChanged(t *testing.T) {
+	for _, noGET := range []bool{false, true} {
+		name := "stream"
+		if noGET {
+			name = "no GET"
+		}
+		t.Run(name, func(t *testing.T) {
+			s := server.NewMCPServer("later", "1", server.WithToolCapabilities(true))
+			s.AddTool(mcpgo.NewTool("first"), func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+				return mcpgo.NewToolResultText("first ran"), nil
+			})
+			srv := httptest.NewServer(server.NewStreamableHTTPServer(s, server.WithDisableStreaming(noGET)))
+			t.Cleanup(srv.Close) // after the manager's Close: the listening stream stays open until then
+			m, reg := newManager(t, mcp.Options{})
+			m.Set("", []mcp.Entry{{Name: "remote", URL: srv.URL}})
+			m.Wait(context.Background(), "")
+			if st := status(m, "remote"); st.State != mcp.Ready {
+				t.Fatalf("state = %s (%s)", st.State, st.Error)
+			}
+			if r := call(t, reg, nil, "mcp__remote__first", `{}`); r.Text != "first ran" {
+				t.Fatalf("first = %q", r.Text)
+			}
+			if noGET {
+				return
+			}
+			// Added outside any call: only the listening stream can tell it
+			// (the server keeps it for the stream if that opens later).
+			s.AddTool(mcpgo.NewTool("added"), func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+				return mcpgo.NewToolResultText("added ran"), nil
+			})
+			waitFor(t, "the added tool", func() bool { _, _, ok := reg.Lookup("mcp__remote__added"); return ok })
+			if r := call(t, reg, nil, "mcp__remote__added", `{}`); r.Text != "added ran" {
+				t.Errorf("added = %q", r.Text)
+			}
+		})
+	}
+}
+
+// TestHTTPStreamResumes: when the listening stream breaks, Foya opens it
+// again with the Last-Event-ID of the last event it had, so a server that
+// keeps its events (mcp-go's WithEventStore) sends again what came
+// meanwhile: a tool added while the stream was down still reaches Foya.
+// spec: M1
+func TestHTTPStreamResumes(t *testing.T) {
+	s := server.NewMCPServer("later", "1", server.WithToolCapabilities(true))
+	add := func(name string) {
+		s.AddTool(mcpgo.NewTool(name), func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+			return mcpgo.NewToolResultText(name + " ran"), nil
+		})
+	}
+	add("first")
+	var gets atomic.Int32
+	h := server.NewStreamableHTTPServer(s, server.WithEventStore(server.NewInMemoryEventStore()))
+	var srv *httptest.Server
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			gets.Add(1)
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close) // after the manager's Close: the listening stream stays open until then
+	m, reg := newManager(t, mcp.Options{})
+	m.Set("", []mcp.Entry{{Name: "remote", URL: srv.URL}})
+	m.Wait(context.Background(), "")
+	add("second") // seen on the first stream: its event ID is where to resume
+	waitFor(t, "the second tool", func() bool { _, _, ok := reg.Lookup("mcp__remote__second"); return ok })
+	srv.CloseClientConnections() // the stream breaks
+	add("third")                 // while it is down (or before it is back)
+	waitFor(t, "the stream opened again", func() bool { return gets.Load() >= 2 })
+	waitFor(t, "the third tool", func() bool { _, _, ok := reg.Lookup("mcp__remote__third"); return ok })
+	if r := call(t, reg, nil, "mcp__remote__third", `{}`); r.Text != "third ran" {
+		t.Errorf("third = %q", r.Text)
+	}
+}

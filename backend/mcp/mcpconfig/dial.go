@@ -1,0 +1,125 @@
+package mcpconfig
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"slices"
+	"time"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"foya/backend/fault"
+	"foya/backend/mcp"
+	"foya/backend/tools"
+)
+
+// One is a connection to one server of its own, beside the servers Foya
+// runs for sessions: foya mcp tools and foya mcp call exercise a server
+// with it. Close ends it.
+type One struct {
+	m     *mcp.Manager
+	scope string
+	name  string
+}
+
+// Tools returns the server's tools as it lists them.
+func (o *One) Tools() ([]mcpgo.Tool, error) { return o.m.ServerTools(o.scope, o.name) }
+
+// Call calls one tool with args (a JSON object or empty) and returns the
+// server's result, an isError one included; an error says why there is
+// none.
+func (o *One) Call(ctx context.Context, tool string, args json.RawMessage) (*mcpgo.CallToolResult, error) {
+	return o.m.CallTool(ctx, o.scope, o.name, tool, args)
+}
+
+// Close ends the connection and the server's process.
+func (o *One) Close() { o.m.Close() }
+
+// Dial connects to the server name as a session in workdir would use it:
+// the project's (approved, and sandboxed as approved) wins over the
+// user's of the same name. It fails with what to do when there is no such
+// server, it is disabled or unapproved, or it does not connect.
+func (s *Servers) Dial(ctx context.Context, workdir, name string) (*One, error) {
+	if workdir != "" {
+		var err error
+		if workdir, err = filepath.Abs(workdir); err != nil {
+			return nil, fault.Wrap(err, fault.ErrInvalid)
+		}
+		pes, files, _ := projectEntries(workdir)
+		if i := slices.IndexFunc(pes, func(e mcp.Entry) bool { return e.Name == name }); i >= 0 {
+			e, why, ok := s.runnable(ctx, workdir, pes[i])
+			if !ok {
+				return nil, fault.Wrap(fmt.Errorf("the MCP server %s of %s may not run: %s", name, files[name], why), fault.ErrInvalid)
+			}
+			return s.dial(ctx, workdir, e)
+		}
+	}
+	es, _ := mcp.ReadFile(s.file)
+	i := slices.IndexFunc(es, func(e mcp.Entry) bool { return e.Name == name })
+	if i < 0 {
+		where := s.file
+		if workdir != "" {
+			where += " nor in the project's .foya/mcp.json or .mcp.json at " + workdir
+		}
+		return nil, notFound("no MCP server %q in %s: see foya mcp list, or give --url URL", name, where)
+	}
+	if ws, exposed := s.trust.Exposed(ctx, s.file, workdir); exposed {
+		return nil, fault.Wrap(fmt.Errorf("%s lies inside the workspace %s of a session, where its agent can write, so Foya does not start its servers: "+
+			"keep Foya's data folder out of your workspaces", s.file, ws), fault.ErrInvalid)
+	}
+	if es[i].Disabled {
+		return nil, fault.Wrap(fmt.Errorf("MCP server %s is disabled in %s: remove \"disabled\" from its entry to use it", name, s.file), fault.ErrInvalid)
+	}
+	return s.dial(ctx, "", es[i])
+}
+
+// DialURL connects to the server at a URL: streamable HTTP, or SSE with
+// sse set; without it, a server that does not take streamable HTTP is
+// tried over SSE before giving up (with streamable HTTP's error).
+func (s *Servers) DialURL(ctx context.Context, rawURL string, headers map[string]string, sse bool) (*One, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fault.Wrap(fmt.Errorf("%q is not an http:// or https:// URL", rawURL), fault.ErrInvalid)
+	}
+	e := mcp.Entry{Name: u.Host, URL: rawURL, Headers: headers, Type: mcp.HTTP}
+	if sse {
+		e.Type = mcp.SSE
+		return s.dial(ctx, "", e)
+	}
+	one, err := s.dial(ctx, "", e)
+	if err == nil {
+		return one, nil
+	}
+	e.Type = mcp.SSE
+	if one, sseErr := s.dial(ctx, "", e); sseErr == nil {
+		return one, nil
+	}
+	return nil, err
+}
+
+// dial runs e alone in a manager of its own and waits for its first
+// connection.
+func (s *Servers) dial(ctx context.Context, scope string, e mcp.Entry) (*One, error) {
+	o := s.opts
+	o.Registry = tools.NewRegistry()
+	o.Changed = nil
+	o.DeferTokens = nil
+	o.Backoff = time.Hour // one attempt: the person runs the command again
+	m := mcp.NewManager(o)
+	m.Set(scope, []mcp.Entry{e})
+	m.Wait(ctx, scope)
+	for _, st := range m.Statuses() {
+		if st.State != mcp.Ready {
+			m.Close()
+			msg := st.Error
+			if st.Stderr != "" {
+				msg += "; its standard error ends with:\n" + st.Stderr
+			}
+			return nil, fmt.Errorf("MCP server %s did not connect: %s", e.Name, msg)
+		}
+	}
+	return &One{m: m, scope: scope, name: e.Name}, nil
+}
