@@ -20,6 +20,8 @@ describe("KeyboardHelp", () => {
     const review = within(dialog).getByRole("region", { name: "The review panel" });
     expect(within(review).getByText("R").closest(".keyboard-help-row")!.textContent).toBe("Rrevert the hunk (or the change) the focus is on, at once");
     expect(within(dialog).getByRole("region", { name: "An approval request" }).textContent).toContain("allow once");
+    // The steering key is the one the composer answers (queue.tsx), named once for both.
+    expect(within(dialog).getByRole("region", { name: "The message box" }).textContent).toContain("Ctrl+Shift+Entersend the first queued message now");
     await userEvent.keyboard("{Escape}");
     expect(screen.queryByRole("dialog")).toBeNull();
     await waitFor(() => expect(document.activeElement).toBe(button));

@@ -8,6 +8,7 @@ import { Dialog } from "../../ui/Dialog";
 import { IconButton } from "../../ui/IconButton";
 import { typing } from "../../ui/typing";
 import { reviewKeys } from "../changes/keys";
+import { steerShortcut } from "../conversation/queue";
 
 const mac = typeof navigator !== "undefined" && /Mac/.test(navigator.platform);
 const mod = mac ? "Cmd" : "Ctrl";
@@ -32,6 +33,18 @@ export const sections: { title: string; keys: { keys: string; does: string }[] }
       { keys: "N", does: "deny" },
       { keys: mac ? "Option+A" : "Alt+A", does: "go to the waiting request" },
       { keys: "Escape", does: "back to the message box (answers nothing)" },
+    ],
+  },
+  {
+    title: "The message box",
+    keys: [
+      { keys: "Enter", does: "send (while a run goes: queue)" },
+      { keys: "Shift+Enter", does: "new line" },
+      { keys: steerShortcut.label, does: "send the first queued message now, to the running run" },
+      { keys: "Up", does: "the last prompt again (empty box, no run going)" },
+      { keys: "@", does: "mention a file of the session's folder" },
+      { keys: `${mod}+V`, does: "paste an image" },
+      { keys: "Escape", does: "stop the run" },
     ],
   },
   { title: "The review panel", keys: reviewKeys.map((k) => ({ keys: k.keys, does: k.does })) },
