@@ -13,7 +13,7 @@
 import { launch, preview } from './preview.mjs';
 
 const runs = Number(process.env.RUNS || 3);
-const port = 4182;
+const port = Number(process.env.BENCH_PORT || 4182);
 const url = `http://127.0.0.1:${port}/?bench=1`;
 const server = await preview(port);
 const browser = await launch();

@@ -4,6 +4,12 @@ import userEvent from "@testing-library/user-event";
 import { DiffView, paginate, wrapKey } from "./DiffView";
 import { gaps, parse, withGitHeader } from "./model";
 import { languageOf, loadLanguage } from "./languages";
+/// <reference types="node" />
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+// Read from disk: vitest hands CSS imports over empty.
+const diffCss = readFileSync(join(process.cwd(), "src/ui/diff/diff.css"), "utf8");
 
 afterEach(() => {
   cleanup();
@@ -109,9 +115,13 @@ describe("DiffView", () => {
     // No old content: the gap cannot be opened, and no full-file toggle.
     expect(screen.queryByRole("button", { name: /Show 5 unchanged lines/ })).toBeNull();
     expect(screen.queryByRole("button", { name: "Full file" })).toBeNull();
-    // Added and removed lines say so in words.
-    expect(within(table).getAllByText(/added line/)).toHaveLength(2);
-    expect(within(table).getAllByText(/removed line/)).toHaveLength(2);
+    // Added and removed lines say so in words: their code cell's sign has
+    // "added line" or "removed line" as its alternative text (diff.css),
+    // with no element of its own in each line.
+    expect(table.querySelectorAll("td.diff-code-insert")).toHaveLength(2);
+    expect(table.querySelectorAll("td.diff-code-delete")).toHaveLength(2);
+    expect(diffCss).toMatch(/\.diff-code-insert::before \{[^}]*content: "\+" \/ "added line ";/);
+    expect(diffCss).toMatch(/\.diff-code-delete::before \{[^}]*content: "-" \/ "removed line ";/);
   });
 
   it("calls onRevertHunk with the hunk's number from 1", async () => {

@@ -478,15 +478,10 @@ function commentGutter(onComment: (lines: { start: number; end: number }) => voi
   };
 }
 
-// renderGutter adds, for screen readers, whether a line was added or
-// removed: the colours alone do not say it.
-function renderGutter({ change, side, renderDefault }: GutterOptions) {
-  const mark =
-    change.type === "insert" && side === "new" ? "added line" : change.type === "delete" && side === "old" ? "removed line" : "";
-  return (
-    <>
-      {mark !== "" && <span className="diffview-sr">{mark} </span>}
-      {renderDefault()}
-    </>
-  );
+// renderGutter draws a line's number. Whether a line was added or removed
+// is said to screen readers by the code cell's sign (diff.css: the "+" or
+// "-" drawn before the code has "added line" or "removed line" as its
+// alternative text), not by an element of its own in every line.
+function renderGutter({ renderDefault }: GutterOptions) {
+  return renderDefault();
 }
