@@ -41,7 +41,7 @@ try {
     const row = review.getByRole('listitem', { name: /file0\.go/ }).first();
     const shown = await page.evaluate(() => performance.now());
     await row.getByRole('button', { name: 'Show diff' }).click();
-    const table = row.getByRole('table');
+    const table = row.getByRole('table').first();
     await table.waitFor();
     const diffShown = (await page.evaluate(() => performance.now())) - shown;
     // Scroll the panel through the whole diff, up to 800 px a frame, as a

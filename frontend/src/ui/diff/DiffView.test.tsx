@@ -179,8 +179,10 @@ describe("DiffView", () => {
     expect(container.querySelector(".token.keyword")?.textContent).toBe("const");
   });
 
-  it("marks the words that changed within a changed line", () => {
+  it("marks the words that changed within a changed line", async () => {
     const { container } = render(<DiffView diff={"--- a/n.txt\n+++ b/n.txt\n@@ -1 +1 @@\n-the cat sat\n+the dog sat\n"} path="n.txt" />);
+    // Marked once the browser is idle: a page is drawn as plain text first.
+    await waitFor(() => expect(container.querySelector(".diff-code-edit")).not.toBeNull());
     const edits = [...container.querySelectorAll(".diff-code-edit")].map((e) => e.textContent);
     expect(edits).toEqual(["cat", "dog"]);
   });
@@ -194,7 +196,7 @@ describe("DiffView", () => {
     expect(rows).toEqual(["-alpha one", "-beta two", "+alpha 1", "+beta 2"]);
   });
 
-  it("marks words only in lines changed a little, never in a line rewritten", () => {
+  it("marks words only in lines changed a little, never in a line rewritten", async () => {
     const d = [
       "--- a/n.txt",
       "+++ b/n.txt",
@@ -206,6 +208,7 @@ describe("DiffView", () => {
       "",
     ].join("\n");
     const { container } = render(<DiffView diff={d} path="n.txt" />);
+    await waitFor(() => expect(container.querySelector(".diff-code-edit")).not.toBeNull());
     const edits = [...container.querySelectorAll(".diff-code-edit")].map((e) => e.textContent);
     expect(edits).toEqual(["brown", "red"]);
     const line = (text: string) => [...container.querySelectorAll("td.diff-code")].find((td) => td.textContent === text)!;

@@ -28,7 +28,7 @@ export type DiffMode = "unified" | "split";
  * view and dropped (its box kept at its height) when it is far from it,
  * so drawing a page never redraws (or highlights again) the others.
  */
-export const PAGE_LINES = 100;
+export const PAGE_LINES = 50;
 
 /** wrapKey is the localStorage key of the choice to wrap long lines (else they scroll). */
 export const wrapKey = "foya.diff.wrap";
@@ -416,7 +416,20 @@ function DiffPageView(props: {
     box.current?.querySelector("table")?.setAttribute("aria-label", label);
   });
   const hunks = useMemo(() => list.map((s) => s.hunk), [list]);
-  const tokens = useMemo(() => tokensOf(list, hunks, langReady ? lang : ""), [list, hunks, langReady, lang]);
+  // A page is drawn as plain text first and highlighted after, when the
+  // browser is idle: drawing and highlighting a page in one go is a task
+  // long enough to stall scrolling. A page highlighted before (scrolled
+  // away and back) is drawn highlighted at once. Tokens are kept with the
+  // lines they were worked out for: another page's tokens would replace
+  // these lines' text.
+  const want = langReady ? lang : "";
+  const [done, setDone] = useState<{ list: readonly Shown[]; tokens: HunkTokens | null } | null>(null);
+  const kept = highlighted.get(list);
+  const tokens = kept?.lang === want ? kept.tokens : done?.list === list ? done.tokens : null;
+  useEffect(() => {
+    if (highlighted.get(list)?.lang === want) return;
+    return whenIdle(() => setDone({ list, tokens: tokensOf(list, hunks, want) }));
+  }, [list, hunks, want]);
   return (
     <div ref={box}>
       <Diff viewType={props.mode} diffType={props.fileType} hunks={hunks} tokens={tokens} renderGutter={props.gutter}>
@@ -429,6 +442,17 @@ function DiffPageView(props: {
 // highlighted keeps each page's tokens while its lines are the same, so a
 // page scrolled away and back is not highlighted again.
 const highlighted = new WeakMap<readonly Shown[], { lang: string; tokens: HunkTokens | null }>();
+
+// whenIdle runs f when the browser has nothing else to do (at most a
+// second later), or soon where it cannot tell; it returns what cancels it.
+function whenIdle(f: () => void): () => void {
+  if (typeof requestIdleCallback === "function") {
+    const id = requestIdleCallback(f, { timeout: 1000 });
+    return () => cancelIdleCallback(id);
+  }
+  const id = setTimeout(f, 0);
+  return () => clearTimeout(id);
+}
 
 // tokensOf is a page's tokens: its lines highlighted in lang (none: "")
 // and the words changed within a line changed a little marked.
