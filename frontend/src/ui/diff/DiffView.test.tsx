@@ -179,6 +179,34 @@ describe("DiffView", () => {
     expect(container.querySelector(".token.keyword")?.textContent).toBe("const");
   });
 
+  it("highlights hunks far down a file on their own lines, a few hunks at a time", async () => {
+    // Two hunks of one page, one at line 4000: each is highlighted apart
+    // (numbered from line 1), and its tokens go back to its own lines.
+    const far = [
+      "--- a/far.ts",
+      "+++ b/far.ts",
+      "@@ -10,2 +10,2 @@",
+      ...Array.from({ length: 10 }, (_, i) => ` const near${i} = ${i};`),
+      "-const a = 1;",
+      "+const a = 2;",
+      "@@ -4000,2 +4000,2 @@",
+      ...Array.from({ length: 10 }, (_, i) => ` let far${i} = ${i};`),
+      "-var b = 1;",
+      "+const b = 2;",
+      "",
+    ].join("\n");
+    const { container } = render(<DiffView diff={far} path="far.ts" />);
+    const code = (text: string) => [...container.querySelectorAll("td.diff-code")].find((td) => td.textContent === text)!;
+    await waitFor(() => expect(code("const b = 2;").querySelector(".token.keyword")?.textContent).toBe("const"));
+    expect(code("var b = 1;").querySelector(".token.keyword")?.textContent).toBe("var");
+    expect(code("let far9 = 9;").querySelector(".token.keyword")?.textContent).toBe("let");
+    expect(code("const a = 1;").querySelector(".token.keyword")?.textContent).toBe("const");
+    expect(code("const a = 2;").querySelector(".diff-code-edit")?.textContent).toBe("2");
+    // Every line kept its own text.
+    expect(code("const near0 = 0;")).toBeTruthy();
+    expect(code("let far0 = 0;")).toBeTruthy();
+  });
+
   it("marks the words that changed within a changed line", async () => {
     const { container } = render(<DiffView diff={"--- a/n.txt\n+++ b/n.txt\n@@ -1 +1 @@\n-the cat sat\n+the dog sat\n"} path="n.txt" />);
     // Marked once the browser is idle: a page is drawn as plain text first.

@@ -11,7 +11,7 @@
 // scrolls as fast as a short one. A jump to a hunk (revealHunk) draws its
 // page first.
 import { Fragment, memo, useEffect, useMemo, useRef, useState, type ReactElement, type ReactNode } from "react";
-import { Diff, Hunk, tokenize, type DiffType, type GutterOptions, type HunkData, type HunkTokens } from "react-diff-view";
+import { computeNewLineNumber, computeOldLineNumber, Diff, Hunk, tokenize, type ChangeData, type DiffType, type GutterOptions, type HunkData, type HunkTokens } from "react-diff-view";
 import "react-diff-view/style/index.css";
 import { gapHunk, gaps, grouped, hunkLines, parse, sourceLines, zipped, type Gap } from "./model";
 import { markSimilarEdits } from "./edits";
@@ -416,19 +416,33 @@ function DiffPageView(props: {
     box.current?.querySelector("table")?.setAttribute("aria-label", label);
   });
   const hunks = useMemo(() => list.map((s) => s.hunk), [list]);
-  // A page is drawn as plain text first and highlighted after, when the
-  // browser is idle: drawing and highlighting a page in one go is a task
-  // long enough to stall scrolling. A page highlighted before (scrolled
-  // away and back) is drawn highlighted at once. Tokens are kept with the
-  // lines they were worked out for: another page's tokens would replace
-  // these lines' text.
+  // A page is drawn as plain text first and highlighted after, a few
+  // hunks at a time, each when the browser is idle: drawing and
+  // highlighting a page in one go is a task long enough to stall
+  // scrolling. A page highlighted before (scrolled away and back) is
+  // drawn highlighted at once. Tokens are kept with the lines they were
+  // worked out for: another page's tokens would replace these lines' text.
   const want = langReady ? lang : "";
   const [done, setDone] = useState<{ list: readonly Shown[]; tokens: HunkTokens | null } | null>(null);
   const kept = highlighted.get(list);
   const tokens = kept?.lang === want ? kept.tokens : done?.list === list ? done.tokens : null;
   useEffect(() => {
     if (highlighted.get(list)?.lang === want) return;
-    return whenIdle(() => setDone({ list, tokens: tokensOf(list, hunks, want) }));
+    const parts = chunksOf(hunks, HIGHLIGHT_LINES);
+    let sofar: HunkTokens | null = null;
+    let next = 0;
+    let cancel = () => {};
+    const step = () => {
+      const part = parts[next++]!;
+      const { hunks: moved, oldBy, newBy } = fromLineOne(part);
+      sofar = merge(sofar, tokensOf(moved, want), moved, oldBy, newBy);
+      if (next < parts.length) cancel = whenIdle(step);
+      else highlighted.set(list, { lang: want, tokens: sofar });
+      setDone({ list, tokens: sofar });
+    };
+    if (parts.length === 0) highlighted.set(list, { lang: want, tokens: null });
+    else cancel = whenIdle(step);
+    return () => cancel();
   }, [list, hunks, want]);
   return (
     <div ref={box}>
@@ -454,25 +468,90 @@ function whenIdle(f: () => void): () => void {
   return () => clearTimeout(id);
 }
 
-// tokensOf is a page's tokens: its lines highlighted in lang (none: "")
-// and the words changed within a line changed a little marked.
-function tokensOf(list: readonly Shown[], hunks: HunkData[], lang: string): HunkTokens | null {
-  const kept = highlighted.get(list);
-  if (kept !== undefined && kept.lang === lang) return kept.tokens;
-  let tokens: HunkTokens | null = null;
-  if (hunks.length > 0) {
-    const enhancers = [markSimilarEdits(hunks)];
-    try {
-      tokens =
-        lang !== ""
-          ? tokenize(hunks, { highlight: true, refractor: highlighter, language: lang, enhancers })
-          : tokenize(hunks, { enhancers });
-    } catch {
-      tokens = null;
+/**
+ * HIGHLIGHT_LINES is about how many lines one idle callback highlights:
+ * a page's hunks are highlighted in runs of whole hunks of about this
+ * many lines (a longer hunk alone), so a hunk's lines are highlighted and
+ * their changed words paired together.
+ */
+export const HIGHLIGHT_LINES = 16;
+
+// chunksOf cuts hunks into runs of whole hunks of at least size lines (the last one fewer).
+function chunksOf(hunks: readonly HunkData[], size: number): HunkData[][] {
+  const out: HunkData[][] = [];
+  let run: HunkData[] = [];
+  let n = 0;
+  for (const h of hunks) {
+    run.push(h);
+    n += h.changes.length;
+    if (n >= size) {
+      out.push(run);
+      run = [];
+      n = 0;
     }
   }
-  highlighted.set(list, { lang, tokens });
-  return tokens;
+  if (run.length > 0) out.push(run);
+  return out;
+}
+
+// tokensOf is the tokens of hunks: their lines highlighted in lang (none:
+// "") and the words changed within a line changed a little marked.
+function tokensOf(hunks: HunkData[], lang: string): HunkTokens | null {
+  if (hunks.length === 0) return null;
+  const enhancers = [markSimilarEdits(hunks)];
+  try {
+    return lang !== ""
+      ? tokenize(hunks, { highlight: true, refractor: highlighter, language: lang, enhancers })
+      : tokenize(hunks, { enhancers });
+  } catch {
+    return null;
+  }
+}
+
+// fromLineOne returns hunks with their lines numbered from 1 (on each
+// side), and by how much each side was moved: react-diff-view tokenizes
+// every line up to the last one's number, so hunks far down a file would
+// cost as much as the whole file above them.
+function fromLineOne(hunks: readonly HunkData[]): { hunks: HunkData[]; oldBy: number; newBy: number } {
+  let oldBy = Infinity;
+  let newBy = Infinity;
+  for (const h of hunks) {
+    for (const c of h.changes) {
+      const o = computeOldLineNumber(c);
+      const n = computeNewLineNumber(c);
+      if (o > 0) oldBy = Math.min(oldBy, o - 1);
+      if (n > 0) newBy = Math.min(newBy, n - 1);
+    }
+  }
+  if (oldBy === Infinity) oldBy = 0;
+  if (newBy === Infinity) newBy = 0;
+  const moved = hunks.map((h) => ({
+    ...h,
+    oldStart: Math.max(0, h.oldStart - oldBy),
+    newStart: Math.max(0, h.newStart - newBy),
+    changes: h.changes.map((c): ChangeData => {
+      if (c.type === "insert") return { ...c, lineNumber: c.lineNumber - newBy };
+      if (c.type === "delete") return { ...c, lineNumber: c.lineNumber - oldBy };
+      return { ...c, oldLineNumber: c.oldLineNumber - oldBy, newLineNumber: c.newLineNumber - newBy };
+    }),
+  }));
+  return { hunks: moved, oldBy, newBy };
+}
+
+// merge returns into with the tokens part has for the lines of hunks
+// (numbered from 1 after moving each side by oldBy and newBy lines).
+function merge(into: HunkTokens | null, part: HunkTokens | null, hunks: readonly HunkData[], oldBy: number, newBy: number): HunkTokens | null {
+  if (part === null) return into;
+  const out: HunkTokens = { old: into === null ? [] : [...into.old], new: into === null ? [] : [...into.new] };
+  for (const h of hunks) {
+    for (const c of h.changes) {
+      const o = computeOldLineNumber(c);
+      const n = computeNewLineNumber(c);
+      if (o > 0 && part.old[o - 1] !== undefined) out.old[o - 1 + oldBy] = part.old[o - 1]!;
+      if (n > 0 && part.new[n - 1] !== undefined) out.new[n - 1 + newBy] = part.new[n - 1]!;
+    }
+  }
+  return out;
 }
 
 // hunkLines is the after side's lines of a hunk; a hunk that only removed
