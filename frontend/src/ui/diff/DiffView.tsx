@@ -9,7 +9,8 @@
 // the pages near the part of it in view are drawn (virtual.ts): the others
 // are empty boxes of their height, so a 10,000-line diff opens and
 // scrolls as fast as a short one. A jump to a hunk (revealHunk) draws its
-// page first.
+// page first. A page is drawn as plain text and highlighted when the
+// browser is idle, a few hunks at a time.
 import { Fragment, memo, useEffect, useMemo, useRef, useState, type ReactElement, type ReactNode } from "react";
 import { computeNewLineNumber, computeOldLineNumber, Diff, Hunk, tokenize, type ChangeData, type DiffType, type GutterOptions, type HunkData, type HunkTokens } from "react-diff-view";
 import "react-diff-view/style/index.css";
@@ -24,9 +25,10 @@ export type DiffMode = "unified" | "split";
 
 /**
  * PAGE_LINES is how many lines of a diff a page holds: each page is a
- * table of its own, highlighted on its own, drawn when it comes near the
- * view and dropped (its box kept at its height) when it is far from it,
- * so drawing a page never redraws (or highlights again) the others.
+ * table of its own, drawn (as plain text, highlighted after when the
+ * browser is idle) when it comes near the view and dropped (its box kept
+ * at its height) when it is far from it, so drawing a page never redraws
+ * (or highlights again) the others, and no task draws more than a page.
  */
 export const PAGE_LINES = 50;
 
