@@ -68,6 +68,12 @@ function mount(comments: Comment[]) {
 const panel = () => screen.getByRole("complementary", { name: "Review changes" });
 const argsOf = (t: FakeTransport, method: string) => t.calls.filter((c) => c.method === method).map((c) => c.args);
 
+// lineOf is the row of the diff in row whose code is text.
+function lineOf(row: HTMLElement, text: string): HTMLElement {
+  const cell = [...row.querySelectorAll("td.diff-code")].find((td) => td.textContent === text);
+  return cell!.closest("tr")!;
+}
+
 async function openDiff() {
   const row = within(panel()).getByRole("listitem", { name: /^notes\.txt, edited/ });
   await userEvent.click(within(row).getByRole("button", { name: "Show diff" }));
@@ -80,6 +86,8 @@ describe("review comments", () => {
     const { t } = mount([]);
     expect(within(panel()).queryByRole("heading", { name: /^Comments/ })).toBeNull();
     const row = await openDiff();
+    // One comment button for the diff's lines: by the line under the mouse.
+    await userEvent.hover(lineOf(row, "TWO"));
     await userEvent.click(within(row).getByRole("button", { name: "Comment on line 2" }));
     const box = within(row).getByRole("textbox", { name: "Comment on notes.txt line 2" });
     expect(document.activeElement).toBe(box);
@@ -114,6 +122,7 @@ describe("review comments", () => {
     const { t } = mount([]);
     t.replies.AddComment = new ApiError("invalid", "the comment is empty: write what the agent should do about these lines");
     const row = await openDiff();
+    await userEvent.hover(lineOf(row, "three"));
     await userEvent.click(within(row).getByRole("button", { name: "Comment on line 3" }));
     const box = within(row).getByRole("textbox", { name: "Comment on notes.txt line 3" });
     await userEvent.type(box, "   ");

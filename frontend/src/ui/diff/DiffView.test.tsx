@@ -124,6 +124,37 @@ describe("DiffView", () => {
     expect(diffCss).toMatch(/\.diff-code-delete::before \{[^}]*content: "-" \/ "removed line ";/);
   });
 
+  it("has one comment button for the lines: by the line under the mouse, moved by Up and Down", async () => {
+    const onComment = vi.fn();
+    render(<DiffView diff={diff} path="src/values.ts" onComment={onComment} />);
+    // Not one per line: before the mouse moves it is by the first line of the after side.
+    expect(screen.getAllByRole("button", { name: /^Comment on line/ })).toHaveLength(1);
+    const button = () => screen.getByRole("button", { name: /^Comment on line/ });
+    expect(button().getAttribute("aria-label")).toBe("Comment on line 1");
+    const row = (text: string) => [...document.querySelectorAll("td.diff-code")].find((td) => td.textContent === text)!.closest("tr")!;
+    await userEvent.hover(row("const v15 = 1515;"));
+    await userEvent.click(screen.getByRole("button", { name: "Comment on line 15" }));
+    expect(onComment).toHaveBeenLastCalledWith({ start: 15, end: 15 });
+    // A removed line has no line of the after side: the button stays.
+    await userEvent.hover(row("const v15 = 15;"));
+    expect(button().getAttribute("aria-label")).toBe("Comment on line 15");
+    // From the keyboard: Down and Up go to the next and previous line of
+    // the after side, across hunks, skipping removed lines.
+    button().focus();
+    await userEvent.keyboard("{ArrowDown}");
+    expect(button().getAttribute("aria-label")).toBe("Comment on line 16");
+    expect(document.activeElement).toBe(button());
+    await userEvent.hover(row("const v3 = 33;"));
+    await userEvent.keyboard("{ArrowUp}");
+    expect(button().getAttribute("aria-label")).toBe("Comment on line 2");
+    await userEvent.keyboard("{ArrowDown}{ArrowDown}{Enter}");
+    expect(onComment).toHaveBeenLastCalledWith({ start: 4, end: 4 });
+    // Without onComment there is none.
+    cleanup();
+    render(<DiffView diff={diff} path="src/values.ts" />);
+    expect(screen.queryByRole("button", { name: /^Comment on line/ })).toBeNull();
+  });
+
   it("calls onRevertHunk with the hunk's number from 1", async () => {
     const onRevertHunk = vi.fn();
     render(<DiffView diff={diff} path="src/values.ts" onRevertHunk={onRevertHunk} />);

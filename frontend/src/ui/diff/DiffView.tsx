@@ -19,6 +19,7 @@ import { markSimilarEdits } from "./edits";
 import { useStoredFlag } from "../stored";
 import { highlighter, isLoaded, languageOf, loadLanguage } from "./languages";
 import { useVirtualPages, type PageSize } from "./virtual";
+import { useLineComment } from "./comment";
 import "./diff.css";
 
 export type DiffMode = "unified" | "split";
@@ -79,9 +80,10 @@ export interface DiffViewProps {
   /** Disables the hunk actions (a revert is being made). */
   busy?: boolean;
   /**
-   * When given, each hunk and each line of the after side has a comment
-   * button calling it with the lines (of the after side, from 1, both
-   * included): the hunk's, or the line's.
+   * When given, each hunk has a comment button calling it with the hunk's
+   * lines (of the after side, from 1, both included), and the line of the
+   * after side under the mouse one with the line (comment.tsx: one button
+   * for the diff, which Up and Down move from line to line).
    */
   onComment?: (lines: { start: number; end: number }) => void;
 }
@@ -116,7 +118,6 @@ export function DiffView(props: DiffViewProps) {
     };
   }, [lang]);
 
-  const gutter = useMemo(() => (onComment ? commentGutter(onComment) : renderGutter), [onComment]);
   const lines = useMemo(() => (oldSource === undefined ? null : sourceLines(oldSource)), [oldSource]);
   const hunks = file?.hunks ?? [];
   const gapList = useMemo(() => gaps(hunks, lines === null ? -1 : lines.length), [hunks, lines]);
@@ -155,6 +156,7 @@ export function DiffView(props: DiffViewProps) {
   const revealPage = revealHunk > 0 ? pages.findIndex((l) => l.some((s) => s.index === revealHunk && s.gap === null && s.continued !== true)) : -1;
   const slots = useRef<(HTMLDivElement | null)[]>([]);
   const { drawn, height } = useVirtualPages(sizes, tableBox, slots, revealPage);
+  const comment = useLineComment(tableBox, onComment, file?.type !== "delete");
 
   // A jump to a hunk focuses its header once its page is drawn (the focus
   // scrolls it into view).
@@ -314,7 +316,8 @@ export function DiffView(props: DiffViewProps) {
           Wrap lines
         </button>
       </div>
-      <div className={`diffview-table ${wrap ? "diffview-wrap" : "diffview-nowrap"}`} ref={tableBox}>
+      <div className={`diffview-table ${wrap ? "diffview-wrap" : "diffview-nowrap"}`} ref={tableBox} onMouseOver={comment.onMouseOver}>
+        {comment.button}
         {pages.map((list, i) => {
           const on = drawn === null || drawn.has(i);
           const of = name === "" ? "Diff" : `Diff of ${name}`;
@@ -338,7 +341,7 @@ export function DiffView(props: DiffViewProps) {
                   langReady={langReady}
                   label={i === 0 ? of : `${of}, continued (${i + 1})`}
                   render={() => renderHunks(list, i === pages.length - 1)}
-                  gutter={gutter}
+                  gutter={renderGutter}
                   version={version}
                 />
               )}
@@ -554,33 +557,6 @@ function merge(into: HunkTokens | null, part: HunkTokens | null, hunks: readonly
     }
   }
   return out;
-}
-
-// hunkLines is the after side's lines of a hunk; a hunk that only removed
-// lines gives the line after them.
-
-// commentGutter is renderGutter with a comment button beside each line of
-// the after side.
-function commentGutter(onComment: (lines: { start: number; end: number }) => void) {
-  return function gutter(opts: GutterOptions) {
-    const { change, side } = opts;
-    const line = side !== "new" ? 0 : change.type === "insert" ? change.lineNumber : change.type === "normal" ? change.newLineNumber : 0;
-    return (
-      <>
-        {line > 0 && (
-          <button
-            type="button"
-            className="diffview-comment"
-            aria-label={`Comment on line ${line}`}
-            onClick={() => onComment({ start: line, end: line })}
-          >
-            +
-          </button>
-        )}
-        {renderGutter(opts)}
-      </>
-    );
-  };
 }
 
 // renderGutter draws a line's number. Whether a line was added or removed
