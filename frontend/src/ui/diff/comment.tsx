@@ -5,13 +5,17 @@
 // and Down move it to the line before or after.
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactElement, type RefObject } from "react";
 
-/** Where the button is: the after side's line (from 1), its row and its place in the box. */
+/**
+ * Where the button is: the after side's line (from 1), its row and its
+ * place in the box (none until it is measured: the button is then at the
+ * box's start, seen only once it has the mouse or the focus, which places it).
+ */
 interface Spot {
   line: number;
   row: HTMLTableRowElement;
-  top: number;
-  left: number;
-  height: number;
+  top?: number;
+  left?: number;
+  height?: number;
 }
 
 /**
@@ -62,15 +66,17 @@ export function useLineComment(
 
   // Before the mouse moves, and when its row was dropped (its page
   // scrolled far away or the diff redrawn): the first line of the after
-  // side in the box.
+  // side in the box, not measured (measuring here would lay out a page
+  // just drawn at once, in the task that drew it).
   useEffect(() => {
     if (onComment === undefined) return;
     const old = current.current;
     if (old !== null && old.row.isConnected) return;
     const rows = box.current?.querySelectorAll<HTMLTableRowElement>("tr.diff-line") ?? [];
     for (const row of rows) {
-      if (afterLine(row, hasAfter) > 0) {
-        place(row);
+      const line = afterLine(row, hasAfter);
+      if (line > 0) {
+        setSpot({ line, row });
         return;
       }
     }
@@ -108,6 +114,7 @@ export function useLineComment(
         aria-keyshortcuts="ArrowUp ArrowDown"
         title={`Comment on line ${line} (Up and Down: the line before or after)`}
         onKeyDown={onKeyDown}
+        onFocus={() => place(spot.row)}
         onClick={() => onComment({ start: line, end: line })}
       >
         +
