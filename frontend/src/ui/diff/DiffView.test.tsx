@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { act, cleanup, render, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { DiffView, paginate, wrapKey } from "./DiffView";
 import { gaps, parse, withGitHeader } from "./model";
@@ -132,11 +132,15 @@ describe("DiffView", () => {
     const button = () => screen.getByRole("button", { name: /^Comment on line/ });
     expect(button().getAttribute("aria-label")).toBe("Comment on line 1");
     const row = (text: string) => [...document.querySelectorAll("td.diff-code")].find((td) => td.textContent === text)!.closest("tr")!;
-    await userEvent.hover(row("const v15 = 1515;"));
+    moveOver(row("const v15 = 1515;"));
     await userEvent.click(screen.getByRole("button", { name: "Comment on line 15" }));
     expect(onComment).toHaveBeenLastCalledWith({ start: 15, end: 15 });
     // A removed line has no line of the after side: the button stays.
-    await userEvent.hover(row("const v15 = 15;"));
+    moveOver(row("const v15 = 15;"));
+    expect(button().getAttribute("aria-label")).toBe("Comment on line 15");
+    // A line passing under a still mouse while the view scrolls does not
+    // move it (nor measure anything in the frames of the scroll).
+    fireEvent.mouseMove(row("const v4 = 4;"), { movementX: 0, movementY: 0 });
     expect(button().getAttribute("aria-label")).toBe("Comment on line 15");
     // From the keyboard: Down and Up go to the next and previous line of
     // the after side, across hunks, skipping removed lines.
@@ -144,7 +148,7 @@ describe("DiffView", () => {
     await userEvent.keyboard("{ArrowDown}");
     expect(button().getAttribute("aria-label")).toBe("Comment on line 16");
     expect(document.activeElement).toBe(button());
-    await userEvent.hover(row("const v3 = 33;"));
+    moveOver(row("const v3 = 33;"));
     await userEvent.keyboard("{ArrowUp}");
     expect(button().getAttribute("aria-label")).toBe("Comment on line 2");
     await userEvent.keyboard("{ArrowDown}{ArrowDown}{Enter}");
@@ -437,4 +441,10 @@ function fakeObserver() {
       });
     },
   };
+}
+
+// moveOver moves the mouse onto el (a move of its own, not a line passing
+// under a still mouse while the view scrolls).
+function moveOver(el: Element) {
+  fireEvent.mouseMove(el, { movementX: 1, movementY: 1 });
 }

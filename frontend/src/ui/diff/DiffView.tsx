@@ -316,7 +316,7 @@ export function DiffView(props: DiffViewProps) {
           Wrap lines
         </button>
       </div>
-      <div className={`diffview-table ${wrap ? "diffview-wrap" : "diffview-nowrap"}`} ref={tableBox} onMouseOver={comment.onMouseOver}>
+      <div className={`diffview-table ${wrap ? "diffview-wrap" : "diffview-nowrap"}`} ref={tableBox} onMouseMove={comment.onMouseMove}>
         {comment.button}
         {pages.map((list, i) => {
           const on = drawn === null || drawn.has(i);

@@ -33,7 +33,7 @@ export function afterLine(row: Element, hasAfter: boolean): number {
 }
 
 /**
- * useLineComment gives the diff's box its mouse handler and the one
+ * useLineComment gives the diff's box its mouse move handler and the one
  * comment button (null without onComment, or before any line of the
  * after side is drawn). The button starts by the first such line drawn,
  * so it can be reached with Tab before the mouse moved.
@@ -42,7 +42,7 @@ export function useLineComment(
   box: RefObject<HTMLElement | null>,
   onComment: ((lines: { start: number; end: number }) => void) | undefined,
   hasAfter: boolean,
-): { onMouseOver: ((e: MouseEvent) => void) | undefined; button: ReactElement | null } {
+): { onMouseMove: ((e: MouseEvent) => void) | undefined; button: ReactElement | null } {
   const [spot, setSpot] = useState<Spot | null>(null);
   const current = useRef<Spot | null>(null);
   current.current = spot;
@@ -82,10 +82,18 @@ export function useLineComment(
     }
   });
 
-  const onMouseOver = useCallback(
+  // On the mouse's own moves only: the lines passing under a still mouse
+  // while the view scrolls (a mouseover each, no move) would measure and
+  // redraw the button in every frame of the scroll. A move within the
+  // button's row measures nothing.
+  const onMouseMove = useCallback(
     (e: MouseEvent) => {
+      if (e.movementX === 0 && e.movementY === 0) return;
       const row = (e.target as Element).closest?.("tr.diff-line");
-      if (row instanceof HTMLTableRowElement && box.current?.contains(row)) place(row);
+      if (!(row instanceof HTMLTableRowElement) || !box.current?.contains(row)) return;
+      const old = current.current;
+      if (old !== null && old.row === row && old.top !== undefined) return;
+      place(row);
     },
     [box, place],
   );
@@ -101,10 +109,10 @@ export function useLineComment(
     place(next);
   };
 
-  if (onComment === undefined || spot === null) return { onMouseOver: undefined, button: null };
+  if (onComment === undefined || spot === null) return { onMouseMove: undefined, button: null };
   const { line } = spot;
   return {
-    onMouseOver,
+    onMouseMove,
     button: (
       <button
         type="button"
