@@ -64,14 +64,12 @@ export function useLineComment(
     [box, hasAfter],
   );
 
-  // Before the mouse moves, and when its row was dropped (its page
-  // scrolled far away or the diff redrawn): the first line of the after
-  // side in the box, not measured (measuring here would lay out a page
-  // just drawn at once, in the task that drew it).
+  // Before the mouse moves: the first line of the after side in the box,
+  // not measured (measuring here would lay out a page just drawn at once,
+  // in the task that drew it). A row dropped since (its page scrolled far
+  // away) is replaced when the button gets the focus, not on every draw.
   useEffect(() => {
-    if (onComment === undefined) return;
-    const old = current.current;
-    if (old !== null && old.row.isConnected) return;
+    if (onComment === undefined || current.current !== null) return;
     const rows = box.current?.querySelectorAll<HTMLTableRowElement>("tr.diff-line") ?? [];
     for (const row of rows) {
       const line = afterLine(row, hasAfter);
@@ -122,11 +120,17 @@ export function useLineComment(
         aria-keyshortcuts="ArrowUp ArrowDown"
         title={`Comment on line ${line} (Up and Down: the line before or after)`}
         onKeyDown={onKeyDown}
-        onFocus={() => place(spot.row)}
+        onFocus={() => place(spot.row.isConnected ? spot.row : (firstRow(box.current, hasAfter) ?? spot.row))}
         onClick={() => onComment({ start: line, end: line })}
       >
         +
       </button>
     ),
   };
+}
+
+// firstRow is the first row drawn in box with a line of the after side.
+function firstRow(box: HTMLElement | null, hasAfter: boolean): HTMLTableRowElement | null {
+  for (const row of box?.querySelectorAll<HTMLTableRowElement>("tr.diff-line") ?? []) if (afterLine(row, hasAfter) > 0) return row;
+  return null;
 }
