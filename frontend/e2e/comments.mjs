@@ -25,6 +25,8 @@ try {
   step = 'comment on line 2 of a.txt';
   await a.getByRole('button', { name: 'Show diff' }).click();
   await a.getByRole('table', { name: 'Diff of a.txt' }).waitFor();
+  // One comment button for the diff's lines: by the line under the mouse.
+  await a.locator('td.diff-code', { hasText: /^ROW 2$/ }).hover();
   await a.getByRole('button', { name: 'Comment on line 2', exact: true }).click();
   const boxA = a.getByRole('textbox', { name: 'Comment on a.txt line 2' });
   await boxA.fill('Keep row 2 lower case.');

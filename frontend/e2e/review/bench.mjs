@@ -13,7 +13,7 @@
 import { launch, preview } from './preview.mjs';
 
 const runs = Number(process.env.RUNS || 3);
-const port = 4182;
+const port = Number(process.env.BENCH_PORT || 4182);
 const url = `http://127.0.0.1:${port}/?bench=1`;
 const server = await preview(port);
 const browser = await launch();
@@ -32,6 +32,16 @@ try {
       new PerformanceObserver((l) => {
         for (const e of l.getEntries()) window.longTasks.push(e.duration);
       }).observe({ type: 'longtask', buffered: true });
+      // How long each idle callback (a page's highlighting) runs, itself
+      // (its drawing follows in a task of its own).
+      window.idleRuns = [];
+      const ric = window.requestIdleCallback;
+      window.requestIdleCallback = (f, o) =>
+        ric((d) => {
+          const t = performance.now();
+          f(d);
+          window.idleRuns.push(performance.now() - t);
+        }, o);
     });
     await page.goto(url);
     await page.waitForFunction(() => typeof window.reviewPainted === 'number');
@@ -41,14 +51,14 @@ try {
     const row = review.getByRole('listitem', { name: /file0\.go/ }).first();
     const shown = await page.evaluate(() => performance.now());
     await row.getByRole('button', { name: 'Show diff' }).click();
-    const table = row.getByRole('table');
+    const table = row.getByRole('table').first();
     await table.waitFor();
     const diffShown = (await page.evaluate(() => performance.now())) - shown;
     // Scroll the panel through the whole diff, up to 800 px a frame, as a
     // wheel would, until its end is in view; every page of lines must have been
     // drawn on the way (only the pages near the view are in the page at
     // once, the others are empty boxes of their height).
-    await page.evaluate(() => (window.longTasks = []));
+    await page.evaluate(() => ((window.longTasks = []), (window.idleRuns = [])));
     const seen = await page.evaluate(async () => {
       const drawn = new Map();
       const note = () => {
@@ -79,11 +89,22 @@ try {
     });
     check(seen.drawn === seen.pages && seen.lines === 5000, `scrolling to the end drew ${seen.drawn} of the diff's ${seen.pages} pages, ${seen.lines} of its 5000 lines`);
     const tasks = await page.evaluate(() => window.longTasks);
+    const idle = await page.evaluate(() => window.idleRuns);
     const longest = tasks.length === 0 ? 0 : Math.max(...tasks);
+    // The pages in view are highlighted once the browser is idle after the
+    // scroll: their tasks, counted apart, until every drawn page has a token.
+    await page.evaluate(() => (window.longTasks = []));
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('.review [data-page][data-drawn="true"]')].every((el) => el.querySelector('.token') !== null),
+    );
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+    const after = await page.evaluate(() => window.longTasks);
     console.log(
       `run ${i + 1}: first paint ${painted.toFixed(0)} ms; a 5,000-line diff shown in ${diffShown.toFixed(0)} ms; ` +
         `scrolling it to its end: ${tasks.length} long tasks, the longest ${longest.toFixed(0)} ms ` +
-        `(${seen.drawn} pages drawn on the way, ${seen.now} lines in the page at the end)`,
+        `(${seen.drawn} pages drawn on the way, ${seen.now} lines in the page at the end); ` +
+        `${idle.length} idle callbacks highlighting, the longest ${(idle.length === 0 ? 0 : Math.max(...idle)).toFixed(0)} ms; ` +
+        `highlighting the pages in view after: ${after.length} long tasks, the longest ${(after.length === 0 ? 0 : Math.max(...after)).toFixed(0)} ms`,
     );
     await page.close();
   }

@@ -1,7 +1,7 @@
 // Review comments in the panel, mounted as the shell mounts the panel: a
 // FakeTransport answering the kernel's calls and the session's real store
 // fed one turn that edited a file.
-import { act, cleanup, render, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
 import { TransportProvider } from "../../backend/context";
@@ -68,6 +68,12 @@ function mount(comments: Comment[]) {
 const panel = () => screen.getByRole("complementary", { name: "Review changes" });
 const argsOf = (t: FakeTransport, method: string) => t.calls.filter((c) => c.method === method).map((c) => c.args);
 
+// lineOf is the row of the diff in row whose code is text.
+function lineOf(row: HTMLElement, text: string): HTMLElement {
+  const cell = [...row.querySelectorAll("td.diff-code")].find((td) => td.textContent === text);
+  return cell!.closest("tr")!;
+}
+
 async function openDiff() {
   const row = within(panel()).getByRole("listitem", { name: /^notes\.txt, edited/ });
   await userEvent.click(within(row).getByRole("button", { name: "Show diff" }));
@@ -80,6 +86,8 @@ describe("review comments", () => {
     const { t } = mount([]);
     expect(within(panel()).queryByRole("heading", { name: /^Comments/ })).toBeNull();
     const row = await openDiff();
+    // One comment button for the diff's lines: by the line under the mouse.
+    moveOver(lineOf(row, "TWO"));
     await userEvent.click(within(row).getByRole("button", { name: "Comment on line 2" }));
     const box = within(row).getByRole("textbox", { name: "Comment on notes.txt line 2" });
     expect(document.activeElement).toBe(box);
@@ -114,6 +122,7 @@ describe("review comments", () => {
     const { t } = mount([]);
     t.replies.AddComment = new ApiError("invalid", "the comment is empty: write what the agent should do about these lines");
     const row = await openDiff();
+    moveOver(lineOf(row, "three"));
     await userEvent.click(within(row).getByRole("button", { name: "Comment on line 3" }));
     const box = within(row).getByRole("textbox", { name: "Comment on notes.txt line 3" });
     await userEvent.type(box, "   ");
@@ -186,3 +195,9 @@ describe("review comments", () => {
     await waitFor(() => expect(within(item).getByText("addressed")).toBeTruthy());
   });
 });
+
+// moveOver moves the mouse onto el (a move of its own, not a line passing
+// under a still mouse while the view scrolls).
+function moveOver(el: Element) {
+  fireEvent.mouseMove(el, { movementX: 1, movementY: 1 });
+}

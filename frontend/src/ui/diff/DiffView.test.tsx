@@ -1,9 +1,15 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { act, cleanup, render, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { DiffView, paginate, wrapKey } from "./DiffView";
 import { gaps, parse, withGitHeader } from "./model";
 import { languageOf, loadLanguage } from "./languages";
+/// <reference types="node" />
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+// Read from disk: vitest hands CSS imports over empty.
+const diffCss = readFileSync(join(process.cwd(), "src/ui/diff/diff.css"), "utf8");
 
 afterEach(() => {
   cleanup();
@@ -109,9 +115,48 @@ describe("DiffView", () => {
     // No old content: the gap cannot be opened, and no full-file toggle.
     expect(screen.queryByRole("button", { name: /Show 5 unchanged lines/ })).toBeNull();
     expect(screen.queryByRole("button", { name: "Full file" })).toBeNull();
-    // Added and removed lines say so in words.
-    expect(within(table).getAllByText(/added line/)).toHaveLength(2);
-    expect(within(table).getAllByText(/removed line/)).toHaveLength(2);
+    // Added and removed lines say so in words: their code cell's sign has
+    // "added line" or "removed line" as its alternative text (diff.css),
+    // with no element of its own in each line.
+    expect(table.querySelectorAll("td.diff-code-insert")).toHaveLength(2);
+    expect(table.querySelectorAll("td.diff-code-delete")).toHaveLength(2);
+    expect(diffCss).toMatch(/\.diff-code-insert::before \{[^}]*content: "\+" \/ "added line ";/);
+    expect(diffCss).toMatch(/\.diff-code-delete::before \{[^}]*content: "-" \/ "removed line ";/);
+  });
+
+  it("has one comment button for the lines: by the line under the mouse, moved by Up and Down", async () => {
+    const onComment = vi.fn();
+    render(<DiffView diff={diff} path="src/values.ts" onComment={onComment} />);
+    // Not one per line: before the mouse moves it is by the first line of the after side.
+    expect(screen.getAllByRole("button", { name: /^Comment on line/ })).toHaveLength(1);
+    const button = () => screen.getByRole("button", { name: /^Comment on line/ });
+    expect(button().getAttribute("aria-label")).toBe("Comment on line 1");
+    const row = (text: string) => [...document.querySelectorAll("td.diff-code")].find((td) => td.textContent === text)!.closest("tr")!;
+    moveOver(row("const v15 = 1515;"));
+    await userEvent.click(screen.getByRole("button", { name: "Comment on line 15" }));
+    expect(onComment).toHaveBeenLastCalledWith({ start: 15, end: 15 });
+    // A removed line has no line of the after side: the button stays.
+    moveOver(row("const v15 = 15;"));
+    expect(button().getAttribute("aria-label")).toBe("Comment on line 15");
+    // A line passing under a still mouse while the view scrolls does not
+    // move it (nor measure anything in the frames of the scroll).
+    fireEvent.mouseMove(row("const v4 = 4;"), { movementX: 0, movementY: 0 });
+    expect(button().getAttribute("aria-label")).toBe("Comment on line 15");
+    // From the keyboard: Down and Up go to the next and previous line of
+    // the after side, across hunks, skipping removed lines.
+    button().focus();
+    await userEvent.keyboard("{ArrowDown}");
+    expect(button().getAttribute("aria-label")).toBe("Comment on line 16");
+    expect(document.activeElement).toBe(button());
+    moveOver(row("const v3 = 33;"));
+    await userEvent.keyboard("{ArrowUp}");
+    expect(button().getAttribute("aria-label")).toBe("Comment on line 2");
+    await userEvent.keyboard("{ArrowDown}{ArrowDown}{Enter}");
+    expect(onComment).toHaveBeenLastCalledWith({ start: 4, end: 4 });
+    // Without onComment there is none.
+    cleanup();
+    render(<DiffView diff={diff} path="src/values.ts" />);
+    expect(screen.queryByRole("button", { name: /^Comment on line/ })).toBeNull();
   });
 
   it("calls onRevertHunk with the hunk's number from 1", async () => {
@@ -169,8 +214,38 @@ describe("DiffView", () => {
     expect(container.querySelector(".token.keyword")?.textContent).toBe("const");
   });
 
-  it("marks the words that changed within a changed line", () => {
+  it("highlights hunks far down a file on their own lines, a few hunks at a time", async () => {
+    // Two hunks of one page, one at line 4000: each is highlighted apart
+    // (numbered from line 1), and its tokens go back to its own lines.
+    const far = [
+      "--- a/far.ts",
+      "+++ b/far.ts",
+      "@@ -10,2 +10,2 @@",
+      ...Array.from({ length: 10 }, (_, i) => ` const near${i} = ${i};`),
+      "-const a = 1;",
+      "+const a = 2;",
+      "@@ -4000,2 +4000,2 @@",
+      ...Array.from({ length: 10 }, (_, i) => ` let far${i} = ${i};`),
+      "-var b = 1;",
+      "+const b = 2;",
+      "",
+    ].join("\n");
+    const { container } = render(<DiffView diff={far} path="far.ts" />);
+    const code = (text: string) => [...container.querySelectorAll("td.diff-code")].find((td) => td.textContent === text)!;
+    await waitFor(() => expect(code("const b = 2;").querySelector(".token.keyword")?.textContent).toBe("const"));
+    expect(code("var b = 1;").querySelector(".token.keyword")?.textContent).toBe("var");
+    expect(code("let far9 = 9;").querySelector(".token.keyword")?.textContent).toBe("let");
+    expect(code("const a = 1;").querySelector(".token.keyword")?.textContent).toBe("const");
+    expect(code("const a = 2;").querySelector(".diff-code-edit")?.textContent).toBe("2");
+    // Every line kept its own text.
+    expect(code("const near0 = 0;")).toBeTruthy();
+    expect(code("let far0 = 0;")).toBeTruthy();
+  });
+
+  it("marks the words that changed within a changed line", async () => {
     const { container } = render(<DiffView diff={"--- a/n.txt\n+++ b/n.txt\n@@ -1 +1 @@\n-the cat sat\n+the dog sat\n"} path="n.txt" />);
+    // Marked once the browser is idle: a page is drawn as plain text first.
+    await waitFor(() => expect(container.querySelector(".diff-code-edit")).not.toBeNull());
     const edits = [...container.querySelectorAll(".diff-code-edit")].map((e) => e.textContent);
     expect(edits).toEqual(["cat", "dog"]);
   });
@@ -184,7 +259,7 @@ describe("DiffView", () => {
     expect(rows).toEqual(["-alpha one", "-beta two", "+alpha 1", "+beta 2"]);
   });
 
-  it("marks words only in lines changed a little, never in a line rewritten", () => {
+  it("marks words only in lines changed a little, never in a line rewritten", async () => {
     const d = [
       "--- a/n.txt",
       "+++ b/n.txt",
@@ -196,6 +271,7 @@ describe("DiffView", () => {
       "",
     ].join("\n");
     const { container } = render(<DiffView diff={d} path="n.txt" />);
+    await waitFor(() => expect(container.querySelector(".diff-code-edit")).not.toBeNull());
     const edits = [...container.querySelectorAll(".diff-code-edit")].map((e) => e.textContent);
     expect(edits).toEqual(["brown", "red"]);
     const line = (text: string) => [...container.querySelectorAll("td.diff-code")].find((td) => td.textContent === text)!;
@@ -365,4 +441,10 @@ function fakeObserver() {
       });
     },
   };
+}
+
+// moveOver moves the mouse onto el (a move of its own, not a line passing
+// under a still mouse while the view scrolls).
+function moveOver(el: Element) {
+  fireEvent.mouseMove(el, { movementX: 1, movementY: 1 });
 }

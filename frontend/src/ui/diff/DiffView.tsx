@@ -9,26 +9,29 @@
 // the pages near the part of it in view are drawn (virtual.ts): the others
 // are empty boxes of their height, so a 10,000-line diff opens and
 // scrolls as fast as a short one. A jump to a hunk (revealHunk) draws its
-// page first.
+// page first. A page is drawn as plain text and highlighted when the
+// browser is idle, a few hunks at a time.
 import { Fragment, memo, useEffect, useMemo, useRef, useState, type ReactElement, type ReactNode } from "react";
-import { Diff, Hunk, tokenize, type DiffType, type GutterOptions, type HunkData, type HunkTokens } from "react-diff-view";
+import { computeNewLineNumber, computeOldLineNumber, Diff, Hunk, tokenize, type ChangeData, type DiffType, type GutterOptions, type HunkData, type HunkTokens } from "react-diff-view";
 import "react-diff-view/style/index.css";
 import { gapHunk, gaps, grouped, hunkLines, parse, sourceLines, zipped, type Gap } from "./model";
 import { markSimilarEdits } from "./edits";
 import { useStoredFlag } from "../stored";
 import { highlighter, isLoaded, languageOf, loadLanguage } from "./languages";
 import { useVirtualPages, type PageSize } from "./virtual";
+import { useLineComment } from "./comment";
 import "./diff.css";
 
 export type DiffMode = "unified" | "split";
 
 /**
  * PAGE_LINES is how many lines of a diff a page holds: each page is a
- * table of its own, highlighted on its own, drawn when it comes near the
- * view and dropped (its box kept at its height) when it is far from it,
- * so drawing a page never redraws (or highlights again) the others.
+ * table of its own, drawn (as plain text, highlighted after when the
+ * browser is idle) when it comes near the view and dropped (its box kept
+ * at its height) when it is far from it, so drawing a page never redraws
+ * (or highlights again) the others, and no task draws more than a page.
  */
-export const PAGE_LINES = 100;
+export const PAGE_LINES = 50;
 
 /** wrapKey is the localStorage key of the choice to wrap long lines (else they scroll). */
 export const wrapKey = "foya.diff.wrap";
@@ -77,9 +80,10 @@ export interface DiffViewProps {
   /** Disables the hunk actions (a revert is being made). */
   busy?: boolean;
   /**
-   * When given, each hunk and each line of the after side has a comment
-   * button calling it with the lines (of the after side, from 1, both
-   * included): the hunk's, or the line's.
+   * When given, each hunk has a comment button calling it with the hunk's
+   * lines (of the after side, from 1, both included), and the line of the
+   * after side under the mouse one with the line (comment.tsx: one button
+   * for the diff, which Up and Down move from line to line).
    */
   onComment?: (lines: { start: number; end: number }) => void;
 }
@@ -114,7 +118,6 @@ export function DiffView(props: DiffViewProps) {
     };
   }, [lang]);
 
-  const gutter = useMemo(() => (onComment ? commentGutter(onComment) : renderGutter), [onComment]);
   const lines = useMemo(() => (oldSource === undefined ? null : sourceLines(oldSource)), [oldSource]);
   const hunks = file?.hunks ?? [];
   const gapList = useMemo(() => gaps(hunks, lines === null ? -1 : lines.length), [hunks, lines]);
@@ -153,6 +156,7 @@ export function DiffView(props: DiffViewProps) {
   const revealPage = revealHunk > 0 ? pages.findIndex((l) => l.some((s) => s.index === revealHunk && s.gap === null && s.continued !== true)) : -1;
   const slots = useRef<(HTMLDivElement | null)[]>([]);
   const { drawn, height } = useVirtualPages(sizes, tableBox, slots, revealPage);
+  const comment = useLineComment(tableBox, onComment, file?.type !== "delete");
 
   // A jump to a hunk focuses its header once its page is drawn (the focus
   // scrolls it into view).
@@ -312,7 +316,8 @@ export function DiffView(props: DiffViewProps) {
           Wrap lines
         </button>
       </div>
-      <div className={`diffview-table ${wrap ? "diffview-wrap" : "diffview-nowrap"}`} ref={tableBox}>
+      <div className={`diffview-table ${wrap ? "diffview-wrap" : "diffview-nowrap"}`} ref={tableBox} onMouseMove={comment.onMouseMove}>
+        {comment.button}
         {pages.map((list, i) => {
           const on = drawn === null || drawn.has(i);
           const of = name === "" ? "Diff" : `Diff of ${name}`;
@@ -336,7 +341,7 @@ export function DiffView(props: DiffViewProps) {
                   langReady={langReady}
                   label={i === 0 ? of : `${of}, continued (${i + 1})`}
                   render={() => renderHunks(list, i === pages.length - 1)}
-                  gutter={gutter}
+                  gutter={renderGutter}
                   version={version}
                 />
               )}
@@ -416,7 +421,34 @@ function DiffPageView(props: {
     box.current?.querySelector("table")?.setAttribute("aria-label", label);
   });
   const hunks = useMemo(() => list.map((s) => s.hunk), [list]);
-  const tokens = useMemo(() => tokensOf(list, hunks, langReady ? lang : ""), [list, hunks, langReady, lang]);
+  // A page is drawn as plain text first and highlighted after, a few
+  // hunks at a time, each when the browser is idle: drawing and
+  // highlighting a page in one go is a task long enough to stall
+  // scrolling. A page highlighted before (scrolled away and back) is
+  // drawn highlighted at once. Tokens are kept with the lines they were
+  // worked out for: another page's tokens would replace these lines' text.
+  const want = langReady ? lang : "";
+  const [done, setDone] = useState<{ list: readonly Shown[]; tokens: HunkTokens | null } | null>(null);
+  const kept = highlighted.get(list);
+  const tokens = kept?.lang === want ? kept.tokens : done?.list === list ? done.tokens : null;
+  useEffect(() => {
+    if (highlighted.get(list)?.lang === want) return;
+    const parts = chunksOf(hunks, HIGHLIGHT_LINES);
+    let sofar: HunkTokens | null = null;
+    let next = 0;
+    let cancel = () => {};
+    const step = () => {
+      const part = parts[next++]!;
+      const { hunks: moved, oldBy, newBy } = fromLineOne(part);
+      sofar = merge(sofar, tokensOf(moved, want), moved, oldBy, newBy);
+      if (next < parts.length) cancel = whenIdle(step);
+      else highlighted.set(list, { lang: want, tokens: sofar });
+      setDone({ list, tokens: sofar });
+    };
+    if (parts.length === 0) highlighted.set(list, { lang: want, tokens: null });
+    else cancel = whenIdle(step);
+    return () => cancel();
+  }, [list, hunks, want]);
   return (
     <div ref={box}>
       <Diff viewType={props.mode} diffType={props.fileType} hunks={hunks} tokens={tokens} renderGutter={props.gutter}>
@@ -430,63 +462,107 @@ function DiffPageView(props: {
 // page scrolled away and back is not highlighted again.
 const highlighted = new WeakMap<readonly Shown[], { lang: string; tokens: HunkTokens | null }>();
 
-// tokensOf is a page's tokens: its lines highlighted in lang (none: "")
-// and the words changed within a line changed a little marked.
-function tokensOf(list: readonly Shown[], hunks: HunkData[], lang: string): HunkTokens | null {
-  const kept = highlighted.get(list);
-  if (kept !== undefined && kept.lang === lang) return kept.tokens;
-  let tokens: HunkTokens | null = null;
-  if (hunks.length > 0) {
-    const enhancers = [markSimilarEdits(hunks)];
-    try {
-      tokens =
-        lang !== ""
-          ? tokenize(hunks, { highlight: true, refractor: highlighter, language: lang, enhancers })
-          : tokenize(hunks, { enhancers });
-    } catch {
-      tokens = null;
+// whenIdle runs f when the browser has nothing else to do (at most a
+// second later), or soon where it cannot tell; it returns what cancels it.
+function whenIdle(f: () => void): () => void {
+  if (typeof requestIdleCallback === "function") {
+    const id = requestIdleCallback(f, { timeout: 1000 });
+    return () => cancelIdleCallback(id);
+  }
+  const id = setTimeout(f, 0);
+  return () => clearTimeout(id);
+}
+
+/**
+ * HIGHLIGHT_LINES is about how many lines one idle callback highlights:
+ * a page's hunks are highlighted in runs of whole hunks of about this
+ * many lines (a longer hunk alone), so a hunk's lines are highlighted and
+ * their changed words paired together.
+ */
+export const HIGHLIGHT_LINES = 16;
+
+// chunksOf cuts hunks into runs of whole hunks of at least size lines (the last one fewer).
+function chunksOf(hunks: readonly HunkData[], size: number): HunkData[][] {
+  const out: HunkData[][] = [];
+  let run: HunkData[] = [];
+  let n = 0;
+  for (const h of hunks) {
+    run.push(h);
+    n += h.changes.length;
+    if (n >= size) {
+      out.push(run);
+      run = [];
+      n = 0;
     }
   }
-  highlighted.set(list, { lang, tokens });
-  return tokens;
+  if (run.length > 0) out.push(run);
+  return out;
 }
 
-// hunkLines is the after side's lines of a hunk; a hunk that only removed
-// lines gives the line after them.
-
-// commentGutter is renderGutter with a comment button beside each line of
-// the after side.
-function commentGutter(onComment: (lines: { start: number; end: number }) => void) {
-  return function gutter(opts: GutterOptions) {
-    const { change, side } = opts;
-    const line = side !== "new" ? 0 : change.type === "insert" ? change.lineNumber : change.type === "normal" ? change.newLineNumber : 0;
-    return (
-      <>
-        {line > 0 && (
-          <button
-            type="button"
-            className="diffview-comment"
-            aria-label={`Comment on line ${line}`}
-            onClick={() => onComment({ start: line, end: line })}
-          >
-            +
-          </button>
-        )}
-        {renderGutter(opts)}
-      </>
-    );
-  };
+// tokensOf is the tokens of hunks: their lines highlighted in lang (none:
+// "") and the words changed within a line changed a little marked.
+function tokensOf(hunks: HunkData[], lang: string): HunkTokens | null {
+  if (hunks.length === 0) return null;
+  const enhancers = [markSimilarEdits(hunks)];
+  try {
+    return lang !== ""
+      ? tokenize(hunks, { highlight: true, refractor: highlighter, language: lang, enhancers })
+      : tokenize(hunks, { enhancers });
+  } catch {
+    return null;
+  }
 }
 
-// renderGutter adds, for screen readers, whether a line was added or
-// removed: the colours alone do not say it.
-function renderGutter({ change, side, renderDefault }: GutterOptions) {
-  const mark =
-    change.type === "insert" && side === "new" ? "added line" : change.type === "delete" && side === "old" ? "removed line" : "";
-  return (
-    <>
-      {mark !== "" && <span className="diffview-sr">{mark} </span>}
-      {renderDefault()}
-    </>
-  );
+// fromLineOne returns hunks with their lines numbered from 1 (on each
+// side), and by how much each side was moved: react-diff-view tokenizes
+// every line up to the last one's number, so hunks far down a file would
+// cost as much as the whole file above them.
+function fromLineOne(hunks: readonly HunkData[]): { hunks: HunkData[]; oldBy: number; newBy: number } {
+  let oldBy = Infinity;
+  let newBy = Infinity;
+  for (const h of hunks) {
+    for (const c of h.changes) {
+      const o = computeOldLineNumber(c);
+      const n = computeNewLineNumber(c);
+      if (o > 0) oldBy = Math.min(oldBy, o - 1);
+      if (n > 0) newBy = Math.min(newBy, n - 1);
+    }
+  }
+  if (oldBy === Infinity) oldBy = 0;
+  if (newBy === Infinity) newBy = 0;
+  const moved = hunks.map((h) => ({
+    ...h,
+    oldStart: Math.max(0, h.oldStart - oldBy),
+    newStart: Math.max(0, h.newStart - newBy),
+    changes: h.changes.map((c): ChangeData => {
+      if (c.type === "insert") return { ...c, lineNumber: c.lineNumber - newBy };
+      if (c.type === "delete") return { ...c, lineNumber: c.lineNumber - oldBy };
+      return { ...c, oldLineNumber: c.oldLineNumber - oldBy, newLineNumber: c.newLineNumber - newBy };
+    }),
+  }));
+  return { hunks: moved, oldBy, newBy };
+}
+
+// merge returns into with the tokens part has for the lines of hunks
+// (numbered from 1 after moving each side by oldBy and newBy lines).
+function merge(into: HunkTokens | null, part: HunkTokens | null, hunks: readonly HunkData[], oldBy: number, newBy: number): HunkTokens | null {
+  if (part === null) return into;
+  const out: HunkTokens = { old: into === null ? [] : [...into.old], new: into === null ? [] : [...into.new] };
+  for (const h of hunks) {
+    for (const c of h.changes) {
+      const o = computeOldLineNumber(c);
+      const n = computeNewLineNumber(c);
+      if (o > 0 && part.old[o - 1] !== undefined) out.old[o - 1 + oldBy] = part.old[o - 1]!;
+      if (n > 0 && part.new[n - 1] !== undefined) out.new[n - 1 + newBy] = part.new[n - 1]!;
+    }
+  }
+  return out;
+}
+
+// renderGutter draws a line's number. Whether a line was added or removed
+// is said to screen readers by the code cell's sign (diff.css: the "+" or
+// "-" drawn before the code has "added line" or "removed line" as its
+// alternative text), not by an element of its own in every line.
+function renderGutter({ renderDefault }: GutterOptions) {
+  return renderDefault();
 }
