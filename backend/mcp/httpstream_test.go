@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"foya/backend/mcp"
+	"foya/backend/tools"
 )
 
 // TestHTTPStreamListChanged: a streamable HTTP server that adds a tool
@@ -44,12 +45,16 @@ func TestHTTPStreamListChanged(t *testing.T) {
 			if noGET {
 				return
 			}
-			// Added outside any call: only the listening stream can tell it
-			// (the server keeps it for the stream if that opens later).
-			s.AddTool(mcpgo.NewTool("added"), func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
-				return mcpgo.NewToolResultText("added ran"), nil
-			})
-			waitFor(t, "the added tool", func() bool { _, _, ok := reg.Lookup("mcp__remote__added"); return ok })
+			// Added outside any call: only the listening stream can tell it.
+			// The server tells only the sessions whose stream it has taken
+			// in, and Foya opens it after the handshake, so the tool is
+			// added again until Foya has it (each add notifies again).
+			added := func() {
+				s.AddTool(mcpgo.NewTool("added"), func(context.Context, mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+					return mcpgo.NewToolResultText("added ran"), nil
+				})
+			}
+			waitFor(t, "the added tool", until("mcp__remote__added", reg, added))
 			if r := call(t, reg, nil, "mcp__remote__added", `{}`); r.Text != "added ran" {
 				t.Errorf("added = %q", r.Text)
 			}
@@ -83,13 +88,30 @@ func TestHTTPStreamResumes(t *testing.T) {
 	m, reg := newManager(t, mcp.Options{})
 	m.Set("", []mcp.Entry{{Name: "remote", URL: srv.URL}})
 	m.Wait(context.Background(), "")
-	add("second") // seen on the first stream: its event ID is where to resume
-	waitFor(t, "the second tool", func() bool { _, _, ok := reg.Lookup("mcp__remote__second"); return ok })
+	// Seen on the first stream: its event ID is where to resume. Added
+	// again until Foya has it, as the stream opens after the handshake.
+	waitFor(t, "the second tool", until("mcp__remote__second", reg, func() { add("second") }))
 	srv.CloseClientConnections() // the stream breaks
 	add("third")                 // while it is down (or before it is back)
 	waitFor(t, "the stream opened again", func() bool { return gets.Load() >= 2 })
 	waitFor(t, "the third tool", func() bool { _, _, ok := reg.Lookup("mcp__remote__third"); return ok })
 	if r := call(t, reg, nil, "mcp__remote__third", `{}`); r.Text != "third ran" {
 		t.Errorf("third = %q", r.Text)
+	}
+}
+
+// until is a waitFor condition: whether reg has the tool, doing again,
+// every 20th look without it, what makes the server tell Foya of it.
+func until(tool string, reg *tools.Registry, again func()) func() bool {
+	n := 0
+	return func() bool {
+		if _, _, ok := reg.Lookup(tool); ok {
+			return true
+		}
+		if n%20 == 0 {
+			again()
+		}
+		n++
+		return false
 	}
 }
