@@ -9,7 +9,7 @@
 //   FOYA_SHOTS     the folder to save screenshots in
 //   FOYA_CHROMIUM  the browser binary (never downloaded)
 // Exits 0 when every check holds, 1 with the reason otherwise.
-import { check, env, launch, newPage, screenshots } from './lib.mjs';
+import { check, env, launch, openSession, screenshots } from './lib.mjs';
 
 const url = env('FOYA_URL');
 const title = env('FOYA_TITLE');
@@ -20,12 +20,8 @@ const browser = await launch();
 let step = 'start';
 let failed = false;
 try {
-  const { page, errors } = await newPage(browser);
-  const resp = await page.goto(url);
-  check(resp && resp.ok(), `GET the token URL: ${resp && resp.status()}`);
-  const main = page.getByRole('main');
+  const { page, errors, main } = await openSession(browser, url, title);
   const log = page.getByRole('log', { name: 'Conversation', includeHidden: true });
-  await page.getByRole('complementary', { name: 'Sessions sidebar' }).getByRole('button', { name: title, exact: true }).click();
   const form = main.getByRole('form', { name: 'Send a message' });
   const box = form.getByRole('textbox', { name: 'Message' });
 
