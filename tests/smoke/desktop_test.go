@@ -122,28 +122,16 @@ func TestDesktopWindowShowsTheConversation(t *testing.T) {
 		providertest.Calls(providertest.Call{Name: "write", Arguments: `{"path":"hello.txt","content":"hello from the smoke run\n"}`}),
 		providertest.Say("Wrote hello.txt for the smoke test."),
 	)
-	seed := exec.Command(bin, "exec", "--json", "--base-url", srv.URL, "--api-key", "smoke", "--model", "smoke-model",
+	sessionID, _ := seedRun(t, bin, dir, db, "--base-url", srv.URL, "--api-key", "smoke", "--model", "smoke-model",
 		"--workdir", project, "--approval", "auto", "Write hello.txt for the smoke test")
-	seed.Env = smokeEnv(t, dir, db)
-	out, err := seed.Output()
-	if err != nil {
-		t.Fatalf("foya exec: %v\n%s", err, out)
-	}
-	var first struct {
-		SessionID string `json:"sessionId"`
-	}
-	line, _, _ := strings.Cut(string(out), "\n")
-	if err := json.Unmarshal([]byte(line), &first); err != nil || first.SessionID == "" {
-		t.Fatalf("foya exec --json: first line %q (%v); want an event with its sessionId", line, err)
-	}
 	if b, err := os.ReadFile(filepath.Join(project, "hello.txt")); err != nil || string(b) != "hello from the smoke run\n" {
 		t.Fatalf("hello.txt = %q, %v; want the seeded run's write", b, err)
 	}
 
-	app := startDesktop(t, bin, dir, db, "FOYA_SMOKE_OPEN="+first.SessionID)
+	app := startDesktop(t, bin, dir, db, "FOYA_SMOKE_OPEN="+sessionID)
 	ready := app.waitReady(t)
 	elapsed := time.Since(app.started)
-	want := fmt.Sprintf("foya: ui ready version=%s sessions=1 open=%s turns=1 cards=1", version, first.SessionID)
+	want := fmt.Sprintf("foya: ui ready version=%s sessions=1 open=%s turns=1 cards=1", version, sessionID)
 	if ready != want {
 		t.Fatalf("ready line = %q; want %q (the conversation view with the stored turn and its write card)", ready, want)
 	}
@@ -542,4 +530,24 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// seedRun runs foya exec --json with args on the smoke test's store and
+// returns the session it made (from its first event) and all it printed.
+func seedRun(t *testing.T, bin, dir, db string, args ...string) (string, []byte) {
+	t.Helper()
+	seed := exec.Command(bin, append([]string{"exec", "--json"}, args...)...)
+	seed.Env = smokeEnv(t, dir, db)
+	out, err := seed.Output()
+	if err != nil {
+		t.Fatalf("foya exec: %v\n%s", err, out)
+	}
+	var first struct {
+		SessionID string `json:"sessionId"`
+	}
+	line, _, _ := strings.Cut(string(out), "\n")
+	if err := json.Unmarshal([]byte(line), &first); err != nil || first.SessionID == "" {
+		t.Fatalf("foya exec --json: first line %q (%v); want an event with its sessionId", line, err)
+	}
+	return first.SessionID, out
 }

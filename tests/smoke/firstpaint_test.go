@@ -1,7 +1,6 @@
 package smoke
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -143,21 +142,9 @@ func TestDesktopApprovalShortcut(t *testing.T) {
 	if out, err := add.CombinedOutput(); err != nil {
 		t.Fatalf("foya providers add: %v\n%s", err, out)
 	}
-	seed := exec.Command(bin, "exec", "--json", "--workdir", project, "--approval", "manual", "Get ready")
-	seed.Env = smokeEnv(t, dir, db)
-	out, err := seed.Output()
-	if err != nil {
-		t.Fatalf("foya exec: %v\n%s", err, out)
-	}
-	var first struct {
-		SessionID string `json:"sessionId"`
-	}
-	line, _, _ := strings.Cut(string(out), "\n")
-	if err := json.Unmarshal([]byte(line), &first); err != nil || first.SessionID == "" {
-		t.Fatalf("foya exec --json: first line %q (%v); want an event with its sessionId", line, err)
-	}
+	sessionID, _ := seedRun(t, bin, dir, db, "--workdir", project, "--approval", "manual", "Get ready")
 
-	app := startDesktop(t, bin, dir, db, "FOYA_SMOKE_OPEN="+first.SessionID)
+	app := startDesktop(t, bin, dir, db, "FOYA_SMOKE_OPEN="+sessionID)
 	if ready := app.waitReady(t); !strings.HasPrefix(ready, "foya: ui ready ") {
 		t.Fatalf("ready line = %q; want the conversation", ready)
 	}

@@ -2,13 +2,11 @@ package smoke
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"image"
 	"image/color"
 	"image/png"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -51,27 +49,15 @@ func TestDesktopWindowShowsAnImageArtifact(t *testing.T) {
 		providertest.Calls(providertest.Call{Name: "read", Arguments: `{"path":"chart.png"}`}),
 		providertest.Say("The chart goes from blue to red."),
 	)
-	seed := exec.Command(bin, "exec", "--json", "--base-url", srv.URL, "--api-key", "smoke", "--model", "smoke-model",
+	sessionID, out := seedRun(t, bin, dir, db, "--base-url", srv.URL, "--api-key", "smoke", "--model", "smoke-model",
 		"--workdir", project, "--approval", "auto", "Look at chart.png")
-	seed.Env = smokeEnv(t, dir, db)
-	out, err := seed.Output()
-	if err != nil {
-		t.Fatalf("foya exec: %v\n%s", err, out)
-	}
-	var first struct {
-		SessionID string `json:"sessionId"`
-	}
-	line, _, _ := strings.Cut(string(out), "\n")
-	if err := json.Unmarshal([]byte(line), &first); err != nil || first.SessionID == "" {
-		t.Fatalf("foya exec --json: first line %q (%v); want an event with its sessionId", line, err)
-	}
 	if !strings.Contains(string(out), `"artifacts":["art_`) {
 		t.Fatalf("the seeded read made no artifact:\n%s", out)
 	}
 
-	app := startDesktop(t, bin, dir, db, "FOYA_SMOKE_OPEN="+first.SessionID)
+	app := startDesktop(t, bin, dir, db, "FOYA_SMOKE_OPEN="+sessionID)
 	ready := app.waitReady(t)
-	want := fmt.Sprintf("foya: ui ready version=%s sessions=1 open=%s turns=1 cards=1 images=1", version, first.SessionID)
+	want := fmt.Sprintf("foya: ui ready version=%s sessions=1 open=%s turns=1 cards=1 images=1", version, sessionID)
 	if ready != want {
 		t.Fatalf("ready line = %q; want %q (the read's card showing its image, read through the Artifact call)", ready, want)
 	}
