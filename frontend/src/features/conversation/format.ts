@@ -43,7 +43,9 @@ const taskKeys = ["description"];
  * streaming): a path, a command, a pattern, a URL. "" when none is known.
  */
 export function target(card: ToolCard, workdir: string): string {
-  const change = card.result?.fileChanges[0];
+  // A file tool is named by the file it changed; a command by itself,
+  // whatever files it changed (those show below it).
+  const change = card.name === "bash" ? undefined : card.result?.fileChanges[0];
   if (change !== undefined) return relative(change.path, workdir);
   const args = card.argsPreview;
   const keys = card.name === "grep" || card.name === "glob" ? searchKeys : card.name === "task" ? taskKeys : targetKeys;

@@ -6,6 +6,7 @@ import { session } from "../../backend/fake";
 import { Log, journey, reduceAll } from "../eventstest";
 import { bytes, duration, runModel, target } from "./format";
 import { applyConversation, initialConversation, lastPrompt, rowsOf, runningTurnId, type ToolCard } from "./reducer";
+import type { FileChange } from "../../backend/gen/event";
 
 describe("rowsOf", () => {
   it("lists prompt, steps with their cards, and the end of each turn, with mode switches between turns", () => {
@@ -100,6 +101,16 @@ describe("words", () => {
     expect(target(card("grep", '{"path":".","pattern":"TODO"}'), "/w")).toBe("TODO");
     expect(target(card("glob", '{"pattern":"**/*.go"}'), "/w")).toBe("**/*.go");
     expect(target(card("bash", '{"comm'), "/w")).toBe("");
+  });
+
+  it("names a command by itself, not by a file it changed; a write by its file", () => {
+    const changed = (name: string, args: string): ToolCard => ({
+      ...card(name, args),
+      status: "done",
+      result: { text: "", isError: false, artifacts: [], fileChanges: [{ path: "/w/out.txt" } as FileChange], displayDiff: "", truncation: [], exitCode: 0, background: "" },
+    });
+    expect(target(changed("bash", '{"command":"echo hi > out.txt"}'), "/w")).toBe("echo hi > out.txt");
+    expect(target(changed("write", '{"path":"/w/other.txt"}'), "/w")).toBe("out.txt");
   });
 
   it("durations and sizes", () => {
