@@ -12,12 +12,13 @@ VERSION   ?=
 LDFLAGS   := $(if $(VERSION),-X foya/backend/kernel.Version=$(VERSION))
 
 # --- version: the commit and its date, linked in beside VERSION ---
-# COMMIT is git rev-parse --short HEAD, with -dirty when tracked files
-# differ from it; COMMIT_DATE is that commit's date. Outside a git work tree
+# COMMIT is HEAD's first 7 hex digits (as many as a binary shows of what
+# go build records; git's own --short grows with the repository), with
+# -dirty when tracked files differ from it; COMMIT_DATE is that commit's date. Outside a git work tree
 # both stay empty and the binary falls back to what go build recorded. The
 # date is the commit's, in UTC, so that one commit always builds the same.
 ifeq ($(origin COMMIT),undefined)
-COMMIT := $(shell c=$$(git rev-parse --short HEAD 2>/dev/null) && { git diff --quiet HEAD -- 2>/dev/null || c="$$c-dirty"; echo "$$c"; })
+COMMIT := $(shell c=$$(git rev-parse --verify --quiet HEAD 2>/dev/null) && c=$$(printf %.7s "$$c") && { git diff --quiet HEAD -- 2>/dev/null || c="$$c-dirty"; echo "$$c"; })
 endif
 COMMIT_DATE ?= $(shell TZ=UTC git log -1 --format=%cd --date=format-local:%Y-%m-%d 2>/dev/null)
 LDFLAGS += $(if $(COMMIT),-X foya/backend/kernel.BuildCommit=$(COMMIT))

@@ -8,8 +8,7 @@ import (
 
 // BuildCommit is the commit the binary was built from, set at build time
 // with -ldflags "-X foya/backend/kernel.BuildCommit=..." (make build sets
-// it from git rev-parse --short HEAD, with "-dirty" for uncommitted
-// changes). Empty means the revision Go recorded in the binary, if any.
+// it to HEAD's first 7 hex digits, with "-dirty" for uncommitted changes). Empty means the revision Go recorded in the binary, if any.
 var BuildCommit string
 
 // BuildDate is the date of that commit (YYYY-MM-DD), set like BuildCommit.
@@ -19,7 +18,8 @@ var BuildCommit string
 var BuildDate string
 
 // shortCommit is how many hex digits of a revision Go recorded are shown,
-// as many as git rev-parse --short prints by default.
+// as many as make build links in (git rev-parse --short would print more
+// as the repository grows, so neither side asks git for its length).
 const shortCommit = 7
 
 var (
