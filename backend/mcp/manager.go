@@ -54,6 +54,9 @@ type Options struct {
 	// its changes; Changed must not block for long nor call back into the
 	// Manager.
 	Changed func(event.MCPChangedData)
+	// Elicit asks the user what a server asks during a call
+	// (elicitation/create; elicit.go); nil declines every question.
+	Elicit ElicitFunc
 }
 
 // Confinement is how a sandboxed server is kept: the sandbox policy, and
