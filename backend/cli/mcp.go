@@ -20,10 +20,12 @@ const mcpUsage = `usage: foya mcp add NAME [--env K=V]... [--sandbox] [--always-
                                         the servers, their state, tool count and stderr tail
        foya mcp tools (NAME | --url URL [--type http|sse] [--header K=V]...) [--workdir DIR]
                                         connect to one server alone and print its tools as JSON
-       foya mcp call (NAME | --url URL ...) TOOL [JSON_ARGS] [--workdir DIR]
+       foya mcp call (NAME | --url URL ...) TOOL [JSON_ARGS] [--workdir DIR] [--elicit ask|defaults|decline]
                                         call one tool with arguments given as one JSON object and
                                         print the result as JSON (exit 0 when the server answered,
-                                        even with isError). With --url: streamable HTTP, else SSE
+                                        even with isError). With --url: streamable HTTP, else SSE.
+                                        A server's questions (elicitation) are declined, asked on
+                                        the terminal (ask) or answered with the form's defaults
        foya mcp remove NAME             remove one of your servers
        foya mcp import FILE             copy the servers of a Claude Desktop, Cursor, Claude Code
                                         or VS Code file into yours
@@ -55,6 +57,7 @@ func mcpCmd(ctx context.Context, args []string, env Env) int {
 	trustCode := fs.Bool("trust-workspace-code", false, "with approve --unsandboxed: confirm that the server runs code from the workspace outside the sandbox")
 	fingerprint := fs.String("fingerprint", "", "with approve: approve only if the server still has this fingerprint")
 	asJSON := fs.Bool("json", false, "with list: print JSON")
+	elicit := fs.String("elicit", "", "with tools and call: answer a server's questions: ask (on the terminal), defaults (the form's) or decline (the default)")
 	fs.Usage = func() { fmt.Fprintln(env.Stderr, mcpUsage) }
 	pos, code, ok := parseFlags(fs, args)
 	if !ok {
@@ -82,7 +85,7 @@ func mcpCmd(ctx context.Context, args []string, env Env) int {
 		return ExitOK
 	}
 	if sub == "tools" || sub == "call" {
-		return mcpClientCmd(ctx, sub, pos[1:], mcpClientFlags{db: *db, url: *url, typ: *typ, workdir: dir, headers: headers}, env)
+		return mcpClientCmd(ctx, sub, pos[1:], mcpClientFlags{db: *db, url: *url, typ: *typ, workdir: dir, headers: headers, elicit: *elicit}, env)
 	}
 	switch {
 	case sub == "add" && len(pos) != 2:

@@ -242,19 +242,19 @@ func TestFormFields(t *testing.T) {
 		}
 	}
 	bad := map[string]string{
-		`null`:                                     "not a JSON object",
-		`[]`:                                       "not a JSON object",
-		`{"type":"array"}`:                         "not an object",
+		`null`:             "not a JSON object",
+		`[]`:               "not a JSON object",
+		`{"type":"array"}`: "not an object",
 		`{"properties":{"a":{"type":"array","items":{"type":"string"}}}}`: "is a list",
 		`{"properties":{"a":{"type":"string","format":"hostname"}}}`:      "format hostname",
 		`{"properties":{"a":{"type":"integer","default":1.5}}}`:           "not an integer",
 		`{"properties":{"a":{"type":"boolean","default":"yes"}}}`:         "not true or false",
 		`{"properties":{"a":{"type":"string","enum":[1,2]}}}`:             "not a list of strings",
-		`{"properties":{"a":{}}}`:                                          "has no type",
-		`{"properties":{"a":"string"}}`:                                    "not described by an object",
-		`{"properties":{"a":{"type":"string"}},"required":["b"]}`:          `"b" is required but not described`,
-		`{"properties":{"a":{"type":"string","minLength":-1}}}`:            "minLength",
-		`{"properties":{"a":{"$ref":"#/x"}}}`:                              "has no type",
+		`{"properties":{"a":{}}}`:                                         "has no type",
+		`{"properties":{"a":"string"}}`:                                   "not described by an object",
+		`{"properties":{"a":{"type":"string"}},"required":["b"]}`:         `"b" is required but not described`,
+		`{"properties":{"a":{"type":"string","minLength":-1}}}`:           "minLength",
+		`{"properties":{"a":{"$ref":"#/x"}}}`:                             "has no type",
 	}
 	for s, want := range bad {
 		var v any
