@@ -13,5 +13,5 @@ const (
 // or ElicitCancel (dismissed).
 type ElicitAnswer struct {
 	Action  string         `json:"action"`
-	Content map[string]any `json:"content,omitempty" tstype:"Record<string, string | number | boolean>"`
+	Content map[string]any `json:"content,omitempty" tstype:"{ [name: string]: string | number | boolean }"`
 }
