@@ -157,7 +157,8 @@ describe("ElicitForm", () => {
   });
 
   it("URL mode shows the address and opens it only on the user's click", async () => {
-    const { onAnswer } = show({ ...req, mode: "url", fields: undefined, url: "https://example.com/connect" });
+    const { fields: _, ...noFields } = req;
+    const { onAnswer } = show({ ...noFields, mode: "url", url: "https://example.com/connect" });
     expect(screen.getByText("https://example.com/connect")).toBeTruthy();
     fireEvent.keyDown(document.activeElement!, { key: "Enter" });
     expect(onAnswer).not.toHaveBeenCalled();
