@@ -191,13 +191,14 @@ function FieldInput(props: { f: ElicitField; value: string | boolean; error: str
     </>
   );
   const h = hint(f);
+  if (f.type === "boolean") {
+    // A checkbox reads as its label, box first; its hint and error beneath.
+    return <CheckField f={f} required={required} hint={h} value={props.value === true} error={props.error} onChange={props.onChange} />;
+  }
   return (
     <Field label={name} hint={h === "" ? undefined : h} error={props.error} className="elicit-field">
       {(c) => {
-        const common = { ...c, "data-field": f.name, "aria-required": required || undefined };
-        if (f.type === "boolean") {
-          return <input {...common} type="checkbox" checked={props.value === true} onChange={(e) => props.onChange(e.target.checked)} />;
-        }
+        const common = { ...c, className: "input", "data-field": f.name, "aria-required": required || undefined };
         const opts = f.options ?? [];
         if (opts.length > 0) {
           return (
@@ -224,5 +225,51 @@ function FieldInput(props: { f: ElicitField; value: string | boolean; error: str
         );
       }}
     </Field>
+  );
+}
+
+/** CheckField is a boolean field: the box before its label, its hint and error beneath. */
+function CheckField(props: {
+  f: ElicitField;
+  required: boolean;
+  hint: string;
+  value: boolean;
+  error: string | undefined;
+  onChange: (v: boolean) => void;
+}) {
+  const id = useId();
+  const bad = props.error !== undefined && props.error !== "";
+  const described = [bad ? `${id}-error` : "", props.hint !== "" ? `${id}-hint` : ""].filter((x) => x !== "").join(" ");
+  return (
+    <div className="field elicit-field">
+      <label className="elicit-check">
+        <input
+          type="checkbox"
+          data-field={props.f.name}
+          checked={props.value}
+          aria-required={props.required || undefined}
+          aria-invalid={bad || undefined}
+          aria-describedby={described === "" ? undefined : described}
+          onChange={(e) => props.onChange(e.target.checked)}
+        />
+        {label(props.f)}
+        {props.required && (
+          <span className="elicit-required" aria-hidden="true">
+            {" "}
+            *
+          </span>
+        )}
+      </label>
+      {bad && (
+        <p id={`${id}-error`} className="field-error">
+          {props.error}
+        </p>
+      )}
+      {props.hint !== "" && (
+        <p id={`${id}-hint`} className="muted hint">
+          {props.hint}
+        </p>
+      )}
+    </div>
   );
 }
