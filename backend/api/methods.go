@@ -180,7 +180,9 @@ func (s *Service) Answer(approvalID string, a kernel.Answer) error {
 // PendingElicitations lists the MCP servers' questions waiting for the
 // user in a session ("" for every session), oldest first.
 func (s *Service) PendingElicitations(sessionID string) ([]event.MCPElicitationData, error) {
-	return list(s, func(k *kernel.Kernel) ([]event.MCPElicitationData, error) { return k.PendingElicitations(sessionID), nil })
+	return list(s, func(k *kernel.Kernel) ([]event.MCPElicitationData, error) {
+		return k.PendingElicitations(sessionID), nil
+	})
 }
 
 // AnswerElicitation answers an MCP server's question (an mcp.elicitation

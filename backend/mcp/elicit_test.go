@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"foya/backend/event"
 	"foya/backend/mcp"
@@ -281,5 +282,32 @@ func TestFormFields(t *testing.T) {
 	}
 	if errs := mcp.Validate(fields, map[string]any{"e": "a@b.example", "u": "https://x", "d": "2026-12-31", "t": "2026-12-31T09:00:00Z", "n": 1.0, "s": "a", "b": false}); errs != nil {
 		t.Errorf("good values: %v", errs)
+	}
+}
+
+// TestElicitationHoldsTheCallTimeout: a person who takes longer to answer
+// than the entry's call timeout does not get the call cut as a hung
+// server: the timeout is held while the question waits. (The fake user's
+// delay is the behaviour under test, not a wait for an event.)
+// spec: M1
+func TestElicitationHoldsTheCallTimeout(t *testing.T) {
+	u := &fakeUser{answer: func(ctx context.Context, e mcp.Elicitation) (mcp.ElicitAnswer, error) {
+		select {
+		case <-time.After(300 * time.Millisecond): // six call timeouts
+		case <-ctx.Done():
+			return mcp.ElicitAnswer{}, ctx.Err()
+		}
+		return mcp.ElicitAnswer{Action: mcp.Decline}, nil
+	}}
+	m, reg := newManager(t, mcp.Options{Elicit: u.elicit})
+	e := stdioEntry(t, "el", mcptest.ElicitMode)
+	e.Timeout = "50ms"
+	m.Set("", []mcp.Entry{e})
+	m.Wait(context.Background(), "")
+	if s := saw(t, call(t, reg, nil, "mcp__el__ask", `{}`)); s.Action != "decline" {
+		t.Errorf("the server saw %+v; want the user's decline", s)
+	}
+	if st := status(m, "el"); st.Restarts != 0 || st.State != mcp.Ready {
+		t.Errorf("status %+v; want the server ready, never restarted", st)
 	}
 }
