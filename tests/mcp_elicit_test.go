@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"foya/backend/cli"
 	"foya/backend/event"
 	"foya/backend/kernel"
 	"foya/backend/llm"
@@ -255,6 +257,20 @@ func TestMCPCLIElicit(t *testing.T) {
 		t.Errorf("exec --json told %+v; want the question declined, with the note", told)
 	}
 	if got := toolText(t, model.Requests()[1], "c1"); !strings.Contains(got, `"action":"decline"`) || !strings.Contains(got, "without a person") {
+		t.Errorf("the server got %s; want decline with the note", got)
+	}
+
+	// foya exec on a terminal asks approvals only: the question is
+	// declined at once too, said on standard error; nothing waits.
+	model = pt.New(t, pt.Calls(call("c1", "mcp__el__ask", `{}`)), pt.Say("done"))
+	var stdout, stderr bytes.Buffer
+	code := cli.Run(context.Background(), []string{"exec", "--base-url", model.URL, "--api-key", "x", "--model", "m", "--db", db,
+		"--workdir", dir, "--approval", "full-access", "ask me"},
+		cli.Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Interactive: true, Getenv: func(string) string { return "" }})
+	if code != cli.ExitOK || !strings.Contains(stderr.String(), "the MCP server el asked: Tell me more — declined: foya exec asks only approvals on the terminal") {
+		t.Errorf("exec on a terminal: exit %d\n%s\n%s", code, stdout.String(), stderr.String())
+	}
+	if got := toolText(t, model.Requests()[1], "c1"); !strings.Contains(got, `"action":"decline"`) || !strings.Contains(got, "asks only approvals") {
 		t.Errorf("the server got %s; want decline with the note", got)
 	}
 }

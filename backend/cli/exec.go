@@ -230,8 +230,11 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 		}
 	})
 	defer unsub()
-	// An MCP server's questions: a notice, declined at once here (headless)
-	// or asked in another front end; printed either way.
+	// An MCP server's questions: the terminal asks approvals only, so they
+	// are declined at once, with a note, and the notice printed.
+	if interactive {
+		k.DeclineElicitations("foya exec asks only approvals on the terminal, so it declined the MCP server's question (the app and foya serve show it as a form)")
+	}
 	defer k.SubscribeNotices(func(ev llm.Event) {
 		if ev.SessionID == sess.ID && ev.Type == event.TypeMCPElicitation {
 			out.event(ev)

@@ -26,6 +26,19 @@ type elicits struct {
 	mu      sync.Mutex
 	waiting map[string]*elicitWaiter
 	closed  map[string]bool
+	// decline, when set, declines every question at once with this note
+	// (DeclineElicitations).
+	decline string
+}
+
+// DeclineElicitations makes the kernel decline every MCP server's
+// question at once, with note for the server and the mcp.elicitation
+// notice: for a front end that cannot show them (foya exec on a terminal,
+// which asks approvals only).
+func (k *Kernel) DeclineElicitations(note string) {
+	k.elicits.mu.Lock()
+	defer k.elicits.mu.Unlock()
+	k.elicits.decline = note
 }
 
 type elicitWaiter struct {
@@ -50,11 +63,16 @@ func (k *Kernel) elicit(ctx context.Context, rc *tools.RunContext, callID string
 		k.notice(d.SessionID, event.MCPElicitation(d))
 		return mcp.ElicitAnswer{Action: mcp.Decline, Note: note}, nil
 	}
+	k.elicits.mu.Lock()
+	note := k.elicits.decline
+	k.elicits.mu.Unlock()
 	switch {
 	case e.Unshowable != "":
 		return declined(e.Unshowable)
 	case k.gateway == nil:
 		return declined(headlessNote)
+	case note != "":
+		return declined(note)
 	}
 	w := &elicitWaiter{d: d, ch: make(chan ElicitAnswer, 1)}
 	k.elicits.mu.Lock()
