@@ -17,8 +17,9 @@ import (
 // M1): a front end shows the form (or the URL) and answers with
 // AnswerElicitation; a second notice, of the same ID, says how it ended.
 // It ends unanswered, cancelled, when the run is cancelled or the call
-// ends. A headless kernel (foya exec) has no one to ask: it declines at
-// once, and the notice says so.
+// ends. A headless kernel (foya exec with no terminal) has no one to
+// ask, and foya exec on a terminal asks approvals only
+// (DeclineElicitations): both decline at once, and the notice says so.
 
 // elicits are the elicitations waiting for an answer. The zero value is
 // ready to use.
