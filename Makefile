@@ -135,7 +135,7 @@ CONFORMANCE_NODE_STAMP := $(CONFORMANCE_NODE_DIR)/node_modules/.foya-npm-ci
 test-conformance: $(CONFORMANCE_STAMP) ## the MCP conformance suite's client scenarios against foya mcp
 	$(GO) build -o $(CONFORMANCE_OUT)/foya .
 	@if node -e 'process.exit(+process.versions.node.split(".")[0] >= 22 ? 0 : 1)' 2>/dev/null; then node=$$(command -v node); \
-	else $(MAKE) --no-print-directory $(CONFORMANCE_NODE_STAMP); node=$(CURDIR)/$(CONFORMANCE_NODE_DIR)/node_modules/.bin/node; fi; \
+	else $(MAKE) -s --no-print-directory $(CONFORMANCE_NODE_STAMP); node=$(CURDIR)/$(CONFORMANCE_NODE_DIR)/node_modules/.bin/node; fi; \
 	scripts/conformance/run.sh "$$node" $(CONFORMANCE_OUT)/foya $(CONFORMANCE_OUT)/run
 
 $(CONFORMANCE_STAMP): scripts/conformance/package.json scripts/conformance/package-lock.json
