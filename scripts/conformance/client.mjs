@@ -56,11 +56,19 @@ const env = {
   FOYA_OAUTH_OPENER: join(here, 'open-url.mjs'),
 };
 
-// foya runs one foya mcp command; a failure ends the run with foya's exit
-// code, its message already on standard error.
+// stepTimeout bounds one foya command, below the suite's 30 s for the
+// whole client: the suite's kill would reach this script, not foya.
+const stepTimeout = 25000;
+
+// foyaMCP runs one foya mcp command; a failure ends the run with foya's
+// exit code, its message already on standard error.
 function foyaMCP(...args) {
   console.error(`+ foya mcp ${args.join(' ')}`);
-  const r = spawnSync(foya, ['mcp', ...args], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const r = spawnSync(foya, ['mcp', ...args], { env, stdio: ['ignore', 'inherit', 'inherit'], timeout: stepTimeout });
+  if (r.error?.code === 'ETIMEDOUT') {
+    console.error(`client.mjs: foya mcp ${args[0]} did not end within ${stepTimeout / 1000} s: killed`);
+    process.exit(1);
+  }
   if (r.error) {
     console.error(`client.mjs: cannot run ${foya}: ${r.error.message}`);
     process.exit(1);
