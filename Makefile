@@ -278,7 +278,7 @@ dev: deps ## live-reloading desktop app for development (Wails dev server)
 	$(GO) tool wails dev -m -tags webkit2_41
 
 clean: ## remove build output (keeps installed modules)
-	rm -rf build/bin tests/smoke/out tests/e2e/out
+	rm -rf build/bin build/conformance/foya build/conformance/run tests/smoke/out tests/e2e/out
 	find frontend/dist -mindepth 1 ! -name .gitkeep -exec rm -rf {} +
 
 # --- packaging: the Debian package, the per-user install, their test ---
