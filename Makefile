@@ -59,7 +59,7 @@ run: build ## install what is missing, build, start the desktop app
 build: deps $(FRONTEND_DIST) ## install what is missing, build the desktop binary into build/bin/foya
 	$(GO) build -tags $(TAGS) $(if $(LDFLAGS),-ldflags "$(LDFLAGS)") -o $(BIN) .
 
-test: deps frontend ## install what is missing, then run every test: Go, front end, browser, desktop smoke, package
+test: deps frontend ## install what is missing, then run every test: Go, MCP conformance, front end, browser, desktop smoke, package
 	$(MAKE) --no-print-directory test-go
 	$(MAKE) --no-print-directory test-conformance
 	$(MAKE) --no-print-directory test-frontend
