@@ -143,7 +143,7 @@ func dial(ctx context.Context, e Entry, l Launch, timeout time.Duration, onNote 
 	case <-c.done:
 		err = fmt.Errorf("the server ended before the handshake (%s)", c.exitText())
 	case <-ictx.Done():
-		err = fmt.Errorf("the server did not complete the MCP handshake within %v (is it an MCP server speaking JSON-RPC on its standard output?)", timeout)
+		err = handshakeSilence(e, timeout)
 	}
 	if err != nil && c.kill != nil {
 		// A transport error often comes just before the process's exit:
