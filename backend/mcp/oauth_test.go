@@ -323,7 +323,7 @@ func TestOAuthBadInput(t *testing.T) {
 		want  string
 	}{
 		{"garbage metadata", mcpauth.Options{}, func(o *mcptest.OAuth) { o.Garbage = true }, "is not a JSON object as OAuth metadata must be"},
-		{"wrong state", mcpauth.Options{}, func(o *mcptest.OAuth) { o.WrongState = true }, "another state than the one Foya sent"},
+		{"wrong state", mcpauth.Options{}, func(o *mcptest.OAuth) { o.WrongStates = 1 }, "another state than the one Foya sent"},
 		{"hanging token endpoint", mcpauth.Options{RequestTimeout: 300 * time.Millisecond}, func(o *mcptest.OAuth) { o.HangToken = true }, "/token did not answer within 300ms"},
 		{"no browser answer", mcpauth.Options{WaitTimeout: 200 * time.Millisecond, Opener: func(context.Context, string) error { return nil }}, nil, "no answer from the browser within 200ms"},
 		{"no registration", mcpauth.Options{}, func(o *mcptest.OAuth) { o.NoRegistration = true }, "registers no clients"},

@@ -171,7 +171,12 @@ func (s *Session) renew(ctx context.Context, old string, scopes []string) (strin
 		return s.clientCredentials(ctx, scopes)
 	}
 	if r == nil || r.RefreshToken == "" || scopes != nil {
-		s.set(SignInNeeded, s.neededText(scopes))
+		s.mu.Lock()
+		if s.state != Error || scopes != nil {
+			// A sign-in that failed keeps its reason until the next one.
+			s.state, s.errText = SignInNeeded, s.neededText(scopes)
+		}
+		s.mu.Unlock()
 		return "", fmt.Errorf("the MCP server at %s needs you to sign in: %w", s.url, ErrSignInNeeded)
 	}
 	c := client{id: r.ClientID, secret: r.ClientSecret, method: r.AuthMethod}

@@ -48,8 +48,9 @@ type OAuth struct {
 	HangToken bool
 	// RefuseRefresh makes refresh requests fail with invalid_grant.
 	RefuseRefresh bool
-	// WrongState makes the authorization endpoint send back another state.
-	WrongState bool
+	// WrongStates is how many of the next authorizations send back
+	// another state than the client's.
+	WrongStates int
 	// NoRegistration hides the registration endpoint.
 	NoRegistration bool
 	// Clients are pre-registered clients: their secrets by ID.
@@ -64,6 +65,7 @@ type OAuth struct {
 	tokens  map[string]grant // access tokens
 	refresh map[string]grant
 	hang    chan struct{}
+	issued  []string
 }
 
 // Seen is one request the authorization server got: its path and its
@@ -123,6 +125,13 @@ func (o *OAuth) Requests(path string) []Seen {
 		}
 	}
 	return out
+}
+
+// Issued returns every access and refresh token the server gave.
+func (o *OAuth) Issued() []string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return slices.Clone(o.issued)
 }
 
 // Expire makes every access token expired.
@@ -198,7 +207,10 @@ func (o *OAuth) authorize(w http.ResponseWriter, r *http.Request) {
 	o.note(r, q)
 	o.mu.Lock()
 	_, known := o.Clients[q.Get("client_id")]
-	wrong := o.WrongState
+	wrong := o.WrongStates > 0
+	if wrong {
+		o.WrongStates--
+	}
 	o.mu.Unlock()
 	redirect, err := url.Parse(q.Get("redirect_uri"))
 	switch {
@@ -317,6 +329,7 @@ func (o *OAuth) token(w http.ResponseWriter, r *http.Request) {
 	g.expiry = time.Now().Add(ttl)
 	access, refresh := token(), token()
 	o.tokens[access] = g
+	o.issued = append(o.issued, access, refresh)
 	out := map[string]any{"access_token": access, "token_type": "Bearer", "expires_in": int(ttl / time.Second), "scope": g.scope}
 	if v.Get("grant_type") != "client_credentials" {
 		o.refresh[refresh] = g

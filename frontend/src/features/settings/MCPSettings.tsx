@@ -104,7 +104,11 @@ export function MCPSettings(props: { sessionId: string | null }) {
     setOutcome({ ok: true, text });
     void reload();
   };
-  const failed = (text: string) => setOutcome({ ok: false, text });
+  const failed = (text: string) => {
+    setOutcome({ ok: false, text });
+    // What failed may have changed the server too (a sign-in that failed).
+    void reload();
+  };
 
   if (load.status === "loading" || workdir === null) return <p className="muted">Loading MCP servers… (Foya waits briefly for them to start)</p>;
   if (load.status === "error") {
