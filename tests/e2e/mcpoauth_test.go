@@ -67,7 +67,17 @@ func TestBrowserMCPSignIn(t *testing.T) {
 			}
 		}
 	}
-	if b, err := os.ReadFile(filepath.Join(srv.data, "foya", "mcp-tokens.json")); err == nil && strings.Contains(string(b), "accessToken") {
-		t.Errorf("a token is still stored after the sign-out")
+	// Without a keyring the token went to the file beside the database
+	// (the data folder of a named database), and the sign-out took it out.
+	tokens := filepath.Join(filepath.Dir(srv.data), "mcp-tokens.json")
+	b, err := os.ReadFile(tokens)
+	if err != nil {
+		t.Fatalf("the token file: %v", err)
+	}
+	if fi, _ := os.Stat(tokens); fi.Mode().Perm() != 0o600 {
+		t.Errorf("the token file's mode is %v", fi.Mode().Perm())
+	}
+	if strings.Contains(string(b), "accessToken") {
+		t.Errorf("a token is still stored after the sign-out: %s", b)
 	}
 }
