@@ -121,3 +121,57 @@ func TestMCPCLISignInBadFlags(t *testing.T) {
 		t.Fatalf("list --client-id: exit %d\n%s", res.code, res.stderr)
 	}
 }
+
+// TestMCPCLISignInKeyring: with a system keyring the sign-in token goes
+// there, not to a file, and the next command finds it there; with a
+// locked keyring the sign-in fails saying so, the server's tools are not
+// listed, and no token lands in a file.
+// spec: M1
+func TestMCPCLISignInKeyring(t *testing.T) {
+	curl, err := exec.LookPath("curl")
+	if err != nil {
+		t.Skip("curl follows the authorization page in this test; it is not installed")
+	}
+	bin := foyaBinary(t)
+	as := mcptest.NewOAuth()
+	t.Cleanup(as.Close)
+	opener := "FOYA_OAUTH_OPENER=" + curl + " -sS -L -o /dev/null"
+	dbDir := t.TempDir()
+	db := filepath.Join(dbDir, "foya.db")
+	tokens := filepath.Join(dbDir, "mcp-tokens.json")
+
+	bus := sessionBus(t)
+	ss := startSecretService(t, bus, false)
+	env := append(providerEnv(bus), opener)
+	for i := range 2 {
+		res := runFoya(t, bin, env, "mcp", "tools", "--url", as.MCPURL, "--db", db)
+		if res.code != 0 || !strings.Contains(res.stdout, `"echo"`) {
+			t.Fatalf("mcp tools %d: exit %d\n%s%s", i, res.code, res.stdout, res.stderr)
+		}
+	}
+	if n := len(as.Requests("/authorize")); n != 1 {
+		t.Errorf("%d authorizations; the second command should have found the token in the keyring", n)
+	}
+	found := false
+	for _, v := range ss.values() {
+		found = found || strings.Contains(v, "accessToken")
+	}
+	if !found {
+		t.Error("no token in the keyring")
+	}
+	if b, err := os.ReadFile(tokens); err == nil && strings.Contains(string(b), "accessToken") {
+		t.Error("the token went to the file although there is a keyring")
+	}
+
+	locked := sessionBus(t)
+	startSecretService(t, locked, true)
+	other := mcptest.NewOAuth()
+	t.Cleanup(other.Close)
+	res := runFoya(t, bin, append(providerEnv(locked), opener), "mcp", "tools", "--url", other.MCPURL, "--db", db)
+	if res.code != 1 || !strings.Contains(res.stderr, "keyring is locked") || strings.Contains(res.stdout, `"echo"`) {
+		t.Fatalf("locked keyring: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if b, err := os.ReadFile(tokens); err == nil && strings.Contains(string(b), "accessToken") {
+		t.Error("a locked keyring's token went to the file")
+	}
+}
