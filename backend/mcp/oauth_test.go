@@ -83,6 +83,11 @@ type oauthFixture struct {
 
 func newOAuth(t *testing.T, ao mcpauth.Options, cfg *mcpauth.Config, knobs func(*mcptest.OAuth)) *oauthFixture {
 	t.Helper()
+	return newOAuthEntry(t, ao, func(as *mcptest.OAuth) mcp.Entry { return mcp.Entry{Name: "remote", URL: as.MCPURL, OAuth: cfg} }, knobs)
+}
+
+func newOAuthEntry(t *testing.T, ao mcpauth.Options, entry func(*mcptest.OAuth) mcp.Entry, knobs func(*mcptest.OAuth)) *oauthFixture {
+	t.Helper()
 	f := &oauthFixture{as: mcptest.NewOAuth(), store: &memStore{m: map[string]string{}}, opened: &atomic.Int32{}}
 	if knobs != nil {
 		knobs(f.as)
@@ -96,7 +101,7 @@ func newOAuth(t *testing.T, ao mcpauth.Options, cfg *mcpauth.Config, knobs func(
 		ao.WaitTimeout = 20 * time.Second
 	}
 	f.m, _ = newManager(t, mcp.Options{OAuth: &ao, Backoff: time.Hour})
-	f.m.Set("", []mcp.Entry{{Name: "remote", URL: f.as.MCPURL, OAuth: cfg}})
+	f.m.Set("", []mcp.Entry{entry(f.as)})
 	f.m.Wait(context.Background(), "")
 	return f
 }
@@ -365,5 +370,92 @@ func TestOAuthConfigCheck(t *testing.T) {
 		if err := c.cfg.Check(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %q", c.cfg, err, c.want)
 		}
+	}
+}
+
+// TestOAuthDiscoveryAndClients: the other ways to an authorization server
+// and to a client: a 401 with no resource_metadata (the metadata found at
+// its well-known address, the scopes from its scopes_supported) and
+// metadata only at the OpenID Connect discovery address; a pre-registered
+// client; a client ID metadata document where the server takes one (no
+// registration); an SSE server, a resource of its own.
+// spec: M1
+func TestOAuthDiscoveryAndClients(t *testing.T) {
+	const cimd = "https://foya.example/oauth/client.json"
+	cases := []struct {
+		name     string
+		opts     mcpauth.Options
+		entry    func(*mcptest.OAuth) mcp.Entry
+		knobs    func(*mcptest.OAuth)
+		client   string // the authorization request's client_id; "" for a registered one
+		resource func(*mcptest.OAuth) string
+	}{
+		{name: "well-known and OpenID", knobs: func(o *mcptest.OAuth) { o.NoHint, o.OpenIDOnly = true, true }},
+		{name: "pre-registered", client: "pre", knobs: func(o *mcptest.OAuth) { o.Clients["pre"] = "" },
+			entry: func(o *mcptest.OAuth) mcp.Entry {
+				return mcp.Entry{Name: "remote", URL: o.MCPURL, OAuth: &mcpauth.Config{ClientID: "pre"}}
+			}},
+		{name: "client ID metadata document", client: cimd, opts: mcpauth.Options{ClientMetadataURL: cimd}, knobs: func(o *mcptest.OAuth) { o.CIMD = true }},
+		{name: "SSE", entry: func(o *mcptest.OAuth) mcp.Entry { return mcp.Entry{Name: "remote", URL: o.SSEURL, Type: mcp.SSE} },
+			resource: func(o *mcptest.OAuth) string { return o.SSEURL }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			entry := c.entry
+			if entry == nil {
+				entry = func(o *mcptest.OAuth) mcp.Entry { return mcp.Entry{Name: "remote", URL: o.MCPURL} }
+			}
+			f := newOAuthEntry(t, c.opts, entry, c.knobs)
+			if st := status(f.m, "remote"); st.SignIn != mcpauth.SignInNeeded {
+				t.Fatalf("before: %+v", st)
+			}
+			if _, err := f.m.SignIn(context.Background(), "", "remote"); err != nil {
+				t.Fatal(err)
+			}
+			f.m.Wait(context.Background(), "")
+			if st := status(f.m, "remote"); st.State != mcp.Ready || st.SignIn != mcpauth.SignedIn {
+				t.Fatalf("after: %+v", st)
+			}
+			if err := f.echo(t); err != nil {
+				t.Fatal(err)
+			}
+			auth := f.as.Requests("/authorize")
+			if len(auth) != 1 {
+				t.Fatalf("%d authorizations", len(auth))
+			}
+			a := auth[0].Values
+			want := f.as.MCPURL
+			if c.resource != nil {
+				want = c.resource(f.as)
+			}
+			if a.Get("resource") != want || a.Get("scope") != "mcp:tools" {
+				t.Errorf("authorization request = %v", a)
+			}
+			if c.client != "" && (a.Get("client_id") != c.client || len(f.as.Requests("/register")) != 0) {
+				t.Errorf("client_id %q, %d registrations; want %q and none", a.Get("client_id"), len(f.as.Requests("/register")), c.client)
+			}
+			if c.name == "well-known and OpenID" && len(f.as.Requests("/.well-known/openid-configuration")) == 0 {
+				t.Error("the OpenID Connect discovery address was not asked")
+			}
+		})
+	}
+}
+
+// TestOAuthStepUpLimit: a server that keeps refusing for want of scope,
+// however often Foya signs in again, gets a bounded number of step-ups
+// and the call a clear error.
+// spec: M1
+func TestOAuthStepUpLimit(t *testing.T) {
+	f := newOAuth(t, mcpauth.Options{Interactive: true}, nil, func(o *mcptest.OAuth) { o.CallScope, o.GrantScope = "mcp:call", "mcp:tools" })
+	if _, err := f.m.SignIn(context.Background(), "", "remote"); err != nil {
+		t.Fatal(err)
+	}
+	f.m.Wait(context.Background(), "")
+	err := f.echo(t)
+	if err == nil || !strings.Contains(err.Error(), "still refuses for want of scope") || !strings.Contains(err.Error(), "after 2 requests") {
+		t.Fatalf("call = %v", err)
+	}
+	if n := len(f.as.Requests("/authorize")); n != 3 {
+		t.Errorf("%d authorizations; want the sign-in and 2 step-ups", n)
 	}
 }

@@ -172,8 +172,9 @@ func (s *Session) renew(ctx context.Context, old string, scopes []string) (strin
 	}
 	if r == nil || r.RefreshToken == "" || scopes != nil {
 		s.mu.Lock()
-		if s.state != Error || scopes != nil {
-			// A sign-in that failed keeps its reason until the next one.
+		if (s.state != Error && s.state != SignInNeeded) || scopes != nil {
+			// A sign-in that failed, or a refresh refused, keeps its
+			// reason until the next sign-in.
 			s.state, s.errText = SignInNeeded, s.neededText(scopes)
 		}
 		s.mu.Unlock()

@@ -32,8 +32,9 @@ import (
 // It records what it was sent, and its knobs make it misbehave.
 type OAuth struct {
 	*httptest.Server
-	// MCPURL is the protected MCP endpoint.
-	MCPURL string
+	// MCPURL is the protected MCP endpoint; SSEURL the same server over
+	// SSE, protected as a resource of its own.
+	MCPURL, SSEURL string
 
 	mu sync.Mutex
 	// Knobs, set before use (under Lock for a running test).
@@ -53,6 +54,18 @@ type OAuth struct {
 	WrongStates int
 	// NoRegistration hides the registration endpoint.
 	NoRegistration bool
+	// OpenIDOnly publishes the metadata at the OpenID Connect discovery
+	// address only.
+	OpenIDOnly bool
+	// NoHint leaves resource_metadata out of 401 challenges: the client
+	// must find the metadata at its well-known address.
+	NoHint bool
+	// CIMD says the server takes client ID metadata documents: an https
+	// URL as client ID, unregistered.
+	CIMD bool
+	// GrantScope, if set, is the scope of every token, whatever was
+	// asked (a server that never grants a step-up).
+	GrantScope string
 	// Clients are pre-registered clients: their secrets by ID.
 	Clients map[string]string
 	// Keys are pre-registered private_key_jwt clients: their public keys.
@@ -84,17 +97,33 @@ type grant struct {
 func NewOAuth() *OAuth {
 	o := &OAuth{Scope: "mcp:tools", Clients: map[string]string{}, Keys: map[string]*ecdsa.PublicKey{},
 		codes: map[string]grant{}, tokens: map[string]grant{}, refresh: map[string]grant{}, hang: make(chan struct{})}
-	mcpHandler := server.NewStreamableHTTPServer(New())
 	mux := http.NewServeMux()
+	o.Server = httptest.NewUnstartedServer(mux)
+	base := "http://" + o.Server.Listener.Addr().String()
+	mcpHandler := server.NewStreamableHTTPServer(New())
+	sse := server.NewSSEServer(New(), server.WithBaseURL(base))
 	mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", o.resourceMeta)
+	mux.HandleFunc("/.well-known/oauth-protected-resource/sse", o.resourceMeta)
 	mux.HandleFunc("/.well-known/oauth-authorization-server", o.serverMeta)
+	mux.HandleFunc("/.well-known/openid-configuration", o.serverMeta)
 	mux.HandleFunc("/register", o.register)
 	mux.HandleFunc("/authorize", o.authorize)
 	mux.HandleFunc("/token", o.token)
 	mux.Handle("/mcp", o.protect(mcpHandler))
-	o.Server = httptest.NewServer(mux)
+	mux.Handle("/sse", o.protect(sse.SSEHandler()))
+	mux.Handle("/message", o.protect(sse.MessageHandler()))
+	o.Server.Start()
 	o.MCPURL = o.URL + "/mcp"
+	o.SSEURL = o.URL + "/sse"
 	return o
+}
+
+// resourceOf is the resource a request to the MCP server is for.
+func (o *OAuth) resourceOf(path string) string {
+	if path == "/sse" || path == "/message" || strings.HasSuffix(path, "/sse") {
+		return o.SSEURL
+	}
+	return o.MCPURL
 }
 
 // Close ends the server, a hung token request included.
@@ -158,15 +187,19 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 func (o *OAuth) resourceMeta(w http.ResponseWriter, r *http.Request) {
 	o.note(r, r.URL.Query())
-	writeJSON(w, 200, map[string]any{"resource": o.MCPURL, "authorization_servers": []string{o.URL},
+	writeJSON(w, 200, map[string]any{"resource": o.resourceOf(r.URL.Path), "authorization_servers": []string{o.URL},
 		"scopes_supported": []string{"mcp:tools"}})
 }
 
 func (o *OAuth) serverMeta(w http.ResponseWriter, r *http.Request) {
 	o.note(r, r.URL.Query())
 	o.mu.Lock()
-	garbage, noReg := o.Garbage, o.NoRegistration
+	garbage, noReg, openID, cimd := o.Garbage, o.NoRegistration, o.OpenIDOnly, o.CIMD
 	o.mu.Unlock()
+	if openID != (r.URL.Path == "/.well-known/openid-configuration") {
+		http.NotFound(w, r)
+		return
+	}
 	if garbage {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, "<html>this is not metadata")
@@ -178,6 +211,9 @@ func (o *OAuth) serverMeta(w http.ResponseWriter, r *http.Request) {
 		"token_endpoint_auth_methods_supported": []string{"none", "client_secret_post", "client_secret_basic", "private_key_jwt"}}
 	if !noReg {
 		m["registration_endpoint"] = o.URL + "/register"
+	}
+	if cimd {
+		m["client_id_metadata_document_supported"] = true
 	}
 	writeJSON(w, 200, m)
 }
@@ -207,6 +243,7 @@ func (o *OAuth) authorize(w http.ResponseWriter, r *http.Request) {
 	o.note(r, q)
 	o.mu.Lock()
 	_, known := o.Clients[q.Get("client_id")]
+	known = known || (o.CIMD && strings.HasPrefix(q.Get("client_id"), "https://"))
 	wrong := o.WrongStates > 0
 	if wrong {
 		o.WrongStates--
@@ -223,8 +260,8 @@ func (o *OAuth) authorize(w http.ResponseWriter, r *http.Request) {
 	case q.Get("code_challenge") == "" || q.Get("code_challenge_method") != "S256":
 		http.Error(w, "PKCE S256 required", 400)
 		return
-	case q.Get("resource") != o.MCPURL:
-		http.Error(w, "resource must be "+o.MCPURL, 400)
+	case q.Get("resource") != o.MCPURL && q.Get("resource") != o.SSEURL:
+		http.Error(w, "resource must be "+o.MCPURL+" or "+o.SSEURL, 400)
 		return
 	}
 	code := token()
@@ -326,6 +363,9 @@ func (o *OAuth) token(w http.ResponseWriter, r *http.Request) {
 	if ttl <= 0 {
 		ttl = time.Hour
 	}
+	if o.GrantScope != "" {
+		g.scope = o.GrantScope
+	}
 	g.expiry = time.Now().Add(ttl)
 	access, refresh := token(), token()
 	o.tokens[access] = g
@@ -343,14 +383,19 @@ func (o *OAuth) token(w http.ResponseWriter, r *http.Request) {
 // and tools/call only with CallScope.
 func (o *OAuth) protect(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		meta := o.URL + "/.well-known/oauth-protected-resource/mcp"
+		resource := o.resourceOf(r.URL.Path)
+		meta := o.URL + "/.well-known/oauth-protected-resource" + strings.TrimPrefix(resource, o.URL)
 		tok := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
 		o.mu.Lock()
 		g, ok := o.tokens[tok]
-		scope, callScope := o.Scope, o.CallScope
+		scope, callScope, noHint := o.Scope, o.CallScope, o.NoHint
 		o.mu.Unlock()
-		if !ok || time.Now().After(g.expiry) || g.resource != o.MCPURL {
-			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata="%s", scope="%s"`, meta, scope))
+		if !ok || time.Now().After(g.expiry) || g.resource != resource {
+			challenge := fmt.Sprintf(`Bearer resource_metadata="%s", scope="%s"`, meta, scope)
+			if noHint {
+				challenge = `Bearer realm="mcp"`
+			}
+			w.Header().Set("WWW-Authenticate", challenge)
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
 			return
 		}
