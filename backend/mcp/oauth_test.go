@@ -354,6 +354,7 @@ func TestOAuthBadInput(t *testing.T) {
 
 // TestOAuthConfigCheck: bad combinations of client settings are refused
 // with what to do.
+// spec: M1
 func TestOAuthConfigCheck(t *testing.T) {
 	for _, c := range []struct {
 		cfg  mcpauth.Config

@@ -16,6 +16,7 @@ import (
 // TokenFile in the data folder, mode 0600; Get finds them, Delete removes
 // them, a missing one is ErrNotStored; a file others may read is refused
 // without its content in the error.
+// spec: M1
 func TestTokensWithoutKeyring(t *testing.T) {
 	noKeyring(t)
 	dir := t.TempDir()
