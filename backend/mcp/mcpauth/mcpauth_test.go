@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 type memStore struct {
@@ -142,5 +143,56 @@ func TestDiscoveryRefusals(t *testing.T) {
 				t.Fatalf("state %s %q", st, why)
 			}
 		})
+	}
+}
+
+// TestRequestDuringSignIn: while a person is in the browser, a request to
+// the server that needs a token does not wait for them beyond its own
+// context; cancelling the sign-in ends it with nothing stored.
+// spec: M1
+func TestRequestDuringSignIn(t *testing.T) {
+	var srv *httptest.Server
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/.well-known/oauth-protected-resource/mcp":
+			fmt.Fprintf(w, `{"resource":"%s/mcp","authorization_servers":["%s"]}`, srv.URL, srv.URL)
+		case "/.well-known/oauth-authorization-server":
+			fmt.Fprintf(w, `{"issuer":"%s","authorization_endpoint":"%s/a","token_endpoint":"%s/t","code_challenge_methods_supported":["S256"]}`, srv.URL, srv.URL, srv.URL)
+		default:
+			w.Header().Set("WWW-Authenticate", `Bearer scope="x"`)
+			http.Error(w, "no", http.StatusUnauthorized)
+		}
+	}))
+	defer srv.Close()
+	opened := make(chan string, 1)
+	store := &memStore{m: map[string]string{}}
+	s := New(srv.URL+"/mcp", Config{ClientID: "pre"}, Options{Store: store, Opener: func(_ context.Context, u string) error { opened <- u; return nil }})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.SignIn(ctx) }()
+	page := <-opened
+	if !strings.Contains(page, "client_id=pre") || !strings.Contains(page, "code_challenge_method=S256") {
+		t.Errorf("page = %s", page)
+	}
+	rctx, rcancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer rcancel()
+	req, _ := http.NewRequestWithContext(rctx, http.MethodPost, srv.URL+"/mcp", strings.NewReader(`{}`))
+	got := make(chan error, 1)
+	go func() {
+		resp, err := (&http.Client{Transport: s.Wrap(http.DefaultTransport)}).Do(req)
+		if resp != nil {
+			resp.Body.Close()
+		}
+		got <- err
+	}()
+	if err := <-got; err == nil || !strings.Contains(err.Error(), "waiting for the sign-in under way") {
+		t.Fatalf("request during the sign-in = %v", err)
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled sign-in = %v", err)
+	}
+	if len(store.m) != 0 {
+		t.Fatal("something was stored")
 	}
 }

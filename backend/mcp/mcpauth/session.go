@@ -25,7 +25,9 @@ type Session struct {
 	cfg     Config
 	o       Options
 
-	flow sync.Mutex // one sign-in or token renewal at a time
+	// flow is held by the one sign-in or token renewal under way; a
+	// request waiting for it gives up when its context ends.
+	flow chan struct{}
 
 	mu      sync.Mutex
 	state   string
@@ -42,8 +44,21 @@ func Account(serverURL string) string { return "mcp-oauth/" + canonical(serverUR
 
 // New returns the session of the server at serverURL.
 func New(serverURL string, cfg Config, o Options) *Session {
-	return &Session{url: serverURL, account: Account(serverURL), cfg: cfg, o: o.withDefaults(), state: NotNeeded}
+	return &Session{url: serverURL, account: Account(serverURL), cfg: cfg, o: o.withDefaults(), state: NotNeeded, flow: make(chan struct{}, 1)}
 }
+
+// lock takes s.flow, or fails when ctx ends first (a sign-in may hold it
+// while the person is in the browser).
+func (s *Session) lock(ctx context.Context) error {
+	select {
+	case s.flow <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("the MCP server at %s: waiting for the sign-in under way: %w", s.url, ctx.Err())
+	}
+}
+
+func (s *Session) unlock() { <-s.flow }
 
 // State returns the sign-in state and, for Error and some SignInNeeded,
 // why.
@@ -132,8 +147,10 @@ func (s *Session) forget(ctx context.Context) error {
 // SignOut forgets the server's token; the server's next refusal asks for
 // a sign-in again.
 func (s *Session) SignOut(ctx context.Context) error {
-	s.flow.Lock()
-	defer s.flow.Unlock()
+	if err := s.lock(ctx); err != nil {
+		return err
+	}
+	defer s.unlock()
 	if err := s.forget(ctx); err != nil {
 		return err
 	}
@@ -158,8 +175,10 @@ func (s *Session) accessToken(ctx context.Context) (string, error) {
 // since old was read: by refresh, or by the client_credentials grant.
 // It fails with ErrSignInNeeded when only a person can.
 func (s *Session) renew(ctx context.Context, old string, scopes []string) (string, error) {
-	s.flow.Lock()
-	defer s.flow.Unlock()
+	if err := s.lock(ctx); err != nil {
+		return "", err
+	}
+	defer s.unlock()
 	r, err := s.stored(ctx)
 	if err != nil {
 		return "", err

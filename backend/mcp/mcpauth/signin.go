@@ -25,8 +25,10 @@ var ErrWrongState = errors.New("the sign-in answer carries another state than th
 // configuration says so, else a person in the browser (authorization
 // code with PKCE). The token is stored only when all went well.
 func (s *Session) SignIn(ctx context.Context) error {
-	s.flow.Lock()
-	defer s.flow.Unlock()
+	if err := s.lock(ctx); err != nil {
+		return err
+	}
+	defer s.unlock()
 	if s.cfg.Grant == ClientCredentials {
 		_, err := s.clientCredentials(ctx, nil)
 		return err
