@@ -61,6 +61,27 @@ func TestMCPCLISignIn(t *testing.T) {
 		t.Errorf("%d authorizations; the second command should have used the kept token", n)
 	}
 
+	// A configured server at the same address uses the same token; foya
+	// mcp list says who is signed in and who needs a sign-in.
+	unsigned := mcptest.NewOAuth()
+	t.Cleanup(unsigned.Close)
+	for name, u := range map[string]string{"remote": as.MCPURL, "unsigned": unsigned.MCPURL} {
+		if res := runFoya(t, bin, env, "mcp", "add", name, "--url", u, "--db", db); res.code != 0 {
+			t.Fatalf("mcp add %s: exit %d\n%s", name, res.code, res.stderr)
+		}
+	}
+	res = runFoya(t, bin, env, "mcp", "list", "--db", db)
+	if res.code != 0 || !strings.Contains(res.stdout, "remote (user, http) ready") || !strings.Contains(res.stdout, "  signed in\n") ||
+		!strings.Contains(res.stdout, "sign-in needed: run foya mcp tools unsigned") {
+		t.Fatalf("mcp list: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if n := len(unsigned.Requests("/authorize")); n != 0 {
+		t.Errorf("foya mcp list opened a sign-in page (%d)", n)
+	}
+	for _, name := range []string{"remote", "unsigned"} {
+		runFoya(t, bin, env, "mcp", "remove", name, "--db", db)
+	}
+
 	res = foya("mcp", "call", "--url", as.MCPURL, "--grant", "client-credentials", "--client-id", "svc", "--client-secret", "s3cret", "echo", `{"text": "program"}`)
 	if res.code != 0 || !strings.Contains(res.stdout, "program") {
 		t.Fatalf("mcp call with client credentials: exit %d\n%s%s", res.code, res.stdout, res.stderr)

@@ -228,6 +228,16 @@ func printServer(w io.Writer, s mcpconfig.Server) {
 	if s.Error != "" {
 		fmt.Fprintf(w, "  error: %s\n", s.Error)
 	}
+	switch s.SignIn {
+	case "signed-in":
+		fmt.Fprintln(w, "  signed in")
+	case "sign-in-needed", "error":
+		why := ""
+		if s.SignInError != "" {
+			why = " (" + s.SignInError + ")"
+		}
+		fmt.Fprintf(w, "  sign-in needed%s: run foya mcp tools %s, or Sign in in the app's Settings → MCP servers\n", why, s.Name)
+	}
 	if s.Stderr != "" {
 		fmt.Fprintf(w, "  stderr:\n    %s\n", strings.ReplaceAll(s.Stderr, "\n", "\n    "))
 	}
