@@ -93,6 +93,7 @@ func projectEntries(workdir string) ([]mcp.Entry, map[string]string, []mcp.Probl
 		for _, e := range es {
 			if _, ok := files[e.Name]; !ok {
 				files[e.Name] = f
+				e.OAuth = projectOAuth(e.OAuth)
 				out = append(out, e)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"foya/backend/fault"
+	"foya/backend/mcp/mcpauth"
 )
 
 // SignIn signs in to an HTTP server (a project's of workdir wins over the
@@ -42,4 +43,16 @@ func (s *Servers) signInOut(ctx context.Context, workdir, name string, do func(c
 		}
 	}
 	return Server{}, notFound("no MCP server %q", name)
+}
+
+// projectOAuth is what a project's entry may say of signing in: a client
+// ID and scopes. A secret, a private key file or the client-credentials
+// grant are the user's to give (foya mcp tools|call flags, the user's own
+// file): a project naming the user's key file would have Foya sign
+// assertions with it for an authorization server the project chose.
+func projectOAuth(c *mcpauth.Config) *mcpauth.Config {
+	if c == nil {
+		return nil
+	}
+	return &mcpauth.Config{ClientID: c.ClientID, Scopes: c.Scopes}
 }
