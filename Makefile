@@ -37,9 +37,10 @@ LDFLAGS := $(strip $(LDFLAGS))
 # unshare, mount) for the sandbox's, git, e2fsprogs (chattr), dbus (the
 # keyring and notification tests start a session bus of their own with its
 # dbus-daemon), libglib2.0-bin and gvfs (gio's trash); the sqlite3 shell
-# for the tests of many processes on one database.
+# for the tests of many processes on one database; iproute2 (ip) to bring
+# up the loopback of the MCP conformance suite's private network.
 APT_PACKAGES := libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth imagemagick chromium patch ripgrep trash-cli desktop-file-utils \
-                bubblewrap python3 util-linux git e2fsprogs dbus libglib2.0-bin gvfs sqlite3 xdotool
+                bubblewrap python3 util-linux git e2fsprogs dbus libglib2.0-bin gvfs sqlite3 xdotool iproute2
 
 NPM_STAMP     := frontend/node_modules/.foya-npm-ci
 FRONTEND_SRC  := $(shell find frontend/src -type f 2>/dev/null) \
@@ -47,7 +48,7 @@ FRONTEND_SRC  := $(shell find frontend/src -type f 2>/dev/null) \
                  frontend/tsconfig.json frontend/vite.config.ts
 FRONTEND_DIST := frontend/dist/index.html
 
-.PHONY: run build test shots test-go tidy-check bench test-frontend test-e2e test-smoke bench-review crash soak fuzz deps deps-system deps-npm frontend bindings dev clean help
+.PHONY: run build test shots test-go test-conformance tidy-check bench test-frontend test-e2e test-smoke bench-review crash soak fuzz deps deps-system deps-npm frontend bindings dev clean help
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -58,8 +59,9 @@ run: build ## install what is missing, build, start the desktop app
 build: deps $(FRONTEND_DIST) ## install what is missing, build the desktop binary into build/bin/foya
 	$(GO) build -tags $(TAGS) $(if $(LDFLAGS),-ldflags "$(LDFLAGS)") -o $(BIN) .
 
-test: deps frontend ## install what is missing, then run every test: Go, front end, browser, desktop smoke, package
+test: deps frontend ## install what is missing, then run every test: Go, MCP conformance, front end, browser, desktop smoke, package
 	$(MAKE) --no-print-directory test-go
+	$(MAKE) --no-print-directory test-conformance
 	$(MAKE) --no-print-directory test-frontend
 	$(MAKE) --no-print-directory test-e2e
 	$(MAKE) --no-print-directory test-smoke
@@ -113,6 +115,40 @@ tidy-check: ## fail when go.mod or go.sum is not tidy
 FUZZTIME ?= 60s
 fuzz: ## run every Go fuzz target for FUZZTIME each (default 60s), one at a time
 	FUZZTIME=$(FUZZTIME) GO=$(GO) scripts/fuzz.sh
+
+# --- MCP conformance: the official suite's client scenarios ---
+# @modelcontextprotocol/conformance (pinned in scripts/conformance/package.json,
+# installed there with npm ci) starts a test server for each client
+# scenario and runs scripts/conformance/client.mjs, which drives foya mcp
+# tools and foya mcp call against it. The suite needs Node 22 or later
+# (fs.globSync): with an older system node, Node from npm (pinned in
+# scripts/conformance/node/) is installed into build/conformance/node.
+# scripts/conformance/run.sh runs the suite in a private network namespace
+# (its servers listen on every interface), prints its count line, and fails
+# when a scenario of scripts/conformance/expected-pass.txt fails. A few
+# seconds once installed; docs/mcp.md, "Conformance", has the results.
+CONFORMANCE_OUT        := build/conformance
+CONFORMANCE_STAMP      := scripts/conformance/node_modules/.foya-npm-ci
+CONFORMANCE_NODE_DIR   := $(CONFORMANCE_OUT)/node
+CONFORMANCE_NODE_STAMP := $(CONFORMANCE_NODE_DIR)/node_modules/.foya-npm-ci
+
+test-conformance: $(CONFORMANCE_STAMP) ## the MCP conformance suite's client scenarios against foya mcp
+	$(GO) build -o $(CONFORMANCE_OUT)/foya .
+	@if node -e 'process.exit(+process.versions.node.split(".")[0] >= 22 ? 0 : 1)' 2>/dev/null; then node=$$(command -v node); \
+	else $(MAKE) -s --no-print-directory $(CONFORMANCE_NODE_STAMP); node=$(CURDIR)/$(CONFORMANCE_NODE_DIR)/node_modules/.bin/node; fi; \
+	scripts/conformance/run.sh "$$node" $(CONFORMANCE_OUT)/foya $(CONFORMANCE_OUT)/run
+
+$(CONFORMANCE_STAMP): scripts/conformance/package.json scripts/conformance/package-lock.json
+	cd scripts/conformance && npm ci --no-audit --no-fund
+	touch $@
+
+$(CONFORMANCE_NODE_STAMP): scripts/conformance/node/package.json scripts/conformance/node/package-lock.json
+	rm -rf $(CONFORMANCE_NODE_DIR) && mkdir -p $(CONFORMANCE_NODE_DIR)
+	cp $^ $(CONFORMANCE_NODE_DIR)/
+	cd $(CONFORMANCE_NODE_DIR) && npm ci --no-audit --no-fund
+	$(CONFORMANCE_NODE_DIR)/node_modules/.bin/node --version
+	touch $@
+# --- end MCP conformance ---
 
 test-frontend: deps-npm ## the front end's unit tests (vitest)
 	cd frontend && npx vitest run
@@ -242,7 +278,7 @@ dev: deps ## live-reloading desktop app for development (Wails dev server)
 	$(GO) tool wails dev -m -tags webkit2_41
 
 clean: ## remove build output (keeps installed modules)
-	rm -rf build/bin tests/smoke/out tests/e2e/out
+	rm -rf build/bin build/conformance/foya build/conformance/run tests/smoke/out tests/e2e/out
 	find frontend/dist -mindepth 1 ! -name .gitkeep -exec rm -rf {} +
 
 # --- packaging: the Debian package, the per-user install, their test ---

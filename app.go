@@ -34,8 +34,11 @@ type AppOptions struct {
 	// on In, after writing "foya: script started": the window then shows
 	// only what index.html paints by itself, so that a test can look at it.
 	SmokeHoldScript bool
-	Out             io.Writer // nil discards
-	In              io.Reader // nil counts as closed
+	// ProcessStarted, in smoke mode, is when the process started: the
+	// report then says how long after it the window painted its shell.
+	ProcessStarted time.Time
+	Out            io.Writer // nil discards
+	In             io.Reader // nil counts as closed
 	// Errs receives start-up and shutdown failures; nil means os.Stderr.
 	Errs io.Writer
 }
@@ -238,6 +241,10 @@ func (a *App) UIReady(r UIReport) {
 	}
 	a.reportOnce.Do(func() {
 		<-a.started
+		if r.ShellPainted > 0 && !a.opts.ProcessStarted.IsZero() {
+			painted := time.UnixMilli(int64(r.ShellPainted))
+			fmt.Fprintf(a.opts.Out, "foya: shell painted %d ms after the process started\n", painted.Sub(a.opts.ProcessStarted).Milliseconds())
+		}
 		if r.Error != "" {
 			fmt.Fprintf(a.opts.Out, "foya: ui error=%q version=%s\n", r.Error, r.Version)
 		} else if r.Open != "" {

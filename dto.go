@@ -21,4 +21,8 @@ type UIReport struct {
 	// Setup means the window opened on the first-run setup (no provider
 	// profile and no session).
 	Setup bool `json:"setup"`
+	// ShellPainted is when the window first painted index.html's static
+	// shell, in milliseconds since the Unix epoch (boot-theme.js notes it
+	// after the first frame); 0 when unknown.
+	ShellPainted float64 `json:"shellPainted"`
 }

@@ -15,6 +15,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -37,6 +38,10 @@ var assets embed.FS
 //
 //go:embed build/appicon.png
 var icon []byte
+
+// started is when the process started (package variables are set before
+// main runs): the smoke report measures the first paint from it.
+var started = time.Now()
 
 func main() {
 	cli.Assets = assets
@@ -63,6 +68,7 @@ func runDesktop() error {
 		Smoke:           smoke,
 		SmokeOpen:       os.Getenv("FOYA_SMOKE_OPEN"),
 		SmokeHoldScript: smoke && os.Getenv("FOYA_SMOKE_HOLD") == "1",
+		ProcessStarted:  started,
 		Out:             os.Stdout,
 		In:              os.Stdin,
 	})

@@ -26,6 +26,11 @@ const mcpUsage = `usage: foya mcp add NAME [--env K=V]... [--sandbox] [--always-
                                         even with isError). With --url: streamable HTTP, else SSE.
                                         A server's questions (elicitation) are declined, asked on
                                         the terminal (ask) or answered with the form's defaults
+         tools and call, for an HTTP server that asks for a sign-in (OAuth): the authorization
+         page opens in the browser (or the command FOYA_OAUTH_OPENER names) and the token is
+         kept in the keyring; --client-id ID [--client-secret S] use a pre-registered client;
+         --grant client-credentials --client-id ID (--client-secret S | --private-key-file PEM)
+         signs in as a program, no browser
        foya mcp remove NAME             remove one of your servers
        foya mcp import FILE             copy the servers of a Claude Desktop, Cursor, Claude Code
                                         or VS Code file into yours
@@ -58,6 +63,10 @@ func mcpCmd(ctx context.Context, args []string, env Env) int {
 	fingerprint := fs.String("fingerprint", "", "with approve: approve only if the server still has this fingerprint")
 	asJSON := fs.Bool("json", false, "with list: print JSON")
 	elicit := fs.String("elicit", "", "with tools and call: answer a server's questions: ask (on the terminal), defaults (the form's) or decline (the default)")
+	clientID := fs.String("client-id", "", "with tools and call: the OAuth client ID registered for Foya with the server's authorization server")
+	clientSecret := fs.String("client-secret", "", "with tools and call and --client-id: that client's secret")
+	keyFile := fs.String("private-key-file", "", "with tools and call and --grant client-credentials: a PEM private key that signs a private_key_jwt assertion")
+	grant := fs.String("grant", "", "with tools and call: client-credentials (a program's sign-in, no browser); the authorization code in the browser is the default")
 	fs.Usage = func() { fmt.Fprintln(env.Stderr, mcpUsage) }
 	pos, code, ok := parseFlags(fs, args)
 	if !ok {
@@ -85,7 +94,11 @@ func mcpCmd(ctx context.Context, args []string, env Env) int {
 		return ExitOK
 	}
 	if sub == "tools" || sub == "call" {
-		return mcpClientCmd(ctx, sub, pos[1:], mcpClientFlags{db: *db, url: *url, typ: *typ, workdir: dir, headers: headers, elicit: *elicit}, env)
+		return mcpClientCmd(ctx, sub, pos[1:], mcpClientFlags{db: *db, url: *url, typ: *typ, workdir: dir, headers: headers,
+			clientID: *clientID, clientSecret: *clientSecret, keyFile: *keyFile, grant: *grant, elicit: *elicit}, env)
+	}
+	if *clientID != "" || *clientSecret != "" || *keyFile != "" || *grant != "" || *elicit != "" {
+		return usageErr("--client-id, --client-secret, --private-key-file, --grant and --elicit go with tools and call only")
 	}
 	switch {
 	case sub == "add" && len(pos) != 2:
@@ -217,6 +230,16 @@ func printServer(w io.Writer, s mcpconfig.Server) {
 	}
 	if s.Error != "" {
 		fmt.Fprintf(w, "  error: %s\n", s.Error)
+	}
+	switch s.SignIn {
+	case "signed-in":
+		fmt.Fprintln(w, "  signed in")
+	case "sign-in-needed", "error":
+		why := ""
+		if s.SignInError != "" {
+			why = " (" + s.SignInError + ")"
+		}
+		fmt.Fprintf(w, "  sign-in needed%s: run foya mcp tools %s, or Sign in in the app's Settings → MCP servers\n", why, s.Name)
 	}
 	if s.Stderr != "" {
 		fmt.Fprintf(w, "  stderr:\n    %s\n", strings.ReplaceAll(s.Stderr, "\n", "\n    "))

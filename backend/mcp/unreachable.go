@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/url"
 	"strings"
+	"time"
 )
 
 // unreachable says, for an HTTP server, why an error means the server
@@ -47,4 +48,19 @@ func unreachable(err error) (why string, ok bool) {
 func (s *server) stoppedHTTP(why string) string {
 	return fmt.Sprintf("MCP server %s at %s stopped answering during the call: it has stopped or cannot be reached (%s). "+
 		"Foya reconnects to it on its own; the call may or may not have taken effect", s.entry.Name, s.entry.URL, why)
+}
+
+// handshakeSilence words a handshake that got no answer within timeout:
+// for a stdio server, its standard output is where the answer was due;
+// an HTTP or SSE server is named by its URL, which answered nothing that
+// completes the handshake.
+func handshakeSilence(e Entry, timeout time.Duration) error {
+	if e.Transport() == Stdio {
+		return fmt.Errorf("the server did not complete the MCP handshake within %v (is it an MCP server speaking JSON-RPC on its standard output?)", timeout)
+	}
+	kind := "streamable HTTP"
+	if e.Transport() == SSE {
+		kind = "SSE"
+	}
+	return fmt.Errorf("the server at %s did not complete the MCP handshake within %v (is it an MCP server speaking %s at that URL?)", e.URL, timeout, kind)
 }

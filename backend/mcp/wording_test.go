@@ -136,3 +136,32 @@ func TestNoReadyWithoutConnection(t *testing.T) {
 	}
 	waitFor(t, "the reconnection", func() bool { st := status(m, "remote"); return st.State == mcpc.Ready && st.Restarts >= 1 })
 }
+
+// TestHTTPHandshakeSilenceWording: an HTTP or SSE server that takes the
+// connection and never answers the handshake fails with its URL and its
+// transport named, not with the stdio server's "standard output" hint.
+// Issue 26 item 6 (wording).
+// spec: K5
+func TestHTTPHandshakeSilenceWording(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select { // takes the request, answers nothing
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(release) }) // before srv.Close: its handlers must return
+	m, _ := newManager(t, mcpc.Options{InitTimeout: 300 * time.Millisecond, Backoff: time.Hour})
+	m.Set("", []mcpc.Entry{{Name: "mute", URL: srv.URL + "/mcp"}, {Name: "mutesse", Type: "sse", URL: srv.URL + "/sse"}})
+	m.Wait(context.Background(), "")
+	for name, want := range map[string]string{
+		"mute":    "the server at " + srv.URL + "/mcp did not complete the MCP handshake within 300ms (is it an MCP server speaking streamable HTTP at that URL?)",
+		"mutesse": "the server at " + srv.URL + "/sse did not complete the MCP handshake within 300ms (is it an MCP server speaking SSE at that URL?)",
+	} {
+		s := status(m, name)
+		if s.State != mcpc.Failed || !strings.Contains(s.Error, want) || strings.Contains(s.Error, "standard output") {
+			t.Errorf("%s: %+v; want failed with %q", name, s, want)
+		}
+	}
+}

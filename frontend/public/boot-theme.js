@@ -11,3 +11,15 @@
     // Storage refused (a private window): the shell follows the system.
   }
 })();
+
+// Notes when the static shell was first painted, in milliseconds since the
+// Unix epoch: a frame's callback runs before its paint, a task it queues
+// after. The desktop smoke test reads it from the front end's report.
+(function () {
+  if (typeof requestAnimationFrame !== "function") return;
+  requestAnimationFrame(function () {
+    setTimeout(function () {
+      window.foyaShellPainted = performance.timeOrigin + performance.now();
+    }, 0);
+  });
+})();

@@ -293,6 +293,8 @@ type desktop struct {
 	waitErr  error
 	authFile string
 	display  string
+	// shellPainted: the window said when it painted its shell (smoke mode).
+	shellPainted bool
 
 	started time.Time // when xvfb-run was started
 
@@ -413,9 +415,17 @@ func (d *desktop) waitReady(t *testing.T) string {
 				d.display = m[1]
 				continue
 			}
+			if strings.HasPrefix(line, "foya: shell painted ") {
+				t.Log(strings.TrimPrefix(line, "foya: ")) // docs/benchmarks.md
+				d.shellPainted = true
+				continue
+			}
 			if strings.HasPrefix(line, "foya: ui ") {
 				if d.display == "" {
 					t.Fatalf("no display line before %q; output:\n%s", line, d.output())
+				}
+				if !d.shellPainted {
+					t.Fatalf("no shell painted line before %q (boot-theme.js notes the first paint): output:\n%s", line, d.output())
 				}
 				return line
 			}

@@ -95,6 +95,9 @@ func TestDesktopFirstPaint(t *testing.T) {
 				<-app.exited
 				t.Fatalf("foya exited (%v) before the window reported ready; output:\n%s", app.waitErr, app.output())
 			}
+			if strings.HasPrefix(line, "foya: shell painted ") {
+				t.Log(strings.TrimPrefix(line, "foya: ")) // as the page itself timed it
+			}
 			if strings.HasPrefix(line, "foya: ui ") {
 				ready = line
 			}

@@ -63,7 +63,7 @@ describe("reportConversation", () => {
     await new Promise((r) => setTimeout(r, 100));
     expect(sent).toEqual([]); // nothing rendered yet: no report
     document.body.innerHTML = conversation(1, 2);
-    await vi.waitFor(() => expect(sent).toEqual([{ ...base, open: "ses_1", turns: 1, cards: 2, setup: false }]), { timeout: 5000 });
+    await vi.waitFor(() => expect(sent).toEqual([{ ...base, open: "ses_1", turns: 1, cards: 2, setup: false, shellPainted: 0 }]), { timeout: 5000 });
   });
 
   it("waits while an image is still being read, then reports it", async () => {
@@ -79,7 +79,7 @@ describe("reportConversation", () => {
     card.innerHTML = '<img id="a">';
     Object.defineProperty(card.firstChild, "complete", { value: true });
     Object.defineProperty(card.firstChild, "naturalWidth", { value: 4 });
-    await vi.waitFor(() => expect(sent).toEqual([{ ...base, open: "ses_1", turns: 1, cards: 1, images: 1, setup: false }]), { timeout: 5000 });
+    await vi.waitFor(() => expect(sent).toEqual([{ ...base, open: "ses_1", turns: 1, cards: 1, images: 1, setup: false, shellPainted: 0 }]), { timeout: 5000 });
   });
 
   it("reports what is there when the conversation never shows a turn", async () => {
@@ -87,6 +87,6 @@ describe("reportConversation", () => {
     const w = app({ UIReady: (r) => (sent.push(r as UIReport), Promise.resolve()) });
     document.body.innerHTML = conversation(0, 0);
     reportConversation("ses_1", base, w, 50);
-    await vi.waitFor(() => expect(sent).toEqual([{ ...base, open: "ses_1", turns: 0, cards: 0, setup: false }]), { timeout: 5000 });
+    await vi.waitFor(() => expect(sent).toEqual([{ ...base, open: "ses_1", turns: 0, cards: 0, setup: false, shellPainted: 0 }]), { timeout: 5000 });
   });
 });

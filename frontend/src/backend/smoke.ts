@@ -1,8 +1,11 @@
-import type { UIReport } from "./gen/app";
+import type { UIReport as Report } from "./gen/app";
 import type { WailsWindow } from "./wails";
 
-/** UIReport is what the window first rendered (the Go App's UIReport). */
-export type { UIReport };
+/**
+ * UIReport is what the window first rendered (the Go App's UIReport, less
+ * the shell's paint time, which reportReady adds).
+ */
+export type UIReport = Omit<Report, "shellPainted">;
 
 /**
  * reportReady sends the desktop smoke test's report to the Go App
@@ -15,7 +18,9 @@ export function reportReady(report: UIReport, w: WailsWindow = window as WailsWi
   if (typeof uiReady !== "function") {
     return;
   }
-  uiReady(report).catch((e: unknown) => {
+  // When index.html's shell was painted (boot-theme.js), if it was.
+  const painted = (w as { foyaShellPainted?: unknown }).foyaShellPainted;
+  uiReady({ ...report, shellPainted: typeof painted === "number" ? painted : 0 }).catch((e: unknown) => {
     console.error("foya: report ui ready:", e);
   });
 }

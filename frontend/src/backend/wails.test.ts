@@ -23,6 +23,7 @@ class FakeWails implements WailsWindow {
     Events: (...args) => new Promise((resolve, reject) => this.reads.push({ args, resolve, reject })),
   };
   readonly app: Record<string, Handler> = {};
+  foyaShellPainted?: number;
   readonly go = { api: { Service: this.service }, main: { App: this.app } };
   readonly runtime = {
     EventsOn: (name: string, cb: (...data: unknown[]) => void) => {
@@ -252,7 +253,12 @@ describe("reportReady", () => {
       return Promise.resolve();
     };
     reportReady({ version: "1", sessions: 2, error: "", open: "", turns: 0, cards: 0, images: 0, setup: false }, w);
-    expect(sent).toEqual([{ version: "1", sessions: 2, error: "", open: "", turns: 0, cards: 0, images: 0, setup: false }]);
+    expect(sent).toEqual([{ version: "1", sessions: 2, error: "", open: "", turns: 0, cards: 0, images: 0, setup: false, shellPainted: 0 }]);
+    // With the shell's paint noted (boot-theme.js), the report carries it.
+    w.foyaShellPainted = 1_764_000_000_000;
+    reportReady({ version: "1", sessions: 2, error: "", open: "", turns: 0, cards: 0, images: 0, setup: false }, w);
+    expect(sent[1]).toMatchObject({ shellPainted: 1_764_000_000_000 });
+    sent.pop();
     reportReady({ version: "1", sessions: 2, error: "", open: "", turns: 0, cards: 0, images: 0, setup: false }, {});
     reportReady({ version: "1", sessions: 2, error: "", open: "", turns: 0, cards: 0, images: 0, setup: false }); // the test page: no Wails
     expect(sent).toHaveLength(1);

@@ -31,4 +31,10 @@ export interface UIReport {
    * profile and no session).
    */
   setup: boolean;
+  /**
+   * ShellPainted is when the window first painted index.html's static
+   * shell, in milliseconds since the Unix epoch (boot-theme.js notes it
+   * after the first frame); 0 when unknown.
+   */
+  shellPainted: number /* float64 */;
 }

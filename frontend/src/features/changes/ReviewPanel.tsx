@@ -5,7 +5,7 @@
 // changes and hunks and reverts and undoes without the pointer. Reads the
 // session's store through the hooks; the kernel's list of changes fills
 // in what the events leave out (a revert's diff, a trash location).
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import { startTransition, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import { X } from "lucide-react";
 import { useApi } from "../../backend/context";
 import type { Change as Stored, ChangeContents, RevertRequest } from "../../backend/gen/kernel";
@@ -27,6 +27,12 @@ import "./review.css";
 // PAGE is how many groups are shown at first, and added by "Show older
 // turns": a long session opens fast, its newest turns first.
 const PAGE = 20;
+
+// FIRST_ROWS is about how many changes the panel's first render draws
+// (whole groups, newest first, up to a screen's worth or more); the rest
+// of the page follows once that is on screen, in a background render React
+// can interrupt, so a long session paints its newest turns first.
+const FIRST_ROWS = 12;
 
 type Start = (what: string, req: RevertRequest, verb?: Verb, direct?: boolean) => void;
 
@@ -113,17 +119,33 @@ function Panel(props: { sessionId: string; onClose: () => void }) {
   const ctx: Ctx = { stored, workdir, start, busy, mode, setMode, newest, opened, setOpened, cursor, setCursor, commentAsk, commented };
   const outsideList = Object.values(outside);
   const shownIds = useMemo(() => groups.slice(0, shownGroups).flatMap((g) => g.changes), [groups, shownGroups]);
+  const [allDrawn, setAllDrawn] = useState(false);
+  useEffect(() => {
+    // A frame's callback runs before its paint; the task it queues, after.
+    let timer = 0;
+    const frame = requestAnimationFrame(() => {
+      timer = window.setTimeout(() => startTransition(() => setAllDrawn(true)));
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, []);
+  const drawnGroups = allDrawn ? shownGroups : firstGroups(groups, shownGroups);
 
   // The row the cursor is on takes the focus (its hunk, once its diff is
   // drawn, is focused by ChangeDiff).
   const moved = useRef(false);
+  // A row not drawn yet (the first render draws FIRST groups) takes it
+  // once the rest is drawn.
   useEffect(() => {
     if (!moved.current || cursor.id === "" || cursor.hunk > 0) return;
-    moved.current = false;
     const el = document.getElementById(rowId(cursor.id));
-    el?.focus();
-    el?.scrollIntoView?.({ block: "nearest" });
-  }, [cursor]);
+    if (el === null) return;
+    moved.current = false;
+    el.focus();
+    el.scrollIntoView?.({ block: "nearest" });
+  }, [cursor, drawnGroups]);
 
   const marks = useMarks();
   const reviewedNow = useSession((s) => s.changes.reviewed);
@@ -269,7 +291,7 @@ function Panel(props: { sessionId: string; onClose: () => void }) {
         </p>
       ) : (
         <ol className="review-groups" aria-label="Changes by turn, newest first">
-          {groups.slice(0, shownGroups).map((g) => (
+          {groups.slice(0, drawnGroups).map((g) => (
             <GroupView key={g.runId || "reverts"} group={g} ctx={ctx} />
           ))}
         </ol>
@@ -617,6 +639,17 @@ function ChangeDiff(props: {
       {comment.composer}
     </>
   );
+}
+
+// firstGroups is how many of groups' first shown the first render draws:
+// enough to hold FIRST_ROWS changes.
+function firstGroups(groups: readonly Group[], shown: number): number {
+  let rows = 0;
+  for (let i = 0; i < shown && i < groups.length; i++) {
+    rows += groups[i]?.changes.length ?? 0;
+    if (rows >= FIRST_ROWS) return i + 1;
+  }
+  return shown;
 }
 
 // newestChange is the ID of the session's last change (the one with the highest seq).
