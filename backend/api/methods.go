@@ -2,6 +2,7 @@ package api
 
 import (
 	"foya/backend/approval"
+	"foya/backend/event"
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	"foya/backend/profiles"
@@ -174,6 +175,21 @@ func (s *Service) PendingApprovals(sessionID string) ([]kernel.Approval, error) 
 // Answer answers a pending approval request; the first answer wins.
 func (s *Service) Answer(approvalID string, a kernel.Answer) error {
 	return do(s, func(k *kernel.Kernel) error { return k.Answer(approvalID, a) })
+}
+
+// PendingElicitations lists the MCP servers' questions waiting for the
+// user in a session ("" for every session), oldest first.
+func (s *Service) PendingElicitations(sessionID string) ([]event.MCPElicitationData, error) {
+	return list(s, func(k *kernel.Kernel) ([]event.MCPElicitationData, error) {
+		return k.PendingElicitations(sessionID), nil
+	})
+}
+
+// AnswerElicitation answers an MCP server's question (an mcp.elicitation
+// notice): accept with the form's values, decline or cancel. Values that
+// do not fit the form are refused, each field at fault named.
+func (s *Service) AnswerElicitation(elicitationID string, a kernel.ElicitAnswer) error {
+	return do(s, func(k *kernel.Kernel) error { return k.AnswerElicitation(elicitationID, a) })
 }
 
 // Approvals returns a session's approval history.

@@ -230,6 +230,16 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 		}
 	})
 	defer unsub()
+	// An MCP server's questions: the terminal asks approvals only, so they
+	// are declined at once, with a note, and the notice printed.
+	if interactive {
+		k.DeclineElicitations("foya exec asks only approvals on the terminal, so it declined the MCP server's question (the app and foya serve show it as a form)")
+	}
+	defer k.SubscribeNotices(func(ev llm.Event) {
+		if ev.SessionID == sess.ID && ev.Type == event.TypeMCPElicitation {
+			out.event(ev)
+		}
+	})()
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -344,6 +354,15 @@ func (p *printer) event(ev llm.Event) {
 	case *event.TextDeltaData:
 		fmt.Fprint(p.env.Stdout, d.Text)
 		p.midLine = !strings.HasSuffix(d.Text, "\n")
+	case *event.MCPElicitationData:
+		if d.State != event.ElicitPending {
+			p.endLine()
+			msg := fmt.Sprintf("  ? the MCP server %s asked: %s — %s", d.Server, firstLine(d.Message, 200), d.State)
+			if d.Note != "" {
+				msg += ": " + d.Note
+			}
+			p.line("33", msg)
+		}
 	case *event.ToolBeginData:
 		p.endLine()
 		p.line("36", "→ "+d.Name)

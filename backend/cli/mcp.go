@@ -20,10 +20,12 @@ const mcpUsage = `usage: foya mcp add NAME [--env K=V]... [--sandbox] [--always-
                                         the servers, their state, tool count and stderr tail
        foya mcp tools (NAME | --url URL [--type http|sse] [--header K=V]...) [--workdir DIR]
                                         connect to one server alone and print its tools as JSON
-       foya mcp call (NAME | --url URL ...) TOOL [JSON_ARGS] [--workdir DIR]
+       foya mcp call (NAME | --url URL ...) TOOL [JSON_ARGS] [--workdir DIR] [--elicit ask|defaults|decline]
                                         call one tool with arguments given as one JSON object and
                                         print the result as JSON (exit 0 when the server answered,
-                                        even with isError). With --url: streamable HTTP, else SSE
+                                        even with isError). With --url: streamable HTTP, else SSE.
+                                        A server's questions (elicitation) are declined, asked on
+                                        the terminal (ask) or answered with the form's defaults
          tools and call, for an HTTP server that asks for a sign-in (OAuth): the authorization
          page opens in the browser (or the command FOYA_OAUTH_OPENER names) and the token is
          kept in the keyring; --client-id ID [--client-secret S] use a pre-registered client;
@@ -60,6 +62,7 @@ func mcpCmd(ctx context.Context, args []string, env Env) int {
 	trustCode := fs.Bool("trust-workspace-code", false, "with approve --unsandboxed: confirm that the server runs code from the workspace outside the sandbox")
 	fingerprint := fs.String("fingerprint", "", "with approve: approve only if the server still has this fingerprint")
 	asJSON := fs.Bool("json", false, "with list: print JSON")
+	elicit := fs.String("elicit", "", "with tools and call: answer a server's questions: ask (on the terminal), defaults (the form's) or decline (the default)")
 	clientID := fs.String("client-id", "", "with tools and call: the OAuth client ID registered for Foya with the server's authorization server")
 	clientSecret := fs.String("client-secret", "", "with tools and call and --client-id: that client's secret")
 	keyFile := fs.String("private-key-file", "", "with tools and call and --grant client-credentials: a PEM private key that signs a private_key_jwt assertion")
@@ -92,10 +95,10 @@ func mcpCmd(ctx context.Context, args []string, env Env) int {
 	}
 	if sub == "tools" || sub == "call" {
 		return mcpClientCmd(ctx, sub, pos[1:], mcpClientFlags{db: *db, url: *url, typ: *typ, workdir: dir, headers: headers,
-			clientID: *clientID, clientSecret: *clientSecret, keyFile: *keyFile, grant: *grant}, env)
+			clientID: *clientID, clientSecret: *clientSecret, keyFile: *keyFile, grant: *grant, elicit: *elicit}, env)
 	}
-	if *clientID != "" || *clientSecret != "" || *keyFile != "" || *grant != "" {
-		return usageErr("--client-id, --client-secret, --private-key-file and --grant go with tools and call only")
+	if *clientID != "" || *clientSecret != "" || *keyFile != "" || *grant != "" || *elicit != "" {
+		return usageErr("--client-id, --client-secret, --private-key-file, --grant and --elicit go with tools and call only")
 	}
 	switch {
 	case sub == "add" && len(pos) != 2:

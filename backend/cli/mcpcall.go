@@ -66,6 +66,10 @@ func mcpClientCmd(ctx context.Context, sub string, pos []string, o mcpClientFlag
 			args = json.RawMessage(pos[1])
 		}
 	}
+	elicit, err := elicitMode(o.elicit, env)
+	if err != nil {
+		return usageErr(err.Error())
+	}
 	k, err := openKernel(ctx, o.db, env)
 	if err != nil {
 		return fail(env, err)
@@ -81,6 +85,7 @@ func mcpClientCmd(ctx context.Context, sub string, pos []string, o mcpClientFlag
 		return fail(env, err)
 	}
 	defer one.Close()
+	one.SetElicit(cliElicit(elicit, env))
 	if sub == "tools" {
 		list, err := one.Tools()
 		if err != nil {
@@ -101,6 +106,7 @@ func mcpClientCmd(ctx context.Context, sub string, pos []string, o mcpClientFlag
 // mcpClientFlags are the flags of foya mcp tools and call.
 type mcpClientFlags struct {
 	db, url, typ, workdir string
+	elicit                string // --elicit: ask, defaults or decline
 	headers               map[string]string
 	// OAuth client settings (--client-id, --client-secret,
 	// --private-key-file, --grant).

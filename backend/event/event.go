@@ -125,6 +125,8 @@ func Payload(typ string) any {
 		return new(BackgroundChangedData)
 	case TypeMCPChanged:
 		return new(MCPChangedData)
+	case TypeMCPElicitation:
+		return new(MCPElicitationData)
 	}
 	return nil
 }

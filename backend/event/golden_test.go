@@ -129,9 +129,19 @@ func goldenEvents() []event.Event {
 			Killed: true, DurationNs: 1500000000, Sandbox: "bwrap", OutputBytes: 12345}),
 		event.MCPChanged(event.MCPChangedData{Change: event.MCPState, Server: "github", Workdir: "/w", State: "failed",
 			Error: "the server stopped: exit status 1 <no token>"}),
+		event.MCPElicitation(event.MCPElicitationData{ID: "eli_1", SessionID: "ses_1", RunID: "run_1", CallID: "call_1", Server: "github",
+			Mode: event.ElicitForm, Message: "Which <branch> & why?", State: event.ElicitPending, AskedAt: at,
+			Fields: []event.ElicitField{
+				{Name: "branch", Title: "Branch", Description: "where to push", Type: event.FieldString, Required: true, Format: "email",
+					MinLength: &three, MaxLength: &three, Default: "main"},
+				{Name: "size", Type: event.FieldNumber, Minimum: &done, Maximum: &total, Default: 2.5},
+				{Name: "color", Type: event.FieldString, Options: []event.ElicitOption{{Value: "r", Title: "Red"}, {Value: "g"}}, Default: "r"},
+				{Name: "force", Type: event.FieldBoolean, Default: false},
+			}, URL: "https://example.com/auth?a=1&b=<2>", Note: "declined: the form is not flat"}),
 	}
 	notices[0].SessionID, notices[0].Time = "ses_1", at
 	notices[1].Time = at
+	notices[2].SessionID, notices[2].Time = "ses_1", at
 	return append(evs, notices...)
 }
 

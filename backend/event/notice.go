@@ -4,21 +4,24 @@ import "time"
 
 // Notices are events that are published but never stored: they say that
 // something outside a session's log changed (a background command, an MCP
-// server), so that a view showing it follows it without asking again on
-// a timer. A notice has no seq (0) and no run; SessionID names the session
+// server, an MCP server's question to the user), so that a view showing
+// it follows it without asking again on a timer. A notice has no seq (0) and no run; SessionID names the session
 // a background command belongs to and is empty for an MCP server. A client
 // that reconnects is not sent the notices it missed: it lists again.
 const (
 	TypeBackgroundChanged = "background.changed"
 	TypeMCPChanged        = "mcp.changed"
+	TypeMCPElicitation    = "mcp.elicitation"
 )
 
 // Notices lists every notice type, in the order of docs/events.md.
-var Notices = []string{TypeBackgroundChanged, TypeMCPChanged}
+var Notices = []string{TypeBackgroundChanged, TypeMCPChanged, TypeMCPElicitation}
 
 // IsNotice reports whether typ is a notice type: published, never stored
 // nor replayed, with no seq.
-func IsNotice(typ string) bool { return typ == TypeBackgroundChanged || typ == TypeMCPChanged }
+func IsNotice(typ string) bool {
+	return typ == TypeBackgroundChanged || typ == TypeMCPChanged || typ == TypeMCPElicitation
+}
 
 // Background command changes (BackgroundChangedData.Change).
 const (

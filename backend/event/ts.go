@@ -54,6 +54,7 @@ export type TypedEvent = {
 export interface NoticeDataByType {
   "background.changed": BackgroundChangedData;
   "mcp.changed": MCPChangedData;
+  "mcp.elicitation": MCPElicitationData;
 }
 /**
  * NoticeType is every notice type.

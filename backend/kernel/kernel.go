@@ -95,6 +95,7 @@ type Kernel struct {
 	trust     *trust.Ledger // what the user approved in workspaces
 
 	notices notices // published, never stored: SubscribeNotices
+	elicits elicits // MCP servers' questions waiting (elicit.go)
 
 	mu   sync.Mutex
 	subs map[int]func(llm.Event)

@@ -34,6 +34,7 @@ func newMCP(k *Kernel, dataDir string, budget int) *mcpconfig.Servers {
 		},
 		Environ: k.commandEnv,
 		Changed: k.mcpChanged,
+		Elicit:  k.elicit,
 		Confine: func(workdir string) mcp.Confinement {
 			c := k.shell.Confine(workdir)
 			return mcp.Confinement{Policy: c.Policy, Sweep: c.Sweep}

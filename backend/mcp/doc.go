@@ -23,7 +23,9 @@
 // resumer (resume.go) adds the Last-Event-ID of the last event it had, so
 // a server that keeps its events sends again what came meanwhile. Foya
 // declares the roots capability: see roots.go for the roots
-// each server is given.
+// each server is given. It declares elicitation too (form and URL modes):
+// a server's question during a tool call goes to Options.Elicit with that
+// call's RunContext, and ends when the call does (elicit.go).
 //
 // An HTTP server that answers 401 needs a sign-in (package mcpauth: OAuth
 // 2.1 as the MCP authorization specification says). Options.OAuth gives

@@ -55,6 +55,9 @@ type Options struct {
 	// its changes; Changed must not block for long nor call back into the
 	// Manager.
 	Changed func(event.MCPChangedData)
+	// Elicit asks the user what a server asks during a call
+	// (elicitation/create; elicit.go); nil declines every question.
+	Elicit ElicitFunc
 	// OAuth, if set, signs in to HTTP servers that ask for it (package
 	// mcpauth); nil leaves them unauthorized.
 	OAuth *mcpauth.Options

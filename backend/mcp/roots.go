@@ -88,7 +88,7 @@ func (m *Manager) workspacesNow() []string {
 
 // clientOptions are the options of every client of s.
 func (s *server) clientOptions() []client.ClientOption {
-	return []client.ClientOption{client.WithLegacyProtocolOnly(), client.WithRootsHandler(rootsHandler{s})}
+	return append([]client.ClientOption{client.WithLegacyProtocolOnly(), client.WithRootsHandler(rootsHandler{s})}, s.elicitOptions()...)
 }
 
 var _ client.RootsHandler = rootsHandler{}

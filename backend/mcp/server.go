@@ -77,6 +77,9 @@ type server struct {
 	// that ended, shown while the server is failed.
 	lastTail string
 	progress map[string]func(event.Progress)
+	// calls are the tool calls running, oldest first: an elicitation
+	// belongs to the last (elicit.go).
+	calls []*activeCall
 	// sweep is the current connection's Confinement.Sweep; notes are
 	// what sweeps said that no call result has carried yet.
 	sweep    func(who string) []string
@@ -415,20 +418,26 @@ func (s *server) callOnce(ctx context.Context, tool string, args json.RawMessage
 	// progress is alive, so each notifications/progress of the call
 	// starts the timeout again, and a hung server is one that sends
 	// nothing, neither result nor progress, for the whole timeout.
+	// An elicitation of the call holds the timeout while the user answers.
 	timeout := s.entry.CallTimeout()
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var silent atomic.Bool
-	timer := time.AfterFunc(timeout, func() {
+	hush := &silence{timeout: timeout}
+	hush.mu.Lock()
+	hush.timer = time.AfterFunc(timeout, func() {
+		hush.mu.Lock()
+		hush.fired = true
+		hush.mu.Unlock()
 		silent.Store(true)
 		cancel()
 	})
-	defer timer.Stop()
+	hush.mu.Unlock()
+	defer hush.timer.Stop()
+	defer s.begin(&activeCall{ctx: cctx, rc: runContextOf(ctx), callID: token, hold: hush.hold})()
 	s.mu.Lock()
 	s.progress[token] = func(p event.Progress) {
-		if !silent.Load() {
-			timer.Reset(timeout)
-		}
+		hush.reset()
 		if progress != nil {
 			progress(p)
 		}

@@ -68,7 +68,7 @@ func (t *tool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call) (
 	if rc != nil && rc.Update != nil {
 		progress = rc.Report
 	}
-	o := t.s.call(ctx, t.raw, call.Arguments, call.ID, progress)
+	o := t.s.call(withRunContext(ctx, rc), t.raw, call.Arguments, call.ID, progress)
 	var res tools.Result
 	if o.res == nil {
 		res = tools.Errorf("%s", o.fail)

@@ -37,6 +37,10 @@ func (o *One) Call(ctx context.Context, tool string, args json.RawMessage) (*mcp
 	return o.m.CallTool(ctx, o.scope, o.name, tool, args)
 }
 
+// SetElicit sets how the server's questions (elicitation/create) are
+// answered; without it they are declined.
+func (o *One) SetElicit(fn mcp.ElicitFunc) { o.m.SetElicit(fn) }
+
 // Close ends the connection and the server's process.
 func (o *One) Close() { o.m.Close() }
 

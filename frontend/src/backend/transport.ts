@@ -9,13 +9,13 @@ export type { Event };
 
 /**
  * Notice is an event the kernel publishes and never stores
- * (background.changed, mcp.changed; docs/events.md): its seq is 0, it is
+ * (background.changed, mcp.changed, mcp.elicitation; docs/events.md): its seq is 0, it is
  * in no session's log and it is not replayed.
  */
 export type Notice = TypedNotice;
 
 /** noticeTypes are the types of notices, which no session's log holds. */
-const noticeTypes: ReadonlySet<string> = new Set(["background.changed", "mcp.changed"]);
+const noticeTypes: ReadonlySet<string> = new Set(["background.changed", "mcp.changed", "mcp.elicitation"]);
 
 /** isNotice says whether ev is a notice rather than a stored event. */
 export function isNotice(ev: Event): ev is Event & Notice {

@@ -78,6 +78,13 @@ export function createApi(transport: Caller) {
     /** Answer answers a pending approval request; the first answer wins. */
     Answer: (approvalID: string, a: kernel.Answer): Promise<void> =>
       transport.call<void>('Answer', [approvalID, a]),
+    /**
+     * AnswerElicitation answers an MCP server's question (an mcp.elicitation
+     * notice): accept with the form's values, decline or cancel. Values that
+     * do not fit the form are refused, each field at fault named.
+     */
+    AnswerElicitation: (elicitationID: string, a: kernel.ElicitAnswer): Promise<void> =>
+      transport.call<void>('AnswerElicitation', [elicitationID, a]),
     /** Approvals returns a session's approval history. */
     Approvals: (sessionID: string): Promise<kernel.ApprovalRecord[]> =>
       transport.call<kernel.ApprovalRecord[]>('Approvals', [sessionID]),
@@ -252,6 +259,12 @@ export function createApi(transport: Caller) {
      */
     PendingApprovals: (sessionID: string): Promise<kernel.Approval[]> =>
       transport.call<kernel.Approval[]>('PendingApprovals', [sessionID]),
+    /**
+     * PendingElicitations lists the MCP servers' questions waiting for the
+     * user in a session ("" for every session), oldest first.
+     */
+    PendingElicitations: (sessionID: string): Promise<event.MCPElicitationData[]> =>
+      transport.call<event.MCPElicitationData[]>('PendingElicitations', [sessionID]),
     /**
      * ProbeModelServer probes one candidate of ModelServers by its ID, with a
      * short timeout: its status (ok, unauthorized, down, timeout, failed,

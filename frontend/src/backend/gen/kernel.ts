@@ -786,6 +786,32 @@ export interface WorkspaceFiles {
 }
 
 //////////
+// source: dto_elicit.go
+
+/**
+ * Answers to an MCP server's question (ElicitAnswer.Action).
+ */
+export const ElicitAccept = "accept";
+/**
+ * Answers to an MCP server's question (ElicitAnswer.Action).
+ */
+export const ElicitDecline = "decline";
+/**
+ * Answers to an MCP server's question (ElicitAnswer.Action).
+ */
+export const ElicitCancel = "cancel";
+/**
+ * ElicitAnswer answers a pending MCP elicitation (an mcp.elicitation
+ * notice in state pending): the form's values with ElicitAccept (in URL
+ * mode, none: accepting says the user opens the URL), or ElicitDecline,
+ * or ElicitCancel (dismissed).
+ */
+export interface ElicitAnswer {
+  action: string;
+  content?: { [name: string]: string | number | boolean };
+}
+
+//////////
 // source: dto_images.go
 
 /**

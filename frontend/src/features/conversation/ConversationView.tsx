@@ -15,6 +15,7 @@ import {
 import { Virtuoso, VirtuosoMockContext, type VirtuosoHandle } from "react-virtuoso";
 import { useApi } from "../../backend";
 import { ApprovalsProvider, useApprovals } from "../approvals";
+import { Elicitations } from "../elicit";
 import { useLoad } from "../useLoad";
 import { useSession } from "../session/hooks";
 import { runError, runModel } from "./format";
@@ -98,6 +99,7 @@ export function ConversationView(props: { sessionId: string }) {
     <ApprovalsProvider focusComposer={focusComposer}>
       <div className="convo" onKeyDown={onKey}>
         <Transcript rows={rows} lastRunId={lastRunId} onContinue={onContinue} onRetry={onRetry} />
+        <Elicitations sessionId={props.sessionId} onDone={focusComposer} />
         <Composer
           sessionId={props.sessionId}
           busy={busy}

@@ -1,0 +1,2 @@
+export { Elicitations } from "./Elicitations";
+export { ElicitForm } from "./ElicitForm";
