@@ -31,6 +31,9 @@ type harness struct {
 	srv *providertest.Server
 	dir string
 	db  string
+	// opts are the kernel's options besides the database, tools and text
+	// flush (newHarnessWith).
+	opts kernel.Options
 
 	mu      sync.Mutex
 	events  []llm.Event
@@ -39,7 +42,13 @@ type harness struct {
 
 func newHarness(t *testing.T, extra []tools.Tool, turns ...providertest.Turn) *harness {
 	t.Helper()
-	h := &harness{t: t, dir: t.TempDir()}
+	return newHarnessWith(t, kernel.Options{}, extra, turns...)
+}
+
+// newHarnessWith is newHarness with more kernel options (test hooks).
+func newHarnessWith(t *testing.T, opts kernel.Options, extra []tools.Tool, turns ...providertest.Turn) *harness {
+	t.Helper()
+	h := &harness{t: t, dir: t.TempDir(), opts: opts}
 	h.db = filepath.Join(t.TempDir(), "foya.db")
 	h.srv = providertest.New(t, turns...)
 	h.open(extra)
@@ -66,7 +75,9 @@ func newBenchHarness(b *testing.B, t *testing.T, extra []tools.Tool, turns ...pr
 }
 
 func (h *harness) open(extra []tools.Tool) {
-	k, err := kernel.Open(context.Background(), kernel.Options{DBPath: h.db, Tools: extra, TextFlush: time.Millisecond})
+	opts := h.opts
+	opts.DBPath, opts.Tools, opts.TextFlush = h.db, extra, time.Millisecond
+	k, err := kernel.Open(context.Background(), opts)
 	if err != nil {
 		h.t.Fatal(err)
 	}

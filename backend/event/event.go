@@ -37,6 +37,7 @@ const (
 	TypeApprovalAnswer     = "approval.answer"
 	TypeSessionMode        = "session.mode"
 	TypeSessionModel       = "session.model"
+	TypeSessionTitle       = "session.title"
 	TypeRunSteer           = "run.steer"
 	TypeTodoUpdated        = "todo.updated"
 	TypeFileReverted       = "file.reverted"
@@ -54,7 +55,7 @@ const (
 var Types = []string{
 	TypeRunStart, TypeStepStart, TypeTextDelta, TypeReasoningDelta, TypeToolBegin, TypeToolUpdate,
 	TypeToolEnd, TypeToolsActivated, TypeStepEnd, TypeApprovalRequest, TypeApprovalAnswer,
-	TypeSessionMode, TypeSessionModel, TypeRunSteer, TypeTodoUpdated, TypeFileReverted, TypeFileCaptured, TypeFileChangedOutside, TypeFileWatchDegraded,
+	TypeSessionMode, TypeSessionModel, TypeSessionTitle, TypeRunSteer, TypeTodoUpdated, TypeFileReverted, TypeFileCaptured, TypeFileChangedOutside, TypeFileWatchDegraded,
 	TypeChangeReviewed, TypeRunInterrupted, TypeRunEnd,
 }
 
@@ -103,6 +104,8 @@ func Payload(typ string) any {
 		return new(SessionModeData)
 	case TypeSessionModel:
 		return new(SessionModelData)
+	case TypeSessionTitle:
+		return new(SessionTitleData)
 	case TypeRunSteer:
 		return new(RunSteerData)
 	case TypeTodoUpdated:

@@ -69,6 +69,7 @@ func goldenEvents() []event.Event {
 			Answer: event.Answer{Choice: event.ChoiceDeny, Message: "not now"}}),
 		event.SessionMode(event.SessionModeData{From: event.ModeManual, To: event.ModeFullAccess}),
 		event.SessionModel(event.SessionModelData{FromProvider: "local", FromModel: "m", Provider: "work", Model: "big <model>"}),
+		event.SessionTitle(event.SessionTitleData{From: "fix <the> \"bug\" & go", Title: "Fix the “bug” <fast>"}),
 		event.RunSteer(event.RunSteerData{ID: "stg_1", Step: 2, Text: "use <tabs> & not spaces"}),
 		// The task list.
 		event.TodoUpdated(event.TodoUpdatedData{Todos: []event.Todo{{Content: "read <main.go>", Status: event.TodoCompleted},

@@ -242,6 +242,18 @@ type SessionModelData struct {
 // SessionModel is a session.model event.
 func SessionModel(d SessionModelData) Event { return of(TypeSessionModel, d) }
 
+// SessionTitleData is the payload of session.title: after a session's
+// first run the model proposed a title, which replaced the one Foya made
+// from the first prompt (From). It is stored only while the user has not
+// named the session: a rename always wins.
+type SessionTitleData struct {
+	From  string `json:"from"`
+	Title string `json:"title"`
+}
+
+// SessionTitle is a session.title event.
+func SessionTitle(d SessionTitleData) Event { return of(TypeSessionTitle, d) }
+
 // RunSteerData is the payload of run.steer: a message the user sent to
 // the running run, stored as a user message of the run's history before
 // its next model request. ID is the sender's, the same for a message sent

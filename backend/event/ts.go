@@ -25,6 +25,7 @@ export interface EventDataByType {
   "approval.answer": ApprovalAnswerData;
   "session.mode": SessionModeData;
   "session.model": SessionModelData;
+  "session.title": SessionTitleData;
   "run.steer": RunSteerData;
   "todo.updated": TodoUpdatedData;
   "file.reverted": FileRevertedData;

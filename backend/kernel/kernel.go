@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -71,6 +72,16 @@ type Options struct {
 	// (Steer) waits for the run's next step boundary
 	// (engine.Config.SteerWait; tests).
 	SteerWait func(sessionID, id string)
+	// TitleTimeout bounds the request that asks a session's model for a
+	// title after its first run; DefaultTitleTimeout when 0.
+	TitleTimeout time.Duration
+	// TitleDone, if set, is called when such a request has ended: with
+	// the title stored, or "" and why none (nil when the setting is off or
+	// the model proposed the title the session has). Tests.
+	TitleDone func(sessionID, title string, err error)
+	// Log receives what goes wrong in the background that no caller waits
+	// for (a title request); slog.Default() when nil.
+	Log *slog.Logger
 }
 
 // Kernel is the facade every front end uses.
@@ -102,6 +113,17 @@ type Kernel struct {
 	next int
 
 	follow *follower // publishes what other processes store
+
+	// Title requests after first runs (proposeTitle): titleCtx ends when
+	// the kernel closes, which then waits for titles; none starts once
+	// titlesClosed is set (under mu).
+	titleCtx     context.Context
+	titleStop    context.CancelFunc
+	titles       sync.WaitGroup
+	titlesClosed bool
+	titleTimeout time.Duration
+	titleDone    func(sessionID, title string, err error)
+	log          *slog.Logger
 }
 
 // DataDir returns the folder where Foya keeps its data: $XDG_DATA_HOME/foya
@@ -183,6 +205,17 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 		trust:     trust.New(st),
 		userRules: userRules,
 		secrets:   newSecrets(opts.Secrets),
+
+		titleTimeout: opts.TitleTimeout,
+		titleDone:    opts.TitleDone,
+		log:          opts.Log,
+	}
+	k.titleCtx, k.titleStop = context.WithCancel(context.Background())
+	if k.titleTimeout <= 0 {
+		k.titleTimeout = DefaultTitleTimeout
+	}
+	if k.log == nil {
+		k.log = slog.Default()
 	}
 	k.profiles = profiles.New(profiles.Config{Settings: st, DataDir: dataDir, Secrets: profileSecrets{k}, IdleTimeout: k.IdleTimeout})
 	k.reg.Add(tools.Search{}, history.New(st))
@@ -240,6 +273,12 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 // Close releases the kernel's resources. Background commands end first, as
 // whole process trees, so none outlives the kernel.
 func (k *Kernel) Close() error {
+	// Title requests stop first: they store what they get.
+	k.mu.Lock()
+	k.titlesClosed = true
+	k.mu.Unlock()
+	k.titleStop()
+	k.titles.Wait()
 	k.follow.stop()
 	if k.capture != nil {
 		k.capture.Close()
@@ -450,6 +489,11 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 	run, err := k.eng.Run(ctx, engine.RunRequest{Session: sess, Prompt: o.Prompt, Model: o.Model, MaxSteps: steps,
 		Started: o.Started, Images: images, Attached: attached, AttachedImages: attachedImages, Pasted: pasted, Resources: refs, Title: title})
 	k.capture.Settle(sess.ID)
+	if err == nil && title != "" && (run.Status == event.RunStatusCompleted || run.Status == event.RunStatusCancelled) {
+		// The first run has ended: its model may name the session better
+		// than its prompt's first line (issue 25), in the background.
+		k.proposeTitle(sess.ID, title, o.Prompt, o.Model, sess.Model)
+	}
 	return runOf(run), err
 }
 

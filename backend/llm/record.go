@@ -2,6 +2,7 @@ package llm
 
 import (
 	"encoding/json"
+	"errors"
 	"time"
 
 	"foya/backend/event"
@@ -160,7 +161,13 @@ type Commit struct {
 	// Title, if set, becomes the title of Run's session unless the user
 	// gave it one (Session.TitleByUser); the run.start that tells it comes
 	// in the same commit.
-	Title     string
+	Title string
+	// Retitle, if set, makes Retitle.Title the title of its session if
+	// the user has not named the session and the title differs; otherwise
+	// nothing of the commit is stored and the store returns an error
+	// wrapping ErrTitleKept. The check and the change are one statement,
+	// so a rename made at any moment before wins.
+	Retitle   *Retitle
 	Run       *Run
 	Calls     []CallRecord
 	Artifacts []Artifact
@@ -181,6 +188,16 @@ type Commit struct {
 	Reviews []ReviewMark
 	Events  []Event
 }
+
+// Retitle names a session and the title a commit gives it (Commit.Retitle).
+type Retitle struct {
+	SessionID string
+	Title     string
+}
+
+// ErrTitleKept is the store's answer to a Commit.Retitle of a session the
+// user named (or that has that title already): nothing was stored.
+var ErrTitleKept = errors.New("the session keeps its title")
 
 // ReviewMark marks one change of a session as reviewed (Reviewed true) or
 // as not reviewed (see Commit.Reviews).

@@ -45,6 +45,9 @@ const (
 	NotifyRunEnded = "notify.runEnded"
 	// NotifyRunFailed says whether a notification tells that a run failed.
 	NotifyRunFailed = "notify.runFailed"
+	// AutoTitle says whether the model is asked for a session's title
+	// after its first run.
+	AutoTitle = "sessions.autoTitle"
 )
 
 // Kind is the kind of value a setting takes; each kind has one parser.
@@ -121,6 +124,8 @@ var Table = []Setting{
 		Doc: "Whether a notification says a run ended and the session waits for your next message, while Foya's window is not in front: true or false."},
 	{Key: NotifyRunFailed, Label: "Notify: run failed", Kind: KindBool, Default: "true",
 		Doc: "Whether a notification says a run failed and why, while Foya's window is not in front: true or false."},
+	{Key: AutoTitle, Label: "Titles from the model", Kind: KindBool, Default: "true",
+		Doc: "Whether, after a session's first run, its model is asked for a short title that replaces the one made from the first prompt (never a title you gave): true or false."},
 	{Key: ImagesPrefix, Family: "MODEL", Label: "Image input", Kind: KindBool,
 		Doc: "Whether the model MODEL is sent images: true or false; unset, it is guessed from the model's name."},
 }

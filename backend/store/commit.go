@@ -40,6 +40,11 @@ func (s *Store) Apply(ctx context.Context, c llm.Commit) ([]llm.Event, error) {
 				return err
 			}
 		}
+		if c.Retitle != nil {
+			if err := retitle(ctx, tx, c.Retitle, now); err != nil {
+				return err
+			}
+		}
 		for i := range c.Calls {
 			if err := putCall(ctx, tx.StmtContext(ctx, s.stmts.putCall), &c.Calls[i]); err != nil {
 				return err

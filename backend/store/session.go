@@ -73,6 +73,23 @@ func putTitle(ctx context.Context, tx *sql.Tx, sessionID, title string, now time
 	return nil
 }
 
+// retitle makes r.Title the session's title unless the user named the
+// session or it has that title already: then it returns an error wrapping
+// llm.ErrTitleKept, and the commit is not stored (Commit.Retitle).
+func retitle(ctx context.Context, tx *sql.Tx, r *llm.Retitle, now time.Time) error {
+	res, err := tx.ExecContext(ctx, `UPDATE sessions SET title = ?, updated_at = ? WHERE id = ? AND title_by_user = 0 AND title <> ?`,
+		r.Title, nanos(now), r.SessionID, r.Title)
+	if err != nil {
+		return fmt.Errorf("session %s: title: %w", r.SessionID, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("session %s: title: %w", r.SessionID, err)
+	} else if n == 0 {
+		return fmt.Errorf("session %s: %w", r.SessionID, llm.ErrTitleKept)
+	}
+	return nil
+}
+
 // DeleteSession removes a session and everything it owns.
 func (s *Store) DeleteSession(ctx context.Context, id string) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {

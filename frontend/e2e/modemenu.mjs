@@ -1,4 +1,5 @@
-// Browser end-to-end: a session's title from its first prompt, and its
+// Browser end-to-end: a session's title from its first prompt, then the
+// model's title arriving live (session.title), and its
 // approval mode switched from the header's mode menu, as a person does it,
 // controls found by role and name, the store checked after each step.
 // Started by tests/e2e (Go, TestBrowserHeaderModeMenuAndTitle), which passes:
@@ -6,6 +7,8 @@
 //   FOYA_SESSION   a session made without a title, in Manual, never run
 //   FOYA_PROMPT    the first prompt to send
 //   FOYA_TITLE     the title the prompt makes
+//   FOYA_MODEL_TITLE the title the model proposes after the first run
+//   FOYA_RELEASE   a URL to GET to let the model's title answer
 //   FOYA_SHOTS     the folder to save screenshots in
 //   FOYA_CHROMIUM  the browser binary (never downloaded)
 // Exits 0 when every check holds, 1 with the reason otherwise.
@@ -15,6 +18,8 @@ const url = env('FOYA_URL');
 const id = env('FOYA_SESSION');
 const prompt = env('FOYA_PROMPT');
 const title = env('FOYA_TITLE');
+const modelTitle = env('FOYA_MODEL_TITLE');
+const release = env('FOYA_RELEASE');
 const { shot } = screenshots(env('FOYA_SHOTS'));
 
 // stored waits until the store's session satisfies ok: a switch reaches
@@ -51,6 +56,12 @@ try {
   await main.getByRole('heading', { level: 2, name: title, exact: true }).waitFor();
   await list.getByRole('button', { name: title, exact: true }).waitFor();
   await stored(page, (s) => s.title === title && !s.titleByUser, 'the title from the first prompt');
+
+  step = "the model's title replaces it, live";
+  check((await fetch(release)).ok, 'release the title request');
+  await main.getByRole('heading', { level: 2, name: modelTitle, exact: true }).waitFor();
+  await list.getByRole('button', { name: modelTitle, exact: true }).waitFor();
+  await stored(page, (s) => s.title === modelTitle && !s.titleByUser, "the model's title");
 
   step = 'Manual to Auto from the header';
   const pill = (name) => main.getByRole('button', { name: `Approval mode: ${name}` });

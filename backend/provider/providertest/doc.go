@@ -12,6 +12,10 @@
 //	)
 //	client, _ := provider.New(provider.Config{BaseURL: srv.URL, Model: "test"})
 //
+// Requests that ask for a session's title (IsTitle: the kernel sends one
+// after a session's first run) are answered apart, from Titles, and take
+// no turn of the script: scripts need not know of them.
+//
 // When the script runs out, the server answers 500 with the message
 // "providertest: script exhausted"; a provider client retries 5xx answers,
 // so Requests then shows the retries too.

@@ -119,6 +119,10 @@ type Server struct {
 	reqs   []Request
 	served int // turns served, for default call IDs
 	routes []*route
+
+	titles    []Turn // answers to title requests (IsTitle), in order
+	nextTitle int
+	titleReqs []Request
 }
 
 // route is a script of its own for the requests that match.
@@ -151,6 +155,33 @@ func FirstUser(substr string) func(Request) bool {
 		}
 		return false
 	}
+}
+
+// IsTitle reports whether r asks for a session's title: its first message
+// is the system prompt llm.TitlePrompt. The server answers such requests
+// apart from the script (Titles).
+func IsTitle(r Request) bool {
+	return len(r.Messages) > 0 && r.Messages[0].Role == "system" && r.Messages[0].Content == llm.TitlePrompt
+}
+
+// Titles scripts the answers to title requests (IsTitle), served in order
+// and apart from the main script and the routes: a title request takes
+// no turn of them, and Requests leaves it out (TitleRequests has it). A
+// title request with no scripted answer left gets an empty answer, which
+// leaves the session's title as it is; so a test that scripts none sees
+// neither the request nor a title change.
+func (s *Server) Titles(turns ...Turn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.titles = append(s.titles, turns...)
+}
+
+// TitleRequests returns the title requests received so far, in arrival
+// order.
+func (s *Server) TitleRequests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.titleReqs...)
 }
 
 // New starts a server for a test and closes it when the test ends.
@@ -264,6 +295,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	req, decodeErr := decodeRequest(body)
 	req.Header = r.Header.Clone()
 	req.Raw = body
+
+	if decodeErr == nil && IsTitle(req) {
+		s.mu.Lock()
+		s.titleReqs = append(s.titleReqs, req)
+		turn := Say("")
+		if s.nextTitle < len(s.titles) {
+			turn = s.titles[s.nextTitle]
+			s.nextTitle++
+		}
+		s.mu.Unlock()
+		s.serve(w, r, turn, 0, req.Model)
+		return
+	}
 
 	s.mu.Lock()
 	s.reqs = append(s.reqs, req)

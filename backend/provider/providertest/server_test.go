@@ -527,3 +527,44 @@ func TestRouteByConversation(t *testing.T) {
 		t.Errorf("%d %s; want 500 route exhausted", resp.StatusCode, b)
 	}
 }
+
+// A title request (llm.TitlePrompt first) is answered from Titles, then
+// with an empty answer, takes no turn of the script and is listed by
+// TitleRequests only; a request that merely mentions the prompt later is
+// the script's.
+func TestTitleRequestsApart(t *testing.T) {
+	srv := providertest.New(t, providertest.Say("scripted"))
+	srv.Titles(providertest.Say("A title"))
+	prompt, _ := json.Marshal(llm.TitlePrompt)
+	title := `{"model":"m","stream":true,"messages":[{"role":"system","content":` + string(prompt) + `},{"role":"user","content":"fix it"}]}`
+	text := func(resp *http.Response) string {
+		ls, err := lines(t, resp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for _, l := range ls {
+			var c chunk
+			if d, ok := strings.CutPrefix(l, "data: "); ok && json.Unmarshal([]byte(d), &c) == nil && len(c.Choices) > 0 {
+				b.WriteString(c.Choices[0].Delta.Content)
+			}
+		}
+		return b.String()
+	}
+	if got := text(post(t, context.Background(), srv.URL, title)); got != "A title" {
+		t.Errorf("first title answer = %q; want the scripted one", got)
+	}
+	if got := text(post(t, context.Background(), srv.URL, title)); got != "" {
+		t.Errorf("a title request past Titles answered %q; want nothing", got)
+	}
+	late := `{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"},{"role":"system","content":` + string(prompt) + `}]}`
+	if got := text(post(t, context.Background(), srv.URL, late)); got != "scripted" {
+		t.Errorf("a conversation request answered %q; want the script's turn", got)
+	}
+	if n, m, p := len(srv.TitleRequests()), len(srv.Requests()), srv.Pending(); n != 2 || m != 1 || p != 0 {
+		t.Errorf("title requests %d, requests %d, pending %d; want 2, 1, 0", n, m, p)
+	}
+	if !providertest.IsTitle(srv.TitleRequests()[0]) || providertest.IsTitle(srv.Requests()[0]) {
+		t.Error("IsTitle does not tell the title request from the conversation's")
+	}
+}

@@ -175,7 +175,7 @@ export function interruptedText(what: string): string {
  * interrupted (as recovery stores it at the next start), a run stopped at
  * the step limit with tool_search and a failed edit, a revert, a file
  * changed outside Foya, a watcher that fell back to polling, a message
- * sent to a running run and another model chosen.
+ * sent to a running run, another model chosen and the model's title.
  */
 export function everything(): Log {
   const log = journey();
@@ -221,6 +221,8 @@ export function everything(): Log {
   log.add("change.reviewed", { changeIds: ["chg_bg"], reviewed: true, toReview: 1 });
   // The person chose another model for the next runs.
   log.add("session.model", { fromProvider: "local", fromModel: "scripted-model", provider: "work", model: "big-model" });
+  // After the first run the model proposed a better title.
+  log.add("session.title", { from: "Write hello", title: "Greeting file" });
   return log;
 }
 

@@ -21,6 +21,7 @@ const typeSet: { [K in EventType]: true } = {
   [gen.TypeApprovalAnswer]: true,
   [gen.TypeSessionMode]: true,
   [gen.TypeSessionModel]: true,
+  [gen.TypeSessionTitle]: true,
   [gen.TypeRunSteer]: true,
   [gen.TypeTodoUpdated]: true,
   [gen.TypeFileReverted]: true,

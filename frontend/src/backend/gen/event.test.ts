@@ -32,6 +32,8 @@ function summary(ev: TypedEvent): string {
       return `${ev.data.from}->${ev.data.to}`;
     case "session.model":
       return `${ev.data.provider}/${ev.data.model}`;
+    case "session.title":
+      return `${ev.data.from} -> ${ev.data.title}`;
     case "run.steer":
       return `${ev.data.id} ${ev.data.step} ${ev.data.text}`;
     case "todo.updated":

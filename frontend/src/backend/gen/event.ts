@@ -206,6 +206,10 @@ export const TypeSessionModel = "session.model";
 /**
  * Event types, one per payload struct. Names are dotted.
  */
+export const TypeSessionTitle = "session.title";
+/**
+ * Event types, one per payload struct. Names are dotted.
+ */
 export const TypeRunSteer = "run.steer";
 /**
  * Event types, one per payload struct. Names are dotted.
@@ -604,6 +608,16 @@ export interface SessionModelData {
   provider: string;
 }
 /**
+ * SessionTitleData is the payload of session.title: after a session's
+ * first run the model proposed a title, which replaced the one Foya made
+ * from the first prompt (From). It is stored only while the user has not
+ * named the session: a rename always wins.
+ */
+export interface SessionTitleData {
+  from: string;
+  title: string;
+}
+/**
  * RunSteerData is the payload of run.steer: a message the user sent to
  * the running run, stored as a user message of the run's history before
  * its next model request. ID is the sender's, the same for a message sent
@@ -715,6 +729,7 @@ export interface EventDataByType {
   "approval.answer": ApprovalAnswerData;
   "session.mode": SessionModeData;
   "session.model": SessionModelData;
+  "session.title": SessionTitleData;
   "run.steer": RunSteerData;
   "todo.updated": TodoUpdatedData;
   "file.reverted": FileRevertedData;

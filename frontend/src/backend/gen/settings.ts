@@ -76,6 +76,11 @@ export const NotifyRunEnded = "notify.runEnded";
  */
 export const NotifyRunFailed = "notify.runFailed";
 /**
+ * AutoTitle says whether the model is asked for a session's title
+ * after its first run.
+ */
+export const AutoTitle = "sessions.autoTitle";
+/**
  * Kind is the kind of value a setting takes; each kind has one parser.
  */
 export type Kind = string;

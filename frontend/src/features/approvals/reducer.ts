@@ -56,6 +56,7 @@ export function applyApprovals(s: ApprovalsState, raw: Event): ApprovalsState {
     case "change.reviewed":
     case "run.interrupted":
     case "session.model":
+    case "session.title":
     case "run.steer":
       return s;
     default:

@@ -183,6 +183,7 @@ export function applyChanges(s: ChangesState, raw: Event): ChangesState {
     case "approval.answer":
     case "session.mode":
     case "session.model":
+    case "session.title":
     case "run.steer":
     case "todo.updated":
     case "run.interrupted":

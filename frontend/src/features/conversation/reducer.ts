@@ -374,6 +374,7 @@ function applyToTurn(s: ConversationState, turn: Turn, ev: TypedEvent): Conversa
     }
     case "session.mode":
     case "session.model":
+    case "session.title":
     case "todo.updated":
     case "run.start":
     case "file.reverted":

@@ -77,6 +77,26 @@ describe("applySessions", () => {
     expect(s.sessions.find((x) => x.id === "ses_b")!.title).toBe("Session ses_b");
   });
 
+  it("takes the model's title after a first run, live, unless the user named the session", () => {
+    const untitled = { ...row("ses_01", "2026-12-01T10:00:00Z", 1), title: "Fix the failing test", titleByUser: false };
+    const start = withSessions(initialSessions, [row("ses_b", "2026-12-01T10:30:00Z", 2), untitled]);
+    const log = new Log();
+    const ev = log.add("session.title", { from: "Fix the failing test", title: "Flaky store test" });
+    const s = applySessions(start, ev);
+    const got = s.sessions[0]!;
+    expect(got.id).toBe("ses_01");
+    expect(got.title).toBe("Flaky store test");
+    expect(got.titleByUser).toBe(false);
+    expect(got.updatedAt).toBe(ev.time);
+    // The same event again (a replay) changes nothing.
+    expect(applySessions(s, ev)).toBe(s);
+    // A session this window saw renamed keeps the user's title.
+    const renamed = withSessions(initialSessions, [{ ...untitled, title: "Mine", titleByUser: true }]);
+    expect(applySessions(renamed, ev).sessions[0]!.title).toBe("Mine");
+    // A session not listed is left for the next listing.
+    expect(applySessions(withSessions(initialSessions, [row("ses_b", "2026-12-01T10:30:00Z")]), ev).sessions[0]!.title).toBe("Session ses_b");
+  });
+
   it("keeps live status across a new listing, and forgets deleted sessions", () => {
     const log = new Log();
     log.runStart("run_1", "p");

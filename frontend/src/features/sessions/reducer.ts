@@ -82,6 +82,11 @@ export function applySessions(s: SessionsState, raw: Event): SessionsState {
       return touch(next, id, ev.time, (x) => ({ ...x, approvalMode: ev.data.to }));
     case "session.model":
       return touch(next, id, ev.time, (x) => ({ ...x, provider: ev.data.provider, model: ev.data.model }));
+    case "session.title":
+      // The model's title after a first run (issue 25). The kernel stores it
+      // only while the user has not renamed the session; a rename this
+      // window made since is kept all the same.
+      return touch(next, id, ev.time, (x) => (x.titleByUser ? x : { ...x, title: ev.data.title }));
     case "tool.end":
     case "file.captured":
       // New changes wait for review (reverts are a person's own).

@@ -9,6 +9,7 @@ import {
   DefaultMode,
   DefaultProvider,
   ImagesPrefix,
+  KindBool,
   KindBytes,
   KindDuration,
   NotifyApproval,
@@ -26,6 +27,8 @@ import { useLoad } from "../useLoad";
 const ownPane = new Set([DefaultMode, DefaultProvider, NotifyApproval, NotifyRunEnded, NotifyRunFailed]);
 /** The workspace index's settings share this namespace; they sit beside its disk use. */
 const workspacePrefix = "workspace.";
+/** Settings of sessions themselves (how they are titled) have a section of their own. */
+const sessionsPrefix = "sessions.";
 
 /**
  * ModelSettings shows a field for every setting the backend declares
@@ -60,13 +63,21 @@ export function ModelSettings(props: { sessionId: string | null }) {
   const load = loaded.state.value;
   if (load === undefined) return <p className="muted">Loading the settings…</p>;
   const fields = load.entries.filter((e) => !e.family && !ownPane.has(e.key));
-  const field = (e: Entry) => <SettingField key={e.key} entry={e} onSaved={reload} />;
+  const field = (e: Entry) =>
+    e.kind === KindBool ? <BoolField key={e.key} entry={e} onSaved={reload} /> : <SettingField key={e.key} entry={e} onSaved={reload} />;
+  const sessionFields = fields.filter((e) => e.key.startsWith(sessionsPrefix));
   return (
     <div className="settings-section">
       <section aria-labelledby="limits-h">
         <h3 id="limits-h">Limits and access</h3>
-        {fields.filter((e) => !e.key.startsWith(workspacePrefix)).map(field)}
+        {fields.filter((e) => !e.key.startsWith(workspacePrefix) && !e.key.startsWith(sessionsPrefix)).map(field)}
       </section>
+      {sessionFields.length > 0 && (
+        <section aria-labelledby="sessions-h">
+          <h3 id="sessions-h">Sessions</h3>
+          {sessionFields.map(field)}
+        </section>
+      )}
       <section aria-labelledby="workspace-h">
         <h3 id="workspace-h">Workspace index</h3>
         <p className="muted">
@@ -187,6 +198,60 @@ function SettingField(props: { entry: Entry; onSaved(): Promise<void> }) {
         )}
       </Field>
     </form>
+  );
+}
+
+/**
+ * BoolField switches a true-or-false setting: a checkbox with the setting's
+ * label and doc line, saved as soon as it changes. A failed save says why
+ * at the field and shows the value in force again.
+ */
+function BoolField(props: { entry: Entry; onSaved(): Promise<void> }) {
+  const { label, key, doc } = props.entry;
+  const api = useApi();
+  const id = useId();
+  const inForce = (props.entry.value === "" ? props.entry.default : props.entry.value) === "true";
+  const [on, setOn] = useState(inForce);
+  const [status, setStatus] = useState<Status>({ kind: "idle" });
+  useEffect(() => setOn(inForce), [inForce]);
+
+  const change = async (v: boolean) => {
+    setOn(v);
+    setStatus({ kind: "saving" });
+    try {
+      await api.SetSetting(key, String(v));
+      await props.onSaved();
+      setStatus({ kind: "saved" });
+    } catch (err) {
+      setOn(inForce);
+      setStatus({ kind: "error", text: `${label} was not changed: ${errorText(err)}` });
+    }
+  };
+  return (
+    <div className="setting-field" role="group" aria-labelledby={`${id}-label`}>
+      <label className="check-label" id={`${id}-label`}>
+        <input
+          type="checkbox"
+          checked={on}
+          disabled={status.kind === "saving"}
+          onChange={(e) => void change(e.target.checked)}
+          aria-describedby={`${id}-doc`}
+          aria-invalid={status.kind === "error" ? true : undefined}
+        />{" "}
+        <strong>{label}</strong>
+      </label>
+      <span className="setting-status" role="status">
+        {status.kind === "saving" ? "Saving…" : status.kind === "saved" ? "Saved" : ""}
+      </span>
+      <p className="muted" id={`${id}-doc`}>
+        {doc} <code>{key}</code>, default {props.entry.default === "" ? "none" : props.entry.default}.
+      </p>
+      {status.kind === "error" && (
+        <p role="alert" className="error-text">
+          {status.text}
+        </p>
+      )}
+    </div>
   );
 }
 

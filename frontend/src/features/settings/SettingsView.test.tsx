@@ -366,6 +366,25 @@ describe("SettingsView: models and limits", () => {
     expect((await within(form).findByRole("status")).textContent).toBe("Saved");
   });
 
+  it("switches a true-or-false setting at once, and says at the switch when the kernel refuses", async () => {
+    const replies = base();
+    const { t } = mount(<SettingsView sessionId="s1" onClose={() => {}} />, replies);
+    const user = await openTab("Models and limits");
+    const section = await screen.findByRole("region", { name: "Sessions" });
+    const box = within(section).getByRole("checkbox", { name: "Titles from the model" });
+    expect((box as HTMLInputElement).checked).toBe(true); // not set: the default
+    expect(described(box)).toContain("Whether the model titles a session after its first run. sessions.autoTitle, default true.");
+    await user.click(box);
+    await waitFor(() => expect(argsOf(t, "SetSetting")).toEqual([["sessions.autoTitle", "false"]]));
+    expect((await within(section).findByRole("status")).textContent).toBe("Saved");
+    expect(screen.queryByRole("textbox", { name: "Titles from the model" })).toBeNull();
+
+    replies.SetSetting = new ApiError("internal", "the database is read-only");
+    await user.click(box);
+    expect((await within(section).findByRole("alert")).textContent).toBe("Titles from the model was not changed: the database is read-only");
+    expect(box.getAttribute("aria-invalid")).toBe("true");
+  });
+
   it("shows sizes in MB and saves what is typed in units as bytes, on Enter", async () => {
     const replies = base();
     const { t } = mount(<SettingsView sessionId="s1" onClose={() => {}} />, replies);

@@ -73,6 +73,7 @@ export const declared: Setting[] = [
   { key: "workspace.maxFileBytes", label: "Largest file kept", kind: "bytes", default: "8388608", doc: "The largest file the index keeps." },
   { key: "workspace.maxTotalBytes", label: "Most kept per session", kind: "bytes", default: "2147483648", doc: "The most one session keeps." },
   { key: "workspace.maxKeptBytes", label: "Most kept on disk", kind: "bytes", default: "4294967296", doc: "The most disk the kept contents take." },
+  { key: "sessions.autoTitle", label: "Titles from the model", kind: "bool", default: "true", doc: "Whether the model titles a session after its first run." },
   { key: "model.images.", family: "MODEL", label: "Image input", kind: "bool", default: "", doc: "Whether the model is sent images." },
 ];
 
