@@ -30,7 +30,8 @@ const mcpUsage = `usage: foya mcp add NAME [--env K=V]... [--sandbox] [--always-
          page opens in the browser (or the command FOYA_OAUTH_OPENER names) and the token is
          kept in the keyring; --client-id ID [--client-secret S] use a pre-registered client;
          --grant client-credentials --client-id ID (--client-secret S | --private-key-file PEM)
-         signs in as a program, no browser
+         signs in as a program, no browser; --client-metadata-url URL names a client ID metadata
+         document describing Foya, for authorization servers that take one
        foya mcp remove NAME             remove one of your servers
        foya mcp import FILE             copy the servers of a Claude Desktop, Cursor, Claude Code
                                         or VS Code file into yours
@@ -66,6 +67,7 @@ func mcpCmd(ctx context.Context, args []string, env Env) int {
 	clientID := fs.String("client-id", "", "with tools and call: the OAuth client ID registered for Foya with the server's authorization server")
 	clientSecret := fs.String("client-secret", "", "with tools and call and --client-id: that client's secret")
 	keyFile := fs.String("private-key-file", "", "with tools and call and --grant client-credentials: a PEM private key that signs a private_key_jwt assertion")
+	metadataURL := fs.String("client-metadata-url", "", "with tools and call: the https URL of a client ID metadata document describing Foya, used as the client ID where the authorization server takes such documents")
 	grant := fs.String("grant", "", "with tools and call: client-credentials (a program's sign-in, no browser); the authorization code in the browser is the default")
 	fs.Usage = func() { fmt.Fprintln(env.Stderr, mcpUsage) }
 	pos, code, ok := parseFlags(fs, args)
@@ -95,10 +97,10 @@ func mcpCmd(ctx context.Context, args []string, env Env) int {
 	}
 	if sub == "tools" || sub == "call" {
 		return mcpClientCmd(ctx, sub, pos[1:], mcpClientFlags{db: *db, url: *url, typ: *typ, workdir: dir, headers: headers,
-			clientID: *clientID, clientSecret: *clientSecret, keyFile: *keyFile, grant: *grant, elicit: *elicit}, env)
+			clientID: *clientID, clientSecret: *clientSecret, keyFile: *keyFile, grant: *grant, elicit: *elicit, metadataURL: *metadataURL}, env)
 	}
-	if *clientID != "" || *clientSecret != "" || *keyFile != "" || *grant != "" || *elicit != "" {
-		return usageErr("--client-id, --client-secret, --private-key-file, --grant and --elicit go with tools and call only")
+	if *clientID != "" || *clientSecret != "" || *keyFile != "" || *grant != "" || *elicit != "" || *metadataURL != "" {
+		return usageErr("--client-id, --client-secret, --private-key-file, --client-metadata-url, --grant and --elicit go with tools and call only")
 	}
 	switch {
 	case sub == "add" && len(pos) != 2:

@@ -28,8 +28,9 @@ func mcpClientCmd(ctx context.Context, sub string, pos []string, o mcpClientFlag
 		return usageErr(fmt.Sprintf("--type is http or sse, not %q", o.typ))
 	}
 	var auth mcpconfig.DialAuth
-	if o.clientID != "" || o.clientSecret != "" || o.keyFile != "" || o.grant != "" {
-		cfg := &mcpauth.Config{ClientID: o.clientID, ClientSecret: o.clientSecret, PrivateKeyFile: o.keyFile, Grant: o.grant}
+	if o.clientID != "" || o.clientSecret != "" || o.keyFile != "" || o.grant != "" || o.metadataURL != "" {
+		cfg := &mcpauth.Config{ClientID: o.clientID, ClientSecret: o.clientSecret, PrivateKeyFile: o.keyFile, Grant: o.grant,
+			ClientMetadataURL: o.metadataURL}
 		switch o.grant {
 		case "", "client-credentials", "authorization-code":
 		default:
@@ -38,7 +39,7 @@ func mcpClientCmd(ctx context.Context, sub string, pos []string, o mcpClientFlag
 		if err := cfg.Check(); err != nil {
 			return usageErr(strings.NewReplacer("a client secret", "--client-secret", "a private key file", "--private-key-file",
 				"the client ID", "--client-id", "a client ID", "--client-id", "the client-credentials grant", "--grant client-credentials",
-				"add the client-credentials grant", "add --grant client-credentials").Replace(err.Error()))
+				"add the client-credentials grant", "add --grant client-credentials", "a client metadata document's URL", "--client-metadata-url").Replace(err.Error()))
 		}
 		auth.Config = cfg
 	}
@@ -107,6 +108,7 @@ func mcpClientCmd(ctx context.Context, sub string, pos []string, o mcpClientFlag
 type mcpClientFlags struct {
 	db, url, typ, workdir string
 	elicit                string // --elicit: ask, defaults or decline
+	metadataURL           string // --client-metadata-url
 	headers               map[string]string
 	// OAuth client settings (--client-id, --client-secret,
 	// --private-key-file, --grant).

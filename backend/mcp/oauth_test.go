@@ -367,6 +367,9 @@ func TestOAuthConfigCheck(t *testing.T) {
 		{mcpauth.Config{ClientID: "a", Grant: mcpauth.ClientCredentials}, "needs a client secret or a private key file"},
 		{mcpauth.Config{ClientID: "a", PrivateKeyFile: "k"}, "client-credentials requests only"},
 		{mcpauth.Config{ClientID: "a", PrivateKeyFile: "/nonexistent/key.pem", Grant: mcpauth.ClientCredentials}, "read the private key file"},
+		{mcpauth.Config{ClientMetadataURL: "http://foya.example/client.json"}, "https URL with a path"},
+		{mcpauth.Config{ClientMetadataURL: "https://foya.example"}, "https URL with a path"},
+		{mcpauth.Config{ClientMetadataURL: "https://foya.example/c.json", ClientID: "a"}, "not both"},
 	} {
 		if err := c.cfg.Check(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %q", c.cfg, err, c.want)
@@ -390,6 +393,7 @@ func TestOAuthDiscoveryAndClients(t *testing.T) {
 		knobs    func(*mcptest.OAuth)
 		client   string // the authorization request's client_id; "" for a registered one
 		resource func(*mcptest.OAuth) string
+		noScope  bool // no metadata lists scopes: none is asked
 	}{
 		{name: "well-known and OpenID", knobs: func(o *mcptest.OAuth) { o.NoHint, o.OpenIDOnly = true, true }},
 		{name: "pre-registered", client: "pre", knobs: func(o *mcptest.OAuth) { o.Clients["pre"] = "" },
@@ -397,6 +401,15 @@ func TestOAuthDiscoveryAndClients(t *testing.T) {
 				return mcp.Entry{Name: "remote", URL: o.MCPURL, OAuth: &mcpauth.Config{ClientID: "pre"}}
 			}},
 		{name: "client ID metadata document", client: cimd, opts: mcpauth.Options{ClientMetadataURL: cimd}, knobs: func(o *mcptest.OAuth) { o.CIMD = true }},
+		{name: "client ID metadata document of the entry", client: cimd, knobs: func(o *mcptest.OAuth) { o.CIMD = true },
+			entry: func(o *mcptest.OAuth) mcp.Entry {
+				return mcp.Entry{Name: "remote", URL: o.MCPURL, OAuth: &mcpauth.Config{ClientMetadataURL: cimd}}
+			}},
+		// A server of the 2025-03-26 revision: no resource metadata, its
+		// origin's authorization server metadata; or none at all, and the
+		// endpoints at that revision's fixed paths.
+		{name: "2025-03-26 metadata at the origin", noScope: true, knobs: func(o *mcptest.OAuth) { o.NoHint, o.NoResourceMeta = true, true }},
+		{name: "2025-03-26 fixed paths", noScope: true, knobs: func(o *mcptest.OAuth) { o.NoHint, o.NoResourceMeta, o.NoServerMeta = true, true, true }},
 		{name: "SSE", entry: func(o *mcptest.OAuth) mcp.Entry { return mcp.Entry{Name: "remote", URL: o.SSEURL, Type: mcp.SSE} },
 			resource: func(o *mcptest.OAuth) string { return o.SSEURL }},
 	}
@@ -429,7 +442,11 @@ func TestOAuthDiscoveryAndClients(t *testing.T) {
 			if c.resource != nil {
 				want = c.resource(f.as)
 			}
-			if a.Get("resource") != want || a.Get("scope") != "mcp:tools" {
+			scope := "mcp:tools"
+			if c.noScope {
+				scope = ""
+			}
+			if a.Get("resource") != want || a.Get("scope") != scope {
 				t.Errorf("authorization request = %v", a)
 			}
 			if c.client != "" && (a.Get("client_id") != c.client || len(f.as.Requests("/register")) != 0) {

@@ -124,6 +124,16 @@ switch (scenario) {
     tools('--grant', 'client-credentials', '--client-id', need('client_id'), '--private-key-file', key);
     break;
   }
+  case 'auth/basic-cimd': {
+    // The authorization server takes client ID metadata documents: the
+    // client's ID is the URL of the document that describes it (the one
+    // the suite expects; a user gives their own with the same flag).
+    const cimd = '--client-metadata-url';
+    const doc = 'https://conformance-test.local/client-metadata.json';
+    tools(cimd, doc);
+    call('test-tool', {}, cimd, doc);
+    break;
+  }
   case 'auth/cross-app-access-complete-flow':
     // SEP-990 (an extension): an identity provider's ID token exchanged for
     // an authorization grant, then for an access token. Foya does not do it.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"runtime"
@@ -49,6 +50,10 @@ type Config struct {
 	Grant string `json:"grant,omitempty"`
 	// Scopes are asked besides those the server names.
 	Scopes []string `json:"scopes,omitempty"`
+	// ClientMetadataURL is the https URL of a client ID metadata document
+	// that describes Foya (one the user or their organisation hosts): the
+	// client ID where the authorization server takes such documents.
+	ClientMetadataURL string `json:"clientMetadataUrl,omitempty"`
 }
 
 // Check says what is wrong with a Config's combination of fields.
@@ -72,6 +77,15 @@ func (c Config) Check() error {
 	}
 	if c.PrivateKeyFile != "" && c.Grant != ClientCredentials {
 		return errors.New("a private key file signs client-credentials requests only: add the client-credentials grant")
+	}
+	if c.ClientMetadataURL != "" {
+		u, err := url.Parse(c.ClientMetadataURL)
+		if err != nil || u.Scheme != "https" || u.Host == "" || strings.Trim(u.Path, "/") == "" {
+			return fmt.Errorf("a client metadata document's URL is an https URL with a path, not %q", c.ClientMetadataURL)
+		}
+		if c.ClientID != "" {
+			return errors.New("give a client ID or a client metadata document's URL, not both")
+		}
 	}
 	if c.PrivateKeyFile != "" {
 		if _, err := readKey(c.PrivateKeyFile); err != nil {

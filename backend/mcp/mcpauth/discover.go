@@ -163,14 +163,25 @@ func (s *Session) discover(ctx context.Context, ch challenge) (*discovery, error
 			return nil, err
 		}
 		if ok {
-			if strings.TrimSuffix(d.as.Issuer, "/") != strings.TrimSuffix(asURL, "/") {
+			// Without resource metadata (a server of the 2025-03-26
+			// revision) the server's own origin answers for its
+			// authorization server, whose issuer may have a path there.
+			legacySame := prm == nil && origin(d.as.Issuer) == asURL
+			if strings.TrimSuffix(d.as.Issuer, "/") != strings.TrimSuffix(asURL, "/") && !legacySame {
 				return nil, fmt.Errorf("the authorization server metadata at %s names the issuer %q, not %q: Foya will not use it", u, d.as.Issuer, asURL)
 			}
 			found = true
 			break
 		}
 	}
-	if !found {
+	switch {
+	case !found && prm == nil:
+		// The 2025-03-26 revision's fallback: a server that publishes no
+		// metadata at all has its endpoints at fixed paths of its origin,
+		// and that revision required PKCE of every client.
+		d.as = serverMeta{Issuer: asURL, AuthorizationEndpoint: asURL + "/authorize", TokenEndpoint: asURL + "/token",
+			RegistrationEndpoint: asURL + "/register", CodeChallengeMethodsSupported: []string{"S256"}}
+	case !found:
 		return nil, fmt.Errorf("the authorization server %s publishes no metadata (tried its RFC 8414 and OpenID Connect discovery addresses)", asURL)
 	}
 	for name, v := range map[string]string{"authorization_endpoint": d.as.AuthorizationEndpoint, "token_endpoint": d.as.TokenEndpoint, "registration_endpoint": d.as.RegistrationEndpoint} {

@@ -252,7 +252,7 @@ func (s *Session) clientCredentials(ctx context.Context, scopes []string) (strin
 	}
 	want := s.scopes(d, ch, scopes)
 	c := client{id: s.cfg.ClientID, secret: s.cfg.ClientSecret, keyFile: s.cfg.PrivateKeyFile,
-		method: authMethod("", d.as.TokenEndpointAuthMethodsSupported)}
+		method: authMethod("", d.as.TokenEndpointAuthMethodsSupported), issuer: d.as.Issuer}
 	form := url.Values{"grant_type": {"client_credentials"}, "resource": {d.resource}}
 	if len(want) > 0 {
 		form.Set("scope", strings.Join(want, " "))

@@ -2,6 +2,7 @@ package mcpauth
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -164,8 +165,8 @@ func (s *Session) client(ctx context.Context, d *discovery, redirect string) (cl
 		return client{id: s.cfg.ClientID, secret: s.cfg.ClientSecret,
 			method: authMethod("", d.as.TokenEndpointAuthMethodsSupported)}, nil
 	}
-	if d.as.ClientIDMetadataDocumentSupported && s.o.ClientMetadataURL != "" {
-		return client{id: s.o.ClientMetadataURL}, nil
+	if doc := cmp.Or(s.cfg.ClientMetadataURL, s.o.ClientMetadataURL); d.as.ClientIDMetadataDocumentSupported && doc != "" {
+		return client{id: doc}, nil
 	}
 	if d.as.RegistrationEndpoint == "" {
 		return client{}, fmt.Errorf("its authorization server %s registers no clients (no registration_endpoint) and Foya has no client ID for it: "+

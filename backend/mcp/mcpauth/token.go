@@ -48,6 +48,10 @@ func (r *record) expired() bool {
 type client struct {
 	id, secret, method string
 	keyFile            string
+	// issuer is the authorization server's issuer identifier: the aud of
+	// a private_key_jwt assertion (SEP-1046, RFC 7523bis); "" means the
+	// token endpoint.
+	issuer string
 }
 
 // authMethod picks how a client with a secret authenticates: what it was
@@ -86,7 +90,11 @@ func (e *tokenError) Error() string {
 func (s *Session) tokenRequest(ctx context.Context, endpoint string, c client, form url.Values) (*record, error) {
 	switch {
 	case c.keyFile != "":
-		a, err := assertion(c.keyFile, c.id, endpoint)
+		aud := c.issuer
+		if aud == "" {
+			aud = endpoint
+		}
+		a, err := assertion(c.keyFile, c.id, aud)
 		if err != nil {
 			return nil, err
 		}
@@ -171,8 +179,8 @@ func readKey(file string) (crypto.Signer, error) {
 	return nil, fmt.Errorf("the private key file %s holds no RSA, EC or Ed25519 private key", file)
 }
 
-// assertion is a private_key_jwt client assertion (RFC 7523) for the
-// token endpoint aud, signed with the key in keyFile.
+// assertion is a private_key_jwt client assertion (RFC 7523) for aud
+// (the authorization server's issuer), signed with the key in keyFile.
 func assertion(keyFile, clientID, aud string) (string, error) {
 	key, err := readKey(keyFile)
 	if err != nil {

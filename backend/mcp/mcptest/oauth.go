@@ -60,6 +60,10 @@ type OAuth struct {
 	// NoHint leaves resource_metadata out of 401 challenges: the client
 	// must find the metadata at its well-known address.
 	NoHint bool
+	// NoResourceMeta hides the protected resource metadata (a server of
+	// the 2025-03-26 revision, with NoHint); NoServerMeta the
+	// authorization server's (that revision's fallback: fixed paths).
+	NoResourceMeta, NoServerMeta bool
 	// CIMD says the server takes client ID metadata documents: an https
 	// URL as client ID, unregistered.
 	CIMD bool
@@ -187,6 +191,13 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 func (o *OAuth) resourceMeta(w http.ResponseWriter, r *http.Request) {
 	o.note(r, r.URL.Query())
+	o.mu.Lock()
+	none := o.NoResourceMeta
+	o.mu.Unlock()
+	if none {
+		http.NotFound(w, r)
+		return
+	}
 	writeJSON(w, 200, map[string]any{"resource": o.resourceOf(r.URL.Path), "authorization_servers": []string{o.URL},
 		"scopes_supported": []string{"mcp:tools"}})
 }
@@ -194,9 +205,9 @@ func (o *OAuth) resourceMeta(w http.ResponseWriter, r *http.Request) {
 func (o *OAuth) serverMeta(w http.ResponseWriter, r *http.Request) {
 	o.note(r, r.URL.Query())
 	o.mu.Lock()
-	garbage, noReg, openID, cimd := o.Garbage, o.NoRegistration, o.OpenIDOnly, o.CIMD
+	garbage, noReg, openID, cimd, none := o.Garbage, o.NoRegistration, o.OpenIDOnly, o.CIMD, o.NoServerMeta
 	o.mu.Unlock()
-	if openID != (r.URL.Path == "/.well-known/openid-configuration") {
+	if none || openID != (r.URL.Path == "/.well-known/openid-configuration") {
 		http.NotFound(w, r)
 		return
 	}
@@ -344,7 +355,7 @@ func (o *OAuth) token(w http.ResponseWriter, r *http.Request) {
 		o.mu.Unlock()
 		switch {
 		case key != nil:
-			if err := verifyES256(v.Get("client_assertion"), key, id, o.URL+"/token"); err != nil ||
+			if err := verifyES256(v.Get("client_assertion"), key, id, o.URL); err != nil ||
 				v.Get("client_assertion_type") != "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" {
 				writeJSON(w, 401, map[string]string{"error": "invalid_client", "error_description": fmt.Sprint("bad assertion: ", err)})
 				return
