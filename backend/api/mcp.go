@@ -154,3 +154,16 @@ func (s *Service) RestartMCPServer(workdir, name string) (mcpconfig.Server, erro
 		return k.MCP().Restart(s.ctx, workdir, name)
 	})
 }
+
+// MCPServerLog returns a running MCP server's recent log messages
+// (notifications/message, the last 200, oldest first) and the end of its
+// standard error; a project's server of workdir wins over the user's of
+// the same name.
+func (s *Service) MCPServerLog(workdir, name string) (mcpconfig.ServerLog, error) {
+	return call(s, func(k *kernel.Kernel) (mcpconfig.ServerLog, error) {
+		if err := need("name", name); err != nil {
+			return mcpconfig.ServerLog{}, err
+		}
+		return k.MCP().Log(s.ctx, workdir, name)
+	})
+}

@@ -24,6 +24,10 @@ const mcpUsage = `usage: foya mcp add NAME [--env K=V]... [--sandbox] [--always-
                                         call one tool with arguments given as one JSON object and
                                         print the result as JSON (exit 0 when the server answered,
                                         even with isError). With --url: streamable HTTP, else SSE
+       foya mcp log (NAME | --url URL ...) [--workdir DIR] [--json]
+                                        connect to one server alone and print the log messages it
+                                        sent while connecting (level info and up) and the end of
+                                        its standard error
        foya mcp remove NAME             remove one of your servers
        foya mcp import FILE             copy the servers of a Claude Desktop, Cursor, Claude Code
                                         or VS Code file into yours
@@ -54,7 +58,7 @@ func mcpCmd(ctx context.Context, args []string, env Env) int {
 	unsandboxed := fs.Bool("unsandboxed", false, "with approve: let the project's stdio server run outside the sandbox")
 	trustCode := fs.Bool("trust-workspace-code", false, "with approve --unsandboxed: confirm that the server runs code from the workspace outside the sandbox")
 	fingerprint := fs.String("fingerprint", "", "with approve: approve only if the server still has this fingerprint")
-	asJSON := fs.Bool("json", false, "with list: print JSON")
+	asJSON := fs.Bool("json", false, "with list and log: print JSON")
 	fs.Usage = func() { fmt.Fprintln(env.Stderr, mcpUsage) }
 	pos, code, ok := parseFlags(fs, args)
 	if !ok {
@@ -81,8 +85,8 @@ func mcpCmd(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintln(env.Stdout, mcpUsage)
 		return ExitOK
 	}
-	if sub == "tools" || sub == "call" {
-		return mcpClientCmd(ctx, sub, pos[1:], mcpClientFlags{db: *db, url: *url, typ: *typ, workdir: dir, headers: headers}, env)
+	if sub == "tools" || sub == "call" || sub == "log" {
+		return mcpClientCmd(ctx, sub, pos[1:], mcpClientFlags{db: *db, url: *url, typ: *typ, workdir: dir, headers: headers, json: *asJSON}, env)
 	}
 	switch {
 	case sub == "add" && len(pos) != 2:

@@ -160,6 +160,11 @@ func (s *server) runEntry(l Launch) (Entry, error) {
 		return s.entry, nil
 	}
 	e, err := s.entry.ExpandVars(l.Environ)
+	if err == nil && e.URL != s.entry.URL && e.Transport() != Stdio {
+		if err = e.Validate(); err != nil {
+			err = fmt.Errorf("its url %s expands to something else than an http:// or https:// address: %q", s.entry.URL, e.URL)
+		}
+	}
 	if err != nil {
 		return Entry{}, fmt.Errorf("not started: %w", err)
 	}
