@@ -249,5 +249,18 @@ func showApproval(w io.Writer, s mcpconfig.Server) {
 	if len(s.Code) > 0 {
 		fmt.Fprintf(w, "  workspace code it runs or loads (a change un-approves it): %s\n", strings.Join(s.Code, ", "))
 	}
+	showVars(w, s)
 	fmt.Fprintf(w, "  fingerprint: %s\n", s.Fingerprint)
+}
+
+// showVars prints the variables of the environment a project's server
+// reads (${VAR}, expanded when it starts): the values of those of its
+// command, arguments, cwd and URL are part of the approval.
+func showVars(w io.Writer, s mcpconfig.Server) {
+	if len(s.Vars) > 0 {
+		fmt.Fprintf(w, "  reads from your environment (a new value un-approves it): $%s\n", strings.Join(s.Vars, ", $"))
+	}
+	if len(s.PassVars) > 0 {
+		fmt.Fprintf(w, "  passes from your environment to its env or headers: $%s\n", strings.Join(s.PassVars, ", $"))
+	}
 }

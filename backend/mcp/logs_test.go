@@ -37,34 +37,39 @@ func TestServerLogging(t *testing.T) {
 				t.Fatalf("log = %q", r.Text)
 			}
 			var got []mcp.LogEntry
-			waitFor(t, "three log messages", func() bool {
+			waitFor(t, "four log messages", func() bool {
 				l, err := m.Log("", "logs")
 				if err != nil {
 					t.Fatal(err)
 				}
 				got = l.Entries
-				return len(got) >= 3
+				return len(got) >= 4
 			})
-			if len(got) != 3 {
-				t.Fatalf("entries = %+v; want info, warning, error (no debug)", got)
-			}
 			// The server's queue may reorder its messages over HTTP: Foya
-			// keeps them in the order they arrive.
-			byLevel := map[string]mcp.LogEntry{}
+			// keeps them in the order they arrive. Each has its logger.
+			byLogger := map[string]mcp.LogEntry{}
+			var levels []string
 			for _, e := range got {
-				byLevel[e.Level] = e
+				byLogger[e.Logger] = e
+				levels = append(levels, e.Level)
 				if e.Time.IsZero() {
-					t.Errorf("%+v has no time", e)
+					t.Errorf("%s: no time", e.Level)
 				}
 			}
-			if e := byLevel["info"]; e.Logger != "indexer" || e.Data != "indexed 12 files" {
+			if len(got) != 4 {
+				t.Fatalf("levels %v; want the level set, then info, warning, error (no debug)", levels)
+			}
+			if e := byLogger["mcplog"]; e.Level != "info" || e.Data != "level set to info" {
+				t.Errorf("setLevel: %+v; want the server to have been set to info", e)
+			}
+			if e := byLogger["indexer"]; e.Level != "info" || e.Data != "indexed 12 files" {
 				t.Errorf("info = %+v", e)
 			}
-			if e := byLevel["warning"]; e.Data != `{"disk":"low"}` {
+			if e := byLogger[""]; e.Level != "warning" || e.Data != `{"disk":"low"}` {
 				t.Errorf("warning = %+v", e)
 			}
-			if e := byLevel["error"]; e.Logger != "db" || len(e.Data) > 4<<10+len("…") || !strings.HasSuffix(e.Data, "…") {
-				t.Errorf("error: logger %s, %d bytes; want from db, cut to 4 KiB", e.Logger, len(e.Data))
+			if e := byLogger["db"]; e.Level != "error" || len(e.Data) > 4<<10+len("…") || !strings.HasSuffix(e.Data, "…") {
+				t.Errorf("error: level %s, %d bytes; want error, cut to 4 KiB", e.Level, len(e.Data))
 			}
 			if r := call(t, reg, nil, "mcp__logs__flood", `{}`); r.Text != "flooded" {
 				t.Fatalf("flood = %q", r.Text)
@@ -72,14 +77,11 @@ func TestServerLogging(t *testing.T) {
 			has := func(l mcp.ServerLog, data string) bool {
 				return slices.ContainsFunc(l.Entries, func(e mcp.LogEntry) bool { return e.Data == data })
 			}
-			waitFor(t, "the flood's last message", func() bool {
+			// 250 messages after the first four leave 200 of the flood's.
+			waitFor(t, "the last 200 of the flood", func() bool {
 				l, _ := m.Log("", "logs")
-				return has(l, "message 250")
+				return len(l.Entries) == 200 && has(l, "message 250") && !has(l, "indexed 12 files") && !has(l, "level set to info")
 			})
-			l, _ := m.Log("", "logs")
-			if len(l.Entries) != 200 || has(l, "indexed 12 files") || has(l, "message 1") {
-				t.Errorf("after the flood: %d entries from %q; want the last 200 of the flood", len(l.Entries), l.Entries[0].Data)
-			}
 		})
 	}
 }

@@ -14,12 +14,14 @@ import (
 // LogMode is the Env value that serves NewLogging over stdio.
 const LogMode = "log"
 
-// NewLogging returns a server that declares logging. Its tool "log" sends
+// NewLogging returns a server that declares logging. It logs "level set
+// to LEVEL" when the client sets its level. Its tool "log" sends
 // a debug message (not shown at level info), an info message from the
 // logger "indexer", a warning whose data is an object, and an error of
 // 10 KB; "flood" sends 250 info messages numbered 1 to 250.
 func NewLogging() *server.MCPServer {
-	s := server.NewMCPServer("mcplog", "1.0.0", server.WithToolCapabilities(false), server.WithLogging())
+	hooks := &server.Hooks{}
+	s := server.NewMCPServer("mcplog", "1.0.0", server.WithToolCapabilities(false), server.WithLogging(), server.WithHooks(hooks))
 	// mcp-go's sessions drop a notification when their queue is full
 	// (ErrNotificationChannelBlocked): send again until it is taken, so
 	// that every message reaches the client.
@@ -29,6 +31,10 @@ func NewLogging() *server.MCPServer {
 			time.Sleep(time.Millisecond)
 		}
 	}
+	// Once the client sets a level, the server says so at that level.
+	hooks.AddAfterSetLevel(func(ctx context.Context, id any, r *mcp.SetLevelRequest, _ *mcp.EmptyResult) {
+		send(ctx, r.Params.Level, "mcplog", "level set to "+string(r.Params.Level))
+	})
 	s.AddTool(mcp.NewTool("log", mcp.WithDescription("Send log messages.")),
 		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			send(ctx, mcp.LoggingLevelDebug, "indexer", "a debug detail")

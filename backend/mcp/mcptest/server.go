@@ -46,6 +46,7 @@ func Main() {
 			os.Exit(1)
 		}
 	case LogMode:
+		fmt.Fprintln(os.Stderr, "mcplog: ready to log")
 		if err := server.ServeStdio(NewLogging()); err != nil {
 			fmt.Fprintln(os.Stderr, "mcptest:", err)
 			os.Exit(1)
