@@ -108,6 +108,11 @@ var fileAttempts = []escapeAttempt{
 		refusal: ownRefusal, happened: homeFile(".local/share/foya/mcp.json"),
 	},
 	{
+		name: "write mcp-tokens.json of the data folder inside the workspace", setup: homeSession,
+		tool: "write", args: `{"path":".local/share/foya/mcp-tokens.json","content":"{}\n"}`,
+		refusal: ownRefusal, happened: homeFile(".local/share/foya/mcp-tokens.json"),
+	},
+	{
 		name: "write provider-keys.json of the data folder inside the workspace", setup: homeSession,
 		tool: "write", args: `{"path":".local/share/foya/provider-keys.json","content":"{}\n"}`,
 		refusal: ownRefusal, happened: homeFile(".local/share/foya/provider-keys.json"),
@@ -126,6 +131,10 @@ var fileAttempts = []escapeAttempt{
 	{
 		name: "write provider-keys.json beside the database", tool: "write", args: `{"path":"FOYADIR/provider-keys.json","content":"{}\n"}`,
 		refusal: ownRefusal, happened: beside("provider-keys.json"),
+	},
+	{
+		name: "write mcp-tokens.json beside the database", tool: "write", args: `{"path":"FOYADIR/mcp-tokens.json","content":"{}\n"}`,
+		refusal: ownRefusal, happened: beside("mcp-tokens.json"),
 	},
 
 	// Foya's live database: never opened by a tool, in any mode (closing

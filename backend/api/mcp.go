@@ -167,3 +167,29 @@ func (s *Service) MCPServerLog(workdir, name string) (mcpconfig.ServerLog, error
 		return k.MCP().Log(s.ctx, workdir, name)
 	})
 }
+
+// SignInMCPServer signs in to an HTTP MCP server that asks for it (a
+// project's of workdir wins over the user's of the same name): the
+// authorization page opens in the system browser (or the command
+// FOYA_OAUTH_OPENER names), the token goes to the keyring, and the server
+// starts again with it. It returns once the browser answered (or the
+// wait ended), with the server as it is then.
+func (s *Service) SignInMCPServer(workdir, name string) (mcpconfig.Server, error) {
+	return call(s, func(k *kernel.Kernel) (mcpconfig.Server, error) {
+		if err := need("name", name); err != nil {
+			return mcpconfig.Server{}, err
+		}
+		return k.MCP().SignIn(s.ctx, workdir, name)
+	})
+}
+
+// SignOutMCPServer forgets an HTTP MCP server's token and starts it
+// again without one.
+func (s *Service) SignOutMCPServer(workdir, name string) (mcpconfig.Server, error) {
+	return call(s, func(k *kernel.Kernel) (mcpconfig.Server, error) {
+		if err := need("name", name); err != nil {
+			return mcpconfig.Server{}, err
+		}
+		return k.MCP().SignOut(s.ctx, workdir, name)
+	})
+}

@@ -24,6 +24,11 @@ const mcpUsage = `usage: foya mcp add NAME [--env K=V]... [--sandbox] [--always-
                                         call one tool with arguments given as one JSON object and
                                         print the result as JSON (exit 0 when the server answered,
                                         even with isError). With --url: streamable HTTP, else SSE
+         tools and call, for an HTTP server that asks for a sign-in (OAuth): the authorization
+         page opens in the browser (or the command FOYA_OAUTH_OPENER names) and the token is
+         kept in the keyring; --client-id ID [--client-secret S] use a pre-registered client;
+         --grant client-credentials --client-id ID (--client-secret S | --private-key-file PEM)
+         signs in as a program, no browser
        foya mcp log (NAME | --url URL ...) [--workdir DIR] [--json]
                                         connect to one server alone and print the log messages it
                                         sent while connecting (level info and up) and the end of
@@ -59,6 +64,10 @@ func mcpCmd(ctx context.Context, args []string, env Env) int {
 	trustCode := fs.Bool("trust-workspace-code", false, "with approve --unsandboxed: confirm that the server runs code from the workspace outside the sandbox")
 	fingerprint := fs.String("fingerprint", "", "with approve: approve only if the server still has this fingerprint")
 	asJSON := fs.Bool("json", false, "with list and log: print JSON")
+	clientID := fs.String("client-id", "", "with tools and call: the OAuth client ID registered for Foya with the server's authorization server")
+	clientSecret := fs.String("client-secret", "", "with tools and call and --client-id: that client's secret")
+	keyFile := fs.String("private-key-file", "", "with tools and call and --grant client-credentials: a PEM private key that signs a private_key_jwt assertion")
+	grant := fs.String("grant", "", "with tools and call: client-credentials (a program's sign-in, no browser); the authorization code in the browser is the default")
 	fs.Usage = func() { fmt.Fprintln(env.Stderr, mcpUsage) }
 	pos, code, ok := parseFlags(fs, args)
 	if !ok {
@@ -86,7 +95,11 @@ func mcpCmd(ctx context.Context, args []string, env Env) int {
 		return ExitOK
 	}
 	if sub == "tools" || sub == "call" || sub == "log" {
-		return mcpClientCmd(ctx, sub, pos[1:], mcpClientFlags{db: *db, url: *url, typ: *typ, workdir: dir, headers: headers, json: *asJSON}, env)
+		return mcpClientCmd(ctx, sub, pos[1:], mcpClientFlags{db: *db, url: *url, typ: *typ, workdir: dir, headers: headers, json: *asJSON,
+			clientID: *clientID, clientSecret: *clientSecret, keyFile: *keyFile, grant: *grant}, env)
+	}
+	if *clientID != "" || *clientSecret != "" || *keyFile != "" || *grant != "" {
+		return usageErr("--client-id, --client-secret, --private-key-file and --grant go with tools, call and log only")
 	}
 	switch {
 	case sub == "add" && len(pos) != 2:
@@ -218,6 +231,16 @@ func printServer(w io.Writer, s mcpconfig.Server) {
 	}
 	if s.Error != "" {
 		fmt.Fprintf(w, "  error: %s\n", s.Error)
+	}
+	switch s.SignIn {
+	case "signed-in":
+		fmt.Fprintln(w, "  signed in")
+	case "sign-in-needed", "error":
+		why := ""
+		if s.SignInError != "" {
+			why = " (" + s.SignInError + ")"
+		}
+		fmt.Fprintf(w, "  sign-in needed%s: run foya mcp tools %s, or Sign in in the app's Settings → MCP servers\n", why, s.Name)
 	}
 	if s.Stderr != "" {
 		fmt.Fprintf(w, "  stderr:\n    %s\n", strings.ReplaceAll(s.Stderr, "\n", "\n    "))

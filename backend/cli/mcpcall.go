@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"foya/backend/mcp/mcpauth"
 	"foya/backend/mcp/mcpconfig"
 )
 
@@ -26,6 +27,24 @@ func mcpClientCmd(ctx context.Context, sub string, pos []string, o mcpClientFlag
 		name, pos = pos[0], pos[1:]
 	} else if o.typ != "" && o.typ != "http" && o.typ != "sse" {
 		return usageErr(fmt.Sprintf("--type is http or sse, not %q", o.typ))
+	}
+	var auth mcpconfig.DialAuth
+	if o.clientID != "" || o.clientSecret != "" || o.keyFile != "" || o.grant != "" {
+		cfg := &mcpauth.Config{ClientID: o.clientID, ClientSecret: o.clientSecret, PrivateKeyFile: o.keyFile, Grant: o.grant}
+		switch o.grant {
+		case "", "client-credentials", "authorization-code":
+		default:
+			return usageErr(fmt.Sprintf("--grant is client-credentials (or authorization-code, the default), not %q", o.grant))
+		}
+		if err := cfg.Check(); err != nil {
+			return usageErr(strings.NewReplacer("a client secret", "--client-secret", "a private key file", "--private-key-file",
+				"the client ID", "--client-id", "a client ID", "--client-id", "the client-credentials grant", "--grant client-credentials",
+				"add the client-credentials grant", "add --grant client-credentials").Replace(err.Error()))
+		}
+		auth.Config = cfg
+	}
+	auth.Opened = func(u string) {
+		fmt.Fprintf(env.Stderr, "foya mcp %s: the server asks you to sign in; opening in the browser:\n  %s\n", sub, u)
 	}
 	var tool string
 	var args json.RawMessage
@@ -55,9 +74,9 @@ func mcpClientCmd(ctx context.Context, sub string, pos []string, o mcpClientFlag
 	defer k.Close()
 	var one *mcpconfig.One
 	if o.url != "" {
-		one, err = k.MCP().DialURL(ctx, o.url, o.headers, o.typ == "sse")
+		one, err = k.MCP().DialURL(ctx, o.url, o.headers, o.typ == "sse", auth)
 	} else {
-		one, err = k.MCP().Dial(ctx, o.workdir, name)
+		one, err = k.MCP().Dial(ctx, o.workdir, name, auth)
 	}
 	if err != nil {
 		return fail(env, err)
@@ -88,6 +107,9 @@ type mcpClientFlags struct {
 	db, url, typ, workdir string
 	headers               map[string]string
 	json                  bool // log: print JSON
+	// OAuth client settings (--client-id, --client-secret,
+	// --private-key-file, --grant).
+	clientID, clientSecret, keyFile, grant string
 }
 
 // printLog prints a server's log messages, one a line (time, level,

@@ -2,9 +2,12 @@ package kernel
 
 import (
 	"context"
+	"path/filepath"
 
 	"foya/backend/mcp"
+	"foya/backend/mcp/mcpauth"
 	"foya/backend/mcp/mcpconfig"
+	"foya/backend/profiles"
 	"foya/backend/settings"
 )
 
@@ -35,7 +38,16 @@ func newMCP(k *Kernel, dataDir string, budget int) *mcpconfig.Servers {
 			c := k.shell.Confine(workdir)
 			return mcp.Confinement{Policy: c.Policy, Sweep: c.Sweep}
 		},
+		// Sign-in tokens of HTTP servers go where provider keys go (the
+		// keyring, else a 0600 file), never to the database.
+		OAuth: &mcpauth.Options{Store: profiles.NewTokens(dataDir)},
 	}})
+}
+
+// tokenFile is where MCP sign-in tokens go without a keyring: hidden
+// from sandboxed commands like the provider keys' file.
+func (k *Kernel) tokenFile() string {
+	return filepath.Join(absPath(k.info.DataDir), profiles.TokenFile)
 }
 
 // MCP returns the MCP servers: the user's and the projects', their

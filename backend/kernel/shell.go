@@ -56,7 +56,8 @@ func shellTools(k *Kernel, probe func() sandbox.Capability) []tools.Tool {
 // the file tools never open them, in any mode.
 func (k *Kernel) databaseFiles() []string {
 	db := absPath(k.info.DBPath)
-	return []string{db, db + "-wal", db + "-shm", db + "-journal", OwnersDir(db), absPath(k.profiles.KeyFilePath()) + ".lock"}
+	return []string{db, db + "-wal", db + "-shm", db + "-journal", OwnersDir(db), absPath(k.profiles.KeyFilePath()) + ".lock",
+		k.tokenFile() + ".lock"}
 }
 
 // dataFolders are the folders of Foya's data that sandboxed commands and
@@ -81,7 +82,7 @@ func (k *Kernel) dataFolders() []string {
 // them outside Full Access, even where the user made them readable.
 func (k *Kernel) ownFiles() []string {
 	out := append(k.dataFolders(), filepath.Join(absPath(k.info.DataDir), mcpconfig.File), absPath(k.profiles.KeyFilePath()),
-		filepath.Join(absPath(k.info.DataDir), WorkspaceDir))
+		k.tokenFile(), filepath.Join(absPath(k.info.DataDir), WorkspaceDir))
 	if k.userRules != "" {
 		out = append(out, absPath(k.userRules))
 	}

@@ -36,7 +36,7 @@ func (k *Kernel) newWorkspace(dataDir string) *workspace.Manager {
 // not a command's nor the user's, and opening the database here would
 // drop SQLite's locks on it (workspace.Options.Skip).
 func (k *Kernel) foyaFiles() []string {
-	return append(k.databaseFiles(), absPath(k.profiles.KeyFilePath()))
+	return append(k.databaseFiles(), absPath(k.profiles.KeyFilePath()), k.tokenFile())
 }
 
 // workspaceLimits reads the index's limits from the settings.

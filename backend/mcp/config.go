@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"foya/backend/mcp/mcpauth"
 )
 
 // Transports of an Entry.
@@ -43,6 +45,10 @@ type Entry struct {
 	// the call starts it again, so a long call that reports progress lives
 	// on. Empty means DefaultTimeout.
 	Timeout string `json:"timeout,omitempty"`
+	// OAuth says how Foya signs in to an HTTP server that asks it to
+	// (package mcpauth); none is needed for a server that registers
+	// clients itself.
+	OAuth *mcpauth.Config `json:"oauth,omitempty"`
 	// Disabled servers are kept in the file but not started.
 	Disabled bool `json:"disabled,omitempty"`
 	// ImportedFrom names the file foya mcp import copied the entry from

@@ -98,6 +98,9 @@ type Launch struct {
 	// Policy is set for a sandboxed server; Writable already holds the
 	// workspace.
 	Policy *sandbox.Policy
+	// Auth, set for an HTTP server that may ask for a sign-in, wraps the
+	// connection's HTTP transport (mcpauth.Session.Wrap).
+	Auth func(http.RoundTripper) http.RoundTripper
 }
 
 // dial connects to a server and completes the MCP handshake within
@@ -113,7 +116,7 @@ func dial(ctx context.Context, e Entry, l Launch, timeout time.Duration, onNote 
 			c, err = startProcess(e, l, opts)
 		}
 	default:
-		c, err = startHTTP(e, opts)
+		c, err = startHTTP(e, l, opts)
 	}
 	if err != nil {
 		return nil, err
@@ -303,10 +306,14 @@ func startSandboxed(e Entry, l Launch, opts []client.ClientOption) (*conn, error
 var quiet = slog.New(slog.DiscardHandler)
 
 // startHTTP connects to a streamable HTTP or SSE server.
-func startHTTP(e Entry, opts []client.ClientOption) (*conn, error) {
+func startHTTP(e Entry, l Launch, opts []client.ClientOption) (*conn, error) {
 	var t transport.Interface
+	base := http.DefaultTransport
+	if l.Auth != nil {
+		base = l.Auth(base)
+	}
 	if e.Transport() == SSE {
-		sse, err := transport.NewSSE(e.URL, transport.WithHeaders(e.Headers))
+		sse, err := transport.NewSSE(e.URL, transport.WithHeaders(e.Headers), transport.WithHTTPClient(&http.Client{Transport: base}))
 		if err != nil {
 			return nil, fmt.Errorf("connect to %s: %w", e.URL, err)
 		}
@@ -321,7 +328,7 @@ func startHTTP(e Entry, opts []client.ClientOption) (*conn, error) {
 		// matters reaches the server's status instead.
 		h, err := transport.NewStreamableHTTP(e.URL, transport.WithHTTPHeaders(e.Headers),
 			transport.WithContinuousListening(), transport.WithHTTPLogger(quiet),
-			transport.WithHTTPBasicClient(&http.Client{Transport: &resumer{base: http.DefaultTransport}}))
+			transport.WithHTTPBasicClient(&http.Client{Transport: &resumer{base: base}}))
 		if err != nil {
 			return nil, fmt.Errorf("connect to %s: %w", e.URL, err)
 		}

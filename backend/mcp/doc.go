@@ -25,6 +25,15 @@
 // declares the roots capability: see roots.go for the roots
 // each server is given.
 //
+// An HTTP server that answers 401 needs a sign-in (package mcpauth: OAuth
+// 2.1 as the MCP authorization specification says). Options.OAuth gives
+// each HTTP server an mcpauth.Session whose RoundTripper wraps the
+// connection's transport (Launch.Auth): it sends the token, renews it,
+// and fails a request only a person can answer with
+// mcpauth.ErrSignInNeeded, which the server's Status shows (SignIn,
+// SignInError). Manager.SignIn and SignOut run the sign-in and restart
+// the server; the session outlives restarts.
+//
 // Every tool call asks the approval gateway through the call's RunContext
 // with an approval.MCP action (spec M2); a server's read-only annotation is
 // passed on as a hint and honoured only as the mode table says. A stdio

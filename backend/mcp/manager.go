@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"foya/backend/event"
+	"foya/backend/mcp/mcpauth"
 	"foya/backend/sandbox"
 	"foya/backend/tools"
 )
@@ -54,6 +55,9 @@ type Options struct {
 	// its changes; Changed must not block for long nor call back into the
 	// Manager.
 	Changed func(event.MCPChangedData)
+	// OAuth, if set, signs in to HTTP servers that ask for it (package
+	// mcpauth); nil leaves them unauthorized.
+	OAuth *mcpauth.Options
 }
 
 // Confinement is how a sandboxed server is kept: the sandbox policy, and
@@ -168,6 +172,14 @@ func (m *Manager) newServer(workdir string, e Entry) *server {
 		}
 	}
 	s.launch = Launch{Dir: dir}
+	if e.Transport() != Stdio && m.opts.OAuth != nil {
+		var cfg mcpauth.Config
+		if e.OAuth != nil {
+			cfg = *e.OAuth
+		}
+		s.auth = mcpauth.New(e.URL, cfg, *m.opts.OAuth)
+		s.launch.Auth = s.auth.Wrap
+	}
 	if m.opts.Environ != nil {
 		s.launch.Environ = m.opts.Environ()
 	}
@@ -203,6 +215,11 @@ func (m *Manager) Restart(workdir, name string) (string, error) {
 		return "", fmt.Errorf("MCP server %q stopped meanwhile: see foya mcp list", name)
 	}
 	s := m.newServer(old.workdir, old.entry)
+	if old.auth != nil {
+		// The sign-in lives on: its state and token are the server's.
+		s.auth = old.auth
+		s.launch.Auth = old.auth.Wrap
+	}
 	m.servers[old.key()] = s
 	m.mu.Unlock()
 	m.told(s)

@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"foya/backend/event"
+	"foya/backend/mcp/mcpauth"
 )
 
 // States of a server.
@@ -43,6 +44,11 @@ type Status struct {
 	Sandbox    bool   `json:"sandbox"`
 	AlwaysLoad bool   `json:"alwaysLoad"`
 	Restarts   int    `json:"restarts"`
+	// SignIn is an HTTP server's sign-in state (mcpauth.NotNeeded,
+	// SignedIn, SignInNeeded or Error), SignInError why; empty for a
+	// stdio server.
+	SignIn      string `json:"signIn,omitempty"`
+	SignInError string `json:"signInError,omitempty"`
 }
 
 // server supervises one configured server: one goroutine connects,
@@ -54,6 +60,8 @@ type server struct {
 	launch  Launch
 	// sandboxed servers get a Confinement at each start.
 	sandboxed bool
+	// auth is an HTTP server's sign-in (nil without Options.OAuth).
+	auth *mcpauth.Session
 
 	restart chan string // why; buffered
 	stop    context.CancelFunc
@@ -516,6 +524,15 @@ func (s *server) status() Status {
 		// made while no call ran, renamed aside).
 		st.Error = strings.Join(append(slices.Clone(s.notes), st.Error), "; ")
 		st.Error = strings.TrimSuffix(st.Error, "; ")
+	}
+	if s.auth != nil {
+		st.SignIn, st.SignInError = s.auth.State()
+		if st.SignIn == mcpauth.SignInNeeded && s.state == Failed {
+			st.Error = "the server needs you to sign in"
+			if st.SignInError != "" {
+				st.Error += ": " + st.SignInError
+			}
+		}
 	}
 	if c := s.conn; c != nil && c.stderr != nil {
 		st.Stderr = c.stderr(20)

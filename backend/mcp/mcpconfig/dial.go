@@ -14,6 +14,7 @@ import (
 
 	"foya/backend/fault"
 	"foya/backend/mcp"
+	"foya/backend/mcp/mcpauth"
 	"foya/backend/tools"
 )
 
@@ -43,7 +44,7 @@ func (o *One) Close() { o.m.Close() }
 // the project's (approved, and sandboxed as approved) wins over the
 // user's of the same name. It fails with what to do when there is no such
 // server, it is disabled or unapproved, or it does not connect.
-func (s *Servers) Dial(ctx context.Context, workdir, name string) (*One, error) {
+func (s *Servers) Dial(ctx context.Context, workdir, name string, auth DialAuth) (*One, error) {
 	if workdir != "" {
 		var err error
 		if workdir, err = filepath.Abs(workdir); err != nil {
@@ -55,7 +56,7 @@ func (s *Servers) Dial(ctx context.Context, workdir, name string) (*One, error) 
 			if !ok {
 				return nil, fault.Wrap(fmt.Errorf("the MCP server %s of %s may not run: %s", name, files[name], why), fault.ErrInvalid)
 			}
-			return s.dial(ctx, workdir, e)
+			return s.dial(ctx, workdir, e, auth)
 		}
 	}
 	es, _ := mcp.ReadFile(s.file)
@@ -74,15 +75,15 @@ func (s *Servers) Dial(ctx context.Context, workdir, name string) (*One, error) 
 	if es[i].Disabled {
 		return nil, fault.Wrap(fmt.Errorf("MCP server %s is disabled in %s: remove \"disabled\" from its entry to use it", name, s.file), fault.ErrInvalid)
 	}
-	return s.dial(ctx, "", es[i])
+	return s.dial(ctx, "", es[i], auth)
 }
 
 // DialURL connects to the server at a URL: streamable HTTP, or SSE with
 // sse set; without it, a server that refuses streamable HTTP's
 // initialize with a 4xx (it speaks only SSE) is tried over SSE. A server
-// that does not answer, cannot be reached or asks for authorization is
-// not: SSE would only wait as long again.
-func (s *Servers) DialURL(ctx context.Context, rawURL string, headers map[string]string, sse bool) (*One, error) {
+// that does not answer, cannot be reached or asks for authorization (a
+// failed sign-in included) is not: SSE would only wait as long again.
+func (s *Servers) DialURL(ctx context.Context, rawURL string, headers map[string]string, sse bool, auth DialAuth) (*One, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fault.Wrap(fmt.Errorf("%q is not an http:// or https:// URL", rawURL), fault.ErrInvalid)
@@ -90,15 +91,15 @@ func (s *Servers) DialURL(ctx context.Context, rawURL string, headers map[string
 	e := mcp.Entry{Name: u.Host, URL: rawURL, Headers: headers, Type: mcp.HTTP}
 	if sse {
 		e.Type = mcp.SSE
-		return s.dial(ctx, "", e)
+		return s.dial(ctx, "", e, auth)
 	}
-	one, err := s.dial(ctx, "", e)
+	one, err := s.dial(ctx, "", e, auth)
 	var refused errRefusedHTTP
 	if err == nil || !errors.As(err, &refused) {
 		return one, err
 	}
 	e.Type = mcp.SSE
-	one, sseErr := s.dial(ctx, "", e)
+	one, sseErr := s.dial(ctx, "", e, auth)
 	if sseErr != nil {
 		return nil, fmt.Errorf("%w; it refused streamable HTTP (a 4xx to its initialize POST), so SSE was tried too: %v", err, sseErr)
 	}
@@ -111,17 +112,62 @@ type errRefusedHTTP struct{ error }
 
 func (e errRefusedHTTP) Unwrap() error { return e.error }
 
+// DialAuth is how a command signs in to the server it dials: the client
+// settings its flags give (nil: the entry's own), and Opened, told the
+// authorization page's address when a sign-in opens it.
+type DialAuth struct {
+	Config *mcpauth.Config
+	Opened func(url string)
+}
+
+// errSignIn marks a sign-in that failed.
+var errSignIn = errors.New("sign-in failed")
+
 // dial runs e alone in a manager of its own and waits for its first
-// connection.
-func (s *Servers) dial(ctx context.Context, scope string, e mcp.Entry) (*One, error) {
+// connection; a server that asks for a sign-in gets it there and then,
+// the person at the command line answering in the browser.
+func (s *Servers) dial(ctx context.Context, scope string, e mcp.Entry, auth DialAuth) (*One, error) {
 	o := s.opts
 	o.Registry = tools.NewRegistry()
 	o.Changed = nil
 	o.DeferTokens = nil
 	o.Backoff = time.Hour // one attempt: the person runs the command again
+	if auth.Config != nil {
+		if e.Transport() == mcp.Stdio {
+			return nil, fault.Wrap(fmt.Errorf("MCP server %s is a stdio server: client IDs, secrets, keys and grants apply to HTTP servers only", e.Name), fault.ErrInvalid)
+		}
+		if err := auth.Config.Check(); err != nil {
+			return nil, fault.Wrap(err, fault.ErrInvalid)
+		}
+		e.OAuth = auth.Config
+	}
+	if o.OAuth != nil {
+		ao := *o.OAuth
+		ao.Interactive = true
+		if opened := auth.Opened; opened != nil {
+			open := ao.Opener
+			if open == nil {
+				open = mcpauth.SystemOpener
+			}
+			ao.Opener = func(ctx context.Context, u string) error {
+				opened(u)
+				return open(ctx, u)
+			}
+		}
+		o.OAuth = &ao
+	}
 	m := mcp.NewManager(o)
 	m.Set(scope, []mcp.Entry{e})
 	m.Wait(ctx, scope)
+	for _, st := range m.Statuses() {
+		if st.State != mcp.Ready && st.SignIn == mcpauth.SignInNeeded {
+			if _, err := m.SignIn(ctx, scope, e.Name); err != nil {
+				m.Close()
+				return nil, fmt.Errorf("MCP server %s needs a sign-in, which failed: %w: %w", e.Name, err, errSignIn)
+			}
+			m.Wait(ctx, scope)
+		}
+	}
 	for _, st := range m.Statuses() {
 		if st.State != mcp.Ready {
 			refused := m.RefusedHTTP(scope, e.Name)

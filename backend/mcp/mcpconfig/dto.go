@@ -39,6 +39,11 @@ type Server struct {
 	Sandbox    bool   `json:"sandbox"`
 	AlwaysLoad bool   `json:"alwaysLoad"`
 	Restarts   int    `json:"restarts"`
+	// SignIn is an HTTP server's sign-in state while it runs: not-needed,
+	// signed-in, sign-in-needed or error (SignInError says why); empty
+	// for a stdio server or one not running.
+	SignIn      string `json:"signIn,omitempty"`
+	SignInError string `json:"signInError,omitempty"`
 	// What decides what runs, all of it shown before a person approves:
 	// the command and its arguments, the working folder, the environment
 	// (values that look secret masked), the URL and the headers' names.

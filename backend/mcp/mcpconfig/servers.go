@@ -94,6 +94,7 @@ func projectEntries(workdir string) ([]mcp.Entry, map[string]string, []mcp.Probl
 		for _, e := range es {
 			if _, ok := files[e.Name]; !ok {
 				files[e.Name] = f
+				e.OAuth = projectOAuth(e.OAuth)
 				out = append(out, e)
 			}
 		}
@@ -168,6 +169,7 @@ func (s *Servers) List(ctx context.Context, workdir string) (List, error) {
 		v.Scope, v.File, v.State = scope, file, missing
 		if r, ok := running[wd+"\x00"+e.Name]; ok && missing != Unapproved && missing != Disabled {
 			v.State, v.Error, v.Stderr, v.Tools, v.Deferred, v.Sandbox, v.Restarts = r.State, r.Error, r.Stderr, r.Tools, r.Deferred, r.Sandbox, r.Restarts
+			v.SignIn, v.SignInError = r.SignIn, r.SignInError
 		}
 		list.Servers = append(list.Servers, v)
 		return &list.Servers[len(list.Servers)-1]

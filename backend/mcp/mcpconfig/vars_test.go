@@ -112,7 +112,7 @@ func TestDialURLSilentServer(t *testing.T) {
 	t.Cleanup(func() { close(release) })
 	s := newServers(t, nil)
 	s.opts.InitTimeout = 200 * 1e6 // the handshake's bound; the test waits on the error
-	_, err := s.DialURL(context.Background(), srv.URL, nil, false)
+	_, err := s.DialURL(context.Background(), srv.URL, nil, false, DialAuth{})
 	if err == nil || !strings.Contains(err.Error(), "did not complete the MCP handshake") || strings.Contains(err.Error(), "SSE was tried") {
 		t.Fatalf("err = %v; want the handshake's silence, no SSE", err)
 	}
@@ -131,7 +131,7 @@ func TestDialURLFallsBackToSSE(t *testing.T) {
 	server.WithBaseURL(sse.URL)(h)
 	t.Cleanup(sse.Close)
 	s := newServers(t, nil)
-	one, err := s.DialURL(context.Background(), sse.URL+"/sse", nil, false)
+	one, err := s.DialURL(context.Background(), sse.URL+"/sse", nil, false, DialAuth{})
 	if err != nil {
 		t.Fatalf("an SSE server: %v", err)
 	}
@@ -142,7 +142,7 @@ func TestDialURLFallsBackToSSE(t *testing.T) {
 	}
 	gone := httptest.NewServer(http.NotFoundHandler())
 	t.Cleanup(gone.Close)
-	if _, err := s.DialURL(context.Background(), gone.URL, nil, false); err == nil || !strings.Contains(err.Error(), "SSE was tried") {
+	if _, err := s.DialURL(context.Background(), gone.URL, nil, false, DialAuth{}); err == nil || !strings.Contains(err.Error(), "SSE was tried") {
 		t.Errorf("404 everywhere: %v; want both transports' failures", err)
 	}
 }

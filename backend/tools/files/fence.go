@@ -177,6 +177,8 @@ func ownWhat(p string) string {
 		return "the MCP servers Foya starts"
 	case "provider-keys.json":
 		return "the provider keys"
+	case "mcp-tokens.json":
+		return "the MCP servers' sign-in tokens"
 	case approval.UserRulesFile:
 		return "your approval rules"
 	}

@@ -413,6 +413,22 @@ export function createApi(transport: Caller) {
     Settings: (): Promise<Record<string, string>> =>
       transport.call<Record<string, string>>('Settings', []),
     /**
+     * SignInMCPServer signs in to an HTTP MCP server that asks for it (a
+     * project's of workdir wins over the user's of the same name): the
+     * authorization page opens in the system browser (or the command
+     * FOYA_OAUTH_OPENER names), the token goes to the keyring, and the server
+     * starts again with it. It returns once the browser answered (or the
+     * wait ended), with the server as it is then.
+     */
+    SignInMCPServer: (workdir: string, name: string): Promise<mcpconfig.Server> =>
+      transport.call<mcpconfig.Server>('SignInMCPServer', [workdir, name]),
+    /**
+     * SignOutMCPServer forgets an HTTP MCP server's token and starts it
+     * again without one.
+     */
+    SignOutMCPServer: (workdir: string, name: string): Promise<mcpconfig.Server> =>
+      transport.call<mcpconfig.Server>('SignOutMCPServer', [workdir, name]),
+    /**
      * Steer sends a message to a session's running run, stored in its history
      * before its next model request ("Send now"). It returns once the message
      * is stored (delivered) or no run could take it (not delivered: send it as

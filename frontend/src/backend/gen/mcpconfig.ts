@@ -50,6 +50,13 @@ export interface Server {
   alwaysLoad: boolean;
   restarts: number /* int */;
   /**
+   * SignIn is an HTTP server's sign-in state while it runs: not-needed,
+   * signed-in, sign-in-needed or error (SignInError says why); empty
+   * for a stdio server or one not running.
+   */
+  signIn?: string;
+  signInError?: string;
+  /**
    * What decides what runs, all of it shown before a person approves:
    * the command and its arguments, the working folder, the environment
    * (values that look secret masked), the URL and the headers' names.

@@ -122,6 +122,31 @@ describe("SettingsView: MCP servers", () => {
     expect((await within(form).findByRole("alert")).textContent).toContain("want an http:// or https:// address");
   });
 
+  it("shows an HTTP server's sign-in state and signs in and out, with the failure's text", async () => {
+    const r = replies({
+      servers: [
+        server({ name: "remote", transport: "http", commandLine: "https://mcp.example.com/mcp", state: "failed", tools: 0, signIn: "sign-in-needed", error: "the server needs you to sign in" }),
+        server({ name: "other", transport: "http", commandLine: "https://other.example.com/mcp", signIn: "signed-in" }),
+      ],
+      problems: [],
+    });
+    r.SignInMCPServer = new ApiError("unavailable", "sign in to https://mcp.example.com/mcp: the sign-in answer carries another state than the one Foya sent");
+    r.SignOutMCPServer = server({ name: "other" });
+    const { t } = mount(<SettingsView sessionId={null} onClose={() => {}} />, r);
+    const user = await openTab();
+    await screen.findByRole("list", { name: "MCP servers" });
+    expect(within(item("remote")).getByText("Sign-in needed")).toBeTruthy();
+    expect(within(item("other")).getByText("Signed in")).toBeTruthy();
+
+    await user.click(within(item("remote")).getByRole("button", { name: "Sign in to remote" }));
+    await waitFor(() => expect(argsOf(t, "SignInMCPServer")).toEqual([["", "remote"]]));
+    await waitFor(() => expect(screen.getAllByRole("alert").some((a) => a.textContent?.includes("Could not sign in to remote: sign in to https://mcp.example.com/mcp: the sign-in answer carries another state"))).toBe(true));
+
+    await user.click(within(item("other")).getByRole("button", { name: "Sign out of other" }));
+    await waitFor(() => expect(argsOf(t, "SignOutMCPServer")).toEqual([["", "other"]]));
+    expect((await screen.findByRole("status")).textContent).toBe("Signed out of MCP server other.");
+  });
+
   it("removes a server after confirmation, restarts one, and sets always load", async () => {
     const r = replies({ servers: [server({ name: "local" })], problems: [] });
     const { t } = mount(<SettingsView sessionId={null} onClose={() => {}} />, r);

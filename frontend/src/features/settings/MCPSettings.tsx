@@ -105,7 +105,11 @@ export function MCPSettings(props: { sessionId: string | null }) {
     setOutcome({ ok: true, text });
     void reload();
   };
-  const failed = (text: string) => setOutcome({ ok: false, text });
+  const failed = (text: string) => {
+    setOutcome({ ok: false, text });
+    // What failed may have changed the server too (a sign-in that failed).
+    void reload();
+  };
 
   if (load.status === "loading" || workdir === null) return <p className="muted">Loading MCP servers… (Foya waits briefly for them to start)</p>;
   if (load.status === "error") {
@@ -196,6 +200,12 @@ function ServerItem(props: { server: MCPServer; workdir: string; onChanged(text:
         </dd>
         <dt>Tools</dt>
         <dd>{toolWords(s)}</dd>
+        {s.signIn !== undefined && s.signIn !== "" && (
+          <>
+            <dt>Sign-in</dt>
+            <dd>{signInWords(s.signIn)}</dd>
+          </>
+        )}
         {s.restarts > 0 && (
           <>
             <dt>Restarts</dt>
@@ -208,6 +218,11 @@ function ServerItem(props: { server: MCPServer; workdir: string; onChanged(text:
         <p className="error-text" role={s.state === "failed" ? "alert" : undefined}>
           {s.state === "failed" ? "Why it failed: " : "Last error: "}
           {s.error}
+        </p>
+      )}
+      {s.signIn === "error" && s.signInError !== undefined && s.signInError !== "" && (
+        <p className="error-text" role="alert">
+          Sign-in failed: {s.signInError}
         </p>
       )}
       {s.stderr !== undefined && s.stderr !== "" && (
@@ -231,6 +246,29 @@ function ServerItem(props: { server: MCPServer; workdir: string; onChanged(text:
             }
           >
             {busy === "restart" ? "Restarting…" : "Restart"}
+          </Button>
+        )}
+        {(s.signIn === "sign-in-needed" || s.signIn === "error") && (
+          <Button
+            variant="primary"
+            disabled={busy !== ""}
+            aria-label={`Sign in to ${s.name}`}
+            onClick={() =>
+              void act("signin", () => api.SignInMCPServer(s.scope === "project" ? props.workdir : "", s.name), `Signed in to MCP server ${s.name}.`, `Could not sign in to ${s.name}`)
+            }
+          >
+            {busy === "signin" ? "Waiting for the browser…" : "Sign in"}
+          </Button>
+        )}
+        {s.signIn === "signed-in" && (
+          <Button
+            disabled={busy !== ""}
+            aria-label={`Sign out of ${s.name}`}
+            onClick={() =>
+              void act("signout", () => api.SignOutMCPServer(s.scope === "project" ? props.workdir : "", s.name), `Signed out of MCP server ${s.name}.`, `Could not sign out of ${s.name}`)
+            }
+          >
+            {busy === "signout" ? "Signing out…" : "Sign out"}
           </Button>
         )}
         {s.state === "ready" && (
@@ -589,4 +627,19 @@ function AddServerForm(props: { onCancel(): void; onDone(name: string): void }) 
       </div>
     </form>
   );
+}
+
+/** signInWords names an HTTP server's sign-in state. */
+function signInWords(state: string): string {
+  switch (state) {
+    case "signed-in":
+      return "Signed in";
+    case "sign-in-needed":
+      return "Sign-in needed";
+    case "not-needed":
+      return "Not needed";
+    case "error":
+      return "Sign-in failed";
+  }
+  return state;
 }
