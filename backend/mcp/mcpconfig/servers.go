@@ -188,7 +188,8 @@ func (s *Servers) List(ctx context.Context, workdir string) (List, error) {
 		if e.Disabled {
 			state = Disabled
 		}
-		add("user", s.file, "", e, state)
+		v := add("user", s.file, "", e, state)
+		v.Vars, v.PassVars = nil, nil // the user's entries run as written: nothing is read from the environment
 	}
 	if workdir != "" {
 		pes, files, pps := projectEntries(workdir)
