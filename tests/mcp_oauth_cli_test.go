@@ -138,7 +138,7 @@ func TestMCPCLISignInBadFlags(t *testing.T) {
 		})
 	}
 	res := runFoya(t, bin, providerEnv(""), "mcp", "list", "--client-id", "a", "--db", db)
-	if res.code != 2 || !strings.Contains(res.stderr, "go with tools and call only") {
+	if res.code != 2 || !strings.Contains(res.stderr, "go with tools, call and log only") {
 		t.Fatalf("list --client-id: exit %d\n%s", res.code, res.stderr)
 	}
 }

@@ -155,6 +155,19 @@ func (s *Service) RestartMCPServer(workdir, name string) (mcpconfig.Server, erro
 	})
 }
 
+// MCPServerLog returns a running MCP server's recent log messages
+// (notifications/message, the last 200, oldest first) and the end of its
+// standard error; a project's server of workdir wins over the user's of
+// the same name.
+func (s *Service) MCPServerLog(workdir, name string) (mcpconfig.ServerLog, error) {
+	return call(s, func(k *kernel.Kernel) (mcpconfig.ServerLog, error) {
+		if err := need("name", name); err != nil {
+			return mcpconfig.ServerLog{}, err
+		}
+		return k.MCP().Log(s.ctx, workdir, name)
+	})
+}
+
 // SignInMCPServer signs in to an HTTP MCP server that asks for it (a
 // project's of workdir wins over the user's of the same name): the
 // authorization page opens in the system browser (or the command

@@ -32,6 +32,10 @@ const mcpUsage = `usage: foya mcp add NAME [--env K=V]... [--sandbox] [--always-
          --grant client-credentials --client-id ID (--client-secret S | --private-key-file PEM)
          signs in as a program, no browser; --client-metadata-url URL names a client ID metadata
          document describing Foya, for authorization servers that take one
+       foya mcp log (NAME | --url URL ...) [--workdir DIR] [--json]
+                                        connect to one server alone and print the log messages it
+                                        sent while connecting (level info and up) and the end of
+                                        its standard error
        foya mcp remove NAME             remove one of your servers
        foya mcp import FILE             copy the servers of a Claude Desktop, Cursor, Claude Code
                                         or VS Code file into yours
@@ -62,7 +66,7 @@ func mcpCmd(ctx context.Context, args []string, env Env) int {
 	unsandboxed := fs.Bool("unsandboxed", false, "with approve: let the project's stdio server run outside the sandbox")
 	trustCode := fs.Bool("trust-workspace-code", false, "with approve --unsandboxed: confirm that the server runs code from the workspace outside the sandbox")
 	fingerprint := fs.String("fingerprint", "", "with approve: approve only if the server still has this fingerprint")
-	asJSON := fs.Bool("json", false, "with list: print JSON")
+	asJSON := fs.Bool("json", false, "with list and log: print JSON")
 	elicit := fs.String("elicit", "", "with tools and call: answer a server's questions: ask (on the terminal), defaults (the form's) or decline (the default)")
 	clientID := fs.String("client-id", "", "with tools and call: the OAuth client ID registered for Foya with the server's authorization server")
 	clientSecret := fs.String("client-secret", "", "with tools and call and --client-id: that client's secret")
@@ -95,12 +99,12 @@ func mcpCmd(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintln(env.Stdout, mcpUsage)
 		return ExitOK
 	}
-	if sub == "tools" || sub == "call" {
-		return mcpClientCmd(ctx, sub, pos[1:], mcpClientFlags{db: *db, url: *url, typ: *typ, workdir: dir, headers: headers,
+	if sub == "tools" || sub == "call" || sub == "log" {
+		return mcpClientCmd(ctx, sub, pos[1:], mcpClientFlags{db: *db, url: *url, typ: *typ, workdir: dir, headers: headers, json: *asJSON,
 			clientID: *clientID, clientSecret: *clientSecret, keyFile: *keyFile, grant: *grant, elicit: *elicit, metadataURL: *metadataURL}, env)
 	}
 	if *clientID != "" || *clientSecret != "" || *keyFile != "" || *grant != "" || *elicit != "" || *metadataURL != "" {
-		return usageErr("--client-id, --client-secret, --private-key-file, --client-metadata-url, --grant and --elicit go with tools and call only")
+		return usageErr("--client-id, --client-secret, --private-key-file, --client-metadata-url, --grant and --elicit go with tools, call and log only")
 	}
 	switch {
 	case sub == "add" && len(pos) != 2:
@@ -273,5 +277,18 @@ func showApproval(w io.Writer, s mcpconfig.Server) {
 	if len(s.Code) > 0 {
 		fmt.Fprintf(w, "  workspace code it runs or loads (a change un-approves it): %s\n", strings.Join(s.Code, ", "))
 	}
+	showVars(w, s)
 	fmt.Fprintf(w, "  fingerprint: %s\n", s.Fingerprint)
+}
+
+// showVars prints the variables of the environment a project's server
+// reads (${VAR}, expanded when it starts): the values of those of its
+// command, arguments, cwd and URL are part of the approval.
+func showVars(w io.Writer, s mcpconfig.Server) {
+	if len(s.Vars) > 0 {
+		fmt.Fprintf(w, "  reads from your environment (a new value un-approves it): $%s\n", strings.Join(s.Vars, ", $"))
+	}
+	if len(s.PassVars) > 0 {
+		fmt.Fprintf(w, "  passes from your environment to its env or headers: $%s\n", strings.Join(s.PassVars, ", $"))
+	}
 }

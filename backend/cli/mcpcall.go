@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"foya/backend/mcp/mcpauth"
 	"foya/backend/mcp/mcpconfig"
@@ -49,8 +50,8 @@ func mcpClientCmd(ctx context.Context, sub string, pos []string, o mcpClientFlag
 	var tool string
 	var args json.RawMessage
 	switch {
-	case sub == "tools" && len(pos) != 0:
-		return usageErr(fmt.Sprintf("tools takes NAME or --url URL and nothing else (got %q)", strings.Join(pos, " ")))
+	case (sub == "tools" || sub == "log") && len(pos) != 0:
+		return usageErr(fmt.Sprintf("%s takes NAME or --url URL and nothing else (got %q)", sub, strings.Join(pos, " ")))
 	case sub == "call" && (len(pos) < 1 || len(pos) > 2):
 		return usageErr("call takes NAME (or --url URL), then TOOL, then its arguments as one JSON object (optional)")
 	case sub == "call":
@@ -87,6 +88,9 @@ func mcpClientCmd(ctx context.Context, sub string, pos []string, o mcpClientFlag
 	}
 	defer one.Close()
 	one.SetElicit(cliElicit(elicit, env))
+	if sub == "log" {
+		return printLog(one, o.json, env)
+	}
 	if sub == "tools" {
 		list, err := one.Tools()
 		if err != nil {
@@ -110,7 +114,35 @@ type mcpClientFlags struct {
 	elicit                string // --elicit: ask, defaults or decline
 	metadataURL           string // --client-metadata-url
 	headers               map[string]string
+	json                  bool // log: print JSON
 	// OAuth client settings (--client-id, --client-secret,
 	// --private-key-file, --grant).
 	clientID, clientSecret, keyFile, grant string
+}
+
+// printLog prints a server's log messages, one a line (time, level,
+// logger, text), then the end of its standard error.
+func printLog(one *mcpconfig.One, asJSON bool, env Env) int {
+	l, err := one.Log()
+	if err != nil {
+		return fail(env, err)
+	}
+	if asJSON {
+		printJSON(env.Stdout, l)
+		return ExitOK
+	}
+	if len(l.Entries) == 0 {
+		fmt.Fprintf(env.Stdout, "No log messages (Foya asks for level %s and up from servers that declare logging).\n", l.Level)
+	}
+	for _, e := range l.Entries {
+		who := ""
+		if e.Logger != "" {
+			who = " [" + e.Logger + "]"
+		}
+		fmt.Fprintf(env.Stdout, "%s %s%s %s\n", e.Time.Format(time.RFC3339), e.Level, who, e.Data)
+	}
+	if l.Stderr != "" {
+		fmt.Fprintf(env.Stdout, "standard error ends with:\n  %s\n", strings.ReplaceAll(l.Stderr, "\n", "\n  "))
+	}
+	return ExitOK
 }

@@ -133,7 +133,9 @@ func (e Entry) Validate() error {
 			return errors.New(`no "command" (or "url"): say which program to start`)
 		}
 	} else {
-		if !strings.HasPrefix(e.URL, "http://") && !strings.HasPrefix(e.URL, "https://") {
+		// A URL that starts with a variable (a project's, expanded when
+		// it starts) is checked once expanded.
+		if !strings.HasPrefix(e.URL, "http://") && !strings.HasPrefix(e.URL, "https://") && !strings.HasPrefix(e.URL, "${") {
 			return fmt.Errorf("url %q: want an http:// or https:// address", e.URL)
 		}
 		if e.Sandbox {

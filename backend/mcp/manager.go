@@ -87,6 +87,8 @@ type Manager struct {
 	// own servers (Workspace).
 	workspaces []string
 	syncMu     sync.Mutex
+	// logs are the servers' recent log messages (logs.go).
+	logs logBook
 }
 
 // NewManager returns a manager with no servers.

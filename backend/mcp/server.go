@@ -93,6 +93,9 @@ type server struct {
 	// launchRun starts the server's supervisor (Manager.told, once its
 	// first state is told).
 	launchRun func()
+	// refusedHTTP is set when the last start failed because the server
+	// refused streamable HTTP's initialize with a 4xx (Manager.RefusedHTTP).
+	refusedHTTP atomic.Bool
 }
 
 // tell tells Options.Changed the server's state as it is now.
@@ -246,7 +249,16 @@ func (s *server) start(ctx context.Context) (*conn, error) {
 		s.sweep = conf.Sweep
 		s.mu.Unlock()
 	}
-	return dial(ctx, s.entry, l, s.m.opts.InitTimeout, s.notify, s.clientOptions())
+	e, err := s.runEntry(l)
+	if err != nil {
+		return nil, err
+	}
+	c, err := dial(ctx, e, l, s.m.opts.InitTimeout, s.notify, s.clientOptions())
+	s.refusedHTTP.Store(errors.Is(err, transport.ErrLegacySSEServer))
+	if err == nil {
+		s.setLogLevel(ctx, c.client)
+	}
+	return c, err
 }
 
 // sweepNow runs the confinement's sweep and keeps what it says for the
@@ -331,6 +343,8 @@ func (s *server) notify(n mcp.JSONRPCNotification) {
 			p.Message = bounded(v, 512)
 		}
 		fn(p)
+	case string(mcp.MethodNotificationMessage):
+		s.logged(n)
 	case mcp.MethodNotificationToolsListChanged:
 		go func() {
 			s.mu.Lock()

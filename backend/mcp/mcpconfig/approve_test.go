@@ -30,14 +30,14 @@ func helper(t *testing.T) (mcp.Entry, string) {
 func TestFingerprintsAreThoseApprovedBefore(t *testing.T) {
 	e, dir := helper(t)
 	code := e.Code(dir)
-	if got, want := fingerprint(e, code), "f6685f80ec1a4f7c5595a2c2cef8ac8f5e6f7806ca2412790e432f5660ce5278"; got != want {
+	if got, want := fingerprint(e, code, nil), "f6685f80ec1a4f7c5595a2c2cef8ac8f5e6f7806ca2412790e432f5660ce5278"; got != want {
 		t.Errorf("fingerprint = %s; want %s, the one approved before", got, want)
 	}
 	if got, want := entryFingerprint(e), "6beb645e4345a743bbdb9fe85488f316bda76b2f8c9a1ad8a4372b2e6c4c08ae"; got != want {
 		t.Errorf("entryFingerprint = %s; want %s", got, want)
 	}
 	u := mcp.Entry{Name: "remote", URL: "https://example.com/mcp", Headers: map[string]string{"X": "y"}}
-	if got, want := fingerprint(u, u.Code(dir)), "1ef0c5b3c441850643667899c93aab37652961e74ba05afb6d094df24214884c"; got != want {
+	if got, want := fingerprint(u, u.Code(dir), nil), "1ef0c5b3c441850643667899c93aab37652961e74ba05afb6d094df24214884c"; got != want {
 		t.Errorf("fingerprint of an HTTP server = %s; want %s", got, want)
 	}
 }
@@ -62,14 +62,14 @@ func TestMigratedApprovalHolds(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := &Servers{trust: trust.New(st)}
-	a, why, ok := s.approval(ctx, dir, e, code)
+	a, why, ok := s.approval(ctx, dir, e, code, nil)
 	if !ok || !a.Unconfined {
 		t.Fatalf("approval = %+v, %q, %v; want the approval kept, unconfined", a, why, ok)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "helper_srv.py"), []byte("print('changed')\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, why, ok := s.approval(ctx, dir, e, e.Code(dir)); ok || !strings.Contains(why, "helper_srv.py changed since you approved") {
+	if _, why, ok := s.approval(ctx, dir, e, e.Code(dir), nil); ok || !strings.Contains(why, "helper_srv.py changed since you approved") {
 		t.Fatalf("after the script changed: %q, %v; want unapproved, naming the script", why, ok)
 	}
 }

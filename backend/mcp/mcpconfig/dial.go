@@ -83,8 +83,10 @@ func (s *Servers) Dial(ctx context.Context, workdir, name string, auth DialAuth)
 }
 
 // DialURL connects to the server at a URL: streamable HTTP, or SSE with
-// sse set; without it, a server that does not take streamable HTTP is
-// tried over SSE before giving up (with streamable HTTP's error).
+// sse set; without it, a server that refuses streamable HTTP's
+// initialize with a 4xx (it speaks only SSE) is tried over SSE. A server
+// that does not answer, cannot be reached or asks for authorization (a
+// failed sign-in included) is not: SSE would only wait as long again.
 func (s *Servers) DialURL(ctx context.Context, rawURL string, headers map[string]string, sse bool, auth DialAuth) (*One, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -96,15 +98,23 @@ func (s *Servers) DialURL(ctx context.Context, rawURL string, headers map[string
 		return s.dial(ctx, "", e, auth)
 	}
 	one, err := s.dial(ctx, "", e, auth)
-	if err == nil || errors.Is(err, errSignIn) {
+	var refused errRefusedHTTP
+	if err == nil || !errors.As(err, &refused) {
 		return one, err
 	}
 	e.Type = mcp.SSE
-	if one, sseErr := s.dial(ctx, "", e, auth); sseErr == nil {
-		return one, nil
+	one, sseErr := s.dial(ctx, "", e, auth)
+	if sseErr != nil {
+		return nil, fmt.Errorf("%w; it refused streamable HTTP (a 4xx to its initialize POST), so SSE was tried too: %v", err, sseErr)
 	}
-	return nil, err
+	return one, nil
 }
+
+// errRefusedHTTP is a dial's error when the server refused streamable
+// HTTP (mcp.Manager.RefusedHTTP).
+type errRefusedHTTP struct{ error }
+
+func (e errRefusedHTTP) Unwrap() error { return e.error }
 
 // DialAuth is how a command signs in to the server it dials: the client
 // settings its flags give (nil: the entry's own), and Opened, told the
@@ -164,12 +174,17 @@ func (s *Servers) dial(ctx context.Context, scope string, e mcp.Entry, auth Dial
 	}
 	for _, st := range m.Statuses() {
 		if st.State != mcp.Ready {
+			refused := m.RefusedHTTP(scope, e.Name)
 			m.Close()
 			msg := st.Error
 			if st.Stderr != "" {
 				msg += "; its standard error ends with:\n" + st.Stderr
 			}
-			return nil, fmt.Errorf("MCP server %s did not connect: %s", e.Name, msg)
+			err := fmt.Errorf("MCP server %s did not connect: %s", e.Name, msg)
+			if refused {
+				return nil, errRefusedHTTP{err}
+			}
+			return nil, err
 		}
 	}
 	return &One{m: m, scope: scope, name: e.Name}, nil

@@ -57,6 +57,12 @@ type Server struct {
 	// or loads (its script, the folder of a relative command, files named
 	// in its arguments, env paths): part of what an approval covers.
 	Code []string `json:"code,omitempty"`
+	// Vars are the variables of the environment its command, arguments,
+	// cwd and URL read (${VAR}, expanded when it starts): their values are
+	// part of what an approval covers. PassVars are those only its env and
+	// header values read, passed to the server as they are then.
+	Vars     []string `json:"vars,omitempty"`
+	PassVars []string `json:"passVars,omitempty"`
 	// Fingerprint identifies a project's server as shown (its entry and
 	// its code's content): Servers.Approve takes it back and refuses when
 	// the server changed since.

@@ -65,7 +65,8 @@ func New(o Options) *Servers {
 	// A project's server starts (and restarts) only while its approval
 	// holds for its entry and code as they are then.
 	mo.Verify = func(workdir string, e mcp.Entry) error {
-		if _, why, ok := s.approval(context.Background(), workdir, e, e.Code(workdir)); !ok {
+		code, vars := s.covered(workdir, e)
+		if _, why, ok := s.approval(context.Background(), workdir, e, code, vars); !ok {
 			return errors.New(why)
 		}
 		return nil
@@ -137,7 +138,8 @@ func (s *Servers) Load(ctx context.Context, workdir string) {
 // sandbox unless approved without), or why it may not run: it is not
 // approved as it is now.
 func (s *Servers) runnable(ctx context.Context, workdir string, e mcp.Entry) (mcp.Entry, string, bool) {
-	a, why, ok := s.approval(ctx, workdir, e, e.Code(workdir))
+	code, vars := s.covered(workdir, e)
+	a, why, ok := s.approval(ctx, workdir, e, code, vars)
 	if !ok {
 		return e, why, false
 	}
@@ -186,7 +188,8 @@ func (s *Servers) List(ctx context.Context, workdir string) (List, error) {
 		if e.Disabled {
 			state = Disabled
 		}
-		add("user", s.file, "", e, state)
+		v := add("user", s.file, "", e, state)
+		v.Vars, v.PassVars = nil, nil // the user's entries run as written: nothing is read from the environment
 	}
 	if workdir != "" {
 		pes, files, pps := projectEntries(workdir)
@@ -195,8 +198,8 @@ func (s *Servers) List(ctx context.Context, workdir string) (List, error) {
 		}
 		for _, e := range pes {
 			state := Unapproved
-			code := e.Code(workdir)
-			a, why, ok := s.approval(ctx, workdir, e, code)
+			code, vars := s.covered(workdir, e)
+			a, why, ok := s.approval(ctx, workdir, e, code, vars)
 			if ok {
 				state = mcp.Stopped
 			}
@@ -204,7 +207,7 @@ func (s *Servers) List(ctx context.Context, workdir string) (List, error) {
 				e.Sandbox = !a.Unconfined // running status overrides
 			}
 			v := add("project", files[e.Name], workdir, e, state)
-			v.Code, v.Fingerprint = code.Files(), fingerprint(e, code)
+			v.Code, v.Fingerprint = code.Files(), fingerprint(e, code, vars)
 			if !ok && strings.Contains(why, "changed since") {
 				v.Error = why
 			}

@@ -50,6 +50,12 @@ func Main() {
 			fmt.Fprintln(os.Stderr, "mcptest:", err)
 			os.Exit(1)
 		}
+	case LogMode:
+		fmt.Fprintln(os.Stderr, "mcplog: ready to log")
+		if err := server.ServeStdio(NewLogging()); err != nil {
+			fmt.Fprintln(os.Stderr, "mcptest:", err)
+			os.Exit(1)
+		}
 	case "garbage":
 		for range 100 {
 			fmt.Println("this is not JSON-RPC {{{")

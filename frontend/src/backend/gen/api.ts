@@ -228,6 +228,14 @@ export function createApi(transport: Caller) {
     MCPResources: (workdir: string, server: string): Promise<mcpconfig.Resource[]> =>
       transport.call<mcpconfig.Resource[]>('MCPResources', [workdir, server]),
     /**
+     * MCPServerLog returns a running MCP server's recent log messages
+     * (notifications/message, the last 200, oldest first) and the end of its
+     * standard error; a project's server of workdir wins over the user's of
+     * the same name.
+     */
+    MCPServerLog: (workdir: string, name: string): Promise<mcpconfig.ServerLog> =>
+      transport.call<mcpconfig.ServerLog>('MCPServerLog', [workdir, name]),
+    /**
      * MCPServers lists the user's MCP servers and, with a workdir, the
      * project's, with their state (connecting, ready, failed, unapproved ...),
      * tool count and the end of their standard error; problems name a file

@@ -74,6 +74,14 @@ export interface Server {
    */
   code?: string[];
   /**
+   * Vars are the variables of the environment its command, arguments,
+   * cwd and URL read (${VAR}, expanded when it starts): their values are
+   * part of what an approval covers. PassVars are those only its env and
+   * header values read, passed to the server as they are then.
+   */
+  vars?: string[];
+  passVars?: string[];
+  /**
    * Fingerprint identifies a project's server as shown (its entry and
    * its code's content): Servers.Approve takes it back and refuses when
    * the server changed since.
@@ -193,4 +201,40 @@ export interface PromptArg {
 export interface Message {
   role: string;
   text: string;
+}
+
+//////////
+// source: dto_log.go
+
+/**
+ * LogEntry is one log message an MCP server sent (notifications/message),
+ * or a note of Foya's about its logging (Logger "foya").
+ */
+export interface LogEntry {
+  time: string /* RFC 3339 */;
+  /**
+   * Level is the server's level: debug, info, notice, warning, error,
+   * critical, alert or emergency.
+   */
+  level: string;
+  logger?: string;
+  /**
+   * Data is the message as text (JSON when the server sent an object),
+   * at most 4 KiB.
+   */
+  data: string;
+}
+/**
+ * ServerLog is what an MCP server said lately: its log messages, oldest
+ * first (the last 200), and the end of its standard error (a stdio
+ * server's; the last connection's while it is down).
+ */
+export interface ServerLog {
+  entries: LogEntry[];
+  stderr?: string;
+  /**
+   * Level is the level Foya asks servers to log from (logging/setLevel,
+   * sent to those that declare logging).
+   */
+  level: string;
 }

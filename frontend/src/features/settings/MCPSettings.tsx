@@ -26,6 +26,7 @@ import {
   type AddForm,
 } from "./mcp";
 import { Result } from "./ModeSettings";
+import { MCPLog } from "./MCPLog";
 
 type Load = { status: "loading" } | { status: "error"; message: string } | { status: "ready"; list: MCPList };
 type Outcome = { ok: boolean; text: string } | null;
@@ -167,6 +168,7 @@ function ServerItem(props: { server: MCPServer; workdir: string; onChanged(text:
   const [removing, setRemoving] = useState(false);
   const [approving, setApproving] = useState(false);
   const [browsing, setBrowsing] = useState(false);
+  const [logging, setLogging] = useState(false);
   const state = stateWords(s);
   const mine = s.scope === "user";
 
@@ -274,6 +276,11 @@ function ServerItem(props: { server: MCPServer; workdir: string; onChanged(text:
             {browsing ? "Hide resources and prompts" : "Resources and prompts"}
           </Button>
         )}
+        {hasLog(s) && (
+          <Button onClick={() => setLogging((l) => !l)} aria-expanded={logging} aria-label={`Log of ${s.name}`}>
+            {logging ? "Hide log" : "Log"}
+          </Button>
+        )}
         {mine && (
           <Button variant="danger" onClick={() => setRemoving(true)} aria-label={`Remove ${s.name}`}>
             Remove
@@ -300,6 +307,7 @@ function ServerItem(props: { server: MCPServer; workdir: string; onChanged(text:
         </label>
       )}
       {browsing && <Browse server={s.name} workdir={s.scope === "project" ? props.workdir : ""} />}
+      {logging && hasLog(s) && <MCPLog server={s.name} workdir={s.scope === "project" ? props.workdir : ""} />}
       <AlertDialog.Root open={removing} onOpenChange={setRemoving}>
         <AlertDialog.Portal>
           <AlertDialog.Overlay className="settings-overlay" />
@@ -337,6 +345,11 @@ function ServerItem(props: { server: MCPServer; workdir: string; onChanged(text:
       )}
     </li>
   );
+}
+
+/** hasLog says whether Foya runs a server, so that it has a log: not one unapproved or disabled. */
+function hasLog(s: MCPServer): boolean {
+  return s.state !== "unapproved" && s.state !== "disabled";
 }
 
 /**
@@ -388,7 +401,9 @@ function ApproveDialog(props: { server: MCPServer; onClose(): void; onApprove(a:
             </label>
           )}
           <p className="muted">
-            The approval holds for this entry and the workspace code it runs as they are now: if either changes, the server stops and Foya asks again.
+            The approval holds for this entry and the workspace code it runs as they are now
+            {(s.vars ?? []).length > 0 ? ", and for the values the variables of its command, arguments, folder or URL have now" : ""}: if one
+            changes, the server stops and Foya asks again.
           </p>
           <div className="confirm-actions">
             <AlertDialog.Cancel asChild>

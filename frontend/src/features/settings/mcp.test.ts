@@ -99,6 +99,12 @@ describe("approving a project's server", () => {
       { label: "URL", value: "https://x/sse" },
       { label: "Headers", value: "Authorization, X-Key (values not shown)" },
     ]);
+    // A project's ${VAR}: the variables it reads are shown, those that
+    // decide what runs apart from those only passed on.
+    expect(approvalFacts(server({ transport: "http", url: "${BASE}/mcp", headers: ["Authorization"], vars: ["BASE"], passVars: ["TOKEN"] })).slice(3)).toEqual([
+      { label: "Reads from your environment", value: "$BASE" },
+      { label: "Passes from your environment", value: "$TOKEN (to its environment or headers, as they are when it starts)" },
+    ]);
   });
 
   it("sends the fingerprint shown, and the workspace-code confirmation only with the sandbox lifted", () => {

@@ -150,6 +150,11 @@ export function approvalFacts(s: MCPServer): ApprovalFact[] {
   if (s.cwd !== undefined && s.cwd !== "") out.push({ label: "Working folder", value: s.cwd });
   for (const name of Object.keys(s.env ?? {}).sort()) out.push({ label: "Environment", value: `${name}=${s.env![name]}` });
   if ((s.code ?? []).length > 0) out.push({ label: "Workspace code it runs", value: (s.code ?? []).join(", ") });
+  // ${VAR} is expanded from your environment when it starts: the values of
+  // these decide what it runs, and a new value asks again.
+  if ((s.vars ?? []).length > 0) out.push({ label: "Reads from your environment", value: (s.vars ?? []).map((v) => "$" + v).join(", ") });
+  if ((s.passVars ?? []).length > 0)
+    out.push({ label: "Passes from your environment", value: `${(s.passVars ?? []).map((v) => "$" + v).join(", ")} (to its environment or headers, as they are when it starts)` });
   return out;
 }
 
