@@ -2,9 +2,11 @@ package tests
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"foya/backend/cli"
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
@@ -152,4 +154,34 @@ func TestRepeatedFailingCallStops(t *testing.T) {
 			t.Errorf("setting %q after bad values", s[kernel.SettingRepeatLimit])
 		}
 	})
+}
+
+// foya providers add/edit --tool-calls keeps the mode with the profile,
+// refuses a bad one, and foya exec reads a text call only as it says.
+func TestToolCallsFlag(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "foya.db")
+	dir := t.TempDir()
+	srv := pt.New(t,
+		pt.Say(`<tool_call>{"name": "record", "arguments": {"tag": "a"}}</tool_call>`), pt.Say("done"),
+		pt.Say(`<tool_call>{"name": "record", "arguments": {"tag": "b"}}</tool_call>`))
+	if code, _, stderr := foya(t, nil, "providers", "add", "local", "--base-url", srv.URL, "--model", "m", "--tool-calls", "maybe", "--db", db); code != cli.ExitUsage || !strings.Contains(stderr, "want auto, native or text") {
+		t.Fatalf("a bad mode: exit %d %q", code, stderr)
+	}
+	if code, _, stderr := foya(t, nil, "providers", "add", "local", "--base-url", srv.URL, "--model", "m", "--tool-calls", "text", "--db", db); code != 0 {
+		t.Fatalf("add: exit %d %q", code, stderr)
+	}
+	if _, stdout, _ := foya(t, nil, "providers", "list", "--json", "--db", db); !strings.Contains(stdout, `"toolCalls": "text"`) {
+		t.Fatalf("list: %s", stdout)
+	}
+	tr := &tracker{}
+	rec := []tools.Tool{recorder{tr}}
+	if code, _, stderr := foya(t, rec, "exec", "--db", db, "--workdir", dir, "--approval", "auto", "go"); code != 0 || len(tr.entries()) != 2 {
+		t.Fatalf("exec in text mode: exit %d %q, ran %v", code, stderr, tr.entries())
+	}
+	if code, _, stderr := foya(t, nil, "providers", "edit", "local", "--tool-calls", "native", "--db", db); code != 0 {
+		t.Fatalf("edit: exit %d %q", code, stderr)
+	}
+	if code, stdout, stderr := foya(t, rec, "exec", "--db", db, "--workdir", dir, "--approval", "auto", "go"); code != 0 || len(tr.entries()) != 2 || !strings.Contains(stdout, "<tool_call>") {
+		t.Fatalf("exec in native mode: exit %d %q %q, ran %v", code, stdout, stderr, tr.entries())
+	}
 }

@@ -164,6 +164,9 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 			if len(hs) > 0 {
 				extra = " · headers " + strings.Join(hs, ", ")
 			}
+			if p.ToolCalls != "" {
+				extra += " · tool calls " + p.ToolCalls
+			}
 			fmt.Fprintf(env.Stdout, "%s %s\t%s\tmodel %s\t%s%s\n", mark, p.Name, p.BaseURL, p.Model, where, extra)
 		}
 		if inFile {
