@@ -41,7 +41,14 @@ const (
 	endHermes  = "</tool_call>"
 )
 
-var triggers = []string{tagHermes, tagMistral, tagPython, tagFence}
+// A model's thinking that a server left in the text (Qwen3, DeepSeek R1
+// without a reasoning parser) is prose too: a call it drafts is not run.
+const (
+	thinkOpen  = "<think>"
+	thinkClose = "</think>"
+)
+
+var triggers = []string{tagHermes, tagMistral, tagPython, tagFence, thinkOpen}
 
 // Forms of a call being read.
 type textForm int
@@ -140,6 +147,7 @@ type textCalls struct {
 	final     bool
 	lineStart bool
 	inFence   bool // inside a code fence of prose
+	inThink   bool // inside <think>...</think>
 	afterCall bool // whitespace after a call is dropped
 
 	form    textForm
@@ -273,6 +281,19 @@ func (p *textCalls) stepText() bool {
 	if p.buf == "" {
 		return false
 	}
+	if p.inThink {
+		if k := strings.Index(p.buf, thinkClose); k >= 0 {
+			p.emit(k + len(thinkClose))
+			p.inThink, p.lineStart = false, true
+			return true
+		}
+		n := len(p.buf)
+		if !p.final {
+			n = max(0, n-len(thinkClose)+1) // the rest may start the close
+		}
+		p.emit(n)
+		return false
+	}
 	if p.afterCall {
 		i := skipSpace(p.buf, 0)
 		p.drop(i)
@@ -337,6 +358,10 @@ func (p *textCalls) open(j int, t string) bool {
 		return p.emitLine()
 	}
 	switch t {
+	case thinkOpen:
+		p.inThink = true
+		p.emit(j + len(thinkOpen))
+		return true
 	case tagFence:
 		rest := p.buf[j:]
 		nl := strings.IndexByte(rest, '\n')

@@ -27,13 +27,14 @@ func parseText(text string, n int, tools []llm.ToolSchema) parsed {
 	a := newAssembler()
 	a.readTextCalls(ToolCallsText, tools)
 	var p parsed
+	var out strings.Builder
 	byIndex := map[int]int{}
 	fed := 0
 	take := func() {
 		for _, d := range a.out {
 			switch d.Kind {
 			case llm.DeltaText:
-				p.text += d.Text
+				out.WriteString(d.Text)
 			case llm.DeltaToolCall:
 				if d.Name != "" {
 					byIndex[d.Index] = len(p.calls)
@@ -56,6 +57,7 @@ func parseText(text string, n int, tools []llm.ToolSchema) parsed {
 	}
 	a.text.finish()
 	take()
+	p.text = out.String()
 	return p
 }
 
@@ -137,6 +139,7 @@ func FuzzTextCalls(f *testing.F) {
 	}
 	f.Add("Use `<tool_call>` like this:\n```\n<tool_call>{\"name\":\"read\"}</tool_call>\n```\n", 2)
 	f.Add("<tool_call>{'name': 'read', 'arguments': {'path': 'a',},}</tool_call>", 1)
+	f.Add("<think>\n<tool_call>{\"name\":\"read\",\"arguments\":{}}</tool_call>\n</think>\n"+cutForms[1], 2)
 	f.Fuzz(func(t *testing.T, text string, n int) {
 		n = n%7 + 1
 		if n < 1 {

@@ -58,6 +58,17 @@ func TestTextToolCallForms(t *testing.T) {
 	}
 }
 
+func TestTextToolCallAfterThinking(t *testing.T) {
+	text := "<think>\nRead it.\n</think>\n\n<tool_call>\n{\"name\": \"read\", \"arguments\": {\"path\": \"a\"}}\n</tool_call>"
+	for _, chunk := range []int{0, 1, 2} {
+		srv := providertest.New(t, providertest.Turn{Text: text, TextChunk: chunk})
+		r := collect(t, newClient(t, srv.URL), toolReq())
+		if len(r.Calls) != 1 || r.Text != "<think>\nRead it.\n</think>\n\n" {
+			t.Fatalf("chunk %d: calls %+v, text %q", chunk, r.Calls, r.Text)
+		}
+	}
+}
+
 func TestTextToolCallsSeveral(t *testing.T) {
 	text := "<tool_call>\n{\"name\": \"read\", \"arguments\": {\"path\": \"a\"}}\n</tool_call>\n<tool_call>\n{\"name\": \"bash\", \"arguments\": {\"command\": \"ls\"}}\n</tool_call>"
 	srv := providertest.New(t, providertest.Turn{Text: text, TextChunk: 2})
@@ -101,6 +112,7 @@ func TestTextToolCallNotInProse(t *testing.T) {
 		"Example:\n```json\n{\"name\": \"read\", \"description\": \"reads a file\"}\n```\n",
 		"```json\n{\"name\": \"fetch\", \"arguments\": {\"url\": \"x\"}}\n```",
 		"Say <tool_call> mid-line, or [TOOL_CALLS] too.",
+		"<think>\nI could call\n<tool_call>{\"name\": \"read\", \"arguments\": {}}</tool_call>\nbut no.\n</think>\nNo call needed.",
 	}
 	for _, text := range texts {
 		srv := providertest.New(t, providertest.Turn{Text: text, TextChunk: 2})
