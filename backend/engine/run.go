@@ -652,7 +652,7 @@ func (r *runner) noteRepeat(rec llm.CallRecord, res *llm.ToolResult) {
 	}
 	if n := r.fails[key]; n >= limit && r.looping == "" {
 		r.looping = fmt.Sprintf("stopped: the model sent the same failing call %d times (%s with the same arguments), and it failed each time: %s. "+
-			"Send another message to continue, or change the limit (the run.repeatLimit setting)", n, rec.Name, prefix(res.Text, 300))
+			"Send another message to continue, or change the limit (the run.repeatLimit setting)", n, rec.Name, r.e.cfg.Mask(prefix(res.Text, 300)))
 	}
 }
 
