@@ -73,6 +73,7 @@ const (
 	stXML
 	stMistral
 	stMistralName
+	stPython
 )
 
 var (
@@ -245,6 +246,8 @@ func (p *textCalls) run() {
 			more = p.stepMistral()
 		case stMistralName:
 			more = p.stepMistralName()
+		case stPython:
+			more = p.stepPython()
 		}
 		if !more {
 			return
@@ -391,7 +394,7 @@ func (p *textCalls) open(j int, t string) bool {
 		p.st = stMistral
 	case tagPython:
 		p.drop(j + len(t))
-		p.startObject(formPython, 0)
+		p.st = stPython
 	}
 	return true
 }
@@ -424,6 +427,22 @@ func (p *textCalls) stepTagBody() bool {
 		return false
 	}
 	p.text(tagHermes)
+	return p.toText(i)
+}
+
+// stepPython reads what follows <|python_tag|>: a call object, or code
+// for Llama's code interpreter, which is text here.
+func (p *textCalls) stepPython() bool {
+	i := skipSpace(p.buf, 0)
+	if i == len(p.buf) && !p.final {
+		return false
+	}
+	if i < len(p.buf) && p.buf[i] == '{' {
+		p.drop(i)
+		p.startObject(formPython, 0)
+		return true
+	}
+	p.text(tagPython)
 	return p.toText(i)
 }
 

@@ -112,6 +112,7 @@ func TestTextToolCallNotInProse(t *testing.T) {
 		"Example:\n```json\n{\"name\": \"read\", \"description\": \"reads a file\"}\n```\n",
 		"```json\n{\"name\": \"fetch\", \"arguments\": {\"url\": \"x\"}}\n```",
 		"Say <tool_call> mid-line, or [TOOL_CALLS] too.",
+		"<|python_tag|>import math\nprint(math.sqrt([4][0]))",
 		"<think>\nI could call\n<tool_call>{\"name\": \"read\", \"arguments\": {}}</tool_call>\nbut no.\n</think>\nNo call needed.",
 	}
 	for _, text := range texts {
