@@ -15,14 +15,16 @@ import (
 )
 
 const providersUsage = `usage:
-  foya providers add NAME --base-url URL --model M [--header K=V]... [--api-key-stdin]
-  foya providers edit NAME [--base-url URL] [--model M] [--header K=V]... [--api-key-stdin]
+  foya providers add NAME --base-url URL --model M [--header K=V]... [--api-key-stdin] [--tool-calls MODE]
+  foya providers edit NAME [--base-url URL] [--model M] [--header K=V]... [--api-key-stdin] [--tool-calls MODE]
   foya providers list [--json]
   foya providers remove NAME
   foya providers test NAME [--json]
   foya providers default NAME
 API keys are read from standard input (--api-key-stdin), never from a flag, and kept in the
 system keyring, else in a file only you can read in Foya's data folder.
+--tool-calls: auto (default) reads tool calls the model wrote as text when the server sent none
+of its own (local servers without a tool parser); native takes the server's only; text always reads them.
 Exit codes: 0 done, 1 failed (or a test that did not pass), 2 usage error.`
 
 // providersCmd: foya providers add|edit|list|remove|test|default.
@@ -42,11 +44,11 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 	fs, db := newFlags("foya providers "+sub, env)
 	fs.Usage = func() { fmt.Fprintln(env.Stderr, providersUsage) }
 	var (
-		baseURL, model *string
-		keyStdin       *bool
-		asJSON         *bool
-		headers        = headerFlags{}
-		wantNames      = 1
+		baseURL, model, toolCalls *string
+		keyStdin                  *bool
+		asJSON                    *bool
+		headers                   = headerFlags{}
+		wantNames                 = 1
 	)
 	switch sub {
 	case "add", "edit":
@@ -54,6 +56,7 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 		model = fs.String("model", "", "the model to ask")
 		fs.Var(headers, "header", "extra HTTP header NAME=VALUE (repeatable; for edit, replaces the headers)")
 		keyStdin = fs.Bool("api-key-stdin", false, "read the API key from standard input (one line)")
+		toolCalls = fs.String("tool-calls", "", "tool calls written as text: auto (default), native or text")
 	case "list":
 		asJSON = fs.Bool("json", false, "print the profiles as JSON")
 		wantNames = 0
@@ -89,7 +92,7 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 
 	switch sub {
 	case "add":
-		in := profiles.ProviderInput{Name: pos[0], BaseURL: *baseURL, Model: *model, Headers: headers}
+		in := profiles.ProviderInput{Name: pos[0], BaseURL: *baseURL, Model: *model, Headers: headers, ToolCalls: *toolCalls}
 		if key != nil {
 			in.APIKey = *key
 		}
@@ -116,6 +119,9 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 		}
 		if isSet(fs, "header") {
 			e.Headers = headers
+		}
+		if isSet(fs, "tool-calls") {
+			e.ToolCalls = toolCalls
 		}
 		e.APIKey = key
 		p, err := k.Profiles().Edit(ctx, pos[0], e)
@@ -157,6 +163,9 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 			extra := ""
 			if len(hs) > 0 {
 				extra = " · headers " + strings.Join(hs, ", ")
+			}
+			if p.ToolCalls != "" {
+				extra += " · tool calls " + p.ToolCalls
 			}
 			fmt.Fprintf(env.Stdout, "%s %s\t%s\tmodel %s\t%s%s\n", mark, p.Name, p.BaseURL, p.Model, where, extra)
 		}

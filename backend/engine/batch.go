@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"slices"
@@ -190,7 +191,18 @@ func (r *runner) prepare(ctx context.Context, rec llm.CallRecord, visible []stri
 		if name == "" {
 			name = "the call"
 		}
-		return refuse("%s: %v", name, err)
+		msg := err.Error()
+		var ae *argsError
+		if errors.As(err, &ae) {
+			// The same mistake a second time: say how to avoid it.
+			if r.mistakes == nil {
+				r.mistakes = map[string]int{}
+			}
+			if r.mistakes[ae.kind]++; r.mistakes[ae.kind] >= 2 {
+				msg += ". " + ae.hint()
+			}
+		}
+		return refuse("%s: %s", name, msg)
 	}
 	if rec.Name == "" {
 		return refuse("the call has no tool name; call one of: %s", strings.Join(visible, ", "))

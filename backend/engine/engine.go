@@ -138,6 +138,10 @@ type RunRequest struct {
 	Model   Model
 	// MaxSteps bounds the model steps of this run; 0 means DefaultMaxSteps.
 	MaxSteps int
+	// RepeatLimit is how many times the model may send the same failing
+	// call (same tool, same arguments, an error result) before the run
+	// stops with a note; 0 means DefaultRepeatLimit.
+	RepeatLimit int
 	// ReadOnly offers only read-only tools.
 	ReadOnly bool
 	// Images says whether the model takes image input; without it, images

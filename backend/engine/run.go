@@ -40,6 +40,10 @@ type runner struct {
 
 	child  *child // set for a sub-agent's run
 	answer string // the text of the run's last model answer
+
+	mistakes map[string]int // kinds of invalid arguments seen in this run (argsError)
+	fails    map[string]int // failing calls by tool and arguments, while they keep failing
+	looping  string         // why the run stops: the model repeats a failing call
 }
 
 // stepOutcome says how a step ended.
@@ -146,6 +150,10 @@ func (r *runner) loop(ctx context.Context) (llm.Run, error) {
 		out, err := r.step(ctx, r.run.Steps)
 		if err != nil {
 			end = err
+			break
+		}
+		if r.looping != "" {
+			end = &runError{msg: r.looping}
 			break
 		}
 		// A message sent while the model answered gets one more step,
@@ -592,6 +600,9 @@ func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
 			c.Calls = append(c.Calls, rec)
 			c.Events = append(c.Events, endEvent(rec, 0))
 		}
+		if batchErr == nil && ctx.Err() == nil {
+			r.noteRepeat(rec, res)
+		}
 		m := toolMessage(rec, res)
 		r.hist = append(r.hist, m)
 		c.Messages = append(c.Messages, llm.StoredMessage{SessionID: r.sess.ID, RunID: r.run.ID, Message: m})
@@ -619,6 +630,30 @@ func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
 		return 0, ctx.Err()
 	}
 	return stepContinue, nil
+}
+
+// noteRepeat counts a call that failed with the same tool and arguments as
+// before; at the run's repeat limit the run stops after this step, with a
+// note that says so (a model caught in a loop spends the turn otherwise).
+// A success of the same call clears its count.
+func (r *runner) noteRepeat(rec llm.CallRecord, res *llm.ToolResult) {
+	key := rec.Name + "\x00" + rec.Arguments
+	if !res.IsError {
+		delete(r.fails, key)
+		return
+	}
+	if r.fails == nil {
+		r.fails = map[string]int{}
+	}
+	r.fails[key]++
+	limit := r.req.RepeatLimit
+	if limit <= 0 {
+		limit = DefaultRepeatLimit
+	}
+	if n := r.fails[key]; n >= limit && r.looping == "" {
+		r.looping = fmt.Sprintf("stopped: the model sent the same failing call %d times (%s with the same arguments), and it failed each time: %s. "+
+			"Send another message to continue, or change the limit (the run.repeatLimit setting)", n, rec.Name, r.e.cfg.Mask(prefix(res.Text, 300)))
+	}
 }
 
 // toolMessage is the Tool Message fed back for a call's result (spec L4).
@@ -661,13 +696,7 @@ func validArgs(raw string) (json.RawMessage, error) {
 	if json.Valid(b) {
 		return b, nil
 	}
-	if argsCut(raw) {
-		return nil, fmt.Errorf("the arguments were cut off, so they are not valid JSON: %d bytes arrived and they end before the JSON is complete, "+
-			"probably at your output token limit; nothing ran. Send the call again, smaller (for example, write a big file in several parts)", len(raw))
-	}
-	var v any
-	err := json.Unmarshal(b, &v)
-	return nil, fmt.Errorf("the arguments are not valid JSON (%v; %d bytes arrived); nothing ran. Send the call again with one complete JSON object", err, len(raw))
+	return nil, badArgs(raw)
 }
 
 // argsCut reports whether raw, which is not valid JSON, is the beginning of

@@ -458,6 +458,10 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 			return Run{}, err
 		}
 	}
+	repeats, err := k.RepeatLimit(ctx)
+	if err != nil {
+		return Run{}, err
+	}
 	// From a session's first run on, outside changes to files it read or
 	// changed are noticed (the stale-read guard and the UI use them). The
 	// watch lasts until the session is deleted or the kernel closes, so
@@ -486,7 +490,7 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 		// The first run names a session the user named none for.
 		title = PromptTitle(o.Prompt)
 	}
-	run, err := k.eng.Run(ctx, engine.RunRequest{Session: sess, Prompt: o.Prompt, Model: o.Model, MaxSteps: steps,
+	run, err := k.eng.Run(ctx, engine.RunRequest{Session: sess, Prompt: o.Prompt, Model: o.Model, MaxSteps: steps, RepeatLimit: repeats,
 		Started: o.Started, Images: images, Attached: attached, AttachedImages: attachedImages, Pasted: pasted, Resources: refs, Title: title})
 	k.capture.Settle(sess.ID)
 	if err == nil && title != "" && (run.Status == event.RunStatusCompleted || run.Status == event.RunStatusCancelled) {

@@ -19,6 +19,7 @@ import (
 const (
 	SettingDefaultMode       = settings.DefaultMode
 	SettingMaxSteps          = settings.MaxSteps
+	SettingRepeatLimit       = settings.RepeatLimit
 	SettingMaxWrite          = settings.MaxWrite
 	SettingImagesPrefix      = settings.ImagesPrefix
 	SettingSandboxReadable   = settings.SandboxReadable
@@ -125,6 +126,21 @@ func (k *Kernel) MaxSteps(ctx context.Context) (int, error) {
 	n, err := settings.ParseMaxSteps(v)
 	if err != nil {
 		return engine.DefaultMaxSteps, fmt.Errorf("setting %s: %w; set it again with foya settings set %s N", SettingMaxSteps, err, SettingMaxSteps)
+	}
+	return n, nil
+}
+
+// RepeatLimit returns how many times the same failing call may come
+// before a run stops: the run.repeatLimit setting, else
+// engine.DefaultRepeatLimit.
+func (k *Kernel) RepeatLimit(ctx context.Context) (int, error) {
+	v, ok, err := k.store.Setting(ctx, SettingRepeatLimit)
+	if err != nil || !ok {
+		return engine.DefaultRepeatLimit, err
+	}
+	n, err := settings.ParseRepeatLimit(v)
+	if err != nil {
+		return engine.DefaultRepeatLimit, fmt.Errorf("setting %s: %w; set it again with foya settings set %s N", SettingRepeatLimit, err, SettingRepeatLimit)
 	}
 	return n, nil
 }

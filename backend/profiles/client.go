@@ -88,7 +88,7 @@ func (s *Service) Client(ctx context.Context, c ModelChoice) (*Client, string, s
 		headers[h] = v
 	}
 	cfg := provider.Config{BaseURL: cmp.Or(c.BaseURL, p.BaseURL), APIKey: cmp.Or(c.APIKey, sec.APIKey, c.EnvAPIKey),
-		Model: cmp.Or(c.Model, p.Model), Headers: headers}
+		Model: cmp.Or(c.Model, p.Model), Headers: headers, ToolCalls: p.ToolCalls}
 	if cfg.BaseURL != "" {
 		if err := CheckBaseURL(cfg.BaseURL); err != nil {
 			return nil, "", "", err

@@ -18,6 +18,9 @@ type Provider struct {
 	// KeyStore is where the key and secret headers are: KeyInKeyring,
 	// KeyInFile, or "" for none.
 	KeyStore string `json:"keyStore,omitempty"`
+	// ToolCalls says whether tool calls the model writes as text are run:
+	// "auto" (or ""), "native" or "text" (provider.ToolCallsAuto...).
+	ToolCalls string `json:"toolCalls,omitempty"`
 	// Default marks the default profile (in lists; not stored here).
 	Default bool `json:"default,omitempty"`
 }
@@ -32,6 +35,8 @@ type ProviderInput struct {
 	Headers map[string]string `json:"headers,omitempty"`
 	// APIKey, if not empty, is sent as a bearer token.
 	APIKey string `json:"apiKey,omitempty"`
+	// ToolCalls is the tool-call mode: "auto" (or ""), "native" or "text".
+	ToolCalls string `json:"toolCalls,omitempty"`
 }
 
 // ProviderEdit changes some fields of a profile; nil fields stay.
@@ -42,6 +47,8 @@ type ProviderEdit struct {
 	Headers map[string]string `json:"headers,omitempty"`
 	// APIKey, if not nil, replaces the key ("" removes it).
 	APIKey *string `json:"apiKey,omitempty"`
+	// ToolCalls, if not nil, replaces the tool-call mode.
+	ToolCalls *string `json:"toolCalls,omitempty"`
 }
 
 // CheckStep is the result of one step of a provider check.

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"foya/backend/provider"
 )
 
 // Setting keys of the provider profiles. Both are written by the Service
@@ -258,8 +260,15 @@ func checkInput(in ProviderInput) (Provider, providerSecret, error) {
 	if strings.ContainsAny(in.APIKey, "\r\n\x00") {
 		return Provider{}, providerSecret{}, invalidf("the API key must be one line")
 	}
+	mode := in.ToolCalls
+	if mode == provider.ToolCallsAuto {
+		mode = "" // the default is not stored
+	}
+	if !provider.ValidToolCallsMode(mode) {
+		return Provider{}, providerSecret{}, invalidf("tool-call mode %q: want auto, native or text", in.ToolCalls)
+	}
 	plain, sec := splitHeaders(in.Headers)
-	p := Provider{Name: in.Name, BaseURL: in.BaseURL, Model: strings.TrimSpace(in.Model), Headers: plain}
+	p := Provider{Name: in.Name, BaseURL: in.BaseURL, Model: strings.TrimSpace(in.Model), Headers: plain, ToolCalls: mode}
 	for name := range sec {
 		p.SecretHeaders = append(p.SecretHeaders, name)
 	}
@@ -303,7 +312,7 @@ func (s *Service) Edit(ctx context.Context, name string, e ProviderEdit) (Provid
 	if err != nil && (e.APIKey == nil || e.Headers == nil) {
 		return Provider{}, err // a part that stays cannot be read
 	}
-	in := ProviderInput{Name: name, BaseURL: cur.BaseURL, Model: cur.Model, Headers: map[string]string{}, APIKey: sec.APIKey}
+	in := ProviderInput{Name: name, BaseURL: cur.BaseURL, Model: cur.Model, Headers: map[string]string{}, APIKey: sec.APIKey, ToolCalls: cur.ToolCalls}
 	for h, v := range cur.Headers {
 		in.Headers[h] = v
 	}
@@ -321,6 +330,9 @@ func (s *Service) Edit(ctx context.Context, name string, e ProviderEdit) (Provid
 	}
 	if e.APIKey != nil {
 		in.APIKey = *e.APIKey
+	}
+	if e.ToolCalls != nil {
+		in.ToolCalls = *e.ToolCalls
 	}
 	p, nsec, err := checkInput(in)
 	if err != nil {

@@ -319,3 +319,50 @@ func TestImageInput(t *testing.T) {
 		t.Errorf("SetImageInput without a model = %v; want an invalid-input error", err)
 	}
 }
+
+// The tool-call mode is kept with the profile, edited on its own, checked,
+// and reaches the client: in text mode a call written as text runs.
+func TestProfileToolCalls(t *testing.T) {
+	noKeyring(t)
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "foya.db")
+	st := openStore(t, db)
+	k := profiles.New(profiles.Config{Settings: st, DataDir: filepath.Dir(db), Secrets: &secrets{}})
+	srv := pt.New(t, pt.Say(`<tool_call>{"name": "read", "arguments": {}}</tool_call>`))
+	if _, err := k.Add(ctx, profiles.ProviderInput{Name: "one", BaseURL: srv.URL, Model: "m", ToolCalls: "sometimes"}); !errors.Is(err, profiles.ErrInvalidProvider) {
+		t.Fatalf("a bad mode: %v", err)
+	}
+	p, err := k.Add(ctx, profiles.ProviderInput{Name: "one", BaseURL: srv.URL, Model: "m", ToolCalls: "native"})
+	if err != nil || p.ToolCalls != "native" {
+		t.Fatalf("add: %+v %v", p, err)
+	}
+	model := "m2"
+	if p, err = k.Edit(ctx, "one", profiles.ProviderEdit{Model: &model}); err != nil || p.ToolCalls != "native" {
+		t.Fatalf("an edit of the model changed the mode: %+v %v", p, err)
+	}
+	text := "text"
+	if p, err = k.Edit(ctx, "one", profiles.ProviderEdit{ToolCalls: &text}); err != nil || p.ToolCalls != "text" {
+		t.Fatalf("edit: %+v %v", p, err)
+	}
+	c, _, _, err := k.Client(ctx, profiles.ModelChoice{Provider: "one"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "hi"}}, Tools: []llm.ToolSchema{{Name: "read"}}}
+	var calls []string
+	for d, err := range c.Stream(ctx, req) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Kind == llm.DeltaToolCall && d.Name != "" {
+			calls = append(calls, d.Name)
+		}
+	}
+	if len(calls) != 1 || calls[0] != "read" {
+		t.Fatalf("calls %v", calls)
+	}
+	auto := "auto"
+	if p, err = k.Edit(ctx, "one", profiles.ProviderEdit{ToolCalls: &auto}); err != nil || p.ToolCalls != "" {
+		t.Fatalf("auto is the default and is not stored: %+v %v", p, err)
+	}
+}

@@ -231,6 +231,10 @@ type assembler struct {
 	usage     *llm.Usage
 	chunks    int
 	out       []llm.Delta
+	// text reads tool calls written as text, nil when they are not read
+	// (see Config.ToolCalls); auto drops it at the first native call.
+	text *textCalls
+	auto bool
 }
 
 func newAssembler() *assembler {
@@ -239,6 +243,32 @@ func newAssembler() *assembler {
 		byID:    map[string]*callState{},
 		taken:   map[int]bool{},
 		used:    map[string]bool{},
+	}
+}
+
+// readTextCalls makes the assembler read tool calls written as text, as
+// mode says, when the request offered tools.
+func (a *assembler) readTextCalls(mode string, tools []llm.ToolSchema) {
+	if mode == ToolCallsNative || len(tools) == 0 {
+		return
+	}
+	a.text = newTextCalls(a, tools)
+	a.auto = mode != ToolCallsText
+}
+
+// openTextCall opens a call read from the text, under the next Index.
+func (a *assembler) openTextCall(name string) *callState {
+	c := a.newCall(-1)
+	c.name, c.open, c.id = name, true, a.assignID("")
+	a.out = append(a.out, llm.Delta{Kind: llm.DeltaToolCall, Index: c.index, ID: c.id, Name: c.name})
+	return c
+}
+
+// textArgs gives a call read from the text its whole arguments.
+func (a *assembler) textArgs(c *callState, args string) {
+	c.args += len(args)
+	if args != "" {
+		a.out = append(a.out, llm.Delta{Kind: llm.DeltaToolCall, Index: c.index, Args: args})
 	}
 }
 
@@ -304,9 +334,18 @@ func (a *assembler) delta(d *wireDelta) {
 	} else if r := d.Reasoning; r != "" {
 		a.out = append(a.out, llm.Delta{Kind: llm.DeltaReasoning, Text: string(r)})
 	}
+	if len(d.ToolCalls) > 0 || d.FunctionCall != nil {
+		if a.text != nil && a.auto && !a.text.native() {
+			a.text = nil // spec: auto reads text only when no native call came
+		}
+	}
 	if d.Content != "" {
-		a.answered = true
-		a.out = append(a.out, llm.Delta{Kind: llm.DeltaText, Text: string(d.Content)})
+		if a.text != nil {
+			a.text.write(string(d.Content))
+		} else {
+			a.answered = true
+			a.out = append(a.out, llm.Delta{Kind: llm.DeltaText, Text: string(d.Content)})
+		}
 	}
 	if d.Refusal != "" {
 		a.answered = true
@@ -415,6 +454,9 @@ func (a *assembler) assignID(server string) string {
 // finish reason (a server that failed and still sent [DONE]) makes the
 // stream fail instead: an empty answer is never passed off as a success.
 func (a *assembler) end() error {
+	if a.text != nil {
+		a.text.finish()
+	}
 	if a.finish == "error" {
 		return &Error{Message: `the server ended the answer with finish_reason "error"`}
 	}

@@ -16,6 +16,12 @@
 // Streamed tool-call fragments are assembled here into calls with a stable
 // Index that orders them as the model did, and a non-empty ID (spec L1, T2,
 // P4); a stream that did not complete never ends with llm.DeltaDone (spec L2).
+// Tool calls that a server left in the text, because it does not parse the
+// model's calls (Hermes/Qwen <tool_call>, Qwen3-Coder's XML, Mistral's
+// [TOOL_CALLS], Llama 3's <|python_tag|>, a fenced call object), are read
+// from the text as it streams (textcalls.go), as Config.ToolCalls says: each
+// opens as soon as its name is known, and one the answer ended in gets
+// arguments that are not JSON, so it never runs.
 // A request during which the server sends nothing for Config.IdleTimeout
 // (120 s unless set; no headers, no byte of the stream) is stopped and ends
 // with an *IdleError that names the setting, provider.idleTimeout; it is not

@@ -46,6 +46,12 @@ type Config struct {
 	// keep-alive comment counts). DefaultIdleTimeout when 0, none when
 	// negative.
 	IdleTimeout time.Duration
+	// ToolCalls says whether tool calls a model wrote as text are read as
+	// calls, for servers that do not parse them: ToolCallsAuto (when "")
+	// reads them only from an answer without native calls to a request
+	// that offered tools, ToolCallsText whenever tools were offered,
+	// ToolCallsNative never.
+	ToolCalls string
 }
 
 // DefaultIdleTimeout is how long a model may send nothing before its
@@ -111,6 +117,9 @@ func New(cfg Config) (*Client, error) {
 			return nil, fmt.Errorf("provider: header %q: value must not contain line breaks", k)
 		}
 	}
+	if !ValidToolCallsMode(cfg.ToolCalls) {
+		return nil, fmt.Errorf("provider: tool-call mode %q: want auto, native or text", cfg.ToolCalls)
+	}
 	hc := cfg.HTTPClient
 	if hc == nil {
 		hc = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
@@ -173,7 +182,7 @@ func (c *Client) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Delt
 		}
 		out := &output{yield: yield}
 		for attempt := 0; ; attempt++ {
-			wait, err := c.attempt(ctx, model, body, out)
+			wait, err := c.attempt(ctx, model, body, req.Tools, out)
 			if err == nil || out.stopped {
 				return
 			}
@@ -272,7 +281,7 @@ func retryable(err error) bool {
 // HTTP request and maps error answers; the body it would encode is replaced
 // by this package's (see requestBody), so the history is not encoded again
 // at every step.
-func (c *Client) attempt(parent context.Context, model string, body *body, out *output) (wait time.Duration, err error) {
+func (c *Client) attempt(parent context.Context, model string, body *body, tools []llm.ToolSchema, out *output) (wait time.Duration, err error) {
 	ctx, idle := c.watchIdle(parent)
 	defer idle.stop()
 	defer func() {
@@ -309,9 +318,9 @@ func (c *Client) attempt(parent context.Context, model string, body *body, out *
 	}
 	ct, _, _ := mime.ParseMediaType(x.resp.Header.Get("Content-Type"))
 	if ct == "application/json" {
-		return -1, c.readWhole(ctx, x.body, out)
+		return -1, c.readWhole(ctx, x.body, tools, out)
 	}
-	return -1, c.readStream(ctx, x.body, out)
+	return -1, c.readStream(ctx, x.body, tools, out)
 }
 
 func (c *Client) openaiConfig(x *exchange) openai.ClientConfig {
@@ -322,9 +331,10 @@ func (c *Client) openaiConfig(x *exchange) openai.ClientConfig {
 }
 
 // readStream reads an SSE body to its end or to the first error.
-func (c *Client) readStream(ctx context.Context, body io.Reader, out *output) error {
+func (c *Client) readStream(ctx context.Context, body io.Reader, tools []llm.ToolSchema, out *output) error {
 	r := newSSEReader(body)
 	a := newAssembler()
+	a.readTextCalls(c.cfg.ToolCalls, tools)
 	for {
 		ev, err := r.Next()
 		if err != nil {
@@ -356,7 +366,7 @@ func (c *Client) readStream(ctx context.Context, body io.Reader, out *output) er
 
 // readWhole handles a server that ignored stream=true and answered with one
 // JSON document.
-func (c *Client) readWhole(ctx context.Context, body io.Reader, out *output) error {
+func (c *Client) readWhole(ctx context.Context, body io.Reader, tools []llm.ToolSchema, out *output) error {
 	data, err := io.ReadAll(io.LimitReader(body, maxLine+1))
 	switch {
 	case ctx.Err() != nil:
@@ -367,6 +377,7 @@ func (c *Client) readWhole(ctx context.Context, body io.Reader, out *output) err
 		return fmt.Errorf("provider: %w", errLineTooLong)
 	}
 	a := newAssembler()
+	a.readTextCalls(c.cfg.ToolCalls, tools)
 	if _, err := a.feed(sseEvent{Data: data}); err != nil {
 		return err
 	}

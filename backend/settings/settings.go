@@ -19,9 +19,12 @@ import (
 
 // Keys of the settings, as stored and as people type them.
 const (
-	DefaultMode      = "approval.default"
-	DefaultProvider  = "providers.default"
-	MaxSteps         = "run.max_steps"
+	DefaultMode     = "approval.default"
+	DefaultProvider = "providers.default"
+	MaxSteps        = "run.max_steps"
+	// RepeatLimit is how many times in a row the same failing call may
+	// come before the run stops.
+	RepeatLimit      = "run.repeatLimit"
 	MaxWrite         = "files.maxWriteBytes"
 	IdleTimeout      = "provider.idleTimeout"
 	SandboxReadable  = "sandbox.readable"
@@ -65,6 +68,7 @@ const (
 	KindShare    Kind = "share"    // a number from 0 to 1
 	KindProfile  Kind = "profile"  // a provider profile's name
 	KindBool     Kind = "bool"     // true or false
+	KindRepeats  Kind = "repeats"  // a whole number of repeated calls
 )
 
 // Setting declares one setting.
@@ -98,6 +102,8 @@ var Table = []Setting{
 		Doc: "The provider profile a run uses when neither it nor its session names one (see foya providers)."},
 	{Key: MaxSteps, Label: "Step limit", Kind: KindSteps, Default: strconv.Itoa(engine.DefaultMaxSteps),
 		Doc: fmt.Sprintf("The most model steps one turn takes before it stops with a Continue button: a whole number from 1 to %d.", engine.MaxStepsLimit)},
+	{Key: RepeatLimit, Label: "Repeated failing calls", Kind: KindRepeats, Default: strconv.Itoa(engine.DefaultRepeatLimit),
+		Doc: fmt.Sprintf("How many times a model may send the same failing tool call (same tool, same arguments) before the turn stops with a note: a whole number from 1 to %d.", engine.MaxRepeatLimit)},
 	{Key: MaxWrite, Label: "Largest write", Kind: KindBytes, Default: strconv.FormatInt(files.DefaultMaxWrite, 10),
 		Doc: "The most content one write or edit may hold: bytes, or a number with KiB, MiB or GiB, such as 64MiB."},
 	{Key: IdleTimeout, Label: "Model idle timeout", Kind: KindDuration, Default: provider.DefaultIdleTimeout.String(),
@@ -174,6 +180,9 @@ func (k Kind) parse(v string) (string, error) {
 	case KindSteps:
 		n, err := ParseMaxSteps(v)
 		return strconv.Itoa(n), err
+	case KindRepeats:
+		n, err := ParseRepeatLimit(v)
+		return strconv.Itoa(n), err
 	case KindBytes:
 		n, err := ParseBytes(v)
 		return strconv.FormatInt(n, 10), err
@@ -224,6 +233,16 @@ func ParseMaxSteps(value string) (int, error) {
 		return 0, fmt.Errorf("%d is too large: at most %d model steps per turn", n, engine.MaxStepsLimit)
 	}
 	return int(n), nil
+}
+
+// ParseRepeatLimit reads the run.repeatLimit setting: a whole number from
+// 1 to engine.MaxRepeatLimit.
+func ParseRepeatLimit(value string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(value))
+	if err != nil || n < 1 || n > engine.MaxRepeatLimit {
+		return 0, fmt.Errorf("want a whole number of repeated calls from 1 to %d, got %q", engine.MaxRepeatLimit, value)
+	}
+	return n, nil
 }
 
 // ParseBytes reads a positive byte count: digits, optionally followed by

@@ -71,7 +71,11 @@ func script(t Turn, n int, model string) []string {
 	for _, p := range split(t.Reasoning, pieces) {
 		add(delta{ReasoningContent: p}, nil)
 	}
-	for _, p := range split(t.Text, pieces) {
+	textParts := split(t.Text, pieces)
+	if t.TextChunk > 0 {
+		textParts = chunks(t.Text, t.TextChunk)
+	}
+	for _, p := range textParts {
 		add(delta{Content: p}, nil)
 	}
 	for i, c := range t.Calls {

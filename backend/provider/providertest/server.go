@@ -25,6 +25,10 @@ import (
 type Turn struct {
 	// Text is the assistant's text, streamed in a few chunks.
 	Text string
+	// TextChunk, if > 0, streams Text in pieces of TextChunk bytes (cuts
+	// moved back to a UTF-8 boundary), one SSE event each, as a server does
+	// with a model that writes its tool calls as text.
+	TextChunk int
 	// Reasoning is streamed as delta.reasoning_content before the text.
 	Reasoning string
 	// Calls are tool calls, each with its arguments split into several

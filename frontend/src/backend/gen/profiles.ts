@@ -26,6 +26,11 @@ export interface Provider {
    */
   keyStore?: string;
   /**
+   * ToolCalls says whether tool calls the model writes as text are run:
+   * "auto" (or ""), "native" or "text" (provider.ToolCallsAuto...).
+   */
+  toolCalls?: string;
+  /**
    * Default marks the default profile (in lists; not stored here).
    */
   default?: boolean;
@@ -46,6 +51,10 @@ export interface ProviderInput {
    * APIKey, if not empty, is sent as a bearer token.
    */
   apiKey?: string;
+  /**
+   * ToolCalls is the tool-call mode: "auto" (or ""), "native" or "text".
+   */
+  toolCalls?: string;
 }
 /**
  * ProviderEdit changes some fields of a profile; nil fields stay.
@@ -61,6 +70,10 @@ export interface ProviderEdit {
    * APIKey, if not nil, replaces the key ("" removes it).
    */
   apiKey?: string;
+  /**
+   * ToolCalls, if not nil, replaces the tool-call mode.
+   */
+  toolCalls?: string;
 }
 /**
  * CheckStep is the result of one step of a provider check.

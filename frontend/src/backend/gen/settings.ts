@@ -17,6 +17,11 @@ export const DefaultProvider = "providers.default";
  */
 export const MaxSteps = "run.max_steps";
 /**
+ * RepeatLimit is how many times in a row the same failing call may
+ * come before the run stops.
+ */
+export const RepeatLimit = "run.repeatLimit";
+/**
  * Keys of the settings, as stored and as people type them.
  */
 export const MaxWrite = "files.maxWriteBytes";
@@ -124,6 +129,10 @@ export const KindProfile: Kind = "profile"; // a provider profile's name
  * Kinds of setting values.
  */
 export const KindBool: Kind = "bool"; // true or false
+/**
+ * Kinds of setting values.
+ */
+export const KindRepeats: Kind = "repeats"; // a whole number of repeated calls
 /**
  * Setting declares one setting.
  */

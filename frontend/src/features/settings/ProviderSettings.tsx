@@ -181,6 +181,8 @@ function ProviderItem(props: {
             <dd>{(p.secretHeaders ?? []).join(", ")} (kept with the key, not shown)</dd>
           </>
         )}
+        <dt>Tool calls</dt>
+        <dd>{toolCallsLabels[toolCallsMode(p)] ?? p.toolCalls}</dd>
         <dt>API key</dt>
         <dd>{keyPlace(p)}</dd>
       </dl>
@@ -274,6 +276,13 @@ function Step(props: { name: string; step: CheckStep }) {
   );
 }
 
+/** The tool-call modes of a profile ("" is auto), as the form offers them. */
+const toolCallsLabels: Record<string, string> = { auto: "Auto", native: "Native only", text: "Parse from text" };
+
+function toolCallsMode(p: Provider | undefined): string {
+  return p?.toolCalls === undefined || p.toolCalls === "" ? "auto" : p.toolCalls;
+}
+
 /**
  * ProviderForm adds a profile (no initial) or edits one. Only changed
  * fields are sent on edit; an empty key field keeps the stored key.
@@ -285,6 +294,7 @@ function ProviderForm(props: { initial?: Provider; onCancel(): void; onDone(p: P
   const [baseUrl, setBaseUrl] = useState(init?.baseUrl ?? "");
   const [model, setModel] = useState(init?.model ?? "");
   const [headers, setHeaders] = useState(formatHeaders(init?.headers));
+  const [toolCalls, setToolCalls] = useState(toolCallsMode(init));
   const [apiKey, setApiKey] = useState("");
   const [dropKey, setDropKey] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -308,12 +318,14 @@ function ProviderForm(props: { initial?: Provider; onCancel(): void; onDone(p: P
       if (init === undefined) {
         const input: ProviderInput = { name: name.trim(), baseUrl: baseUrl.trim(), model: model.trim(), headers: parsed.headers };
         if (apiKey !== "") input.apiKey = apiKey;
+        if (toolCalls !== "auto") input.toolCalls = toolCalls;
         props.onDone(await api.AddProvider(input));
       } else {
         const edit: ProviderEdit = {};
         if (baseUrl.trim() !== init.baseUrl) edit.baseUrl = baseUrl.trim();
         if (model.trim() !== init.model) edit.model = model.trim();
         if (headers !== formatHeaders(init.headers)) edit.headers = parsed.headers;
+        if (toolCalls !== toolCallsMode(init)) edit.toolCalls = toolCalls;
         if (dropKey) edit.apiKey = "";
         else if (apiKey !== "") edit.apiKey = apiKey;
         if (Object.keys(edit).length === 0) {
@@ -383,6 +395,21 @@ function ProviderForm(props: { initial?: Provider; onCancel(): void; onDone(p: P
             ))}
         </div>
       )}
+      <Field
+        label="Tool calls"
+        error={errorAt("toolCalls")}
+        hint="How the model's tool calls are read. Local servers without a tool parser (Ollama, llama.cpp, vLLM, LM Studio) often send them as text: Auto reads them from the text when the server sent none of its own."
+      >
+        {(c) => (
+          <select {...c} value={toolCalls} onChange={(e) => setToolCalls(e.target.value)}>
+            {Object.entries(toolCallsLabels).map(([v, label]) => (
+              <option key={v} value={v}>
+                {label}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
       <Field
         label="Extra headers"
         error={errorAt("headers")}

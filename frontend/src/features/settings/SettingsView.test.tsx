@@ -245,6 +245,38 @@ describe("SettingsView: providers", () => {
     expect((await screen.findByRole("status")).textContent).toContain("Provider local saved.");
   });
 
+  it("offers the tool-call mode as a select: shown in the list, sent on add only when not Auto, on edit only when changed", async () => {
+    const replies = base();
+    replies.Providers = [provider({ toolCalls: "text" })];
+    replies.EditProvider = provider({ toolCalls: "native" });
+    const { t } = mount(<SettingsView sessionId="s1" onClose={() => {}} />, replies);
+    const user = await openTab("Providers");
+    expect(await screen.findByText("Parse from text")).toBeTruthy();
+    await user.click(await screen.findByRole("button", { name: "Edit local" }));
+    const form = screen.getByRole("form", { name: "Edit local" });
+    const select = within(form).getByLabelText("Tool calls") as HTMLSelectElement;
+    expect(select.value).toBe("text");
+    expect(Array.from(select.options).map((o) => o.text)).toEqual(["Auto", "Native only", "Parse from text"]);
+    expect(described(select)).toContain("Local servers without a tool parser");
+    await user.selectOptions(select, "Native only");
+    await user.click(within(form).getByRole("button", { name: "Save changes" }));
+    await waitFor(() => expect(argsOf(t, "EditProvider")).toEqual([["local", { toolCalls: "native" }]]));
+  });
+
+  it("shows a refused tool-call mode at its field", async () => {
+    const replies = base();
+    replies.EditProvider = new ApiError("invalid", 'tool-call mode "x": want auto, native or text');
+    mount(<SettingsView sessionId="s1" onClose={() => {}} />, replies);
+    const user = await openTab("Providers");
+    await user.click(await screen.findByRole("button", { name: "Edit local" }));
+    const form = screen.getByRole("form", { name: "Edit local" });
+    const select = within(form).getByLabelText("Tool calls");
+    await user.selectOptions(select, "Parse from text");
+    await user.click(within(form).getByRole("button", { name: "Save changes" }));
+    await waitFor(() => expect(described(select)).toContain("want auto, native or text"));
+    expect(select.getAttribute("aria-invalid")).toBe("true");
+  });
+
   it("shows why the model list is not there, and removes the stored key on request", async () => {
     const replies = base();
     replies.ProviderModels = new ApiError(
