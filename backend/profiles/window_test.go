@@ -59,13 +59,13 @@ func TestWindowFromServers(t *testing.T) {
 		{"OpenRouter", map[string]string{"GET /v1/models": `{"data":[{"id":"m","context_length":200000,"top_provider":{"context_length":128000,"max_completion_tokens":16384}}]}`},
 			128000, 16384, "top_provider.context_length", ""},
 		{"LM Studio loaded", map[string]string{
-			"GET /v1/models":        `{"data":[{"id":"m","object":"model"}]}`,
+			"GET /v1/models":       `{"data":[{"id":"m","object":"model"}]}`,
 			"GET /api/v0/models/m": `{"id":"m","state":"loaded","max_context_length":32768,"loaded_context_length":8192}`},
 			8192, 2048, "LM Studio's /api/v0/models (the loaded context)", "loaded the model with a context of 8192"},
 		{"LM Studio not loaded", map[string]string{"GET /api/v0/models/m": `{"id":"m","state":"not-loaded","max_context_length":32768}`},
 			32768, 4096, "the model's most", ""},
 		{"Ollama num_ctx", map[string]string{
-			"GET /v1/models":  `{"data":[{"id":"m"}]}`,
+			"GET /v1/models": `{"data":[{"id":"m"}]}`,
 			"POST /api/show": `{"parameters":"num_ctx                        16384\nstop \"<|im_end|>\"\nnum_predict 2000","model_info":{"general.architecture":"qwen2","qwen2.context_length":131072}}`},
 			16384, 2000, "Ollama's /api/show (num_ctx", "runs it with num_ctx 16384"},
 		{"Ollama model only", map[string]string{"POST /api/show": `{"parameters":"stop x","model_info":{"general.architecture":"llama","llama.context_length":131072}}`},
