@@ -390,6 +390,7 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 	if err != nil {
 		return Run{}, err
 	}
+	ownModel := o.Model != nil
 	if o.Model == nil {
 		// The session's profile with its model; a session of none (or of
 		// a profile since removed) gets the default profile with its own.
@@ -411,6 +412,10 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 	images, err := k.profiles.ImageInput(ctx, sess.Model)
 	if err != nil {
 		return Run{}, err
+	}
+	var window engine.Window
+	if !ownModel { // a client of the caller's own (foya exec's flags) may talk to another server
+		window = k.runWindow(ctx, sess.Provider, sess.Model)
 	}
 	steps := o.MaxSteps
 	if steps == 0 {
@@ -447,7 +452,7 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 		title = PromptTitle(o.Prompt)
 	}
 	run, err := k.eng.Run(ctx, engine.RunRequest{Session: sess, Prompt: o.Prompt, Model: o.Model, MaxSteps: steps,
-		Started: o.Started, Images: images, Attached: attached, AttachedImages: attachedImages, Pasted: pasted, Resources: refs, Title: title})
+		Started: o.Started, Images: images, Attached: attached, AttachedImages: attachedImages, Pasted: pasted, Resources: refs, Title: title, Window: window})
 	k.capture.Settle(sess.ID)
 	return runOf(run), err
 }

@@ -148,6 +148,10 @@ type ContextWindow struct {
 	// Detail says where the numbers came from, in words, such as "from
 	// Ollama's /api/show".
 	Detail string `json:"detail"`
+	// ServerContext is the context the server says it runs the model with
+	// (Ollama's num_ctx, llama.cpp's n_ctx, LM Studio's loaded context);
+	// 0 when it does not say.
+	ServerContext int `json:"serverContext,omitempty"`
 	// Warning, if set, says why the window may be smaller in use than the
 	// model allows (an Ollama model run with a smaller num_ctx).
 	Warning string `json:"warning,omitempty"`

@@ -53,6 +53,7 @@ type cachedWindow struct {
 // serverWindow is what one server said of a model.
 type serverWindow struct {
 	window, output  int
+	running         int // the context the server runs the model with, when it says
 	detail, warning string
 }
 
@@ -114,7 +115,7 @@ func resolveWindow(p Provider, model string, sw serverWindow, ok bool) ContextWi
 	w := ContextWindow{Provider: p.Name, Model: model, Warning: sw.warning}
 	switch {
 	case ok:
-		w.Window, w.Source, w.Detail = sw.window, WindowFromServer, sw.detail
+		w.Window, w.Source, w.Detail, w.ServerContext = sw.window, WindowFromServer, sw.detail, sw.running
 	case p.ContextWindow > 0:
 		w.Window, w.Source, w.Detail = p.ContextWindow, WindowFromSetting, "the profile's setting (the server does not say)"
 	default:
@@ -285,7 +286,7 @@ func askLlamaProps(ctx context.Context, cfg provider.Config, root string) (serve
 	if !getJSON(ctx, cfg, http.MethodGet, root+"/props", nil, &props) || props.Settings.NCtx <= 0 {
 		return serverWindow{}, false
 	}
-	return serverWindow{window: int(props.Settings.NCtx), output: int(props.Settings.NPredict),
+	return serverWindow{window: int(props.Settings.NCtx), output: int(props.Settings.NPredict), running: int(props.Settings.NCtx),
 		detail: "from llama.cpp's /props (n_ctx)"}, true
 }
 
@@ -301,7 +302,7 @@ func askLMStudio(ctx context.Context, cfg provider.Config, root string) (serverW
 	}
 	switch {
 	case m.Loaded > 0:
-		sw := serverWindow{window: int(m.Loaded), detail: "from LM Studio's /api/v0/models (the loaded context)"}
+		sw := serverWindow{window: int(m.Loaded), running: int(m.Loaded), detail: "from LM Studio's /api/v0/models (the loaded context)"}
 		if m.Max > m.Loaded {
 			sw.warning = fmt.Sprintf("LM Studio loaded the model with a context of %d tokens; it takes up to %d: load it with a larger context length for longer conversations", m.Loaded, m.Max)
 		}
@@ -349,7 +350,7 @@ func askOllama(ctx context.Context, cfg provider.Config, root string) (serverWin
 	}
 	switch {
 	case numCtx > 0:
-		sw := serverWindow{window: numCtx, output: numPredict, detail: "from Ollama's /api/show (num_ctx in the model's parameters)"}
+		sw := serverWindow{window: numCtx, output: numPredict, running: numCtx, detail: "from Ollama's /api/show (num_ctx in the model's parameters)"}
 		if int(trained) > numCtx {
 			sw.warning = fmt.Sprintf("the model takes up to %d tokens but Ollama runs it with num_ctx %d; raise num_ctx (PARAMETER num_ctx in a Modelfile) for longer conversations: Foya cannot ask for more through Ollama's OpenAI-compatible endpoint", int(trained), numCtx)
 		}
