@@ -16,11 +16,15 @@ import (
 
 const providersUsage = `usage:
   foya providers add NAME --base-url URL --model M [--header K=V]... [--api-key-stdin]
+      [--context-window N] [--max-output N]
   foya providers edit NAME [--base-url URL] [--model M] [--header K=V]... [--api-key-stdin]
+      [--context-window N] [--max-output N]
   foya providers list [--json]
   foya providers remove NAME
   foya providers test NAME [--json]
   foya providers default NAME
+--context-window and --max-output give the model's context window and output limit in tokens,
+used when the server does not say them (0 unsets); foya doctor shows what is used.
 API keys are read from standard input (--api-key-stdin), never from a flag, and kept in the
 system keyring, else in a file only you can read in Foya's data folder.
 Exit codes: 0 done, 1 failed (or a test that did not pass), 2 usage error.`
@@ -42,11 +46,12 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 	fs, db := newFlags("foya providers "+sub, env)
 	fs.Usage = func() { fmt.Fprintln(env.Stderr, providersUsage) }
 	var (
-		baseURL, model *string
-		keyStdin       *bool
-		asJSON         *bool
-		headers        = headerFlags{}
-		wantNames      = 1
+		baseURL, model    *string
+		window, maxOutput *int
+		keyStdin          *bool
+		asJSON            *bool
+		headers           = headerFlags{}
+		wantNames         = 1
 	)
 	switch sub {
 	case "add", "edit":
@@ -54,6 +59,8 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 		model = fs.String("model", "", "the model to ask")
 		fs.Var(headers, "header", "extra HTTP header NAME=VALUE (repeatable; for edit, replaces the headers)")
 		keyStdin = fs.Bool("api-key-stdin", false, "read the API key from standard input (one line)")
+		window = fs.Int("context-window", 0, "the model's context window in tokens, for when the server does not say it (0: not set)")
+		maxOutput = fs.Int("max-output", 0, "the most tokens of one answer, for when the server does not say it (0: not set)")
 	case "list":
 		asJSON = fs.Bool("json", false, "print the profiles as JSON")
 		wantNames = 0
@@ -89,7 +96,8 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 
 	switch sub {
 	case "add":
-		in := profiles.ProviderInput{Name: pos[0], BaseURL: *baseURL, Model: *model, Headers: headers}
+		in := profiles.ProviderInput{Name: pos[0], BaseURL: *baseURL, Model: *model, Headers: headers,
+			ContextWindow: *window, MaxOutput: *maxOutput}
 		if key != nil {
 			in.APIKey = *key
 		}
@@ -116,6 +124,12 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 		}
 		if isSet(fs, "header") {
 			e.Headers = headers
+		}
+		if isSet(fs, "context-window") {
+			e.ContextWindow = window
+		}
+		if isSet(fs, "max-output") {
+			e.MaxOutput = maxOutput
 		}
 		e.APIKey = key
 		p, err := k.Profiles().Edit(ctx, pos[0], e)
@@ -157,6 +171,12 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 			extra := ""
 			if len(hs) > 0 {
 				extra = " · headers " + strings.Join(hs, ", ")
+			}
+			if p.ContextWindow > 0 {
+				extra += fmt.Sprintf(" · context window %d", p.ContextWindow)
+			}
+			if p.MaxOutput > 0 {
+				extra += fmt.Sprintf(" · max output %d", p.MaxOutput)
 			}
 			fmt.Fprintf(env.Stdout, "%s %s\t%s\tmodel %s\t%s%s\n", mark, p.Name, p.BaseURL, p.Model, where, extra)
 		}
