@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -134,5 +135,39 @@ func TestContextWindowWithoutProfile(t *testing.T) {
 	}
 	if _, err := h.k.ContextWindow(context.Background(), "nope"); err == nil {
 		t.Fatal("ContextWindow of no session: no error")
+	}
+}
+
+// foya exec with a profile whose server gives a window too small for the
+// system prompt and tools: the run fails before any request, as in the
+// app; with --base-url naming another server, that server's window is not
+// the profile's and nothing is checked.
+func TestExecWindowTooSmall(t *testing.T) {
+	bin := foyaBinary(t)
+	dir := t.TempDir()
+	env := append(doctorEnv(dir), "FOYA_DB="+filepath.Join(dir, "foya.db"))
+	srv := providertest.New(t, providertest.Say("from the other server"))
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/models" {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"data":[{"id":"m","max_model_len":400}]}`))
+			return
+		}
+		srv.ServeHTTP(w, r)
+	}))
+	t.Cleanup(front.Close)
+	if res := runFoyaIn(t, bin, env, "", "providers", "add", "tiny", "--base-url", front.URL+"/v1", "--model", "m"); res.code != 0 {
+		t.Fatalf("providers add: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	res := runFoya(t, bin, env, "exec", "--workdir", dir, "hello")
+	if res.code == 0 || !strings.Contains(res.stdout+res.stderr, "context window is 400 tokens") {
+		t.Fatalf("exec: exit %d; want the window refused\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Fatalf("%d model requests sent; want none", n)
+	}
+	res = runFoya(t, bin, env, "exec", "--workdir", dir, "--provider", "tiny", "--base-url", srv.URL, "hello")
+	if res.code != 0 || !strings.Contains(res.stdout, "from the other server") {
+		t.Fatalf("exec --base-url: exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
 }

@@ -413,9 +413,9 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 	if err != nil {
 		return Run{}, err
 	}
-	var window engine.Window
+	window := o.Window
 	if !ownModel { // a client of the caller's own (foya exec's flags) may talk to another server
-		window = k.runWindow(ctx, sess.Provider, sess.Model)
+		window = k.RunWindow(ctx, sess.Provider, sess.Model)
 	}
 	steps := o.MaxSteps
 	if steps == 0 {

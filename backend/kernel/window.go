@@ -33,10 +33,11 @@ func (k *Kernel) ContextWindow(ctx context.Context, sessionID string) (profiles.
 	return w, err
 }
 
-// runWindow is what a run is told of its model's window: a session's
-// profile's (asked as ContextWindow does), or nothing for a run given its
-// own model client (foya exec with flags), which is then not checked.
-func (k *Kernel) runWindow(ctx context.Context, provider, model string) engine.Window {
+// RunWindow is what a run is told of a profile's model's window (asked
+// as ContextWindow does): Known when the server or the setting gave it;
+// nothing for an unknown profile. A caller that builds its own client for
+// the profile's server (foya exec) passes it in RunOptions.Window.
+func (k *Kernel) RunWindow(ctx context.Context, provider, model string) engine.Window {
 	if _, err := k.profiles.Get(ctx, provider); err != nil {
 		return engine.Window{}
 	}
