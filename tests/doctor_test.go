@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"maps"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -337,5 +339,50 @@ func TestDoctorReportsMCPServers(t *testing.T) {
 	}
 	if r.MCP.Status != doctor.Warning || len(r.MCP.Servers) != 3 {
 		t.Errorf("doctor --json mcp = %+v", r.MCP)
+	}
+}
+
+// foya doctor prints each profile's model window and where it comes from:
+// the server (a recorded vLLM model list), the profile's setting (a server
+// that is down), or a guess that says how to set it. Issue 28, item 1.
+func TestDoctorPrintsEachModelWindow(t *testing.T) {
+	bin := foyaBinary(t)
+	dir := t.TempDir()
+	env := doctorEnv(dir)
+	db := filepath.Join(dir, "data", "foya", "foya.db")
+	vllm := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/models" {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"object":"list","data":[{"id":"m","object":"model","max_model_len":32768}]}`))
+			return
+		}
+		http.NotFound(w, r)
+	}))
+	t.Cleanup(vllm.Close)
+	down := downURL(t)
+	for _, p := range [][]string{
+		{"served", "--base-url", vllm.URL + "/v1", "--model", "m"},
+		{"set", "--base-url", down, "--model", "m", "--context-window", "65536", "--max-output", "8192"},
+		{"guessed", "--base-url", down, "--model", "m"},
+	} {
+		res := runFoyaIn(t, bin, env, "", append([]string{"providers", "add", p[0]}, append(p[1:], "--db", db)...)...)
+		if res.code != 0 {
+			t.Fatalf("providers add %s: exit %d\n%s%s", p[0], res.code, res.stdout, res.stderr)
+		}
+	}
+	res := runFoya(t, bin, env, "doctor", "--db", db, "--timeout", "5s")
+	out := res.stdout
+	for _, want := range []string{
+		"model m: context window 32,768 tokens, output up to 4,096, from the server's /models (max_model_len)",
+		"model m: context window 65,536 tokens, output up to 8,192, from the profile's setting (the server does not say)",
+		"model m: context window 8,192 tokens, output up to 2,048, (a guess: the server does not say; set it in Settings, Providers (or foya providers edit guessed --context-window N))",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	res = runFoyaIn(t, bin, env, "", "providers", "add", "bad", "--base-url", down, "--model", "m", "--context-window", "12", "--db", db)
+	if res.code != 2 || !strings.Contains(res.stderr, "too small") {
+		t.Errorf("--context-window 12: exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
 }

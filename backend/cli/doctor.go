@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"foya/backend/doctor"
 	"foya/backend/kernel"
+	"foya/backend/profiles"
 )
 
 // doctorCmd: foya doctor [--json] [--db PATH] [--timeout D]. It prints
@@ -55,15 +57,26 @@ func printDoctor(w io.Writer, r doctor.Report) {
 	section("Database", r.Database.Finding)
 	section("Sandbox", r.Sandbox.Finding)
 	section("Trash", r.Trash.Finding)
-	providers := []doctor.Finding{r.Providers.Finding}
+	section("Providers", r.Providers.Finding)
 	for _, p := range r.Providers.Profiles {
 		f := p.Finding
 		if p.Default {
 			f.Name += " (default)"
 		}
-		providers = append(providers, f)
+		line := func(f doctor.Finding) {
+			fmt.Fprintf(w, "  %-8s %-14s %s\n", f.Status, f.Name, f.Detail)
+			if f.Fix != "" && f.Status != doctor.OK {
+				fmt.Fprintf(w, "  %-8s %-14s what to do: %s\n", "", "", f.Fix)
+			}
+		}
+		line(f)
+		if p.Window != nil {
+			fmt.Fprintf(w, "  %-8s %-14s %s\n", "", "", windowLine(*p.Window))
+			if p.Window.Warning != "" {
+				fmt.Fprintf(w, "  %-8s %-14s note: %s\n", "", "", p.Window.Warning)
+			}
+		}
 	}
-	section("Providers", providers...)
 	section("MCP servers", append([]doctor.Finding{r.MCP.Finding}, r.MCP.Servers...)...)
 	if r.Workspace.Name != "" {
 		section("Workspace index", r.Workspace.Finding)
@@ -73,6 +86,29 @@ func printDoctor(w io.Writer, r doctor.Report) {
 	} else {
 		fmt.Fprintln(w, "\nno problems found")
 	}
+}
+
+// windowLine says a profile's model's context window and where it comes
+// from: "model m: context window 32,768 tokens, output up to 4,096, from
+// Ollama's /api/show (...)".
+func windowLine(w profiles.ContextWindow) string {
+	line := fmt.Sprintf("model %s: context window %s tokens, output up to %s, ", w.Model, thousands(w.Window), thousands(w.OutputLimit))
+	if w.Source == profiles.WindowDefault {
+		return line + "(" + w.Detail + ")"
+	}
+	if w.Source == profiles.WindowFromSetting {
+		return line + "from " + w.Detail
+	}
+	return line + w.Detail
+}
+
+// thousands writes n with commas: 32,768.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 func plural(n int, one, many string) string {

@@ -175,6 +175,14 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 		}
 	}
 	*model = modelName
+	// The model's window, from the profile when the run talks to its own
+	// server; one given by URL is not asked.
+	var window engine.Window
+	if profileName != profiles.NoProvider {
+		if p, err := k.Profiles().Get(ctx, profileName); err == nil && (choice.BaseURL == "" || profiles.SameServer(choice.BaseURL, p.BaseURL)) {
+			window = k.RunWindow(ctx, profileName, modelName)
+		}
+	}
 	if sess.ID != "" && (sess.Provider != profileName || sess.Model != modelName) {
 		sess.Provider, sess.Model = profileName, modelName
 		if err := k.UpdateSession(ctx, sess); err != nil {
@@ -265,7 +273,7 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 		}
 	}()
 
-	run, err := k.Run(ctx, kernel.RunOptions{SessionID: sess.ID, Prompt: prompt, Model: client, MaxSteps: steps})
+	run, err := k.Run(ctx, kernel.RunOptions{SessionID: sess.ID, Prompt: prompt, Model: client, MaxSteps: steps, Window: window})
 	out.finish()
 	if err != nil {
 		return fail(env, err)

@@ -15,12 +15,16 @@ import (
 )
 
 const providersUsage = `usage:
-  foya providers add NAME --base-url URL --model M [--header K=V]... [--api-key-stdin] [--tool-calls MODE]
-  foya providers edit NAME [--base-url URL] [--model M] [--header K=V]... [--api-key-stdin] [--tool-calls MODE]
+  foya providers add NAME --base-url URL --model M [--header K=V]... [--api-key-stdin]
+      [--tool-calls MODE] [--context-window N] [--max-output N]
+  foya providers edit NAME [--base-url URL] [--model M] [--header K=V]... [--api-key-stdin]
+      [--tool-calls MODE] [--context-window N] [--max-output N]
   foya providers list [--json]
   foya providers remove NAME
   foya providers test NAME [--json]
   foya providers default NAME
+--context-window and --max-output give the model's context window and output limit in tokens,
+used when the server does not say them (0 unsets); foya doctor shows what is used.
 API keys are read from standard input (--api-key-stdin), never from a flag, and kept in the
 system keyring, else in a file only you can read in Foya's data folder.
 --tool-calls: auto (default) reads tool calls the model wrote as text when the server sent none
@@ -45,6 +49,7 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 	fs.Usage = func() { fmt.Fprintln(env.Stderr, providersUsage) }
 	var (
 		baseURL, model, toolCalls *string
+		window, maxOutput         *int
 		keyStdin                  *bool
 		asJSON                    *bool
 		headers                   = headerFlags{}
@@ -57,6 +62,8 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 		fs.Var(headers, "header", "extra HTTP header NAME=VALUE (repeatable; for edit, replaces the headers)")
 		keyStdin = fs.Bool("api-key-stdin", false, "read the API key from standard input (one line)")
 		toolCalls = fs.String("tool-calls", "", "tool calls written as text: auto (default), native or text")
+		window = fs.Int("context-window", 0, "the model's context window in tokens, for when the server does not say it (0: not set)")
+		maxOutput = fs.Int("max-output", 0, "the most tokens of one answer, for when the server does not say it (0: not set)")
 	case "list":
 		asJSON = fs.Bool("json", false, "print the profiles as JSON")
 		wantNames = 0
@@ -92,7 +99,8 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 
 	switch sub {
 	case "add":
-		in := profiles.ProviderInput{Name: pos[0], BaseURL: *baseURL, Model: *model, Headers: headers, ToolCalls: *toolCalls}
+		in := profiles.ProviderInput{Name: pos[0], BaseURL: *baseURL, Model: *model, Headers: headers, ToolCalls: *toolCalls,
+			ContextWindow: *window, MaxOutput: *maxOutput}
 		if key != nil {
 			in.APIKey = *key
 		}
@@ -122,6 +130,12 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 		}
 		if isSet(fs, "tool-calls") {
 			e.ToolCalls = toolCalls
+		}
+		if isSet(fs, "context-window") {
+			e.ContextWindow = window
+		}
+		if isSet(fs, "max-output") {
+			e.MaxOutput = maxOutput
 		}
 		e.APIKey = key
 		p, err := k.Profiles().Edit(ctx, pos[0], e)
@@ -166,6 +180,12 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 			}
 			if p.ToolCalls != "" {
 				extra += " · tool calls " + p.ToolCalls
+			}
+			if p.ContextWindow > 0 {
+				extra += fmt.Sprintf(" · context window %d", p.ContextWindow)
+			}
+			if p.MaxOutput > 0 {
+				extra += fmt.Sprintf(" · max output %d", p.MaxOutput)
 			}
 			fmt.Fprintf(env.Stdout, "%s %s\t%s\tmodel %s\t%s%s\n", mark, p.Name, p.BaseURL, p.Model, where, extra)
 		}

@@ -92,6 +92,9 @@ type Provider struct {
 	Model   string                  `json:"model"`
 	Default bool                    `json:"default,omitempty"`
 	Check   *profiles.ProviderCheck `json:"check,omitempty"`
+	// Window is the model's context window and where it comes from: the
+	// server, the profile's setting, or a guess.
+	Window *profiles.ContextWindow `json:"window,omitempty"`
 }
 
 // Providers is every provider profile's check, and a summary.
@@ -565,10 +568,20 @@ func envServer() string {
 }
 
 // checkProvider checks one profile with Profiles().Test within timeout.
-func checkProvider(ctx context.Context, k *kernel.Kernel, p profiles.Provider, timeout time.Duration) Provider {
-	d := Provider{Finding: Finding{Name: p.Name, Status: Problem}, BaseURL: p.BaseURL, Model: p.Model, Default: p.Default}
+func checkProvider(ctx context.Context, k *kernel.Kernel, p profiles.Provider, timeout time.Duration) (d Provider) {
+	d = Provider{Finding: Finding{Name: p.Name, Status: Problem}, BaseURL: p.BaseURL, Model: p.Model, Default: p.Default}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	window := make(chan *profiles.ContextWindow, 1)
+	go func() {
+		w, err := k.Profiles().Window(ctx, p.Name, "")
+		if err != nil {
+			window <- nil
+			return
+		}
+		window <- &w
+	}()
+	defer func() { d.Window = <-window }()
 	c, err := k.Profiles().Test(ctx, p.Name)
 	if err != nil {
 		d.Detail, d.Fix = err.Error(), "run foya providers test "+p.Name+" for details"

@@ -165,6 +165,8 @@ type RunRequest struct {
 	// Title, if set, becomes the session's title with the run's start,
 	// unless the user gave the session one (run.start tells it).
 	Title string
+	// Window is the model's context window, as far as it is known.
+	Window Window
 }
 
 // ErrBusy is returned when a session already has a run going, or is held

@@ -441,6 +441,9 @@ func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
 	if err != nil {
 		return 0, err
 	}
+	if err := r.tooSmall(req); err != nil {
+		return 0, err
+	}
 	if err := r.rec.commit(ctx, llm.Commit{Events: []llm.Event{event.StepStart(event.StepStartData{Step: n, Tools: visible})}}); err != nil {
 		return 0, err
 	}
@@ -499,6 +502,13 @@ func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
 	}
 	if streamErr == nil && !done {
 		streamErr = errors.New("the model's stream ended before it was complete")
+	}
+	if streamErr == nil {
+		// A server that dropped the start of the conversation answered
+		// something else than what was asked: nothing of it runs.
+		if cut := r.silentCut(req, usage); cut != "" {
+			streamErr = errors.New(cut)
+		}
 	}
 	r.run.Usage = r.run.Usage.Add(usage)
 

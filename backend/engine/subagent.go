@@ -138,7 +138,7 @@ func (r *runner) startChild(ctx context.Context, callID string, req tools.AgentR
 	defer cancel()
 	c := &runner{
 		e:      r.e,
-		req:    RunRequest{Session: sess, Prompt: req.Prompt, Model: r.req.Model, MaxSteps: steps, ReadOnly: r.req.ReadOnly, Images: r.req.Images},
+		req:    RunRequest{Session: sess, Prompt: req.Prompt, Model: r.req.Model, MaxSteps: steps, ReadOnly: r.req.ReadOnly, Images: r.req.Images, Window: r.req.Window},
 		sess:   sess,
 		cancel: cancel,
 		active: map[string]bool{},

@@ -59,6 +59,10 @@ type RunOptions struct {
 	// provider profile and model (see profiles.Service.Client), so a front end
 	// need not know about providers. Go callers only.
 	Model engine.Model `json:"-"`
+	// Window is what is known of Model's context window; unset, a run
+	// given its own Model checks nothing against a window (a run of the
+	// session's profile asks the profile). Go callers only.
+	Window engine.Window `json:"-"`
 	// MaxSteps bounds the model steps of this turn; 0 means the
 	// run.max_steps setting, else engine.DefaultMaxSteps.
 	MaxSteps int `json:"maxSteps,omitempty"`

@@ -430,6 +430,7 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 	if err != nil {
 		return Run{}, err
 	}
+	ownModel := o.Model != nil
 	if o.Model == nil {
 		// The session's profile with its model; a session of none (or of
 		// a profile since removed) gets the default profile with its own.
@@ -451,6 +452,10 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 	images, err := k.profiles.ImageInput(ctx, sess.Model)
 	if err != nil {
 		return Run{}, err
+	}
+	window := o.Window
+	if !ownModel { // a client of the caller's own (foya exec's flags) may talk to another server
+		window = k.RunWindow(ctx, sess.Provider, sess.Model)
 	}
 	steps := o.MaxSteps
 	if steps == 0 {
@@ -491,7 +496,7 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 		title = PromptTitle(o.Prompt)
 	}
 	run, err := k.eng.Run(ctx, engine.RunRequest{Session: sess, Prompt: o.Prompt, Model: o.Model, MaxSteps: steps, RepeatLimit: repeats,
-		Started: o.Started, Images: images, Attached: attached, AttachedImages: attachedImages, Pasted: pasted, Resources: refs, Title: title})
+		Started: o.Started, Images: images, Attached: attached, AttachedImages: attachedImages, Pasted: pasted, Resources: refs, Title: title, Window: window})
 	k.capture.Settle(sess.ID)
 	if err == nil && title != "" && (run.Status == event.RunStatusCompleted || run.Status == event.RunStatusCancelled) {
 		// The first run has ended: its model may name the session better

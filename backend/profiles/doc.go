@@ -14,7 +14,11 @@
 // request), lists a server's models (Models), finds model servers on this
 // machine for the first run (ModelServers, ProbeModelServer,
 // DiscoverModelServers), asks a server typed into the first run's form for
-// its models before it is saved (CheckServer), keeps whether a model takes images (ImageInput)
+// its models before it is saved (CheckServer), says a model's context
+// window and output limit with where they come from (Window: the server,
+// asked a bounded while and kept per profile and model, else the profile's
+// ContextWindow and MaxOutput, else a guess; window.go), keeps whether a
+// model takes images (ImageInput)
 // and builds a run's model client from a profile under a front end's
 // overrides (Client). Every key and credential header a client or a check
 // uses is handed to Config.Secrets first, so that no command's environment

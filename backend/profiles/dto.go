@@ -21,6 +21,11 @@ type Provider struct {
 	// ToolCalls says whether tool calls the model writes as text are run:
 	// "auto" (or ""), "native" or "text" (provider.ToolCallsAuto...).
 	ToolCalls string `json:"toolCalls,omitempty"`
+	// ContextWindow and MaxOutput are the user's setting of the model's
+	// context window and output limit, in tokens (0: not set). They are
+	// used when the server does not say (Service.Window).
+	ContextWindow int `json:"contextWindow,omitempty"`
+	MaxOutput     int `json:"maxOutput,omitempty"`
 	// Default marks the default profile (in lists; not stored here).
 	Default bool `json:"default,omitempty"`
 }
@@ -37,6 +42,11 @@ type ProviderInput struct {
 	APIKey string `json:"apiKey,omitempty"`
 	// ToolCalls is the tool-call mode: "auto" (or ""), "native" or "text".
 	ToolCalls string `json:"toolCalls,omitempty"`
+	// ContextWindow and MaxOutput set the model's context window and
+	// output limit in tokens for when the server does not say; 0 leaves
+	// them unset.
+	ContextWindow int `json:"contextWindow,omitempty"`
+	MaxOutput     int `json:"maxOutput,omitempty"`
 }
 
 // ProviderEdit changes some fields of a profile; nil fields stay.
@@ -49,6 +59,10 @@ type ProviderEdit struct {
 	APIKey *string `json:"apiKey,omitempty"`
 	// ToolCalls, if not nil, replaces the tool-call mode.
 	ToolCalls *string `json:"toolCalls,omitempty"`
+	// ContextWindow and MaxOutput, if not nil, replace the settings (0
+	// unsets one).
+	ContextWindow *int `json:"contextWindow,omitempty"`
+	MaxOutput     *int `json:"maxOutput,omitempty"`
 }
 
 // CheckStep is the result of one step of a provider check.
@@ -123,4 +137,36 @@ const (
 const (
 	DiscoverTimeout = "timeout" // the port answered nothing in time
 	DiscoverNoKey   = "no-key"  // OPENAI_API_KEY is not set
+)
+
+// ContextWindow is what Foya knows of a model's context window and output
+// limit, and where it learnt it (Service.Window).
+type ContextWindow struct {
+	Provider string `json:"provider"`
+	Model    string `json:"model"`
+	// Window is the context window in tokens: what one request (the
+	// conversation and the answer) may hold.
+	Window int `json:"window"`
+	// OutputLimit is the most tokens one answer may have.
+	OutputLimit int `json:"outputLimit"`
+	// Source is WindowFromServer, WindowFromSetting or WindowDefault (a
+	// guess).
+	Source string `json:"source"`
+	// Detail says where the numbers came from, in words, such as "from
+	// Ollama's /api/show".
+	Detail string `json:"detail"`
+	// ServerContext is the context the server says it runs the model with
+	// (Ollama's num_ctx, llama.cpp's n_ctx, LM Studio's loaded context);
+	// 0 when it does not say.
+	ServerContext int `json:"serverContext,omitempty"`
+	// Warning, if set, says why the window may be smaller in use than the
+	// model allows (an Ollama model run with a smaller num_ctx).
+	Warning string `json:"warning,omitempty"`
+}
+
+// Where a ContextWindow came from.
+const (
+	WindowFromServer  = "server"
+	WindowFromSetting = "setting"
+	WindowDefault     = "default"
 )

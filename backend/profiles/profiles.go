@@ -267,8 +267,12 @@ func checkInput(in ProviderInput) (Provider, providerSecret, error) {
 	if !provider.ValidToolCallsMode(mode) {
 		return Provider{}, providerSecret{}, invalidf("tool-call mode %q: want auto, native or text", in.ToolCalls)
 	}
+	if err := checkLimits(in.ContextWindow, in.MaxOutput); err != nil {
+		return Provider{}, providerSecret{}, err
+	}
 	plain, sec := splitHeaders(in.Headers)
-	p := Provider{Name: in.Name, BaseURL: in.BaseURL, Model: strings.TrimSpace(in.Model), Headers: plain, ToolCalls: mode}
+	p := Provider{Name: in.Name, BaseURL: in.BaseURL, Model: strings.TrimSpace(in.Model), Headers: plain, ToolCalls: mode,
+		ContextWindow: in.ContextWindow, MaxOutput: in.MaxOutput}
 	for name := range sec {
 		p.SecretHeaders = append(p.SecretHeaders, name)
 	}
@@ -312,7 +316,8 @@ func (s *Service) Edit(ctx context.Context, name string, e ProviderEdit) (Provid
 	if err != nil && (e.APIKey == nil || e.Headers == nil) {
 		return Provider{}, err // a part that stays cannot be read
 	}
-	in := ProviderInput{Name: name, BaseURL: cur.BaseURL, Model: cur.Model, Headers: map[string]string{}, APIKey: sec.APIKey, ToolCalls: cur.ToolCalls}
+	in := ProviderInput{Name: name, BaseURL: cur.BaseURL, Model: cur.Model, Headers: map[string]string{}, APIKey: sec.APIKey, ToolCalls: cur.ToolCalls,
+		ContextWindow: cur.ContextWindow, MaxOutput: cur.MaxOutput}
 	for h, v := range cur.Headers {
 		in.Headers[h] = v
 	}
@@ -333,6 +338,12 @@ func (s *Service) Edit(ctx context.Context, name string, e ProviderEdit) (Provid
 	}
 	if e.ToolCalls != nil {
 		in.ToolCalls = *e.ToolCalls
+	}
+	if e.ContextWindow != nil {
+		in.ContextWindow = *e.ContextWindow
+	}
+	if e.MaxOutput != nil {
+		in.MaxOutput = *e.MaxOutput
 	}
 	p, nsec, err := checkInput(in)
 	if err != nil {
@@ -356,6 +367,7 @@ func (s *Service) Edit(ctx context.Context, name string, e ProviderEdit) (Provid
 		_ = s.keys.drop(name, cur.KeyStore) // the old place: a leftover is harmless, put overwrote same-place keys
 	}
 	p.Default = cur.Default
+	s.forgetWindows(name)
 	return p, nil
 }
 
@@ -374,6 +386,7 @@ func (s *Service) Remove(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
+	s.forgetWindows(name)
 	if err := s.settings.UpdateSetting(ctx, SettingDefaultProvider, func(v string, ok bool) (string, bool, error) {
 		return v, ok && v == name, nil
 	}); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"foya/backend/fault"
@@ -72,6 +73,9 @@ type Service struct {
 	keys     *keys
 	secrets  Secrets
 	idle     func(ctx context.Context) (time.Duration, error)
+
+	windowMu sync.Mutex
+	windows  map[string]cachedWindow // see Window
 }
 
 // New returns the service over c's settings and KeyFile in c.DataDir.

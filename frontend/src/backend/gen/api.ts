@@ -156,6 +156,15 @@ export function createApi(transport: Caller) {
     CompletePath: (prefix: string): Promise<string[]> =>
       transport.call<string[]>('CompletePath', [prefix]),
     /**
+     * ContextWindow says the context window and output limit of the model a
+     * session's next run asks, and where they come from: the server ("from
+     * Ollama's /api/show"), the profile's setting, or a guess (source
+     * default). A server that is down or answers garbage gives the setting or
+     * the guess, not an error.
+     */
+    ContextWindow: (sessionID: string): Promise<profiles.ContextWindow> =>
+      transport.call<profiles.ContextWindow>('ContextWindow', [sessionID]),
+    /**
      * CreateSession stores a new session for a folder that exists. An empty
      * approval mode means the default mode (DefaultMode).
      */

@@ -31,6 +31,13 @@ export interface Provider {
    */
   toolCalls?: string;
   /**
+   * ContextWindow and MaxOutput are the user's setting of the model's
+   * context window and output limit, in tokens (0: not set). They are
+   * used when the server does not say (Service.Window).
+   */
+  contextWindow?: number /* int */;
+  maxOutput?: number /* int */;
+  /**
    * Default marks the default profile (in lists; not stored here).
    */
   default?: boolean;
@@ -55,6 +62,13 @@ export interface ProviderInput {
    * ToolCalls is the tool-call mode: "auto" (or ""), "native" or "text".
    */
   toolCalls?: string;
+  /**
+   * ContextWindow and MaxOutput set the model's context window and
+   * output limit in tokens for when the server does not say; 0 leaves
+   * them unset.
+   */
+  contextWindow?: number /* int */;
+  maxOutput?: number /* int */;
 }
 /**
  * ProviderEdit changes some fields of a profile; nil fields stay.
@@ -74,6 +88,12 @@ export interface ProviderEdit {
    * ToolCalls, if not nil, replaces the tool-call mode.
    */
   toolCalls?: string;
+  /**
+   * ContextWindow and MaxOutput, if not nil, replace the settings (0
+   * unsets one).
+   */
+  contextWindow?: number /* int */;
+  maxOutput?: number /* int */;
 }
 /**
  * CheckStep is the result of one step of a provider check.
@@ -187,6 +207,56 @@ export const DiscoverTimeout = "timeout"; // the port answered nothing in time
  * unauthorized, down, failed).
  */
 export const DiscoverNoKey = "no-key"; // OPENAI_API_KEY is not set
+/**
+ * ContextWindow is what Foya knows of a model's context window and output
+ * limit, and where it learnt it (Service.Window).
+ */
+export interface ContextWindow {
+  provider: string;
+  model: string;
+  /**
+   * Window is the context window in tokens: what one request (the
+   * conversation and the answer) may hold.
+   */
+  window: number /* int */;
+  /**
+   * OutputLimit is the most tokens one answer may have.
+   */
+  outputLimit: number /* int */;
+  /**
+   * Source is WindowFromServer, WindowFromSetting or WindowDefault (a
+   * guess).
+   */
+  source: string;
+  /**
+   * Detail says where the numbers came from, in words, such as "from
+   * Ollama's /api/show".
+   */
+  detail: string;
+  /**
+   * ServerContext is the context the server says it runs the model with
+   * (Ollama's num_ctx, llama.cpp's n_ctx, LM Studio's loaded context);
+   * 0 when it does not say.
+   */
+  serverContext?: number /* int */;
+  /**
+   * Warning, if set, says why the window may be smaller in use than the
+   * model allows (an Ollama model run with a smaller num_ctx).
+   */
+  warning?: string;
+}
+/**
+ * Where a ContextWindow came from.
+ */
+export const WindowFromServer = "server";
+/**
+ * Where a ContextWindow came from.
+ */
+export const WindowFromSetting = "setting";
+/**
+ * Where a ContextWindow came from.
+ */
+export const WindowDefault = "default";
 
 //////////
 // source: dto_firstrun.go

@@ -9,6 +9,8 @@ import { fuzzyScore, holds, matchEntries, mentionAt, mentioned, pick, removeToke
 import { mountConversation as mount } from "./mounttest";
 import { initialConversation, applyConversation } from "./reducer";
 import { tokens, usageOf } from "./usage";
+import { meterLabel, meterTitle, windowText } from "./ContextMeter";
+import type { ContextWindow } from "../../backend/gen/profiles";
 
 afterEach(cleanup);
 
@@ -191,6 +193,39 @@ describe("the token meter", () => {
     expect(meter.getAttribute("title")).toBe(
       "Tokens used in this session: 1,800 prompt, 80 completion, 1,880 in all. The last model request held 900 prompt tokens.",
     );
+  });
+
+  // Issue 28, item 1: the meter says the model's window and where it comes from.
+  it("shows the last request against the model's window, and where the window comes from", async () => {
+    const log = done();
+    const window: ContextWindow = {
+      provider: "local", model: "qwen", window: 32768, outputLimit: 2000, source: "server",
+      detail: "from Ollama's /api/show (num_ctx in the model's parameters)",
+    };
+    const { t } = await mount(log.events, { replies: { ContextWindow: window } });
+    const meter = await screen.findByText("900 / 32.8k");
+    expect(meter.getAttribute("title")).toBe(
+      "Context window of qwen: 32,768 tokens, from Ollama's /api/show (num_ctx in the model's parameters). Answers up to 2,000 tokens. " +
+        "Tokens used in this session: 1,800 prompt, 80 completion, 1,880 in all. The last model request held 900 prompt tokens.",
+    );
+    expect(t.calls.find((c) => c.method === "ContextWindow")!.args).toEqual([SESSION]);
+  });
+
+  it("says a guessed window is a guess, and how to set it", () => {
+    const u = { prompt: 0, completion: 0, total: 0, context: 0 };
+    const guess: ContextWindow = {
+      provider: "p", model: "m", window: 8192, outputLimit: 2048, source: "default",
+      detail: "a guess: the server does not say; set it in Settings, Providers (or foya providers edit p --context-window N)",
+    };
+    expect(meterLabel(u, guess)).toBe("~8.2k context");
+    expect(windowText(guess)).toBe("8,192 tokens (a guess: the server does not say; set it in Settings, Providers (or foya providers edit p --context-window N))");
+    expect(windowText({ ...guess, source: "setting", window: 65536, detail: "the profile's setting (the server does not say)" })).toBe(
+      "65,536 tokens, from the profile's setting (the server does not say)",
+    );
+    expect(meterLabel({ ...u, total: 1880, context: 900 }, guess)).toBe("900 / ~8.2k");
+    expect(meterLabel({ ...u, total: 1880 }, undefined)).toBe("1.9k tokens");
+    expect(meterLabel(u, undefined)).toBe("");
+    expect(meterTitle(u, { ...guess, warning: "Ollama runs a model with its default context" })).toContain("Note: Ollama runs a model with its default context.");
   });
 
   it("counts a running turn's ended steps, and nothing before any usage", () => {

@@ -256,7 +256,7 @@ export function Composer(props: {
       <div className="convo-composer-foot">
         <div className="convo-composer-context">
           <ModelPicker sessionId={props.sessionId} running={props.running} />
-          <ContextMeter />
+          <ContextMeter sessionId={props.sessionId} running={props.running} />
         </div>
         <div className="convo-composer-buttons">
           <AttachButton sessionId={props.sessionId} attached={attached} disabled={disabled} onAttach={(a) => setAttached((l) => [...l, a])} />

@@ -183,6 +183,18 @@ function ProviderItem(props: {
         )}
         <dt>Tool calls</dt>
         <dd>{toolCallsLabels[toolCallsMode(p)] ?? p.toolCalls}</dd>
+        {(p.contextWindow ?? 0) > 0 && (
+          <>
+            <dt>Context window</dt>
+            <dd>{(p.contextWindow ?? 0).toLocaleString("en-US")} tokens, when the server does not say</dd>
+          </>
+        )}
+        {(p.maxOutput ?? 0) > 0 && (
+          <>
+            <dt>Output limit</dt>
+            <dd>{(p.maxOutput ?? 0).toLocaleString("en-US")} tokens, when the server does not say</dd>
+          </>
+        )}
         <dt>API key</dt>
         <dd>{keyPlace(p)}</dd>
       </dl>
@@ -283,6 +295,19 @@ function toolCallsMode(p: Provider | undefined): string {
   return p?.toolCalls === undefined || p.toolCalls === "" ? "auto" : p.toolCalls;
 }
 
+/** tokenText is a token setting as the form shows it: empty for none. */
+function tokenText(n: number | undefined): string {
+  return n === undefined || n === 0 ? "" : String(n);
+}
+
+/** parseTokens reads a token setting: 0 for empty, null for what is not a whole number. */
+function parseTokens(s: string): number | null {
+  const t = s.trim().replace(/[,_\s]/g, "");
+  if (t === "") return 0;
+  if (!/^\d+$/.test(t)) return null;
+  return Number(t);
+}
+
 /**
  * ProviderForm adds a profile (no initial) or edits one. Only changed
  * fields are sent on edit; an empty key field keeps the stored key.
@@ -297,6 +322,8 @@ function ProviderForm(props: { initial?: Provider; onCancel(): void; onDone(p: P
   const [toolCalls, setToolCalls] = useState(toolCallsMode(init));
   const [apiKey, setApiKey] = useState("");
   const [dropKey, setDropKey] = useState(false);
+  const [contextWindow, setContextWindow] = useState(tokenText(init?.contextWindow));
+  const [maxOutput, setMaxOutput] = useState(tokenText(init?.maxOutput));
   const [busy, setBusy] = useState(false);
   // A refusal is said at the field it is about; one about none (a locked
   // keyring, nothing changed) under the form.
@@ -313,12 +340,24 @@ function ProviderForm(props: { initial?: Provider; onCancel(): void; onDone(p: P
       setError({ field: "headers", text: parsed.error });
       return;
     }
+    const win = parseTokens(contextWindow);
+    if (win === null) {
+      setError({ field: "contextWindow", text: "The context window is a whole number of tokens, such as 32768; leave it empty to let Foya ask the server." });
+      return;
+    }
+    const out = parseTokens(maxOutput);
+    if (out === null) {
+      setError({ field: "maxOutput", text: "The output limit is a whole number of tokens, such as 4096; leave it empty to let Foya ask the server." });
+      return;
+    }
     setBusy(true);
     try {
       if (init === undefined) {
         const input: ProviderInput = { name: name.trim(), baseUrl: baseUrl.trim(), model: model.trim(), headers: parsed.headers };
         if (apiKey !== "") input.apiKey = apiKey;
         if (toolCalls !== "auto") input.toolCalls = toolCalls;
+        if (win > 0) input.contextWindow = win;
+        if (out > 0) input.maxOutput = out;
         props.onDone(await api.AddProvider(input));
       } else {
         const edit: ProviderEdit = {};
@@ -326,6 +365,8 @@ function ProviderForm(props: { initial?: Provider; onCancel(): void; onDone(p: P
         if (model.trim() !== init.model) edit.model = model.trim();
         if (headers !== formatHeaders(init.headers)) edit.headers = parsed.headers;
         if (toolCalls !== toolCallsMode(init)) edit.toolCalls = toolCalls;
+        if (win !== (init.contextWindow ?? 0)) edit.contextWindow = win;
+        if (out !== (init.maxOutput ?? 0)) edit.maxOutput = out;
         if (dropKey) edit.apiKey = "";
         else if (apiKey !== "") edit.apiKey = apiKey;
         if (Object.keys(edit).length === 0) {
@@ -418,6 +459,16 @@ function ProviderForm(props: { initial?: Provider; onCancel(): void; onDone(p: P
         }`}
       >
         {(c) => <textarea {...c} value={headers} onChange={(e) => setHeaders(e.target.value)} rows={3} spellCheck={false} />}
+      </Field>
+      <Field
+        label="Context window (tokens)"
+        error={errorAt("contextWindow")}
+        hint="Used when the server does not say how many tokens the model takes; leave it empty to let Foya ask the server (it guesses 8,192 when the server does not say)."
+      >
+        {(c) => <input {...c} value={contextWindow} onChange={(e) => setContextWindow(e.target.value)} inputMode="numeric" autoComplete="off" />}
+      </Field>
+      <Field label="Output limit (tokens)" error={errorAt("maxOutput")} hint="The most tokens of one answer, when the server does not say; leave it empty for the server's.">
+        {(c) => <input {...c} value={maxOutput} onChange={(e) => setMaxOutput(e.target.value)} inputMode="numeric" autoComplete="off" />}
       </Field>
       <Field
         label="API key"

@@ -277,6 +277,36 @@ describe("SettingsView: providers", () => {
     expect(select.getAttribute("aria-invalid")).toBe("true");
   });
 
+  // Issue 28, item 1: the context window and output limit of a profile.
+  it("sets the context window and output limit: a number checked in the form, the kernel's refusal at its field", async () => {
+    const replies = base();
+    replies.EditProvider = new ApiError("invalid", "a context window of 100 tokens is too small for any conversation: give at least 256 (or 0 to leave it unset)");
+    const { t } = mount(<SettingsView sessionId="s1" onClose={() => {}} />, replies);
+    const user = await openTab("Providers");
+    await user.click(await screen.findByRole("button", { name: "Edit local" }));
+    const form = screen.getByRole("form", { name: "Edit local" });
+    const win = within(form).getByLabelText("Context window (tokens)");
+    await user.type(win, "lots");
+    await user.click(within(form).getByRole("button", { name: "Save changes" }));
+    expect(described(win)).toContain("a whole number of tokens");
+    expect(t.callsOf("EditProvider")).toBe(0);
+    await user.clear(win);
+    await user.type(win, "100");
+    await user.click(within(form).getByRole("button", { name: "Save changes" }));
+    await waitFor(() => expect(described(win)).toContain("too small for any conversation"));
+    expect(win.getAttribute("aria-invalid")).toBe("true");
+
+    replies.EditProvider = provider({ contextWindow: 32768, maxOutput: 4096 });
+    replies.Providers = [provider({ contextWindow: 32768, maxOutput: 4096 })];
+    await user.clear(win);
+    await user.type(win, "32,768");
+    await user.type(within(form).getByLabelText("Output limit (tokens)"), "4096");
+    await user.click(within(form).getByRole("button", { name: "Save changes" }));
+    await waitFor(() => expect(argsOf(t, "EditProvider")[1]).toEqual(["local", { contextWindow: 32768, maxOutput: 4096 }]));
+    const list = await screen.findByRole("list", { name: "Provider profiles" });
+    await waitFor(() => expect(list.textContent).toContain("32,768 tokens, when the server does not say"));
+  });
+
   it("shows why the model list is not there, and removes the stored key on request", async () => {
     const replies = base();
     replies.ProviderModels = new ApiError(
