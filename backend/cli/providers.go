@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"foya/backend/kernel"
@@ -16,15 +17,17 @@ import (
 
 const providersUsage = `usage:
   foya providers add NAME --base-url URL --model M [--header K=V]... [--api-key-stdin]
-      [--tool-calls MODE] [--context-window N] [--max-output N]
+      [--tool-calls MODE] [--context-window N] [--max-output N] [--input-price USD --output-price USD]
   foya providers edit NAME [--base-url URL] [--model M] [--header K=V]... [--api-key-stdin]
-      [--tool-calls MODE] [--context-window N] [--max-output N]
+      [--tool-calls MODE] [--context-window N] [--max-output N] [--input-price USD] [--output-price USD]
   foya providers list [--json]
   foya providers remove NAME
   foya providers test NAME [--json]
   foya providers default NAME
 --context-window and --max-output give the model's context window and output limit in tokens,
 used when the server does not say them (0 unsets); foya doctor shows what is used.
+--input-price and --output-price are the model's prices in US dollars per million prompt and
+completion tokens, both or neither (0 unsets): the composer's token meter shows a session's cost at them.
 API keys are read from standard input (--api-key-stdin), never from a flag, and kept in the
 system keyring, else in a file only you can read in Foya's data folder.
 --tool-calls: auto (default) reads tool calls the model wrote as text when the server sent none
@@ -50,6 +53,7 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 	var (
 		baseURL, model, toolCalls *string
 		window, maxOutput         *int
+		inPrice, outPrice         *float64
 		keyStdin                  *bool
 		asJSON                    *bool
 		headers                   = headerFlags{}
@@ -64,6 +68,8 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 		toolCalls = fs.String("tool-calls", "", "tool calls written as text: auto (default), native or text")
 		window = fs.Int("context-window", 0, "the model's context window in tokens, for when the server does not say it (0: not set)")
 		maxOutput = fs.Int("max-output", 0, "the most tokens of one answer, for when the server does not say it (0: not set)")
+		inPrice = fs.Float64("input-price", 0, "the model's price in US dollars per million prompt tokens, such as 3 (0: not set)")
+		outPrice = fs.Float64("output-price", 0, "the model's price in US dollars per million completion tokens, such as 15 (0: not set)")
 	case "list":
 		asJSON = fs.Bool("json", false, "print the profiles as JSON")
 		wantNames = 0
@@ -100,7 +106,7 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 	switch sub {
 	case "add":
 		in := profiles.ProviderInput{Name: pos[0], BaseURL: *baseURL, Model: *model, Headers: headers, ToolCalls: *toolCalls,
-			ContextWindow: *window, MaxOutput: *maxOutput}
+			ContextWindow: *window, MaxOutput: *maxOutput, InputPrice: *inPrice, OutputPrice: *outPrice}
 		if key != nil {
 			in.APIKey = *key
 		}
@@ -136,6 +142,12 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 		}
 		if isSet(fs, "max-output") {
 			e.MaxOutput = maxOutput
+		}
+		if isSet(fs, "input-price") {
+			e.InputPrice = inPrice
+		}
+		if isSet(fs, "output-price") {
+			e.OutputPrice = outPrice
 		}
 		e.APIKey = key
 		p, err := k.Profiles().Edit(ctx, pos[0], e)
@@ -187,6 +199,9 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 			if p.MaxOutput > 0 {
 				extra += fmt.Sprintf(" · max output %d", p.MaxOutput)
 			}
+			if p.InputPrice > 0 || p.OutputPrice > 0 {
+				extra += fmt.Sprintf(" · $%s/M input, $%s/M output", usd(p.InputPrice), usd(p.OutputPrice))
+			}
 			fmt.Fprintf(env.Stdout, "%s %s\t%s\tmodel %s\t%s%s\n", mark, p.Name, p.BaseURL, p.Model, where, extra)
 		}
 		if inFile {
@@ -227,6 +242,9 @@ func providersCmd(ctx context.Context, args []string, env Env) int {
 	}
 	return ExitOK
 }
+
+// usd words a price in dollars: 3, 0.15.
+func usd(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 // readKey reads one line, the API key, from standard input.
 func readKey(r io.Reader) (string, error) {

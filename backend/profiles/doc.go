@@ -17,7 +17,9 @@
 // its models before it is saved (CheckServer), says a model's context
 // window and output limit with where they come from (Window: the server,
 // asked a bounded while and kept per profile and model, else the profile's
-// ContextWindow and MaxOutput, else a guess; window.go), keeps whether a
+// ContextWindow and MaxOutput, else a guess; window.go, which also passes
+// on the profile's prices per million tokens, checked in prices.go, for
+// the meter's cost), keeps whether a
 // model takes images (ImageInput)
 // and builds a run's model client from a profile under a front end's
 // overrides (Client). Every key and credential header a client or a check

@@ -26,6 +26,12 @@ type Provider struct {
 	// used when the server does not say (Service.Window).
 	ContextWindow int `json:"contextWindow,omitempty"`
 	MaxOutput     int `json:"maxOutput,omitempty"`
+	// InputPrice and OutputPrice are what the model costs, in US dollars
+	// per million prompt and completion tokens (0: not set). They are set
+	// together, or neither; the composer's meter shows a session's cost
+	// at them.
+	InputPrice  float64 `json:"inputPrice,omitempty"`
+	OutputPrice float64 `json:"outputPrice,omitempty"`
 	// Default marks the default profile (in lists; not stored here).
 	Default bool `json:"default,omitempty"`
 }
@@ -47,6 +53,11 @@ type ProviderInput struct {
 	// them unset.
 	ContextWindow int `json:"contextWindow,omitempty"`
 	MaxOutput     int `json:"maxOutput,omitempty"`
+	// InputPrice and OutputPrice are the model's prices in US dollars per
+	// million prompt and completion tokens, both or neither; 0 leaves one
+	// unset.
+	InputPrice  float64 `json:"inputPrice,omitempty"`
+	OutputPrice float64 `json:"outputPrice,omitempty"`
 }
 
 // ProviderEdit changes some fields of a profile; nil fields stay.
@@ -63,6 +74,10 @@ type ProviderEdit struct {
 	// unsets one).
 	ContextWindow *int `json:"contextWindow,omitempty"`
 	MaxOutput     *int `json:"maxOutput,omitempty"`
+	// InputPrice and OutputPrice, if not nil, replace the prices (0 unsets
+	// one; the profile must end with both or neither).
+	InputPrice  *float64 `json:"inputPrice,omitempty"`
+	OutputPrice *float64 `json:"outputPrice,omitempty"`
 }
 
 // CheckStep is the result of one step of a provider check.
@@ -162,6 +177,11 @@ type ContextWindow struct {
 	// Warning, if set, says why the window may be smaller in use than the
 	// model allows (an Ollama model run with a smaller num_ctx).
 	Warning string `json:"warning,omitempty"`
+	// InputPrice and OutputPrice are the prices of Provider (the profile
+	// a session's next run uses), in US dollars per million prompt and
+	// completion tokens; absent when the profile has none.
+	InputPrice  float64 `json:"inputPrice,omitempty"`
+	OutputPrice float64 `json:"outputPrice,omitempty"`
 }
 
 // Where a ContextWindow came from.

@@ -270,9 +270,12 @@ func checkInput(in ProviderInput) (Provider, providerSecret, error) {
 	if err := checkLimits(in.ContextWindow, in.MaxOutput); err != nil {
 		return Provider{}, providerSecret{}, err
 	}
+	if err := checkPrices(in.InputPrice, in.OutputPrice); err != nil {
+		return Provider{}, providerSecret{}, err
+	}
 	plain, sec := splitHeaders(in.Headers)
 	p := Provider{Name: in.Name, BaseURL: in.BaseURL, Model: strings.TrimSpace(in.Model), Headers: plain, ToolCalls: mode,
-		ContextWindow: in.ContextWindow, MaxOutput: in.MaxOutput}
+		ContextWindow: in.ContextWindow, MaxOutput: in.MaxOutput, InputPrice: in.InputPrice, OutputPrice: in.OutputPrice}
 	for name := range sec {
 		p.SecretHeaders = append(p.SecretHeaders, name)
 	}
@@ -317,7 +320,7 @@ func (s *Service) Edit(ctx context.Context, name string, e ProviderEdit) (Provid
 		return Provider{}, err // a part that stays cannot be read
 	}
 	in := ProviderInput{Name: name, BaseURL: cur.BaseURL, Model: cur.Model, Headers: map[string]string{}, APIKey: sec.APIKey, ToolCalls: cur.ToolCalls,
-		ContextWindow: cur.ContextWindow, MaxOutput: cur.MaxOutput}
+		ContextWindow: cur.ContextWindow, MaxOutput: cur.MaxOutput, InputPrice: cur.InputPrice, OutputPrice: cur.OutputPrice}
 	for h, v := range cur.Headers {
 		in.Headers[h] = v
 	}
@@ -344,6 +347,12 @@ func (s *Service) Edit(ctx context.Context, name string, e ProviderEdit) (Provid
 	}
 	if e.MaxOutput != nil {
 		in.MaxOutput = *e.MaxOutput
+	}
+	if e.InputPrice != nil {
+		in.InputPrice = *e.InputPrice
+	}
+	if e.OutputPrice != nil {
+		in.OutputPrice = *e.OutputPrice
 	}
 	p, nsec, err := checkInput(in)
 	if err != nil {

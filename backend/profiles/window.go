@@ -112,7 +112,7 @@ func (s *Service) Window(ctx context.Context, name, model string) (ContextWindow
 // resolveWindow picks the server's answer, else the profile's setting,
 // else the guess.
 func resolveWindow(p Provider, model string, sw serverWindow, ok bool) ContextWindow {
-	w := ContextWindow{Provider: p.Name, Model: model, Warning: sw.warning}
+	w := ContextWindow{Provider: p.Name, Model: model, Warning: sw.warning, InputPrice: p.InputPrice, OutputPrice: p.OutputPrice}
 	switch {
 	case ok:
 		w.Window, w.Source, w.Detail, w.ServerContext = sw.window, WindowFromServer, sw.detail, sw.running

@@ -38,6 +38,14 @@ export interface Provider {
   contextWindow?: number /* int */;
   maxOutput?: number /* int */;
   /**
+   * InputPrice and OutputPrice are what the model costs, in US dollars
+   * per million prompt and completion tokens (0: not set). They are set
+   * together, or neither; the composer's meter shows a session's cost
+   * at them.
+   */
+  inputPrice?: number /* float64 */;
+  outputPrice?: number /* float64 */;
+  /**
    * Default marks the default profile (in lists; not stored here).
    */
   default?: boolean;
@@ -69,6 +77,13 @@ export interface ProviderInput {
    */
   contextWindow?: number /* int */;
   maxOutput?: number /* int */;
+  /**
+   * InputPrice and OutputPrice are the model's prices in US dollars per
+   * million prompt and completion tokens, both or neither; 0 leaves one
+   * unset.
+   */
+  inputPrice?: number /* float64 */;
+  outputPrice?: number /* float64 */;
 }
 /**
  * ProviderEdit changes some fields of a profile; nil fields stay.
@@ -94,6 +109,12 @@ export interface ProviderEdit {
    */
   contextWindow?: number /* int */;
   maxOutput?: number /* int */;
+  /**
+   * InputPrice and OutputPrice, if not nil, replace the prices (0 unsets
+   * one; the profile must end with both or neither).
+   */
+  inputPrice?: number /* float64 */;
+  outputPrice?: number /* float64 */;
 }
 /**
  * CheckStep is the result of one step of a provider check.
@@ -244,6 +265,13 @@ export interface ContextWindow {
    * model allows (an Ollama model run with a smaller num_ctx).
    */
   warning?: string;
+  /**
+   * InputPrice and OutputPrice are the prices of Provider (the profile
+   * a session's next run uses), in US dollars per million prompt and
+   * completion tokens; absent when the profile has none.
+   */
+  inputPrice?: number /* float64 */;
+  outputPrice?: number /* float64 */;
 }
 /**
  * Where a ContextWindow came from.

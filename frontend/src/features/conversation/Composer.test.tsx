@@ -8,8 +8,8 @@ import { Log, SESSION } from "../eventstest";
 import { fuzzyScore, holds, matchEntries, mentionAt, mentioned, pick, removeToken } from "./mentions";
 import { mountConversation as mount } from "./mounttest";
 import { initialConversation, applyConversation } from "./reducer";
-import { tokens, usageOf } from "./usage";
-import { meterLabel, meterTitle, windowText } from "./ContextMeter";
+import { modelsUsed, tokens, usageOf } from "./usage";
+import { costText, dollars, meterLabel, meterTitle, sessionCost, windowText } from "./ContextMeter";
 import type { ContextWindow } from "../../backend/gen/profiles";
 
 afterEach(cleanup);
@@ -226,6 +226,59 @@ describe("the token meter", () => {
     expect(meterLabel({ ...u, total: 1880 }, undefined)).toBe("1.9k tokens");
     expect(meterLabel(u, undefined)).toBe("");
     expect(meterTitle(u, { ...guess, warning: "Ollama runs a model with its default context" })).toContain("Note: Ollama runs a model with its default context.");
+  });
+
+  // Issue 25, item 7: the session's cost at its profile's prices.
+  it("shows the session's cost at the profile's prices, and says how it was reckoned", async () => {
+    const log = done();
+    const window: ContextWindow = {
+      provider: "openai-compatible", model: "scripted-model", window: 32768, outputLimit: 2000, source: "server",
+      detail: "from the server's /models (max_model_len)", inputPrice: 3, outputPrice: 15,
+    };
+    await mount(log.events, { replies: { ContextWindow: window } });
+    // 1,800 prompt tokens at $3/M and 80 completion tokens at $15/M.
+    const meter = await screen.findByText("900 / 32.8k · $0.0066");
+    expect(meter.getAttribute("title")).toBe(
+      "Context window of scripted-model: 32,768 tokens, from the server's /models (max_model_len). Answers up to 2,000 tokens. " +
+        "Tokens used in this session: 1,800 prompt, 80 completion, 1,880 in all. The last model request held 900 prompt tokens. " +
+        "Cost at the profile's prices: $0.0066 (input 1,800 tokens at $3/M, output 80 at $15/M).",
+    );
+  });
+
+  it("shows no cost for a profile without prices, never $0", async () => {
+    const log = done();
+    const window: ContextWindow = { provider: "openai-compatible", model: "scripted-model", window: 32768, outputLimit: 2000, source: "server", detail: "from the server" };
+    await mount(log.events, { replies: { ContextWindow: window } });
+    const meter = await screen.findByText("900 / 32.8k");
+    expect(meter.textContent).not.toContain("$");
+    expect(meter.getAttribute("title")).not.toContain("Cost");
+  });
+
+  it("prices every token at the current profile's prices when the session changed model, and says so", () => {
+    const log = done();
+    const s = log.events.reduce(applyConversation, initialConversation);
+    const used = modelsUsed(s.turns);
+    expect(used).toEqual(["openai-compatible/scripted-model"]);
+    const u = usageOf(s.turns);
+    const w: ContextWindow = { provider: "cloud", model: "big", window: 200000, outputLimit: 8192, source: "server", detail: "from the server", inputPrice: 0.15, outputPrice: 0.6 };
+    expect(costText(u, w, used)).toBe(
+      "Cost at the profile's prices: $0.0003 (input 1,800 tokens at $0.15/M, output 80 at $0.6/M). " +
+        "The session also used openai-compatible/scripted-model; all its tokens are priced at the current profile's (cloud, big).",
+    );
+    expect(meterTitle(u, w, used)).toContain("all its tokens are priced at the current profile's (cloud, big).");
+  });
+
+  it("words costs, and has none without both prices or without usage", () => {
+    expect([dollars(0.0421), dollars(0.00314), dollars(12.345), dollars(1234.5), dollars(0.00001)]).toEqual(["$0.042", "$0.0031", "$12.35", "$1,234.50", "<$0.0001"]);
+    const u = { prompt: 12_345, completion: 2000, total: 14_345, context: 5000 };
+    const w: ContextWindow = { provider: "p", model: "m", window: 8192, outputLimit: 2048, source: "default", detail: "a guess" };
+    expect(sessionCost(u, w)).toBeNull();
+    expect(sessionCost(u, { ...w, inputPrice: 3 })).toBeNull();
+    expect(sessionCost({ prompt: 0, completion: 0, total: 0, context: 0 }, { ...w, inputPrice: 3, outputPrice: 15 })).toBeNull();
+    expect(sessionCost(u, { ...w, inputPrice: 3, outputPrice: 15 })).toBeCloseTo(0.067035, 9);
+    expect(meterLabel(u, { ...w, inputPrice: 3, outputPrice: 15 })).toBe("5k / ~8.2k · $0.067");
+    expect(costText(u, { ...w, inputPrice: 3, outputPrice: 15 }, ["p/m"])).toBe("Cost at the profile's prices: $0.067 (input 12,345 tokens at $3/M, output 2,000 at $15/M).");
+    expect(meterLabel(u, undefined)).toBe("14.3k tokens");
   });
 
   it("counts a running turn's ended steps, and nothing before any usage", () => {

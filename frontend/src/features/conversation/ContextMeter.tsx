@@ -4,12 +4,15 @@
 // says it is), with the session's token counts and where the window comes
 // from in its tooltip. Before any usage it shows the window alone; when the
 // window cannot be asked (the kernel is not open), the tokens used alone.
+// When the profile has prices (ContextWindow carries them), the session's
+// cost at them follows: prompt tokens at the input price, completion
+// tokens at the output price. Without prices no cost is shown.
 import { useMemo } from "react";
 import { useApi } from "../../backend/context";
 import type { ContextWindow } from "../../backend/gen/profiles";
 import { useSession } from "../session/hooks";
 import { useLoad } from "../useLoad";
-import { tokens, usageOf, type SessionUsage } from "./usage";
+import { modelsUsed, tokens, usageOf, type SessionUsage } from "./usage";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 
@@ -26,15 +29,57 @@ export function windowText(w: ContextWindow): string {
   }
 }
 
+/** priced says whether a window carries its profile's prices (both set: the kernel keeps them so). */
+function priced(w: ContextWindow | undefined): w is ContextWindow & { inputPrice: number; outputPrice: number } {
+  return w !== undefined && (w.inputPrice ?? 0) > 0 && (w.outputPrice ?? 0) > 0;
+}
+
+/** sessionCost is the session's cost in US dollars at the window's prices; null without prices or usage. */
+export function sessionCost(u: SessionUsage, w: ContextWindow | undefined): number | null {
+  if (!priced(w) || u.prompt + u.completion === 0) return null;
+  return (u.prompt * w.inputPrice + u.completion * w.outputPrice) / 1_000_000;
+}
+
+/** dollars words a cost: "$0.042", "$0.0031", "$12.34", "<$0.0001". */
+export function dollars(usd: number): string {
+  if (usd >= 1) return `$${usd.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  if (usd >= 0.01) return `$${usd.toFixed(3)}`;
+  if (usd >= 0.0001) return `$${usd.toFixed(4)}`;
+  return "<$0.0001";
+}
+
+/** perMillion words a price: "$3/M", "$0.15/M". */
+const perMillion = (p: number) => `$${p.toLocaleString("en-US", { maximumFractionDigits: 4 })}/M`;
+
+/** costText is the tooltip's sentence on the cost; "" without prices or usage. used lists the session's "provider/model"s (modelsUsed). */
+export function costText(u: SessionUsage, w: ContextWindow | undefined, used: string[] = []): string {
+  const c = sessionCost(u, w);
+  if (c === null || !priced(w)) return "";
+  let s =
+    `Cost at the profile's prices: ${dollars(c)} (input ${fmt(u.prompt)} tokens at ${perMillion(w.inputPrice)}, ` +
+    `output ${fmt(u.completion)} at ${perMillion(w.outputPrice)}).`;
+  const current = `${w.provider}/${w.model}`;
+  const others = used.filter((m) => m !== current);
+  if (others.length > 0) {
+    s += ` The session also used ${others.join(", ")}; all its tokens are priced at the current profile's (${w.provider}, ${w.model}).`;
+  }
+  return s;
+}
+
 /** meterLabel is the meter's text: "12.3k / 32.8k", "~8.2k" for a guessed window, "12.3k tokens" without one; "" for nothing to show. */
 export function meterLabel(u: SessionUsage, w: ContextWindow | undefined): string {
-  if (w === undefined || w.window <= 0) return u.total > 0 ? `${tokens(u.total)} tokens` : "";
-  const win = (w.source === "default" ? "~" : "") + tokens(w.window);
-  return u.context > 0 ? `${tokens(u.context)} / ${win}` : `${win} context`;
+  let label: string;
+  if (w === undefined || w.window <= 0) label = u.total > 0 ? `${tokens(u.total)} tokens` : "";
+  else {
+    const win = (w.source === "default" ? "~" : "") + tokens(w.window);
+    label = u.context > 0 ? `${tokens(u.context)} / ${win}` : `${win} context`;
+  }
+  const c = sessionCost(u, w);
+  return c === null || label === "" ? label : `${label} · ${dollars(c)}`;
 }
 
 /** meterTitle is the meter's tooltip: the window and where it comes from, then the session's token counts. */
-export function meterTitle(u: SessionUsage, w: ContextWindow | undefined): string {
+export function meterTitle(u: SessionUsage, w: ContextWindow | undefined, used: string[] = []): string {
   const parts: string[] = [];
   if (w !== undefined && w.window > 0) {
     parts.push(`Context window of ${w.model !== "" ? w.model : "the model"}: ${windowText(w)}.`);
@@ -43,6 +88,8 @@ export function meterTitle(u: SessionUsage, w: ContextWindow | undefined): strin
   }
   if (u.total > 0) parts.push(`Tokens used in this session: ${fmt(u.prompt)} prompt, ${fmt(u.completion)} completion, ${fmt(u.total)} in all.`);
   if (u.context > 0) parts.push(`The last model request held ${fmt(u.context)} prompt tokens.`);
+  const cost = costText(u, w, used);
+  if (cost !== "") parts.push(cost);
   return parts.join(" ");
 }
 
@@ -52,6 +99,7 @@ export function ContextMeter({ sessionId, running }: { sessionId: string; runnin
   const turns = useSession((s) => s.conversation.turns);
   const entries = useSession((s) => s.conversation.entries);
   const u = useMemo(() => usageOf(turns), [turns]);
+  const used = useMemo(() => modelsUsed(turns), [turns]);
   // The window is asked again when the session's model changes and after
   // each run (a session's first run gives it the default profile).
   const chosen = useMemo(() => {
@@ -63,9 +111,10 @@ export function ContextMeter({ sessionId, running }: { sessionId: string; runnin
   const w = loaded.state.value;
   const label = meterLabel(u, w);
   if (label === "") return null;
+  const title = meterTitle(u, w, used);
   const full = w !== undefined && w.window > 0 && u.context > 0 ? Math.min(u.context / w.window, 1) : 0;
   return (
-    <span className={full >= 0.9 ? "convo-meter convo-meter-full" : "convo-meter"} title={meterTitle(u, w)} aria-label={`Context: ${meterTitle(u, w)}`}>
+    <span className={full >= 0.9 ? "convo-meter convo-meter-full" : "convo-meter"} title={title} aria-label={`Context: ${title}`}>
       {label}
     </span>
   );

@@ -34,6 +34,24 @@ export function usageOf(turns: Record<string, Turn>): SessionUsage {
   return u;
 }
 
+/**
+ * modelsUsed lists the "provider/model" of every turn that recorded usage
+ * (sub-agents' too), in the order first used: the meter says when the
+ * session's tokens were spent on other models than the one it prices.
+ */
+export function modelsUsed(turns: Record<string, Turn>): string[] {
+  const seen: { key: string; seq: number }[] = [];
+  for (const t of Object.values(turns)) {
+    const used = t.usage !== null ? t.usage.promptTokens + t.usage.completionTokens > 0 : t.steps.some((s) => s.usage !== null && s.usage.promptTokens + s.usage.completionTokens > 0);
+    if (!used) continue;
+    const key = `${t.provider}/${t.model}`;
+    const at = seen.find((m) => m.key === key);
+    if (at === undefined) seen.push({ key, seq: t.seq });
+    else at.seq = Math.min(at.seq, t.seq);
+  }
+  return seen.sort((a, b) => a.seq - b.seq).map((m) => m.key);
+}
+
 /** tokens words a token count short: 950, 12.3k, 1.2M. */
 export function tokens(n: number): string {
   if (n < 1000) return String(n);

@@ -195,6 +195,14 @@ function ProviderItem(props: {
             <dd>{(p.maxOutput ?? 0).toLocaleString("en-US")} tokens, when the server does not say</dd>
           </>
         )}
+        {((p.inputPrice ?? 0) > 0 || (p.outputPrice ?? 0) > 0) && (
+          <>
+            <dt>Prices</dt>
+            <dd>
+              ${priceText(p.inputPrice)} per million input tokens, ${priceText(p.outputPrice)} per million output tokens
+            </dd>
+          </>
+        )}
         <dt>API key</dt>
         <dd>{keyPlace(p)}</dd>
       </dl>
@@ -308,6 +316,19 @@ function parseTokens(s: string): number | null {
   return Number(t);
 }
 
+/** priceText is a price as the form shows it: empty for none, "3", "0.15". */
+function priceText(n: number | undefined): string {
+  return n === undefined || n === 0 ? "" : String(n);
+}
+
+/** parsePrice reads a price in US dollars ("3", "0.15", "$2.50"): 0 for empty, null for what is not a plain number. */
+function parsePrice(s: string): number | null {
+  const t = s.trim().replace(/^\$/, "").trim();
+  if (t === "") return 0;
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(t)) return null;
+  return Number(t);
+}
+
 /**
  * ProviderForm adds a profile (no initial) or edits one. Only changed
  * fields are sent on edit; an empty key field keeps the stored key.
@@ -324,6 +345,8 @@ function ProviderForm(props: { initial?: Provider; onCancel(): void; onDone(p: P
   const [dropKey, setDropKey] = useState(false);
   const [contextWindow, setContextWindow] = useState(tokenText(init?.contextWindow));
   const [maxOutput, setMaxOutput] = useState(tokenText(init?.maxOutput));
+  const [inputPrice, setInputPrice] = useState(priceText(init?.inputPrice));
+  const [outputPrice, setOutputPrice] = useState(priceText(init?.outputPrice));
   const [busy, setBusy] = useState(false);
   // A refusal is said at the field it is about; one about none (a locked
   // keyring, nothing changed) under the form.
@@ -350,6 +373,16 @@ function ProviderForm(props: { initial?: Provider; onCancel(): void; onDone(p: P
       setError({ field: "maxOutput", text: "The output limit is a whole number of tokens, such as 4096; leave it empty to let Foya ask the server." });
       return;
     }
+    const inP = parsePrice(inputPrice);
+    if (inP === null) {
+      setError({ field: "inputPrice", text: "The input price is US dollars per million tokens, a number such as 3 or 0.15; leave it empty for no prices." });
+      return;
+    }
+    const outP = parsePrice(outputPrice);
+    if (outP === null) {
+      setError({ field: "outputPrice", text: "The output price is US dollars per million tokens, a number such as 15 or 0.6; leave it empty for no prices." });
+      return;
+    }
     setBusy(true);
     try {
       if (init === undefined) {
@@ -358,6 +391,8 @@ function ProviderForm(props: { initial?: Provider; onCancel(): void; onDone(p: P
         if (toolCalls !== "auto") input.toolCalls = toolCalls;
         if (win > 0) input.contextWindow = win;
         if (out > 0) input.maxOutput = out;
+        if (inP > 0) input.inputPrice = inP;
+        if (outP > 0) input.outputPrice = outP;
         props.onDone(await api.AddProvider(input));
       } else {
         const edit: ProviderEdit = {};
@@ -367,6 +402,8 @@ function ProviderForm(props: { initial?: Provider; onCancel(): void; onDone(p: P
         if (toolCalls !== toolCallsMode(init)) edit.toolCalls = toolCalls;
         if (win !== (init.contextWindow ?? 0)) edit.contextWindow = win;
         if (out !== (init.maxOutput ?? 0)) edit.maxOutput = out;
+        if (inP !== (init.inputPrice ?? 0)) edit.inputPrice = inP;
+        if (outP !== (init.outputPrice ?? 0)) edit.outputPrice = outP;
         if (dropKey) edit.apiKey = "";
         else if (apiKey !== "") edit.apiKey = apiKey;
         if (Object.keys(edit).length === 0) {
@@ -469,6 +506,16 @@ function ProviderForm(props: { initial?: Provider; onCancel(): void; onDone(p: P
       </Field>
       <Field label="Output limit (tokens)" error={errorAt("maxOutput")} hint="The most tokens of one answer, when the server does not say; leave it empty for the server's.">
         {(c) => <input {...c} value={maxOutput} onChange={(e) => setMaxOutput(e.target.value)} inputMode="numeric" autoComplete="off" />}
+      </Field>
+      <Field
+        label="Input price (US$ per million tokens)"
+        error={errorAt("inputPrice")}
+        hint="What the model's prompt tokens cost, such as 3; with the output price, the composer's meter shows a session's cost. Leave both empty for none."
+      >
+        {(c) => <input {...c} value={inputPrice} onChange={(e) => setInputPrice(e.target.value)} inputMode="decimal" autoComplete="off" />}
+      </Field>
+      <Field label="Output price (US$ per million tokens)" error={errorAt("outputPrice")} hint="What the model's completion tokens cost, such as 15.">
+        {(c) => <input {...c} value={outputPrice} onChange={(e) => setOutputPrice(e.target.value)} inputMode="decimal" autoComplete="off" />}
       </Field>
       <Field
         label="API key"

@@ -307,6 +307,61 @@ describe("SettingsView: providers", () => {
     await waitFor(() => expect(list.textContent).toContain("32,768 tokens, when the server does not say"));
   });
 
+  // Issue 25, item 7: a profile's prices, for the meter's cost.
+  it("sets the prices: a number checked in the form, the kernel's refusal at its field, shown in the list", async () => {
+    const replies = base();
+    const { t } = mount(<SettingsView sessionId="s1" onClose={() => {}} />, replies);
+    const user = await openTab("Providers");
+    await user.click(await screen.findByRole("button", { name: "Edit local" }));
+    const form = screen.getByRole("form", { name: "Edit local" });
+    const inField = within(form).getByLabelText("Input price (US$ per million tokens)");
+    const outField = within(form).getByLabelText("Output price (US$ per million tokens)");
+    await user.type(inField, "three");
+    await user.click(within(form).getByRole("button", { name: "Save changes" }));
+    expect(described(inField)).toContain("a number such as 3 or 0.15");
+    expect(inField.getAttribute("aria-invalid")).toBe("true");
+    await user.clear(inField);
+    await user.type(inField, "3");
+    await user.type(outField, "-1");
+    await user.click(within(form).getByRole("button", { name: "Save changes" }));
+    expect(described(outField)).toContain("a number such as 15 or 0.6");
+    expect(t.callsOf("EditProvider")).toBe(0);
+
+    // The kernel refuses one price without the other: said at the missing one.
+    replies.EditProvider = new ApiError("invalid", "give an output price as well as the input one ($3 per million tokens), or 0 for both to leave them unset");
+    await user.clear(outField);
+    await user.click(within(form).getByRole("button", { name: "Save changes" }));
+    await waitFor(() => expect(described(outField)).toContain("give an output price as well as the input one"));
+    expect(outField.getAttribute("aria-invalid")).toBe("true");
+    expect(inField.getAttribute("aria-invalid")).not.toBe("true");
+    replies.EditProvider = new ApiError("invalid", "an input price of 3000: give US dollars per million tokens, from 0 (not set) to 1000, such as 3 or 0.15");
+    await user.type(outField, "15");
+    await user.click(within(form).getByRole("button", { name: "Save changes" }));
+    await waitFor(() => expect(described(inField)).toContain("an input price of 3000"));
+
+    replies.EditProvider = provider({ inputPrice: 3, outputPrice: 15 });
+    replies.Providers = [provider({ inputPrice: 3, outputPrice: 15 })];
+    await user.clear(inField);
+    await user.type(inField, "$3");
+    await user.click(within(form).getByRole("button", { name: "Save changes" }));
+    await waitFor(() => expect(argsOf(t, "EditProvider").at(-1)).toEqual(["local", { inputPrice: 3, outputPrice: 15 }]));
+    const list = await screen.findByRole("list", { name: "Provider profiles" });
+    await waitFor(() => expect(list.textContent).toContain("$3 per million input tokens, $15 per million output tokens"));
+
+    // Emptied, both are unset (0); an edit form starts with the prices.
+    replies.EditProvider = provider();
+    replies.Providers = [provider()];
+    await user.click(await screen.findByRole("button", { name: "Edit local" }));
+    const again = screen.getByRole("form", { name: "Edit local" });
+    const inAgain = within(again).getByLabelText("Input price (US$ per million tokens)") as HTMLInputElement;
+    expect(inAgain.value).toBe("3");
+    await user.clear(inAgain);
+    await user.clear(within(again).getByLabelText("Output price (US$ per million tokens)"));
+    await user.click(within(again).getByRole("button", { name: "Save changes" }));
+    await waitFor(() => expect(argsOf(t, "EditProvider").at(-1)).toEqual(["local", { inputPrice: 0, outputPrice: 0 }]));
+    await waitFor(() => expect(list.textContent).not.toContain("per million"));
+  });
+
   it("shows why the model list is not there, and removes the stored key on request", async () => {
     const replies = base();
     replies.ProviderModels = new ApiError(

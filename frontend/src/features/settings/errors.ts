@@ -10,7 +10,7 @@ export function errorText(e: unknown): string {
 }
 
 /** ProfileField is a field of a provider profile's form. */
-export type ProfileField = "name" | "baseUrl" | "model" | "headers" | "apiKey" | "toolCalls" | "contextWindow" | "maxOutput";
+export type ProfileField = "name" | "baseUrl" | "model" | "headers" | "apiKey" | "toolCalls" | "contextWindow" | "maxOutput" | "inputPrice" | "outputPrice";
 
 /**
  * profileErrorField says which field of a provider profile's form the
@@ -28,6 +28,8 @@ export function profileErrorField(e: unknown): ProfileField | null {
   if (/header/i.test(m)) return "headers";
   if (/api key/i.test(m)) return "apiKey";
   if (/tool-call mode/i.test(m)) return "toolCalls";
+  if (/input price/i.test(m)) return "inputPrice";
+  if (/output price/i.test(m)) return "outputPrice";
   if (/output limit/i.test(m)) return "maxOutput";
   if (/context window/i.test(m)) return "contextWindow";
   if (/model/i.test(m)) return "model";
