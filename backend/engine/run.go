@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"slices"
 	"strings"
@@ -43,6 +44,7 @@ type runner struct {
 
 	mistakes map[string]int // kinds of invalid arguments seen in this run (argsError)
 	fails    map[string]int // failing calls by tool and arguments, while they keep failing
+	failStep map[string]int // the step that last counted each of fails
 	looping  string         // why the run stops: the model repeats a failing call
 }
 
@@ -643,18 +645,25 @@ func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
 }
 
 // noteRepeat counts a call that failed with the same tool and arguments as
-// before; at the run's repeat limit the run stops after this step, with a
-// note that says so (a model caught in a loop spends the turn otherwise).
-// A success of the same call clears its count.
+// in an earlier step; at the run's repeat limit the run stops after this
+// step, with a note that says so (a model caught in a loop spends the turn
+// otherwise). A step counts once for a call, however often its answer
+// holds it (one answer of many calls alike is no loop), and a success of
+// the same call clears its count.
 func (r *runner) noteRepeat(rec llm.CallRecord, res *llm.ToolResult) {
-	key := rec.Name + "\x00" + rec.Arguments
+	key := callKey(rec)
 	if !res.IsError {
 		delete(r.fails, key)
+		delete(r.failStep, key)
 		return
 	}
 	if r.fails == nil {
-		r.fails = map[string]int{}
+		r.fails, r.failStep = map[string]int{}, map[string]int{}
 	}
+	if step, seen := r.failStep[key]; seen && step == rec.Step {
+		return
+	}
+	r.failStep[key] = rec.Step
 	r.fails[key]++
 	limit := r.req.RepeatLimit
 	if limit <= 0 {
@@ -665,6 +674,17 @@ func (r *runner) noteRepeat(rec llm.CallRecord, res *llm.ToolResult) {
 			"Send another message to continue, or change the limit (the run.repeatLimit setting)", n, rec.Name, r.e.cfg.Mask(prefix(res.Text, 300)))
 	}
 }
+
+// callKey names a call by its tool and a hash of its arguments: the
+// arguments may be many megabytes, and a key of them would keep a copy
+// for the rest of the run (maphash reads the string in place).
+func callKey(rec llm.CallRecord) string {
+	return fmt.Sprintf("%s\x00%d\x00%x", rec.Name, len(rec.Arguments), maphash.String(keySeed, rec.Arguments))
+}
+
+// keySeed seeds callKey's hashes (one process's runs compare only with
+// themselves).
+var keySeed = maphash.MakeSeed()
 
 // toolMessage is the Tool Message fed back for a call's result (spec L4).
 func toolMessage(rec llm.CallRecord, res *llm.ToolResult) llm.Message {

@@ -4,11 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 
 	"github.com/zalando/go-keyring"
-
-	"foya/backend/mcp/mcpauth"
 )
 
 // TokenFile is the file, in the data folder, that holds MCP sign-in
@@ -16,7 +15,8 @@ import (
 // mode 0600, hidden from sandboxed commands by the same rule.
 const TokenFile = "mcp-tokens.json"
 
-// Tokens keeps MCP servers' sign-in tokens (an mcpauth.Store) where
+// Tokens keeps MCP servers' sign-in tokens (an mcpauth.Store, which the
+// kernel hands it to; profiles does not import mcpauth) where
 // provider keys are kept: the keyring, else TokenFile. Never in the
 // database, never in an error.
 type Tokens struct{ ks *keys }
@@ -26,8 +26,8 @@ func NewTokens(dataDir string) *Tokens {
 	return &Tokens{ks: &keys{file: filepath.Join(dataDir, TokenFile)}}
 }
 
-// Get returns the token stored for account, mcpauth.ErrNotStored when
-// none.
+// Get returns the token stored for account, an error wrapping
+// fs.ErrNotExist (mcpauth.ErrNotStored) when none.
 func (t *Tokens) Get(ctx context.Context, account string) (string, error) {
 	v, err := keyringCall(func() (string, error) { return keyring.Get(keyringService, account) })
 	switch {
@@ -43,7 +43,7 @@ func (t *Tokens) Get(ctx context.Context, account string) (string, error) {
 	if v, ok := m[account]; ok {
 		return v, nil
 	}
-	return "", mcpauth.ErrNotStored
+	return "", fmt.Errorf("no token stored for %s: %w", account, fs.ErrNotExist)
 }
 
 // Put stores the token of account: in the keyring, else (no keyring) in
@@ -72,5 +72,3 @@ func (t *Tokens) Delete(ctx context.Context, account string) error {
 	}
 	return t.ks.fileDelete(account)
 }
-
-var _ mcpauth.Store = (*Tokens)(nil)

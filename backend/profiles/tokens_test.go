@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"foya/backend/mcp/mcpauth"
 	"foya/backend/profiles"
+	"io/fs"
 )
 
 // TestTokensWithoutKeyring: without a keyring, MCP sign-in tokens go to
@@ -22,7 +22,7 @@ func TestTokensWithoutKeyring(t *testing.T) {
 	dir := t.TempDir()
 	ts := profiles.NewTokens(dir)
 	ctx := context.Background()
-	if _, err := ts.Get(ctx, "mcp-oauth/https://a.example/mcp"); !errors.Is(err, mcpauth.ErrNotStored) {
+	if _, err := ts.Get(ctx, "mcp-oauth/https://a.example/mcp"); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("Get of nothing = %v", err)
 	}
 	if err := ts.Put(ctx, "mcp-oauth/https://a.example/mcp", `{"accessToken":"tok-123"}`); err != nil {
@@ -46,7 +46,7 @@ func TestTokensWithoutKeyring(t *testing.T) {
 	if err := ts.Delete(ctx, "mcp-oauth/https://a.example/mcp"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ts.Get(ctx, "mcp-oauth/https://a.example/mcp"); !errors.Is(err, mcpauth.ErrNotStored) {
+	if _, err := ts.Get(ctx, "mcp-oauth/https://a.example/mcp"); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("Get after Delete = %v", err)
 	}
 	if err := ts.Delete(ctx, "mcp-oauth/https://a.example/mcp"); err != nil {

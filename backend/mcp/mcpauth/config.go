@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"net/url"
 	"os"
@@ -103,8 +104,11 @@ type Store interface {
 	Delete(ctx context.Context, account string) error
 }
 
-// ErrNotStored is a Store's answer for an account it holds nothing for.
-var ErrNotStored = errors.New("nothing stored")
+// ErrNotStored is a Store's answer for an account it holds nothing for:
+// fs.ErrNotExist, so that a store need not import this package (the
+// keyring's store lives beside the provider keys, in profiles), or an
+// error that wraps it.
+var ErrNotStored = fs.ErrNotExist
 
 // ErrSignInNeeded is what a request to a server fails with when the
 // server needs a sign-in Foya cannot do without a person.

@@ -116,9 +116,10 @@ func NewOAuth() *OAuth {
 	mux.Handle("/mcp", o.protect(mcpHandler))
 	mux.Handle("/sse", o.protect(sse.SSEHandler()))
 	mux.Handle("/message", o.protect(sse.MessageHandler()))
+	// Set before the server starts: its handlers read them.
+	o.MCPURL = base + "/mcp"
+	o.SSEURL = base + "/sse"
 	o.Server.Start()
-	o.MCPURL = o.URL + "/mcp"
-	o.SSEURL = o.URL + "/sse"
 	return o
 }
 
