@@ -175,6 +175,36 @@ describe("HttpTransport.subscribe", () => {
     expect(got).toEqual([1, 2, 3]);
   });
 
+  it("shares one stream among every subscriber, events and notices alike, until the last leaves", () => {
+    // A browser gives a server six connections at once: a stream each for
+    // the sidebar, the Background panel, MCP questions and Settings left
+    // none for the API's calls.
+    const s = sources();
+    const t = new HttpTransport({ openEvents: s.openEvents });
+    const events: number[] = [];
+    const notices: string[] = [];
+    let reconnects = 0;
+    const stopA = t.subscribeAll((e) => events.push(e.seq));
+    const stopB = t.subscribeNotices((n) => notices.push(n.type), () => reconnects++);
+    const stopC = t.subscribeNotices(() => undefined, () => reconnects++);
+    expect(s.opened).toHaveLength(1);
+    const src = s.opened[0]!;
+    src.open();
+    src.send(ev(4, "a"), { type: "background.changed", sessionId: "a", seq: 0, time: "", data: {} } as Event);
+    expect(events).toEqual([4]);
+    expect(notices).toEqual(["background.changed"]);
+    src.fail(false);
+    src.open();
+    expect(reconnects).toBe(2); // each subscriber reads again
+    stopA();
+    stopB();
+    expect(src.closed).toBe(false);
+    stopC();
+    expect(src.closed).toBe(true);
+    t.subscribeAll(() => undefined); // a new first subscriber opens it again
+    expect(s.opened).toHaveLength(2);
+  });
+
   it("stops at unsubscribe: closes the stream, drops late messages, cancels a reopen", async () => {
     vi.useFakeTimers();
     const s = sources();
@@ -233,6 +263,36 @@ describe("HttpTransport.subscribeAll", () => {
     expect(reconnects).toBe(2);
     s.opened[1]!.send(ev(3));
     expect(got).toEqual([3]);
+  });
+
+  it("shares one stream among every subscriber, events and notices alike, until the last leaves", () => {
+    // A browser gives a server six connections at once: a stream each for
+    // the sidebar, the Background panel, MCP questions and Settings left
+    // none for the API's calls.
+    const s = sources();
+    const t = new HttpTransport({ openEvents: s.openEvents });
+    const events: number[] = [];
+    const notices: string[] = [];
+    let reconnects = 0;
+    const stopA = t.subscribeAll((e) => events.push(e.seq));
+    const stopB = t.subscribeNotices((n) => notices.push(n.type), () => reconnects++);
+    const stopC = t.subscribeNotices(() => undefined, () => reconnects++);
+    expect(s.opened).toHaveLength(1);
+    const src = s.opened[0]!;
+    src.open();
+    src.send(ev(4, "a"), { type: "background.changed", sessionId: "a", seq: 0, time: "", data: {} } as Event);
+    expect(events).toEqual([4]);
+    expect(notices).toEqual(["background.changed"]);
+    src.fail(false);
+    src.open();
+    expect(reconnects).toBe(2); // each subscriber reads again
+    stopA();
+    stopB();
+    expect(src.closed).toBe(false);
+    stopC();
+    expect(src.closed).toBe(true);
+    t.subscribeAll(() => undefined); // a new first subscriber opens it again
+    expect(s.opened).toHaveLength(2);
   });
 
   it("stops at unsubscribe: closes the stream, drops late messages, cancels a reopen", async () => {

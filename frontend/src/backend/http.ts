@@ -136,47 +136,60 @@ export class HttpTransport implements Transport {
 
   /**
    * streamAll follows /api/events, which carries every session's stored
-   * events and the kernel's notices, as they are published.
+   * events and the kernel's notices, as they are published. Every
+   * subscriber shares one stream: a browser gives a server six connections
+   * at once, and a stream each (the sidebar, the Background panel, MCP
+   * questions, Settings...) left none for the API's calls, which then
+   * waited for ever. The stream opens with the first subscriber and closes
+   * with the last.
    */
   private streamAll(onEvent: (ev: Event) => void, onReconnect?: () => void): () => void {
-    let closed = false;
-    let source: EventSourceLike | null = null;
-    let retry: ReturnType<typeof setTimeout> | undefined;
-    let lost = false; // the stream dropped: events may have been missed
-
-    const open = () => {
-      const es = this.openEvents("/api/events");
-      source = es;
-      es.onopen = () => {
-        if (closed || !lost) return;
-        lost = false;
-        onReconnect?.();
-      };
-      es.onmessage = (m) => {
-        if (closed) return;
-        let ev: Event;
-        try {
-          ev = JSON.parse(m.data) as Event;
-        } catch {
-          console.error("foya: an event of the all-sessions stream is not JSON:", m.data.slice(0, 200));
-          return;
-        }
-        if (typeof ev.seq !== "number" || typeof ev.sessionId !== "string") return;
-        onEvent(ev);
-      };
-      es.onerror = () => {
-        if (closed) return;
-        lost = true;
-        if (es.readyState !== closedState) return; // the source reconnects by itself
-        es.close();
-        retry = setTimeout(open, this.retryMs);
-      };
-    };
-    open();
+    const sub = { onEvent, onReconnect };
+    this.allSubs.add(sub);
+    if (this.allSubs.size === 1) this.openAll();
     return () => {
-      closed = true;
-      clearTimeout(retry);
-      source?.close();
+      if (!this.allSubs.delete(sub) || this.allSubs.size > 0) return;
+      clearTimeout(this.allRetry);
+      this.allSource?.close();
+      this.allSource = null;
+    };
+  }
+
+  private readonly allSubs = new Set<{ onEvent: (ev: Event) => void; onReconnect: (() => void) | undefined }>();
+  private allSource: EventSourceLike | null = null;
+  private allRetry: ReturnType<typeof setTimeout> | undefined;
+
+  /**
+   * openAll opens the shared /api/events stream; lost says it replaces one
+   * that dropped, so that subscribers read again what they missed.
+   */
+  private openAll(lost = false): void {
+    const es = this.openEvents("/api/events");
+    this.allSource = es;
+    const current = () => this.allSource === es;
+    es.onopen = () => {
+      if (!current() || !lost) return;
+      lost = false; // the stream dropped: events may have been missed
+      for (const s of [...this.allSubs]) s.onReconnect?.();
+    };
+    es.onmessage = (m) => {
+      if (!current()) return;
+      let ev: Event;
+      try {
+        ev = JSON.parse(m.data) as Event;
+      } catch {
+        console.error("foya: an event of the all-sessions stream is not JSON:", m.data.slice(0, 200));
+        return;
+      }
+      if (typeof ev.seq !== "number" || typeof ev.sessionId !== "string") return;
+      for (const s of [...this.allSubs]) s.onEvent(ev);
+    };
+    es.onerror = () => {
+      if (!current()) return;
+      lost = true;
+      if (es.readyState !== closedState) return; // the source reconnects by itself
+      es.close();
+      this.allRetry = setTimeout(() => current() && this.openAll(true), this.retryMs);
     };
   }
 }
