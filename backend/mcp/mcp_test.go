@@ -283,9 +283,14 @@ func TestFailedShowsStderrAndRestarts(t *testing.T) {
 	m.Set("", []mcp.Entry{stdioEntry(t, "local", "ok")})
 	m.Wait(context.Background(), "")
 	call(t, reg, nil, "mcp__local__crash", `{}`)
-	waitFor(t, "the server to be failed", func() bool { return status(m, "local").State == mcp.Failed })
-	if s := status(m, "local"); !strings.Contains(s.Stderr, "crashing on purpose") {
-		t.Errorf("failed status = %+v; want the stderr tail", s)
+	// The state can turn failed a moment before the stderr tail is read
+	// to its end (the error already quotes it): wait for both.
+	waitFor(t, "the server to be failed, with its stderr tail", func() bool {
+		s := status(m, "local")
+		return s.State == mcp.Failed && strings.Contains(s.Stderr, "crashing on purpose")
+	})
+	if s := status(m, "local"); !strings.Contains(s.Error, "crashing on purpose") {
+		t.Errorf("failed status = %+v; want the error to quote the stderr tail", s)
 	}
 	scope, err := m.Restart("", "local")
 	if err != nil || scope != "" {
