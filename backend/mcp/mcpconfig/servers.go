@@ -353,6 +353,12 @@ func (s *Servers) Restart(ctx context.Context, workdir, name string) (Server, er
 	if err != nil {
 		return Server{}, fault.Wrap(err, store.ErrNotFound)
 	}
+	return s.settled(ctx, wd, scope, name)
+}
+
+// settled waits (up to loadWait) for the servers of scope to have loaded
+// again after a restart or a sign-in, and gives name's entry as listed then.
+func (s *Servers) settled(ctx context.Context, wd, scope, name string) (Server, error) {
 	wctx, cancel := context.WithTimeout(ctx, loadWait)
 	s.m.Wait(wctx, scope)
 	cancel()

@@ -26,23 +26,7 @@ func (s *Servers) signInOut(ctx context.Context, workdir, name string, do func(c
 	if err != nil {
 		return Server{}, fault.Wrap(err, fault.ErrUnavailable)
 	}
-	wctx, cancel := context.WithTimeout(ctx, loadWait)
-	s.m.Wait(wctx, scope)
-	cancel()
-	list, err := s.List(ctx, wd)
-	if err != nil {
-		return Server{}, err
-	}
-	want := "user"
-	if scope != "" {
-		want = "project"
-	}
-	for _, v := range list.Servers {
-		if v.Name == name && v.Scope == want {
-			return v, nil
-		}
-	}
-	return Server{}, notFound("no MCP server %q", name)
+	return s.settled(ctx, wd, scope, name)
 }
 
 // projectOAuth is what a project's entry may say of signing in: a client

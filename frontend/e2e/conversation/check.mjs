@@ -183,9 +183,16 @@ try {
     await atBottom(page, 'streamed text');
 
     step('streamed');
-    // Scrolled up: new rows do not move the view, and Jump to latest shows.
-    await scroller.evaluate((el) => el.scrollBy(0, -1500));
+    // Scrolled up with the wheel while text streams in (the range grows
+    // every frame): the view leaves the bottom and Jump to latest shows.
+    const streaming = page.evaluate(() => window.convo.stream('run_live', 1, 1000, 0.5));
+    await scroller.hover();
+    await page.mouse.wheel(0, -1500);
     await page.locator('.convo-jump').waitFor();
+    await streaming;
+    await settled(page, 'scrolled up while streaming');
+    check((await page.locator('.convo-jump').count()) === 1, 'scrolled up with the wheel while text streamed: the view went back to the bottom');
+    // Scrolled up: new rows do not move the view, and Jump to latest shows.
     await settled(page, 'scrolled up');
     const top = await scroller.evaluate((el) => el.scrollTop);
     for (let k = 5; k < 10; k++) await page.evaluate((k) => window.convo.addCard('run_live', 1, k), k);

@@ -122,13 +122,7 @@ type Retry = ((prompt: string) => void) | null;
 function Transcript(props: { rows: Row[]; lastRunId: string; onContinue: (() => void) | null; onRetry: Retry }) {
   const ref = useRef<VirtuosoHandle>(null);
   const mocked = useContext(VirtuosoMockContext) !== undefined;
-  const { following, follow, scrollerRef } = useFollowing();
-  const latest = useCallback(() => ref.current?.scrollToIndex({ index: "LAST", align: "end" }), []);
-  const followNow = useCallback(() => (follow.current ? ("auto" as const) : false), [follow]);
-  const jump = () => {
-    follow.current = true;
-    latest();
-  };
+  const { following, scrollerRef, toEnd, jump } = useFollowing();
   const { rows, lastRunId, onContinue, onRetry } = props;
   // A waiting request's card is scrolled to when it is to take focus.
   const setRevealer = useApprovals()?.setRevealer;
@@ -184,18 +178,18 @@ function Transcript(props: { rows: Row[]; lastRunId: string; onContinue: (() => 
           // Following is the person's choice (useFollowing), not Virtuoso's
           // at-bottom state: a row that grows past the threshold makes that
           // false for a moment, and a new row arriving then would not be
-          // followed, nor anything after it.
-          // And false, not a function, once the person scrolled up: given a
-          // function, Virtuoso also scrolls to the end by itself when a new
-          // row comes while its at-bottom state says "size increased".
-          followOutput={following ? followNow : false}
+          // followed, nor anything after it. So no followOutput: given one,
+          // Virtuoso also scrolls to the end by itself for 100 ms after the
+          // rows change when its at-bottom state says "size increased",
+          // which takes back a person's scrolling up while text streams in.
+          // A new row changes the list's height too (below).
           atBottomThreshold={48}
           defaultItemHeight={72}
-          // A row that grows at the end (streamed text, a live tail, a card
-          // that ended) keeps the view at the bottom too.
-          totalListHeightChanged={() => {
-            if (follow.current) latest();
-          }}
+          // A new row, or a row that grows at the end (streamed text, a live
+          // tail, a card that ended), keeps a following view at the bottom
+          // (toEnd, not scrollToIndex: that one scrolls again by itself
+          // whenever the list changes in the next 150 ms, the same trouble).
+          totalListHeightChanged={toEnd}
         />
       )}
       {!settled && rows.length > 0 && <Latest rows={rows} item={item} onLeave={settle} />}
@@ -256,39 +250,122 @@ function Latest(props: { rows: Row[]; item: (index: number, row: Row) => ReactNo
 /** nearBottom is how close to the end (px) scrolling down turns following back on. */
 const nearBottom = 48;
 
+/** upKeys are the keys that scroll a focused list up (and Shift+Space). */
+const upKeys = new Set(["ArrowUp", "PageUp", "Home"]);
+
 /**
  * useFollowing says whether the transcript follows the stream: it does
  * until the person scrolls up, and again once they scroll back down to the
- * end (or press "Jump to latest"). Scrolling up is the scroll offset going
- * up while the scrollable range did not shrink: content that shrinks at
- * the end or a viewport that grows (the browser clamps the offset), or
- * content that shrinks above the view (Virtuoso keeps the rows in view in
- * place), moves the offset up too, and is not the person.
- * `follow` is read in Virtuoso's callbacks; `following` renders the button.
+ * end (or press "Jump to latest"). Scrolling up is the person's input that
+ * scrolls up (the wheel, a key, a touch: at once, even as rows arrive in
+ * the same frame), or the scroll offset going up while the scrollable range
+ * stayed the same, or while the scroll bar is dragged. Not the person:
+ * content that shrinks at the end or a viewport that grows (the browser
+ * clamps the offset: the range shrinks), and Virtuoso keeping the rows in
+ * view in place when a row above them changes height, which can come in
+ * the same frame as a new row below (the range grows, with no input).
+ * Following never uses Virtuoso's scrollToIndex: it scrolls again by
+ * itself whenever the list changes within 150 ms, for as long as it keeps
+ * changing (streamed text), which takes back the person's scrolling up.
+ * `following` renders the button.
  */
 function useFollowing() {
   const follow = useRef(true);
   const [following, setFollowing] = useState(true);
   const detach = useRef<(() => void) | null>(null);
-  const scrollerRef = useCallback((el: HTMLElement | Window | null) => {
-    detach.current?.();
-    detach.current = null;
-    if (!(el instanceof HTMLElement)) return;
-    let top = el.scrollTop;
-    let range = el.scrollHeight - el.clientHeight;
-    const onScroll = () => {
-      const now = el.scrollHeight - el.clientHeight;
-      const gap = now - el.scrollTop;
-      if (gap <= 1 || (gap <= nearBottom && el.scrollTop > top)) follow.current = true;
-      else if (el.scrollTop < top - 1 && now >= range) follow.current = false;
-      top = el.scrollTop;
-      range = now;
-      setFollowing(follow.current);
-    };
-    el.addEventListener("scroll", onScroll, { passive: true });
-    detach.current = () => el.removeEventListener("scroll", onScroll);
+  const scroller = useRef<HTMLElement | null>(null);
+  const frame = useRef(0);
+  // toEnd scrolls to the end in the next frame, once the list has its new
+  // height, if the view still follows then.
+  const toEnd = useCallback(() => {
+    if (!follow.current || frame.current !== 0) return;
+    frame.current = requestAnimationFrame(() => {
+      frame.current = 0;
+      const el = scroller.current;
+      if (el !== null && follow.current) el.scrollTop = el.scrollHeight;
+    });
   }, []);
-  return { following, follow, scrollerRef };
+  const scrollerRef = useCallback(
+    (el: HTMLElement | Window | null) => {
+      detach.current?.();
+      detach.current = null;
+      scroller.current = el instanceof HTMLElement ? el : null;
+      if (!(el instanceof HTMLElement)) return;
+      let top = el.scrollTop;
+      let range = el.scrollHeight - el.clientHeight;
+      // dragging: the pointer is down on the scroll bar.
+      let dragging = false;
+      let touchY = 0;
+      const leave = () => {
+        if (el.scrollTop <= 0 || !follow.current) return;
+        follow.current = false;
+        setFollowing(false);
+      };
+      const onScroll = () => {
+        const now = el.scrollHeight - el.clientHeight;
+        const gap = now - el.scrollTop;
+        const up = el.scrollTop < top - 1;
+        if (gap <= 1 || (gap <= nearBottom && el.scrollTop > top)) follow.current = true;
+        else if (up && (now === range || dragging)) follow.current = false;
+        top = el.scrollTop;
+        range = now;
+        setFollowing(follow.current);
+      };
+      const onWheel = (e: WheelEvent) => {
+        if (e.deltaY < 0) leave();
+      };
+      const onKey = (e: globalThis.KeyboardEvent) => {
+        if (upKeys.has(e.key) || (e.key === " " && e.shiftKey)) leave();
+      };
+      const onTouchStart = (e: TouchEvent) => {
+        touchY = e.touches[0]?.clientY ?? 0;
+      };
+      const onTouchMove = (e: TouchEvent) => {
+        const y = e.touches[0]?.clientY ?? touchY;
+        if (y > touchY) leave(); // the finger moves down: the rows go down, the view up
+        touchY = y;
+      };
+      const onPointerDown = (e: PointerEvent) => {
+        if (e.target === el) dragging = true; // on the scroll bar: the rows are its children
+      };
+      const onPointerUp = () => {
+        dragging = false;
+      };
+      const passive = { passive: true };
+      el.addEventListener("scroll", onScroll, passive);
+      el.addEventListener("wheel", onWheel, passive);
+      el.addEventListener("keydown", onKey);
+      el.addEventListener("touchstart", onTouchStart, passive);
+      el.addEventListener("touchmove", onTouchMove, passive);
+      el.addEventListener("pointerdown", onPointerDown);
+      window.addEventListener("pointerup", onPointerUp);
+      // A viewport that gets shorter (the message box grows) keeps a
+      // following view at the bottom (no ResizeObserver: tests without layout).
+      const resized = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(toEnd);
+      resized?.observe(el);
+      detach.current = () => {
+        resized?.disconnect();
+        el.removeEventListener("scroll", onScroll);
+        el.removeEventListener("wheel", onWheel);
+        el.removeEventListener("keydown", onKey);
+        el.removeEventListener("touchstart", onTouchStart);
+        el.removeEventListener("touchmove", onTouchMove);
+        el.removeEventListener("pointerdown", onPointerDown);
+        window.removeEventListener("pointerup", onPointerUp);
+      };
+    },
+    [toEnd],
+  );
+  // jump follows again (Jump to latest): the view goes to the end, and
+  // stays there as the rows below it are drawn and measured (toEnd).
+  const jump = useCallback(() => {
+    follow.current = true;
+    setFollowing(true);
+    const el = scroller.current;
+    if (el !== null) el.scrollTop = el.scrollHeight;
+  }, []);
+  useEffect(() => () => cancelAnimationFrame(frame.current), []);
+  return { following, scrollerRef, toEnd, jump };
 }
 
 function RowView({ row, latest, onContinue, onRetry }: { row: Row; latest: boolean; onContinue: (() => void) | null; onRetry: Retry }) {
