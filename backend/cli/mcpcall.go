@@ -89,7 +89,7 @@ func mcpClientCmd(ctx context.Context, sub string, pos []string, o mcpClientFlag
 	defer one.Close()
 	one.SetElicit(cliElicit(elicit, env))
 	if sub == "log" {
-		return printLog(one, o.json, env)
+		return printLog(ctx, one, o.json, env)
 	}
 	if sub == "tools" {
 		list, err := one.Tools()
@@ -122,8 +122,8 @@ type mcpClientFlags struct {
 
 // printLog prints a server's log messages, one a line (time, level,
 // logger, text), then the end of its standard error.
-func printLog(one *mcpconfig.One, asJSON bool, env Env) int {
-	l, err := one.Log()
+func printLog(ctx context.Context, one *mcpconfig.One, asJSON bool, env Env) int {
+	l, err := one.Log(ctx)
 	if err != nil {
 		return fail(env, err)
 	}

@@ -56,3 +56,21 @@ func (m *Manager) CallTool(ctx context.Context, workdir, name, tool string, args
 	}
 	return o.res, nil
 }
+
+// Ping asks a ready server for a ping and waits for its answer (at most
+// the entry's call timeout). The answer comes after what the server
+// queued before it on a stdio connection's other writer, in practice: a
+// log message it sends as it takes its logging level (foya mcp log asks
+// for a ping before it prints, so that such a message is shown).
+func (m *Manager) Ping(ctx context.Context, workdir, name string) error {
+	s, c, err := m.ready(workdir, name)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.entry.CallTimeout())
+	defer cancel()
+	if err := c.client.Ping(ctx); err != nil {
+		return fmt.Errorf("ping %s: %w", name, err)
+	}
+	return nil
+}

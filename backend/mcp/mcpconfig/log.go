@@ -2,6 +2,7 @@ package mcpconfig
 
 import (
 	"context"
+	"time"
 
 	"foya/backend/fault"
 	"foya/backend/mcp"
@@ -27,9 +28,19 @@ func logOf(l mcp.ServerLog) ServerLog {
 	return out
 }
 
+// pingWait bounds the ping before a log is read (One.Log).
+const pingWait = 5 * time.Second
+
 // Log returns what the server said while it connected and since: its log
-// messages and the end of its standard error (foya mcp log).
-func (o *One) Log() (ServerLog, error) {
+// messages and the end of its standard error (foya mcp log). It pings the
+// server first: mcp-go's servers write a message sent as the client sets
+// the logging level on another goroutine than the answer, so it may come
+// after the answer. A server that does not answer pings still shows its
+// log, after pingWait at the most: the ping's failure is not the log's.
+func (o *One) Log(ctx context.Context) (ServerLog, error) {
+	pctx, cancel := context.WithTimeout(ctx, pingWait)
+	_ = o.m.Ping(pctx, o.scope, o.name)
+	cancel()
 	l, err := o.m.Log(o.scope, o.name)
 	if err != nil {
 		return ServerLog{}, err
