@@ -255,6 +255,15 @@ FOYA_GREP_TREE ?= $(or $(TMPDIR),/tmp)/foya-grep-tree
 
 bench: ## run every benchmark and rewrite the figures in docs/benchmarks.md
 	FOYA_GREP_TREE=$(FOYA_GREP_TREE) $(GO) run ./bench/run -benchtime '$(BENCHTIME)' -bench '$(BENCH)' -exec-runs $(EXEC_RUNS) $(if $(WORKLOADS),-workloads '$(WORKLOADS)')
+
+# make bench-economy: what Foya sends the model on the shared workloads
+# (bench/economy: total and uncached input per task, every request body
+# kept), WORKLOADS being their folder (default ../shared/bench); CODEX, the
+# path of a Codex CLI, measures it in the same run.
+CODEX ?=
+.PHONY: bench-economy
+bench-economy: ## total and uncached model input per shared workload (bench/economy; CODEX=path adds the Codex CLI)
+	$(GO) build -o build/bin/foya-economy . && $(GO) run ./bench/economy -foya build/bin/foya-economy -shared '$(or $(WORKLOADS),../shared/bench)' $(if $(CODEX),-codex '$(CODEX)')
 # --- end benchmarks ---
 
 # --- mutation testing: not part of make test (long, CPU heavy) ---

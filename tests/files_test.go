@@ -88,7 +88,7 @@ func TestFileToolsThroughTheKernel(t *testing.T) {
 	}
 	reqs := h.srv.Requests()
 	reads := toolMessages(reqs[1])
-	if !strings.Contains(reads[0].Content, "     2\t    return 1") || !strings.Contains(reads[1].Content, "app.py:1:def main():") ||
+	if !strings.Contains(reads[0].Content, "\n2:    return 1") || !strings.Contains(reads[1].Content, "app.py:1:def main():") ||
 		reads[2].Content != "app.py\n" || !strings.Contains(reads[3].Content, "old.log  (4 bytes)") {
 		t.Fatalf("read-only results: %+v", reads)
 	}

@@ -114,7 +114,7 @@ func TestProjectionAndHistoryReader(t *testing.T) {
 	if got := read(n-3, len(toolMessages(reqs[n-3]))-1); !strings.Contains(got, "result of dump") || !strings.Contains(got, `{"n":0}`) || !strings.Contains(got, "400 lines") {
 		t.Fatalf("inspect = %q", got)
 	}
-	if got := read(n-2, len(toolMessages(reqs[n-2]))-1); !strings.Contains(got, "   201\tNEEDLE-0") || !strings.Contains(got, "offset=202") {
+	if got := read(n-2, len(toolMessages(reqs[n-2]))-1); !strings.Contains(got, "\n201:NEEDLE-0") || !strings.Contains(got, "offset=202") {
 		t.Fatalf("read = %q", got)
 	}
 	bad := toolMessages(reqs[n-1])

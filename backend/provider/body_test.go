@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -44,7 +45,9 @@ func bodyBytes(t *testing.T, b *body) string {
 }
 
 // The body is what go-openai would have sent for the same request, byte for
-// byte: servers and prompt caches see no change.
+// byte, except that <, > and & are sent as themselves instead of as
+// go-openai's HTML-safe \u003c, \u003e and \u0026: the same JSON document
+// (servers decode the same values), five bytes shorter for each.
 func TestRequestBodyIsGoOpenAIs(t *testing.T) {
 	req := growing(3)
 	b, err := requestBody("m", req)
@@ -64,8 +67,55 @@ func TestRequestBodyIsGoOpenAIs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := bodyBytes(t, b); got != string(ref) {
+	got := bodyBytes(t, b)
+	var g, w any
+	if err := json.Unmarshal([]byte(got), &g); err != nil {
+		t.Fatalf("body is not JSON: %v\n%.300s", err, got)
+	}
+	if err := json.Unmarshal(ref, &w); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(g, w) {
 		t.Fatalf("body differs from go-openai's encoding:\n got %.300s\nwant %.300s", got, ref)
+	}
+	escapes := strings.Count(string(ref), `\u003c`) + strings.Count(string(ref), `\u003e`) + strings.Count(string(ref), `\u0026`)
+	if escapes < 8 || strings.Contains(got, `\u003c`) || strings.Contains(got, `\u003e`) || strings.Contains(got, `\u0026`) ||
+		len(got) != len(ref)-5*escapes {
+		t.Fatalf("want go-openai's %d bytes less its %d HTML escapes (5 bytes each), got %d bytes:\n%.300s", len(ref), escapes, len(got), got)
+	}
+	// Everything else is go-openai's bytes.
+	unescaped := strings.NewReplacer(`\u003c`, "<", `\u003e`, ">", `\u0026`, "&").Replace(string(ref))
+	if got != unescaped {
+		t.Fatalf("body differs from go-openai's encoding beyond the HTML escapes:\n got %.300s\nwant %.300s", got, unescaped)
+	}
+}
+
+// unescapeHTML undoes only the HTML-safe escapes encoding/json writes: a
+// literal backslash followed by "u003c" in a string, other \u escapes and
+// every other escape stay, and every string decodes to what was encoded.
+func TestUnescapeHTMLKeepsTheDocument(t *testing.T) {
+	for _, s := range []string{
+		"a < b && c > d", `a\u003cb`, `\\u003c`, "\\<", "x\u2028y", "\u0001<\x7f>", "quote\" & <", `\`, "<", "&&&",
+		"ends in a backslash \\", "\"\u003c\"", "ü < 𝄞",
+	} {
+		enc, err := json.Marshal(map[string]any{"k<": s, "n": []any{s, 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := unescapeHTML(enc)
+		var back map[string]any
+		if err := json.Unmarshal(got, &back); err != nil {
+			t.Fatalf("%q: %s is not JSON: %v", s, got, err)
+		}
+		if back["k<"] != s || back["n"].([]any)[0] != s {
+			t.Fatalf("%q: decoded %q from %s", s, back, got)
+		}
+		if strings.Contains(s, "<") == strings.Contains(string(got), `\u003c`) && strings.Contains(s, "<") {
+			t.Fatalf("%q: < still escaped in %s", s, got)
+		}
+	}
+	if b := []byte(`{"a":"plain"}`); &unescapeHTML(b)[0] != &b[0] {
+		t.Fatal("a document without escapes is copied")
 	}
 }
 

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -81,9 +82,10 @@ var (
 )
 
 // requestBody encodes an llm.Request as the chat-completions request
-// go-openai's ChatCompletionRequest would give, byte for byte (model,
-// messages, stream, tools, stream_options), with each message encoded by
-// go-openai's own ChatCompletionMessage. The mapping is a pure function of
+// go-openai's ChatCompletionRequest would give (model, messages, stream,
+// tools, stream_options), with each message encoded by go-openai's own
+// ChatCompletionMessage, byte for byte but for <, > and &, which are sent
+// as they are instead of as HTML-safe escapes (see unescapeHTML). The mapping is a pure function of
 // req: the same request gives the same bytes, which prompt caches rely on;
 // tools keep the caller's order. A message whose key matches what
 // req.Encodings kept for its position is not encoded again (see
@@ -155,6 +157,7 @@ func requestBody(model string, req llm.Request) (*body, error) {
 		if err != nil {
 			return nil, fmt.Errorf("provider: message %d: %w", i, err)
 		}
+		enc = unescapeHTML(enc)
 		if cache != nil {
 			cache.Keep(i, key, enc)
 		}
@@ -195,6 +198,7 @@ func encodeTools(req llm.Request) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("provider: encode tools: %w", err)
 	}
+	enc = unescapeHTML(enc)
 	if req.Encodings != nil {
 		req.Encodings.KeepTools(req.Tools, enc)
 	}
@@ -317,6 +321,44 @@ func imageParts(images map[string][]byte, parts []llm.Part) []openai.ChatMessage
 			Type:     openai.ChatMessagePartTypeImageURL,
 			ImageURL: &openai.ChatMessageImageURL{URL: "data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(data)},
 		})
+	}
+	return out
+}
+
+// unescapeHTML turns the escapes encoding/json writes for <, > and &
+// (\u003c, \u003e, \u0026: safety for JSON put in HTML, which a request to a
+// model does not need) back into the characters, in JSON that Go encoded.
+// Each costs six bytes for one, sent again at every later step of a run,
+// and code is full of them (&&, ->, <div>). The document means the same:
+// only escapes that begin a string's escape sequence are touched, so a
+// literal backslash followed by "u003c" (encoded \\u003c) stays as it is.
+func unescapeHTML(b []byte) []byte {
+	if !bytes.Contains(b, []byte(`\u00`)) {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	for j := 0; j < len(b); {
+		k := bytes.IndexByte(b[j:], '\\')
+		if k < 0 || j+k+1 >= len(b) {
+			out = append(out, b[j:]...)
+			break
+		}
+		k += j
+		out = append(out, b[j:k]...)
+		if b[k+1] == 'u' && k+6 <= len(b) {
+			switch string(b[k+2 : k+6]) {
+			case "003c":
+				out, j = append(out, '<'), k+6
+				continue
+			case "003e":
+				out, j = append(out, '>'), k+6
+				continue
+			case "0026":
+				out, j = append(out, '&'), k+6
+				continue
+			}
+		}
+		out, j = append(out, b[k], b[k+1]), k+2
 	}
 	return out
 }

@@ -30,7 +30,7 @@ func (deleteTool) Spec() tools.Spec {
 func (deleteTool) ParallelSafe(tools.Call) bool { return false }
 
 type deleteArgs struct {
-	Path string `json:"path" jsonschema:"required" jsonschema_description:"The file or folder to move to the trash: relative to the working directory, or absolute."`
+	Path string `json:"path" jsonschema:"required"`
 }
 
 var deleteSchema = tools.SchemaOf[deleteArgs]()

@@ -36,11 +36,11 @@ type replacement struct {
 }
 
 type editArgs struct {
-	Path  string        `json:"path" jsonschema:"required" jsonschema_description:"The file to edit: relative to the working directory, or absolute."`
-	Old   *string       `json:"old_string" jsonschema_description:"The exact text to replace; it must occur exactly once unless replace_all is set."`
-	New   *string       `json:"new_string" jsonschema_description:"The text to put in its place."`
-	All   *bool         `json:"replace_all" jsonschema_description:"Replace every occurrence of old_string (default false)."`
-	Edits []replacement `json:"edits" jsonschema:"minItems=1" jsonschema_description:"Several replacements, applied in order and all or none; use instead of old_string and new_string."`
+	Path  string        `json:"path" jsonschema:"required"`
+	Old   *string       `json:"old_string"`
+	New   *string       `json:"new_string"`
+	All   *bool         `json:"replace_all"`
+	Edits []replacement `json:"edits" jsonschema:"minItems=1" jsonschema_description:"Instead of old_string and new_string."`
 }
 
 var editSchema = tools.SchemaOf[editArgs]()
@@ -257,9 +257,9 @@ func notFound(content, old string) string {
 		if len(text) > 200 {
 			text = string(cutUTF8([]byte(text[:200]))) + "…"
 		}
-		fmt.Fprintf(&b, "\n%6d\t%s", c.no, text)
+		fmt.Fprintf(&b, "\n%d:%s", c.no, text)
 	}
-	b.WriteString("\nRead the file around them and copy the text exactly (without the line numbers).")
+	b.WriteString("\nRead the file around them and copy the text exactly (without the line numbers and their colon).")
 	return b.String()
 }
 

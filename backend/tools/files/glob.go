@@ -34,8 +34,8 @@ func (globTool) Spec() tools.Spec {
 
 // ParallelSafe implements tools.Parallel: globbing changes nothing.
 type globArgs struct {
-	Pattern string  `json:"pattern" jsonschema:"required" jsonschema_description:"A glob such as **/*.go or src/*.{ts,tsx}, relative to path."`
-	Path    *string `json:"path" jsonschema_description:"The folder to search: relative to the working directory, or absolute (default: the working directory)."`
+	Pattern string  `json:"pattern" jsonschema:"required" jsonschema_description:"Relative to path, e.g. **/*.go"`
+	Path    *string `json:"path"`
 }
 
 var globSchema = tools.SchemaOf[globArgs]()

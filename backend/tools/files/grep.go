@@ -47,11 +47,11 @@ func (grepTool) Spec() tools.Spec {
 func (grepTool) ParallelSafe(tools.Call) bool { return true }
 
 type grepArgs struct {
-	Pattern    string  `json:"pattern" jsonschema:"required" jsonschema_description:"A regular expression (RE2 syntax); text without special characters is searched as is."`
-	Path       *string `json:"path" jsonschema_description:"The folder or file to search: relative to the working directory, or absolute (default: the working directory)."`
-	Glob       *string `json:"glob" jsonschema_description:"Search only files matching this glob, e.g. *.go or src/**/*.ts (without a slash it matches file names in every folder)."`
-	IgnoreCase bool    `json:"ignore_case" jsonschema_description:"Match without regard to case (default false)."`
-	Context    *int    `json:"context" jsonschema:"minimum=0,maximum=10" jsonschema_description:"Lines to show before and after each match (default 0)."`
+	Pattern    string  `json:"pattern" jsonschema:"required" jsonschema_description:"RE2, e.g. \\bfoo\\( or (?i)todo"`
+	Path       *string `json:"path" jsonschema_description:"Folder or file (default: the working directory)."`
+	Glob       *string `json:"glob" jsonschema_description:"Only files matching it: *.go (names, any folder) or src/**/*.ts."`
+	IgnoreCase bool    `json:"ignore_case"`
+	Context    *int    `json:"context" jsonschema:"minimum=0,maximum=10" jsonschema_description:"Lines around each match."`
 }
 
 var grepSchema = tools.SchemaOf[grepArgs]()

@@ -34,7 +34,7 @@ func (lsTool) Spec() tools.Spec {
 func (lsTool) ParallelSafe(tools.Call) bool { return true }
 
 type lsArgs struct {
-	Path *string `json:"path" jsonschema_description:"The folder to list: relative to the working directory, or absolute (default: the working directory)."`
+	Path *string `json:"path"`
 }
 
 var lsSchema = tools.SchemaOf[lsArgs]()

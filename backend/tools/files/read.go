@@ -56,9 +56,9 @@ func (readTool) Spec() tools.Spec {
 func (readTool) ParallelSafe(tools.Call) bool { return true }
 
 type readArgs struct {
-	Path   string `json:"path" jsonschema:"required" jsonschema_description:"The file to read: relative to the working directory, or absolute."`
-	Offset *int   `json:"offset" jsonschema:"minimum=1" jsonschema_description:"The line to start at; 1 is the first line (default 1)."`
-	Limit  *int   `json:"limit" jsonschema:"minimum=1" jsonschema_description:"Most lines to return (default and cap 2000)."`
+	Path   string `json:"path" jsonschema:"required"`
+	Offset *int   `json:"offset" jsonschema:"minimum=1" jsonschema_description:"First line, from 1."`
+	Limit  *int   `json:"limit" jsonschema:"minimum=1" jsonschema_description:"Most lines (default and cap 2000)."`
 }
 
 var readSchema = tools.SchemaOf[readArgs]()
@@ -233,7 +233,9 @@ func (lr *lineReader) next(keep int) (head []byte, n int64, err error) {
 	}
 }
 
-// readLines renders lines offset.. of a text file with line numbers,
+// readLines renders lines offset.. of a text file, each as its number, a
+// colon and the line (as grep -n prints them: the cheapest numbering, since
+// every byte of a result is sent again at each later step),
 // within limit lines and ReadMaxBytes bytes, and ends with a notice saying
 // exactly what was left out and how to read on (spec O1-O3). whole reports
 // whether the reader reached the end of the file.
@@ -295,7 +297,7 @@ func readLines(br *bufio.Reader, fileSize int64, offset, limit int, chosen bool)
 		if !utf8.ValidString(line) {
 			line, bad = strings.ToValidUTF8(line, "\uFFFD"), true
 		}
-		fmt.Fprintf(&out, "%6d\t%s\n", lineNo, line)
+		fmt.Fprintf(&out, "%d:%s\n", lineNo, line)
 		shown++
 		shownBytes += n
 		if cutLine != 0 {

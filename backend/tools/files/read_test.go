@@ -30,7 +30,7 @@ func TestReadCapsAndSaysWhatWasLeftOut(t *testing.T) {
 	f.put("big.txt", body, 0o644)
 	res := f.ok("read", map[string]any{"path": "big.txt"})
 	lines := strings.Split(res.Text, "\n")
-	if lines[0] != "     1\tline 1" || lines[1999] != "  2000\tline 2000" {
+	if lines[0] != "1:line 1" || lines[1999] != "2000:line 2000" {
 		t.Fatalf("head not kept: %q … %q", lines[0], lines[1999])
 	}
 	if strings.Contains(res.Text, "line 2001\n") {
@@ -68,7 +68,7 @@ func TestReadPages(t *testing.T) {
 	f := newFixture(t)
 	f.put("p.txt", numbered(1, 50), 0o644)
 	res := f.ok("read", map[string]any{"path": "p.txt", "offset": 11, "limit": 5})
-	if !strings.HasPrefix(res.Text, "    11\tline 11\n    12\tline 12\n") || strings.Contains(res.Text, "line 16\n") {
+	if !strings.HasPrefix(res.Text, "11:line 11\n12:line 12\n") || strings.Contains(res.Text, "line 16\n") {
 		t.Fatalf("page wrong:\n%s", res.Text)
 	}
 	before, after := len(numbered(1, 10)), len(numbered(16, 50))
@@ -84,7 +84,7 @@ func TestReadPages(t *testing.T) {
 	}
 	// The last page says nothing is left after it.
 	res = f.ok("read", map[string]any{"path": "p.txt", "offset": 48})
-	if strings.Contains(res.Text, "after") || !strings.Contains(res.Text, "    50\tline 50") {
+	if strings.Contains(res.Text, "after") || !strings.Contains(res.Text, "\n50:line 50\n") {
 		t.Fatalf("last page:\n%s", res.Text)
 	}
 	// Past the end is an error that says how long the file is.
@@ -116,7 +116,7 @@ func TestReadHugeFileWithLimit(t *testing.T) {
 	}
 	fh.Close()
 	res := f.ok("read", map[string]any{"path": "huge.log", "limit": 10})
-	if !strings.Contains(res.Text, "    10\tline 10") || !strings.Contains(res.Text, "not counted in lines") ||
+	if !strings.Contains(res.Text, "\n10:line 10\n") || !strings.Contains(res.Text, "not counted in lines") ||
 		!strings.Contains(res.Text, fmt.Sprintf("%d bytes after line 10", (1<<30)-len(numbered(1, 10)))) {
 		t.Fatalf("huge read:\n%s", res.Text)
 	}
@@ -144,7 +144,7 @@ func TestReadImagesAndBinaries(t *testing.T) {
 	}
 	f.put("latin1.txt", "caf\xe9\r\nna\xefve\r\n", 0o644)
 	res = f.ok("read", map[string]any{"path": "latin1.txt"})
-	if !strings.Contains(res.Text, "     1\tcaf\uFFFD\n") || !strings.Contains(res.Text, "not valid UTF-8") || !strings.Contains(res.Text, "CRLF") {
+	if !strings.HasPrefix(res.Text, "1:caf\uFFFD\n") || !strings.Contains(res.Text, "not valid UTF-8") || !strings.Contains(res.Text, "CRLF") {
 		t.Fatalf("latin1: %q", res.Text)
 	}
 	f.put("empty.txt", "", 0o644)

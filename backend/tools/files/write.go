@@ -33,8 +33,8 @@ func (writeTool) Spec() tools.Spec {
 func (writeTool) ParallelSafe(tools.Call) bool { return false }
 
 type writeArgs struct {
-	Path    string  `json:"path" jsonschema:"required" jsonschema_description:"The file to create or overwrite: relative to the working directory, or absolute."`
-	Content *string `json:"content" jsonschema:"required" jsonschema_description:"The whole new content of the file."`
+	Path    string  `json:"path" jsonschema:"required"`
+	Content *string `json:"content" jsonschema:"required"`
 }
 
 var writeSchema = tools.SchemaOf[writeArgs]()

@@ -127,7 +127,7 @@ func TestEditMatching(t *testing.T) {
 		t.Fatalf("ambiguous: %s", res.Text)
 	}
 	res = f.fail("edit", map[string]any{"path": "m.go", "old_string": "func c() {", "new_string": "x"})
-	if !strings.Contains(res.Text, "closest") || !strings.Contains(res.Text, "     1\tfunc a() {") {
+	if !strings.Contains(res.Text, "closest") || !strings.Contains(res.Text, "\n1:func a() {") {
 		t.Fatalf("not found: %s", res.Text)
 	}
 	res = f.fail("edit", map[string]any{"path": "m.go", "old_string": "func a() {\n    return 1", "new_string": "x"})

@@ -163,7 +163,7 @@ func read(a args, text string) (tools.Result, error) {
 	end := min(len(lines), a.Offset-1+limit)
 	var b strings.Builder
 	for i := a.Offset - 1; i < end; i++ {
-		fmt.Fprintf(&b, "%6d\t%s", i+1, strings.TrimSuffix(lines[i], "\n"))
+		fmt.Fprintf(&b, "%d:%s", i+1, strings.TrimSuffix(lines[i], "\n"))
 		b.WriteByte('\n')
 	}
 	body, cut := tools.Head(b.String(), tools.Limits{Bytes: tools.DocumentLimits.Bytes})
@@ -211,11 +211,11 @@ func search(a args, text string) (tools.Result, error) {
 			b.WriteString("--\n")
 		}
 		for j := max(from, lastPrinted+1); j <= to; j++ {
-			mark := " "
+			mark := "-"
 			if j == i || re.MatchString(lines[j]) {
 				mark = ":"
 			}
-			fmt.Fprintf(&b, "%6d%s%s\n", j+1, mark, lines[j])
+			fmt.Fprintf(&b, "%d%s%s\n", j+1, mark, lines[j])
 		}
 		lastPrinted = to
 	}

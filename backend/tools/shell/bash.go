@@ -35,11 +35,11 @@ const (
 type bashTool struct{ s *Shell }
 
 type bashArgs struct {
-	Command         string `json:"command" jsonschema:"required,minLength=1" jsonschema_description:"The bash command to run in the working directory."`
-	TimeoutMS       *int64 `json:"timeout_ms" jsonschema:"minimum=1,maximum=600000" jsonschema_description:"End the command after this many milliseconds (default 120000, at most 600000). Background commands have no timeout unless you give one."`
-	RunInBackground bool   `json:"run_in_background" jsonschema_description:"Start the command and return its ID at once; read its output with bash_output, stop it with bash_kill."`
-	Sandbox         *bool  `json:"sandbox" jsonschema_description:"false asks the user to run this command outside the sandbox (network, writes outside the workspace); give a reason."`
-	Reason          string `json:"reason" jsonschema_description:"Why the command must leave the sandbox; shown to the user with sandbox: false."`
+	Command         string `json:"command" jsonschema:"required,minLength=1"`
+	TimeoutMS       *int64 `json:"timeout_ms" jsonschema:"minimum=1,maximum=600000" jsonschema_description:"Default 120000; none for background commands."`
+	RunInBackground bool   `json:"run_in_background"`
+	Sandbox         *bool  `json:"sandbox" jsonschema_description:"false: run outside the sandbox, if the user approves."`
+	Reason          string `json:"reason" jsonschema_description:"Why sandbox: false, shown to the user."`
 }
 
 var bashSchema = tools.SchemaOf[bashArgs]()

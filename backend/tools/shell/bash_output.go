@@ -14,7 +14,7 @@ var outputDescription string
 type outputTool struct{ s *Shell }
 
 type idArgs struct {
-	ID string `json:"id" jsonschema:"required,minLength=1" jsonschema_description:"The background command's ID, as bash returned it (bg1, bg2 ...)."`
+	ID string `json:"id" jsonschema:"required,minLength=1" jsonschema_description:"As bash returned it: bg1, bg2 ..."`
 }
 
 var idSchema = tools.SchemaOf[idArgs]()

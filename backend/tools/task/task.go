@@ -61,10 +61,10 @@ func (*Tool) Spec() tools.Spec {
 func (*Tool) ParallelSafe(tools.Call) bool { return true }
 
 type args struct {
-	Description string    `json:"description" jsonschema:"required,minLength=1" jsonschema_description:"3-8 words naming the job, shown to the user."`
-	Prompt      string    `json:"prompt" jsonschema:"required,minLength=1" jsonschema_description:"The whole job for the sub-agent, self-contained."`
-	Tools       *[]string `json:"tools" jsonschema_description:"Tool names the sub-agent may use; leave out for every tool but task."`
-	MaxSteps    int       `json:"max_steps" jsonschema:"minimum=1,maximum=200" jsonschema_description:"Most model steps of the sub-agent (default 50)."`
+	Description string    `json:"description" jsonschema:"required,minLength=1" jsonschema_description:"3-8 words, shown to the user."`
+	Prompt      string    `json:"prompt" jsonschema:"required,minLength=1"`
+	Tools       *[]string `json:"tools" jsonschema_description:"Tools it may use (default: all but task)."`
+	MaxSteps    int       `json:"max_steps" jsonschema:"minimum=1,maximum=200" jsonschema_description:"Default 50."`
 }
 
 // JSONSchemaExtend bounds the description and the tool list by

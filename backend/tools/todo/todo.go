@@ -60,11 +60,11 @@ func (*Writer) Spec() tools.Spec {
 }
 
 type args struct {
-	Todos *[]item `json:"todos" jsonschema:"required" jsonschema_description:"The whole task list, in order."`
+	Todos *[]item `json:"todos" jsonschema:"required"`
 }
 
 type item struct {
-	Content *string `json:"content" jsonschema:"required,minLength=1" jsonschema_description:"The task, one short sentence."`
+	Content *string `json:"content" jsonschema:"required,minLength=1"`
 	Status  *string `json:"status" jsonschema:"required,enum=pending,enum=in_progress,enum=completed"`
 }
 

@@ -47,9 +47,8 @@ func New() Tool { return Tool{} }
 func (Tool) Spec() tools.Spec {
 	return tools.Spec{
 		Name: Name,
-		Description: "Fetch one http or https URL. HTML pages come back as Markdown, text and JSON as they are, " +
-			"images as attachments; other binary files are refused. At most 5 redirects are followed and the final URL is " +
-			"reported. Each host needs the user's approval; loopback and private addresses always ask.",
+		Description: "Fetches an http or https URL: HTML as Markdown, text and JSON as they are, images as attachments; " +
+			"other binary files are refused. Follows up to 5 redirects and names the final URL. Each host needs the user's approval.",
 		Exposure: tools.Direct,
 		ReadOnly: true,
 		Schema:   schema,
@@ -60,8 +59,8 @@ func (Tool) Spec() tools.Spec {
 func (Tool) ParallelSafe(tools.Call) bool { return true }
 
 type args struct {
-	URL      string `json:"url" jsonschema:"required" jsonschema_description:"The http or https URL to fetch."`
-	MaxBytes *int64 `json:"max_bytes" jsonschema:"minimum=1" jsonschema_description:"Most bytes of the body to read (default and cap 5 MiB)."`
+	URL      string `json:"url" jsonschema:"required"`
+	MaxBytes *int64 `json:"max_bytes" jsonschema:"minimum=1" jsonschema_description:"Default and cap 5 MiB."`
 }
 
 var schema = tools.SchemaOf[args]()
