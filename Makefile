@@ -386,16 +386,17 @@ test-package: package package-rpm ## the .deb's and .rpm's contents; install the
 	  [ -f "$$f" ] || { echo "test-package: the package did not install $$f" >&2; exit 1; }; \
 	done; \
 	FOYA_SMOKE_TEST=1 FOYA_SMOKE_BIN=/usr/bin/foya $(GO) test -count=1 -v -run '^TestDesktopWindowShowsStoredSessions$$' ./tests/smoke/
-	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
-	$(MAKE) --no-print-directory install PREFIX="$$tmp" >/dev/null; \
-	grep -qx "Exec=$$tmp/bin/foya" "$$tmp/share/applications/foya.desktop"; \
-	if command -v desktop-file-validate >/dev/null; then \
-	  desktop-file-validate build/linux/foya.desktop "$$tmp/share/applications/foya.desktop"; fi; \
-	"$$tmp/bin/foya" --version >/dev/null; \
-	$(MAKE) --no-print-directory uninstall PREFIX="$$tmp" >/dev/null; \
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; prefix="$$tmp/with space"; \
+	$(MAKE) --no-print-directory install PREFIX="$$prefix" >/dev/null; \
+	entry="$$prefix/share/applications/foya.desktop"; \
+	grep -qxF "Exec=\"$$prefix/bin/foya\"" "$$entry" || { echo "test-package: $$entry's Exec is not the quoted path:" >&2; grep Exec "$$entry" >&2; exit 1; }; \
+	out=$$(desktop-file-validate build/linux/foya.desktop "$$entry" 2>&1) && [ -z "$$out" ] || \
+	  { echo "test-package: desktop-file-validate: $$out" >&2; exit 1; }; \
+	"$$prefix/bin/foya" --version >/dev/null; \
+	$(MAKE) --no-print-directory uninstall PREFIX="$$prefix" >/dev/null; \
 	left=$$(find "$$tmp" -type f ! -name 'icon-theme.cache' ! -name 'mimeinfo.cache'); \
 	if [ -n "$$left" ]; then echo "test-package: make uninstall left $$left" >&2; exit 1; fi; \
-	echo "test-package: make install and make uninstall (PREFIX=$$tmp): ok"
+	echo "test-package: make install and make uninstall (PREFIX='$$prefix', its menu entry valid): ok"
 # --- end packaging ---
 
 # --- release: .github/workflows, checked here ---
@@ -415,10 +416,15 @@ lint-workflows: ## actionlint (a Go tool of the module) on .github/workflows
 	@if command -v shellcheck >/dev/null; then echo "lint-workflows: ok, run: scripts checked with shellcheck"; \
 	else echo "lint-workflows: ok, but shellcheck is not installed (Debian package shellcheck): run: scripts not checked"; fi
 
+# The dry run's packages are checked by tests/packaging, and its binary
+# (from the tarball) by a desktop smoke test: the window shows the release's
+# version, as the About dialog does.
 test-release-linux: ## dry run of the release's Linux job (scripts/release-linux.sh) into a temporary folder, its output checked
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	GO=$(GO) scripts/release-linux.sh 0.0.0-dryrun "$$tmp"; \
-	FOYA_PACKAGES="$$tmp" FOYA_PACKAGES_RELEASE=1 $(GO) test -count=1 -v -run '^TestLinuxPackages$$' ./tests/packaging/
+	FOYA_PACKAGES="$$tmp" FOYA_PACKAGES_RELEASE=1 $(GO) test -count=1 -v -run '^TestLinuxPackages$$' ./tests/packaging/; \
+	mkdir "$$tmp/x" && tar -C "$$tmp/x" --strip-components=1 -xzf "$$tmp"/foya-0.0.0-dryrun-linux-*.tar.gz; \
+	FOYA_SMOKE_TEST=1 FOYA_SMOKE_BIN="$$tmp/x/bin/foya" $(GO) test -count=1 -v -run '^TestDesktopWindowShowsStoredSessions$$' ./tests/smoke/
 
 # The Windows build of release.yml, cross-compiled (Wails on Windows needs
 # no cgo): go tool wails build (-s: the front end as built, -m: go.mod as
