@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # release-version.sh ldflags VERSION
 #   prints the -ldflags that link VERSION (a tag's v dropped), HEAD's commit
-#   (its first 7 hex digits, -dirty when tracked files differ) and that
+#   (its first 7 hex digits, -dirty when tracked files other than wails.json
+#   differ) and that
 #   commit's date (UTC) into the binary, as make build does: foya --version
 #   and the About dialog show them.
 # release-version.sh wails VERSION
@@ -24,7 +25,9 @@ case $1 in
 ldflags)
 	commit=$(git rev-parse --verify HEAD)
 	commit=${commit:0:7}
-	git diff --quiet HEAD -- || commit="$commit-dirty"
+	# wails.json is left out: the workflow sets its productVersion (below)
+	# before it builds, which is not a change to the source.
+	git diff --quiet HEAD -- . ':(exclude)wails.json' || commit="$commit-dirty"
 	date=$(TZ=UTC git log -1 --format=%cd --date=format-local:%Y-%m-%d)
 	echo "-X foya/backend/kernel.Version=$version -X foya/backend/kernel.BuildCommit=$commit -X foya/backend/kernel.BuildDate=$date"
 	;;
