@@ -38,9 +38,12 @@ LDFLAGS := $(strip $(LDFLAGS))
 # keyring and notification tests start a session bus of their own with its
 # dbus-daemon), libglib2.0-bin and gvfs (gio's trash); the sqlite3 shell
 # for the tests of many processes on one database; iproute2 (ip) to bring
-# up the loopback of the MCP conformance suite's private network.
+# up the loopback of the MCP conformance suite's private network; for the
+# release checks, rpm (to read the .rpm), nsis (makensis, the Windows
+# installer) and shellcheck (actionlint checks the workflows' scripts with it).
 APT_PACKAGES := libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth imagemagick chromium patch ripgrep trash-cli desktop-file-utils \
-                bubblewrap python3 util-linux git e2fsprogs dbus libglib2.0-bin gvfs sqlite3 xdotool iproute2
+                bubblewrap python3 util-linux git e2fsprogs dbus libglib2.0-bin gvfs sqlite3 xdotool iproute2 \
+                rpm nsis shellcheck
 
 NPM_STAMP     := frontend/node_modules/.foya-npm-ci
 FRONTEND_SRC  := $(shell find frontend/src -type f 2>/dev/null) \
@@ -59,13 +62,16 @@ run: build ## install what is missing, build, start the desktop app
 build: deps $(FRONTEND_DIST) ## install what is missing, build the desktop binary into build/bin/foya
 	$(GO) build -tags $(TAGS) $(if $(LDFLAGS),-ldflags "$(LDFLAGS)") -o $(BIN) .
 
-test: deps frontend ## install what is missing, then run every test: Go, MCP conformance, front end, browser, desktop smoke, package
+test: deps frontend ## install what is missing, then run every test: Go, MCP conformance, front end, browser, desktop smoke, package, release
 	$(MAKE) --no-print-directory test-go
 	$(MAKE) --no-print-directory test-conformance
 	$(MAKE) --no-print-directory test-frontend
 	$(MAKE) --no-print-directory test-e2e
 	$(MAKE) --no-print-directory test-smoke
 	$(MAKE) --no-print-directory test-package
+	$(MAKE) --no-print-directory lint-workflows
+	$(MAKE) --no-print-directory test-release-linux
+	$(MAKE) --no-print-directory test-windows
 
 # GORACE: a race-enabled program sleeps a second before it exits, so that
 # late reports get out; the sandbox helper is the test binary itself, so
@@ -293,13 +299,14 @@ clean: ## remove build output (keeps installed modules)
 # --- packaging: the Debian package, the per-user install, their test ---
 # The .deb and the per-user install take build/bin/foya as make build left
 # it; icons are made from build/appicon.png at the hicolor sizes.
-.PHONY: package install uninstall icons test-package
+.PHONY: package package-rpm install uninstall icons test-package
 
 ICON_SIZES := 16 32 48 64 128 256 512
 ICON_DIR   := build/linux/icons/hicolor
 ICONS      := $(foreach s,$(ICON_SIZES),$(ICON_DIR)/$(s)x$(s)/apps/foya.png)
 PREFIX     ?= $(HOME)/.local
 PKG_ARCH    = $(shell $(GO) env GOARCH)
+PKG_DIR    ?= build/bin
 
 # make clean removes the icons and Wails' Windows leftovers too.
 clean: clean-package
@@ -315,11 +322,23 @@ $(ICON_DIR)/%/apps/foya.png: build/appicon.png
 	convert $< -resize $* -strip -define png:exclude-chunks=date,time $@
 
 package: build icons ## the Debian package build/bin/foya_VERSION_ARCH.deb (nfpm), of the binary make build made
-	rm -f build/bin/foya_*.deb
-	version=$$(./$(BIN) --version | awk 'NR == 1 { print $$2 }'); \
-	FOYA_VERSION="$$version" FOYA_ARCH=$(PKG_ARCH) $(GO) tool nfpm package --packager deb \
-	  --config build/linux/nfpm.yaml --target build/bin/
-	@ls build/bin/foya_*.deb
+	rm -f $(PKG_DIR)/foya_*.deb
+	$(call nfpm,deb)
+	@ls $(PKG_DIR)/foya_*.deb
+
+package-rpm: build icons ## the RPM package build/bin/foya-VERSION-1.ARCH.rpm (nfpm), of the binary make build made
+	rm -f $(PKG_DIR)/foya-*.rpm
+	$(call nfpm,rpm)
+	@ls $(PKG_DIR)/foya-*.rpm
+
+# $(call nfpm,PACKAGER): build/linux/nfpm.yaml's package of $(BIN), whose
+# version is what that binary's --version says, into PKG_DIR (build/bin;
+# scripts/release-linux.sh gives its own BIN and PKG_DIR).
+define nfpm
+	version=$$('$(BIN)' --version | awk 'NR == 1 { print $$2 }'); \
+	FOYA_VERSION="$$version" FOYA_ARCH=$(PKG_ARCH) FOYA_BIN='$(BIN)' FOYA_ICON_DIR='$(ICON_DIR)' \
+	  $(GO) tool nfpm package --packager $(1) --config build/linux/nfpm.yaml --target '$(PKG_DIR)'/
+endef
 
 # Per-user: the binary in PREFIX/bin, a menu entry whose Exec is that
 # binary's absolute path (quoted as the desktop-entry spec says, so a PREFIX
@@ -359,7 +378,8 @@ endef
 # --version against the built one, runs a desktop smoke test against the
 # installed binary, and removes the package, also when a step failed. It
 # needs root (or sudo) for dpkg; without either it says so and passes.
-test-package: package ## install the .deb, check foya --version and the desktop smoke test on it, remove it
+test-package: package package-rpm ## the .deb's and .rpm's contents; install the .deb, check foya --version and the desktop smoke test on it, remove it
+	FOYA_PACKAGES=$(CURDIR)/$(PKG_DIR) $(GO) test -count=1 -v -run '^TestLinuxPackages$$' ./tests/packaging/
 	@if [ "$$(id -u)" = 0 ]; then sudo=""; \
 	elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo="sudo -n"; \
 	else echo "test-package: skipped: dpkg -i needs root, and sudo is missing or asks for a password"; exit 0; fi; \
@@ -375,14 +395,57 @@ test-package: package ## install the .deb, check foya --version and the desktop 
 	  [ -f "$$f" ] || { echo "test-package: the package did not install $$f" >&2; exit 1; }; \
 	done; \
 	FOYA_SMOKE_TEST=1 FOYA_SMOKE_BIN=/usr/bin/foya $(GO) test -count=1 -v -run '^TestDesktopWindowShowsStoredSessions$$' ./tests/smoke/
-	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
-	$(MAKE) --no-print-directory install PREFIX="$$tmp" >/dev/null; \
-	grep -qx "Exec=$$tmp/bin/foya" "$$tmp/share/applications/foya.desktop"; \
-	if command -v desktop-file-validate >/dev/null; then \
-	  desktop-file-validate build/linux/foya.desktop "$$tmp/share/applications/foya.desktop"; fi; \
-	"$$tmp/bin/foya" --version >/dev/null; \
-	$(MAKE) --no-print-directory uninstall PREFIX="$$tmp" >/dev/null; \
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; prefix="$$tmp/with space"; \
+	$(MAKE) --no-print-directory install PREFIX="$$prefix" >/dev/null; \
+	entry="$$prefix/share/applications/foya.desktop"; \
+	grep -qxF "Exec=\"$$prefix/bin/foya\"" "$$entry" || { echo "test-package: $$entry's Exec is not the quoted path:" >&2; grep Exec "$$entry" >&2; exit 1; }; \
+	out=$$(desktop-file-validate build/linux/foya.desktop "$$entry" 2>&1) && [ -z "$$out" ] || \
+	  { echo "test-package: desktop-file-validate: $$out" >&2; exit 1; }; \
+	"$$prefix/bin/foya" --version >/dev/null; \
+	$(MAKE) --no-print-directory uninstall PREFIX="$$prefix" >/dev/null; \
 	left=$$(find "$$tmp" -type f ! -name 'icon-theme.cache' ! -name 'mimeinfo.cache'); \
 	if [ -n "$$left" ]; then echo "test-package: make uninstall left $$left" >&2; exit 1; fi; \
-	echo "test-package: make install and make uninstall (PREFIX=$$tmp): ok"
+	echo "test-package: make install and make uninstall (PREFIX='$$prefix', its menu entry valid): ok"
 # --- end packaging ---
+
+# --- release: .github/workflows, checked here ---
+# release.yml builds every platform's download on a version tag; ci.yml runs
+# make test on pull requests and builds (without testing) Windows and macOS.
+# Here: actionlint on both (shellcheck checks their run: scripts), a dry run
+# of release.yml's Linux job (scripts/release-linux.sh, for this machine's
+# architecture, into a temporary folder; its packages, tarball and
+# SHA256SUMS then checked by tests/packaging), and the Windows cross-build
+# that release.yml makes (wails build, with its NSIS installer where
+# makensis is installed). docs/release.md says how a release is made. make
+# test runs them after the front end is built; the dry run needs it.
+.PHONY: lint-workflows test-release-linux test-windows
+
+lint-workflows: ## actionlint (a Go tool of the module) on .github/workflows
+	$(GO) tool actionlint -color=false
+	@if command -v shellcheck >/dev/null; then echo "lint-workflows: ok, run: scripts checked with shellcheck"; \
+	else echo "lint-workflows: ok, but shellcheck is not installed (Debian package shellcheck): run: scripts not checked"; fi
+
+# The dry run's packages are checked by tests/packaging, and its binary
+# (from the tarball) by a desktop smoke test: the window shows the release's
+# version, as the About dialog does.
+test-release-linux: ## dry run of the release's Linux job (scripts/release-linux.sh) into a temporary folder, its output checked
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	GO=$(GO) scripts/release-linux.sh 0.0.0-dryrun "$$tmp"; \
+	FOYA_PACKAGES="$$tmp" FOYA_PACKAGES_RELEASE=1 $(GO) test -count=1 -v -run '^TestLinuxPackages$$' ./tests/packaging/; \
+	mkdir "$$tmp/x" && tar -C "$$tmp/x" --strip-components=1 -xzf "$$tmp"/foya-0.0.0-dryrun-linux-*.tar.gz; \
+	FOYA_SMOKE_TEST=1 FOYA_SMOKE_BIN="$$tmp/x/bin/foya" $(GO) test -count=1 -v -run '^TestDesktopWindowShowsStoredSessions$$' ./tests/smoke/
+
+# The Windows build of release.yml, cross-compiled (Wails on Windows needs
+# no cgo): go tool wails build (-s: the front end as built, -m: go.mod as
+# it is), which adds the icon, manifest and version resource, writes
+# build/bin/foya.exe and, with -nsis, the installer
+# build/bin/Foya-amd64-installer.exe when makensis is installed. Without
+# makensis only the .exe is built, and it says so. Its log: WIN_LOG.
+WIN_LOG = build/bin/windows-check.log
+test-windows: ## the Windows amd64 cross-build (foya.exe, and the NSIS installer where makensis is)
+	@rm -f build/bin/foya.exe build/bin/Foya-amd64-installer.exe; \
+	if command -v makensis >/dev/null; then nsis=-nsis; else nsis=; echo "test-windows: makensis not installed (Debian package nsis): the installer is skipped, only foya.exe is built"; fi; \
+	$(GO) tool wails build -m -s -skipbindings -platform windows/amd64 $$nsis -o foya.exe \
+	  -ldflags "-X foya/backend/kernel.Version=0.0.0-check" >$(WIN_LOG) 2>&1 || { cat $(WIN_LOG); exit 1; }; \
+	ls -l build/bin/foya.exe $${nsis:+build/bin/Foya-amd64-installer.exe}
+# --- end release ---
