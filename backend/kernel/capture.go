@@ -109,3 +109,7 @@ func (o *owner) lockRemoved(id string) bool {
 	_, err := os.Lstat(filepath.Join(o.dir, name+".lock"))
 	return errors.Is(err, fs.ErrNotExist)
 }
+
+// The store answers the capture's looks by path and by time (so that a
+// look costs what it finds, not the session's history).
+var _ capture.RecordsByPath = (*store.Store)(nil)

@@ -1,0 +1,46 @@
+package store
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"foya/backend/llm"
+)
+
+// Issue 27 item 3: the look around a shell command asks for the newest
+// File Change of the paths it found changed, and for the changes made
+// since the last look, never for the session's whole history.
+// spec: F1
+func TestFileChangesByPathAndSince(t *testing.T) {
+	ctx := context.Background()
+	s := open(t)
+	session(t, s, "s1")
+	session(t, s, "s2")
+	t0 := time.Unix(1_000_000, 0)
+	var c llm.Commit
+	c.AddChange(llm.FileChange{ID: "c1", SessionID: "s1", Path: "/w/a", Tool: "write", CreatedAt: t0}, nil, []byte("1"))
+	c.AddChange(llm.FileChange{ID: "c2", SessionID: "s1", Path: "/w/b", Tool: "bash", CreatedAt: t0.Add(time.Second)}, nil, []byte("2"))
+	c.AddChange(llm.FileChange{ID: "c3", SessionID: "s1", Path: "/w/a", Tool: "edit", CreatedAt: t0.Add(2 * time.Second)}, nil, []byte("3"))
+	c.AddChange(llm.FileChange{ID: "c4", SessionID: "s2", Path: "/w/a", Tool: "write", CreatedAt: t0.Add(3 * time.Second)}, nil, []byte("4"))
+	if _, err := s.Apply(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	last, err := s.LastFileChanges(ctx, "s1", []string{"/w/a", "/w/b", "/w/none", "/w/a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(last) != 2 || last["/w/a"].ID != "c3" || last["/w/b"].ID != "c2" {
+		t.Fatalf("last changes %+v; want c3 for /w/a and c2 for /w/b", last)
+	}
+	since, err := s.FileChangesSince(ctx, "s1", t0.Add(time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(since) != 2 || since[0].ID != "c2" || since[1].ID != "c3" {
+		t.Fatalf("changes since t0+1s: %+v; want c2 then c3 (oldest first, this session only)", since)
+	}
+	if none, err := s.FileChangesSince(ctx, "s1", t0.Add(time.Hour)); err != nil || len(none) != 0 {
+		t.Fatalf("changes since later: %+v, %v; want none", none, err)
+	}
+}
