@@ -33,9 +33,9 @@ func (b *byPath) FileReads(ctx context.Context, sessionID string) ([]files.Read,
 	return b.store.FileReads(ctx, sessionID)
 }
 
-func (b *byPath) FileChangesSince(ctx context.Context, sessionID string, since time.Time) ([]llm.FileChange, error) {
+func (b *byPath) OwnChangesSince(ctx context.Context, sessionID string, since time.Time) ([]llm.FileChange, error) {
 	all, err := b.store.FileChanges(ctx, sessionID)
-	return slices.DeleteFunc(all, func(fc llm.FileChange) bool { return fc.CreatedAt.Before(since) }), err
+	return slices.DeleteFunc(all, func(fc llm.FileChange) bool { return fc.CreatedAt.Before(since) || fc.Tool == "bash" }), err
 }
 
 func (b *byPath) LastFileChanges(ctx context.Context, sessionID string, paths []string) (map[string]llm.FileChange, error) {

@@ -322,11 +322,11 @@ func (c *Capture) Record(ctx context.Context, sessionID, runID, callID string, c
 }
 
 // changesSince returns the session's File Changes stored at or after
-// since (with a Records that cannot ask by time, every one: the caller
-// picks).
+// since that no shell command made (with a Records that cannot ask so,
+// every one: the caller picks).
 func (c *Capture) changesSince(ctx context.Context, sessionID string, since time.Time) ([]llm.FileChange, error) {
 	if r, ok := c.d.Records.(RecordsByPath); ok {
-		return r.FileChangesSince(ctx, sessionID, since)
+		return r.OwnChangesSince(ctx, sessionID, since)
 	}
 	return c.d.Records.FileChanges(ctx, sessionID)
 }

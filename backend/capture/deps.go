@@ -23,9 +23,10 @@ type Records interface {
 // it finds rather than the session's whole history (the store offers it;
 // without it, Capture reads every File Change and picks).
 type RecordsByPath interface {
-	// FileChangesSince returns the session's File Changes stored at or
-	// after since, oldest first.
-	FileChangesSince(ctx context.Context, sessionID string, since time.Time) ([]llm.FileChange, error)
+	// OwnChangesSince returns the session's File Changes stored at or
+	// after since that no shell command made (Tool is not "bash"),
+	// oldest first.
+	OwnChangesSince(ctx context.Context, sessionID string, since time.Time) ([]llm.FileChange, error)
 	// LastFileChanges returns the session's newest File Change of each of
 	// paths that has one, by path.
 	LastFileChanges(ctx context.Context, sessionID string, paths []string) (map[string]llm.FileChange, error)

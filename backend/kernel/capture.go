@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"foya/backend/capture"
+	"foya/backend/engine"
 	"foya/backend/llm"
 	"foya/backend/store"
 	"foya/backend/tools/files"
@@ -113,3 +114,6 @@ func (o *owner) lockRemoved(id string) bool {
 // The store answers the capture's looks by path and by time (so that a
 // look costs what it finds, not the session's history).
 var _ capture.RecordsByPath = (*store.Store)(nil)
+
+// The engine reads a call's approval mode alone, not the whole session.
+var _ engine.ModeStore = (*store.Store)(nil)

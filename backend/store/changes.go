@@ -39,11 +39,14 @@ func (s *Store) FileChanges(ctx context.Context, sessionID string) ([]llm.FileCh
 	return s.queryChanges(ctx, `session_id = ?`, sessionID)
 }
 
-// FileChangesSince returns the session's file changes stored at or after
-// since, oldest first: the look before a shell command asks for what Foya's
-// own tools changed since the last look, at the cost of what it finds.
-func (s *Store) FileChangesSince(ctx context.Context, sessionID string, since time.Time) ([]llm.FileChange, error) {
-	return s.queryChanges(ctx, `session_id = ? AND created_at >= ?`, sessionID, nanos(since))
+// OwnChangesSince returns the session's file changes stored at or after
+// since that a shell command did not make (Foya's own tools, reverts),
+// oldest first: the look before a shell command asks for what those
+// changed since the last look, at the cost of what it finds (an index
+// holds those changes alone).
+func (s *Store) OwnChangesSince(ctx context.Context, sessionID string, since time.Time) ([]llm.FileChange, error) {
+	return s.queryChanges(ctx, `session_id = ? AND created_at >= ? AND ifnull(json_extract(body, '$.tool'), '') <> 'bash'`,
+		sessionID, nanos(since))
 }
 
 // LastFileChanges returns the session's newest file change of each of

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -33,14 +34,39 @@ func TestFileChangesByPathAndSince(t *testing.T) {
 	if len(last) != 2 || last["/w/a"].ID != "c3" || last["/w/b"].ID != "c2" {
 		t.Fatalf("last changes %+v; want c3 for /w/a and c2 for /w/b", last)
 	}
-	since, err := s.FileChangesSince(ctx, "s1", t0.Add(time.Second))
+	since, err := s.OwnChangesSince(ctx, "s1", t0.Add(time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(since) != 2 || since[0].ID != "c2" || since[1].ID != "c3" {
-		t.Fatalf("changes since t0+1s: %+v; want c2 then c3 (oldest first, this session only)", since)
+	if len(since) != 1 || since[0].ID != "c3" {
+		t.Fatalf("own changes since t0+1s: %+v; want c3 alone (c2 is bash's, c4 another session's)", since)
 	}
-	if none, err := s.FileChangesSince(ctx, "s1", t0.Add(time.Hour)); err != nil || len(none) != 0 {
+	c = llm.Commit{}
+	c.AddChange(llm.FileChange{ID: "c5", SessionID: "s1", Path: "/w/c", CreatedAt: t0.Add(4 * time.Second)}, nil, []byte("5")) // a revert: no tool
+	if _, err := s.Apply(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	if since, err = s.OwnChangesSince(ctx, "s1", t0.Add(time.Second)); err != nil || len(since) != 2 || since[1].ID != "c5" {
+		t.Fatalf("own changes since t0+1s: %+v, %v; want c3 and the revert c5", since, err)
+	}
+	rows, err := s.r.QueryContext(ctx, `EXPLAIN QUERY PLAN SELECT body FROM file_changes WHERE session_id = ? AND created_at >= ? AND ifnull(json_extract(body, '$.tool'), '') <> 'bash'`, "s1", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	rows.Close()
+	if !strings.Contains(strings.Join(plan, "; "), "file_changes_own") {
+		t.Fatalf("the query of own changes does not use the index of them: %q", plan)
+	}
+	if none, err := s.OwnChangesSince(ctx, "s1", t0.Add(time.Hour)); err != nil || len(none) != 0 {
 		t.Fatalf("changes since later: %+v, %v; want none", none, err)
 	}
 }
