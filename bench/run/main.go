@@ -85,8 +85,8 @@ func run(doc, benchtime, pattern string, execRuns int, workloads string) error {
 	defer os.RemoveAll(tmp)
 	bin := filepath.Join(tmp, "foya")
 	if execRuns > 0 || workloads != "" {
-		if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-			return fmt.Errorf("build foya: %v\n%s", err, out)
+		if err := buildFoya(bin); err != nil {
+			return err
 		}
 	}
 	if execRuns > 0 {
@@ -122,6 +122,31 @@ func run(doc, benchtime, pattern string, execRuns int, workloads string) error {
 	fmt.Fprintf(os.Stderr, "bench: %d benchmarks in %d packages; %s rewritten\n", len(r.Results), len(pkgs), doc)
 	if len(failed) > 0 {
 		return fmt.Errorf("failed: %s (see %s)", strings.Join(failed, ", "), doc)
+	}
+	return nil
+}
+
+// buildFoya builds foya into bin and, with SANDBOX_STAMP set (make bench
+// sets it as make build does), the small sandbox helper beside it with
+// that stamp, so that the sessions measure what make build ships.
+func buildFoya(bin string) error {
+	stamp := os.Getenv("SANDBOX_STAMP")
+	var ld []string
+	if stamp != "" {
+		ld = []string{"-ldflags", "-X foya/backend/sandbox.HelperStamp=" + stamp}
+	}
+	args := append(append([]string{"build"}, ld...), "-o", bin, ".")
+	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
+		return fmt.Errorf("build foya: %v\n%s", err, out)
+	}
+	if stamp == "" {
+		return nil
+	}
+	args = append(append([]string{"build"}, ld...), "-o", filepath.Join(filepath.Dir(bin), "foya-sandbox"), "./cmd/foya-sandbox")
+	cmd := exec.Command("go", args...)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("build the sandbox helper: %v\n%s", err, out)
 	}
 	return nil
 }
