@@ -254,7 +254,9 @@ bindings: ## regenerate frontend/src/backend/gen from the Go types
 # --- benchmarks: make bench ---
 # Every Go benchmark of the module (found by bench/run from the test files:
 # a new func Benchmark... needs no change here), one package at a time, then
-# a scripted 200-call foya exec session; the figures, with the date and the
+# a scripted 200-call foya exec session, the shell sessions (a bash call's
+# CPU above plain bash -c, and a 1,000-step session's last hundred steps
+# against its first: issue 27); the figures, with the date and the
 # core count, replace the generated block of docs/benchmarks.md. Knobs:
 # BENCHTIME (go test -benchtime; 1x keeps it to a few minutes, 200ms gives
 # steadier figures for fast benchmarks), BENCH (a -bench regexp), EXEC_RUNS
