@@ -45,8 +45,7 @@ func (s *Store) FileChanges(ctx context.Context, sessionID string) ([]llm.FileCh
 // changed since the last look, at the cost of what it finds (an index
 // holds those changes alone).
 func (s *Store) OwnChangesSince(ctx context.Context, sessionID string, since time.Time) ([]llm.FileChange, error) {
-	return s.queryChanges(ctx, `session_id = ? AND created_at >= ? AND ifnull(json_extract(body, '$.tool'), '') <> 'bash'`,
-		sessionID, nanos(since))
+	return s.queryChanges(ctx, `session_id = ? AND created_at >= ? AND tool <> 'bash'`, sessionID, nanos(since))
 }
 
 // LastFileChanges returns the session's newest file change of each of
