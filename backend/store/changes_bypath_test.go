@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -68,5 +70,48 @@ func TestFileChangesByPathAndSince(t *testing.T) {
 	}
 	if none, err := s.OwnChangesSince(ctx, "s1", t0.Add(time.Hour)); err != nil || len(none) != 0 {
 		t.Fatalf("changes since later: %+v, %v; want none", none, err)
+	}
+}
+
+// Issue 27: migration 0012 gives the File Changes stored before it their
+// tool from the body, so that the look before a shell command still tells
+// Foya's own changes from a command's in an upgraded database.
+// spec: F1
+func TestMigrationFillsTheTool(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "foya.db")
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	session(t, s, "s1")
+	t0 := time.Unix(2_000_000, 0)
+	var c llm.Commit
+	c.AddChange(llm.FileChange{ID: "c1", SessionID: "s1", Path: "/w/a", Tool: "write", CreatedAt: t0}, nil, []byte("1"))
+	c.AddChange(llm.FileChange{ID: "c2", SessionID: "s1", Path: "/w/b", Tool: "bash", CreatedAt: t0}, nil, []byte("2"))
+	if _, err := s.Apply(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	// The database as Foya left it before migration 0012.
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"DROP INDEX file_changes_path", "DROP INDEX file_changes_own",
+		"ALTER TABLE file_changes DROP COLUMN tool", "PRAGMA user_version = 11"} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	db.Close()
+	s, err = Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	own, err := s.OwnChangesSince(ctx, "s1", t0)
+	if err != nil || len(own) != 1 || own[0].ID != "c1" {
+		t.Fatalf("own changes after the upgrade: %+v, %v; want c1 (c2 is bash's)", own, err)
 	}
 }
