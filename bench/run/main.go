@@ -473,7 +473,7 @@ func (r report) markdown() string {
 	}
 	if r.Exec != nil {
 		e := r.Exec
-		fmt.Fprintf(&b, "`foya exec --json`, a scripted %d-call session (%d steps × %d calls of `%s`, %s mode) against providertest over loopback, median of %d runs (`go run ./bench/exec -foya FOYA -calls %d -runs %d -json`, FOYA built by `go build .`):\n\n",
+		fmt.Fprintf(&b, "`foya exec --json`, a scripted %d-call session (%d steps × %d calls of `%s`, %s mode) against providertest over loopback, median of %d runs (`go run ./bench/exec -foya FOYA -calls %d -runs %d -json`, FOYA built by `go build .`, with its small sandbox helper when SANDBOX_STAMP is set, as by `make bench`):\n\n",
 			e.Calls, (e.Calls+e.PerStep-1)/e.PerStep, e.PerStep, e.Tool, e.Approval, e.Runs, e.Calls, e.Runs)
 		b.WriteString("| wall | CPU (user+sys) | peak RSS (maxrss) |\n| --- | --- | --- |\n")
 		fmt.Fprintf(&b, "| %.0f ms | %.0f ms | %.1f MB |\n\n", e.WallMS, e.CPUMS, float64(e.MaxRSSKB)/1024)
