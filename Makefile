@@ -73,6 +73,13 @@ build: deps $(FRONTEND_DIST) ## install what is missing, build the desktop binar
 helper: ## build the small sandbox helper beside the binary: build/bin/foya-sandbox
 	CGO_ENABLED=0 $(GO) build $(if $(LDFLAGS),-ldflags "$(LDFLAGS)") -o $(HELPER) ./cmd/foya-sandbox
 
+# The sandbox's whole test suite (the escapes included) with the small helper
+# as every command's helper, instead of the test binary (about as long as
+# the package's own tests: not in make test, which runs them once).
+.PHONY: test-small-helper
+test-small-helper: helper ## the sandbox package's tests with build/bin/foya-sandbox as the helper
+	FOYA_TEST_SMALL_HELPER=$(CURDIR)/$(HELPER) GORACE=atexit_sleep_ms=0 $(GO) test -race -count=1 ./backend/sandbox/
+
 test: deps frontend ## install what is missing, then run every test: Go, MCP conformance, front end, browser, desktop smoke, package
 	$(MAKE) --no-print-directory test-go
 	$(MAKE) --no-print-directory test-conformance
