@@ -23,7 +23,16 @@ endif
 COMMIT_DATE ?= $(shell TZ=UTC git log -1 --format=%cd --date=format-local:%Y-%m-%d 2>/dev/null)
 LDFLAGS += $(if $(COMMIT),-X foya/backend/kernel.BuildCommit=$(COMMIT))
 LDFLAGS += $(if $(COMMIT_DATE),-X foya/backend/kernel.BuildDate=$(COMMIT_DATE))
+# The small sandbox helper (cmd/foya-sandbox) is built beside the binary
+# with the same stamp, which foya checks before it starts the helper (see
+# sandbox.HelperStamp): a digest of the helper's own sources (the sandbox
+# and fspath packages), go.sum and the toolchain, so that one tree always
+# builds the same and a helper of another build is never used.
+SANDBOX_STAMP ?= $(shell cat $(sort $(wildcard backend/sandbox/*.go backend/fspath/*.go cmd/foya-sandbox/*.go)) go.sum 2>/dev/null | \
+  { cat; $(GO) version; } | sha256sum | cut -c1-32)
+LDFLAGS += $(if $(SANDBOX_STAMP),-X foya/backend/sandbox.HelperStamp=$(SANDBOX_STAMP))
 LDFLAGS := $(strip $(LDFLAGS))
+HELPER  := build/bin/foya-sandbox
 # --- end version ---
 
 # Debian packages: GTK and WebKitGTK headers for the desktop build; Xvfb,
@@ -51,7 +60,7 @@ FRONTEND_SRC  := $(shell find frontend/src -type f 2>/dev/null) \
                  frontend/tsconfig.json frontend/vite.config.ts
 FRONTEND_DIST := frontend/dist/index.html
 
-.PHONY: run build test shots test-go test-conformance tidy-check bench test-frontend test-e2e test-smoke bench-review crash soak fuzz deps deps-system deps-npm frontend bindings dev clean help
+.PHONY: run build helper test shots test-go test-conformance tidy-check bench test-frontend test-e2e test-smoke bench-review crash soak fuzz deps deps-system deps-npm frontend bindings dev clean help
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -59,8 +68,20 @@ help: ## list the targets
 run: build ## install what is missing, build, start the desktop app
 	./$(BIN)
 
-build: deps $(FRONTEND_DIST) ## install what is missing, build the desktop binary into build/bin/foya
+build: deps $(FRONTEND_DIST) ## install what is missing, build the desktop binary into build/bin/foya (and its sandbox helper)
 	$(GO) build -tags $(TAGS) $(if $(LDFLAGS),-ldflags "$(LDFLAGS)") -o $(BIN) .
+	$(MAKE) --no-print-directory helper
+
+# The small sandbox helper, static (no C library to load at each command).
+helper: ## build the small sandbox helper beside the binary: build/bin/foya-sandbox
+	CGO_ENABLED=0 $(GO) build $(if $(LDFLAGS),-ldflags "$(LDFLAGS)") -o $(HELPER) ./cmd/foya-sandbox
+
+# The sandbox's whole test suite (the escapes included) with the small helper
+# as every command's helper, instead of the test binary (about as long as
+# the package's own tests: not in make test, which runs them once).
+.PHONY: test-small-helper
+test-small-helper: helper ## the sandbox package's tests with build/bin/foya-sandbox as the helper
+	FOYA_TEST_SMALL_HELPER=$(CURDIR)/$(HELPER) GORACE=atexit_sleep_ms=0 $(GO) test -race -count=1 ./backend/sandbox/
 
 test: deps frontend ## install what is missing, then run every test: Go, MCP conformance, front end, browser, desktop smoke, package, release
 	$(MAKE) --no-print-directory test-go
@@ -246,7 +267,9 @@ bindings: ## regenerate frontend/src/backend/gen from the Go types
 # --- benchmarks: make bench ---
 # Every Go benchmark of the module (found by bench/run from the test files:
 # a new func Benchmark... needs no change here), one package at a time, then
-# a scripted 200-call foya exec session; the figures, with the date and the
+# a scripted 200-call foya exec session, the shell sessions (a bash call's
+# CPU above plain bash -c, and a 1,000-step session's last hundred steps
+# against its first: issue 27); the figures, with the date and the
 # core count, replace the generated block of docs/benchmarks.md. Knobs:
 # BENCHTIME (go test -benchtime; 1x keeps it to a few minutes, 200ms gives
 # steadier figures for fast benchmarks), BENCH (a -bench regexp), EXEC_RUNS
@@ -260,7 +283,7 @@ WORKLOADS ?=
 FOYA_GREP_TREE ?= $(or $(TMPDIR),/tmp)/foya-grep-tree
 
 bench: ## run every benchmark and rewrite the figures in docs/benchmarks.md
-	FOYA_GREP_TREE=$(FOYA_GREP_TREE) $(GO) run ./bench/run -benchtime '$(BENCHTIME)' -bench '$(BENCH)' -exec-runs $(EXEC_RUNS) $(if $(WORKLOADS),-workloads '$(WORKLOADS)')
+	FOYA_GREP_TREE=$(FOYA_GREP_TREE) SANDBOX_STAMP=$(SANDBOX_STAMP) $(GO) run ./bench/run -benchtime '$(BENCHTIME)' -bench '$(BENCH)' -exec-runs $(EXEC_RUNS) $(if $(WORKLOADS),-workloads '$(WORKLOADS)')
 
 # make bench-economy: what Foya sends the model on the shared workloads
 # (bench/economy: total and uncached input per task, every request body
@@ -349,6 +372,7 @@ QPREFIX = '$(subst ','\'',$(PREFIX))'
 
 install: build icons ## install for this user: ~/.local/bin/foya, a menu entry and icons (PREFIX=~/.local)
 	install -Dm755 "$(BIN)" $(QPREFIX)/bin/foya
+	install -Dm755 "$(HELPER)" $(QPREFIX)/lib/foya/foya-sandbox
 	install -d $(QPREFIX)/share/applications
 	bin="$$(cd $(QPREFIX)/bin && pwd)/foya"; \
 	build/linux/desktop-entry.sh "$$bin" < build/linux/foya.desktop > $(QPREFIX)/share/applications/foya.desktop.new; \
@@ -364,7 +388,8 @@ install: build icons ## install for this user: ~/.local/bin/foya, a menu entry a
 	  *) echo "note: $$bindir is not on your PATH: the menu entry works, a shell needs the full path";; esac
 
 uninstall: ## remove what make install put in place (PREFIX=~/.local)
-	rm -f $(QPREFIX)/bin/foya $(QPREFIX)/share/applications/foya.desktop
+	rm -f $(QPREFIX)/bin/foya $(QPREFIX)/lib/foya/foya-sandbox $(QPREFIX)/share/applications/foya.desktop
+	rmdir $(QPREFIX)/lib/foya 2>/dev/null || true
 	for s in $(ICON_SIZES); do rm -f $(QPREFIX)"/share/icons/hicolor/$${s}x$${s}/apps/foya.png"; done
 	$(call refresh-caches)
 

@@ -64,16 +64,16 @@ func (c *Capture) Before(ctx context.Context, sessionID, workdir string, live *s
 			c.commands.start(sessionID, c.runningBackground(sessionID))
 		}
 	}()
-	all, err := c.d.Records.FileChanges(ctx, sessionID)
-	if err != nil {
-		return err
-	}
 	// What Foya's own tools changed since the index last looked: the
 	// watcher's events for them may still be on their way. A margin covers
 	// clocks that step.
 	since := c.d.Workspace.LastLook(sessionID).Add(-2 * time.Second)
+	recent, err := c.changesSince(ctx, sessionID, since)
+	if err != nil {
+		return err
+	}
 	var also []string
-	for _, fc := range all {
+	for _, fc := range recent {
 		if fc.Tool != "bash" && fc.CreatedAt.After(since) {
 			also = append(also, fc.Path)
 		}
@@ -104,9 +104,13 @@ func (c *Capture) Before(ctx context.Context, sessionID, workdir string, live *s
 	if err != nil || len(changes) == 0 {
 		return err
 	}
-	last := map[string]llm.FileChange{}
-	for _, fc := range all {
-		last[fc.Path] = fc
+	paths := make([]string, 0, len(changes))
+	for _, ch := range changes {
+		paths = append(paths, ch.Path)
+	}
+	last, err := c.lastChanges(ctx, sessionID, paths)
+	if err != nil {
+		return err
 	}
 	n := 0
 	for _, ch := range changes {
@@ -203,13 +207,9 @@ func (c *Capture) commandChanged(ctx context.Context, sessionID string, changes 
 	if len(changes) == 0 {
 		return
 	}
-	reads, err := c.d.Reads.FileReads(ctx, sessionID)
+	read, err := c.readPaths(ctx, sessionID, changes)
 	if err != nil {
 		return // the guard still compares digests of whole reads
-	}
-	read := make(map[string]bool, len(reads))
-	for _, r := range reads {
-		read[r.Path] = true
 	}
 	for _, fc := range changes {
 		if fc.IsDir {
@@ -231,6 +231,46 @@ func (c *Capture) commandChanged(ctx context.Context, sessionID string, changes 
 	}
 }
 
+// maxReadLookups is how many changed paths commandChanged asks the
+// stale-read records about one by one; past it, it reads them all once.
+const maxReadLookups = 32
+
+// readPaths returns which of the changed paths (renamed ones at their old
+// path too) the session read or wrote: a command that changed a few files
+// asks for those, so the look costs what the command changed, not what
+// the session read.
+func (c *Capture) readPaths(ctx context.Context, sessionID string, changes []tools.FileChange) (map[string]bool, error) {
+	var paths []string
+	for _, fc := range changes {
+		if fc.IsDir {
+			continue
+		}
+		paths = append(paths, fc.Path)
+		if fc.RenamedFrom != "" {
+			paths = append(paths, fc.RenamedFrom)
+		}
+	}
+	read := make(map[string]bool, len(paths))
+	if len(paths) > maxReadLookups {
+		reads, err := c.d.Reads.FileReads(ctx, sessionID)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range reads {
+			read[r.Path] = true
+		}
+		return read, nil
+	}
+	for _, p := range paths {
+		_, ok, err := c.d.Reads.GetRead(ctx, sessionID, p)
+		if err != nil {
+			return nil, err
+		}
+		read[p] = ok
+	}
+	return read, nil
+}
+
 // Reverted notes, for the watcher, what a revert change left at its path,
 // after the session's record of the path was marked as changed: the
 // watcher compares the file with what the revert left instead, so it does
@@ -250,11 +290,15 @@ func (c *Capture) Reverted(ctx context.Context, rec llm.FileChange) {
 // index, which looks only when a shell command runs, had not seen it yet;
 // it is not blamed on the command.
 func (c *Capture) Record(ctx context.Context, sessionID, runID, callID string, changes []tools.FileChange) error {
-	all, err := c.d.Records.FileChanges(ctx, sessionID)
+	paths := make([]string, 0, len(changes))
+	for _, ch := range changes {
+		paths = append(paths, ch.Path)
+	}
+	last, err := c.lastChanges(ctx, sessionID, paths)
 	if err != nil {
 		return fmt.Errorf("record the background command's changes: %w", err)
 	}
-	changes = notRecorded(ctx, c.d.Records, changes, all)
+	changes = notRecorded(ctx, c.d.Records, changes, last)
 	if len(changes) == 0 {
 		return nil
 	}
@@ -277,15 +321,38 @@ func (c *Capture) Record(ctx context.Context, sessionID, runID, callID string, c
 	return nil
 }
 
-// notRecorded drops the changes that the newest of the recorded File
-// Changes (all, oldest first) of their path explains, and makes the others
-// start where that record left their path (tools.Rebase), with its kept
-// content.
-func notRecorded(ctx context.Context, rs Records, changes []tools.FileChange, all []llm.FileChange) []tools.FileChange {
+// changesSince returns the session's File Changes stored at or after
+// since that no shell command made (with a Records that cannot ask so,
+// every one: the caller picks).
+func (c *Capture) changesSince(ctx context.Context, sessionID string, since time.Time) ([]llm.FileChange, error) {
+	if r, ok := c.d.Records.(RecordsByPath); ok {
+		return r.OwnChangesSince(ctx, sessionID, since)
+	}
+	return c.d.Records.FileChanges(ctx, sessionID)
+}
+
+// lastChanges returns the session's newest File Change of each of paths
+// that has one: a look asks for the paths it found changed, never for the
+// session's whole history, when the Records can (RecordsByPath).
+func (c *Capture) lastChanges(ctx context.Context, sessionID string, paths []string) (map[string]llm.FileChange, error) {
+	if r, ok := c.d.Records.(RecordsByPath); ok {
+		return r.LastFileChanges(ctx, sessionID, paths)
+	}
+	all, err := c.d.Records.FileChanges(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
 	last := map[string]llm.FileChange{}
 	for _, fc := range all {
 		last[fc.Path] = fc
 	}
+	return last, nil
+}
+
+// notRecorded drops the changes that the newest recorded File Change of
+// their path (last, by path) explains, and makes the others start where
+// that record left their path (tools.Rebase), with its kept content.
+func notRecorded(ctx context.Context, rs Records, changes []tools.FileChange, last map[string]llm.FileChange) []tools.FileChange {
 	out := changes[:0:0]
 	for _, ch := range changes {
 		fc, ok := last[ch.Path]

@@ -19,6 +19,19 @@ type Records interface {
 	Blob(ctx context.Context, sha string) ([]byte, error)
 }
 
+// RecordsByPath is what a Records may also offer so that a look costs what
+// it finds rather than the session's whole history (the store offers it;
+// without it, Capture reads every File Change and picks).
+type RecordsByPath interface {
+	// OwnChangesSince returns the session's File Changes stored at or
+	// after since that no shell command made (Tool is not "bash"),
+	// oldest first.
+	OwnChangesSince(ctx context.Context, sessionID string, since time.Time) ([]llm.FileChange, error)
+	// LastFileChanges returns the session's newest File Change of each of
+	// paths that has one, by path.
+	LastFileChanges(ctx context.Context, sessionID string, paths []string) (map[string]llm.FileChange, error)
+}
+
 // Reads are the stale-read guard's records of the files a session read or
 // wrote (the store).
 type Reads interface {

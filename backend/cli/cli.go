@@ -16,6 +16,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,8 +54,30 @@ type Env struct {
 }
 
 // Main runs the command line with the process's standard streams and
-// returns the exit code.
+// returns the exit code. With FOYA_CPUPROFILE or FOYA_MEMPROFILE set to a
+// file, it writes a CPU profile of the command, or an allocation profile at
+// its end, there (runtime/pprof; read with go tool pprof): how
+// docs/benchmarks.md profiles foya exec.
 func Main(args []string) int {
+	if p := os.Getenv("FOYA_CPUPROFILE"); p != "" {
+		if f, err := os.Create(p); err == nil {
+			if pprof.StartCPUProfile(f) == nil {
+				defer func() {
+					pprof.StopCPUProfile()
+					f.Close()
+				}()
+			}
+		}
+	}
+	if p := os.Getenv("FOYA_MEMPROFILE"); p != "" {
+		runtime.MemProfileRate = 64 << 10
+		defer func() {
+			if f, err := os.Create(p); err == nil {
+				pprof.Lookup("allocs").WriteTo(f, 0)
+				f.Close()
+			}
+		}()
+	}
 	return Run(context.Background(), args, Env{})
 }
 

@@ -35,11 +35,20 @@ var canceled = func() context.Context {
 // with the mode the gateway decides with. An unknown
 // stored mode reads as Manual, the strictest.
 func (r *runner) callMode(ctx context.Context) (approval.Mode, error) {
-	sess, err := r.e.cfg.Store.Session(ctx, r.sess.ID)
-	if err != nil {
-		return approval.Manual, fmt.Errorf("read the session's approval mode: %w", err)
+	var mode string
+	if ms, ok := r.e.cfg.Store.(ModeStore); ok {
+		var err error
+		if mode, err = ms.ApprovalMode(ctx, r.sess.ID); err != nil {
+			return approval.Manual, fmt.Errorf("read the session's approval mode: %w", err)
+		}
+	} else {
+		sess, err := r.e.cfg.Store.Session(ctx, r.sess.ID)
+		if err != nil {
+			return approval.Manual, fmt.Errorf("read the session's approval mode: %w", err)
+		}
+		mode = sess.ApprovalMode
 	}
-	m, err := approval.ParseMode(sess.ApprovalMode)
+	m, err := approval.ParseMode(mode)
 	if err != nil {
 		return approval.Manual, nil
 	}

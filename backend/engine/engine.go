@@ -44,6 +44,13 @@ type Store interface {
 	Blob(ctx context.Context, sha string) ([]byte, error)
 }
 
+// ModeStore is what a Store may also offer: a session's approval mode
+// alone, read at every call (Session also counts the session's runs and
+// changes to review, which grow with it).
+type ModeStore interface {
+	ApprovalMode(ctx context.Context, sessionID string) (string, error)
+}
+
 // DefaultMaxSteps bounds the model steps of one run when neither the request
 // nor the user's run.max_steps setting says otherwise. Ordinary agent work
 // (fifty tool calls and an answer) must fit well inside it.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"foya/backend/capture"
+	"foya/backend/engine"
 	"foya/backend/llm"
 	"foya/backend/store"
 	"foya/backend/tools/files"
@@ -109,3 +110,10 @@ func (o *owner) lockRemoved(id string) bool {
 	_, err := os.Lstat(filepath.Join(o.dir, name+".lock"))
 	return errors.Is(err, fs.ErrNotExist)
 }
+
+// The store answers the capture's looks by path and by time (so that a
+// look costs what it finds, not the session's history).
+var _ capture.RecordsByPath = (*store.Store)(nil)
+
+// The engine reads a call's approval mode alone, not the whole session.
+var _ engine.ModeStore = (*store.Store)(nil)

@@ -296,7 +296,7 @@ func startHelper(ctx context.Context, sp *spec, mode string) (*Process, error) {
 // descriptor 3, a status pipe on 4, namespaces per mode. The returned status
 // reader belongs to the caller.
 func helperCmd(hs *helperSpec) (*exec.Cmd, *os.File, error) {
-	exe, err := os.Executable()
+	exe, err := helperExe()
 	if err != nil {
 		return nil, nil, fmt.Errorf("sandbox helper: %w", err)
 	}

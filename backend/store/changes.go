@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"foya/backend/llm"
 )
@@ -36,6 +37,34 @@ func (s *Store) queryChanges(ctx context.Context, where string, args ...any) ([]
 // FileChanges returns a session's file changes, oldest first.
 func (s *Store) FileChanges(ctx context.Context, sessionID string) ([]llm.FileChange, error) {
 	return s.queryChanges(ctx, `session_id = ?`, sessionID)
+}
+
+// OwnChangesSince returns the session's file changes stored at or after
+// since that a shell command did not make (Foya's own tools, reverts),
+// oldest first: the look before a shell command asks for what those
+// changed since the last look, at the cost of what it finds (an index
+// holds those changes alone).
+func (s *Store) OwnChangesSince(ctx context.Context, sessionID string, since time.Time) ([]llm.FileChange, error) {
+	return s.queryChanges(ctx, `session_id = ? AND created_at >= ? AND tool <> 'bash'`, sessionID, nanos(since))
+}
+
+// LastFileChanges returns the session's newest file change of each of
+// paths that has one, by path.
+func (s *Store) LastFileChanges(ctx context.Context, sessionID string, paths []string) (map[string]llm.FileChange, error) {
+	out := make(map[string]llm.FileChange, len(paths))
+	for _, p := range paths {
+		if _, done := out[p]; done {
+			continue
+		}
+		list, err := s.queryChanges(ctx, `id = (SELECT id FROM file_changes WHERE session_id = ? AND path = ? ORDER BY seq DESC LIMIT 1)`, sessionID, p)
+		if err != nil {
+			return nil, err
+		}
+		if len(list) > 0 {
+			out[p] = list[0]
+		}
+	}
+	return out, nil
 }
 
 // RunFileChanges returns a run's file changes, with those of the sub-agents

@@ -156,9 +156,9 @@ func putFileChange(ctx context.Context, tx *sql.Tx, fc *llm.FileChange, now time
 	if err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO file_changes (id, session_id, run_id, call_id, seq, path, body, created_at)
-		VALUES (?, ?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM file_changes WHERE session_id = ?), ?, ?, ?)`,
-		fc.ID, fc.SessionID, fc.RunID, fc.CallID, fc.SessionID, fc.Path, string(body), nanos(fc.CreatedAt))
+	_, err = tx.ExecContext(ctx, `INSERT INTO file_changes (id, session_id, run_id, call_id, seq, path, body, created_at, tool)
+		VALUES (?, ?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM file_changes WHERE session_id = ?), ?, ?, ?, ?)`,
+		fc.ID, fc.SessionID, fc.RunID, fc.CallID, fc.SessionID, fc.Path, string(body), nanos(fc.CreatedAt), fc.Tool)
 	if err != nil {
 		return fmt.Errorf("file change %s: %w", fc.ID, err)
 	}

@@ -143,6 +143,17 @@ func (s *Store) Session(ctx context.Context, id string) (llm.Session, error) {
 	return sess, s.wrapRead(err)
 }
 
+// ApprovalMode returns a session's approval mode alone: read at every
+// call, it must not count the session's runs and changes as Session does.
+func (s *Store) ApprovalMode(ctx context.Context, id string) (string, error) {
+	var mode string
+	err := s.r.QueryRowContext(ctx, `SELECT approval_mode FROM sessions WHERE id = ?`, id).Scan(&mode)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("session %s: %w", id, ErrNotFound)
+	}
+	return mode, s.wrapRead(err)
+}
+
 // Workdirs lists the distinct workspaces of every session.
 func (s *Store) Workdirs(ctx context.Context) ([]string, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT DISTINCT workdir FROM sessions`)

@@ -83,10 +83,15 @@ func (b *blobs) put(sha string, data []byte, fits func(n int64) bool, unfit func
 		}
 		return 0, fmt.Errorf("keep blob: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return fail(err)
-	}
+	// The folder is made when missing only: one system call less per
+	// content kept, after every command that changed a file.
 	f, err := os.CreateTemp(filepath.Dir(p), ".tmp-")
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			return fail(err)
+		}
+		f, err = os.CreateTemp(filepath.Dir(p), ".tmp-")
+	}
 	if err != nil {
 		return fail(err)
 	}

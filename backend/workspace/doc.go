@@ -35,7 +35,10 @@
 // records would not follow one another.
 //
 // Each index is saved in the data folder after a walk that changed it, so
-// a restarted kernel compares the disk with what it saw last; Prune
+// a restarted kernel compares the disk with what it saw last: a save
+// appends the paths that changed to the index's journal, and writes the
+// whole index again only after a start, when another kernel replaced it,
+// or when the journal outgrew it (journal.go); Prune
 // removes the blobs no saved index refers to any more (after a session is
 // deleted). Usage reports the disk the indexes take. The blob folder is
 // bounded by Limits.MaxKept: after Before saved the index, the earlier

@@ -173,7 +173,7 @@ func (m *Manager) get(sessionID, workdir string) (*index, error) {
 		return ix, nil
 	}
 	ctx, cancel := context.WithCancel(m.ctx)
-	ix := &index{m: m, session: sessionID, root: root, ready: make(chan struct{}), files: map[string]Entry{},
+	ix := &index{m: m, session: sessionID, root: root, ready: make(chan struct{}), files: map[string]Entry{}, dirty: map[string]bool{},
 		touched: map[string]bool{}, cancel: cancel}
 	m.indexes[sessionID] = ix
 	m.wg.Go(func() { ix.build(ctx) })
@@ -479,8 +479,10 @@ func (m *Manager) DeleteSession(sessionID string) error {
 		ix.mu.Unlock()
 	}
 	if validID(sessionID) {
-		if err := os.Remove(m.savedPath(sessionID)); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("remove the workspace index: %w", err)
+		for _, p := range []string{m.savedPath(sessionID), m.journalPath(sessionID)} {
+			if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return fmt.Errorf("remove the workspace index: %w", err)
+			}
 		}
 	}
 	_, err := m.Prune(pruneGrace)
@@ -593,8 +595,13 @@ func DirUsage(dir string) Usage {
 	u.Blobs, u.BlobBytes = (&blobs{dir: filepath.Join(dir, "blobs")}).usage()
 	list, _ := os.ReadDir(filepath.Join(dir, "index"))
 	for _, d := range list {
-		if fi, err := d.Info(); err == nil && strings.HasSuffix(d.Name(), savedSuffix) {
+		fi, err := d.Info()
+		switch {
+		case err != nil:
+		case strings.HasSuffix(d.Name(), savedSuffix):
 			u.Indexes++
+			u.IndexBytes += fi.Size()
+		case strings.HasSuffix(d.Name(), journalSuffix):
 			u.IndexBytes += fi.Size()
 		}
 	}

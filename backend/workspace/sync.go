@@ -39,10 +39,20 @@ type index struct {
 	// unsaved: a look changed the index and did not save it. The saved
 	// copy is what recovery compares the disk with, so it must not hold a
 	// change before the record of it is stored: a kill in between would
-	// leave it unrecorded. After, Settled, Look, Recover and a build
+	// leave it unsaved. After, Settled, Look, Recover and a build
 	// against a saved index leave it unsaved; the next Before (the records
 	// are stored by then), Save or Close saves.
 	unsaved bool
+	// dirty are the paths put or dropped since the last save, which a save
+	// appends to the saved index's journal (see journal.go) instead of
+	// writing the whole index again; gen is the generation of the whole
+	// index this Manager last wrote (0: none yet, the next save writes it
+	// whole), journaled the bytes appended to it since.
+	dirty     map[string]bool
+	gen       int64
+	journaled int64
+	baseBytes int64
+	base      os.FileInfo // the whole index as this Manager wrote it
 
 	wmu      sync.Mutex // guards the watcher's state
 	attached bool
@@ -151,9 +161,37 @@ func (ix *index) sync(ctx context.Context, narrow, save bool) ([]Change, error) 
 // next start, which then takes the disk as it finds it.
 func (ix *index) saveIfChanged() {
 	if ix.unsaved && !ix.gone {
-		_ = ix.m.save(ix.session, saved{Root: ix.root, Files: ix.files})
+		ix.save()
 		ix.unsaved = false
 	}
+}
+
+// save writes what changed since the last save: the changed paths
+// appended to the saved index's journal, or the whole index when this
+// Manager has not written it yet, or when the journal has grown past the
+// whole index's size (so that loading never costs more than twice a
+// whole index).
+func (ix *index) save() {
+	if ix.gen != 0 && ix.journaled < max(ix.baseBytes, minJournal) && ix.m.baseIs(ix.session, ix.base) {
+		n, err := ix.m.appendJournal(ix.session, ix.gen, ix.files, ix.dirty)
+		if err == nil {
+			ix.journaled += n
+			clear(ix.dirty)
+			return
+		}
+	}
+	gen := newGen()
+	n, err := ix.m.save(ix.session, saved{Root: ix.root, Files: ix.files, Gen: gen})
+	if err != nil {
+		ix.gen = 0 // written whole at the next save
+		return
+	}
+	ix.gen, ix.baseBytes, ix.journaled = gen, n, 0
+	ix.base, _ = os.Stat(ix.m.savedPath(ix.session))
+	if ix.base == nil {
+		ix.gen = 0
+	}
+	clear(ix.dirty)
 }
 
 // roots returns the paths of rels (relative, with forward slashes) that
@@ -302,14 +340,24 @@ func (ix *index) syncSubtree(ctx context.Context, root *os.Root, sub string, lim
 		}
 	}
 	var changes []Change
-	for rel, old := range ix.files {
-		if !under(rel, sub) {
-			continue
-		}
+	gone := func(rel string, old Entry) {
 		if _, ok := found[rel]; !ok {
 			o := old
 			changes = append(changes, Change{Path: ix.abs(rel), Before: &o})
 			ix.drop(rel, old)
+		}
+	}
+	if ix.leaf(sub, found) {
+		// One file: nothing of the index is below it, so the look costs
+		// what the path holds, not what the workspace does.
+		if old, had := ix.files[sub]; had {
+			gone(sub, old)
+		}
+	} else {
+		for rel, old := range ix.files {
+			if under(rel, sub) {
+				gone(rel, old)
+			}
 		}
 	}
 	for rel, sc := range found {
@@ -343,6 +391,24 @@ func (ix *index) syncSubtree(ctx context.Context, root *os.Root, sub string, lim
 		changes = append(changes, c)
 	}
 	return changes, nil
+}
+
+// leaf reports whether the index can hold nothing below sub: sub is not
+// the root, is no folder on disk (found) and was none in the index, which
+// either holds a file there or, whole (not stopped at MaxEntries), nothing.
+// A folder the index holds has its entries; a file never has any.
+func (ix *index) leaf(sub string, found map[string]scanned) bool {
+	if sub == "" {
+		return false
+	}
+	if sc, ok := found[sub]; ok && sc.e.IsDir() {
+		return false
+	}
+	old, had := ix.files[sub]
+	if had {
+		return !old.IsDir()
+	}
+	return ix.full
 }
 
 // forgetSkipped drops, without a change, what a saved index holds of the
@@ -386,6 +452,7 @@ func (ix *index) abs(rel string) string {
 
 func (ix *index) put(rel string, e Entry) {
 	ix.files[rel] = e
+	ix.dirty[rel] = true
 	if e.Kept {
 		ix.kept += e.Size
 	}
@@ -393,6 +460,7 @@ func (ix *index) put(rel string, e Entry) {
 
 func (ix *index) drop(rel string, e Entry) {
 	delete(ix.files, rel)
+	ix.dirty[rel] = true
 	if e.Kept {
 		ix.kept -= e.Size
 		ix.m.release(e.SHA)
@@ -444,6 +512,9 @@ func (ix *index) fill(root *os.Root, rel string, sc scanned, lim Limits, hashUnk
 type saved struct {
 	Root  string
 	Files map[string]Entry
+	// Gen names this writing of the whole index: the journal's records
+	// of another generation are not applied to it (see journal.go).
+	Gen int64
 }
 
 const savedSuffix = ".index"
@@ -452,24 +523,26 @@ func (m *Manager) savedPath(sessionID string) string {
 	return filepath.Join(m.opts.Dir, "index", sessionID+savedSuffix)
 }
 
-// save writes a session's index (gob, zstd), replacing the last one.
-func (m *Manager) save(sessionID string, s saved) error {
+// save writes a session's index (gob, zstd), replacing the last one and
+// its journal, and returns the bytes written.
+func (m *Manager) save(sessionID string, s saved) (int64, error) {
 	if !validID(sessionID) {
-		return fmt.Errorf("save the workspace index: session ID %q", sessionID)
+		return 0, fmt.Errorf("save the workspace index: session ID %q", sessionID)
 	}
 	p := m.savedPath(sessionID)
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return fmt.Errorf("save the workspace index: %w", err)
+		return 0, fmt.Errorf("save the workspace index: %w", err)
 	}
 	f, err := os.CreateTemp(filepath.Dir(p), ".tmp-")
 	if err != nil {
-		return fmt.Errorf("save the workspace index: %w", err)
+		return 0, fmt.Errorf("save the workspace index: %w", err)
 	}
 	enc, _ := codec()
 	var w bytes.Buffer
+	var n int
 	err = gob.NewEncoder(&w).Encode(s)
 	if err == nil {
-		_, err = f.Write(enc.EncodeAll(w.Bytes(), nil))
+		n, err = f.Write(enc.EncodeAll(w.Bytes(), nil))
 	}
 	err = errors.Join(err, f.Close())
 	if err == nil {
@@ -477,9 +550,12 @@ func (m *Manager) save(sessionID string, s saved) error {
 	}
 	if err != nil {
 		os.Remove(f.Name())
-		return fmt.Errorf("save the workspace index: %w", err)
+		return 0, fmt.Errorf("save the workspace index: %w", err)
 	}
-	return nil
+	// The journal's records are of the generation replaced: a crash
+	// before this removal leaves them, and load skips them.
+	os.Remove(m.journalPath(sessionID))
+	return int64(n), nil
 }
 
 // load reads a session's saved index.
@@ -503,5 +579,6 @@ func (m *Manager) load(sessionID string) (saved, error) {
 	if s.Files == nil {
 		s.Files = map[string]Entry{}
 	}
+	m.replayJournal(sessionID, &s)
 	return s, nil
 }

@@ -2,7 +2,10 @@
 // (each package whose test files hold a func Benchmark..., found anew each
 // time, so a new benchmark needs no change here), one package at a time,
 // then a scripted 200-call `foya exec` session (bench/exec: wall time, CPU
-// time as user+sys from rusage, peak RSS as maxrss), and, when given the
+// time as user+sys from rusage, peak RSS as maxrss), the shell sessions of
+// issue 27 (a `bash` call's CPU above plain `bash -c` of the same command,
+// in Full Access and sandboxed, and a 1,000-step session's last hundred
+// steps against its first), and, when given the
 // shared comparison workloads, those too. It rewrites the block between
 // the markers in docs/benchmarks.md with the figures, the date, the core
 // count and the load; the prose around the block stays as written.
@@ -85,8 +88,8 @@ func run(doc, benchtime, pattern string, execRuns int, workloads string) error {
 	defer os.RemoveAll(tmp)
 	bin := filepath.Join(tmp, "foya")
 	if execRuns > 0 || workloads != "" {
-		if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-			return fmt.Errorf("build foya: %v\n%s", err, out)
+		if err := buildFoya(bin); err != nil {
+			return err
 		}
 	}
 	if execRuns > 0 {
@@ -97,6 +100,18 @@ func run(doc, benchtime, pattern string, execRuns int, workloads string) error {
 			r.Failed = append(r.Failed, "foya exec session: "+err.Error())
 		} else {
 			r.Exec = &s
+		}
+	}
+	if execRuns > 0 {
+		fmt.Fprintln(os.Stderr, "bench: shell sessions: per-call overhead against plain bash -c, and 1,000 steps")
+		for _, sh := range shellBenches {
+			s, err := shellSession(bin, sh)
+			if err != nil {
+				failed = append(failed, "shell session "+sh.name)
+				r.Failed = append(r.Failed, "shell session "+sh.name+": "+err.Error())
+				continue
+			}
+			r.Shell = append(r.Shell, shellResult{shellBench: sh, execSummary: s})
 		}
 	}
 	if workloads != "" {
@@ -122,6 +137,31 @@ func run(doc, benchtime, pattern string, execRuns int, workloads string) error {
 	fmt.Fprintf(os.Stderr, "bench: %d benchmarks in %d packages; %s rewritten\n", len(r.Results), len(pkgs), doc)
 	if len(failed) > 0 {
 		return fmt.Errorf("failed: %s (see %s)", strings.Join(failed, ", "), doc)
+	}
+	return nil
+}
+
+// buildFoya builds foya into bin and, with SANDBOX_STAMP set (make bench
+// sets it as make build does), the small sandbox helper beside it with
+// that stamp, so that the sessions measure what make build ships.
+func buildFoya(bin string) error {
+	stamp := os.Getenv("SANDBOX_STAMP")
+	var ld []string
+	if stamp != "" {
+		ld = []string{"-ldflags", "-X foya/backend/sandbox.HelperStamp=" + stamp}
+	}
+	args := append(append([]string{"build"}, ld...), "-o", bin, ".")
+	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
+		return fmt.Errorf("build foya: %v\n%s", err, out)
+	}
+	if stamp == "" {
+		return nil
+	}
+	args = append(append([]string{"build"}, ld...), "-o", filepath.Join(filepath.Dir(bin), "foya-sandbox"), "./cmd/foya-sandbox")
+	cmd := exec.Command("go", args...)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("build the sandbox helper: %v\n%s", err, out)
 	}
 	return nil
 }
@@ -306,12 +346,65 @@ type execSummary struct {
 	WallMS   float64 `json:"wallMs"`
 	CPUMS    float64 `json:"cpuMs"`
 	MaxRSSKB int64   `json:"maxRssKb"`
+	// The shell sessions' figures (bench/exec -halves, -baseline).
+	Halves        int     `json:"halves"`
+	LastOverFirst float64 `json:"lastOverFirst"`
+	OverBashMS    float64 `json:"overBashMs"`
 }
 
 // execSession runs bench/exec: a scripted 200-call session, 10 calls of ls
 // per step, in Auto, runs times.
 func execSession(bin string, runs int) (execSummary, error) {
 	cmd := exec.Command("go", "run", "./bench/exec", "-foya", bin, "-calls", "200", "-per-step", "10", "-runs", strconv.Itoa(runs), "-json")
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return execSummary{}, fmt.Errorf("bench/exec: %w", err)
+	}
+	os.Stderr.Write(out)
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	var s execSummary
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &s); err != nil {
+		return execSummary{}, fmt.Errorf("bench/exec printed no summary: %w", err)
+	}
+	return s, nil
+}
+
+// shellCommand is what every call of the shell sessions runs: it changes
+// a file, as most commands of a coding session do, so that capture has
+// something to find at every step.
+const shellCommand = "echo x >> m.log && wc -l m.log"
+
+// shellBench is one scripted shell session of make bench.
+type shellBench struct {
+	name     string
+	approval string
+	calls    int
+	halves   int // > 0: the first and last that many steps are compared
+}
+
+// shellBenches are issue 27's guards: a shell call's CPU above plain
+// bash -c running the same command (in Full Access and in Auto, sandboxed),
+// and a 1,000-step session whose per-step CPU must stay flat.
+var shellBenches = []shellBench{
+	{name: "300 calls, Full Access", approval: "full-access", calls: 300},
+	{name: "300 calls, Auto (sandboxed)", approval: "auto", calls: 300},
+	{name: "1,000 steps, Full Access", approval: "full-access", calls: 1000, halves: 100},
+}
+
+type shellResult struct {
+	shellBench
+	execSummary
+}
+
+// shellSession runs one shell session once with bench/exec.
+func shellSession(bin string, sh shellBench) (execSummary, error) {
+	args := []string{"run", "./bench/exec", "-foya", bin, "-approval", sh.approval, "-per-step", "1", "-calls", strconv.Itoa(sh.calls),
+		"-runs", "1", "-baseline", "-tool", "bash", "-args", `{"command":"` + shellCommand + `"}`, "-json"}
+	if sh.halves > 0 {
+		args = append(args, "-halves", strconv.Itoa(sh.halves))
+	}
+	cmd := exec.Command("go", args...)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
@@ -351,6 +444,7 @@ type report struct {
 	Benchtime string
 	Results   []result
 	Exec      *execSummary
+	Shell     []shellResult
 	Workloads string
 	Failed    []string
 }
@@ -379,10 +473,22 @@ func (r report) markdown() string {
 	}
 	if r.Exec != nil {
 		e := r.Exec
-		fmt.Fprintf(&b, "`foya exec --json`, a scripted %d-call session (%d steps × %d calls of `%s`, %s mode) against providertest over loopback, median of %d runs (`go run ./bench/exec -foya FOYA -calls %d -runs %d -json`, FOYA built by `go build .`):\n\n",
+		fmt.Fprintf(&b, "`foya exec --json`, a scripted %d-call session (%d steps × %d calls of `%s`, %s mode) against providertest over loopback, median of %d runs (`go run ./bench/exec -foya FOYA -calls %d -runs %d -json`, FOYA built by `go build .`, with its small sandbox helper when SANDBOX_STAMP is set, as by `make bench`):\n\n",
 			e.Calls, (e.Calls+e.PerStep-1)/e.PerStep, e.PerStep, e.Tool, e.Approval, e.Runs, e.Calls, e.Runs)
 		b.WriteString("| wall | CPU (user+sys) | peak RSS (maxrss) |\n| --- | --- | --- |\n")
 		fmt.Fprintf(&b, "| %.0f ms | %.0f ms | %.1f MB |\n\n", e.WallMS, e.CPUMS, float64(e.MaxRSSKB)/1024)
+	}
+	if len(r.Shell) > 0 {
+		fmt.Fprintf(&b, "Shell sessions (issue 27): `foya exec --json`, one `bash` call per step running `%s`, once each; the CPU of foya and all it started, per call, and above plain `bash -c` running the same command as often (`go run ./bench/exec -foya FOYA -approval MODE -per-step 1 -calls N -runs 1 -baseline [-halves 100] -tool bash -args '{\"command\":\"%s\"}'`, FOYA and its small sandbox helper built as `make build` does):\n\n", shellCommand, shellCommand)
+		b.WriteString("| session | CPU per call | above plain `bash -c` | last 100 steps / first 100 |\n| --- | --- | --- | --- |\n")
+		for _, sh := range r.Shell {
+			ratio := "—"
+			if sh.halves > 0 {
+				ratio = fmt.Sprintf("%.2f", sh.LastOverFirst)
+			}
+			fmt.Fprintf(&b, "| %s | %.2f ms | %.2f ms | %s |\n", sh.name, sh.CPUMS/float64(sh.Calls), sh.OverBashMS, ratio)
+		}
+		b.WriteString("\n")
 	}
 	if r.Workloads != "" {
 		b.WriteString("The shared comparison workloads, once each (`workloads.sh`: wall s, user+sys s, peak RSS KB, calls verified):\n\n```\n")
