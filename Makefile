@@ -25,11 +25,8 @@ LDFLAGS += $(if $(COMMIT),-X foya/backend/kernel.BuildCommit=$(COMMIT))
 LDFLAGS += $(if $(COMMIT_DATE),-X foya/backend/kernel.BuildDate=$(COMMIT_DATE))
 # The small sandbox helper (cmd/foya-sandbox) is built beside the binary
 # with the same stamp, which foya checks before it starts the helper (see
-# sandbox.HelperStamp): a digest of the helper's own sources (the sandbox
-# and fspath packages), go.sum and the toolchain, so that one tree always
-# builds the same and a helper of another build is never used.
-SANDBOX_STAMP ?= $(shell cat $(sort $(wildcard backend/sandbox/*.go backend/fspath/*.go cmd/foya-sandbox/*.go)) go.sum 2>/dev/null | \
-  { cat; $(GO) version; } | sha256sum | cut -c1-32)
+# sandbox.HelperStamp and scripts/sandbox-stamp.sh).
+SANDBOX_STAMP ?= $(shell GO='$(GO)' scripts/sandbox-stamp.sh)
 LDFLAGS += $(if $(SANDBOX_STAMP),-X foya/backend/sandbox.HelperStamp=$(SANDBOX_STAMP))
 LDFLAGS := $(strip $(LDFLAGS))
 HELPER  := build/bin/foya-sandbox
@@ -354,12 +351,13 @@ package-rpm: build icons ## the RPM package build/bin/foya-VERSION-1.ARCH.rpm (n
 	$(call nfpm,rpm)
 	@ls $(PKG_DIR)/foya-*.rpm
 
-# $(call nfpm,PACKAGER): build/linux/nfpm.yaml's package of $(BIN), whose
-# version is what that binary's --version says, into PKG_DIR (build/bin;
-# scripts/release-linux.sh gives its own BIN and PKG_DIR).
+# $(call nfpm,PACKAGER): build/linux/nfpm.yaml's package of $(BIN) and its
+# sandbox helper $(HELPER), whose version is what that binary's --version
+# says, into PKG_DIR (build/bin; scripts/release-linux.sh gives its own BIN,
+# HELPER and PKG_DIR).
 define nfpm
 	version=$$('$(BIN)' --version | awk 'NR == 1 { print $$2 }'); \
-	FOYA_VERSION="$$version" FOYA_ARCH=$(PKG_ARCH) FOYA_BIN='$(BIN)' FOYA_ICON_DIR='$(ICON_DIR)' \
+	FOYA_VERSION="$$version" FOYA_ARCH=$(PKG_ARCH) FOYA_BIN='$(BIN)' FOYA_HELPER='$(HELPER)' FOYA_ICON_DIR='$(ICON_DIR)' \
 	  $(GO) tool nfpm package --packager $(1) --config build/linux/nfpm.yaml --target '$(PKG_DIR)'/
 endef
 

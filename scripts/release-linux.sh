@@ -55,7 +55,9 @@ fi
 
 # The .deb and the .rpm: the Makefile's targets, given this binary (-o build:
 # it is built already) and this folder.
-make --no-print-directory -o build package package-rpm BIN="$work/foya" PKG_DIR="$out"
+CGO_ENABLED=0 "$GO" build -ldflags "$ldflags" -o "$work/foya-sandbox" ./cmd/foya-sandbox
+
+make --no-print-directory -o build package package-rpm BIN="$work/foya" HELPER="$work/foya-sandbox" PKG_DIR="$out"
 # A pre-release's packages carry ~ in their version (it sorts before the
 # release in dpkg and rpm); their file names take the tag's -, a character
 # every release page and download keeps as it is.
@@ -68,6 +70,7 @@ done
 top=foya-$version-linux-$arch
 stage=$work/$top
 install -Dm755 "$work/foya" "$stage/bin/foya"
+install -Dm755 "$work/foya-sandbox" "$stage/lib/foya/foya-sandbox"
 install -Dm644 build/linux/foya.desktop "$stage/share/applications/foya.desktop"
 for png in build/linux/icons/hicolor/*/apps/foya.png; do
 	install -Dm644 "$png" "$stage/share/icons/${png#build/linux/icons/}"

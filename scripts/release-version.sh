@@ -29,7 +29,10 @@ ldflags)
 	# before it builds, which is not a change to the source.
 	git diff --quiet HEAD -- . ':(exclude)wails.json' || commit="$commit-dirty"
 	date=$(TZ=UTC git log -1 --format=%cd --date=format-local:%Y-%m-%d)
-	echo "-X foya/backend/kernel.Version=$version -X foya/backend/kernel.BuildCommit=$commit -X foya/backend/kernel.BuildDate=$date"
+	# The sandbox helper's stamp, as make build links it into foya and
+	# cmd/foya-sandbox: the packaged foya starts the packaged helper.
+	stamp=$(scripts/sandbox-stamp.sh)
+	echo "-X foya/backend/kernel.Version=$version -X foya/backend/kernel.BuildCommit=$commit -X foya/backend/kernel.BuildDate=$date -X foya/backend/sandbox.HelperStamp=$stamp"
 	;;
 wails)
 	FOYA_PRODUCT_VERSION=${version%%-*} node -e '

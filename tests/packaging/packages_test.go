@@ -41,6 +41,7 @@ type entry struct {
 func wantFiles() map[string]string {
 	w := map[string]string{
 		"/usr/bin/foya":                        "-rwxr-xr-x",
+		"/usr/lib/foya/foya-sandbox":           "-rwxr-xr-x",
 		"/usr/share/applications/foya.desktop": "-rw-r--r--",
 	}
 	for _, s := range []int{16, 32, 48, 64, 128, 256, 512} {
@@ -50,7 +51,7 @@ func wantFiles() map[string]string {
 }
 
 // TestLinuxPackages: the .deb and the .rpm install the same bytes (the
-// binary, the menu entry, seven icon sizes) with the same modes, each
+// binary, its sandbox helper, the menu entry, seven icon sizes) with the same modes, each
 // declares the libraries the binary needs under its system's names, both
 // carry the version the packaged binary's --version prints, the menu entry
 // passes desktop-file-validate, and in a release the .tar.gz holds the same
@@ -86,6 +87,11 @@ func TestLinuxPackages(t *testing.T) {
 	pkgVersion := strings.Replace(version, "-", "~", 1) // a pre-release sorts before its release in both dpkg and rpm
 	t.Logf("packaged: %s", strings.TrimSpace(out))
 	validate(t, filepath.Join(unpacked, "usr/share/applications/foya.desktop"))
+	// The sandbox helper is of a stamped build (foya starts it only when its
+	// stamp is foya's own; unstamped, foya would start itself instead).
+	if stamp := strings.TrimSpace(run(t, filepath.Join(unpacked, "usr/lib/foya/foya-sandbox"), "__sandbox-stamp")); !regexp.MustCompile(`^[0-9a-f]{32}$`).MatchString(stamp) {
+		t.Errorf("the packaged sandbox helper's stamp is %q; want 32 hex digits (built with make build's or the release's ldflags)", stamp)
+	}
 
 	field := func(name string) string { return strings.TrimSpace(run(t, "dpkg-deb", "-f", deb, name)) }
 	debArch := field("Architecture")
