@@ -12,6 +12,7 @@ import (
 	"foya/backend/hooks"
 	"foya/backend/sandbox"
 	"foya/backend/sandbox/sandboxtest"
+	"foya/backend/testwait"
 )
 
 func runner() *hooks.Runner {
@@ -123,18 +124,12 @@ func TestHookCancelled(t *testing.T) {
 	h := hook(hooks.BeforeTool, `touch `+started+`; sleep 600`)
 	done := make(chan hooks.Outcome)
 	go func() { done <- runner().Run(ctx, h, dir, input(hooks.BeforeTool)) }()
-	for {
-		if _, err := os.Stat(started); err == nil {
-			break
-		}
-		select {
-		case out := <-done:
-			t.Fatalf("ended before it started: %+v", out)
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
+	testwait.Until(t, "the hook to start", func() bool {
+		_, err := os.Stat(started)
+		return err == nil
+	})
 	cancel()
-	if out := <-done; !strings.Contains(out.Failed, "cancelled") {
+	if out := testwait.Receive(t, done, "the cancelled hook's outcome"); !strings.Contains(out.Failed, "cancelled") {
 		t.Fatalf("outcome %+v", out)
 	}
 }
