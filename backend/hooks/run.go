@@ -15,9 +15,8 @@ import (
 )
 
 // Input is the JSON object a hook gets on its standard input. Only the
-// part of its event is set: Tool for before_tool and after_tool (and an
-// approval's call), Result for after_tool, Turn for turn_end, Approval for
-// approval.
+// part of its event is set: Tool for before_tool and after_tool, Result
+// for after_tool, Turn for turn_end, Approval for approval.
 type Input struct {
 	Event        Event          `json:"event"`
 	Hook         string         `json:"hook"`
