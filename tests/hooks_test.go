@@ -322,3 +322,24 @@ func TestFailingHooksAreReported(t *testing.T) {
 		t.Errorf("hook.run events %+v; want the file reported as unusable", runs)
 	}
 }
+
+// spec: A1 — your own approval hook may allow what Foya would ask you
+// (as "allow once", named in the result); the person is not asked.
+func TestApprovalHookAllows(t *testing.T) {
+	user := hooksJSON(t, map[string]any{"name": "ci", "event": "approval", "match": "act", "command": `grep -q '"kind":"write"' && echo '{"decision":"allow"}'`})
+	h := hookHarness(t, user, []tools.Tool{actor{}},
+		pt.Calls(call("1", "act", `{"kind":"write","path":"/w/a"}`)), pt.Say("ok"))
+	ans := &answerer{}
+	ans.watch(h.k, func(kernel.Approval) kernel.Answer { return kernel.Answer{Choice: kernel.Deny} })
+	run := h.runIn(context.Background(), h.session("manual").ID, "go")
+	tm := toolMessages(h.srv.Requests()[1])
+	if !strings.Contains(tm[0].Content, "did write") || !strings.Contains(tm[0].Content, `Allowed by your user hook "ci"`) {
+		t.Errorf("result %q; want the write allowed by the hook, and said", tm[0].Content)
+	}
+	if len(ans.asked) != 0 {
+		t.Errorf("the person was asked %v", ans.asked)
+	}
+	if recs, _ := h.k.Approvals(context.Background(), run.SessionID); len(recs) != 0 {
+		t.Errorf("approval records %+v; want none: no one was asked", recs)
+	}
+}
