@@ -343,3 +343,20 @@ func TestApprovalHookAllows(t *testing.T) {
 		t.Errorf("approval records %+v; want none: no one was asked", recs)
 	}
 }
+
+// Your own hooks file inside a session's workspace could have been written
+// by that session's agent: its hooks do not run, and each turn says so.
+func TestUserHooksInAWorkspaceDoNotRun(t *testing.T) {
+	var n atomic.Int32
+	dir := t.TempDir()
+	file := filepath.Join(dir, "hooks.json")
+	os.WriteFile(file, []byte(hooksJSON(t, map[string]any{"event": "before_tool", "command": `echo '{"decision":"deny"}'`})), 0o600)
+	h := &harness{t: t, dir: dir, db: filepath.Join(t.TempDir(), "foya.db"), opts: kernel.Options{UserHooks: file}}
+	h.srv = pt.New(t, pt.Calls(call("1", "count", `{"tag":"a"}`)), pt.Say("ok"))
+	h.open([]tools.Tool{counter{&n}})
+	h.runIn(context.Background(), h.session("auto").ID, "go")
+	runs := hookRuns(h)
+	if len(runs) != 1 || runs[0].Status != event.HookSkipped || !strings.Contains(runs[0].Error, "lies in the workspace of a session") || n.Load() != 1 {
+		t.Fatalf("hook.run events %+v, tool ran %d times; want the file skipped and the call run", runs, n.Load())
+	}
+}
