@@ -141,14 +141,20 @@ func TestSandboxedHook(t *testing.T) {
 		t.Skip("no sandbox here")
 	}
 	ws, outside := sandboxtest.Dir(t), sandboxtest.Dir(t)
-	h := hook(hooks.AfterTool, `touch inside && touch `+filepath.Join(outside, "escaped")+`; echo '{"note":"ran"}'`)
+	tmp := sandboxtest.Dir(t)
+	h := hook(hooks.AfterTool, `touch inside && touch "$TMPDIR/scratch" && touch `+filepath.Join(outside, "escaped")+`; echo '{"note":"ran"}'`)
 	h.Sandbox, h.Source = true, hooks.Project
-	out := runner().Run(context.Background(), h, ws, input(hooks.AfterTool))
+	r := runner()
+	r.TempDir = func(string) (string, error) { return tmp, nil }
+	out := r.Run(context.Background(), h, ws, input(hooks.AfterTool))
 	if out.Sandbox == "none" || out.Sandbox == "" {
 		t.Fatalf("ran unconfined: %+v", out)
 	}
 	if _, err := os.Stat(filepath.Join(ws, "inside")); err != nil {
 		t.Fatalf("the hook could not write its workspace: %v (%+v)", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(tmp, "scratch")); err != nil {
+		t.Fatalf("the hook could not write its TMPDIR: %v (%+v)", err, out)
 	}
 	if _, err := os.Stat(filepath.Join(outside, "escaped")); err == nil {
 		t.Fatal("a sandboxed hook wrote outside its workspace")

@@ -144,6 +144,9 @@ type Runner struct {
 	// Environ returns the environment hooks start from, already filtered
 	// of secrets; nil means an empty one.
 	Environ func() []string
+	// TempDir, if set, returns the session's temp folder: a sandboxed
+	// hook may write it (it is its TMPDIR), as a sandboxed command may.
+	TempDir func(sessionID string) (string, error)
 	// poll is how often the output is counted; 0 means 20ms.
 	poll time.Duration
 }
@@ -180,6 +183,15 @@ func (r *Runner) Run(ctx context.Context, h Hook, workdir string, in Input) Outc
 		}
 		cmd.Policy = r.Confine(workdir)
 		cmd.Policy.Restricted = true
+		if r.TempDir != nil && in.SessionID != "" {
+			tmp, err := r.TempDir(in.SessionID)
+			if err != nil {
+				out.Failed = "its temp folder could not be made: " + err.Error()
+				return out
+			}
+			cmd.Policy.Writable = append(cmd.Policy.Writable, tmp)
+			cmd.Env = append(cmd.Env, "TMPDIR="+tmp)
+		}
 	}
 	start := time.Now()
 	p, err := sandbox.Start(ctx, cmd)

@@ -150,10 +150,11 @@ func (k *Kernel) hooksFor(ctx context.Context, workdir string) hooks.Set {
 
 // newHookRunner runs hooks with the environment commands get; a
 // sandboxed hook gets the confinement of a sandboxed command of its
-// workspace (the shell's).
+// workspace (the shell's), with the session's temp folder as its TMPDIR.
 func newHookRunner(k *Kernel) *hooks.Runner {
 	return &hooks.Runner{
 		Environ: k.commandEnv,
 		Confine: func(workdir string) sandbox.Policy { return k.shell.Confine(workdir).Policy },
+		TempDir: k.shell.TempDir,
 	}
 }
