@@ -17,8 +17,8 @@ import (
 
 func runner() *hooks.Runner {
 	return &hooks.Runner{
-		Confine: func(workdir string) sandbox.Policy {
-			return sandbox.Policy{Restricted: true, Writable: []string{workdir}}
+		Confine: func(workdir string) (sandbox.Policy, func() []string) {
+			return sandbox.Policy{Restricted: true, Writable: []string{workdir}}, nil
 		},
 		Environ: func() []string { return []string{"PATH=" + os.Getenv("PATH")} },
 	}

@@ -138,9 +138,11 @@ type Outcome struct {
 // Runner runs hooks.
 type Runner struct {
 	// Confine returns the sandbox policy of a sandboxed hook working in
-	// workdir: what a sandboxed command of that workspace gets. Nil
-	// refuses to run sandboxed hooks.
-	Confine func(workdir string) sandbox.Policy
+	// workdir: what a sandboxed command of that workspace gets; and, if
+	// not nil, sweep, called once the hook ended, which deals with what it
+	// must not leave (a git repository made in the sandbox) and says so in
+	// sentences. Nil refuses to run sandboxed hooks.
+	Confine func(workdir string) (p sandbox.Policy, sweep func() []string)
 	// Environ returns the environment hooks start from, already filtered
 	// of secrets; nil means an empty one.
 	Environ func() []string
@@ -154,9 +156,9 @@ type Runner struct {
 // Run runs h for in, in workdir, and returns how it went; it never
 // returns without an Outcome, and a failure is an Outcome with Failed
 // set. Cancelling ctx ends the hook's whole process tree.
-func (r *Runner) Run(ctx context.Context, h Hook, workdir string, in Input) Outcome {
+func (r *Runner) Run(ctx context.Context, h Hook, workdir string, in Input) (out Outcome) {
 	in.Hook = h.Name
-	out := Outcome{Hook: h, ExitCode: -1}
+	out = Outcome{Hook: h, ExitCode: -1}
 	data, err := json.Marshal(in)
 	if err != nil {
 		out.Failed = "its input could not be made: " + err.Error()
@@ -171,7 +173,10 @@ func (r *Runner) Run(ctx context.Context, h Hook, workdir string, in Input) Outc
 	if cmd.Timeout <= 0 {
 		cmd.Timeout = DefaultTimeout
 	}
-	var env []string
+	var (
+		env   []string
+		sweep func() []string
+	)
 	if r.Environ != nil {
 		env = r.Environ()
 	}
@@ -181,7 +186,7 @@ func (r *Runner) Run(ctx context.Context, h Hook, workdir string, in Input) Outc
 			out.Failed = "it must run in the sandbox, and Foya has no sandbox for hooks here"
 			return out
 		}
-		cmd.Policy = r.Confine(workdir)
+		cmd.Policy, sweep = r.Confine(workdir)
 		cmd.Policy.Restricted = true
 		if r.TempDir != nil && in.SessionID != "" {
 			tmp, err := r.TempDir(in.SessionID)
@@ -209,6 +214,14 @@ func (r *Runner) Run(ctx context.Context, h Hook, workdir string, in Input) Outc
 	}
 	overflow := r.watch(p)
 	res, _ := p.Result()
+	if sweep != nil {
+		defer func() {
+			// Said with what it printed, which the person sees.
+			for _, note := range sweep() {
+				out.Output = strings.TrimPrefix(out.Output+"\n[Foya: "+note+"]", "\n")
+			}
+		}()
+	}
 	out.Duration, out.Sandbox = res.Duration, res.Sandbox
 	if res.Signal == "" && !res.TimedOut && !res.Cancelled {
 		out.ExitCode = res.ExitCode

@@ -154,7 +154,10 @@ func (k *Kernel) hooksFor(ctx context.Context, workdir string) hooks.Set {
 func newHookRunner(k *Kernel) *hooks.Runner {
 	return &hooks.Runner{
 		Environ: k.commandEnv,
-		Confine: func(workdir string) sandbox.Policy { return k.shell.Confine(workdir).Policy },
+		Confine: func(workdir string) (sandbox.Policy, func() []string) {
+			c := k.shell.Confine(workdir)
+			return c.Policy, func() []string { return c.Sweep("the hook") }
+		},
 		TempDir: k.shell.TempDir,
 	}
 }
