@@ -3,6 +3,7 @@
 // skipped hooks file at the turn's end; a hook that answered nothing is
 // not shown.
 import { cleanup, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
 import { Log, WORKDIR, reduceAll } from "../eventstest";
 import { applyConversation, cardOf, initialConversation } from "./reducer";
@@ -70,5 +71,22 @@ describe("hook runs", () => {
     const turnHooks = screen.getAllByRole("list", { name: "Hooks" }).find((l) => l.closest("article") === null)!;
     expect(turnHooks.textContent).toContain("Your hook “notify” failed: it did not end within 1s");
     expect(turnHooks.textContent).toContain("did not run: changed since you approved it");
+  });
+
+  it("offer to review and approve a project's hooks file that did not run, as Settings does", async () => {
+    const content = '{"hooks":[{"event":"before_tool","command":"sh guard.sh"}]}';
+    const file = { source: "project", file: FILE, status: "changed", content, hash: "cd".repeat(32), hooks: [] };
+    const { t } = await mountConversation(hookLog().events, {
+      replies: { Hooks: { workdir: WORKDIR, user: { source: "user", file: "/d/hooks.json", status: "none", hooks: [] }, project: file }, TrustProjectHooks: null },
+    });
+    const user = userEvent.setup();
+    const turnHooks = screen.getAllByRole("list", { name: "Hooks" }).find((l) => l.closest("article") === null)!;
+    await user.click(within(turnHooks).getByRole("button", { name: "Review and approve…" }));
+    const dialog = await screen.findByRole("alertdialog");
+    expect(within(dialog).getByLabelText("The hooks file to approve").textContent).toBe(content);
+    await user.click(within(dialog).getByRole("button", { name: "Approve" }));
+    expect((await within(turnHooks).findByRole("status")).textContent).toContain("Approved");
+    expect(t.calls.filter((c) => c.method === "Hooks").map((c) => c.args)).toEqual([[WORKDIR]]);
+    expect(t.calls.filter((c) => c.method === "TrustProjectHooks").map((c) => c.args)).toEqual([[WORKDIR, "cd".repeat(32)]]);
   });
 });

@@ -3,6 +3,12 @@
 // note, or failed) and at a turn's end (a turn_end hook, a hooks file
 // whose hooks were skipped). A hook that ran and answered nothing is not
 // shown; one that failed always is, with what it printed.
+import { useState } from "react";
+import { useApi } from "../../backend";
+import type { HooksFile } from "../../backend/gen/kernel";
+import { Button } from "../../ui/Button";
+import { ApproveHooks } from "../settings/HookSettings";
+import { errorText } from "../settings/errors";
 import type { HookNote } from "./reducer";
 
 /** hookShown says whether a hook's run is worth a line: it answered, failed or was skipped. */
@@ -29,8 +35,12 @@ export function hookText(h: HookNote): string {
   return parts.join(" ");
 }
 
-/** HookNotes lists the hook runs worth a line. */
-export function HookNotes({ hooks }: { hooks: HookNote[] }) {
+/**
+ * HookNotes lists the hook runs worth a line. With the turn's workdir, a
+ * project's hooks file skipped for want of an approval offers to review
+ * and approve it here, as Settings → Hooks does.
+ */
+export function HookNotes({ hooks, workdir }: { hooks: HookNote[]; workdir?: string }) {
   const shown = hooks.filter(hookShown);
   if (shown.length === 0) return null;
   return (
@@ -38,6 +48,7 @@ export function HookNotes({ hooks }: { hooks: HookNote[] }) {
       {shown.map((h) => (
         <li key={h.seq} className={`convo-hook convo-hook-${h.status === "ok" && h.decision === "deny" ? "denied" : h.status}`}>
           {hookText(h)}
+          {h.status === "skipped" && h.source === "project" && workdir !== undefined && workdir !== "" && <ReviewHooks workdir={workdir} />}
           {h.output !== "" && h.status === "failed" && (
             <details>
               <summary>What it printed</summary>
@@ -47,5 +58,42 @@ export function HookNotes({ hooks }: { hooks: HookNote[] }) {
         </li>
       ))}
     </ul>
+  );
+}
+
+type Review = { state: "idle" } | { state: "open"; file: HooksFile } | { state: "said"; ok: boolean; text: string };
+
+/** ReviewHooks reads the project's hooks file as it is now and, unless it runs already, shows it for approval. */
+function ReviewHooks({ workdir }: { workdir: string }) {
+  const api = useApi();
+  const [review, setReview] = useState<Review>({ state: "idle" });
+  const open = () =>
+    api.Hooks(workdir).then(
+      (h) => {
+        const f = h.project;
+        if (f.status === "unapproved" || f.status === "changed") setReview({ state: "open", file: f });
+        else if (f.status === "approved") setReview({ state: "said", ok: true, text: "Already approved: its hooks run from the next turn." });
+        else setReview({ state: "said", ok: false, text: f.status === "invalid" ? `It cannot be approved: ${f.error ?? ""}` : "There is no hooks file to approve now." });
+      },
+      (e: unknown) => setReview({ state: "said", ok: false, text: `Could not read it: ${errorText(e)}` }),
+    );
+  return (
+    <>
+      {" "}
+      <Button onClick={() => void open()}>Review and approve…</Button>
+      {review.state === "said" && <span role={review.ok ? "status" : "alert"}> {review.text}</span>}
+      {review.state === "open" && (
+        <ApproveHooks
+          file={review.file}
+          onClose={() => setReview({ state: "idle" })}
+          onApprove={() =>
+            api.TrustProjectHooks(workdir, review.file.hash ?? "").then(
+              () => setReview({ state: "said", ok: true, text: "Approved: the project's hooks run from the next turn, in the sandbox." }),
+              (e: unknown) => setReview({ state: "said", ok: false, text: `Not approved: ${errorText(e)}` }),
+            )
+          }
+        />
+      )}
+    </>
   );
 }

@@ -117,7 +117,7 @@ export const EndRow = memo(function EndRow(props: {
       {turn.modes.map((m) => (
         <ModeRow key={m.seq} note={m} />
       ))}
-      <HookNotes hooks={turn.hooks} />
+      <HookNotes hooks={turn.hooks} workdir={turn.workdir} />
       <EndLine turn={turn} onRetry={props.latest && props.onRetry != null ? props.onRetry : null} />
       {turn.stepLimit && props.latest && props.onContinue !== null && (
         <button type="button" className="button convo-continue" onClick={props.onContinue}>

@@ -165,7 +165,7 @@ function HookLine({ hook }: { hook: HookInfo }) {
 }
 
 /** ApproveHooks shows a project's hooks file exactly as it is before the person approves it. */
-function ApproveHooks(props: { file: HooksFile; onClose(): void; onApprove(): void }) {
+export function ApproveHooks(props: { file: HooksFile; onClose(): void; onApprove(): void }) {
   const f = props.file;
   return (
     <AlertDialog.Root open onOpenChange={(open) => !open && props.onClose()}>
