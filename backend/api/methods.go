@@ -307,3 +307,20 @@ func (s *Service) TrustProjectRules(workdir, hash string) error {
 func (s *Service) RevokeProjectRules(workdir string) error {
 	return do(s, func(k *kernel.Kernel) error { return k.RevokeProjectRules(s.ctx, workdir) })
 }
+
+// Hooks returns a folder's hooks files (the user's own and the project's
+// .foya/hooks.json) and whether their hooks run (docs/hooks.md).
+func (s *Service) Hooks(workdir string) (kernel.Hooks, error) {
+	return call(s, func(k *kernel.Kernel) (kernel.Hooks, error) { return k.Hooks(s.ctx, workdir) })
+}
+
+// TrustProjectHooks approves a project's hooks file, as shown (hash is the
+// sha256 Hooks returned; a file changed since is refused).
+func (s *Service) TrustProjectHooks(workdir, hash string) error {
+	return do(s, func(k *kernel.Kernel) error { return k.TrustProjectHooks(s.ctx, workdir, hash) })
+}
+
+// RevokeProjectHooks withdraws the approval of a project's hooks file.
+func (s *Service) RevokeProjectHooks(workdir string) error {
+	return do(s, func(k *kernel.Kernel) error { return k.RevokeProjectHooks(s.ctx, workdir) })
+}

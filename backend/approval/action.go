@@ -46,6 +46,10 @@ const (
 	MCP Kind = "mcp"
 	// SubAgent starts a sub-agent (its own calls go through the gateway).
 	SubAgent Kind = "subagent"
+	// Hook is a call a hook asks the person about (docs/hooks.md): it is
+	// asked in every mode, Full Access too, never decided by the mode
+	// table or a grant, and answered for this call only.
+	Hook Kind = "hook"
 )
 
 // Kinds lists every kind, in table order.

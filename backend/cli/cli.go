@@ -122,6 +122,8 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return modeCmd(ctx, args[1:], env)
 	case "rules":
 		return rulesCmd(ctx, args[1:], env)
+	case "hooks":
+		return hooksCmd(ctx, args[1:], env)
 	case "mcp":
 		return mcpCmd(ctx, args[1:], env)
 	case "changes":
@@ -190,6 +192,9 @@ func usage(w io.Writer) {
   foya rules [allow|revoke] [--workdir DIR]
                             show the project's .foya/permissions.json and whether you approved
                             it; allow approves its exact content, revoke withdraws that
+  foya hooks [allow|revoke] [--workdir DIR] [--json]
+                            list the hooks in effect (yours and the project's .foya/hooks.json)
+                            and whether they run; allow approves the project's file as it is
   foya doctor [--json]      check this machine: folders, database, sandbox, trash, providers
   foya --version            print the version, the commit and its date
 

@@ -388,6 +388,8 @@ func (p *printer) event(ev llm.Event) {
 		} else {
 			p.line("32", fmt.Sprintf("  ✓ %s: %s", name, firstLine(d.Text, 200)))
 		}
+	case *event.HookRunData:
+		p.hook(d, "  ")
 	case *event.ToolsActivatedData:
 		p.line("2", "  tools activated: "+strings.Join(d.Names, ", "))
 	case *event.TodoUpdatedData:
@@ -408,6 +410,41 @@ func (p *printer) event(ev llm.Event) {
 			p.line("31", fmt.Sprintf("run %s: %s", d.Status, d.Error))
 		}
 	}
+}
+
+// hook writes what a hook did (docs/hooks.md), when it did something: a
+// failure, a file skipped, a denial, an ask, a note. A hook that answered
+// nothing is not printed.
+func (p *printer) hook(d *event.HookRunData, indent string) {
+	who := fmt.Sprintf("%s hook %s", d.Source, d.Hook)
+	because := func(why string) string {
+		if why == "" {
+			return ""
+		}
+		return ": " + firstLine(why, 200)
+	}
+	switch {
+	case d.Status == event.HookSkipped:
+		p.endLine()
+		p.line("33", fmt.Sprintf("%s! the hooks of %s do not run%s", indent, d.File, because(d.Error)))
+	case d.Status == event.HookFailed:
+		p.endLine()
+		p.line("31", fmt.Sprintf("%s! %s failed%s", indent, who, because(d.Error)))
+	case d.Decision == "deny":
+		p.line("31", fmt.Sprintf("%s✗ %s denied %s%s", indent, who, cmpOr(d.Tool, "the request"), because(d.Reason)))
+	case d.Decision == "ask":
+		p.line("33", fmt.Sprintf("%s? %s asks before %s%s", indent, who, d.Tool, because(d.Reason)))
+	case d.Note != "":
+		p.line("2", fmt.Sprintf("%s· %s: %s", indent, who, firstLine(d.Note, 200)))
+	}
+}
+
+// cmpOr is s, or else when s is empty.
+func cmpOr(s, alt string) string {
+	if s == "" {
+		return alt
+	}
+	return s
 }
 
 // subAgent writes a sub-agent's event (the task tool's child run) readably: its
@@ -431,6 +468,8 @@ func (p *printer) subAgent(data any) {
 		} else {
 			p.line("32", fmt.Sprintf("    ✓ %s: %s", name, firstLine(d.Text, 200)))
 		}
+	case *event.HookRunData:
+		p.hook(d, "    ")
 	case *event.RunEndData:
 		if d.Status == llm.RunCompleted {
 			p.line("2", "  ⤶ sub-agent done")

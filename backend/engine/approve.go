@@ -79,13 +79,30 @@ func (r *runner) approve(ctx context.Context, callID string, mode approval.Mode,
 	case approval.Refuse:
 		return approval.Outcome{Message: "refused: " + d.Reason}, nil
 	}
+	return r.ask(ctx, callID, mode, req, d.Reason, approval.Scopes(req.Action))
+}
+
+// ask asks the person (spec A1): the approval hooks run first (they may
+// deny, and the user's own allow); then the request is stored, announced
+// as approval.request, and waits for the first answer. scopes are the
+// grants the person may choose for "allow for this session" (none: allow
+// once or deny).
+func (r *runner) ask(ctx context.Context, callID string, mode approval.Mode, req approval.Request, reason string, scopes []approval.Grant) (approval.Outcome, error) {
+	req.CallID = callID
+	if out, decided, err := r.approvalHooks(ctx, callID, mode, req, reason); decided || err != nil {
+		return out, err
+	}
 	gw := r.e.cfg.Gateway
 	if gw == nil {
-		return approval.Outcome{Message: unanswered(mode, req.Action, d.Reason)}, nil
+		if req.Action.Kind == approval.Hook {
+			return approval.Outcome{Message: "not run: " + reason + ", and no one can answer here (Foya runs headless); " +
+				"run it where you can answer, or change the hook"}, nil
+		}
+		return approval.Outcome{Message: unanswered(mode, req.Action, reason)}, nil
 	}
 	p := approval.Pending{
-		ID: NewID("apr"), SessionID: r.sess.ID, RunID: r.run.ID, Request: req, Reason: d.Reason,
-		Scopes: approval.Scopes(req.Action), AskedAt: time.Now(),
+		ID: NewID("apr"), SessionID: r.sess.ID, RunID: r.run.ID, Request: req, Reason: reason,
+		Scopes: scopes, AskedAt: time.Now(),
 	}
 	if r.child != nil {
 		p.SubAgent = r.child.description
@@ -126,7 +143,7 @@ func (r *runner) approve(ctx context.Context, callID string, mode approval.Mode,
 			// Auto asks once per host.
 			scope = &approval.Grant{Kind: approval.Fetch, Host: req.Action.Host}
 		}
-		if scope != nil {
+		if scope != nil && req.Action.Kind != approval.Hook {
 			c.Grants = []llm.GrantRecord{{SessionID: r.sess.ID, Grant: llm.Data(scope)}}
 		}
 	}

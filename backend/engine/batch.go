@@ -302,8 +302,30 @@ func (r *runner) runCall(ctx context.Context, p *prepared, prev *llm.Commit, def
 	if r.child != nil {
 		rc.ParentCallID = r.child.callID
 	}
-	res, err := safeRun(ctx, p.tool, rc, p.call)
-	res.Text = noteAllowed(res.Text, allowedBy)
+	var (
+		res   tools.Result
+		notes []string
+	)
+	refused, notes, err := r.beforeHooks(ctx, p, mode)
+	if err != nil && ctx.Err() == nil {
+		return nil, nil, err
+	}
+	switch {
+	case err != nil:
+		res, err = tools.Result{Text: "not run: the run was cancelled while a hook checked this call", IsError: true}, nil
+	case refused != nil:
+		res = *refused
+	default:
+		res, err = safeRun(ctx, p.tool, rc, p.call)
+		if err == nil && ctx.Err() == nil {
+			after, herr := r.afterHooks(ctx, p.rec, mode, res)
+			if herr != nil && ctx.Err() == nil {
+				return nil, nil, herr
+			}
+			notes = append(notes, after...)
+		}
+	}
+	res.Text = withNotes(noteAllowed(res.Text, allowedBy), notes)
 	dur := time.Since(p.rec.StartedAt)
 	p.rec.EndedAt = time.Now()
 	if err != nil {

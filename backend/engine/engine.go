@@ -15,6 +15,7 @@ import (
 
 	"foya/backend/approval"
 	"foya/backend/event"
+	"foya/backend/hooks"
 	"foya/backend/llm"
 	"foya/backend/tools"
 )
@@ -104,6 +105,10 @@ type Config struct {
 	// record could not be stored) fails the tool's LockChanges: the tool
 	// changes nothing.
 	Changing func(ctx context.Context, sessionID, workdir string, paths []string) error
+	// Hooks, if set, returns the hooks in effect in a workspace, read at
+	// each turn's start (docs/hooks.md): the user's own and the project's
+	// approved ones, with the files whose hooks do not run and why.
+	Hooks func(ctx context.Context, workdir string) hooks.Set
 	// SteerWait, if set, is called when a message sent to a run (Steer)
 	// waits in the run's inbox for its next step boundary: tests use it
 	// to let the run go on only once the message is there.

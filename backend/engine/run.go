@@ -16,6 +16,7 @@ import (
 	"unsafe"
 
 	"foya/backend/event"
+	"foya/backend/hooks"
 	"foya/backend/llm"
 	"foya/backend/tools"
 )
@@ -38,6 +39,8 @@ type runner struct {
 	mu     sync.Mutex      // guards active, images and inbox
 	active map[string]bool // deferred tools activated in this turn (spec E2, K3)
 	inbox  inbox           // messages sent to the run while it goes (Steer)
+
+	hooks hooks.Set // the turn's hooks (loadHooks)
 
 	child  *child // set for a sub-agent's run
 	answer string // the text of the run's last model answer
@@ -126,7 +129,10 @@ func (r *runner) loop(ctx context.Context) (llm.Run, error) {
 	}
 
 	var end error
-	for {
+	if err := r.loadHooks(ctx); err != nil {
+		end = cmp.Or(ctx.Err(), unstored(err))
+	}
+	for end == nil {
 		if ctx.Err() != nil {
 			end = ctx.Err()
 			break
@@ -215,6 +221,18 @@ func (r *runner) finish(ctx context.Context, end error) (llm.Run, error) {
 		// The first storage error says why the run stopped, whatever
 		// else went wrong after it.
 		r.run.Status, r.run.Error = llm.RunFailed, unstored(err).Error()
+	}
+	if r.rec.failed() == nil {
+		// The turn's end is the hooks' to see: they run even when the
+		// run was cancelled, each within its own timeout. A hook's event
+		// that cannot be stored is kept by the recorder, and the run's
+		// end says so below.
+		if err := r.turnHooks(context.WithoutCancel(ctx)); err != nil && r.rec.failed() == nil {
+			r.run.Status, r.run.Error = llm.RunFailed, unstored(err).Error()
+		}
+		if err := r.rec.failed(); err != nil {
+			r.run.Status, r.run.Error = llm.RunFailed, unstored(err).Error()
+		}
 	}
 	err := r.rec.commit(ctx, llm.Commit{
 		Run: &r.run,

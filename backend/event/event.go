@@ -35,6 +35,7 @@ const (
 	TypeStepEnd            = "step.end"
 	TypeApprovalRequest    = "approval.request"
 	TypeApprovalAnswer     = "approval.answer"
+	TypeHookRun            = "hook.run"
 	TypeSessionMode        = "session.mode"
 	TypeSessionModel       = "session.model"
 	TypeSessionTitle       = "session.title"
@@ -56,7 +57,7 @@ var Types = []string{
 	TypeRunStart, TypeStepStart, TypeTextDelta, TypeReasoningDelta, TypeToolBegin, TypeToolUpdate,
 	TypeToolEnd, TypeToolsActivated, TypeStepEnd, TypeApprovalRequest, TypeApprovalAnswer,
 	TypeSessionMode, TypeSessionModel, TypeSessionTitle, TypeRunSteer, TypeTodoUpdated, TypeFileReverted, TypeFileCaptured, TypeFileChangedOutside, TypeFileWatchDegraded,
-	TypeChangeReviewed, TypeRunInterrupted, TypeRunEnd,
+	TypeChangeReviewed, TypeRunInterrupted, TypeRunEnd, TypeHookRun,
 }
 
 // Data marshals v as an event payload. It panics if v cannot be marshalled,
@@ -100,6 +101,8 @@ func Payload(typ string) any {
 		return new(ApprovalRequestData)
 	case TypeApprovalAnswer:
 		return new(ApprovalAnswerData)
+	case TypeHookRun:
+		return new(HookRunData)
 	case TypeSessionMode:
 		return new(SessionModeData)
 	case TypeSessionModel:

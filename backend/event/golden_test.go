@@ -102,6 +102,17 @@ func goldenEvents() []event.Event {
 				MCPServer: "github", MCPTool: "create_issue"},
 				Why: `call the tool "create_issue" of the MCP server github (npx -y @modelcontextprotocol/server-github)`, Preview: `{"title":"x"}`},
 			Reason: "Auto asks before an MCP tool that is not read-only", Scopes: []event.Grant{{Kind: event.KindMCP, Tool: "mcp__github__create_issue"}}, AskedAt: at}),
+		// Hooks: one denied a call, one added a note, one failed, a
+		// project's file was skipped.
+		event.HookRun(event.HookRunData{Hook: "guard <rm>", Event: "before_tool", Source: "project", File: "/w/.foya/hooks.json",
+			CallID: "call_1", Tool: "bash", Status: event.HookOK, Decision: "deny", Reason: "no \"rm -rf\" & co", ExitCode: &zero,
+			DurationMs: 42, Output: "checked <1> call\n", Sandbox: "landlock+netns"}),
+		event.HookRun(event.HookRunData{Hook: "after_tool#2", Event: "after_tool", Source: "user", File: "/d/hooks.json",
+			CallID: "call_1", Tool: "bash", Status: event.HookOK, Note: "tests: 3 passed", ExitCode: &zero, DurationMs: 7, Sandbox: "none"}),
+		event.HookRun(event.HookRunData{Hook: "notify", Event: "approval", Source: "user", File: "/d/hooks.json", CallID: "call_1", Tool: "bash", Status: event.HookFailed, Error: "it exited with status 3", ExitCode: &three,
+			DurationMs: 5, Output: "no display\n", Sandbox: "none"}),
+		event.HookRun(event.HookRunData{Source: "project", File: "/w/.foya/hooks.json", Status: event.HookSkipped,
+			Error: "not approved: its hooks do not run until you approve this exact content (foya hooks allow)"}),
 	}
 	// A sub-agent's run under task call call_4: its events name the call
 	// on the envelope.

@@ -218,6 +218,42 @@ type ApprovalAnswerData struct {
 // ApprovalAnswer is an approval.answer event.
 func ApprovalAnswer(d ApprovalAnswerData) Event { return of(TypeApprovalAnswer, d) }
 
+// Hook run statuses (HookRunData.Status).
+const (
+	HookOK      = "ok"
+	HookFailed  = "failed"
+	HookSkipped = "skipped"
+)
+
+// HookRunData is the payload of hook.run: a hook ran (docs/hooks.md), or
+// a file's hooks were skipped. Event is the hook's event (before_tool,
+// after_tool, turn_end, approval); Source is "project" or "user"; CallID
+// and Tool name the call it ran for (or whose approval it ran for).
+// Status is ok, failed (Error says why; before a call, the call was
+// refused) or skipped (a file whose hooks do not run: Error says why, and
+// Hook is empty). Decision, Reason and Note are its answer; Output is the
+// end of what it printed besides its answer, for a person.
+type HookRunData struct {
+	Hook       string `json:"hook,omitempty"`
+	Event      string `json:"event,omitempty"`
+	Source     string `json:"source"`
+	File       string `json:"file"`
+	CallID     string `json:"callId,omitempty"`
+	Tool       string `json:"tool,omitempty"`
+	Status     string `json:"status"`
+	Decision   string `json:"decision,omitempty"`
+	Reason     string `json:"reason,omitempty"`
+	Note       string `json:"note,omitempty"`
+	Error      string `json:"error,omitempty"`
+	ExitCode   *int   `json:"exitCode,omitempty"`
+	DurationMs int64  `json:"durationMs"`
+	Output     string `json:"output,omitempty"`
+	Sandbox    string `json:"sandbox,omitempty"`
+}
+
+// HookRun is a hook.run event.
+func HookRun(d HookRunData) Event { return of(TypeHookRun, d) }
+
 // SessionModeData is the payload of session.mode: a session's approval
 // mode changed (From is empty when a session starts in Full Access).
 type SessionModeData struct {

@@ -35,6 +35,7 @@ export interface EventDataByType {
   "change.reviewed": ChangeReviewedData;
   "run.interrupted": RunInterruptedData;
   "run.end": RunEndData;
+  "hook.run": HookRunData;
 }
 /**
  * EventType is every event type.

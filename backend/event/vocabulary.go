@@ -227,6 +227,9 @@ const (
 	KindFetchPrivate         = "fetch_private"
 	KindMCP                  = "mcp"
 	KindSubAgent             = "subagent"
+	// KindHook is a call a hook asked the person about (approval.Hook):
+	// not a row of the mode table, so not in Kinds.
+	KindHook = "hook"
 )
 
 // Kinds lists every action kind, in approval.Kinds' order.

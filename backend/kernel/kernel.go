@@ -17,6 +17,7 @@ import (
 	"foya/backend/capture"
 	"foya/backend/engine"
 	"foya/backend/event"
+	"foya/backend/hooks"
 	"foya/backend/llm"
 	"foya/backend/mcp/mcpconfig"
 	"foya/backend/profiles"
@@ -59,6 +60,9 @@ type Options struct {
 	// of DBPath: a database kept in a workspace must not make a workspace
 	// file the user's rules).
 	UserRules string
+	// UserHooks is the user's own hooks file (docs/hooks.md); empty means
+	// hooks.UserFile beside the user's rules file.
+	UserHooks string
 	// Secrets are values, by the name a mask shows, that no command's
 	// environment holds whatever the variable is called, and that are
 	// masked in every tool result before it is stored or sent: the
@@ -99,11 +103,15 @@ type Kernel struct {
 	skipped []string
 	// userRules is the user's own rules file ("" if there is none).
 	userRules string
-	owner     *owner
-	secrets   *secrets
-	profiles  *profiles.Service
-	mcp       *mcpconfig.Servers
-	trust     *trust.Ledger // what the user approved in workspaces
+	// userHooks is the user's own hooks file ("" if there is none), and
+	// hookRunner runs hooks (hooks.go).
+	userHooks  string
+	hookRunner *hooks.Runner
+	owner      *owner
+	secrets    *secrets
+	profiles   *profiles.Service
+	mcp        *mcpconfig.Servers
+	trust      *trust.Ledger // what the user approved in workspaces
 
 	notices notices // published, never stored: SubscribeNotices
 	elicits elicits // MCP servers' questions waiting (elicit.go)
@@ -174,6 +182,15 @@ func ResolvePaths(opts Options) (path, dataDir, userRules string, err error) {
 	return path, dataDir, userRules, nil
 }
 
+// userHooksFile is the user's hooks file: given, else hooks.UserFile
+// beside the user's rules ("" when there are none).
+func userHooksFile(given, userRules string) string {
+	if given != "" || userRules == "" {
+		return given
+	}
+	return filepath.Join(filepath.Dir(userRules), hooks.UserFile)
+}
+
 // Open opens the store, builds the registry and engine, marks runs left
 // running by a process that is gone as interrupted (spec X2), and removes
 // session temp folders that no live kernel uses (a crash leaves them).
@@ -204,6 +221,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 
 		trust:     trust.New(st),
 		userRules: userRules,
+		userHooks: userHooksFile(opts.UserHooks, userRules),
 		secrets:   newSecrets(opts.Secrets),
 
 		titleTimeout: opts.TitleTimeout,
@@ -232,6 +250,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 			return err
 		}})
 	k.reg.Add(shellTools(k, opts.Probe)...)
+	k.hookRunner = newHookRunner(k)
 	k.reg.Add(web.New())
 	k.reg.Add(task.New())
 	k.mcp = newMCP(k, dataDir, opts.Context.Budget)
@@ -245,7 +264,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 	}
 	k.eng = engine.New(engine.Config{Store: st, Tools: k.reg, Emit: k.publish, Owner: own.id,
 		TextFlush: opts.TextFlush, Gateway: k.gateway, Context: opts.Context, Rules: k.rulesFor, Mask: k.mask,
-		LockWait: opts.ChangeLockWait, Changing: k.capture.Changing, SteerWait: opts.SteerWait})
+		LockWait: opts.ChangeLockWait, Changing: k.capture.Changing, SteerWait: opts.SteerWait, Hooks: k.hooksFor})
 	// What is stored now is history; what other processes store from now
 	// on is published as this kernel's own events are (follower).
 	seqs, err := st.SessionSeqs(ctx)

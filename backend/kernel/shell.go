@@ -78,13 +78,16 @@ func (k *Kernel) dataFolders() []string {
 
 // ownFiles are the data folders and every file Foya reads back as
 // configuration, wherever they lie: its MCP servers, the provider keys,
-// the user's rules, the workspace indexes. The file tools do not write
+// the user's rules and hooks, the workspace indexes. The file tools do not write
 // them outside Full Access, even where the user made them readable.
 func (k *Kernel) ownFiles() []string {
 	out := append(k.dataFolders(), filepath.Join(absPath(k.info.DataDir), mcpconfig.File), absPath(k.profiles.KeyFilePath()),
 		k.tokenFile(), filepath.Join(absPath(k.info.DataDir), WorkspaceDir))
 	if k.userRules != "" {
 		out = append(out, absPath(k.userRules))
+	}
+	if k.userHooks != "" {
+		out = append(out, absPath(k.userHooks))
 	}
 	return out
 }

@@ -15,6 +15,9 @@ import (
 // Rules is the subject of a project's rules file.
 const Rules = "rules"
 
+// Hooks is the subject of a project's hooks file (.foya/hooks.json).
+const Hooks = "hooks"
+
 // MCP is the subject of a project's MCP server of that name.
 func MCP(name string) string { return "mcp:" + name }
 

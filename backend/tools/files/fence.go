@@ -181,6 +181,8 @@ func ownWhat(p string) string {
 		return "the MCP servers' sign-in tokens"
 	case approval.UserRulesFile:
 		return "your approval rules"
+	case "hooks.json": // hooks.UserFile
+		return "your hooks, commands Foya runs at points of a turn"
 	}
 	return "Foya's data folder: its database, settings, MCP servers, rules and keys"
 }

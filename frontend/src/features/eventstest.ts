@@ -173,7 +173,8 @@ export function interruptedText(what: string): string {
 /**
  * everything is journey followed by every other event type: a run a crash
  * interrupted (as recovery stores it at the next start), a run stopped at
- * the step limit with tool_search and a failed edit, a revert, a file
+ * the step limit with tool_search (a hook's note on it, a project's hooks
+ * file skipped) and a failed edit, a revert, a file
  * changed outside Foya, a watcher that fell back to polling, a message
  * sent to a running run, another model chosen and the model's title.
  */
@@ -191,10 +192,13 @@ export function everything(): Log {
 
   const r4 = "run_4";
   log.runStart(r4, "Find the web tools", "auto");
+  // The project's hooks file is not approved: its hooks do not run (docs/hooks.md).
+  log.add("hook.run", { source: "project", file: WORKDIR + "/.foya/hooks.json", status: "skipped", error: "not approved: its hooks do not run until you approve this exact content (Settings, or foya hooks allow)", durationMs: 0 }, r4);
   log.stepStart(r4, 1);
   log.call(r4, 1, 0, "call_s", "tool_search", JSON.stringify({ query: "fetch" }));
   log.running(r4, 1, "call_s");
-  log.end(r4, 1, 0, "call_s", "tool_search", "done", "Activated: web_fetch");
+  log.add("hook.run", { hook: "post", event: "before_tool", source: "user", file: "/d/hooks.json", callId: "call_s", tool: "tool_search", status: "ok", decision: "allow", note: "searching is fine", exitCode: 0, durationMs: 3, sandbox: "none" }, r4);
+  log.end(r4, 1, 0, "call_s", "tool_search", "done", "Activated: web_fetch\n[note from the user hook \"post\" (/d/hooks.json): searching is fine]");
   log.add("tools.activated", { names: ["web_fetch"] }, r4);
   log.add("todo.updated", { todos: [{ content: "find the web tools", status: "completed" }, { content: "edit missing.txt", status: "in_progress" }] }, r4);
   log.stepEnd(r4, 1, "tool_calls", 1);

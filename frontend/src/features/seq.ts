@@ -31,6 +31,7 @@ const typeSet: { [K in EventType]: true } = {
   [gen.TypeChangeReviewed]: true,
   [gen.TypeRunInterrupted]: true,
   [gen.TypeRunEnd]: true,
+  [gen.TypeHookRun]: true,
 };
 
 /** EventTypes lists every event type the reducers know. */

@@ -210,6 +210,12 @@ export function createApi(transport: Caller) {
     GitStatusDiff: (sessionID: string): Promise<kernel.GitDiff> =>
       transport.call<kernel.GitDiff>('GitStatusDiff', [sessionID]),
     /**
+     * Hooks returns a folder's hooks files (the user's own and the project's
+     * .foya/hooks.json) and whether their hooks run (docs/hooks.md).
+     */
+    Hooks: (workdir: string): Promise<kernel.Hooks> =>
+      transport.call<kernel.Hooks>('Hooks', [workdir]),
+    /**
      * ImageInput says whether a model is sent images: the model.images.MODEL
      * setting when there is one, else a guess from the model's name.
      */
@@ -334,6 +340,9 @@ export function createApi(transport: Caller) {
      */
     Revert: (req: kernel.RevertRequest): Promise<kernel.RevertResult> =>
       transport.call<kernel.RevertResult>('Revert', [req]),
+    /** RevokeProjectHooks withdraws the approval of a project's hooks file. */
+    RevokeProjectHooks: (workdir: string): Promise<void> =>
+      transport.call<void>('RevokeProjectHooks', [workdir]),
     /** RevokeProjectRules withdraws the approval of a project's rules file. */
     RevokeProjectRules: (workdir: string): Promise<void> =>
       transport.call<void>('RevokeProjectRules', [workdir]),
@@ -465,6 +474,12 @@ export function createApi(transport: Caller) {
      */
     TestProvider: (name: string): Promise<profiles.ProviderCheck> =>
       transport.call<profiles.ProviderCheck>('TestProvider', [name]),
+    /**
+     * TrustProjectHooks approves a project's hooks file, as shown (hash is the
+     * sha256 Hooks returned; a file changed since is refused).
+     */
+    TrustProjectHooks: (workdir: string, hash: string): Promise<void> =>
+      transport.call<void>('TrustProjectHooks', [workdir, hash]),
     /**
      * TrustProjectRules approves a project's rules file, as shown (hash is the
      * sha256 ProjectRules returned; a file changed since is refused).

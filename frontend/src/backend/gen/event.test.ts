@@ -52,6 +52,8 @@ function summary(ev: TypedEvent): string {
       return `${ev.data.calls}`;
     case "run.end":
       return `${ev.data.status} ${ev.data.steps}`;
+    case "hook.run":
+      return `${ev.data.hook ?? ""} ${ev.data.status}`;
     default: {
       const unhandled: never = ev;
       return unhandled;

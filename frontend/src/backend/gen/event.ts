@@ -198,6 +198,10 @@ export const TypeApprovalAnswer = "approval.answer";
 /**
  * Event types, one per payload struct. Names are dotted.
  */
+export const TypeHookRun = "hook.run";
+/**
+ * Event types, one per payload struct. Names are dotted.
+ */
 export const TypeSessionMode = "session.mode";
 /**
  * Event types, one per payload struct. Names are dotted.
@@ -588,6 +592,45 @@ export interface ApprovalAnswerData {
   state: string;
 }
 /**
+ * Hook run statuses (HookRunData.Status).
+ */
+export const HookOK = "ok";
+/**
+ * Hook run statuses (HookRunData.Status).
+ */
+export const HookFailed = "failed";
+/**
+ * Hook run statuses (HookRunData.Status).
+ */
+export const HookSkipped = "skipped";
+/**
+ * HookRunData is the payload of hook.run: a hook ran (docs/hooks.md), or
+ * a file's hooks were skipped. Event is the hook's event (before_tool,
+ * after_tool, turn_end, approval); Source is "project" or "user"; CallID
+ * and Tool name the call it ran for (or whose approval it ran for).
+ * Status is ok, failed (Error says why; before a call, the call was
+ * refused) or skipped (a file whose hooks do not run: Error says why, and
+ * Hook is empty). Decision, Reason and Note are its answer; Output is the
+ * end of what it printed besides its answer, for a person.
+ */
+export interface HookRunData {
+  hook?: string;
+  event?: string;
+  source: string;
+  file: string;
+  callId?: string;
+  tool?: string;
+  status: string;
+  decision?: string;
+  reason?: string;
+  note?: string;
+  error?: string;
+  exitCode?: number /* int */;
+  durationMs: number /* int64 */;
+  output?: string;
+  sandbox?: string;
+}
+/**
  * SessionModeData is the payload of session.mode: a session's approval
  * mode changed (From is empty when a session starts in Full Access).
  */
@@ -739,6 +782,7 @@ export interface EventDataByType {
   "change.reviewed": ChangeReviewedData;
   "run.interrupted": RunInterruptedData;
   "run.end": RunEndData;
+  "hook.run": HookRunData;
 }
 /**
  * EventType is every event type.
@@ -1121,6 +1165,11 @@ export const KindMCP = "mcp";
  * Action kinds (Action.Kind, Grant.Kind), as approval.Kind.
  */
 export const KindSubAgent = "subagent";
+/**
+ * KindHook is a call a hook asked the person about (approval.Hook):
+ * not a row of the mode table, so not in Kinds.
+ */
+export const KindHook = "hook";
 /**
  * Ask mirrors approval.Request: what a tool asks the approval gateway.
  */

@@ -812,6 +812,94 @@ export interface ElicitAnswer {
 }
 
 //////////
+// source: dto_hooks.go
+
+/**
+ * Hooks are the hooks files of a workspace, as Foya reads them at a
+ * turn's start (docs/hooks.md): the user's own and the project's.
+ */
+export interface Hooks {
+  /**
+   * Workdir is the workspace's real path, which approvals are keyed by.
+   */
+  workdir: string;
+  user: HooksFile;
+  project: HooksFile;
+}
+/**
+ * HooksFile is one hooks file and whether its hooks run.
+ */
+export interface HooksFile {
+  /**
+   * Source is "user" or "project".
+   */
+  source: string;
+  file: string;
+  /**
+   * Status is one of the Hooks* statuses.
+   */
+  status: string;
+  /**
+   * Content is the file's exact text and Hash its sha256 (hex): what
+   * TrustProjectHooks approves.
+   */
+  content?: string;
+  hash?: string;
+  /**
+   * Error says why the file's hooks do not run (HooksInvalid,
+   * HooksExposed).
+   */
+  error?: string;
+  /**
+   * ApprovedAt is when this content was approved (a project's file).
+   */
+  approvedAt?: string /* RFC 3339 */;
+  hooks: HookInfo[];
+}
+/**
+ * HookInfo is one hook of a file.
+ */
+export interface HookInfo {
+  name: string;
+  event: string;
+  /**
+   * Match is the glob of tool names; "" for every tool.
+   */
+  match?: string;
+  command: string;
+  timeoutSeconds: number /* int */;
+  sandbox: boolean;
+}
+/**
+ * Statuses of a hooks file (HooksFile.Status).
+ */
+export const HooksNone = "none"; // no file
+/**
+ * Statuses of a hooks file (HooksFile.Status).
+ */
+export const HooksActive = "active"; // the user's file: its hooks run
+/**
+ * Statuses of a hooks file (HooksFile.Status).
+ */
+export const HooksApproved = "approved"; // a project's file whose exact content was approved: its hooks run
+/**
+ * Statuses of a hooks file (HooksFile.Status).
+ */
+export const HooksUnapproved = "unapproved"; // a project's file never approved: its hooks do not run
+/**
+ * Statuses of a hooks file (HooksFile.Status).
+ */
+export const HooksChanged = "changed"; // a project's file approved once, with other content: its hooks do not run
+/**
+ * Statuses of a hooks file (HooksFile.Status).
+ */
+export const HooksInvalid = "invalid"; // cannot be read or parsed: no hook of it runs
+/**
+ * Statuses of a hooks file (HooksFile.Status).
+ */
+export const HooksExposed = "exposed"; // the user's file lies in a session's workspace: its hooks do not run
+
+//////////
 // source: dto_images.go
 
 /**

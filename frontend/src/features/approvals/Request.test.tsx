@@ -539,6 +539,30 @@ describe("inline approval requests", () => {
     expect(answers(transport)).toEqual([]);
   });
 
+  it("asks about a call a hook wants asked about (docs/hooks.md): its reason, the call's arguments, allow once or deny", () => {
+    const log = started();
+    log.call("run_1", 1, 0, "c", "bash", '{"command":"git push"}');
+    log.add(
+      "approval.request",
+      {
+        id: "apr_1",
+        sessionId: SESSION,
+        runId: "run_1",
+        request: { callId: "c", action: { kind: "hook", tool: "bash" }, why: "call bash with these arguments", preview: '{"command":"git push"}' },
+        reason: 'the user hook "careful" (/d/hooks.json) asks you before this call: pushes are public',
+        scopes: null,
+        askedAt: "2026-12-01T11:00:01Z",
+      },
+      "run_1",
+    );
+    mount(log);
+    const request = screen.getByRole("region", { name: "A hook asks first: run bash?" });
+    expect(request.textContent).toContain("pushes are public");
+    expect(within(request).getByLabelText("Arguments").textContent).toContain('"command": "git push"');
+    expect(within(request).queryByRole("button", { name: "Allow for this session" })).toBeNull();
+    expect(within(request).getByRole("button", { name: "Allow once" })).toBeTruthy();
+  });
+
   it("asks about a private address on its own, naming it, with no session scope", () => {
     const log = started();
     const action = { kind: "fetch_private", tool: "web_fetch", host: "intranet.test", addresses: ["10.1.2.3"] };

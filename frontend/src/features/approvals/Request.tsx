@@ -308,7 +308,8 @@ function What({ req }: { req: ApprovalRequestData }) {
     );
   } else if (a.kind === "write" || a.kind === "write_protected") {
     body = <p className="approval-note">Foya has no preview of this change.</p>;
-  } else if (a.kind === "mcp") {
+  } else if (a.kind === "mcp" || a.kind === "hook") {
+    // A hook's ask (docs/hooks.md) shows the call's arguments, as an MCP call's.
     body = preview !== "" ? <Arguments raw={preview} /> : <p className="approval-note">The call has no arguments.</p>;
   }
   if (paths.length > 0) {

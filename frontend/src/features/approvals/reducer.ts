@@ -54,6 +54,7 @@ export function applyApprovals(s: ApprovalsState, raw: Event): ApprovalsState {
     case "file.changed_outside":
     case "file.watch_degraded":
     case "change.reviewed":
+    case "hook.run":
     case "run.interrupted":
     case "session.model":
     case "session.title":

@@ -64,7 +64,8 @@ describe("scopeWords", () => {
   });
 
   it("names every action kind a tool grant may have", () => {
-    expect(KindAll).toHaveLength(15);
+    // The mode table's 15 kinds, and "hook": a call a hook asks about.
+    expect(KindAll).toHaveLength(16);
     // fetch_private has no grant: a private address is asked about on every fetch, so no grant opens the local network.
     for (const kind of KindAll.filter((k) => k !== "fetch_private")) {
       expect(scopeWords({ kind, tool: "t" }).covers).not.toContain(kind + " action");

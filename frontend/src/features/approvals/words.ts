@@ -36,6 +36,9 @@ export function title(a: Action): string {
       return "Call an MCP tool?";
     case "subagent":
       return "Start a sub-agent?";
+    case "hook":
+      // A hook answered "ask" (docs/hooks.md): asked in every mode.
+      return `A hook asks first: run ${a.tool}?`;
   }
   return `Allow ${a.tool}?`;
 }
@@ -73,6 +76,8 @@ const every: Record<string, string> = {
   fetch: "fetch of any host",
   mcp: "call",
   subagent: "sub-agent it starts",
+  // A hook's ask has no scope to offer: each call is asked.
+  hook: "call a hook asks about",
 };
 
 // inFolder names what a folder grant of a kind covers: "<phrase> <folder>".

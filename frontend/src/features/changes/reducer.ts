@@ -186,6 +186,7 @@ export function applyChanges(s: ChangesState, raw: Event): ChangesState {
     case "session.title":
     case "run.steer":
     case "todo.updated":
+    case "hook.run":
     case "run.interrupted":
     case "run.end":
       return s;

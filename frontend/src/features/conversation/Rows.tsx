@@ -1,12 +1,13 @@
 // The transcript's rows other than tool cards: a turn's prompt, a step's
 // reasoning and text, the turn's end (how it ended, "Continue" after the
-// step limit), and a mode switch between turns.
+// step limit, what hooks said at its end), and a mode switch between turns.
 import { memo, useDeferredValue, useState } from "react";
 import { useStepReasoning, useStepText, useTurn } from "../session/hooks";
 import { CopyButton } from "../../ui/CopyButton";
 import { RunFailure } from "./RunFailure";
 import { ModelText } from "./Markdown";
 import { SentImages } from "./PastedImages";
+import { HookNotes } from "./HookNotes";
 import type { ModelNote, ModeNote, SteerNote, Turn } from "./reducer";
 
 const modeWord: Record<string, string> = { manual: "Manual", auto: "Auto", full_access: "Full Access", "full-access": "Full Access" };
@@ -116,6 +117,7 @@ export const EndRow = memo(function EndRow(props: {
       {turn.modes.map((m) => (
         <ModeRow key={m.seq} note={m} />
       ))}
+      <HookNotes hooks={turn.hooks} workdir={turn.workdir} />
       <EndLine turn={turn} onRetry={props.latest && props.onRetry != null ? props.onRetry : null} />
       {turn.stepLimit && props.latest && props.onContinue !== null && (
         <button type="button" className="button convo-continue" onClick={props.onContinue}>

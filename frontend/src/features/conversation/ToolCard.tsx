@@ -9,6 +9,7 @@ import { lazy, memo, Suspense, useState } from "react";
 import type { FileChange } from "../../backend/gen/event";
 import { useApi, useTransport } from "../../backend";
 import { RequestsAt } from "../approvals";
+import { HookNotes } from "./HookNotes";
 import { useCard, useSession, useTurn } from "../session/hooks";
 import { loadArtifact, type LoadedArtifact } from "./artifacts";
 import { useLoad } from "../useLoad";
@@ -83,6 +84,7 @@ function Card({ card, workdir, approvals }: { card: ToolCard; workdir: string; a
           Denied by you{card.approval.message !== "" ? `: “${card.approval.message}”` : ""}.
         </p>
       )}
+      <HookNotes hooks={card.hooks} />
       {card.status === "running" && card.name === "bash" && (
         <pre className="convo-tail" aria-label={`Live output of ${name}`}>
           {card.tail === "" ? "(no output yet)" : card.tail}

@@ -49,6 +49,32 @@ export interface Result {
   background: string;
 }
 
+/**
+ * HookNote is one run of a hook (hook.run, docs/hooks.md): on the card of
+ * the call it ran for, or on the turn (a turn_end hook, a hooks file whose
+ * hooks were skipped).
+ */
+export interface HookNote {
+  seq: number;
+  /** Its name; "" for a skipped file. */
+  hook: string;
+  /** before_tool, after_tool, turn_end or approval; "" for a skipped file. */
+  event: string;
+  /** "project" or "user". */
+  source: string;
+  file: string;
+  status: "ok" | "failed" | "skipped";
+  /** allow, deny, ask or "". */
+  decision: string;
+  reason: string;
+  note: string;
+  /** Why it failed, or why a file's hooks were skipped. */
+  error: string;
+  /** The end of what it printed besides its answer. */
+  output: string;
+  durationMs: number;
+}
+
 /** ToolCard is one tool call as the conversation shows it. */
 export interface ToolCard {
   /** The call's ID; models may reuse call IDs across runs, so a card is found by run and ID. */
@@ -76,6 +102,8 @@ export interface ToolCard {
   endedWithRun: boolean;
   /** The sub-agent this task call started (its Turn's ID); "" for other calls, or before it starts. */
   childRunId: string;
+  /** The hooks that ran for this call, in order. */
+  hooks: HookNote[];
 }
 
 /** Step is one model request of a turn. */
@@ -161,6 +189,8 @@ export interface Turn {
   parentCallId: string;
   parentRunId: string;
   description: string;
+  /** Hook runs of no call: turn_end hooks, hooks files skipped at the turn's start. */
+  hooks: HookNote[];
 }
 
 /** Entry is one item of the conversation in order: a turn, or a mode switch between turns. */
@@ -237,6 +267,7 @@ export function applyConversation(s: ConversationState, raw: Event): Conversatio
       parentCallId: ev.parentCallId ?? "",
       parentRunId: d.parentRunId ?? "",
       description: d.description ?? "",
+      hooks: [],
     };
     if (turn.parentCallId !== "") {
       // A sub-agent: shown in its task call's card, not as a turn of its own.
@@ -354,6 +385,26 @@ function applyToTurn(s: ConversationState, turn: Turn, ev: TypedEvent): Conversa
         approval: { ...card.approval, state, message: d.answer?.message ?? "" },
       });
     }
+    case "hook.run": {
+      const d = ev.data;
+      const note: HookNote = {
+        seq: ev.seq,
+        hook: d.hook ?? "",
+        event: d.event ?? "",
+        source: d.source,
+        file: d.file,
+        status: d.status === "ok" || d.status === "skipped" ? d.status : "failed",
+        decision: d.decision ?? "",
+        reason: d.reason ?? "",
+        note: d.note ?? "",
+        error: d.error ?? "",
+        output: d.output ?? "",
+        durationMs: d.durationMs,
+      };
+      const card = cardOf(s, turn.id, d.callId ?? "");
+      if (card !== undefined) return withCard(s, { ...card, hooks: [...card.hooks, note] });
+      return withTurn(s, { ...turn, hooks: [...turn.hooks, note] });
+    }
     case "run.interrupted":
       return withTurn(s, { ...turn, interruptedCalls: ev.data.calls });
     case "run.steer":
@@ -411,6 +462,7 @@ function newCard(runId: string, step: number, index: number, id: string, name: s
     result: null,
     endedWithRun: false,
     childRunId: "",
+    hooks: [],
   };
 }
 

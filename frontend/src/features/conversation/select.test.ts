@@ -92,6 +92,7 @@ describe("words", () => {
     result: null,
     endedWithRun: false,
     childRunId: "",
+    hooks: [],
   });
 
   it("a target from complete or streaming arguments, workspace paths relative", () => {

@@ -104,6 +104,7 @@ export function applySessions(s: SessionsState, raw: Event): SessionsState {
     case "file.reverted":
     case "file.changed_outside":
     case "file.watch_degraded":
+    case "hook.run":
     case "run.interrupted":
     case "run.steer":
       return next;

@@ -1,6 +1,7 @@
 import { Dialog, Tabs } from "radix-ui";
 import { X } from "lucide-react";
 import { MCPSettings } from "./MCPSettings";
+import { HookSettings } from "./HookSettings";
 import { ModeSettings } from "./ModeSettings";
 import { ModelSettings } from "./ModelSettings";
 import { NotificationSettings } from "./NotificationSettings";
@@ -39,6 +40,7 @@ export function SettingsView(props: { sessionId: string | null; onClose: () => v
               <Tabs.Trigger value="providers">Providers</Tabs.Trigger>
               <Tabs.Trigger value="models">Models and limits</Tabs.Trigger>
               <Tabs.Trigger value="mcp">MCP servers</Tabs.Trigger>
+              <Tabs.Trigger value="hooks">Hooks</Tabs.Trigger>
               <Tabs.Trigger value="notifications">Notifications</Tabs.Trigger>
               <Tabs.Trigger value="theme">Theme</Tabs.Trigger>
             </Tabs.List>
@@ -53,6 +55,9 @@ export function SettingsView(props: { sessionId: string | null; onClose: () => v
             </Tabs.Content>
             <Tabs.Content value="mcp" className="settings-panel">
               <MCPSettings sessionId={props.sessionId} />
+            </Tabs.Content>
+            <Tabs.Content value="hooks" className="settings-panel">
+              <HookSettings sessionId={props.sessionId} />
             </Tabs.Content>
             <Tabs.Content value="notifications" className="settings-panel">
               <NotificationSettings />
