@@ -107,7 +107,7 @@ func (f fence) writeRefusal(tool, p string) string {
 	if fspath.WithinAny(f.own, p) {
 		return fmt.Sprintf("%s: %s is Foya's own configuration (%s), which decides what the agent may do: the agent may not change it "+
 			"outside Full Access, wherever it lies. Nothing was changed. The user can change it with foya's own commands "+
-			"(foya mcp, foya rules, foya providers, foya settings) or in the app", tool, p, ownWhat(p))
+			"(foya mcp, foya rules, foya hooks, foya providers, foya settings) or in the app", tool, p, ownWhat(p))
 	}
 	if fspath.WithinAny(f.hidden, p) {
 		return fmt.Sprintf("%s: %s is hidden from the agent: it is %s. Nothing was changed. Sandboxed commands cannot write it either. "+
