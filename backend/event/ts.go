@@ -35,6 +35,9 @@ export interface EventDataByType {
   "change.reviewed": ChangeReviewedData;
   "run.interrupted": RunInterruptedData;
   "run.end": RunEndData;
+  "context.compacted": ContextCompactedData;
+  "context.uncompacted": ContextUncompactedData;
+  "context.compact_failed": ContextCompactFailedData;
 }
 /**
  * EventType is every event type.
