@@ -52,6 +52,12 @@ function summary(ev: TypedEvent): string {
       return `${ev.data.calls}`;
     case "run.end":
       return `${ev.data.status} ${ev.data.steps}`;
+    case "context.compacted":
+      return `${ev.data.id} ${ev.data.by} ${ev.data.upto}`;
+    case "context.uncompacted":
+      return ev.data.id;
+    case "context.compact_failed":
+      return `${ev.data.by} ${ev.data.error}`;
     default: {
       const unhandled: never = ev;
       return unhandled;

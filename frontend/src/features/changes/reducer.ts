@@ -188,6 +188,9 @@ export function applyChanges(s: ChangesState, raw: Event): ChangesState {
     case "todo.updated":
     case "run.interrupted":
     case "run.end":
+    case "context.compacted":
+    case "context.uncompacted":
+    case "context.compact_failed":
       return s;
     default:
       return unreachable(ev);
