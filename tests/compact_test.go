@@ -490,3 +490,45 @@ func TestThreeHundredTurnsIn32k(t *testing.T) {
 	}
 	t.Logf("%d turns: %d compactions, %d summary requests, %d conversation requests", turns, len(done), len(sums), len(conv))
 }
+
+// foya compact SESSION compacts with the session's profile; --undo ID
+// undoes it; a wrong session or ID is told.
+// spec: O5
+func TestCompactFromTheCLI(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, []tools.Tool{noteTool{size: 1800}}, noteCall(1), noteCall(2), noteCall(3), pt.Say("read three"))
+	h.srv.Route(pt.IsCompact, summaryTurns(1)...)
+	if _, err := h.k.Profiles().Add(ctx, profiles.ProviderInput{Name: "local", BaseURL: h.srv.URL, Model: "m"}); err != nil {
+		t.Fatal(err)
+	}
+	ses, err := h.k.CreateSession(ctx, kernel.NewSession{Workdir: h.dir, ApprovalMode: "auto", Provider: "local", Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run, err := h.k.Run(ctx, kernel.RunOptions{SessionID: ses.ID, Prompt: "read three notes"}); err != nil || run.Status != kernel.RunCompleted {
+		t.Fatalf("run: %+v, %v", run, err)
+	}
+	code, out, stderr := foya(t, nil, "compact", ses.ID, "--db", h.db)
+	if code != 0 || !strings.Contains(out, "session "+ses.ID+": compaction cmp_") || !strings.Contains(out, "the full history stays stored") {
+		t.Fatalf("foya compact: %d %q %q", code, out, stderr)
+	}
+	done := payloads[event.ContextCompactedData](t, h, ses.ID, event.TypeContextCompacted)
+	if len(done) != 1 || done[0].By != event.CompactUser {
+		t.Fatalf("compactions: %+v", done)
+	}
+	if code, _, stderr := foya(t, nil, "compact", "--undo", "cmp_nope", ses.ID, "--db", h.db); code == 0 || !strings.Contains(stderr, "not the compaction in force") {
+		t.Errorf("undo of an unknown compaction: %d %q", code, stderr)
+	}
+	if code, out, stderr := foya(t, nil, "compact", "--undo", done[0].ID, ses.ID, "--db", h.db); code != 0 || !strings.Contains(out, "undone") {
+		t.Fatalf("foya compact --undo: %d %q %q", code, out, stderr)
+	}
+	if u := payloads[event.ContextUncompactedData](t, h, ses.ID, event.TypeContextUncompacted); len(u) != 1 || u[0].ID != done[0].ID {
+		t.Errorf("context.uncompacted: %+v", u)
+	}
+	if code, _, stderr := foya(t, nil, "compact", "ses_nope", "--db", h.db); code != 2 || !strings.Contains(stderr, "no session ses_nope") {
+		t.Errorf("foya compact of no session: %d %q", code, stderr)
+	}
+	if code, _, _ := foya(t, nil, "compact", "--db", h.db); code != 2 {
+		t.Errorf("foya compact without a session: %d", code)
+	}
+}
