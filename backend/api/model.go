@@ -1,6 +1,7 @@
 package api
 
 import (
+	"foya/backend/event"
 	"foya/backend/kernel"
 	"foya/backend/profiles"
 )
@@ -32,5 +33,35 @@ func (s *Service) ContextWindow(sessionID string) (profiles.ContextWindow, error
 			return profiles.ContextWindow{}, err
 		}
 		return k.ContextWindow(s.ctx, sessionID)
+	})
+}
+
+// Compact has the model summarise the older part of a session's history
+// now: its next request sends the summary, the session's file changes and
+// task list (exact) and the newest messages verbatim; the full history
+// stays stored. The session must be idle (busy otherwise). A summary that
+// fails changes nothing; the error says why.
+func (s *Service) Compact(sessionID string) (event.ContextCompactedData, error) {
+	return call(s, func(k *kernel.Kernel) (event.ContextCompactedData, error) {
+		if err := need("sessionId", sessionID); err != nil {
+			return event.ContextCompactedData{}, err
+		}
+		return k.Compact(s.ctx, kernel.CompactOptions{SessionID: sessionID})
+	})
+}
+
+// UndoCompaction undoes a session's compaction in force (the id of its
+// context.compacted event): the next request is compiled without it. Only
+// the latest compaction not undone can be undone (conflict otherwise);
+// the session must be idle (busy otherwise).
+func (s *Service) UndoCompaction(sessionID, id string) error {
+	return do(s, func(k *kernel.Kernel) error {
+		if err := need("sessionId", sessionID); err != nil {
+			return err
+		}
+		if err := need("id", id); err != nil {
+			return err
+		}
+		return k.UndoCompaction(s.ctx, sessionID, id)
 	})
 }

@@ -120,6 +120,8 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return providersCmd(ctx, args[1:], env)
 	case "mode":
 		return modeCmd(ctx, args[1:], env)
+	case "compact":
+		return compactCmd(ctx, args[1:], env)
 	case "rules":
 		return rulesCmd(ctx, args[1:], env)
 	case "hooks":
@@ -187,6 +189,8 @@ func usage(w io.Writer) {
   foya providers edit|list [--json]|remove|test|default ...
                             named model servers; keys go to the system keyring (foya providers help)
   foya mode SESSION MODE    switch a session's approval mode (recorded in its history)
+  foya compact [--json] [--undo ID] SESSION
+                            have the model summarise a session's older messages now, or undo that
   foya mcp add|list|remove|import|approve|tools|call ...
                             MCP servers: yours, and a project's once approved (foya mcp help)
   foya rules [allow|revoke] [--workdir DIR]

@@ -65,7 +65,11 @@ func (c ContextConfig) withDefaults() ContextConfig {
 // watermark moves, the messages it passes: never the whole history. The
 // history it is given must only grow between calls.
 type projection struct {
-	cfg     ContextConfig
+	cfg ContextConfig
+	// base is the position in the canonical history of the first message
+	// the projection is given (a compaction's end): references name
+	// canonical positions.
+	base    int
 	tokens  []int // estimated tokens of each message, verbatim
 	savings []int // tokens saved by projecting it (0: not projectable)
 	summary map[int]string
@@ -272,7 +276,7 @@ func (p *projection) summarize(i int, m llm.Message) string {
 	tail, _ := tools.Tail(m.Content[len(head):], tools.Limits{Lines: 8, Bytes: 600})
 	var b strings.Builder
 	fmt.Fprintf(&b, "[Result of %s projected to save context: %s lines, %s bytes. Full text: history_read_tool_result with ref %q (inspect, read, search).]\n",
-		m.ToolName, tools.Count(hc.TotalLines), tools.Count(hc.TotalBytes), Ref(i))
+		m.ToolName, tools.Count(hc.TotalLines), tools.Count(hc.TotalBytes), Ref(p.base+i))
 	b.WriteString(head)
 	if !strings.HasSuffix(head, "\n") {
 		b.WriteString("\n")

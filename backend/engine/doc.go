@@ -15,6 +15,14 @@
 // CLAUDE.md, beneath the working directory, bounded) into a system prompt
 // that stays the same bytes for every step of the turn.
 //
+// The context compiler (context.go) projects old large tool results (spec
+// O5) and, when a request would pass a share of the model's known window,
+// compacts (compact.go): the model summarises the oldest messages, and the
+// note that replaces them in requests (the summary, then the session's file
+// changes and task list rendered from the records) is stored in a
+// context.compacted event, whose bytes every later request sends (R2). The
+// canonical history is never changed by either.
+//
 // Every tool's output passes Config.Mask on its way from the tool's Result
 // to the stored Tool Message and its events (result text, display diff,
 // file-change diffs, tool.update progress), so no tool can store or send a

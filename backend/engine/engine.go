@@ -43,6 +43,9 @@ type Store interface {
 	// FileChanges and Blob tell recovery what a session's files held last.
 	FileChanges(ctx context.Context, sessionID string) ([]llm.FileChange, error)
 	Blob(ctx context.Context, sha string) ([]byte, error)
+	// EventsOfType returns a session's events of one type, in order: the
+	// task list and the compactions.
+	EventsOfType(ctx context.Context, sessionID, typ string) ([]llm.Event, error)
 }
 
 // ModeStore is what a Store may also offer: a session's approval mode
@@ -179,6 +182,9 @@ type RunRequest struct {
 	Title string
 	// Window is the model's context window, as far as it is known.
 	Window Window
+	// CompactAt is the share of a known window the next request may take
+	// before the history is compacted; 0 means DefaultCompactAt.
+	CompactAt float64
 }
 
 // ErrBusy is returned when a session already has a run going, or is held

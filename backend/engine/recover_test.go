@@ -53,6 +53,9 @@ func (s *crashedStore) Session(ctx context.Context, id string) (llm.Session, err
 func (s *crashedStore) Grants(ctx context.Context, sessionID string) ([]json.RawMessage, error) {
 	return nil, nil
 }
+func (s *crashedStore) EventsOfType(ctx context.Context, sessionID, typ string) ([]llm.Event, error) {
+	return nil, nil
+}
 func (s *crashedStore) FileChanges(ctx context.Context, sessionID string) ([]llm.FileChange, error) {
 	return s.changes, nil
 }

@@ -49,6 +49,10 @@ type runner struct {
 	fails    map[string]int // failing calls by tool and arguments, while they keep failing
 	failStep map[string]int // the step that last counted each of fails
 	looping  string         // why the run stops: the model repeats a failing call
+
+	ctxCfg     ContextConfig // the projection's, sized to the window (sizeBudget)
+	compact    *compaction   // the compaction in force, if any
+	compactErr string        // why a compaction in this run failed, if one did
 }
 
 // stepOutcome says how a step ended.
@@ -101,7 +105,15 @@ func (r *runner) loop(ctx context.Context) (llm.Run, error) {
 	// reason: prompt caches), whatever the turn does to the file.
 	instructions, instrInfo := loadInstructions(r.sess.Workdir)
 	r.system = systemText(r.sess.Workdir, instructions, instrInfo.File)
-	r.proj.setLead(llm.Message{Role: llm.RoleSystem, Content: r.system})
+	if r.child == nil {
+		c, err := activeCompaction(ctx, r.e.cfg.Store, r.sess.ID, r.hist)
+		if err != nil {
+			return llm.Run{}, fmt.Errorf("load the session's compaction: %w", err)
+		}
+		r.compact = c
+	}
+	r.sizeBudget()
+	r.resetProjection()
 	user, artifacts := r.userMessage()
 	r.hist = append(r.hist, user)
 	start := event.RunStartData{
@@ -453,16 +465,37 @@ func (c *streamedCall) storeArgs() [][]byte {
 	return blobs
 }
 
-func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
-	msgs, keys, refs := r.proj.request(r.hist)
+// compile makes the step's request: the compiled history and the tools
+// visible at this step, with the filter they were chosen by.
+func (r *runner) compile(ctx context.Context) (llm.Request, tools.Filter, []string, error) {
+	msgs, keys, refs := r.proj.request(r.hist[r.proj.base:])
+	if r.proj.base > 0 {
+		refs++ // the compacted messages' results are readable too
+	}
 	f := r.filter(refs)
 	visible := r.e.cfg.Tools.Visible(f)
 	req, err := r.request(ctx, msgs, keys, visible)
+	return req, f, visible, err
+}
+
+func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
+	req, f, visible, err := r.compile(ctx)
 	if err != nil {
 		return 0, err
 	}
 	if err := r.tooSmall(req); err != nil {
 		return 0, err
+	}
+	if r.compactDue(req) {
+		c := r.compact
+		if err := r.autoCompact(ctx, req); err != nil {
+			return 0, err
+		}
+		if r.compact != c {
+			if req, f, visible, err = r.compile(ctx); err != nil {
+				return 0, err
+			}
+		}
 	}
 	if err := r.rec.commit(ctx, llm.Commit{Events: []llm.Event{event.StepStart(event.StepStartData{Step: n, Tools: visible})}}); err != nil {
 		return 0, err

@@ -48,6 +48,11 @@ const (
 	TypeChangeReviewed     = "change.reviewed"
 	TypeRunInterrupted     = "run.interrupted"
 	TypeRunEnd             = "run.end"
+	// The context compiler's compactions (issue 28): one made, one undone,
+	// one that failed.
+	TypeContextCompacted     = "context.compacted"
+	TypeContextUncompacted   = "context.uncompacted"
+	TypeContextCompactFailed = "context.compact_failed"
 )
 
 // Types lists every type of the events a session's log stores, in the
@@ -58,6 +63,7 @@ var Types = []string{
 	TypeToolEnd, TypeToolsActivated, TypeStepEnd, TypeApprovalRequest, TypeApprovalAnswer,
 	TypeSessionMode, TypeSessionModel, TypeSessionTitle, TypeRunSteer, TypeTodoUpdated, TypeFileReverted, TypeFileCaptured, TypeFileChangedOutside, TypeFileWatchDegraded,
 	TypeChangeReviewed, TypeRunInterrupted, TypeRunEnd, TypeHookRun,
+	TypeContextCompacted, TypeContextUncompacted, TypeContextCompactFailed,
 }
 
 // Data marshals v as an event payload. It panics if v cannot be marshalled,
@@ -127,6 +133,12 @@ func Payload(typ string) any {
 		return new(RunInterruptedData)
 	case TypeRunEnd:
 		return new(RunEndData)
+	case TypeContextCompacted:
+		return new(ContextCompactedData)
+	case TypeContextUncompacted:
+		return new(ContextUncompactedData)
+	case TypeContextCompactFailed:
+		return new(ContextCompactFailedData)
 	case TypeBackgroundChanged:
 		return new(BackgroundChangedData)
 	case TypeMCPChanged:

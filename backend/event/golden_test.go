@@ -113,6 +113,13 @@ func goldenEvents() []event.Event {
 			DurationMs: 5, Output: "no display\n", Sandbox: "none"}),
 		event.HookRun(event.HookRunData{Source: "project", File: "/w/.foya/hooks.json", Status: event.HookSkipped,
 			Error: "not approved: its hooks do not run until you approve this exact content (foya hooks allow)"}),
+		// The context compiler compacted the oldest messages, a person
+		// undid it, and a compaction that failed.
+		event.ContextCompacted(event.ContextCompactedData{ID: "cmp_1", By: event.CompactAuto, Upto: 40, Turns: 2,
+			Summary: "## Goal\nfix <the> \"bug\" & go", Note: "[Earlier conversation compacted]\n## Goal\nfix <the> \"bug\" & go",
+			Files: 1, Tasks: 3, TokensBefore: 26000, TokensAfter: 9000, Window: 32768}),
+		event.ContextUncompacted(event.ContextUncompactedData{ID: "cmp_1"}),
+		event.ContextCompactFailed(event.ContextCompactFailedData{By: event.CompactAuto, Error: "the model's summary was empty", Stopped: true}),
 	}
 	// A sub-agent's run under task call call_4: its events name the call
 	// on the envelope.

@@ -396,3 +396,74 @@ type RunEndData struct {
 
 // RunEnd is a run.end event.
 func RunEnd(d RunEndData) Event { return of(TypeRunEnd, d) }
+
+// Who asked for a compaction (ContextCompactedData.By).
+const (
+	CompactAuto = "auto" // the next request would have passed context.compactAt of the window
+	CompactUser = "user" // a person asked for it (Compact)
+)
+
+// ContextCompactedData is the payload of context.compacted: the context
+// compiler replaced the oldest messages of the session's history, in the
+// requests it sends from then on, by one note: the model's summary of
+// them, then the session's file changes and task list as Foya's records
+// hold them (exact, not summarised). Note holds the note's exact bytes,
+// which every later request sends again, so prompt caches keep hitting
+// (spec R2). The canonical history is not changed: messages r1 to
+// r{Upto} stay stored and their tool results readable with
+// history_read_tool_result. A later compaction covers an earlier one's
+// messages too (it summarises its note and what came after).
+type ContextCompactedData struct {
+	ID string `json:"id"`
+	// By is CompactAuto or CompactUser.
+	By string `json:"by"`
+	// Upto is how many messages of the history, from the first, the note
+	// stands for; the messages after it are sent verbatim.
+	Upto int `json:"upto"`
+	// Turns is how many of the user's turns (prompts) it covers.
+	Turns int `json:"turns"`
+	// Summary is the model's structured note (goal, decisions, files,
+	// open tasks, the user's constraints).
+	Summary string `json:"summary"`
+	// Note is the whole text sent in place of the covered messages.
+	Note string `json:"note"`
+	// Files and Tasks count the file changes' paths and the tasks the
+	// note lists exactly.
+	Files int `json:"files"`
+	Tasks int `json:"tasks"`
+	// TokensBefore and TokensAfter estimate the request's size without
+	// and with the compaction.
+	TokensBefore int `json:"tokensBefore"`
+	TokensAfter  int `json:"tokensAfter"`
+	// Window is the context window it was sized for (tokens; 0 unknown).
+	Window int `json:"window,omitempty"`
+}
+
+// ContextCompacted is a context.compacted event.
+func ContextCompacted(d ContextCompactedData) Event { return of(TypeContextCompacted, d) }
+
+// ContextUncompactedData is the payload of context.uncompacted: a person
+// undid compaction ID; the next request is compiled without it (with the
+// compaction before it, if any, still in force).
+type ContextUncompactedData struct {
+	ID string `json:"id"`
+}
+
+// ContextUncompacted is a context.uncompacted event.
+func ContextUncompacted(d ContextUncompactedData) Event { return of(TypeContextUncompacted, d) }
+
+// ContextCompactFailedData is the payload of context.compact_failed: a
+// compaction was due or asked for and did not happen (the model's summary
+// failed, was empty or a refusal). Error says why. Stopped tells whether
+// the run stopped for it (the conversation no longer fit the window) or
+// went on uncompacted. Nothing of the history is lost either way.
+type ContextCompactFailedData struct {
+	By      string `json:"by"`
+	Error   string `json:"error"`
+	Stopped bool   `json:"stopped,omitempty"`
+}
+
+// ContextCompactFailed is a context.compact_failed event.
+func ContextCompactFailed(d ContextCompactFailedData) Event {
+	return of(TypeContextCompactFailed, d)
+}

@@ -36,6 +36,9 @@ export interface EventDataByType {
   "run.interrupted": RunInterruptedData;
   "run.end": RunEndData;
   "hook.run": HookRunData;
+  "context.compacted": ContextCompactedData;
+  "context.uncompacted": ContextUncompactedData;
+  "context.compact_failed": ContextCompactFailedData;
 }
 /**
  * EventType is every event type.

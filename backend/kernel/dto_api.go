@@ -51,6 +51,16 @@ type ResourceRef struct {
 	URI    string `json:"uri"`
 }
 
+// CompactOptions ask for a session's history to be compacted now.
+type CompactOptions struct {
+	SessionID string `json:"sessionId"`
+	// Model summarises; nil means the session's provider profile and
+	// model, as for a run. Go callers only.
+	Model engine.Model `json:"-"`
+	// Window is what is known of Model's context window. Go callers only.
+	Window engine.Window `json:"-"`
+}
+
 // RunOptions ask for one turn.
 type RunOptions struct {
 	SessionID string `json:"sessionId"`

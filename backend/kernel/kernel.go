@@ -486,6 +486,10 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 	if err != nil {
 		return Run{}, err
 	}
+	compactAt, err := k.CompactAt(ctx)
+	if err != nil {
+		return Run{}, err
+	}
 	// From a session's first run on, outside changes to files it read or
 	// changed are noticed (the stale-read guard and the UI use them). The
 	// watch lasts until the session is deleted or the kernel closes, so
@@ -515,7 +519,8 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 		title = PromptTitle(o.Prompt)
 	}
 	run, err := k.eng.Run(ctx, engine.RunRequest{Session: sess, Prompt: o.Prompt, Model: o.Model, MaxSteps: steps, RepeatLimit: repeats,
-		Started: o.Started, Images: images, Attached: attached, AttachedImages: attachedImages, Pasted: pasted, Resources: refs, Title: title, Window: window})
+		Started: o.Started, Images: images, Attached: attached, AttachedImages: attachedImages, Pasted: pasted, Resources: refs, Title: title, Window: window,
+		CompactAt: compactAt})
 	k.capture.Settle(sess.ID)
 	if err == nil && title != "" && (run.Status == event.RunStatusCompleted || run.Status == event.RunStatusCancelled) {
 		// The first run has ended: its model may name the session better

@@ -24,7 +24,10 @@ const (
 	MaxSteps        = "run.max_steps"
 	// RepeatLimit is how many times in a row the same failing call may
 	// come before the run stops.
-	RepeatLimit      = "run.repeatLimit"
+	RepeatLimit = "run.repeatLimit"
+	// CompactAt is the share of a known context window a request may
+	// take before the history is compacted.
+	CompactAt        = "context.compactAt"
 	MaxWrite         = "files.maxWriteBytes"
 	IdleTimeout      = "provider.idleTimeout"
 	SandboxReadable  = "sandbox.readable"
@@ -69,6 +72,7 @@ const (
 	KindProfile  Kind = "profile"  // a provider profile's name
 	KindBool     Kind = "bool"     // true or false
 	KindRepeats  Kind = "repeats"  // a whole number of repeated calls
+	KindCompact  Kind = "compact"  // a share of the context window, from engine.MinCompactAt to engine.MaxCompactAt
 )
 
 // Setting declares one setting.
@@ -104,6 +108,8 @@ var Table = []Setting{
 		Doc: fmt.Sprintf("The most model steps one turn takes before it stops with a Continue button: a whole number from 1 to %d.", engine.MaxStepsLimit)},
 	{Key: RepeatLimit, Label: "Repeated failing calls", Kind: KindRepeats, Default: strconv.Itoa(engine.DefaultRepeatLimit),
 		Doc: fmt.Sprintf("How many times a model may send the same failing tool call (same tool, same arguments) before the turn stops with a note: a whole number from 1 to %d.", engine.MaxRepeatLimit)},
+	{Key: CompactAt, Label: "Compact the context at", Kind: KindCompact, Default: strconv.FormatFloat(engine.DefaultCompactAt, 'f', -1, 64),
+		Doc: fmt.Sprintf("The share of the model's known context window a request may take before Foya has the model summarise the oldest messages (the full history stays stored): a number from %g to %g.", engine.MinCompactAt, engine.MaxCompactAt)},
 	{Key: MaxWrite, Label: "Largest write", Kind: KindBytes, Default: strconv.FormatInt(files.DefaultMaxWrite, 10),
 		Doc: "The most content one write or edit may hold: bytes, or a number with KiB, MiB or GiB, such as 64MiB."},
 	{Key: IdleTimeout, Label: "Model idle timeout", Kind: KindDuration, Default: provider.DefaultIdleTimeout.String(),
@@ -198,6 +204,9 @@ func (k Kind) parse(v string) (string, error) {
 	case KindPorts:
 		ports, err := profiles.ParsePorts(v)
 		return profiles.JoinPorts(ports), err
+	case KindCompact:
+		f, err := ParseCompactAt(v)
+		return strconv.FormatFloat(f, 'f', -1, 64), err
 	case KindShare:
 		f, err := ParseShare(v)
 		return strconv.FormatFloat(f, 'f', -1, 64), err
@@ -293,6 +302,17 @@ func ParseShare(v string) (float64, error) {
 	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 	if err != nil || f < 0 || f > 1 {
 		return 0, fmt.Errorf("want a share from 0 to 1 (0.1 is a tenth of the context), got %q", v)
+	}
+	return f, nil
+}
+
+// ParseCompactAt reads the context.compactAt setting: a share of the
+// context window from engine.MinCompactAt to engine.MaxCompactAt.
+func ParseCompactAt(v string) (float64, error) {
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || !(f >= engine.MinCompactAt && f <= engine.MaxCompactAt) {
+		return 0, fmt.Errorf("want a share of the context window from %g to %g (0.8 compacts when a request would take 80%% of it), got %q",
+			engine.MinCompactAt, engine.MaxCompactAt, v)
 	}
 	return f, nil
 }

@@ -168,6 +168,13 @@ func IsTitle(r Request) bool {
 	return len(r.Messages) > 0 && r.Messages[0].Role == "system" && r.Messages[0].Content == llm.TitlePrompt
 }
 
+// IsCompact reports whether r asks a model to summarise the older part
+// of a conversation (a compaction): its first message is the system
+// prompt llm.CompactPrompt. Script its answers with a Route.
+func IsCompact(r Request) bool {
+	return len(r.Messages) > 0 && r.Messages[0].Role == "system" && r.Messages[0].Content == llm.CompactPrompt
+}
+
 // Titles scripts the answers to title requests (IsTitle), served in order
 // and apart from the main script and the routes: a title request takes
 // no turn of them, and Requests leaves it out (TitleRequests has it). A

@@ -227,6 +227,22 @@ export function everything(): Log {
   log.add("session.model", { fromProvider: "local", fromModel: "scripted-model", provider: "work", model: "big-model" });
   // After the first run the model proposed a better title.
   log.add("session.title", { from: "Write hello", title: "Greeting file" });
+  // The person compacted the context, a compaction failed, and the person
+  // undid the one made.
+  log.add("context.compacted", {
+    id: "cmp_1",
+    by: "user",
+    upto: 12,
+    turns: 3,
+    summary: "## Goal\nGreet.",
+    note: "[Foya compacted the earlier conversation]\n## Goal\nGreet.",
+    files: 1,
+    tasks: 0,
+    tokensBefore: 2400,
+    tokensAfter: 900,
+  });
+  log.add("context.compact_failed", { by: "user", error: "the model's summary was empty" });
+  log.add("context.uncompacted", { id: "cmp_1" });
   return log;
 }
 

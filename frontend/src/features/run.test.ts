@@ -29,7 +29,7 @@ const [r1, r2, r3] = runIds as [string, string, string];
 describe("a real session", () => {
   it("folds into turns, cards and their ends", () => {
     const s = reduceAll(applyConversation, initialConversation, events);
-    expect(s.entries.map((e) => (e.kind === "turn" ? e.id : e.kind === "mode" ? `${e.from}->${e.to}` : e.model))).toEqual([r1, "manual->auto", r2, r3]);
+    expect(s.entries.map((e) => (e.kind === "turn" ? e.id : e.kind === "mode" ? `${e.from}->${e.to}` : e.kind === "model" ? e.model : e.id))).toEqual([r1, "manual->auto", r2, r3]);
     const t1 = s.turns[r1]!;
     expect(t1).toMatchObject({ status: "completed", approvalMode: "manual", prompt: "Create notes.txt saying hello, then make it say bye" });
     expect(t1.steps.map((st) => st.cards)).toEqual([["call_w"], ["call_e", "call_b"], []]);

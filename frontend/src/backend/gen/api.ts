@@ -150,6 +150,15 @@ export function createApi(transport: Caller) {
     Comments: (sessionID: string): Promise<kernel.Comment[]> =>
       transport.call<kernel.Comment[]>('Comments', [sessionID]),
     /**
+     * Compact has the model summarise the older part of a session's history
+     * now: its next request sends the summary, the session's file changes and
+     * task list (exact) and the newest messages verbatim; the full history
+     * stays stored. The session must be idle (busy otherwise). A summary that
+     * fails changes nothing; the error says why.
+     */
+    Compact: (sessionID: string): Promise<event.ContextCompactedData> =>
+      transport.call<event.ContextCompactedData>('Compact', [sessionID]),
+    /**
      * CompletePath returns folder names completing a typed path (at most 50,
      * folders only, ~ expanded), for the browser's folder field.
      */
@@ -486,6 +495,14 @@ export function createApi(transport: Caller) {
      */
     TrustProjectRules: (workdir: string, hash: string): Promise<void> =>
       transport.call<void>('TrustProjectRules', [workdir, hash]),
+    /**
+     * UndoCompaction undoes a session's compaction in force (the id of its
+     * context.compacted event): the next request is compiled without it. Only
+     * the latest compaction not undone can be undone (conflict otherwise);
+     * the session must be idle (busy otherwise).
+     */
+    UndoCompaction: (sessionID: string, id: string): Promise<void> =>
+      transport.call<void>('UndoCompaction', [sessionID, id]),
     /**
      * UpdateSession renames a session or changes its approval mode, provider
      * profile or model, and returns the session as it is now.

@@ -54,6 +54,12 @@ function summary(ev: TypedEvent): string {
       return `${ev.data.status} ${ev.data.steps}`;
     case "hook.run":
       return `${ev.data.hook ?? ""} ${ev.data.status}`;
+    case "context.compacted":
+      return `${ev.data.id} ${ev.data.by} ${ev.data.upto}`;
+    case "context.uncompacted":
+      return ev.data.id;
+    case "context.compact_failed":
+      return `${ev.data.by} ${ev.data.error}`;
     default: {
       const unhandled: never = ev;
       return unhandled;

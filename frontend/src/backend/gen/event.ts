@@ -247,6 +247,19 @@ export const TypeRunInterrupted = "run.interrupted";
  * Event types, one per payload struct. Names are dotted.
  */
 export const TypeRunEnd = "run.end";
+/**
+ * The context compiler's compactions (issue 28): one made, one undone,
+ * one that failed.
+ */
+export const TypeContextCompacted = "context.compacted";
+/**
+ * Event types, one per payload struct. Names are dotted.
+ */
+export const TypeContextUncompacted = "context.uncompacted";
+/**
+ * Event types, one per payload struct. Names are dotted.
+ */
+export const TypeContextCompactFailed = "context.compact_failed";
 
 //////////
 // source: notice.go
@@ -750,6 +763,87 @@ export interface RunEndData {
   steps: number /* int */;
   usage: Usage;
 }
+/**
+ * Who asked for a compaction (ContextCompactedData.By).
+ */
+export const CompactAuto = "auto"; // the next request would have passed context.compactAt of the window
+/**
+ * Who asked for a compaction (ContextCompactedData.By).
+ */
+export const CompactUser = "user"; // a person asked for it (Compact)
+/**
+ * ContextCompactedData is the payload of context.compacted: the context
+ * compiler replaced the oldest messages of the session's history, in the
+ * requests it sends from then on, by one note: the model's summary of
+ * them, then the session's file changes and task list as Foya's records
+ * hold them (exact, not summarised). Note holds the note's exact bytes,
+ * which every later request sends again, so prompt caches keep hitting
+ * (spec R2). The canonical history is not changed: messages r1 to
+ * r{Upto} stay stored and their tool results readable with
+ * history_read_tool_result. A later compaction covers an earlier one's
+ * messages too (it summarises its note and what came after).
+ */
+export interface ContextCompactedData {
+  id: string;
+  /**
+   * By is CompactAuto or CompactUser.
+   */
+  by: string;
+  /**
+   * Upto is how many messages of the history, from the first, the note
+   * stands for; the messages after it are sent verbatim.
+   */
+  upto: number /* int */;
+  /**
+   * Turns is how many of the user's turns (prompts) it covers.
+   */
+  turns: number /* int */;
+  /**
+   * Summary is the model's structured note (goal, decisions, files,
+   * open tasks, the user's constraints).
+   */
+  summary: string;
+  /**
+   * Note is the whole text sent in place of the covered messages.
+   */
+  note: string;
+  /**
+   * Files and Tasks count the file changes' paths and the tasks the
+   * note lists exactly.
+   */
+  files: number /* int */;
+  tasks: number /* int */;
+  /**
+   * TokensBefore and TokensAfter estimate the request's size without
+   * and with the compaction.
+   */
+  tokensBefore: number /* int */;
+  tokensAfter: number /* int */;
+  /**
+   * Window is the context window it was sized for (tokens; 0 unknown).
+   */
+  window?: number /* int */;
+}
+/**
+ * ContextUncompactedData is the payload of context.uncompacted: a person
+ * undid compaction ID; the next request is compiled without it (with the
+ * compaction before it, if any, still in force).
+ */
+export interface ContextUncompactedData {
+  id: string;
+}
+/**
+ * ContextCompactFailedData is the payload of context.compact_failed: a
+ * compaction was due or asked for and did not happen (the model's summary
+ * failed, was empty or a refusal). Error says why. Stopped tells whether
+ * the run stopped for it (the conversation no longer fit the window) or
+ * went on uncompacted. Nothing of the history is lost either way.
+ */
+export interface ContextCompactFailedData {
+  by: string;
+  error: string;
+  stopped?: boolean;
+}
 
 //////////
 // source: ts.go
@@ -783,6 +877,9 @@ export interface EventDataByType {
   "run.interrupted": RunInterruptedData;
   "run.end": RunEndData;
   "hook.run": HookRunData;
+  "context.compacted": ContextCompactedData;
+  "context.uncompacted": ContextUncompactedData;
+  "context.compact_failed": ContextCompactFailedData;
 }
 /**
  * EventType is every event type.

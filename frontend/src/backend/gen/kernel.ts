@@ -506,6 +506,12 @@ export interface ResourceRef {
   uri: string;
 }
 /**
+ * CompactOptions ask for a session's history to be compacted now.
+ */
+export interface CompactOptions {
+  sessionId: string;
+}
+/**
  * RunOptions ask for one turn.
  */
 export interface RunOptions {

@@ -22,6 +22,11 @@ export const MaxSteps = "run.max_steps";
  */
 export const RepeatLimit = "run.repeatLimit";
 /**
+ * CompactAt is the share of a known context window a request may
+ * take before the history is compacted.
+ */
+export const CompactAt = "context.compactAt";
+/**
  * Keys of the settings, as stored and as people type them.
  */
 export const MaxWrite = "files.maxWriteBytes";
@@ -133,6 +138,10 @@ export const KindBool: Kind = "bool"; // true or false
  * Kinds of setting values.
  */
 export const KindRepeats: Kind = "repeats"; // a whole number of repeated calls
+/**
+ * Kinds of setting values.
+ */
+export const KindCompact: Kind = "compact"; // a share of the context window, from engine.MinCompactAt to engine.MaxCompactAt
 /**
  * Setting declares one setting.
  */

@@ -59,6 +59,9 @@ export function applyApprovals(s: ApprovalsState, raw: Event): ApprovalsState {
     case "session.model":
     case "session.title":
     case "run.steer":
+    case "context.compacted":
+    case "context.uncompacted":
+    case "context.compact_failed":
       return s;
     default:
       return unreachable(ev);

@@ -189,6 +189,9 @@ export function applyChanges(s: ChangesState, raw: Event): ChangesState {
     case "hook.run":
     case "run.interrupted":
     case "run.end":
+    case "context.compacted":
+    case "context.uncompacted":
+    case "context.compact_failed":
       return s;
     default:
       return unreachable(ev);

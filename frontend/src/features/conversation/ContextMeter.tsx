@@ -6,8 +6,10 @@
 // window cannot be asked (the kernel is not open), the tokens used alone.
 // When the profile has prices (ContextWindow carries them), the session's
 // cost at them follows: prompt tokens at the input price, completion
-// tokens at the output price. Without prices no cost is shown.
-import { useMemo } from "react";
+// tokens at the output price. Without prices no cost is shown. Clicked, it
+// opens a popover with the same text and "Compact now", which has the model
+// summarise the oldest messages (docs/ui.md, "Compaction").
+import { useMemo, useState } from "react";
 import { useApi } from "../../backend/context";
 import type { ContextWindow } from "../../backend/gen/profiles";
 import { useSession } from "../session/hooks";
@@ -96,6 +98,7 @@ export function meterTitle(u: SessionUsage, w: ContextWindow | undefined, used: 
 /** ContextMeter shows the open session's context use against its model's window (see the file's comment). */
 export function ContextMeter({ sessionId, running }: { sessionId: string; running: boolean }) {
   const api = useApi();
+  const [open, setOpen] = useState(false);
   const turns = useSession((s) => s.conversation.turns);
   const entries = useSession((s) => s.conversation.entries);
   const u = useMemo(() => usageOf(turns), [turns]);
@@ -114,8 +117,49 @@ export function ContextMeter({ sessionId, running }: { sessionId: string; runnin
   const title = meterTitle(u, w, used);
   const full = w !== undefined && w.window > 0 && u.context > 0 ? Math.min(u.context / w.window, 1) : 0;
   return (
-    <span className={full >= 0.9 ? "convo-meter convo-meter-full" : "convo-meter"} title={title} aria-label={`Context: ${title}`}>
-      {label}
+    <span className="convo-meter-box">
+      <button
+        type="button"
+        className={full >= 0.9 ? "convo-meter convo-meter-full" : "convo-meter"}
+        title={title}
+        aria-label={`Context: ${title}`}
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+      >
+        {label}
+      </button>
+      {open ? <CompactPopover sessionId={sessionId} running={running} text={title} /> : null}
     </span>
+  );
+}
+
+/** CompactPopover is the meter's popover: what the meter says, and Compact now. */
+function CompactPopover({ sessionId, running, text }: { sessionId: string; running: boolean; text: string }) {
+  const api = useApi();
+  const hasTurns = useSession((s) => s.conversation.entries.some((e) => e.kind === "turn"));
+  const [state, setState] = useState<{ busy: boolean; msg: string; bad: boolean }>({ busy: false, msg: "", bad: false });
+  const compact = () => {
+    setState({ busy: true, msg: "Summarising the oldest messages…", bad: false });
+    api
+      .Compact(sessionId)
+      .then((d) => setState({ busy: false, msg: `Compacted: messages 1 to ${d.upto} are summarised.`, bad: false }))
+      .catch((e: unknown) => setState({ busy: false, msg: e instanceof Error ? e.message : String(e), bad: true }));
+  };
+  return (
+    <div className="convo-meter-pop" role="dialog" aria-label="Context">
+      <p>{text}</p>
+      <p>
+        Foya compacts the context by itself when a request would pass the share of the window set in Settings (context.compactAt): the model summarises the oldest
+        messages; the file changes, the task list and the newest messages stay exact, and the full history stays stored.
+      </p>
+      <button type="button" className="button" disabled={running || state.busy || !hasTurns} onClick={compact}>
+        Compact now
+      </button>
+      {state.msg !== "" ? (
+        <p className={state.bad ? "convo-status-bad" : undefined} role={state.bad ? "alert" : "status"}>
+          {state.msg}
+        </p>
+      ) : null}
+    </div>
   );
 }

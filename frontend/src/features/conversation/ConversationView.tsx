@@ -22,6 +22,7 @@ import { runError, runModel } from "./format";
 import { lastTurn, rowsOf, runningTurnId, type Row } from "./reducer";
 import { EndRow, ModelRow, ModeRow, PromptRow, SteerRow, StepRow } from "./Rows";
 import { ToolCardRow } from "./ToolCard";
+import { CompactRow } from "./CompactRow";
 import { ToolGroupRow } from "./ToolGroup";
 import { refsOf } from "./AttachResources";
 import { Composer, type Outgoing } from "./Composer";
@@ -376,6 +377,8 @@ function RowView({ row, latest, onContinue, onRetry }: { row: Row; latest: boole
       return <ModelRow note={row.note} />;
     case "steer":
       return <SteerRow note={row.note} />;
+    case "compact":
+      return <CompactRow id={row.id} />;
     case "prompt":
       return <PromptRow runId={row.runId} />;
     case "step":

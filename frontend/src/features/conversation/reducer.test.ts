@@ -11,7 +11,7 @@ import {
   reduceAll,
   typesOf,
 } from "../eventstest";
-import { applyConversation, cardOf, initialConversation, rowsOf, type ConversationState } from "./reducer";
+import { applyConversation, cardOf, compactionInForce, initialConversation, rowsOf, type ConversationState } from "./reducer";
 
 const reduce = (log: Log, s: ConversationState = initialConversation) => reduceAll(applyConversation, s, log.events);
 
@@ -29,7 +29,13 @@ describe("applyConversation", () => {
       { kind: "turn", id: "run_3" },
       { kind: "turn", id: "run_4" },
       { kind: "model", seq: model.seq, time: model.time, provider: "work", model: "big-model" },
+      { kind: "compact", id: "cmp_1", seq: model.seq + 2 },
+      { kind: "compact", id: `failed:${model.seq + 3}`, seq: model.seq + 3 },
     ]);
+    // spec: O5 — the person's compaction, undone, and the failure.
+    expect(s.compactions["cmp_1"]).toMatchObject({ by: "user", upto: 12, turns: 3, files: 1, undone: true, error: "" });
+    expect(s.compactions[`failed:${model.seq + 3}`]).toMatchObject({ error: "the model's summary was empty", stopped: false });
+    expect(compactionInForce(s.compactions)).toBe("");
   });
 
   it("shows a message sent during a run before the step that read it, and a chosen model after the turns", () => {
@@ -41,7 +47,8 @@ describe("applyConversation", () => {
     const at = keys.indexOf(`steer:${steer.seq}`);
     expect(keys[at - 1]).toBe("card:run_4:call_s");
     expect(keys[at + 1]).toBe("step:run_4:2");
-    expect(keys.at(-1)).toMatch(/^model:/);
+    expect(keys.at(-3)).toMatch(/^model:/);
+    expect(keys.slice(-2)).toEqual(["compact:cmp_1", expect.stringMatching(/^compact:failed:/)]);
   });
 
   it("builds a turn with its prompt, streamed text and reasoning per step, and a done write", () => {

@@ -154,6 +154,34 @@ export interface SteerNote {
   text: string;
 }
 
+/**
+ * CompactNote is a compaction of the session's context (context.compacted),
+ * or one that failed (context.compact_failed: error set, id "failed:<seq>").
+ */
+export interface CompactNote {
+  id: string;
+  seq: number;
+  time: string;
+  /** "auto": the next request would have passed context.compactAt of the window; "user": a person asked. */
+  by: string;
+  /** Messages r1 to r{upto} are summarised; 0 for a failure. */
+  upto: number;
+  turns: number;
+  /** The model's summary. */
+  summary: string;
+  /** File paths and tasks the note lists exactly. */
+  files: number;
+  tasks: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  /** A person undid it (context.uncompacted). */
+  undone: boolean;
+  /** Why it failed; "" for a compaction made. */
+  error: string;
+  /** A failure that stopped the run. */
+  stopped: boolean;
+}
+
 /** Turn is one run. */
 export interface Turn {
   id: string;
@@ -177,6 +205,8 @@ export interface Turn {
   modes: ModeNote[];
   /** Messages sent to the turn while it ran ("Send now"), in order. */
   steers: SteerNote[];
+  /** Compactions made while the turn ran (IDs of `compactions`), each before step `step`. */
+  compactions: { id: string; step: number }[];
   status: TurnStatus;
   error: string;
   endedAt: string;
@@ -194,7 +224,11 @@ export interface Turn {
 }
 
 /** Entry is one item of the conversation in order: a turn, or a mode switch between turns. */
-export type Entry = { kind: "turn"; id: string } | ({ kind: "mode" } & ModeNote) | ({ kind: "model" } & ModelNote);
+export type Entry =
+  | { kind: "turn"; id: string }
+  | ({ kind: "mode" } & ModeNote)
+  | ({ kind: "model" } & ModelNote)
+  | { kind: "compact"; id: string; seq: number };
 
 export interface ConversationState {
   /** The conversation in order. Changes only when a turn starts or a mode switch falls between turns. */
@@ -204,9 +238,23 @@ export interface ConversationState {
   streams: Record<string, Record<number, Stream>>;
   /** cards[runId][callId]. */
   cards: Record<string, Record<string, ToolCard>>;
+  /** The session's compactions and failed ones, by ID (CompactNote). */
+  compactions: Record<string, CompactNote>;
 }
 
-export const initialConversation: ConversationState = { entries: [], turns: {}, streams: {}, cards: {} };
+export const initialConversation: ConversationState = { entries: [], turns: {}, streams: {}, cards: {}, compactions: {} };
+
+/**
+ * compactionInForce is the ID of the compaction the session's next request
+ * is compiled with: the latest one made and not undone; "" when none.
+ */
+export function compactionInForce(compactions: Record<string, CompactNote>): string {
+  let best: CompactNote | undefined;
+  for (const c of Object.values(compactions)) {
+    if (c.error === "" && !c.undone && (best === undefined || c.seq > best.seq)) best = c;
+  }
+  return best?.id ?? "";
+}
 
 /** cardOf returns the card of call callId in run runId. */
 export function cardOf(s: ConversationState, runId: string, callId: string): ToolCard | undefined {
@@ -239,6 +287,39 @@ export function applyConversation(s: ConversationState, raw: Event): Conversatio
     const note: ModelNote = { seq: ev.seq, time: ev.time, provider: ev.data.provider, model: ev.data.model };
     return { ...s, entries: withItem<Entry>(s.entries, { kind: "model", ...note }) };
   }
+  if (ev.type === "context.compacted" || ev.type === "context.compact_failed") {
+    const base = { seq: ev.seq, time: ev.time, by: ev.data.by ?? "", undone: false };
+    const note: CompactNote =
+      ev.type === "context.compacted"
+        ? {
+            ...base,
+            id: ev.data.id,
+            upto: ev.data.upto ?? 0,
+            turns: ev.data.turns ?? 0,
+            summary: ev.data.summary ?? "",
+            files: ev.data.files ?? 0,
+            tasks: ev.data.tasks ?? 0,
+            tokensBefore: ev.data.tokensBefore ?? 0,
+            tokensAfter: ev.data.tokensAfter ?? 0,
+            error: "",
+            stopped: false,
+          }
+        : { ...base, id: `failed:${ev.seq}`, upto: 0, turns: 0, summary: "", files: 0, tasks: 0, tokensBefore: 0, tokensAfter: 0, error: ev.data.error || "the summary failed", stopped: ev.data.stopped === true };
+    if (s.compactions[note.id]) return s;
+    const next = { ...s, compactions: withKey(s.compactions, note.id, note) };
+    const t = s.turns[runId];
+    if (t && t.status === "running") {
+      // Made before the turn's next step.
+      const step = (t.steps[t.steps.length - 1]?.step ?? 0) + 1;
+      return withTurn(next, { ...t, compactions: [...t.compactions, { id: note.id, step }] });
+    }
+    return { ...next, entries: withItem<Entry>(s.entries, { kind: "compact", id: note.id, seq: ev.seq }) };
+  }
+  if (ev.type === "context.uncompacted") {
+    const c = s.compactions[ev.data.id];
+    if (c === undefined || c.undone) return s;
+    return { ...s, compactions: withKey(s.compactions, c.id, { ...c, undone: true }) };
+  }
   if (ev.type === "run.start") {
     if (s.turns[runId] || runId === "") return s;
     const d = ev.data;
@@ -258,6 +339,7 @@ export function applyConversation(s: ConversationState, raw: Event): Conversatio
       activated: [],
       modes: [],
       steers: [],
+      compactions: [],
       status: "running",
       error: "",
       endedAt: "",
@@ -433,6 +515,9 @@ function applyToTurn(s: ConversationState, turn: Turn, ev: TypedEvent): Conversa
     case "file.changed_outside":
     case "file.watch_degraded":
     case "change.reviewed":
+    case "context.compacted":
+    case "context.uncompacted":
+    case "context.compact_failed":
       return s;
     default:
       return unreachable(ev);
@@ -566,6 +651,7 @@ export type Row =
   | { kind: "mode"; key: string; note: ModeNote }
   | { kind: "model"; key: string; note: ModelNote }
   | { kind: "steer"; key: string; runId: string; note: SteerNote }
+  | { kind: "compact"; key: string; id: string }
   | { kind: "prompt"; key: string; runId: string }
   | { kind: "step"; key: string; runId: string; step: number }
   | { kind: "card"; key: string; runId: string; callId: string }
@@ -588,11 +674,17 @@ export function rowsOf(entries: Entry[], turns: Record<string, Turn>): Row[] {
       rows.push({ kind: "model", key: `model:${e.seq}`, note: e });
       continue;
     }
+    if (e.kind === "compact") {
+      rows.push({ kind: "compact", key: `compact:${e.id}`, id: e.id });
+      continue;
+    }
     const t = turns[e.id];
     if (t === undefined) continue;
     rows.push({ kind: "prompt", key: `prompt:${t.id}`, runId: t.id });
     const steer = (n: SteerNote) => rows.push({ kind: "steer", key: `steer:${n.seq}`, runId: t.id, note: n });
+    const compact = (c: { id: string }) => rows.push({ kind: "compact", key: `compact:${c.id}`, id: c.id });
     for (const st of t.steps) {
+      t.compactions.filter((c) => c.step === st.step).forEach(compact);
       t.steers.filter((n) => n.step === st.step).forEach(steer);
       rows.push({ kind: "step", key: `step:${t.id}:${st.step}`, runId: t.id, step: st.step });
       for (const ids of callRuns(st)) {
@@ -602,6 +694,7 @@ export function rowsOf(entries: Entry[], turns: Record<string, Turn>): Row[] {
     }
     // Sent for a step that has not started yet.
     t.steers.filter((n) => !t.steps.some((st) => st.step === n.step)).forEach(steer);
+    t.compactions.filter((c) => !t.steps.some((st) => st.step === c.step)).forEach(compact);
     rows.push({ kind: "end", key: `end:${t.id}`, runId: t.id });
   }
   return rows;

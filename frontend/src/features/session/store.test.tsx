@@ -147,7 +147,7 @@ function mount(store: SessionStore, renders: Renders) {
     const entries = useEntries();
     return (
       <ol>
-        {entries.map((e) => (e.kind === "turn" ? <TurnView key={e.id} id={e.id} /> : <li key={e.seq}>{e.kind === "mode" ? `mode ${e.to}` : `model ${e.model}`}</li>))}
+        {entries.map((e) => (e.kind === "turn" ? <TurnView key={e.id} id={e.id} /> : <li key={e.seq}>{e.kind === "mode" ? `mode ${e.to}` : e.kind === "model" ? `model ${e.model}` : `compact ${e.id}`}</li>))}
       </ol>
     );
   }

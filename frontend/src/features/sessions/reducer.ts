@@ -107,6 +107,9 @@ export function applySessions(s: SessionsState, raw: Event): SessionsState {
     case "hook.run":
     case "run.interrupted":
     case "run.steer":
+    case "context.compacted":
+    case "context.uncompacted":
+    case "context.compact_failed":
       return next;
     default:
       return unreachable(ev);
