@@ -235,7 +235,9 @@ func TestCompactionFailureRunGoesOn(t *testing.T) {
 		{"content filter", "content filter", pt.Turn{Text: "## Goal", FinishReason: "content_filter"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			h := newHarness(t, []tools.Tool{noteTool{size: 1800}}, compactScript(50)...)
+			// 56 notes of 1,800 bytes: past 0.8 of the window, under the window.
+			const notes = 56
+			h := newHarness(t, []tools.Tool{noteTool{size: 1800}}, compactScript(notes)...)
 			h.srv.Route(pt.IsCompact, c.turn)
 			ses := h.session("auto")
 			run := h.runWindow(ses.ID, "read the notes", 32768)
@@ -253,7 +255,7 @@ func TestCompactionFailureRunGoesOn(t *testing.T) {
 				t.Errorf("%d compactions", n)
 			}
 			msgs, err := h.k.Messages(context.Background(), ses.ID)
-			if err != nil || len(msgs) != 1+2*(2+50+1)+1 {
+			if err != nil || len(msgs) != 1+2*(2+notes+1)+1 {
 				t.Errorf("history of %d messages, %v", len(msgs), err)
 			}
 		})
