@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"foya/backend/hooks"
@@ -20,32 +19,12 @@ const hooksUsage = `usage: foya hooks [--workdir DIR] [--json]      list the hoo
 // .foya/hooks.json runs nothing until approved here (or in Settings);
 // docs/hooks.md is the reference.
 func hooksCmd(ctx context.Context, args []string, env Env) int {
-	fs, db := newFlags("foya hooks", env)
-	workdir := fs.String("workdir", "", "the project folder (default: the current folder)")
-	asJSON := fs.Bool("json", false, "print the hooks files and their status as JSON")
-	hash := fs.String("hash", "", "with allow: approve only if the file's sha256 is this (as shown before)")
-	fs.Usage = func() { fmt.Fprintln(env.Stderr, hooksUsage) }
-	pos, code, ok := parseFlags(fs, args)
+	a, code, ok := projectFileArgs("foya hooks", hooksUsage, "print the hooks files and their status as JSON", "list", args, env)
 	if !ok {
 		return code
 	}
-	sub := ""
-	if len(pos) > 0 {
-		sub = pos[0]
-	}
-	if len(pos) > 1 || sub != "" && sub != "allow" && sub != "revoke" && sub != "list" {
-		fmt.Fprintln(env.Stderr, hooksUsage)
-		return ExitUsage
-	}
-	dir := *workdir
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return fail(env, err)
-		}
-		dir = wd
-	}
-	k, err := openKernel(ctx, *db, env)
+	sub, dir := a.sub, a.dir
+	k, err := openKernel(ctx, a.db, env)
 	if err != nil {
 		return fail(env, err)
 	}
@@ -66,8 +45,8 @@ func hooksCmd(ctx context.Context, args []string, env Env) int {
 			return ExitOK
 		}
 		want := p.Hash
-		if *hash != "" {
-			want = *hash
+		if a.hash != "" {
+			want = a.hash
 		}
 		if err := k.TrustProjectHooks(ctx, dir, want); err != nil {
 			fmt.Fprintf(env.Stderr, "foya hooks: %v\n", err)
@@ -83,7 +62,7 @@ func hooksCmd(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stdout, "Revoked: the hooks of %s do not run until you approve it again.\n", h.Project.File)
 		return ExitOK
 	}
-	if *asJSON {
+	if a.json {
 		printJSON(env.Stdout, h)
 		return ExitOK
 	}

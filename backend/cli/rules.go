@@ -19,32 +19,12 @@ const rulesUsage = `usage: foya rules [--workdir DIR] [--json]      show the pro
 // rulesCmd: foya rules [allow|revoke] [--workdir DIR]. A project's
 // .foya/permissions.json grants nothing until approved here.
 func rulesCmd(ctx context.Context, args []string, env Env) int {
-	fs, db := newFlags("foya rules", env)
-	workdir := fs.String("workdir", "", "the project folder (default: the current folder)")
-	asJSON := fs.Bool("json", false, "print the rules and their status as JSON")
-	hash := fs.String("hash", "", "with allow: approve only if the file's sha256 is this (as shown before)")
-	fs.Usage = func() { fmt.Fprintln(env.Stderr, rulesUsage) }
-	pos, code, ok := parseFlags(fs, args)
+	a, code, ok := projectFileArgs("foya rules", rulesUsage, "print the rules and their status as JSON", "show", args, env)
 	if !ok {
 		return code
 	}
-	sub := ""
-	if len(pos) > 0 {
-		sub = pos[0]
-	}
-	if len(pos) > 1 || sub != "" && sub != "allow" && sub != "revoke" && sub != "show" {
-		fmt.Fprintln(env.Stderr, rulesUsage)
-		return ExitUsage
-	}
-	dir := *workdir
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return fail(env, err)
-		}
-		dir = wd
-	}
-	k, err := openKernel(ctx, *db, env)
+	sub, dir := a.sub, a.dir
+	k, err := openKernel(ctx, a.db, env)
 	if err != nil {
 		return fail(env, err)
 	}
@@ -61,8 +41,8 @@ func rulesCmd(ctx context.Context, args []string, env Env) int {
 			return ExitOK
 		}
 		want := pr.Hash
-		if *hash != "" {
-			want = *hash
+		if a.hash != "" {
+			want = a.hash
 		}
 		if err := k.TrustProjectRules(ctx, dir, want); err != nil {
 			fmt.Fprintf(env.Stderr, "foya rules: %v\n", err)
@@ -78,7 +58,7 @@ func rulesCmd(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stdout, "Revoked: the allow rules of %s are ignored until you approve it again.\n", pr.File)
 		return ExitOK
 	}
-	if *asJSON {
+	if a.json {
 		printJSON(env.Stdout, pr)
 		return ExitOK
 	}
@@ -143,4 +123,43 @@ func sanitize(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// projectArgs are the arguments of foya rules and foya hooks: a
+// subcommand, the project folder and the flags.
+type projectArgs struct {
+	db, dir, sub, hash string
+	json               bool
+}
+
+// projectFileArgs reads [allow|revoke|list] [--workdir DIR] [--json]
+// [--hash SHA256] for a command about a project's file that needs the
+// user's approval (foya rules, foya hooks); list names the subcommand that
+// shows it (as no subcommand does). ok false: the command ends with code.
+func projectFileArgs(name, usage, jsonHelp, list string, args []string, env Env) (projectArgs, int, bool) {
+	fs, db := newFlags(name, env)
+	workdir := fs.String("workdir", "", "the project folder (default: the current folder)")
+	asJSON := fs.Bool("json", false, jsonHelp)
+	hash := fs.String("hash", "", "with allow: approve only if the file's sha256 is this (as shown before)")
+	fs.Usage = func() { fmt.Fprintln(env.Stderr, usage) }
+	pos, code, ok := parseFlags(fs, args)
+	if !ok {
+		return projectArgs{}, code, false
+	}
+	a := projectArgs{db: *db, dir: *workdir, hash: *hash, json: *asJSON}
+	if len(pos) > 0 {
+		a.sub = pos[0]
+	}
+	if len(pos) > 1 || a.sub != "" && a.sub != "allow" && a.sub != "revoke" && a.sub != list {
+		fmt.Fprintln(env.Stderr, usage)
+		return projectArgs{}, ExitUsage, false
+	}
+	if a.dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return projectArgs{}, fail(env, err), false
+		}
+		a.dir = wd
+	}
+	return a, 0, true
 }
