@@ -534,3 +534,34 @@ func TestCompactFromTheCLI(t *testing.T) {
 		t.Errorf("foya compact without a session: %d", code)
 	}
 }
+
+// A compaction that cannot bring the request under context.compactAt (a
+// summary as long as the window allows, a low share) is not made again
+// at every step while the conversation still fits the window: each one
+// is a request to the model. The run goes on with the note in force.
+// spec: O5, R2
+func TestCompactionShortOfTheShareIsNotRepeated(t *testing.T) {
+	const window = 32768
+	long := "## Goal\nKeep notes.\n" + strings.Repeat("A long summary line that the model wrote.\n", 450)
+	h := newHarness(t, []tools.Tool{noteTool{size: 1800}}, compactScript(24)...)
+	h.srv.Route(pt.IsCompact, pt.Say(long), pt.Say(long), pt.Say(long))
+	if err := h.k.SetSetting(context.Background(), "context.compactAt", "0.2"); err != nil {
+		t.Fatal(err)
+	}
+	ses := h.session("auto")
+	run := h.runWindow(ses.ID, "write a.txt, then read the notes", window)
+	if run.Status != kernel.RunCompleted {
+		t.Fatalf("run %s: %s", run.Status, run.Error)
+	}
+	done := payloads[event.ContextCompactedData](t, h, ses.ID, event.TypeContextCompacted)
+	if len(done) != 1 || done[0].TokensAfter <= window/5 {
+		t.Fatalf("compactions %+v; want one, leaving the request past 0.2 of the window", done)
+	}
+	if _, sums := chat(h); len(sums) != 1 {
+		t.Errorf("%d summary requests; want 1 (the request stayed past the share but fit the window)", len(sums))
+	}
+	back := toolEnd(t, h, ses.ID, "back")
+	if back.IsError || !strings.Contains(back.Text, noteMarker(1)) {
+		t.Errorf("history_read_tool_result r7: %+v", back)
+	}
+}

@@ -125,8 +125,10 @@ func (r *runner) autoCompact(ctx context.Context, req llm.Request) error {
 	w := r.req.Window
 	total := requestTokens(req)
 	fits := total < w.Tokens
-	if r.compactErr != "" && fits {
-		return nil // failed once in this run: not asked again while it fits
+	if (r.compactErr != "" || r.compactShort) && fits {
+		// Failed once in this run, or the last compaction could not bring
+		// the request under the share: not asked again while it fits.
+		return nil
 	}
 	if err := r.rec.storeHeld(ctx); err != nil {
 		return err

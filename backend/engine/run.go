@@ -53,6 +53,11 @@ type runner struct {
 	ctxCfg     ContextConfig // the projection's, sized to the window (sizeBudget)
 	compact    *compaction   // the compaction in force, if any
 	compactErr string        // why a compaction in this run failed, if one did
+	// compactShort: the last compaction left the request past
+	// context.compactAt (a large note, system prompt or tools): the run
+	// compacts again only once a request no longer fits the window, not
+	// at every step (each compaction is a request to the model).
+	compactShort bool
 }
 
 // stepOutcome says how a step ended.
@@ -495,6 +500,7 @@ func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
 			if req, f, visible, err = r.compile(ctx); err != nil {
 				return 0, err
 			}
+			r.compactShort = r.compactDue(req)
 		}
 	}
 	if err := r.rec.commit(ctx, llm.Commit{Events: []llm.Event{event.StepStart(event.StepStartData{Step: n, Tools: visible})}}); err != nil {
