@@ -19,8 +19,9 @@ import (
 // the Desktop Entry Specification says (desktop-file-validate accepts the
 // file where it is installed), read back by the spec's rules it is the
 // binary's absolute path, and run it starts that binary; make uninstall
-// removes what install put there. The build and the icons are given (make
-// -o build -o icons, BIN and ICON_DIR): this test is about the install step.
+// removes what install put there, the sandbox helper too. The build and the
+// icons are given (make -o build -o icons, BIN, HELPER and ICON_DIR): this
+// test is about the install step.
 func TestMakeInstallPrefixWithSpace(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("make install is for Linux desktops")
@@ -32,6 +33,10 @@ func TestMakeInstallPrefixWithSpace(t *testing.T) {
 	marker := filepath.Join(tmp, "ran")
 	bin := filepath.Join(tmp, "foya-built")
 	if err := os.WriteFile(bin, []byte("#!/bin/sh\necho \"$0\" > '"+marker+"'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	helper := filepath.Join(tmp, "foya-sandbox-built")
+	if err := os.WriteFile(helper, []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	icons := filepath.Join(tmp, "icons")
@@ -51,7 +56,7 @@ func TestMakeInstallPrefixWithSpace(t *testing.T) {
 			make := func(target string) string {
 				t.Helper()
 				cmd := exec.Command("make", "--no-print-directory", "-o", "build", "-o", "icons", target,
-					"PREFIX="+prefix, "BIN="+bin, "ICON_DIR="+icons)
+					"PREFIX="+prefix, "BIN="+bin, "HELPER="+helper, "ICON_DIR="+icons)
 				cmd.Dir = ".."
 				cmd.Env = append(os.Environ(), "HOME="+tmp, "MAKEFLAGS=")
 				out, err := cmd.CombinedOutput()
@@ -64,6 +69,10 @@ func TestMakeInstallPrefixWithSpace(t *testing.T) {
 			installed := filepath.Join(prefix, "bin", "foya")
 			if !strings.Contains(out, "installed "+installed) {
 				t.Errorf("make install says:\n%s\nwant it to name %s", out, installed)
+			}
+			small := filepath.Join(prefix, "lib", "foya", "foya-sandbox")
+			if fi, err := os.Stat(small); err != nil || fi.Mode().Perm() != 0o755 {
+				t.Errorf("the sandbox helper at %s: %v; want it installed, mode 0755", small, err)
 			}
 			entry := filepath.Join(prefix, "share", "applications", "foya.desktop")
 			if v, err := exec.LookPath("desktop-file-validate"); err == nil {
@@ -82,7 +91,7 @@ func TestMakeInstallPrefixWithSpace(t *testing.T) {
 				t.Fatalf("the entry ran %q (%v); want %s", b, err, installed)
 			}
 			make("uninstall")
-			for _, p := range []string{installed, entry, filepath.Join(prefix, "share", "icons", "hicolor", "48x48", "apps", "foya.png")} {
+			for _, p := range []string{installed, small, entry, filepath.Join(prefix, "share", "icons", "hicolor", "48x48", "apps", "foya.png")} {
 				if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
 					t.Errorf("after make uninstall %s: %v; want it gone", p, err)
 				}
