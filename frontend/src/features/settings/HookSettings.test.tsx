@@ -78,4 +78,21 @@ describe("SettingsView: Hooks", () => {
     expect(statusWords({ source: "project", file: "f", status: "changed", hooks: [] })).toContain("Changed since you approved it");
     expect(statusWords({ source: "project", file: "f", status: "invalid", error: 'hook 1: no "command"', hooks: [] })).toContain('no "command"');
   });
+  it("shows how to write a hooks file when there is none, and not once there is one", async () => {
+    const none: Hooks = {
+      workdir: WORKDIR,
+      user: { source: "user", file: "/home/ada/.local/share/foya/hooks.json", status: "none", hooks: [] },
+      project: { source: "project", file: WORKDIR + "/.foya/hooks.json", status: "none", hooks: [] },
+    };
+    mount(<SettingsView sessionId="s1" onClose={() => {}} />, replies(none));
+    await openTab();
+    const example = await screen.findByRole("region", { name: "Writing a hooks file" });
+    expect(example.textContent).toContain('"event": "turn_end"');
+    expect(example.textContent).toContain("approved it here, and always in the sandbox");
+    cleanup();
+    mount(<SettingsView sessionId="s1" onClose={() => {}} />, replies(hooks({})));
+    await openTab();
+    await screen.findByRole("region", { name: "Your hooks" });
+    expect(screen.queryByRole("region", { name: "Writing a hooks file" })).toBeNull();
+  });
 });

@@ -113,6 +113,7 @@ export function HookSettings(props: { sessionId: string | null }) {
           )}
         </HooksFileView>
       )}
+      {user.status === "none" && (workdir === "" || project.status === "none") && <HooksExample />}
       {reviewing && (
         <ApproveHooks
           file={project}
@@ -194,5 +195,34 @@ export function ApproveHooks(props: { file: HooksFile; onClose(): void; onApprov
         </AlertDialog.Content>
       </AlertDialog.Portal>
     </AlertDialog.Root>
+  );
+}
+
+/** hooksExample is a hooks file to start from (docs/hooks.md, "The file"). */
+const hooksExample = `{
+  "hooks": [
+    { "name": "no-force-push", "event": "before_tool", "match": "bash", "command": "python3 .foya/guard.py" },
+    { "name": "gofmt", "event": "after_tool", "match": "edit", "command": "gofmt -l . | head -20" },
+    { "event": "turn_end", "command": "notify-send Foya 'the turn ended'" }
+  ]
+}`;
+
+/**
+ * HooksExample says how to start when there is no hooks file: where to
+ * write one and what it looks like. A hook gets the event as JSON on its
+ * standard input and may answer with JSON on its standard output.
+ */
+function HooksExample() {
+  return (
+    <section className="hooks-example" aria-label="Writing a hooks file">
+      <h3>Writing a hooks file</h3>
+      <p className="muted">
+        Write either file above as a list of hooks: each names its event (<code>before_tool</code>, <code>after_tool</code>, <code>approval</code> or{" "}
+        <code>turn_end</code>), the command, and optionally the tools it is for. A hook gets the event as JSON on its standard input; before a call it may answer{" "}
+        <code>{'{"decision": "deny", "reason": "…"}'}</code>, after one <code>{'{"note": "…"}'}</code> for the model. A project&apos;s file runs only once you
+        approved it here, and always in the sandbox.
+      </p>
+      <pre className="hooks-example-file">{hooksExample}</pre>
+    </section>
   );
 }
