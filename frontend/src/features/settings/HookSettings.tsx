@@ -5,6 +5,7 @@ import type { HookInfo, Hooks, HooksFile } from "../../backend/gen/kernel";
 import { Button } from "../../ui/Button";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { errorText } from "./errors";
+import { useSessionWorkdir } from "./workdir";
 import { Result } from "./ModeSettings";
 
 type Load = { status: "loading" } | { status: "error"; message: string } | { status: "ready"; hooks: Hooks };
@@ -39,25 +40,10 @@ export function statusWords(f: HooksFile): string {
  */
 export function HookSettings(props: { sessionId: string | null }) {
   const api = useApi();
-  const [workdir, setWorkdir] = useState<string | null>(null);
+  const workdir = useSessionWorkdir(props.sessionId);
   const [load, setLoad] = useState<Load>({ status: "loading" });
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
   const [reviewing, setReviewing] = useState(false);
-
-  useEffect(() => {
-    if (props.sessionId === null) {
-      setWorkdir("");
-      return;
-    }
-    let live = true;
-    api.Session(props.sessionId).then(
-      (s) => live && setWorkdir(s.workdir),
-      () => live && setWorkdir(""),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, props.sessionId]);
 
   const reload = useCallback(() => {
     if (workdir === null) return Promise.resolve();

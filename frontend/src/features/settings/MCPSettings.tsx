@@ -13,6 +13,7 @@ import { Button } from "../../ui/Button";
 import { Notice } from "../../ui/Notice";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { errorText } from "./errors";
+import { useSessionWorkdir } from "./workdir";
 import {
   approvalFacts,
   approveArgs,
@@ -45,23 +46,10 @@ type Outcome = { ok: boolean; text: string } | null;
 export function MCPSettings(props: { sessionId: string | null }) {
   const api = useApi();
   const transport = useTransport();
-  const [workdir, setWorkdir] = useState<string | null>(props.sessionId === null ? "" : null);
+  const workdir = useSessionWorkdir(props.sessionId);
   const [load, setLoad] = useState<Load>({ status: "loading" });
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [adding, setAdding] = useState(false);
-
-  useEffect(() => {
-    if (props.sessionId === null) return;
-    let live = true;
-    api.Session(props.sessionId).then(
-      (s) => live && setWorkdir(s.workdir),
-      // Without the session the user's own servers still show.
-      () => live && setWorkdir(""),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, props.sessionId]);
 
   const reload = useCallback(() => {
     if (workdir === null) return Promise.resolve();
