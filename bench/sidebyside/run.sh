@@ -7,8 +7,9 @@
 #
 #   FOYA=./foya CODEX=$(command -v codex) OPENCODE=$(command -v opencode) bash bench/sidebyside/run.sh
 #
-# Agents left empty are skipped (FOYA, CODEX, OPENCODE, CRUSH). SCENARIOS (default: the five),
-# REPS (default 3), SHARED (default ../shared/bench), WORKLOADS_DIR (default /tmp/foya-sidebyside).
+# Agents left empty are skipped (FOYA, CODEX, OPENCODE). SCENARIOS (default: the five),
+# REPS (default 3), SHARED (default ../shared/bench), WORKLOADS_DIR (default /tmp/foya-sidebyside);
+# KEEP_FAILED=1 keeps the folder of a run whose calls did not all verify.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 shared=$(realpath "${SHARED:-$here/../../../shared/bench}")
@@ -34,10 +35,10 @@ if [[ ! -d $dir/ws-template ]]; then
     git -c user.email=bench@localhost -c user.name=bench commit -qm "benchmark workspace")
 fi
 agents=()
-for a in foya codex opencode crush; do
+for a in foya codex opencode; do
   v=${a^^}; [[ -n ${!v:-} ]] && agents+=("$a")
 done
-((${#agents[@]})) || { echo "give FOYA, CODEX, OPENCODE or CRUSH" >&2; exit 2; }
+((${#agents[@]})) || { echo "give FOYA, CODEX or OPENCODE" >&2; exit 2; }
 
 run_one() { # agent scenario
   local a=$1 s=$2 run port prompt bin v
@@ -68,15 +69,6 @@ run_one() { # agent scenario
  "permission": {"edit": "allow", "bash": "allow", "read": "allow", "external_directory": "allow"}}
 JSON
       cmd=("$bin" run --model fake/m "$prompt") ;;
-    crush)
-      mkdir -p "$run/home/.config/crush"
-      cat >"$run/home/.config/crush/crush.json" <<JSON
-{"providers": {"fake": {"type": "openai", "base_url": "$base", "api_key": "x",
-  "models": [{"id": "m", "name": "m", "context_window": 200000, "default_max_tokens": 4096}]}},
- "models": {"large": {"model": "m", "provider": "fake"}, "small": {"model": "m", "provider": "fake"}},
- "options": {"disable_provider_auto_update": true}, "permissions": {"allowed_tools": ["bash", "view", "edit"]}}
-JSON
-      cmd=("$bin" run --yolo "$prompt") ;;
   esac
   local load; load=$(cut -d' ' -f1 /proc/loadavg)
   (cd "$run/ws" && env -u OPENAI_API_KEY -u OPENAI_BASE_URL HOME="$run/home" XDG_DATA_HOME="$run/home/.local/share" \
