@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"os"
 	"path/filepath"
@@ -242,5 +243,22 @@ func TestLockedDatabaseNamesTheFile(t *testing.T) {
 	_, err = b.Apply(ctx, llm.Commit{Events: []llm.Event{{Type: "x", SessionID: "s1"}}})
 	if !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), "kept it locked") || !strings.Contains(err.Error(), path) {
 		t.Fatalf("err = %v; want a lock error naming the file", err)
+	}
+}
+
+// Every connection, the writer's and the readers', bounds its page cache
+// (foya exec's peak RSS, issue 27 item 4).
+func TestPageCacheIsBounded(t *testing.T) {
+	s := open(t)
+	for name, db := range map[string]interface {
+		QueryRow(string, ...any) *sql.Row
+	}{"writer": s.w, "reader": s.r} {
+		var n int
+		if err := db.QueryRow("PRAGMA cache_size").Scan(&n); err != nil {
+			t.Fatal(name, err)
+		}
+		if n != -cacheKiB {
+			t.Errorf("%s: cache_size = %d, want %d (KiB)", name, n, -cacheKiB)
+		}
 	}
 }
