@@ -30,7 +30,7 @@ export const CompactRow = memo(function CompactRow({ id }: { id: string }) {
       </p>
     );
   }
-  const who = note.by === "user" ? "You compacted the context" : "The context was compacted";
+  const who = note.agent ? "The sub-agent's context was compacted" : note.by === "user" ? "You compacted the context" : "The context was compacted";
   const undo = () => {
     setBusy(true);
     setErr("");
@@ -49,7 +49,7 @@ export const CompactRow = memo(function CompactRow({ id }: { id: string }) {
         <button type="button" className="convo-link" aria-expanded={open} onClick={() => setOpen(!open)}>
           {open ? "Hide the summary" : "Show the summary"}
         </button>
-        {inForce && !note.undone ? (
+        {inForce && !note.undone && !note.agent ? (
           <>
             {" "}
             <button type="button" className="convo-link" disabled={busy || running} title={running ? "Wait for the run to end" : undefined} onClick={undo}>
