@@ -18,6 +18,12 @@ const (
 	DeltaToolCall
 	// DeltaUsage carries the step's token counts in Usage.
 	DeltaUsage
+	// DeltaWithdraw takes back the call of Index announced earlier in the
+	// stream: it is not part of the answer and must not run. A provider
+	// sends it for a call it read from the model's text when the server
+	// then sent native calls (tool-call mode auto, issue 28); no delta of
+	// that Index follows it.
+	DeltaWithdraw
 	// DeltaDone ends a complete stream; FinishReason says why the model
 	// stopped. A stream that ends without DeltaDone ended early and must be
 	// treated as failed: no tool of it may run.
