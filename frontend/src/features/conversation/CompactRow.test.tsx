@@ -118,8 +118,16 @@ describe("the context meter's popover", () => {
     const meter = await screen.findByRole("button", { name: /^Context: / });
     await userEvent.click(meter);
     const pop = screen.getByRole("dialog", { name: "Context" });
+    const facts = pop.querySelector('dl[aria-label="Context use"]')!;
+    expect(facts.textContent).toContain("Windowm: 32,768 tokens, from the profile's setting");
+    expect(facts.textContent).toContain("Answersup to 4,096 tokens");
+    expect(facts.textContent).toContain("Last request900 tokens (3% of the window)");
     await userEvent.click(within(pop).getByRole("button", { name: "Compact now" }));
     await waitFor(() => expect(within(pop).getByRole("status").textContent).toBe("Compacted: messages 1 to 40 are summarised."));
+    // Escape closes the popover and gives the focus back to the meter.
+    await userEvent.keyboard("{Escape}");
+    expect(screen.queryByRole("dialog", { name: "Context" })).toBeNull();
+    expect(document.activeElement).toBe(meter);
     expect(t.calls.find((c) => c.method === "Compact")!.args).toEqual([SESSION]);
   });
 

@@ -41,6 +41,12 @@ export const CompactRow = memo(function CompactRow({ id }: { id: string }) {
   };
   return (
     <section className="convo-compact" aria-label="Compaction">
+      <p className="convo-compact-rule" aria-hidden="true">
+        <span>
+          {note.agent ? "Sub-agent's context compacted" : "Context compacted"} · {tokens(note.tokensBefore)} → {tokens(note.tokensAfter)} tokens
+          {note.undone ? " · undone" : ""}
+        </span>
+      </p>
       <p className="convo-mode">
         {who}: messages 1 to {note.upto} ({note.turns} {note.turns === 1 ? "turn" : "turns"}) are summarised, about {tokens(note.tokensBefore)} to{" "}
         {tokens(note.tokensAfter)} tokens. Kept exactly: {note.files} {note.files === 1 ? "file" : "files"} changed, {note.tasks}{" "}
