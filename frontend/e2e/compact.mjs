@@ -50,13 +50,25 @@ try {
   ]) {
     check(text.includes(want), `the compaction row says ${JSON.stringify(text)}; want ${JSON.stringify(want)}`);
   }
-  // Where it happened: between the run's reads, not after its answer.
-  const after = await row.evaluate((el) => {
-    const item = el.closest('[data-item-index]');
-    const next = item && item.nextElementSibling;
-    return next ? next.textContent : '';
-  });
-  check(!after.includes('I read all 40 notes'), 'the compaction row sits after the run\'s answer; want it before the step it was made for');
+  // Where it happened: between two of the run's reads, before the step
+  // whose request first sent the note, not after the run's answer.
+  await row.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  const at = await row.evaluate((el) => Number(el.closest('[data-item-index]').dataset.itemIndex));
+  // The list draws the rows around it.
+  for (const i of [at - 1, at + 1, at + 2]) await log.locator(`[data-item-index="${i}"]`).waitFor({ state: 'attached' });
+  const [before, next] = await row.evaluate((el, at) => {
+    // The nearest row on each side with text (a step without text is empty).
+    const near = (step) => {
+      for (let i = at + step; Math.abs(i - at) <= 3; i += step) {
+        const t = document.querySelector(`[data-item-index="${i}"]`)?.textContent ?? '';
+        if (t.trim() !== '') return t;
+      }
+      return '';
+    };
+    return [near(-1), near(1)];
+  }, at);
+  check(/read\s*notes\/\d+\.txt/.test(before) && /read\s*notes\/\d+\.txt/.test(next),
+    `the compaction row is not between two reads: before it ${JSON.stringify(before.slice(0, 80))}, after it ${JSON.stringify(next.slice(0, 80))}`);
 
   step = 'the summary on demand';
   await row.getByRole('button', { name: 'Show the summary' }).click();
