@@ -34,7 +34,9 @@ const (
 // Providers guarantee: tool-call deltas carry a stable Index, unique to their
 // call within the stream and ordering the calls as the model did; the ID of a
 // call is set on its first delta (assigned by the provider when the server
-// sent none); and DeltaDone comes last and only after a complete stream.
+// sent none); a call announced may be taken back (DeltaWithdraw) before
+// DeltaDone, and is then no call of the answer; and DeltaDone comes last and
+// only after a complete stream.
 type Delta struct {
 	Kind         DeltaKind
 	Text         string
