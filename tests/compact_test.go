@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -563,5 +564,98 @@ func TestCompactionShortOfTheShareIsNotRepeated(t *testing.T) {
 	back := toolEnd(t, h, ses.ID, "back")
 	if back.IsError || !strings.Contains(back.Text, noteMarker(1)) {
 		t.Errorf("history_read_tool_result r7: %+v", back)
+	}
+}
+
+// A sub-agent whose own history passes context.compactAt of the window
+// is compacted the same way as a session's run (issue 28): the model
+// summarises the sub-agent's oldest messages, the note lists the
+// session's file changes and task list exactly, later requests of the
+// sub-agent send the note's bytes and stay under the window, and its
+// earlier tool results stay readable. The compaction is the sub-agent's:
+// its event names the task call, and the session's own requests never
+// use it (it is not the session's compaction in force).
+// spec: O5, O6, R1, F1
+func TestSubAgentCompaction(t *testing.T) {
+	const window = 32768
+	const prompt = "write a.txt, then read the notes; no network"
+	// The sub-agent runs the default script: the parent's requests are routed.
+	h := newHarness(t, []tools.Tool{noteTool{size: 1800}}, compactScript(60)...)
+	h.srv.Route(pt.IsCompact, summaryTurns(20)...)
+	h.srv.Route(pt.FirstUser("delegate the notes"),
+		pt.Calls(call("t1", "task", `{"description":"read notes","prompt":"`+prompt+`","max_steps":100}`)), pt.Say("the sub-agent read them"))
+	ses := h.session("auto")
+	run := h.runWindow(ses.ID, "delegate the notes", window)
+	if run.Status != kernel.RunCompleted {
+		t.Fatalf("run %s: %s", run.Status, run.Error)
+	}
+	evs, err := h.k.Events(context.Background(), ses.ID, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var done []event.ContextCompactedData
+	for _, ev := range evs {
+		if ev.Type != event.TypeContextCompacted {
+			continue
+		}
+		if ev.ParentCallID != "t1" {
+			t.Fatalf("a compaction outside the sub-agent: %+v", ev)
+		}
+		var d event.ContextCompactedData
+		if err := json.Unmarshal(ev.Data, &d); err != nil {
+			t.Fatal(err)
+		}
+		done = append(done, d)
+	}
+	if len(done) == 0 {
+		t.Fatalf("the sub-agent's history was not compacted: %+v", endOf(t, evs, "t1"))
+	}
+	c := done[0]
+	if c.By != event.CompactAuto || c.Files != 1 || c.Tasks != 3 || c.Window != window || c.TokensAfter >= c.TokensBefore {
+		t.Errorf("compaction %+v", c)
+	}
+	for _, want := range []string{
+		"- a.txt: created (1 change, +1 -0 lines), now sha256 ",
+		"## Task list (exact, from Foya's records)\n- [x] write a.txt\n- [~] read the notes\n- [ ] report\n",
+		fmt.Sprintf("messages r1 to r%d", c.Upto),
+	} {
+		if !strings.Contains(c.Note, want) {
+			t.Errorf("the note lacks %q:\n%s", want, c.Note)
+		}
+	}
+	conv, sums := chat(h)
+	if len(sums) == 0 || !strings.Contains(sums[0].Messages[1].Content, "[r1 user]\n"+prompt) {
+		t.Fatalf("%d summary requests; the first does not start with the sub-agent's prompt", len(sums))
+	}
+	noteJSON, _ := json.Marshal(c.Note)
+	carried := 0
+	for _, r := range conv {
+		if len(r.Raw)/4 > window {
+			t.Errorf("a request of about %d tokens, over the window", len(r.Raw)/4)
+		}
+		if !strings.Contains(string(r.Raw), string(noteJSON)) {
+			continue
+		}
+		carried++
+		if r.Messages[1].Content != c.Note {
+			t.Errorf("a request carries the note as message 1 = %.80q", r.Messages[1].Content)
+		}
+		if strings.Contains(string(r.Raw), "delegate the notes") {
+			t.Error("a request of the session's own run carries the sub-agent's note")
+		}
+	}
+	if carried < 2 {
+		t.Errorf("%d requests carry the note", carried)
+	}
+	kids := childEvents(evs, "t1")
+	if back := endOf(t, kids, "back"); back.IsError || !strings.Contains(back.Text, noteMarker(1)) {
+		t.Errorf("the sub-agent's history_read_tool_result r7: %+v", back)
+	}
+	if got := endOf(t, evs, "t1"); got.IsError || got.Text != "done" {
+		t.Errorf("the task call's result is %+v; want the sub-agent's answer", got)
+	}
+	// Not the session's compaction: it cannot be undone as one.
+	if err := h.k.UndoCompaction(context.Background(), ses.ID, c.ID); !errors.Is(err, kernel.ErrConflict) {
+		t.Errorf("UndoCompaction of the sub-agent's compaction: %v; want ErrConflict", err)
 	}
 }

@@ -2,11 +2,13 @@ package tests
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"foya/backend/cli"
+	"foya/backend/event"
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
@@ -183,5 +185,92 @@ func TestToolCallsFlag(t *testing.T) {
 	}
 	if code, stdout, stderr := foya(t, rec, "exec", "--db", db, "--workdir", dir, "--approval", "auto", "go"); code != 0 || len(tr.entries()) != 2 || !strings.Contains(stdout, "<tool_call>") {
 		t.Fatalf("exec in native mode: exit %d %q %q, ran %v", code, stdout, stderr, tr.entries())
+	}
+}
+
+// spec: L1, L2 — in the profile's tool-call mode auto (the default), an
+// answer's calls are the native ones when the server sent any (issue 28
+// item 3). A call the model wrote as text before the native one is
+// announced early (tool.begin) and then ends, never run, with a result
+// that says why; the model reads only the native call. A text call after
+// a native one is text.
+func TestTextToolCallWithdrawnByNativeCall(t *testing.T) {
+	form := `<tool_call>{"name": "record", "arguments": {"tag": "text"}}</tool_call>`
+	nativeLine := `data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"n1","type":"function","function":{"name":"record","arguments":"{\"tag\":\"native\"}"}}]},"finish_reason":null}]}`
+	textLines := func(s string) []string {
+		var out []string
+		for len(s) > 0 {
+			n := min(4, len(s))
+			b, _ := json.Marshal(s[:n])
+			out = append(out, `data: {"choices":[{"index":0,"delta":{"content":`+string(b)+`},"finish_reason":null}]}`)
+			s = s[n:]
+		}
+		return out
+	}
+	finish := []string{`data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`, "data: [DONE]"}
+	for _, c := range []struct {
+		name  string
+		lines []string
+		text  string // the answer's text the model reads back
+	}{
+		{"text call first", append(append(textLines("Recording.\n"+form+"\n"), nativeLine), finish...), "Recording.\n"},
+		{"native call first", append(append([]string{nativeLine}, textLines(form)...), finish...), form},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tr := &tracker{}
+			h := newHarness(t, []tools.Tool{recorder{tr}}, pt.Turn{Raw: c.lines}, pt.Say("done"))
+			run := h.run("go")
+			if run.Status != kernel.RunCompleted {
+				t.Fatalf("run %s: %s", run.Status, run.Error)
+			}
+			for _, e := range tr.entries() {
+				if strings.Contains(e, "text") {
+					t.Fatalf("the call written as text ran: %v", tr.entries())
+				}
+			}
+			if got := tr.entries(); len(got) != 2 || got[0] != "start native" {
+				t.Fatalf("ran %v; want the native call", got)
+			}
+			var begins []string
+			var withdrawn []event.ToolEndData
+			for _, ev := range h.eventList() {
+				switch ev.Type {
+				case llm.EventToolBegin:
+					begins = append(begins, field(ev, "id").(string))
+				case llm.EventToolEnd:
+					var d event.ToolEndData
+					json.Unmarshal(ev.Data, &d)
+					if d.ID != "n1" {
+						withdrawn = append(withdrawn, d)
+					}
+				}
+			}
+			if c.name == "text call first" {
+				// Announced early, before the native call, then ended unrun.
+				if len(begins) != 2 || begins[1] != "n1" || len(withdrawn) != 1 || withdrawn[0].ID != begins[0] {
+					t.Fatalf("tool.begin %v, other tool.end %+v", begins, withdrawn)
+				}
+				w := withdrawn[0]
+				if w.Status != "cancelled" || !w.IsError || !strings.Contains(w.Text, "not run") || !strings.Contains(w.Text, "native tool calls") {
+					t.Errorf("the withdrawn call ended %+v", w)
+				}
+			} else if len(begins) != 1 || len(withdrawn) != 0 {
+				t.Fatalf("tool.begin %v, other tool.end %+v", begins, withdrawn)
+			}
+			// The model reads its text and the native call only.
+			next := h.srv.Requests()[1]
+			var asst *pt.Message
+			for i := range next.Messages {
+				if next.Messages[i].Role == "assistant" {
+					asst = &next.Messages[i]
+				}
+			}
+			if asst == nil || asst.Content != c.text || len(asst.ToolCalls) != 1 || asst.ToolCalls[0].ID != "n1" {
+				t.Fatalf("the model reads back %+v", asst)
+			}
+			if tm := toolMessages(next); len(tm) != 1 || tm[0].Content != "recorded native" {
+				t.Errorf("tool messages %+v", tm)
+			}
+		})
 	}
 }

@@ -55,7 +55,8 @@ type compaction struct {
 
 // activeCompaction returns the session's compaction in force: the last
 // context.compacted not undone by a context.uncompacted, if it still fits
-// the history of n messages.
+// the history of n messages. A sub-agent's compactions (their events name
+// the task call) are of the sub-agent's own history, never the session's.
 func activeCompaction(ctx context.Context, st Store, sessionID string, hist []llm.Message) (*compaction, error) {
 	done, err := st.EventsOfType(ctx, sessionID, event.TypeContextCompacted)
 	if err != nil || len(done) == 0 {
@@ -74,7 +75,7 @@ func activeCompaction(ctx context.Context, st Store, sessionID string, hist []ll
 	}
 	for i := len(done) - 1; i >= 0; i-- {
 		var d event.ContextCompactedData
-		if json.Unmarshal(done[i].Data, &d) != nil || off[d.ID] {
+		if done[i].ParentCallID != "" || json.Unmarshal(done[i].Data, &d) != nil || off[d.ID] {
 			continue
 		}
 		if d.Upto <= 0 || d.Upto > len(hist) || (d.Upto < len(hist) && hist[d.Upto].Role == llm.RoleTool) {
@@ -106,11 +107,12 @@ func toolTokens(req llm.Request) int {
 func requestTokens(req llm.Request) int { return messageTokens(req) + toolTokens(req) }
 
 // compactDue reports whether req passes the run's share of a known
-// window. Sub-agents' runs, whose histories are their own and short
-// lived, are not compacted.
+// window. A sub-agent's run is compacted the same way, on its own history:
+// its compaction is stored (context.compacted with the task call's ID on
+// the envelope) and lives only for that run, which is never resumed.
 func (r *runner) compactDue(req llm.Request) bool {
 	w := r.req.Window
-	if r.child != nil || !w.Known || w.Tokens <= 0 {
+	if !w.Known || w.Tokens <= 0 {
 		return false
 	}
 	return float64(requestTokens(req)) > r.compactAt()*float64(w.Tokens)

@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"foya/backend/llm"
@@ -94,7 +96,30 @@ type projection struct {
 	// made counts messages put in the view: each history message once, and
 	// once more if projected. Tests pin that a step's work does not grow.
 	made int
+
+	// Stale reads (see stale): the file calls of the history by call ID,
+	// and the read results of each path not yet made stale.
+	fileCalls map[string]fileCall
+	reads     map[string][]staleRead
 }
+
+// fileCall is a call that reads or changes one file; whole is a read of
+// the file from its start with no line limit.
+type fileCall struct {
+	tool, path string
+	whole      bool
+	asst       int // the position of the assistant message that made it
+}
+
+// staleRead is a read result that may become stale: its position, and
+// whether it read the whole file.
+type staleRead struct {
+	at    int
+	whole bool
+}
+
+// Tools whose successful result makes earlier reads of their path stale.
+var changesFile = map[string]bool{"edit": true, "write": true, "delete": true}
 
 // Keys of view messages: a position's message changes once at most, when
 // the watermark passes it.
@@ -156,7 +181,95 @@ func (p *projection) grow(hist []llm.Message) {
 		}
 		p.savings = append(p.savings, save)
 		p.add(m)
+		p.noteFiles(i, m)
 	}
+}
+
+// noteFiles follows the reads and changes of files in the history: once a
+// file read at i was changed by a later successful edit, write or delete,
+// or read whole again, the read's text is no longer the file's, or is
+// sent again later, and it is sent as a one-line note (stale) from the
+// next request on, if that costs prompt caches less than one request
+// saves: the messages between the read and the call that made it stale,
+// which are sent again uncached once, take fewer tokens than the read. A read long ago, with much conversation
+// after it, stays verbatim until the watermark passes it. It depends on
+// the history alone.
+func (p *projection) noteFiles(i int, m llm.Message) {
+	switch m.Role {
+	case llm.RoleAssistant:
+		for _, c := range m.ToolCalls {
+			if c.Name != "read" && !changesFile[c.Name] {
+				continue
+			}
+			var a struct {
+				Path          string `json:"path"`
+				Offset, Limit *int
+			}
+			if json.Unmarshal([]byte(c.Arguments), &a) != nil || a.Path == "" {
+				continue
+			}
+			if p.fileCalls == nil {
+				p.fileCalls, p.reads = map[string]fileCall{}, map[string][]staleRead{}
+			}
+			p.fileCalls[c.ID] = fileCall{tool: c.Name, path: filepath.Clean(a.Path), whole: a.Offset == nil && a.Limit == nil, asst: i}
+		}
+	case llm.RoleTool:
+		fc, ok := p.fileCalls[m.ToolCallID]
+		if !ok || m.IsError {
+			return
+		}
+		delete(p.fileCalls, m.ToolCallID)
+		if fc.tool != "read" {
+			for _, r := range p.reads[fc.path] {
+				p.stale(r.at, i, fc)
+			}
+			delete(p.reads, fc.path)
+			return
+		}
+		if fc.whole {
+			// The whole file again: earlier whole reads of it are
+			// superseded; reads of parts are not.
+			kept := p.reads[fc.path][:0]
+			for _, r := range p.reads[fc.path] {
+				if r.whole {
+					p.stale(r.at, i, fc)
+				} else {
+					kept = append(kept, r)
+				}
+			}
+			p.reads[fc.path] = kept
+		}
+		if len(m.Content) >= p.cfg.MinBytes {
+			p.reads[fc.path] = append(p.reads[fc.path], staleRead{at: i, whole: fc.whole})
+		}
+	}
+}
+
+// stale sends read result r, made stale by the change (or read) at i, as a note,
+// when that is worth it (see noteFiles).
+func (p *projection) stale(r, i int, change fileCall) {
+	k := p.lead + r
+	if p.keys[k] == keyProjected {
+		return // the watermark passed it
+	}
+	m := p.view[k]
+	note := fmt.Sprintf("[Stale: %s as read before the %s at %s (%s bytes); read it again for its text now.]",
+		change.path, change.tool, Ref(p.base+i), tools.Count(int64(len(m.Content))))
+	if change.tool == "read" {
+		note = fmt.Sprintf("[Superseded: %s was read again at %s (this read: %s bytes).]", change.path, Ref(p.base+i), tools.Count(int64(len(m.Content))))
+	}
+	// What the previous request sent after the read: the call that made
+	// it stale and its result are new in this request in any case.
+	after := 0
+	for _, t := range p.tokens[r+1 : max(change.asst, r+1)] {
+		after += t
+	}
+	if after >= p.tokens[r]-estimate(llm.Message{Role: m.Role, Content: note}) {
+		return
+	}
+	m.Content = note
+	p.view[k], p.keys[k] = m, keyProjected
+	p.made++
 }
 
 // watermark returns how many of the oldest of the n messages are projected:
@@ -221,7 +334,7 @@ func (p *projection) request(hist []llm.Message) ([]llm.Message, []uint64, int) 
 		// In place: a request's messages are valid until the model's
 		// Stream returns (see Model), so no one holds the previous one.
 		for i := p.applied; i < w; i++ {
-			if p.savings[i] == 0 {
+			if p.savings[i] == 0 || p.keys[p.lead+i] == keyProjected {
 				continue
 			}
 			m := hist[i]

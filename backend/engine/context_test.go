@@ -147,3 +147,67 @@ func TestIncrementalProjectionIsTheOneShot(t *testing.T) {
 		t.Fatalf("%d moves; %d messages made for a history of %d", moves, p.made, len(full))
 	}
 }
+
+// fileStep is an assistant call of tool on path and its result.
+func fileStep(id, tool, path, result string, isError bool) []llm.Message {
+	return []llm.Message{
+		{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: id, Name: tool, Arguments: fmt.Sprintf(`{"path":%q}`, path)}}},
+		{Role: llm.RoleTool, ToolCallID: id, ToolName: tool, Content: result, IsError: isError},
+	}
+}
+
+// spec: O5, R2 (issue 28 item 5) — a read whose file a later edit, write or
+// delete changed, or a whole read of a file read whole again, is sent as a
+// one-line note from the next request on, when the messages between it and
+// that call take less than the read saves; a read with much conversation
+// after it, a failed change, a change of another file, a small read and a
+// read of part of a file stay verbatim. The result is the same however the history
+// grew, and each message changes once at most.
+func TestStaleReadsAreNotes(t *testing.T) {
+	file := strings.Repeat("a line of the file, as it was read\n", 120)
+	h := []llm.Message{{Role: llm.RoleUser, Content: "edit them"}}
+	h = append(h, fileStep("r1", "read", "a.go", file, false)...) // r3: stale (edited right after)
+	h = append(h, fileStep("e1", "edit", "a.go", "Edited a.go.", false)...)
+	h = append(h, fileStep("r2", "read", "b.go", file, false)...) // r7: the edit failed
+	h = append(h, fileStep("e2", "edit", "b.go", "no match", true)...)
+	h = append(h, fileStep("r3", "read", "c.go", file, false)...) // r11: another file changed
+	h = append(h, fileStep("e3", "write", "d.go", "Wrote d.go.", false)...)
+	h = append(h, fileStep("r4", "read", "e.go", "short\n", false)...) // r15: too small to matter
+	h = append(h, fileStep("e4", "delete", "e.go", "Deleted e.go.", false)...)
+	h = append(h, fileStep("r5", "read", "./f.go", file, false)...) // r19: much conversation after it
+	h = append(h, session(3, 1500)[1:]...)
+	h = append(h, fileStep("e5", "edit", "f.go", "Edited f.go.", false)...)
+	h = append(h, fileStep("g1", "read", "g.go", file, false)...) // r29: read whole again
+	h = append(h, llm.Message{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "g2", Name: "read", Arguments: `{"path":"g.go","offset":100}`}}},
+		llm.Message{Role: llm.RoleTool, ToolCallID: "g2", ToolName: "read", Content: file[:2100]}) // r31: a part, stays
+	h = append(h, fileStep("g3", "read", "g.go", file, false)...) // r33: the newest, verbatim
+
+	cfg := ContextConfig{}.withDefaults()
+	whole, _ := (&projection{cfg: cfg}).compile(h)
+	p := &projection{cfg: cfg}
+	var grown []llm.Message
+	for n := 1; n <= len(h); n++ {
+		grown, _ = p.compile(h[:n])
+	}
+	if marshal(t, whole) != marshal(t, grown) {
+		t.Fatal("the history compiled at once and step by step differ")
+	}
+	if p.made != len(h)+2 {
+		t.Errorf("%d messages made for %d; want each once, and the two stale reads once more", p.made, len(h))
+	}
+	want := "[Stale: a.go as read before the edit at r5 (4,200 bytes); read it again for its text now.]"
+	if whole[2].Content != want {
+		t.Errorf("the read of a.go is sent as %.120q; want %q", whole[2].Content, want)
+	}
+	if want := "[Superseded: g.go was read again at r33 (this read: 4,200 bytes).]"; whole[28].Content != want {
+		t.Errorf("the first whole read of g.go is sent as %.120q; want %q", whole[28].Content, want)
+	}
+	for _, i := range []int{6, 10, 14, 18, 30, 32} {
+		if whole[i].Content != h[i].Content {
+			t.Errorf("message r%d (%s) is sent as %.80q; want it verbatim", i+1, h[i].ToolName, whole[i].Content)
+		}
+	}
+	if whole[2].ToolCallID != "r1" || whole[2].Role != llm.RoleTool {
+		t.Errorf("the stale read lost its call: %+v", whole[2])
+	}
+}

@@ -552,6 +552,23 @@ func (r *runner) step(ctx context.Context, n int) (stepOutcome, error) {
 				c.rec.Name = d.Name
 			}
 			c.grow(ctx, r.rec, n, d.Args)
+		case llm.DeltaWithdraw:
+			// A call read from the text, taken back because the server sent
+			// native calls (tool-call mode auto): it ends here, never run.
+			c, ok := byIndex[d.Index]
+			if !ok {
+				continue
+			}
+			delete(byIndex, d.Index)
+			calls = slices.DeleteFunc(calls, func(x *streamedCall) bool { return x == c })
+			wc := llm.Commit{Events: c.finalArgs(), Blobs: c.storeArgs()}
+			c.rec.State, c.rec.EndedAt = llm.CallCancelled, time.Now()
+			c.rec.Result = &llm.ToolResult{Text: withdrawnCall, IsError: true}
+			wc.Calls = []llm.CallRecord{c.rec}
+			wc.Events = append(wc.Events, endEvent(c.rec, 0))
+			if err := r.rec.commit(ctx, wc); err != nil {
+				return 0, err
+			}
 		case llm.DeltaUsage:
 			usage = d.Usage
 		case llm.DeltaDone:
@@ -754,6 +771,11 @@ func toolMessage(rec llm.CallRecord, res *llm.ToolResult) llm.Message {
 
 // endEvent is the tool.end event of a finished call (spec L4): status,
 // result text, attachments by reference and file changes with their diffs.
+// withdrawnCall is the result of a call withdrawn by the provider
+// (llm.DeltaWithdraw).
+const withdrawnCall = "not run: this call was read from the model's text, and the server then sent native tool calls in the same answer; " +
+	"in the profile's tool-call mode auto, an answer's calls are then the native ones only (set the mode to text to run both)"
+
 func endEvent(rec llm.CallRecord, dur time.Duration) llm.Event {
 	d := event.ToolEndData{Step: rec.Step, Index: rec.Index, ID: rec.ID, Name: rec.Name, Status: rec.State}
 	if res := rec.Result; res != nil {

@@ -18,6 +18,12 @@ const (
 	DeltaToolCall
 	// DeltaUsage carries the step's token counts in Usage.
 	DeltaUsage
+	// DeltaWithdraw takes back the call of Index announced earlier in the
+	// stream: it is not part of the answer and must not run. A provider
+	// sends it for a call it read from the model's text when the server
+	// then sent native calls (tool-call mode auto, issue 28); no delta of
+	// that Index follows it.
+	DeltaWithdraw
 	// DeltaDone ends a complete stream; FinishReason says why the model
 	// stopped. A stream that ends without DeltaDone ended early and must be
 	// treated as failed: no tool of it may run.
@@ -28,7 +34,9 @@ const (
 // Providers guarantee: tool-call deltas carry a stable Index, unique to their
 // call within the stream and ordering the calls as the model did; the ID of a
 // call is set on its first delta (assigned by the provider when the server
-// sent none); and DeltaDone comes last and only after a complete stream.
+// sent none); a call announced may be taken back (DeltaWithdraw) before
+// DeltaDone, and is then no call of the answer; and DeltaDone comes last and
+// only after a complete stream.
 type Delta struct {
 	Kind         DeltaKind
 	Text         string

@@ -211,6 +211,7 @@ type callState struct {
 	id       string // the ID given to the engine, set when the call opens
 	name     string
 	open     bool   // the opening delta (ID, Name) was emitted
+	text     bool   // read from the model's text (textCalls)
 	pending  []byte // arguments received before the name was known
 	args     int    // bytes of arguments so far
 }
@@ -259,9 +260,24 @@ func (a *assembler) readTextCalls(mode string, tools []llm.ToolSchema) {
 // openTextCall opens a call read from the text, under the next Index.
 func (a *assembler) openTextCall(name string) *callState {
 	c := a.newCall(-1)
-	c.name, c.open, c.id = name, true, a.assignID("")
+	c.name, c.open, c.text, c.id = name, true, true, a.assignID("")
 	a.out = append(a.out, llm.Delta{Kind: llm.DeltaToolCall, Index: c.index, ID: c.id, Name: c.name})
 	return c
+}
+
+// withdrawTextCalls takes back the calls read from the text: each gets a
+// DeltaWithdraw, and they are no calls of the answer.
+func (a *assembler) withdrawTextCalls() {
+	kept := a.calls[:0]
+	for _, c := range a.calls {
+		if !c.text {
+			kept = append(kept, c)
+			continue
+		}
+		a.out = append(a.out, llm.Delta{Kind: llm.DeltaWithdraw, Index: c.index})
+	}
+	clear(a.calls[len(kept):])
+	a.calls = kept
 }
 
 // textArgs gives a call read from the text its whole arguments.
@@ -334,10 +350,14 @@ func (a *assembler) delta(d *wireDelta) {
 	} else if r := d.Reasoning; r != "" {
 		a.out = append(a.out, llm.Delta{Kind: llm.DeltaReasoning, Text: string(r)})
 	}
-	if len(d.ToolCalls) > 0 || d.FunctionCall != nil {
-		if a.text != nil && a.auto && !a.text.native() {
-			a.text = nil // spec: auto reads text only when no native call came
-		}
+	if (len(d.ToolCalls) > 0 || d.FunctionCall != nil) && a.text != nil && a.auto {
+		// Auto reads text calls only when no native call came: from the
+		// first native call on, text is text, and calls already read
+		// from the text are withdrawn (they were announced early, spec
+		// L1, but never run).
+		a.text.native()
+		a.text = nil
+		a.withdrawTextCalls()
 	}
 	if d.Content != "" {
 		if a.text != nil {

@@ -33,6 +33,7 @@ type result struct {
 	Text      string
 	Reasoning string
 	Calls     []llm.ToolCall
+	Withdrawn []llm.ToolCall // calls taken back (DeltaWithdraw)
 	Usage     *llm.Usage
 	Done      bool
 	Finish    string
@@ -83,6 +84,19 @@ func collectCtx(t testing.TB, ctx context.Context, c *provider.Client, req llm.R
 				t.Fatalf("later delta of call %d repeats ID or name: %+v", d.Index, d)
 			}
 			r.Calls[pos].Arguments += d.Args
+		case llm.DeltaWithdraw:
+			pos, seen := byIndex[d.Index]
+			if !seen {
+				t.Fatalf("withdraw of call %d, never announced", d.Index)
+			}
+			r.Withdrawn = append(r.Withdrawn, r.Calls[pos])
+			r.Calls = append(r.Calls[:pos], r.Calls[pos+1:]...)
+			delete(byIndex, d.Index)
+			for k, p := range byIndex {
+				if p > pos {
+					byIndex[k] = p - 1
+				}
+			}
 		case llm.DeltaUsage:
 			u := d.Usage
 			r.Usage = &u

@@ -151,12 +151,11 @@ type textCalls struct {
 	inThink   bool // inside <think>...</think>
 	afterCall bool // whitespace after a call is dropped
 
-	form    textForm
-	objAt   int // where the object being read starts in buf
-	scan    jsonScan
-	call    *callState
-	xml     xmlCall
-	started bool // a call was read: the reader stays on after a native call
+	form  textForm
+	objAt int // where the object being read starts in buf
+	scan  jsonScan
+	call  *callState
+	xml   xmlCall
 }
 
 type xmlCall struct {
@@ -212,18 +211,15 @@ func (p *textCalls) finish() {
 	}
 }
 
-// native tells that the server sent a native call. In auto mode text is
-// then text: what the reader holds goes on as text, unless it already
-// read a call from the text.
-func (p *textCalls) native() bool {
-	if p.started {
-		return true
-	}
-	if p.buf != "" {
+// native tells that the server sent a native call: in auto mode text is
+// then text, and the reader stops. What it holds goes on as text, unless
+// it is the rest of a call already announced (which the assembler
+// withdraws).
+func (p *textCalls) native() {
+	if p.call == nil {
 		p.text(p.buf)
-		p.clear()
 	}
-	return false
+	p.clear()
 }
 
 func (p *textCalls) run() {
@@ -473,7 +469,6 @@ func (p *textCalls) offered(name string) bool {
 
 func (p *textCalls) openCall(name string) {
 	p.call = p.a.openTextCall(strings.Clone(name))
-	p.started = true
 }
 
 func (p *textCalls) args(s string) {

@@ -180,3 +180,75 @@ func TestTextToolCallAlmostJSON(t *testing.T) {
 		}
 	}
 }
+
+// chunked is s as content lines of n bytes each.
+func chunked(s string, n int) []string {
+	var out []string
+	for len(s) > n {
+		out = append(out, textLine(s[:n]))
+		s = s[n:]
+	}
+	return append(out, textLine(s))
+}
+
+// In auto mode an answer's calls are the native ones when the server sent
+// any (issue 28 item 3). A call read from the text before the native one
+// is announced early (spec L1) and then withdrawn (DeltaWithdraw): it
+// never runs. A text call after a native one is text.
+// spec: L1, L2
+func TestTextToolCallAutoWithdrawnByNative(t *testing.T) {
+	form := `<tool_call>{"name": "read", "arguments": {"path": "a.go"}}</tool_call>`
+	native := callLine(0, "c1", "bash", `{"command":"ls"}`)
+	for _, chunk := range []int{1, 3, 16} {
+		// The text call first, then the native one.
+		lines := append(chunked("Let me look.\n"+form+"\n", chunk), native, finishLine("tool_calls"), doneLine)
+		r := collect(t, newClient(t, rawServer(t, lines...).URL), toolReq())
+		if r.Err != nil {
+			t.Fatalf("text first, chunk %d: %v", chunk, r.Err)
+		}
+		if len(r.Calls) != 1 || r.Calls[0].Name != "bash" || len(r.Withdrawn) != 1 || r.Withdrawn[0].Name != "read" {
+			t.Fatalf("text first, chunk %d: calls %+v, withdrawn %+v", chunk, r.Calls, r.Withdrawn)
+		}
+		// Announced before the native call arrived, withdrawn after it.
+		opened, nativeAt, withdrawn := -1, -1, -1
+		for i, d := range r.Deltas {
+			switch {
+			case d.Kind == llm.DeltaToolCall && d.Name == "read":
+				opened = i
+			case d.Kind == llm.DeltaToolCall && d.Name == "bash":
+				nativeAt = i
+			case d.Kind == llm.DeltaWithdraw:
+				withdrawn = i
+			}
+		}
+		if !(opened >= 0 && opened < withdrawn && withdrawn < nativeAt) {
+			t.Errorf("text first, chunk %d: the text call opened at delta %d, was withdrawn at %d, the native call came at %d", chunk, opened, withdrawn, nativeAt)
+		}
+		if r.Text != "Let me look.\n" || r.Finish != "tool_calls" {
+			t.Errorf("text first, chunk %d: text %q, finish %q", chunk, r.Text, r.Finish)
+		}
+
+		// The native call first, then a call written as text: text.
+		lines = append([]string{native}, chunked(form, chunk)...)
+		lines = append(lines, finishLine("tool_calls"), doneLine)
+		r = collect(t, newClient(t, rawServer(t, lines...).URL), toolReq())
+		if len(r.Calls) != 1 || r.Calls[0].Name != "bash" || len(r.Withdrawn) != 0 || r.Text != form {
+			t.Fatalf("native first, chunk %d: calls %+v, withdrawn %+v, text %q", chunk, r.Calls, r.Withdrawn, r.Text)
+		}
+
+		// The native call while the text call's arguments are still being
+		// read: announced, withdrawn, never given its arguments.
+		half := strings.Index(form, `"path"`)
+		lines = append(chunked(form[:half], chunk), native, finishLine("tool_calls"), doneLine)
+		r = collect(t, newClient(t, rawServer(t, lines...).URL), toolReq())
+		if len(r.Calls) != 1 || r.Calls[0].Name != "bash" || len(r.Withdrawn) != 1 || r.Withdrawn[0].Arguments != "" {
+			t.Fatalf("mid-call, chunk %d: calls %+v, withdrawn %+v", chunk, r.Calls, r.Withdrawn)
+		}
+	}
+	// In text mode both run.
+	lines := append(chunked(form+"\n", 5), native, finishLine("tool_calls"), doneLine)
+	r := collect(t, newClient(t, rawServer(t, lines...).URL, mode(provider.ToolCallsText)), toolReq())
+	if len(r.Calls) != 2 || len(r.Withdrawn) != 0 {
+		t.Fatalf("text mode: calls %+v, withdrawn %+v", r.Calls, r.Withdrawn)
+	}
+}

@@ -97,3 +97,28 @@ export async function openSession(browser, url, title) {
   await main.getByRole('heading', { level: 2, name: title }).waitFor();
   return { page, errors, main, sidebar, item };
 }
+
+/**
+ * reveal scrolls the transcript from its start down, half a screen at a
+ * time, until loc is drawn (the list is virtualized: rows far from the
+ * view are not in the page).
+ */
+export async function reveal(log, loc) {
+  const scroller = log.locator('[data-virtuoso-scroller]');
+  await scroller.evaluate((el) => el.scrollTo(0, 0));
+  let still = 0;
+  for (let i = 0; i < 400 && still < 5; i++) {
+    if ((await loc.count()) > 0) {
+      await loc.first().scrollIntoViewIfNeeded();
+      return loc.first();
+    }
+    const moved = await scroller.evaluate((el) => {
+      const before = el.scrollTop;
+      el.scrollBy(0, el.clientHeight / 2);
+      return el.scrollTop !== before;
+    });
+    still = moved ? 0 : still + 1;
+    await new Promise((r) => setTimeout(r, 30));
+  }
+  throw new Error('not found in the transcript');
+}

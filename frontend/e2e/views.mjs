@@ -1,10 +1,11 @@
 // Browser end-to-end: every view of the app, at 1280x800 and 1920x1080, in
 // the light and the dark theme, saved as screenshots to look at. Started by
 // tests/e2e (Go, TestBrowserEveryView), which passes:
-//   FOYA_URL        the token URL of a foya serve holding two sessions: one
-//                   whose run wrote, edited, ran and read ("Add a health
-//                   check"), one waiting for a command's approval ("Waiting
-//                   for approval")
+//   FOYA_URL        the token URL of a foya serve holding three sessions:
+//                   one whose run wrote, edited, ran and read ("Add a
+//                   health check"), one whose run compacted its context
+//                   ("Read the shop's notes"), one waiting for a command's
+//                   approval ("Waiting for approval")
 //   FOYA_FIRST_URL  the token URL of a foya serve with no profile, a model
 //                   server found on a probed port
 //   FOYA_SHOTS      the folder to save screenshots in (views/ under it)
@@ -13,7 +14,7 @@
 // before its screenshot: the page drew it, nothing overflows the window
 // sideways, the page threw nothing. Exits 0 when every check holds, 1 with
 // the reason otherwise.
-import { check, env, launch, pageErrors, screenshots, timeout } from './lib.mjs';
+import { check, env, launch, pageErrors, reveal, screenshots, timeout } from './lib.mjs';
 import { join } from 'node:path';
 
 const url = env('FOYA_URL');
@@ -117,6 +118,25 @@ try {
       await view(page, tag, '06-mode-menu');
       await page.keyboard.press('Escape');
       await menu.waitFor({ state: 'detached' });
+
+      step = `${tag}: a compaction of the context`;
+      await list.getByRole('button', { name: "Read the shop's notes", exact: true }).click();
+      await main.getByRole('heading', { level: 2, name: "Read the shop's notes" }).waitFor();
+      const notes = main.getByRole('log', { name: 'Conversation' });
+      await notes.getByText('I read all 40 notes').waitFor();
+      const compaction = await reveal(notes, notes.getByRole('region', { name: 'Compaction' }));
+      await compaction.getByRole('button', { name: 'Show the summary' }).click();
+      await compaction.getByText('Do not change the code.').waitFor();
+      await compaction.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await view(page, tag, '03c-compaction');
+
+      step = `${tag}: the context meter's popover`;
+      await main.getByRole('form', { name: 'Send a message' }).getByRole('button', { name: /^Context: / }).click();
+      const pop = page.getByRole('dialog', { name: 'Context' });
+      await pop.getByRole('button', { name: 'Compact now' }).waitFor();
+      await view(page, tag, '03d-context-meter');
+      await page.keyboard.press('Escape');
+      await pop.waitFor({ state: 'detached' });
 
       step = `${tag}: an approval request`;
       await list.getByRole('button', { name: 'Waiting for approval', exact: true }).click();

@@ -138,12 +138,12 @@ func waitRunEnd(t *testing.T, srv *serve, sessionID, runID string) {
 	t.Helper()
 	deadline := time.Now().Add(time.Minute)
 	for {
-		var runs []struct{ ID, Status string }
+		var runs []struct{ ID, Status, Error string }
 		srv.call(t, &runs, "Runs", sessionID)
 		for _, r := range runs {
 			if r.ID == runID && r.Status != "running" {
 				if r.Status != "completed" {
-					t.Fatalf("run %s ended %s; want completed", runID, r.Status)
+					t.Fatalf("run %s ended %s; want completed: %s", runID, r.Status, r.Error)
 				}
 				return
 			}

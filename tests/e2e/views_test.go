@@ -15,7 +15,8 @@ import (
 // tests/e2e/out/views/ to be looked at: the first run with a found server,
 // no session open, a conversation whose run read, wrote, edited and ran a
 // command, the review panel with a diff, the background commands, the mode
-// menu, an approval request waiting inline, the new session dialog, the
+// menu, a compaction of the context and the context meter's popover, an
+// approval request waiting inline, the new session dialog, the
 // keyboard map and each tab of Settings. The script checks each view was
 // drawn, in the theme asked for, with nothing wider than the window.
 // It runs with FOYA_VIEWS=1 (make shots), not in make test: it checks
@@ -60,6 +61,8 @@ func TestBrowserEveryView(t *testing.T) {
 	var runID string
 	srv.call(t, &runID, "Run", done.ID, "Add a health check endpoint to the server")
 	waitRunEnd(t, srv, done.ID, runID)
+	// A session whose run compacted its context: its row and the meter's popover.
+	compactingSession(t, srv, model, t.TempDir(), "Read the shop's notes", "Read every note under notes/ and sum them up")
 	srv.call(t, &waiting, "CreateSession", map[string]any{"workdir": project, "approvalMode": "manual", "title": "Waiting for approval"})
 	srv.call(t, &runID, "Run", waiting.ID, "Run the tests")
 	waitApproval(t, srv, waiting.ID)

@@ -84,6 +84,28 @@ describe("a compaction in the transcript", () => {
   });
 });
 
+describe("a sub-agent's compaction", () => {
+  it("shows in its task card, without Undo, and is not the session's compaction in force", async () => {
+    const log = new Log();
+    log.runStart("run_1", "Delegate");
+    log.stepStart("run_1", 1);
+    log.call("run_1", 1, 0, "t1", "task", JSON.stringify({ description: "notes", prompt: "read the notes" }));
+    log.running("run_1", 1, "t1");
+    const child = { prompt: "read the notes", workdir: "/w", model: "m", provider: "p", approvalMode: "auto", parentRunId: "run_1", description: "notes" };
+    log.add("run.start", child, "run_2").parentCallId = "t1";
+    log.add("step.start", { step: 1, tools: ["note"] }, "run_2").parentCallId = "t1";
+    log.add("context.compacted", { ...compacted, id: "cmp_child" }, "run_2").parentCallId = "t1";
+    log.stepEnd("run_1", 1, "stop", 0);
+    log.runEnd("run_1", "completed", "", 1);
+    await mount(log.events);
+    const agent = screen.getByRole("region", { name: "Sub-agent notes" });
+    const r = within(agent).getByRole("region", { name: "Compaction" });
+    expect(r.textContent).toContain("The sub-agent's context was compacted: messages 1 to 40 (2 turns) are summarised");
+    expect(within(r).queryByRole("button", { name: "Undo" })).toBeNull();
+    expect(screen.getAllByRole("region", { name: "Compaction" })).toHaveLength(1);
+  });
+});
+
 describe("the context meter's popover", () => {
   it("compacts now, and says what it did or why it could not", async () => {
     const log = new Log();
@@ -96,8 +118,16 @@ describe("the context meter's popover", () => {
     const meter = await screen.findByRole("button", { name: /^Context: / });
     await userEvent.click(meter);
     const pop = screen.getByRole("dialog", { name: "Context" });
+    const facts = pop.querySelector('dl[aria-label="Context use"]')!;
+    expect(facts.textContent).toContain("Windowm: 32,768 tokens, from the profile's setting");
+    expect(facts.textContent).toContain("Answersup to 4,096 tokens");
+    expect(facts.textContent).toContain("Last request900 tokens (3% of the window)");
     await userEvent.click(within(pop).getByRole("button", { name: "Compact now" }));
     await waitFor(() => expect(within(pop).getByRole("status").textContent).toBe("Compacted: messages 1 to 40 are summarised."));
+    // Escape closes the popover and gives the focus back to the meter.
+    await userEvent.keyboard("{Escape}");
+    expect(screen.queryByRole("dialog", { name: "Context" })).toBeNull();
+    expect(document.activeElement).toBe(meter);
     expect(t.calls.find((c) => c.method === "Compact")!.args).toEqual([SESSION]);
   });
 

@@ -30,7 +30,7 @@ export const CompactRow = memo(function CompactRow({ id }: { id: string }) {
       </p>
     );
   }
-  const who = note.by === "user" ? "You compacted the context" : "The context was compacted";
+  const who = note.agent ? "The sub-agent's context was compacted" : note.by === "user" ? "You compacted the context" : "The context was compacted";
   const undo = () => {
     setBusy(true);
     setErr("");
@@ -41,6 +41,12 @@ export const CompactRow = memo(function CompactRow({ id }: { id: string }) {
   };
   return (
     <section className="convo-compact" aria-label="Compaction">
+      <p className="convo-compact-rule" aria-hidden="true">
+        <span>
+          {note.agent ? "Sub-agent's context compacted" : "Context compacted"} · {tokens(note.tokensBefore)} → {tokens(note.tokensAfter)} tokens
+          {note.undone ? " · undone" : ""}
+        </span>
+      </p>
       <p className="convo-mode">
         {who}: messages 1 to {note.upto} ({note.turns} {note.turns === 1 ? "turn" : "turns"}) are summarised, about {tokens(note.tokensBefore)} to{" "}
         {tokens(note.tokensAfter)} tokens. Kept exactly: {note.files} {note.files === 1 ? "file" : "files"} changed, {note.tasks}{" "}
@@ -49,7 +55,7 @@ export const CompactRow = memo(function CompactRow({ id }: { id: string }) {
         <button type="button" className="convo-link" aria-expanded={open} onClick={() => setOpen(!open)}>
           {open ? "Hide the summary" : "Show the summary"}
         </button>
-        {inForce && !note.undone ? (
+        {inForce && !note.undone && !note.agent ? (
           <>
             {" "}
             <button type="button" className="convo-link" disabled={busy || running} title={running ? "Wait for the run to end" : undefined} onClick={undo}>

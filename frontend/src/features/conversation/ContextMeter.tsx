@@ -8,12 +8,14 @@
 // cost at them follows: prompt tokens at the input price, completion
 // tokens at the output price. Without prices no cost is shown. Clicked, it
 // opens a popover with the same text and "Compact now", which has the model
-// summarise the oldest messages (docs/ui.md, "Compaction").
-import { useMemo, useState } from "react";
+// summarise the oldest messages (docs/ui.md, "Compaction"); Escape or a
+// click outside closes it (Escape gives the focus back to the meter).
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useApi } from "../../backend/context";
 import type { ContextWindow } from "../../backend/gen/profiles";
 import { useSession } from "../session/hooks";
 import { useLoad } from "../useLoad";
+import { Facts, type Fact } from "../../ui/Facts";
 import { modelsUsed, tokens, usageOf, type SessionUsage } from "./usage";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
@@ -112,13 +114,37 @@ export function ContextMeter({ sessionId, running }: { sessionId: string; runnin
   }, [entries]);
   const loaded = useLoad(() => api.ContextWindow(sessionId), [api, sessionId, running, chosen], { keep: true });
   const w = loaded.state.value;
+  const box = useRef<HTMLSpanElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const outside = (e: PointerEvent) => {
+      if (!box.current?.contains(e.target as Node | null)) setOpen(false);
+    };
+    // Wherever the focus is (Compact now, disabled while it works, drops
+    // it): Escape closes the popover only, and a run goes on.
+    const escape = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== "Escape") return;
+      e.preventDefault();
+      e.stopPropagation();
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener("pointerdown", outside);
+    window.addEventListener("keydown", escape, true);
+    return () => {
+      document.removeEventListener("pointerdown", outside);
+      window.removeEventListener("keydown", escape, true);
+    };
+  }, [open]);
   const label = meterLabel(u, w);
   if (label === "") return null;
   const title = meterTitle(u, w, used);
   const full = w !== undefined && w.window > 0 && u.context > 0 ? Math.min(u.context / w.window, 1) : 0;
   return (
-    <span className="convo-meter-box">
+    <span className="convo-meter-box" ref={box}>
       <button
+        ref={button}
         type="button"
         className={full >= 0.9 ? "convo-meter convo-meter-full" : "convo-meter"}
         title={title}
@@ -128,13 +154,32 @@ export function ContextMeter({ sessionId, running }: { sessionId: string; runnin
       >
         {label}
       </button>
-      {open ? <CompactPopover sessionId={sessionId} running={running} text={title} /> : null}
+      {open ? <CompactPopover sessionId={sessionId} running={running} u={u} w={w} used={used} /> : null}
     </span>
   );
 }
 
-/** CompactPopover is the meter's popover: what the meter says, and Compact now. */
-function CompactPopover({ sessionId, running, text }: { sessionId: string; running: boolean; text: string }) {
+/** popoverFacts lists what the meter knows, one labelled value each, for its popover. */
+export function popoverFacts(u: SessionUsage, w: ContextWindow | undefined, used: string[] = []): Fact[] {
+  const facts: Fact[] = [];
+  const win = w !== undefined && w.window > 0 ? w : undefined;
+  if (win !== undefined) {
+    facts.push({ label: "Window", value: `${win.model !== "" ? `${win.model}: ` : ""}${windowText(win)}` });
+    if (win.outputLimit > 0) facts.push({ label: "Answers", value: `up to ${fmt(win.outputLimit)} tokens` });
+  }
+  if (u.context > 0) {
+    const share = win !== undefined ? ` (${Math.round((100 * u.context) / win.window)}% of the window)` : "";
+    facts.push({ label: "Last request", value: `${fmt(u.context)} tokens${share}` });
+  }
+  if (u.total > 0) facts.push({ label: "This session", value: `${fmt(u.prompt)} prompt, ${fmt(u.completion)} completion tokens` });
+  const cost = costText(u, w, used);
+  if (cost !== "") facts.push({ label: "Cost", value: cost });
+  return facts;
+}
+
+/** CompactPopover is the meter's popover: what the meter knows, as labelled values, and Compact now. */
+function CompactPopover(props: { sessionId: string; running: boolean; u: SessionUsage; w: ContextWindow | undefined; used: string[] }) {
+  const { sessionId, running, u, w } = props;
   const api = useApi();
   const hasTurns = useSession((s) => s.conversation.entries.some((e) => e.kind === "turn"));
   const [state, setState] = useState<{ busy: boolean; msg: string; bad: boolean }>({ busy: false, msg: "", bad: false });
@@ -145,21 +190,30 @@ function CompactPopover({ sessionId, running, text }: { sessionId: string; runni
       .then((d) => setState({ busy: false, msg: `Compacted: messages 1 to ${d.upto} are summarised.`, bad: false }))
       .catch((e: unknown) => setState({ busy: false, msg: e instanceof Error ? e.message : String(e), bad: true }));
   };
+  const full = w !== undefined && w.window > 0 && u.context > 0 ? Math.min(u.context / w.window, 1) : -1;
   return (
     <div className="convo-meter-pop" role="dialog" aria-label="Context">
-      <p>{text}</p>
-      <p>
+      <Facts label="Context use" facts={popoverFacts(u, w, props.used)} />
+      {full >= 0 ? (
+        <div className={full >= 0.9 ? "convo-meter-bar convo-meter-full" : "convo-meter-bar"} aria-hidden="true">
+          <span style={{ width: `${(full * 100).toFixed(1)}%` }} />
+        </div>
+      ) : null}
+      {w?.warning !== undefined && w.warning !== "" ? <p className="convo-status-bad">Note: {w.warning}.</p> : null}
+      <p className="convo-meter-pop-note">
         Foya compacts the context by itself when a request would pass the share of the window set in Settings (context.compactAt): the model summarises the oldest
         messages; the file changes, the task list and the newest messages stay exact, and the full history stays stored.
       </p>
-      <button type="button" className="button" disabled={running || state.busy || !hasTurns} onClick={compact}>
-        Compact now
-      </button>
-      {state.msg !== "" ? (
-        <p className={state.bad ? "convo-status-bad" : undefined} role={state.bad ? "alert" : "status"}>
-          {state.msg}
-        </p>
-      ) : null}
+      <div className="convo-meter-pop-actions">
+        <button type="button" className="button" disabled={running || state.busy || !hasTurns} onClick={compact}>
+          Compact now
+        </button>
+        {state.msg !== "" ? (
+          <p className={state.bad ? "convo-status-bad" : undefined} role={state.bad ? "alert" : "status"}>
+            {state.msg}
+          </p>
+        ) : null}
+      </div>
     </div>
   );
 }

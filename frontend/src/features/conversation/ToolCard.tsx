@@ -18,6 +18,7 @@ import { shownStatus } from "./cardStatus";
 import { exitWord, outputOf } from "./output";
 import { bytes, duration, relative, statusWord, target } from "./format";
 import { ModelText } from "./Markdown";
+import { CompactRow } from "./CompactRow";
 import { lastAnswer, type ToolCard, type Turn } from "./reducer";
 
 const DiffView = lazy(() => import("../../ui/diff").then((m) => ({ default: m.DiffView })));
@@ -151,6 +152,9 @@ const SubAgentView = memo(function SubAgentView({ runId }: { runId: string }) {
           </button>
         )}
       </div>
+      {turn.compactions.map((c) => (
+        <CompactRow key={c.id} id={c.id} />
+      ))}
       {showPrompt && <pre className="convo-pre" aria-label={`Prompt of ${label}`}>{turn.prompt}</pre>}
       {showCalls && (
         <ul className="convo-agent-calls" aria-label={`Tool calls of ${label}`}>

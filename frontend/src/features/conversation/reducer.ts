@@ -180,6 +180,8 @@ export interface CompactNote {
   error: string;
   /** A failure that stopped the run. */
   stopped: boolean;
+  /** Of a sub-agent's own history (its event names the task call): never the session's compaction in force. */
+  agent: boolean;
 }
 
 /** Turn is one run. */
@@ -251,7 +253,7 @@ export const initialConversation: ConversationState = { entries: [], turns: {}, 
 export function compactionInForce(compactions: Record<string, CompactNote>): string {
   let best: CompactNote | undefined;
   for (const c of Object.values(compactions)) {
-    if (c.error === "" && !c.undone && (best === undefined || c.seq > best.seq)) best = c;
+    if (c.error === "" && !c.undone && !c.agent && (best === undefined || c.seq > best.seq)) best = c;
   }
   return best?.id ?? "";
 }
@@ -288,7 +290,7 @@ export function applyConversation(s: ConversationState, raw: Event): Conversatio
     return { ...s, entries: withItem<Entry>(s.entries, { kind: "model", ...note }) };
   }
   if (ev.type === "context.compacted" || ev.type === "context.compact_failed") {
-    const base = { seq: ev.seq, time: ev.time, by: ev.data.by ?? "", undone: false };
+    const base = { seq: ev.seq, time: ev.time, by: ev.data.by ?? "", undone: false, agent: (ev.parentCallId ?? "") !== "" };
     const note: CompactNote =
       ev.type === "context.compacted"
         ? {
