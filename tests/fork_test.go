@@ -1,0 +1,291 @@
+package tests
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"foya/backend/engine"
+	"foya/backend/event"
+	"foya/backend/kernel"
+	pt "foya/backend/provider/providertest"
+)
+
+// Issue 29, item 2: fork a session from any prompt.
+
+// forkScript is three prompts: the first writes a.txt, the second b.txt,
+// the third only answers.
+func forkScript() []pt.Turn {
+	return []pt.Turn{
+		pt.Calls(call("w1", "write", `{"path":"a.txt","content":"one\n"}`)), pt.Say("wrote a"),
+		pt.Calls(call("w2", "write", `{"path":"b.txt","content":"two\n"}`)), pt.Say("wrote b"),
+		pt.Say("third answer"),
+		pt.Say("forked answer"),
+	}
+}
+
+// forkState is what a session holds, to compare before and after a fork.
+type forkState struct {
+	messages []kernel.Message
+	events   []string
+	changes  []string
+	runs     []string
+}
+
+func stateOf(t *testing.T, h *harness, id string) forkState {
+	t.Helper()
+	ctx := context.Background()
+	msgs, err := h.k.Messages(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs, err := h.k.Events(ctx, id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chs, err := h.k.Changes(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := h.k.Runs(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st forkState
+	st.messages = msgs
+	for _, ev := range evs {
+		st.events = append(st.events, ev.Type+" "+ev.RunID)
+	}
+	for _, c := range chs {
+		st.changes = append(st.changes, c.ID+" "+c.Path)
+	}
+	for _, r := range runs {
+		st.runs = append(st.runs, r.ID+" "+r.Prompt)
+	}
+	return st
+}
+
+// A fork from the second prompt holds everything the session stored
+// before that prompt (its messages at the same positions, its events
+// with their seq, its first run and that run's file change, under new
+// IDs), records its parent and the prompt, gives the prompt's text back
+// as the draft, and leaves the parent as it was. Continued, the fork's
+// model sees the first turn and not the second.
+func TestForkFromTheMiddle(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, nil, forkScript()...)
+	ses := h.session("auto")
+	for _, p := range []string{"write a", "write b", "say something"} {
+		if r := h.runIn(ctx, ses.ID, p); r.Status != kernel.RunCompleted {
+			t.Fatalf("run %q: %s %s", p, r.Status, r.Error)
+		}
+	}
+	before := stateOf(t, h, ses.ID)
+
+	f, err := h.k.ForkSession(ctx, ses.ID, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Draft != "write b" {
+		t.Errorf("draft = %q; want the second prompt", f.Draft)
+	}
+	fs := f.Session
+	if fs.ForkedFrom != ses.ID || fs.ForkedAt != 2 || fs.Title != "test (fork)" || fs.Workdir != ses.Workdir || fs.ID == ses.ID {
+		t.Errorf("fork = %+v; want forked from %s at 2, titled %q, in %s", fs, ses.ID, "test (fork)", ses.Workdir)
+	}
+	if got, err := h.k.Session(ctx, fs.ID); err != nil || got.ForkedFrom != ses.ID || got.ForkedAt != 2 || got.Runs != 1 {
+		t.Errorf("stored fork = %+v, %v; want its parent, prompt 2 and one run", got, err)
+	}
+	if after := stateOf(t, h, ses.ID); !slices.Equal(after.events, before.events) || !slices.Equal(after.changes, before.changes) ||
+		!slices.Equal(after.runs, before.runs) || len(after.messages) != len(before.messages) {
+		t.Errorf("the parent changed with the fork:\nbefore %v\nafter  %v", before, after)
+	}
+
+	got := stateOf(t, h, fs.ID)
+	firstOfSecond := slices.IndexFunc(before.messages, func(m kernel.Message) bool { return m.RunID == strings.Fields(before.runs[1])[0] })
+	if firstOfSecond < 1 || len(got.messages) != firstOfSecond {
+		t.Fatalf("fork has %d messages; want the %d before the second prompt", len(got.messages), firstOfSecond)
+	}
+	for i, m := range got.messages {
+		a, _ := json.Marshal(m.Message)
+		b, _ := json.Marshal(before.messages[i].Message)
+		if string(a) != string(b) {
+			t.Errorf("fork message %d = %s; want %s", i+1, a, b)
+		}
+	}
+	if len(got.runs) != 1 || strings.Fields(got.runs[0])[0] == strings.Fields(before.runs[0])[0] || !strings.HasSuffix(got.runs[0], " write a") {
+		t.Errorf("fork runs = %v; want a copy of the first run under a new ID", got.runs)
+	}
+	forkRun := strings.Fields(got.runs[0])[0]
+	for i, ev := range got.events {
+		typ, run, _ := strings.Cut(ev, " ")
+		if want, _, _ := strings.Cut(before.events[i], " "); typ != want || (run != "" && run != forkRun) {
+			t.Errorf("fork event %d = %q; want type %s of the fork's own run %s", i+1, ev, want, forkRun)
+		}
+	}
+	if n := len(got.events); n == 0 || !strings.HasPrefix(got.events[n-1], event.TypeRunEnd) {
+		t.Errorf("fork events end with %v; want the first run's run.end", got.events)
+	}
+	if len(got.changes) != 1 || !strings.HasSuffix(got.changes[0], "a.txt") || got.changes[0] == before.changes[0] {
+		t.Errorf("fork changes = %v; want a.txt's change under a new ID (parent: %v)", got.changes, before.changes)
+	}
+	evs, _ := h.k.Events(ctx, fs.ID, 0)
+	for _, ev := range evs {
+		if strings.Contains(string(ev.Data), strings.Fields(before.changes[0])[0]) || strings.Contains(string(ev.Data), strings.Fields(before.runs[0])[0]) {
+			t.Errorf("fork event %s still names the parent's change or run: %s", ev.Type, ev.Data)
+		}
+	}
+	if fs.LastSeq != int64(len(got.events)) {
+		t.Errorf("fork lastSeq = %d; want %d (its events are numbered as the parent's were)", fs.LastSeq, len(got.events))
+	}
+
+	// Continued with its draft, the fork's model sees the first turn only;
+	// its new events follow the copied ones with no gap.
+	n := len(h.srv.Requests())
+	if r := h.runIn(ctx, fs.ID, f.Draft+" differently"); r.Status != kernel.RunCompleted {
+		t.Fatalf("fork run: %s %s", r.Status, r.Error)
+	}
+	req := h.srv.Requests()[n]
+	var texts []string
+	for _, m := range req.Messages {
+		texts = append(texts, m.Content)
+	}
+	all := strings.Join(texts, "\n")
+	if !strings.Contains(all, "write a") || !strings.Contains(all, "wrote a") || strings.Contains(all, "wrote b") || !strings.Contains(all, "write b differently") {
+		t.Errorf("the fork's request holds %q; want the first turn and the new prompt, not the second turn", all)
+	}
+	evs, _ = h.k.Events(ctx, fs.ID, 0)
+	for i, ev := range evs {
+		if ev.Seq != int64(i+1) {
+			t.Fatalf("fork event %d has seq %d; want no gap", i+1, ev.Seq)
+		}
+	}
+
+	// A fork of the fork records the fork as its parent.
+	ff, err := h.k.ForkSession(ctx, fs.ID, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ff.Session.ForkedFrom != fs.ID || ff.Session.ForkedAt != 2 || ff.Draft != "write b differently" || ff.Session.Title != "test (fork)" {
+		t.Errorf("fork of the fork = %+v, draft %q; want forked from %s at 2 with the fork's second prompt", ff.Session, ff.Draft, fs.ID)
+	}
+	if st := stateOf(t, h, ff.Session.ID); len(st.runs) != 1 || len(st.changes) != 1 {
+		t.Errorf("fork of the fork = %v; want the first run and its change", st)
+	}
+
+	// The whole session (0) has every run; the parent deleted, the forks stay.
+	whole, err := h.k.ForkSession(ctx, ses.ID, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := stateOf(t, h, whole.Session.ID); len(st.runs) != 3 || len(st.changes) != 2 || whole.Draft != "" || len(st.events) != len(before.events) {
+		t.Errorf("whole fork = %v, draft %q; want the three runs, two changes, every event and no draft", st, whole.Draft)
+	}
+	if err := h.k.DeleteSession(ctx, ses.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := h.k.Session(ctx, fs.ID); err != nil || got.ForkedFrom != ses.ID {
+		t.Errorf("fork after its parent was deleted = %+v, %v; want it kept, naming its parent", got, err)
+	}
+	if st := stateOf(t, h, fs.ID); len(st.changes) != 1 {
+		t.Errorf("fork's changes after its parent was deleted = %v", st.changes)
+	}
+	if data, err := os.ReadFile(filepath.Join(h.dir, "a.txt")); err != nil || string(data) != "one\n" {
+		t.Errorf("a.txt = %q, %v; the fork works in the parent's folder", data, err)
+	}
+}
+
+// Bad forks are refused with what to give instead, and store nothing.
+func TestForkBadInput(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, nil, pt.Say("one"), pt.Say("two"))
+	empty := h.session("auto")
+	ses := h.session("auto")
+	h.runIn(ctx, ses.ID, "first")
+	h.runIn(ctx, ses.ID, "second")
+	list := func() int {
+		l, err := h.k.Sessions(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(l)
+	}
+	n := list()
+	for _, c := range []struct {
+		id   string
+		at   int
+		want error
+		says string
+	}{
+		{ses.ID, 3, kernel.ErrInvalid, "has 2 prompts; give 1 to 2"},
+		{ses.ID, -1, kernel.ErrInvalid, "give a prompt number from 1"},
+		{empty.ID, 1, kernel.ErrInvalid, "has no prompts yet"},
+		{"ses_nope", 1, kernel.ErrNotFound, "ses_nope"},
+	} {
+		_, err := h.k.ForkSession(ctx, c.id, c.at)
+		if !errors.Is(err, c.want) || err == nil || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("ForkSession(%s, %d) = %v; want %v saying %q", c.id, c.at, err, c.want, c.says)
+		}
+	}
+	if list() != n {
+		t.Errorf("a refused fork stored a session")
+	}
+	// An empty session forks whole.
+	if f, err := h.k.ForkSession(ctx, empty.ID, 0); err != nil || f.Session.ForkedFrom != empty.ID {
+		t.Errorf("fork of an empty session = %+v, %v", f, err)
+	}
+}
+
+// A compaction recorded before the fork point stays in force in the fork,
+// for the same messages: the fork's next request sends its note; one
+// made after the fork point is not in the fork.
+// spec: R2
+func TestForkKeepsCompaction(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, nil, pt.Say("one"), pt.Say("two"), pt.Say("three"), pt.Say("fork reply"))
+	h.srv.Route(pt.IsCompact, summaryTurns(2)...)
+	ses := h.session("auto")
+	h.runIn(ctx, ses.ID, "first")
+	h.runIn(ctx, ses.ID, "second")
+	d, err := h.k.Compact(ctx, kernel.CompactOptions{SessionID: ses.ID, Model: h.model(), Window: engine.Window{Tokens: 32768, Known: true, About: "the test's"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.runIn(ctx, ses.ID, "third")
+
+	early, err := h.k.ForkSession(ctx, ses.ID, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := payloads[event.ContextCompactedData](t, h, early.Session.ID, event.TypeContextCompacted); len(got) != 0 {
+		t.Errorf("a fork before the compaction has %d compactions; want none", len(got))
+	}
+	late, err := h.k.ForkSession(ctx, ses.ID, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := payloads[event.ContextCompactedData](t, h, late.Session.ID, event.TypeContextCompacted)
+	if len(got) != 1 || got[0].Upto != d.Upto || got[0].Note != d.Note {
+		t.Fatalf("fork after the compaction has %+v; want the parent's compaction %s of r1 to r%d", got, d.ID, d.Upto)
+	}
+	msgs, err := h.k.Messages(ctx, late.Session.ID)
+	if err != nil || len(msgs) < d.Upto {
+		t.Fatalf("fork messages: %d, %v; want at least the %d the note stands for", len(msgs), err, d.Upto)
+	}
+	n := len(h.srv.Requests())
+	h.runIn(ctx, late.Session.ID, "third again")
+	req := h.srv.Requests()[n]
+	var sent []string
+	for _, m := range req.Messages {
+		sent = append(sent, m.Content)
+	}
+	all := strings.Join(sent, "\n")
+	if !strings.Contains(all, d.Note) || !strings.Contains(all, "third again") {
+		t.Errorf("the fork's request = %q; want the compaction's note and the new prompt", all)
+	}
+}
