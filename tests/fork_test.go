@@ -289,3 +289,70 @@ func TestForkKeepsCompaction(t *testing.T) {
 		t.Errorf("the fork's request = %q; want the compaction's note and the new prompt", all)
 	}
 }
+
+// A fork from the middle of a session gets, in a copy of the session's
+// files, the files as they were before that prompt, from the recorded
+// changes (what an isolated session's fork is to hold); a file of the
+// copy changed since the session's last change of it is reported before
+// forking, and nothing is written.
+// spec: F1
+func TestForkFilesAsTheyWere(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, nil,
+		pt.Calls(call("w1", "write", `{"path":"a.txt","content":"one\n"}`)), pt.Say("wrote a"),
+		pt.Calls(call("r", "read", `{"path":"a.txt"}`)), pt.Calls(call("e", "edit", `{"path":"a.txt","old_string":"one","new_string":"two"}`),
+			call("w2", "write", `{"path":"src/b.txt","content":"b\n"}`)), pt.Say("changed a, wrote b"),
+		pt.Calls(call("w3", "write", `{"path":"c.txt","content":"c\n"}`)), pt.Say("wrote c"))
+	writeFile(t, filepath.Join(h.dir, "keep.txt"), "kept\n", 0o644)
+	ses := h.session("auto")
+	for _, p := range []string{"write a", "change a, write b", "write c"} {
+		if r := h.runIn(ctx, ses.ID, p); r.Status != kernel.RunCompleted {
+			t.Fatalf("run %q: %s %s", p, r.Status, r.Error)
+		}
+	}
+	if got := readFile(t, filepath.Join(h.dir, "a.txt")); got != "two\n" {
+		t.Fatalf("a.txt = %q after the session", got)
+	}
+	cp := t.TempDir()
+	copyTree(t, h.dir, cp)
+	if bad, err := h.k.CheckForkFiles(ctx, ses.ID, 2, cp); err != nil || len(bad) != 0 {
+		t.Fatalf("CheckForkFiles = %+v, %v; want every file restorable", bad, err)
+	}
+	if bad, err := h.k.RestoreForkFiles(ctx, ses.ID, 2, cp); err != nil || len(bad) != 0 {
+		t.Fatalf("RestoreForkFiles = %+v, %v", bad, err)
+	}
+	for name, want := range map[string]string{"a.txt": "one\n", "keep.txt": "kept\n"} {
+		if got := readFile(t, filepath.Join(cp, name)); got != want {
+			t.Errorf("copy's %s = %q; want %q as before prompt 2", name, got, want)
+		}
+	}
+	for _, gone := range []string{"src/b.txt", "src", "c.txt"} {
+		if _, err := os.Lstat(filepath.Join(cp, gone)); !os.IsNotExist(err) {
+			t.Errorf("copy's %s is there (%v); want it gone, as before prompt 2", gone, err)
+		}
+	}
+	if got := readFile(t, filepath.Join(h.dir, "a.txt")); got != "two\n" {
+		t.Errorf("the session's own a.txt = %q; want it untouched", got)
+	}
+
+	// The check before forking names what cannot come back.
+	cp2 := t.TempDir()
+	copyTree(t, h.dir, cp2)
+	writeFile(t, filepath.Join(cp2, "a.txt"), "someone else's\n", 0o644)
+	bad, err := h.k.CheckForkFiles(ctx, ses.ID, 1, cp2)
+	if err != nil || len(bad) != 1 || !strings.HasSuffix(bad[0].Path, "a.txt") || !strings.Contains(bad[0].Reason, "not what the session's last change") {
+		t.Fatalf("CheckForkFiles = %+v, %v; want a.txt reported", bad, err)
+	}
+	if again, err := h.k.RestoreForkFiles(ctx, ses.ID, 1, cp2); err != nil || len(again) != 1 {
+		t.Errorf("RestoreForkFiles = %+v, %v; want the same refusal", again, err)
+	}
+	if got := readFile(t, filepath.Join(cp2, "c.txt")); got != "c\n" {
+		t.Errorf("a refused restore changed c.txt to %q", got)
+	}
+	if bad, err := h.k.CheckForkFiles(ctx, ses.ID, 0, cp2); err != nil || len(bad) != 0 {
+		t.Errorf("CheckForkFiles of the whole session = %+v, %v; want nothing to restore", bad, err)
+	}
+	if _, err := h.k.CheckForkFiles(ctx, ses.ID, 9, cp2); !errors.Is(err, kernel.ErrInvalid) {
+		t.Errorf("CheckForkFiles at prompt 9 = %v; want invalid", err)
+	}
+}

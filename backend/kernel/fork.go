@@ -9,6 +9,7 @@ import (
 	"foya/backend/engine"
 	"foya/backend/llm"
 	"foya/backend/store"
+	"foya/backend/tools/files"
 )
 
 // ForkSession starts a new session from the history of sessionID before
@@ -25,34 +26,16 @@ import (
 // fork point stays in force in the fork, for the same messages; one made
 // after it is not in the fork. See store.Fork for what is copied.
 func (k *Kernel) ForkSession(ctx context.Context, sessionID string, atPrompt int) (Forked, error) {
-	if atPrompt < 0 {
-		return Forked{}, kindf(ErrInvalid, "fork at prompt %d: give a prompt number from 1, or 0 for the whole session", atPrompt)
-	}
 	parent, err := k.store.Session(ctx, sessionID)
 	if err != nil {
 		return Forked{}, err
 	}
-	runs, err := k.store.Runs(ctx, sessionID)
+	before, draft, err := k.forkPoint(ctx, sessionID, atPrompt)
 	if err != nil {
 		return Forked{}, err
 	}
-	var prompts []llm.Run
-	for _, r := range runs {
-		if r.ParentCallID == "" {
-			prompts = append(prompts, r)
-		}
-	}
-	f := store.Fork{From: sessionID, NewID: engine.NewID}
-	var draft string
-	switch {
-	case atPrompt > len(prompts) && len(prompts) == 0:
-		return Forked{}, kindf(ErrInvalid, "fork at prompt %d: session %s has no prompts yet; fork it whole (0) or send a prompt first", atPrompt, sessionID)
-	case atPrompt > len(prompts):
-		return Forked{}, kindf(ErrInvalid, "fork at prompt %d: session %s has %d prompt%s; give 1 to %d, or 0 for the whole session",
-			atPrompt, sessionID, len(prompts), plural(len(prompts)), len(prompts))
-	case atPrompt > 0:
-		f.Before, draft = prompts[atPrompt-1].ID, prompts[atPrompt-1].Prompt
-	default:
+	f := store.Fork{From: sessionID, Before: before, NewID: engine.NewID}
+	if before == "" {
 		// The whole history: no run may add to it while it is copied.
 		release, err := k.eng.Hold(sessionID, "it is being forked")
 		if err != nil {
@@ -71,6 +54,74 @@ func (k *Kernel) ForkSession(ctx context.Context, sessionID string, atPrompt int
 		return Forked{}, err
 	}
 	return Forked{Session: sessionOf(sess), Draft: draft}, nil
+}
+
+// forkPoint returns the run of a session's prompt atPrompt (1-based) and
+// its text; "" for 0 (the whole session).
+func (k *Kernel) forkPoint(ctx context.Context, sessionID string, atPrompt int) (run, prompt string, err error) {
+	if atPrompt < 0 {
+		return "", "", kindf(ErrInvalid, "fork at prompt %d: give a prompt number from 1, or 0 for the whole session", atPrompt)
+	}
+	runs, err := k.store.Runs(ctx, sessionID)
+	if err != nil {
+		return "", "", err
+	}
+	var prompts []llm.Run
+	for _, r := range runs {
+		if r.ParentCallID == "" {
+			prompts = append(prompts, r)
+		}
+	}
+	switch {
+	case atPrompt == 0:
+		return "", "", nil
+	case len(prompts) == 0:
+		return "", "", kindf(ErrInvalid, "fork at prompt %d: session %s has no prompts yet; fork it whole (0) or send a prompt first", atPrompt, sessionID)
+	case atPrompt > len(prompts):
+		return "", "", kindf(ErrInvalid, "fork at prompt %d: session %s has %d prompt%s; give 1 to %d, or 0 for the whole session",
+			atPrompt, sessionID, len(prompts), plural(len(prompts)), len(prompts))
+	}
+	p := prompts[atPrompt-1]
+	return p.ID, p.Prompt, nil
+}
+
+// CheckForkFiles says, before forking, which files a fork of sessionID
+// before its prompt atPrompt could not have as they were then, for a fork
+// that gets a copy of the files (an isolated session's): dir holds that
+// copy as the session's files are now. Nothing is changed. Every file is
+// restorable for atPrompt 0 (the files as they are now). See
+// files.CheckRestore for what makes a file unrestorable.
+func (k *Kernel) CheckForkFiles(ctx context.Context, sessionID string, atPrompt int, dir string) ([]Unrestorable, error) {
+	return k.forkFiles(ctx, sessionID, atPrompt, dir, files.CheckRestore)
+}
+
+// RestoreForkFiles brings the files of dir, a copy of sessionID's files
+// as they are now, back to how they were before its prompt atPrompt, from
+// the session's File Changes after that point (files.RestoreFiles). When
+// any file cannot be restored it changes nothing and returns them.
+func (k *Kernel) RestoreForkFiles(ctx context.Context, sessionID string, atPrompt int, dir string) ([]Unrestorable, error) {
+	return k.forkFiles(ctx, sessionID, atPrompt, dir, files.RestoreFiles)
+}
+
+func (k *Kernel) forkFiles(ctx context.Context, sessionID string, atPrompt int, dir string,
+	do func(context.Context, files.Blobs, string, string, []llm.FileChange) ([]files.Unrestorable, error)) ([]Unrestorable, error) {
+	sess, err := k.store.Session(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	before, _, err := k.forkPoint(ctx, sessionID, atPrompt)
+	if err != nil || before == "" {
+		return []Unrestorable{}, err
+	}
+	after, err := k.store.ChangesAfterFork(ctx, sessionID, before)
+	if err != nil {
+		return nil, err
+	}
+	bad, err := do(ctx, k.store, dir, sess.Workdir, after)
+	if err != nil {
+		return nil, err
+	}
+	return mapSlice(bad, func(u files.Unrestorable) Unrestorable { return Unrestorable(u) }), nil
 }
 
 // forkTitle is a fork's title: its parent's with " (fork)", kept to a

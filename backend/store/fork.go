@@ -106,9 +106,8 @@ func (s *Store) ForkSession(ctx context.Context, f Fork) (llm.Session, error) {
 			ids[id] = f.NewID("run")
 		}
 		runList, _ := json.Marshal(runs)
-		changes, err := idsOf(ctx, tx, `SELECT id FROM file_changes WHERE session_id = ? AND (? = ''
-			OR run_id IN (SELECT value FROM json_each(?)) OR (run_id = '' AND created_at < ?)) ORDER BY seq`,
-			f.From, f.Before, string(runList), startCut)
+		changes, err := idsOf(ctx, tx, `SELECT id FROM file_changes WHERE session_id = ? AND (? = '' OR `+beforeFork+`) ORDER BY seq`,
+			f.From, f.Before, f.From, startCut, f.Before, startCut)
 		if err != nil {
 			return err
 		}
@@ -124,18 +123,31 @@ func (s *Store) ForkSession(ctx context.Context, f Fork) (llm.Session, error) {
 		}
 		changeList, _ := json.Marshal(changes)
 		artList, _ := json.Marshal(arts)
+		// IDs of another form (made by hand, not by NewID) are replaced
+		// where they stand as a JSON string of their own.
+		var odd []string
+		for old, n := range ids {
+			if !idToken.MatchString(old) {
+				odd = append(odd, `"`+old+`"`, `"`+n+`"`)
+			}
+		}
+		quoted := strings.NewReplacer(odd...)
 		rewrite := func(v any) any {
 			switch t := v.(type) {
 			case string:
 				if n, ok := ids[t]; ok { // a column holding an ID, whatever its form
 					return n
 				}
-				return idToken.ReplaceAllStringFunc(t, func(id string) string {
+				t = idToken.ReplaceAllStringFunc(t, func(id string) string {
 					if n, ok := ids[id]; ok {
 						return n
 					}
 					return id
 				})
+				if len(odd) > 0 {
+					t = quoted.Replace(t)
+				}
+				return t
 			case []byte:
 				return idToken.ReplaceAllFunc(t, func(id []byte) []byte {
 					if n, ok := ids[string(id)]; ok {
@@ -182,6 +194,29 @@ func (s *Store) ForkSession(ctx context.Context, f Fork) (llm.Session, error) {
 		return llm.Session{}, err
 	}
 	return s.Session(ctx, sess.ID)
+}
+
+// beforeFork selects the file changes of a session a fork before a run
+// holds: those of the runs started before it (sub-agents' included), and
+// those of no run (reverts, captured outside changes) made before it.
+// Its arguments: the session, the run's start, the run, its start again.
+const beforeFork = `(run_id IN (SELECT id FROM runs WHERE session_id = ? AND started_at < ? AND id <> ?)
+	OR (run_id = '' AND created_at < ?))`
+
+// ChangesAfterFork returns the file changes of a session that a fork
+// before its run before does not hold (see ForkSession), oldest first:
+// those a copy of the session's files is to be taken back through to be
+// as the files were at the fork point.
+func (s *Store) ChangesAfterFork(ctx context.Context, sessionID, before string) ([]llm.FileChange, error) {
+	r, err := s.Run(ctx, before)
+	if err != nil {
+		return nil, err
+	}
+	if r.SessionID != sessionID || r.ParentRunID != "" {
+		return nil, fmt.Errorf("run %s is not one of session %s's prompts: %w", before, sessionID, ErrNotFound)
+	}
+	start := nanos(r.StartedAt)
+	return s.queryChanges(ctx, `session_id = ? AND NOT `+beforeFork, sessionID, sessionID, start, before, start)
 }
 
 // idsOf returns the first column of a query's rows.

@@ -841,6 +841,19 @@ export interface Forked {
    */
   draft: string;
 }
+/**
+ * Unrestorable is a file a fork from a prompt could not have as it was
+ * then (CheckForkFiles), and why.
+ */
+export interface Unrestorable {
+  /**
+   * ChangeID is the session's change after the fork point at fault;
+   * Path is the path it recorded.
+   */
+  changeId: string;
+  path: string;
+  reason: string;
+}
 
 //////////
 // source: dto_hooks.go
