@@ -159,6 +159,13 @@ func TestForkFromTheMiddle(t *testing.T) {
 	if !strings.Contains(all, "write a") || !strings.Contains(all, "wrote a") || strings.Contains(all, "wrote b") || !strings.Contains(all, "write b differently") {
 		t.Errorf("the fork's request holds %q; want the first turn and the new prompt, not the second turn", all)
 	}
+	// The copied events are history: not published as news (a session
+	// list counting changes from events would count them twice).
+	for _, ev := range h.eventList() {
+		if ev.SessionID == fs.ID && ev.Seq <= fs.LastSeq {
+			t.Errorf("the fork's copied event %d (%s) was published", ev.Seq, ev.Type)
+		}
+	}
 	evs, _ = h.k.Events(ctx, fs.ID, 0)
 	for i, ev := range evs {
 		if ev.Seq != int64(i+1) {

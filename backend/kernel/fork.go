@@ -35,6 +35,12 @@ func (k *Kernel) ForkSession(ctx context.Context, sessionID string, atPrompt int
 		return Forked{}, err
 	}
 	f := store.Fork{From: sessionID, Before: before, NewID: engine.NewID}
+	f.Known = func(last int64) {
+		// The copied events are the parent's history: no subscriber is
+		// to take them for news (a session list would count their
+		// changes twice), here or when the follower sees the fork stored.
+		k.eng.KnowStored(map[string]int64{f.To.ID: last})
+	}
 	if before == "" {
 		// The whole history: no run may add to it while it is copied.
 		release, err := k.eng.Hold(sessionID, "it is being forked")

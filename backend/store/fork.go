@@ -27,6 +27,11 @@ type Fork struct {
 	// NewID makes the copies' IDs (runs, file changes, artifacts), as
 	// the engine makes IDs: a prefix, "_" and 32 hex digits.
 	NewID func(prefix string) string
+	// Known, if set, is called in the transaction, before it commits,
+	// with the new session's last seq: the copied events are history, not
+	// news, and a publisher that follows the database (the kernel's) is
+	// to know them as published before it can see them.
+	Known func(lastSeq int64)
 }
 
 // ErrRunning is returned by ForkSession for a whole session with a run
@@ -187,6 +192,9 @@ func (s *Store) ForkSession(ctx context.Context, f Fork) (llm.Session, error) {
 			if err := copyRows(ctx, tx, c.table, c.cols, c.where, c.args, rewrite); err != nil {
 				return fmt.Errorf("fork session %s: copy %s: %w", f.From, c.table, err)
 			}
+		}
+		if f.Known != nil {
+			f.Known(seqCut - 1)
 		}
 		return nil
 	})

@@ -272,9 +272,11 @@ function OpenSession(props: {
             {s.model !== "" && <span className="session-model muted"> · {s.model}</span>}
           </p>
           {forked !== "" && (
-            <p className="session-forked muted">
-              <GitFork size={13} aria-hidden="true" /> {forked[0]!.toUpperCase() + forked.slice(1)}; it works in the same folder, so
-              either session’s changes to its files are the other’s too.
+            <p
+              className="session-forked muted"
+              title="A fork works in the same folder as the session it came from: either session’s changes to the files are the other’s too."
+            >
+              <GitFork size={13} aria-hidden="true" /> {forked[0]!.toUpperCase() + forked.slice(1)} · shares its folder
             </p>
           )}
         </div>
