@@ -363,3 +363,56 @@ func TestForkFilesAsTheyWere(t *testing.T) {
 		t.Errorf("CheckForkFiles at prompt 9 = %v; want invalid", err)
 	}
 }
+
+// A fork gets its parent's approval mode as it is now; when its copied
+// history does not end in that mode (a switch made after the fork point),
+// the fork records the switch, so a fork in Full Access has it on record
+// from its start, as every session in Full Access does. The record is
+// published; the copied history is not.
+func TestForkRecordsItsMode(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, nil, pt.Say("one"), pt.Say("two"))
+	ses := h.session("manual")
+	h.runIn(ctx, ses.ID, "first")
+	if err := h.k.SetMode(ctx, ses.ID, "auto"); err != nil {
+		t.Fatal(err)
+	}
+	h.runIn(ctx, ses.ID, "second")
+	if err := h.k.SetMode(ctx, ses.ID, "full_access"); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		at   int
+		want []event.SessionModeData
+	}{
+		{1, []event.SessionModeData{{From: "", To: "full_access"}}},
+		{2, []event.SessionModeData{{From: "manual", To: "auto"}, {From: "auto", To: "full_access"}}},
+		{0, []event.SessionModeData{{From: "manual", To: "auto"}, {From: "auto", To: "full_access"}}},
+	} {
+		f, err := h.k.ForkSession(ctx, ses.ID, c.at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Session.ApprovalMode != "full_access" {
+			t.Errorf("fork at %d is in %s; want its parent's full_access", c.at, f.Session.ApprovalMode)
+		}
+		got := payloads[event.SessionModeData](t, h, f.Session.ID, event.TypeSessionMode)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("fork at %d records modes %+v; want %+v", c.at, got, c.want)
+		}
+		evs, _ := h.k.Events(ctx, f.Session.ID, 0)
+		last := evs[len(evs)-1]
+		published := 0
+		for _, ev := range h.eventList() {
+			if ev.SessionID == f.Session.ID {
+				published++
+				if c.at == 0 || ev.Seq != last.Seq || ev.Type != event.TypeSessionMode {
+					t.Errorf("fork at %d published %s %d; want only its own mode record", c.at, ev.Type, ev.Seq)
+				}
+			}
+		}
+		if c.at != 0 && published != 1 {
+			t.Errorf("fork at %d published %d events; want its mode record", c.at, published)
+		}
+	}
+}

@@ -2,11 +2,15 @@ package kernel
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
+	"foya/backend/approval"
 	"foya/backend/engine"
+	"foya/backend/event"
 	"foya/backend/llm"
 	"foya/backend/store"
 	"foya/backend/tools/files"
@@ -52,6 +56,9 @@ func (k *Kernel) ForkSession(ctx context.Context, sessionID string, atPrompt int
 	f.To = llm.Session{ID: engine.NewID("ses"), Title: forkTitle(parent.Title), TitleByUser: parent.TitleByUser,
 		ProjectID: parent.ProjectID, Workdir: parent.Workdir, ApprovalMode: parent.ApprovalMode,
 		Provider: parent.Provider, Model: parent.Model, Tools: parent.Tools, ForkedAt: atPrompt}
+	if f.Then, err = k.forkMode(ctx, sessionID, before, parent.ApprovalMode); err != nil {
+		return Forked{}, err
+	}
 	sess, err := k.store.ForkSession(ctx, f)
 	if errors.Is(err, store.ErrRunning) {
 		return Forked{}, withKind(fmt.Errorf("%w; fork it from a prompt, or once its run has ended", err), ErrBusy)
@@ -59,7 +66,44 @@ func (k *Kernel) ForkSession(ctx context.Context, sessionID string, atPrompt int
 	if err != nil {
 		return Forked{}, err
 	}
+	k.eng.CatchUp(ctx, sess.ID) // what the fork recorded of itself (f.Then)
 	return Forked{Session: sessionOf(sess), Draft: draft}, nil
+}
+
+// forkMode returns the session.mode event a fork records when the mode
+// it gets (its parent's now) is not the one its copied history ends in:
+// a switch made after the fork point, or Full Access, which every
+// session that runs with it has on record from its start (as
+// CreateSession records it).
+func (k *Kernel) forkMode(ctx context.Context, sessionID, before, mode string) ([]llm.Event, error) {
+	cut := int64(math.MaxInt64)
+	if before != "" {
+		starts, err := k.store.EventsOfType(ctx, sessionID, event.TypeRunStart)
+		if err != nil {
+			return nil, err
+		}
+		for _, ev := range starts {
+			if ev.RunID == before {
+				cut = ev.Seq
+				break
+			}
+		}
+	}
+	modes, err := k.store.EventsOfType(ctx, sessionID, event.TypeSessionMode)
+	if err != nil {
+		return nil, err
+	}
+	last := ""
+	for _, ev := range modes {
+		var d event.SessionModeData
+		if ev.Seq < cut && json.Unmarshal(ev.Data, &d) == nil {
+			last = d.To
+		}
+	}
+	if last == mode || (last == "" && mode != string(approval.FullAccess)) {
+		return nil, nil
+	}
+	return []llm.Event{event.SessionMode(event.SessionModeData{From: last, To: mode})}, nil
 }
 
 // forkPoint returns the run of a session's prompt atPrompt (1-based) and

@@ -27,6 +27,11 @@ type Fork struct {
 	// NewID makes the copies' IDs (runs, file changes, artifacts), as
 	// the engine makes IDs: a prefix, "_" and 32 hex digits.
 	NewID func(prefix string) string
+	// Then are events of the new session stored after the copied ones,
+	// in the same transaction (their seq follows): what the fork records
+	// of itself, such as its approval mode when the copied history does
+	// not end in it.
+	Then []llm.Event
 	// Known, if set, is called in the transaction, before it commits,
 	// with the new session's last seq: the copied events are history, not
 	// news, and a publisher that follows the database (the kernel's) is
@@ -192,6 +197,20 @@ func (s *Store) ForkSession(ctx context.Context, f Fork) (llm.Session, error) {
 			if err := copyRows(ctx, tx, c.table, c.cols, c.where, c.args, rewrite); err != nil {
 				return fmt.Errorf("fork session %s: copy %s: %w", f.From, c.table, err)
 			}
+		}
+		last := seqCut - 1
+		for _, ev := range f.Then {
+			last++
+			var data any
+			if len(ev.Data) > 0 {
+				data = string(ev.Data)
+			}
+			if _, err := tx.ExecContext(ctx, sqlInsertEvent, sess.ID, last, ev.RunID, ev.ParentCallID, ev.Type, nanos(now), data); err != nil {
+				return fmt.Errorf("fork session %s: %w", f.From, err)
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET last_seq = ? WHERE id = ?`, last, sess.ID); err != nil {
+			return err
 		}
 		if f.Known != nil {
 			f.Known(seqCut - 1)
