@@ -1,7 +1,9 @@
 package tests
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"os"
@@ -414,5 +416,58 @@ func TestForkRecordsItsMode(t *testing.T) {
 		if c.at != 0 && published != 1 {
 			t.Errorf("fork at %d published %d events; want its mode record", c.at, published)
 		}
+	}
+}
+
+// A fork's images are its own: an image pasted in a prompt before the
+// fork point is an artifact of the fork, under a new ID that its run.start
+// and its history name, readable by the fork and sent to the fork's model
+// again from the artifact store; the parent's stays its own.
+// spec: I1, I3
+func TestForkKeepsImages(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, nil, pt.Say("a red dot"), pt.Say("more"), pt.Say("still a red dot"))
+	ses := h.session("auto")
+	data := dotPNG(t, 40, 20)
+	p, err := h.k.AddImage(ctx, ses.ID, "dot.png", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.k.Run(ctx, kernel.RunOptions{SessionID: ses.ID, Prompt: "what is this?", Model: h.model(), Images: []kernel.PastedImage{p}}); err != nil {
+		t.Fatal(err)
+	}
+	h.runIn(ctx, ses.ID, "and then?")
+	f, err := h.k.ForkSession(ctx, ses.ID, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs := payloads[event.RunStartData](t, h, f.Session.ID, event.TypeRunStart)
+	if len(refs) != 1 || len(refs[0].Images) != 1 {
+		t.Fatalf("fork's run.start = %+v; want the first prompt with its image", refs)
+	}
+	ref := refs[0].Images[0]
+	if ref.ArtifactID == p.ID || ref.ThumbID == p.ThumbID {
+		t.Errorf("the fork's image keeps the parent's artifact IDs %s, %s", ref.ArtifactID, ref.ThumbID)
+	}
+	for _, id := range []string{ref.ArtifactID, ref.ThumbID} {
+		if a, err := h.k.Artifact(ctx, f.Session.ID, id); err != nil || len(a.Data) == 0 {
+			t.Errorf("fork's artifact %s: %v", id, err)
+		}
+	}
+	if a, err := h.k.Artifact(ctx, f.Session.ID, ref.ArtifactID); err == nil && !bytes.Equal(a.Data, data) {
+		t.Errorf("the fork's image holds %d bytes; want the pasted %d", len(a.Data), len(data))
+	}
+	if _, err := h.k.Artifact(ctx, ses.ID, p.ID); err != nil {
+		t.Errorf("the parent's image: %v", err)
+	}
+	n := len(h.srv.Requests())
+	h.runIn(ctx, f.Session.ID, "look again")
+	want := "data:image/png;base64," + base64.StdEncoding.EncodeToString(data)
+	var sent []string
+	for _, m := range h.srv.Requests()[n].Messages {
+		sent = append(sent, m.Images...)
+	}
+	if !slices.Contains(sent, want) {
+		t.Errorf("the fork's request sends %d images; want the pasted one again", len(sent))
 	}
 }
