@@ -30,6 +30,7 @@ try {
   await main.getByText('Forked from “Parser” at prompt 2 · shares its folder').waitFor();
   const box = main.getByRole('textbox', { name: 'Message' });
   check((await box.inputValue()) === 'Write the tests', `the fork's message box holds ${JSON.stringify(await box.inputValue())}; want the second prompt`);
+  check(await box.evaluate((el) => el === document.activeElement), "the fork's message box does not have the focus after forking by the keyboard");
   const forkLog = main.getByRole('log', { name: 'Conversation' });
   await forkLog.getByText('Wrote the parser.').waitFor();
   check((await forkLog.getByText('Wrote the tests.').count()) === 0, "the fork shows the second prompt's answer");

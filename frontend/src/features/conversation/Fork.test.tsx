@@ -107,10 +107,15 @@ describe("Fork from here", () => {
     expect(screen.queryByRole("button", { name: /Fork from here/ })).toBeNull();
   });
 
-  it("opens the fork's message box with the draft", async () => {
+  it("opens the fork's message box with the draft, focused", async () => {
     setForkDraft("ses_fork", "Now add tests");
     await mountConversation([], { sessionId: "ses_fork" });
-    expect((screen.getByRole("textbox", { name: "Message" }) as HTMLTextAreaElement).value).toBe("Now add tests");
+    const box = screen.getByRole("textbox", { name: "Message" }) as HTMLTextAreaElement;
+    expect(box.value).toBe("Now add tests");
+    // Focused, the caret at the end: typing goes on from the keyboard.
+    expect(document.activeElement).toBe(box);
+    expect(box.selectionStart).toBe("Now add tests".length);
+    expect(takeForkDraft("ses_fork")).toBe(""); // taken once it showed
   });
 });
 

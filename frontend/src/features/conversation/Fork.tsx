@@ -3,7 +3,7 @@
 // shell provides what a fork needs (ForkProvider): the open session and
 // what to do with the new one (list it, open it).
 import { GitFork } from "lucide-react";
-import { createContext, useContext, useState, type ReactNode } from "react";
+import { createContext, useContext, useEffect, useState, type ReactNode, type RefObject } from "react";
 import { toApiError, useApi } from "../../backend";
 import type { Forked } from "../../backend/gen/kernel";
 import { useSession } from "../session/hooks";
@@ -38,6 +38,26 @@ export function takeForkDraft(sessionId: string): string {
   const text = drafts.get(sessionId) ?? "";
   drafts.delete(sessionId);
   return text;
+}
+
+/**
+ * useForkDraft is the text a session's message box opens with: the
+ * prompt a fork was made before, else "". With a draft, the box (input)
+ * takes focus with the caret at its end, so a person who forked from the
+ * keyboard goes on typing there.
+ */
+export function useForkDraft(sessionId: string, input: RefObject<HTMLTextAreaElement | null>): string {
+  // Read in the initializer, taken in the effect: React may call an
+  // initializer twice (StrictMode), and the second call must see it too.
+  const [draft] = useState(() => drafts.get(sessionId) ?? "");
+  useEffect(() => {
+    drafts.delete(sessionId);
+    const el = input.current;
+    if (draft === "" || el === null) return;
+    el.focus();
+    el.setSelectionRange(el.value.length, el.value.length);
+  }, [draft, input, sessionId]);
+  return draft;
 }
 
 /**
