@@ -471,3 +471,56 @@ func TestForkKeepsImages(t *testing.T) {
 		t.Errorf("the fork's request sends %d images; want the pasted one again", len(sent))
 	}
 }
+
+// A fork holds its history's sub-agents: the child run, linked to the
+// fork's copy of the parent run (run.start's parentRunId too), its events
+// nested under the task call, and its own history.
+// spec: R1
+func TestForkKeepsSubAgents(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, nil)
+	h.srv.Route(pt.FirstUser("count the go files"), pt.Calls(call("k1", "glob", `{"pattern":"*.go"}`)), pt.Say("there are 2 go files"))
+	h.srv.Route(pt.FirstUser("survey the tree"),
+		pt.Calls(call("t1", "task", taskArgs(t, "count go files", "count the go files in the workspace"))), pt.Say("the sub-agent counted 2"))
+	h.srv.Route(pt.FirstUser("and then"), pt.Say("nothing more"))
+	for _, f := range []string{"a.go", "b.go"} {
+		writeFile(t, filepath.Join(h.dir, f), "package a\n", 0o644)
+	}
+	ses := h.session("auto")
+	if r := h.runIn(ctx, ses.ID, "survey the tree"); r.Status != kernel.RunCompleted {
+		t.Fatalf("run: %s %s", r.Status, r.Error)
+	}
+	h.runIn(ctx, ses.ID, "and then")
+	f, err := h.k.ForkSession(ctx, ses.ID, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := h.k.Runs(ctx, f.Session.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var top, child kernel.Run
+	for _, r := range runs {
+		if r.ParentCallID == "" {
+			top = r
+		} else {
+			child = r
+		}
+	}
+	if len(runs) != 2 || child.ParentRunID != top.ID || child.ParentCallID != "t1" || f.Session.Runs != 1 {
+		t.Fatalf("fork runs = %+v (session counts %d); want its prompt's run and the sub-agent linked to it", runs, f.Session.Runs)
+	}
+	evs, _ := h.k.Events(ctx, f.Session.ID, 0)
+	kids := childEvents(evs, "t1")
+	if len(kids) == 0 || kids[0].RunID != child.ID {
+		t.Fatalf("fork's nested events = %v; want the sub-agent's, of run %s", types(kids), child.ID)
+	}
+	var start event.RunStartData
+	json.Unmarshal(kids[0].Data, &start)
+	if start.ParentRunID != top.ID {
+		t.Errorf("the sub-agent's run.start names parent run %s; want the fork's %s", start.ParentRunID, top.ID)
+	}
+	if end := endOf(t, evs, "t1"); !strings.Contains(end.Text, "2 go files") {
+		t.Errorf("the task call's result in the fork = %q", end.Text)
+	}
+}
