@@ -61,6 +61,15 @@ try {
   await main.getByRole('heading', { level: 2, name: 'Parser' }).waitFor();
   await main.getByRole('log', { name: 'Conversation' }).getByText('Wrote the tests.').waitFor();
 
+  step = 'the branch in the dark theme';
+  await page.evaluate(() => localStorage.setItem('foya.theme', 'dark'));
+  await page.reload();
+  check((await page.evaluate(() => document.documentElement.dataset.theme)) === 'dark', 'the dark theme did not take');
+  await list.getByRole('button', { name: 'Parser (fork)', exact: true }).click();
+  await main.getByRole('heading', { level: 2, name: 'Parser (fork)' }).waitFor();
+  await main.getByRole('log', { name: 'Conversation' }).getByText('Wrote table tests in the fork.').waitFor();
+  await shot(page, 'fork-3-dark.png');
+
   check(errors.length === 0, `the page threw: ${errors.join('; ')}`);
 } catch (e) {
   failed = true;
