@@ -95,11 +95,30 @@ func (s *Store) ForkSession(ctx context.Context, f Fork) (llm.Session, error) {
 			if err := tx.QueryRowContext(ctx, `SELECT min(seq) FROM events WHERE session_id = ? AND run_id = ?`, f.From, f.Before).Scan(&seq); err != nil {
 				return err
 			}
+			if !seq.Valid {
+				// A run with no event of its own (never seen, but a
+				// crash may leave anything): what was stored since it
+				// started is not the fork's.
+				if err := tx.QueryRowContext(ctx, `SELECT min(seq) FROM events WHERE session_id = ? AND time >= ?`, f.From, startCut).Scan(&seq); err != nil {
+					return err
+				}
+			}
 			if seq.Valid {
 				seqCut = seq.Int64
 			}
 			if err := tx.QueryRowContext(ctx, `SELECT min(idx) FROM messages WHERE session_id = ? AND run_id = ?`, f.From, f.Before).Scan(&idx); err != nil {
 				return err
+			}
+			if !idx.Valid {
+				// No message of its own: the history ends with the runs
+				// before it.
+				if err := tx.QueryRowContext(ctx, `SELECT max(idx) + 1 FROM messages WHERE session_id = ? AND run_id IN
+					(SELECT id FROM runs WHERE session_id = ? AND started_at < ?)`, f.From, f.From, startCut).Scan(&idx); err != nil {
+					return err
+				}
+				if !idx.Valid {
+					idx = sql.NullInt64{Int64: 1, Valid: true}
+				}
 			}
 			if idx.Valid {
 				msgCut = idx.Int64

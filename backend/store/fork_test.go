@@ -31,6 +31,7 @@ func TestForkSessionCopiesUnderNewIDs(t *testing.T) {
 	session(t, s, "s1")
 	other := session(t, s, "s2")
 	t0 := time.Unix(1_000_000, 0)
+	next := counter() // IDs are unique across forks, as the engine's are
 	for i, id := range []string{"r1", "r2"} {
 		r := llm.Run{ID: id, SessionID: "s1", Status: llm.RunCompleted, Prompt: "prompt " + id, StartedAt: t0.Add(time.Duration(i) * time.Minute)}
 		start := event.RunStart(event.RunStartData{Prompt: r.Prompt})
@@ -47,7 +48,7 @@ func TestForkSessionCopiesUnderNewIDs(t *testing.T) {
 		}
 	}
 	f, err := s.ForkSession(ctx, Fork{From: "s1", To: llm.Session{ID: "s3", Title: "t (fork)", Workdir: "/w", ApprovalMode: "auto", ForkedAt: 2},
-		Before: "r2", NewID: counter()})
+		Before: "r2", NewID: next})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,20 +77,31 @@ func TestForkSessionCopiesUnderNewIDs(t *testing.T) {
 
 	// Bad: another session's run, an unknown session, a whole session
 	// with a run going.
-	if _, err := s.ForkSession(ctx, Fork{From: other.ID, To: llm.Session{ID: "s4", Workdir: "/w", ApprovalMode: "auto"}, Before: "r1", NewID: counter()}); !errors.Is(err, ErrNotFound) {
+	if _, err := s.ForkSession(ctx, Fork{From: other.ID, To: llm.Session{ID: "s4", Workdir: "/w", ApprovalMode: "auto"}, Before: "r1", NewID: next}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("fork of s2 before s1's run = %v; want not found", err)
 	}
-	if _, err := s.ForkSession(ctx, Fork{From: "nope", To: llm.Session{ID: "s4", Workdir: "/w", ApprovalMode: "auto"}, NewID: counter()}); !errors.Is(err, ErrNotFound) {
+	if _, err := s.ForkSession(ctx, Fork{From: "nope", To: llm.Session{ID: "s4", Workdir: "/w", ApprovalMode: "auto"}, NewID: next}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("fork of an unknown session = %v; want not found", err)
 	}
 	running := llm.Run{ID: "r3", SessionID: "s1", Status: llm.RunRunning, Prompt: "p", StartedAt: t0.Add(time.Hour)}
 	if _, err := s.Apply(ctx, llm.Commit{Run: &running}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.ForkSession(ctx, Fork{From: "s1", To: llm.Session{ID: "s4", Workdir: "/w", ApprovalMode: "auto"}, NewID: counter()}); !errors.Is(err, ErrRunning) {
+	if _, err := s.ForkSession(ctx, Fork{From: "s1", To: llm.Session{ID: "s4", Workdir: "/w", ApprovalMode: "auto"}, NewID: next}); !errors.Is(err, ErrRunning) {
 		t.Errorf("whole fork of a running session = %v; want ErrRunning", err)
 	}
 	if _, err := s.Session(ctx, "s4"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("a refused fork stored its session: %v", err)
+	}
+
+	// Before a run that stored nothing yet (a crash may leave one): the
+	// runs before it, what they stored, nothing after.
+	r3, err := s.ForkSession(ctx, Fork{From: "s1", To: llm.Session{ID: "s5", Workdir: "/w", ApprovalMode: "auto"}, Before: "r3", NewID: next})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, _ := s.Messages(ctx, "s5")
+	if r3.Runs != 2 || r3.LastSeq != 4 || len(msgs) != 2 {
+		t.Errorf("fork before r3 = %+v with %d messages; want r1 and r2, their 4 events and 2 messages", r3, len(msgs))
 	}
 }
