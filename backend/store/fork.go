@@ -97,9 +97,10 @@ func (s *Store) ForkSession(ctx context.Context, f Fork) (llm.Session, error) {
 			}
 			if !seq.Valid {
 				// A run with no event of its own (never seen, but a
-				// crash may leave anything): what was stored since it
-				// started is not the fork's.
-				if err := tx.QueryRowContext(ctx, `SELECT min(seq) FROM events WHERE session_id = ? AND time >= ?`, f.From, startCut).Scan(&seq); err != nil {
+				// crash may leave anything): the history ends with the
+				// last event of the runs before it.
+				if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) + 1 FROM events WHERE session_id = ? AND run_id IN
+					(SELECT id FROM runs WHERE session_id = ? AND started_at < ?)`, f.From, f.From, startCut).Scan(&seq); err != nil {
 					return err
 				}
 			}
