@@ -68,62 +68,9 @@ func (s *Store) ForkSession(ctx context.Context, f Fork) (llm.Session, error) {
 	now := time.Now()
 	sess := f.To
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		var lastSeq, lastMsg int64
-		err := tx.QueryRowContext(ctx, `SELECT last_seq, last_msg FROM sessions WHERE id = ?`, f.From).Scan(&lastSeq, &lastMsg)
+		seqCut, msgCut, startCut, err := forkPoint(ctx, tx, f)
 		if err != nil {
-			return noSession(f.From, err)
-		}
-		seqCut, msgCut, startCut := lastSeq+1, lastMsg+1, int64(0)
-		if f.Before == "" {
-			var running int
-			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM runs WHERE session_id = ? AND status = 'running'`, f.From).Scan(&running); err != nil {
-				return err
-			}
-			if running > 0 {
-				return fmt.Errorf("fork session %s: %w", f.From, ErrRunning)
-			}
-		} else {
-			var session, parent string
-			err := tx.QueryRowContext(ctx, `SELECT session_id, parent_call_id, started_at FROM runs WHERE id = ?`, f.Before).Scan(&session, &parent, &startCut)
-			if errors.Is(err, sql.ErrNoRows) || (err == nil && (session != f.From || parent != "")) {
-				return fmt.Errorf("fork session %s: run %s is not one of its prompts: %w", f.From, f.Before, ErrNotFound)
-			}
-			if err != nil {
-				return err
-			}
-			var seq, idx sql.NullInt64
-			if err := tx.QueryRowContext(ctx, `SELECT min(seq) FROM events WHERE session_id = ? AND run_id = ?`, f.From, f.Before).Scan(&seq); err != nil {
-				return err
-			}
-			if !seq.Valid {
-				// A run with no event of its own (never seen, but a
-				// crash may leave anything): the history ends with the
-				// last event of the runs before it.
-				if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) + 1 FROM events WHERE session_id = ? AND run_id IN
-					(SELECT id FROM runs WHERE session_id = ? AND started_at < ?)`, f.From, f.From, startCut).Scan(&seq); err != nil {
-					return err
-				}
-			}
-			if seq.Valid {
-				seqCut = seq.Int64
-			}
-			if err := tx.QueryRowContext(ctx, `SELECT min(idx) FROM messages WHERE session_id = ? AND run_id = ?`, f.From, f.Before).Scan(&idx); err != nil {
-				return err
-			}
-			if !idx.Valid {
-				// No message of its own: the history ends with the runs
-				// before it.
-				if err := tx.QueryRowContext(ctx, `SELECT max(idx) + 1 FROM messages WHERE session_id = ? AND run_id IN
-					(SELECT id FROM runs WHERE session_id = ? AND started_at < ?)`, f.From, f.From, startCut).Scan(&idx); err != nil {
-					return err
-				}
-				if !idx.Valid {
-					idx = sql.NullInt64{Int64: 1, Valid: true}
-				}
-			}
-			if idx.Valid {
-				msgCut = idx.Int64
-			}
+			return err
 		}
 
 		ids := map[string]string{f.From: sess.ID}
@@ -241,6 +188,68 @@ func (s *Store) ForkSession(ctx context.Context, f Fork) (llm.Session, error) {
 		return llm.Session{}, err
 	}
 	return s.Session(ctx, sess.ID)
+}
+
+// forkPoint returns where a fork of f.From stops: the first seq and
+// message position it does not hold, and the start (unix ns) of the run
+// it stops before (0 for the whole session).
+func forkPoint(ctx context.Context, tx *sql.Tx, f Fork) (seqCut, msgCut, startCut int64, err error) {
+	var lastSeq, lastMsg int64
+	err = tx.QueryRowContext(ctx, `SELECT last_seq, last_msg FROM sessions WHERE id = ?`, f.From).Scan(&lastSeq, &lastMsg)
+	if err != nil {
+		return 0, 0, 0, noSession(f.From, err)
+	}
+	seqCut, msgCut = lastSeq+1, lastMsg+1
+	if f.Before == "" {
+		var running int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM runs WHERE session_id = ? AND status = 'running'`, f.From).Scan(&running); err != nil {
+			return 0, 0, 0, err
+		}
+		if running > 0 {
+			return 0, 0, 0, fmt.Errorf("fork session %s: %w", f.From, ErrRunning)
+		}
+	} else {
+		var session, parent string
+		err := tx.QueryRowContext(ctx, `SELECT session_id, parent_call_id, started_at FROM runs WHERE id = ?`, f.Before).Scan(&session, &parent, &startCut)
+		if errors.Is(err, sql.ErrNoRows) || (err == nil && (session != f.From || parent != "")) {
+			return 0, 0, 0, fmt.Errorf("fork session %s: run %s is not one of its prompts: %w", f.From, f.Before, ErrNotFound)
+		}
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		var seq, idx sql.NullInt64
+		if err := tx.QueryRowContext(ctx, `SELECT min(seq) FROM events WHERE session_id = ? AND run_id = ?`, f.From, f.Before).Scan(&seq); err != nil {
+			return 0, 0, 0, err
+		}
+		if !seq.Valid {
+			// A run with no event of its own (never seen, but a
+			// crash may leave anything): the history ends with the
+			// last event of the runs before it.
+			if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) + 1 FROM events WHERE session_id = ? AND run_id IN
+				(SELECT id FROM runs WHERE session_id = ? AND started_at < ?)`, f.From, f.From, startCut).Scan(&seq); err != nil {
+				return 0, 0, 0, err
+			}
+		}
+		if seq.Valid {
+			seqCut = seq.Int64
+		}
+		if err := tx.QueryRowContext(ctx, `SELECT min(idx) FROM messages WHERE session_id = ? AND run_id = ?`, f.From, f.Before).Scan(&idx); err != nil {
+			return 0, 0, 0, err
+		}
+		if !idx.Valid {
+			// No message of its own: the history ends with the runs
+			// before it.
+			if err := tx.QueryRowContext(ctx, `SELECT max(idx) + 1 FROM messages WHERE session_id = ? AND run_id IN
+				(SELECT id FROM runs WHERE session_id = ? AND started_at < ?)`, f.From, f.From, startCut).Scan(&idx); err != nil {
+				return 0, 0, 0, err
+			}
+			if !idx.Valid {
+				idx = sql.NullInt64{Int64: 1, Valid: true}
+			}
+		}
+		msgCut = idx.Int64
+	}
+	return seqCut, msgCut, startCut, nil
 }
 
 // beforeFork selects the file changes of a session a fork before a run
