@@ -101,6 +101,19 @@ func (s *Service) DeleteSession(id string) error {
 	return do(s, func(k *kernel.Kernel) error { return k.DeleteSession(s.ctx, id) })
 }
 
+// ForkSession starts a new session from a session's history before its
+// prompt atPrompt (1-based; 0 forks the whole session) and returns it with
+// that prompt's text (the draft the fork is to send in its place). The
+// fork works in the same folder; the parent is not changed.
+func (s *Service) ForkSession(sessionID string, atPrompt int) (kernel.Forked, error) {
+	return call(s, func(k *kernel.Kernel) (kernel.Forked, error) {
+		if err := need("sessionId", sessionID); err != nil {
+			return kernel.Forked{}, err
+		}
+		return k.ForkSession(s.ctx, sessionID, atPrompt)
+	})
+}
+
 // Run starts a turn in a session with the user's message and returns the
 // run's ID as soon as the run is stored; the run goes on in the background
 // and its events come by subscription. It fails at once (and starts

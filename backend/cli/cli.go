@@ -122,6 +122,8 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return modeCmd(ctx, args[1:], env)
 	case "compact":
 		return compactCmd(ctx, args[1:], env)
+	case "fork":
+		return forkCmd(ctx, args[1:], env)
 	case "rules":
 		return rulesCmd(ctx, args[1:], env)
 	case "hooks":
@@ -191,6 +193,8 @@ func usage(w io.Writer) {
   foya mode SESSION MODE    switch a session's approval mode (recorded in its history)
   foya compact [--json] [--undo ID] SESSION
                             have the model summarise a session's older messages now, or undo that
+  foya fork [--at N] [--json] SESSION
+                            a new session with the history before prompt N (0: all); prints its ID
   foya mcp add|list|remove|import|approve|tools|call ...
                             MCP servers: yours, and a project's once approved (foya mcp help)
   foya rules [allow|revoke] [--workdir DIR]

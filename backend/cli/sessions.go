@@ -115,6 +115,12 @@ func showCmd(ctx context.Context, args []string, env Env) int {
 	s := t.Session
 	fmt.Fprintf(w, "Session %s: %s\n  workdir %s · model %s · approval %s · created %s\n", s.ID, s.Title, s.Workdir, s.Model,
 		s.ApprovalMode, s.CreatedAt.Local().Format(time.DateTime))
+	switch {
+	case s.ForkedFrom != "" && s.ForkedAt > 0:
+		fmt.Fprintf(w, "  forked from %s before its prompt %d\n", s.ForkedFrom, s.ForkedAt)
+	case s.ForkedFrom != "":
+		fmt.Fprintf(w, "  forked from %s (its whole history)\n", s.ForkedFrom)
+	}
 	runs := map[string]kernel.Run{}
 	for _, r := range t.Runs {
 		runs[r.ID] = r

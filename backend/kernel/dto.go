@@ -44,18 +44,24 @@ type Session struct {
 	// ToReview counts the session's changes waiting for review: not
 	// marked as reviewed (MarkReviewed), reverts left out.
 	ToReview int `json:"toReview"`
+	// ForkedFrom is the session this one was forked from (ForkSession),
+	// "" for a session that is no fork; the parent may since have been
+	// deleted. ForkedAt is the parent's prompt the fork was made before
+	// (1-based), 0 when the fork holds the parent's whole history.
+	ForkedFrom string `json:"forkedFrom,omitempty"`
+	ForkedAt   int    `json:"forkedAt,omitempty"`
 }
 
 func sessionOf(s llm.Session) Session {
 	return Session{ID: s.ID, Title: s.Title, TitleByUser: s.TitleByUser, ProjectID: s.ProjectID, Workdir: s.Workdir, ApprovalMode: s.ApprovalMode,
 		Provider: s.Provider, Model: s.Model, Tools: s.Tools, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt,
-		Runs: s.Runs, LastSeq: s.LastSeq, ToReview: s.ToReview}
+		Runs: s.Runs, LastSeq: s.LastSeq, ToReview: s.ToReview, ForkedFrom: s.ForkedFrom, ForkedAt: s.ForkedAt}
 }
 
 func (s Session) record() llm.Session {
 	return llm.Session{ID: s.ID, Title: s.Title, TitleByUser: s.TitleByUser, ProjectID: s.ProjectID, Workdir: s.Workdir, ApprovalMode: s.ApprovalMode,
 		Provider: s.Provider, Model: s.Model, Tools: s.Tools, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt,
-		Runs: s.Runs, LastSeq: s.LastSeq, ToReview: s.ToReview}
+		Runs: s.Runs, LastSeq: s.LastSeq, ToReview: s.ToReview, ForkedFrom: s.ForkedFrom, ForkedAt: s.ForkedAt}
 }
 
 // RunStatus is the state of a run (the vocabulary of run.end).

@@ -30,6 +30,12 @@ type Session struct {
 	// ToReview counts the session's changes that wait for review: those
 	// not marked as reviewed, reverts left out (a person made them).
 	ToReview int `json:"toReview"`
+	// ForkedFrom is the session this one was forked from ("" for none),
+	// ForkedAt the prompt of it the fork was made before (1-based; 0 when
+	// the fork holds the parent's whole history). Set when the fork is
+	// created, never changed.
+	ForkedFrom string `json:"forkedFrom,omitempty"`
+	ForkedAt   int    `json:"forkedAt,omitempty"`
 }
 
 // RunStatus is the state of a run (event.RunStatus).

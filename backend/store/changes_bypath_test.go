@@ -93,12 +93,14 @@ func TestMigrationFillsTheTool(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	// The database as Foya left it before migration 0012.
+	// The database as Foya left it before migration 0012 (later
+	// migrations undone too, so that they run again).
 	db, err := sql.Open("sqlite", "file:"+path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{"DROP INDEX file_changes_path", "DROP INDEX file_changes_own",
+	for _, q := range []string{"DROP INDEX sessions_forked_from", "ALTER TABLE sessions DROP COLUMN forked_at", "ALTER TABLE sessions DROP COLUMN forked_from",
+		"DROP INDEX file_changes_path", "DROP INDEX file_changes_own",
 		"ALTER TABLE file_changes DROP COLUMN tool", "PRAGMA user_version = 11"} {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)

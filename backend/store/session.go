@@ -52,10 +52,11 @@ func putSession(ctx context.Context, tx *sql.Tx, sess *llm.Session, create bool,
 	}
 	sess.UpdatedAt = sess.CreatedAt
 	_, err = tx.ExecContext(ctx, `INSERT INTO sessions
-		(id, title, title_by_user, project_id, workdir, approval_mode, provider, model, tools, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		(id, title, title_by_user, project_id, workdir, approval_mode, provider, model, tools, created_at, updated_at,
+		forked_from, forked_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		sess.ID, sess.Title, sess.TitleByUser, sess.ProjectID, sess.Workdir, sess.ApprovalMode, sess.Provider, sess.Model,
-		tools, nanos(sess.CreatedAt), nanos(sess.UpdatedAt))
+		tools, nanos(sess.CreatedAt), nanos(sess.UpdatedAt), sess.ForkedFrom, sess.ForkedAt)
 	if err != nil {
 		return fmt.Errorf("create session: %w", err)
 	}
@@ -114,14 +115,15 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 
 const sessionCols = `s.id, s.title, s.title_by_user, s.project_id, s.workdir, s.approval_mode, s.provider, s.model, s.tools,
 	s.created_at, s.updated_at, s.last_seq, (SELECT count(*) FROM runs r WHERE r.session_id = s.id AND r.parent_call_id = ''),
-	(SELECT count(*) FROM file_changes f WHERE f.session_id = s.id AND ` + toReview + `)`
+	(SELECT count(*) FROM file_changes f WHERE f.session_id = s.id AND ` + toReview + `), s.forked_from, s.forked_at`
 
 func scanSession(sc interface{ Scan(...any) error }) (llm.Session, error) {
 	var sess llm.Session
 	var tools sql.NullString
 	var created, updated int64
 	err := sc.Scan(&sess.ID, &sess.Title, &sess.TitleByUser, &sess.ProjectID, &sess.Workdir, &sess.ApprovalMode, &sess.Provider,
-		&sess.Model, &tools, &created, &updated, &sess.LastSeq, &sess.Runs, &sess.ToReview)
+		&sess.Model, &tools, &created, &updated, &sess.LastSeq, &sess.Runs, &sess.ToReview,
+		&sess.ForkedFrom, &sess.ForkedAt)
 	if err != nil {
 		return sess, err
 	}

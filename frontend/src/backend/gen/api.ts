@@ -209,6 +209,14 @@ export function createApi(transport: Caller) {
     /** Events returns a session's stored events with seq > after (0 for all). */
     Events: (sessionID: string, after: number): Promise<event.Event[]> =>
       transport.call<event.Event[]>('Events', [sessionID, after]),
+    /**
+     * ForkSession starts a new session from a session's history before its
+     * prompt atPrompt (1-based; 0 forks the whole session) and returns it with
+     * that prompt's text (the draft the fork is to send in its place). The
+     * fork works in the same folder; the parent is not changed.
+     */
+    ForkSession: (sessionID: string, atPrompt: number): Promise<kernel.Forked> =>
+      transport.call<kernel.Forked>('ForkSession', [sessionID, atPrompt]),
     /** GetMCPPrompt fills a prompt with its arguments. */
     GetMCPPrompt: (workdir: string, server: string, name: string, args: Record<string, string>): Promise<mcpconfig.Message[]> =>
       transport.call<mcpconfig.Message[]>('GetMCPPrompt', [workdir, server, name, args]),

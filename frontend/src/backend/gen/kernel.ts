@@ -42,6 +42,14 @@ export interface Session {
    * marked as reviewed (MarkReviewed), reverts left out.
    */
   toReview: number /* int */;
+  /**
+   * ForkedFrom is the session this one was forked from (ForkSession),
+   * "" for a session that is no fork; the parent may since have been
+   * deleted. ForkedAt is the parent's prompt the fork was made before
+   * (1-based), 0 when the fork holds the parent's whole history.
+   */
+  forkedFrom?: string;
+  forkedAt?: number /* int */;
 }
 /**
  * RunStatus is the state of a run (the vocabulary of run.end).
@@ -815,6 +823,36 @@ export const ElicitCancel = "cancel";
 export interface ElicitAnswer {
   action: string;
   content?: { [name: string]: string | number | boolean };
+}
+
+//////////
+// source: dto_fork.go
+
+/**
+ * Forked is a session ForkSession made, with the prompt it was forked
+ * before.
+ */
+export interface Forked {
+  session: Session;
+  /**
+   * Draft is the text of the prompt the fork was made before (ForkedAt),
+   * for the composer: sent as it is or changed, it takes that prompt's
+   * place in the fork. Empty for a fork of the whole session.
+   */
+  draft: string;
+}
+/**
+ * Unrestorable is a file a fork from a prompt could not have as it was
+ * then (CheckForkFiles), and why.
+ */
+export interface Unrestorable {
+  /**
+   * ChangeID is the session's change after the fork point at fault;
+   * Path is the path it recorded.
+   */
+  changeId: string;
+  path: string;
+  reason: string;
 }
 
 //////////

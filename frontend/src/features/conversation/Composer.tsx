@@ -16,6 +16,7 @@ import { ModelPicker } from "./ModelPicker";
 import { QueuedList, steerable, useQueue } from "./queue";
 import { useApi } from "../../backend/context";
 import { lastPrompt, type TurnStatus } from "./reducer";
+import { useForkDraft } from "./Fork";
 
 /** Outgoing is a message as the composer sends it: its text, attached resources, mentioned paths and stored images. */
 export interface Outgoing {
@@ -40,7 +41,8 @@ export function Composer(props: {
   onStop: () => void;
   input: RefObject<HTMLTextAreaElement | null>;
 }) {
-  const [draft, setDraft] = useState("");
+  // A fork opens with the prompt it was forked before (Fork.tsx).
+  const [draft, setDraft] = useState(useForkDraft(props.sessionId, props.input));
   const [attached, setAttached] = useState<Attached[]>([]);
   const [picked, setPicked] = useState<WorkspaceEntry[]>([]);
   const [typing, setTyping] = useState<Typing | null>(null);

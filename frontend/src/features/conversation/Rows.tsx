@@ -8,6 +8,7 @@ import { RunFailure } from "./RunFailure";
 import { ModelText } from "./Markdown";
 import { SentImages } from "./PastedImages";
 import { HookNotes } from "./HookNotes";
+import { ForkButton } from "./Fork";
 import type { ModelNote, ModeNote, SteerNote, Turn } from "./reducer";
 
 const modeWord: Record<string, string> = { manual: "Manual", auto: "Auto", full_access: "Full Access", "full-access": "Full Access" };
@@ -53,6 +54,7 @@ export const PromptRow = memo(function PromptRow({ runId }: { runId: string }) {
     <section className="convo-prompt" aria-label="Your message">
       <p className="convo-who">
         You <CopyButton text={turn.prompt} label="Copy message" className="convo-copy" />
+        <ForkButton runId={runId} />
       </p>
       <div className="convo-prompt-text">{turn.prompt}</div>
       <SentImages images={turn.images} />

@@ -1,5 +1,5 @@
-import { Pencil, Trash2 } from "lucide-react";
-import { useEffect, useId, useImperativeHandle, useRef, useState, type KeyboardEvent, type Ref } from "react";
+import { GitFork, Pencil, Trash2 } from "lucide-react";
+import { useEffect, useId, useImperativeHandle, useRef, useState, type CSSProperties, type KeyboardEvent, type Ref } from "react";
 import { toApiError, useApi, type Session } from "../../backend";
 import { IconButton } from "../../ui/IconButton";
 import { ErrorNotice } from "../../ui/ErrorNotice";
@@ -7,6 +7,7 @@ import { Spinner } from "../../ui/Spinner";
 import { formatShort, formatTime } from "./format";
 import { statusOf, type Status } from "./reducer";
 import { folderName, matchSessions, titleOf } from "./search";
+import { branches, forkLabel } from "./forks";
 import type { ListState } from "./useSessionList";
 import "./sessions.css";
 
@@ -48,7 +49,10 @@ export function SessionList(props: SessionListProps) {
   const items = useRef(new Map<string, HTMLButtonElement>());
   // The neighbours of the session last asked to be deleted, nearest below first.
   const leaving = useRef<string[]>([]);
-  const shown = matchSessions(state.live.sessions, query);
+  // Forks are listed as branches, below the session they came from.
+  const tree = branches(matchSessions(state.live.sessions, query));
+  const shown = tree.map((b) => b.session);
+  const byId = new Map(state.live.sessions.map((s) => [s.id, s]));
   const currentId = shown.some((s) => s.id === current) ? current : (shown.find((s) => s.id === props.openId)?.id ?? shown[0]?.id ?? null);
 
   useEffect(() => {
@@ -160,12 +164,17 @@ export function SessionList(props: SessionListProps) {
       {shown.length > 0 && (
         <ul className="sessions" aria-label="Sessions">
           {shown.map((s, i) => (
-            <li key={s.id} className={`session-row${s.id === props.openId ? " is-open" : ""}`}>
+            <li
+              key={s.id}
+              className={`session-row${s.id === props.openId ? " is-open" : ""}${tree[i]!.depth > 0 ? " is-fork" : ""}`}
+              style={{ "--depth": Math.min(tree[i]!.depth, 4) } as CSSProperties}
+            >
               {renaming === s.id ? (
                 <RenameField session={s} onDone={(x) => renamed(x, s.id)} />
               ) : (
                 <SessionItem
                   session={s}
+                  forked={forkLabel(s, byId.get(s.forkedFrom ?? ""))}
                   status={statusOf(state.live, s.id)}
                   open={s.id === props.openId}
                   tabbable={s.id === currentId}
@@ -193,6 +202,8 @@ export function SessionList(props: SessionListProps) {
 
 function SessionItem(props: {
   session: Session;
+  /** forked says where the session was forked from ("" for none). */
+  forked: string;
   status: Status;
   open: boolean;
   tabbable: boolean;
@@ -205,6 +216,7 @@ function SessionItem(props: {
 }) {
   const { session: s } = props;
   const detailId = useId();
+  const forkId = useId();
   const title = titleOf(s);
   const tab = props.tabbable ? 0 : -1;
   return (
@@ -215,7 +227,7 @@ function SessionItem(props: {
         className="session-item"
         aria-label={title}
         title={title}
-        aria-describedby={detailId}
+        aria-describedby={props.forked !== "" ? `${forkId} ${detailId}` : detailId}
         aria-current={props.open ? "page" : undefined}
         tabIndex={tab}
         onClick={props.onOpen}
@@ -223,6 +235,11 @@ function SessionItem(props: {
         onFocus={props.onFocus}
       >
         <span className="session-title">{title}</span>
+        {props.forked !== "" && (
+          <span className="session-fork" id={forkId} title={props.forked}>
+            <GitFork size={12} aria-hidden="true" /> {props.forked}
+          </span>
+        )}
         <span className="session-detail" id={detailId}>
           <span className="session-folder" title={s.workdir}>
             {folderName(s.workdir)}

@@ -6,3 +6,4 @@ export { useSessionList, type ListState, type SessionList as SessionListApi } fr
 export { modeHint, modeLabel, modes, toMode, type Mode } from "./modes";
 export { matchSessions, titleOf, folderName } from "./search";
 export { useNotifications, noteOf, type Note } from "./useNotifications";
+export { branches, forkLabel, type Branch } from "./forks";

@@ -1,4 +1,4 @@
-import { FolderGit2, Plus, Settings, Sparkles, TerminalSquare } from "lucide-react";
+import { FolderGit2, GitFork, Plus, Settings, Sparkles, TerminalSquare } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTransport, type Session, type UIReport } from "../../backend";
 import { Button } from "../../ui/Button";
@@ -10,7 +10,18 @@ import { useInfo } from "../kernel/useInfo";
 import { useReadyReport } from "../kernel/useReadyReport";
 import { createSessionStore, type SessionStore, type Subscribe } from "../session/store";
 import { SessionStoreProvider, useFollow } from "../session/hooks";
-import { CreateSessionDialog, DeleteSessionDialog, SessionList, titleOf, useNotifications, useSessionList, type SessionListHandle } from "../sessions";
+import {
+  CreateSessionDialog,
+  DeleteSessionDialog,
+  forkLabel,
+  SessionList,
+  titleOf,
+  useNotifications,
+  useSessionList,
+  type SessionListHandle,
+} from "../sessions";
+import { ForkProvider, type ForkTarget } from "../conversation";
+import type { Forked } from "../../backend/gen/kernel";
 import { About } from "./About";
 import { KeyboardHelp } from "./KeyboardHelp";
 import { useShortcuts } from "./keyboard";
@@ -91,6 +102,16 @@ export function Shell(props: { onReady?: (r: UIReport) => void }) {
     openSettings: () => setSettings(true),
   });
 
+  // A fork (Fork from here) is listed and opened at once.
+  const upsert = list.upsert;
+  const onForked = useCallback(
+    (f: Forked) => {
+      upsert(f.session);
+      openSession(f.session.id);
+    },
+    [upsert, openSession],
+  );
+
   const errorActions = useMemo(() => ({ onSettings: () => setSettings(true) }), []);
   const app = (
     <div className="app">
@@ -146,7 +167,15 @@ export function Shell(props: { onReady?: (r: UIReport) => void }) {
             }}
           />
         ) : open !== null ? (
-          <OpenSession key={open.id} session={open} panel={panel} setPanel={setPanel} onSettings={() => setSettings(true)} />
+          <OpenSession
+            key={open.id}
+            session={open}
+            parent={sessions.find((s) => s.id === open.forkedFrom) ?? null}
+            panel={panel}
+            setPanel={setPanel}
+            onSettings={() => setSettings(true)}
+            onForked={onForked}
+          />
         ) : (
           <Welcome load={list.state.load} count={sessions.length} onNew={() => setCreating(true)} />
         )}
@@ -211,7 +240,15 @@ function Welcome(props: { load: "loading" | "ready" | "error"; count: number; on
  * runs included), the header and the slots, all below its
  * SessionStoreProvider.
  */
-function OpenSession(props: { session: Session; panel: Panel; setPanel: (p: Panel) => void; onSettings: () => void }) {
+function OpenSession(props: {
+  session: Session;
+  /** parent is the listed session this one was forked from, if any. */
+  parent: Session | null;
+  panel: Panel;
+  setPanel: (p: Panel) => void;
+  onSettings: () => void;
+  onForked: (f: Forked) => void;
+}) {
   const transport = useTransport();
   const { session: s, panel, setPanel } = props;
   // One store per opening (the key of this component is the session's ID).
@@ -219,6 +256,9 @@ function OpenSession(props: { session: Session; panel: Panel; setPanel: (p: Pane
   const subscribe = useMemo<Subscribe>(() => transport.subscribe.bind(transport), [transport]);
   useFollow(store, subscribe);
   const toggle = (p: Exclude<Panel, null>) => setPanel(panel === p ? null : p);
+  const { onForked } = props;
+  const fork = useMemo<ForkTarget>(() => ({ sessionId: s.id, onForked }), [s.id, onForked]);
+  const forked = forkLabel(s, props.parent);
 
   return (
     <SessionStoreProvider store={store}>
@@ -231,6 +271,14 @@ function OpenSession(props: { session: Session; panel: Panel; setPanel: (p: Pane
             <FolderGit2 size={13} aria-hidden="true" /> <span className="session-path">{s.workdir}</span>
             {s.model !== "" && <span className="session-model muted"> · {s.model}</span>}
           </p>
+          {forked !== "" && (
+            <p
+              className="session-forked muted"
+              title="A fork works in the same folder as the session it came from: either session’s changes to the files are the other’s too."
+            >
+              <GitFork size={13} aria-hidden="true" /> {forked[0]!.toUpperCase() + forked.slice(1)} · shares its folder
+            </p>
+          )}
         </div>
         <ModeMenu sessionId={s.id} listed={s.approvalMode} />
         <div className="session-tools" role="toolbar" aria-label="Session views">
@@ -247,7 +295,9 @@ function OpenSession(props: { session: Session; panel: Panel; setPanel: (p: Pane
       </header>
       <div className={`session-body${panel !== null ? " has-panel" : ""}`}>
         <div className="session-centre">
-          <ConversationSlot sessionId={s.id} />
+          <ForkProvider value={fork}>
+            <ConversationSlot sessionId={s.id} />
+          </ForkProvider>
         </div>
         {panel === "review" && (
           <SidePanel name="review" storageKey="foya.panel.review.width">
