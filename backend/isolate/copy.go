@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"golang.org/x/sys/unix"
 
@@ -22,8 +23,8 @@ const Headroom = 64 << 20
 // cloned (FICLONE) where the file system can, else copied; a plain copy
 // that would not fit in the free space is refused before anything is
 // copied.
-func (i *Isolator) makeCopy(rec *Record) error {
-	size, files, err := treeSize(rec.Folder)
+func (i *Isolator) makeCopy(rec *Record, skip []string) error {
+	size, files, err := treeSize(rec.Folder, skip)
 	if err != nil {
 		return err
 	}
@@ -40,10 +41,10 @@ func (i *Isolator) makeCopy(rec *Record) error {
 				rec.Folder, human(need), filepath.Dir(rec.Dir), human(int64(free)))
 		}
 	}
-	if err := copyTree(rec.Folder, base); err != nil {
+	if err := copyTree(rec.Folder, base, skip); err != nil {
 		return err
 	}
-	if err := copyTree(base, work); err != nil {
+	if err := copyTree(base, work, nil); err != nil {
 		return err
 	}
 	rec.Workdir = work
@@ -62,10 +63,13 @@ func (i *Isolator) freeSpace(path string) (uint64, error) {
 }
 
 // treeSize returns the bytes and the count of the regular files beneath dir.
-func treeSize(dir string) (size, files int64, err error) {
+func treeSize(dir string, skip []string) (size, files int64, err error) {
 	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("read %s: %w", path, err)
+		}
+		if slices.Contains(skip, path) {
+			return skipEntry(d)
 		}
 		if d.Type().IsRegular() {
 			fi, err := d.Info()
@@ -101,11 +105,15 @@ func canClone(folder, dir string) bool {
 
 // copyTree copies src's files, folders and symbolic links into dst (which
 // must not exist): each file cloned where possible, else copied. Other
-// kinds of file (sockets, pipes, devices) are left out.
-func copyTree(src, dst string) error {
+// kinds of file (sockets, pipes, devices) and the paths in skip are left
+// out.
+func copyTree(src, dst string, skip []string) error {
 	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("copy %s: %w", path, err)
+		}
+		if slices.Contains(skip, path) {
+			return skipEntry(d)
 		}
 		rel, err := filepath.Rel(src, path)
 		if err != nil {
@@ -138,6 +146,13 @@ func copyTree(src, dst string) error {
 		}
 		return nil
 	})
+}
+
+func skipEntry(d fs.DirEntry) error {
+	if d.IsDir() {
+		return fs.SkipDir
+	}
+	return nil
 }
 
 // cloneFile makes dst a copy-on-write clone of src (FICLONE).

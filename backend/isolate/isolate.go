@@ -97,6 +97,9 @@ type MakeOptions struct {
 	// A branch of that name that exists already is refused (ErrConflict).
 	Branch string
 	Owner  string
+	// Skip lists absolute paths a copy leaves out (Foya's own database
+	// when it lies in the folder).
+	Skip []string
 }
 
 // Make makes a session's isolated copy of opts.Folder. Nothing is left
@@ -113,8 +116,8 @@ func (i *Isolator) Make(ctx context.Context, opts MakeOptions) (Record, error) {
 	if fi, err := os.Stat(folder); err != nil || !fi.IsDir() {
 		return Record{}, fault.Errorf(fault.ErrInvalid, "folder %s is not there to copy", folder)
 	}
-	if inside(folder, i.Dir) || inside(i.Dir, folder) {
-		return Record{}, fault.Errorf(fault.ErrInvalid, "folder %s holds Foya's copies (%s) or is one: choose another folder", folder, i.Dir)
+	if inside(folder, i.Dir) {
+		return Record{}, fault.Errorf(fault.ErrInvalid, "folder %s is in Foya's copies (%s): choose the folder it was copied from", folder, i.Dir)
 	}
 	g := i.git(folder)
 	top, hasHead := g.repo(ctx)
@@ -135,6 +138,9 @@ func (i *Isolator) Make(ctx context.Context, opts MakeOptions) (Record, error) {
 	case Copy:
 	default:
 		return Record{}, fault.Errorf(fault.ErrInvalid, "isolation %q: give auto, worktree or copy", opts.Kind)
+	}
+	if kind == Copy && inside(i.Dir, folder) {
+		return Record{}, fault.Errorf(fault.ErrInvalid, "folder %s holds Foya's copies (%s): a copy of it would copy them too; choose a folder below it", folder, i.Dir)
 	}
 	rec := Record{SessionID: opts.SessionID, Kind: kind, Folder: folder, Dir: filepath.Join(i.Dir, opts.SessionID),
 		Owner: opts.Owner, Created: time.Now().UTC()}
@@ -166,7 +172,7 @@ func (i *Isolator) Make(ctx context.Context, opts MakeOptions) (Record, error) {
 	if kind == Worktree {
 		err = i.makeWorktree(ctx, g, &rec, folder)
 	} else {
-		err = i.makeCopy(&rec)
+		err = i.makeCopy(&rec, opts.Skip)
 	}
 	if err == nil {
 		err = writeRecord(rec)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -106,7 +107,8 @@ func (k *Kernel) makeCopy(ctx context.Context, id, dir string, ns NewSession) (i
 	if err != nil {
 		return isolate.Record{}, nil, err
 	}
-	rec, err := k.iso.Make(ctx, isolate.MakeOptions{SessionID: id, Folder: dir, Kind: kind, Branch: ns.Branch, Owner: k.owner.id})
+	rec, err := k.iso.Make(ctx, isolate.MakeOptions{SessionID: id, Folder: dir, Kind: kind, Branch: ns.Branch, Owner: k.owner.id,
+		Skip: append(slices.Clone(k.skipped), k.dataFolders()...)})
 	if err != nil {
 		return rec, nil, err
 	}
