@@ -319,3 +319,37 @@ func TestSweepRemovesOrphans(t *testing.T) {
 		t.Fatalf("branch left: %s", out)
 	}
 }
+
+// Issue 29: a session started on a folder below its repository's top
+// works in that folder of the worktree; applying writes the repository's
+// files where they are.
+func TestWorktreeOfASubfolder(t *testing.T) {
+	ctx := context.Background()
+	dir := repo(t, map[string]string{"sub/a.txt": "a\n", "top.txt": "t\n"})
+	iso := isolator(t)
+	rec, err := iso.Make(ctx, isolate.MakeOptions{SessionID: "ses_sub", Folder: filepath.Join(dir, "sub"), Kind: isolate.Auto})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Workdir != filepath.Join(rec.Dir, "work", "sub") || rec.Folder != rec.Repo {
+		t.Fatalf("record %+v: want the worktree's sub as the workdir, the repository as the folder", rec)
+	}
+	write(t, rec.Workdir, map[string]string{"a.txt": "changed\n"})
+	if err := os.Chmod(filepath.Join(rec.Workdir, "a.txt"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("a.txt", filepath.Join(rec.Workdir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	res, err := iso.Apply(ctx, &rec, nil)
+	if err != nil || !slices.Equal(res.Applied, []string{"sub/a.txt", "sub/link"}) {
+		t.Fatalf("apply = %+v, %v", res, err)
+	}
+	fi, err := os.Stat(filepath.Join(dir, "sub/a.txt"))
+	if err != nil || fi.Mode().Perm()&0o100 == 0 || read(t, filepath.Join(dir, "sub/a.txt")) != "changed\n" {
+		t.Fatalf("sub/a.txt: %v %v", fi.Mode(), err)
+	}
+	if target, err := os.Readlink(filepath.Join(dir, "sub/link")); err != nil || target != "a.txt" {
+		t.Fatalf("sub/link -> %q, %v", target, err)
+	}
+}
