@@ -93,12 +93,13 @@ func TestMigrationFillsTheTool(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	// The database as Foya left it before migration 0012.
+	// The database as Foya left it before migration 0012 (and 0013,
+	// which came after it).
 	db, err := sql.Open("sqlite", "file:"+path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{"DROP INDEX file_changes_path", "DROP INDEX file_changes_own",
+	for _, q := range []string{"DROP TABLE session_isolation", "DROP INDEX file_changes_path", "DROP INDEX file_changes_own",
 		"ALTER TABLE file_changes DROP COLUMN tool", "PRAGMA user_version = 11"} {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
