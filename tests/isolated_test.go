@@ -391,3 +391,31 @@ func TestIsolatedSessionSetupCommand(t *testing.T) {
 		t.Fatalf("setting of a relative folder = %v", err)
 	}
 }
+
+// Issue 29: a preview of applying writes nothing and moves nothing; the
+// apply after it does what the preview said.
+func TestIsolatedApplyPreview(t *testing.T) {
+	h := newHarness(t, nil, pt.Calls(call("w", "write", `{"path":"new.txt","content":"n\n"}`)), pt.Say("done"))
+	isoRepo(t, h.dir, map[string]string{"a.txt": "a\n"})
+	ctx := context.Background()
+	s := h.isolatedSession(kernel.NewSession{Isolation: kernel.IsolationWorktree})
+	h.runIn(ctx, s.ID, "make a file")
+	writeFiles(t, s.Workdir, map[string]string{"a.txt": "session\n"})
+	writeFiles(t, h.dir, map[string]string{"a.txt": "folder\n"})
+	for range 2 {
+		res, err := h.k.ApplySession(ctx, kernel.ApplyOptions{SessionID: s.ID, Preview: true, Take: []string{"a.txt"}})
+		if err != nil || !slices.Equal(res.Applied, []string{"new.txt"}) || len(res.Conflicts) != 1 {
+			t.Fatalf("preview = %+v, %v", res, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(h.dir, "new.txt")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the preview wrote new.txt: %v", err)
+	}
+	if fileText(t, filepath.Join(h.dir, "a.txt")) != "folder\n" || len(eventsOfType(h.eventList(), s.ID, event.TypeIsolationApplied)) != 0 {
+		t.Fatal("the preview changed the folder or was recorded as an apply")
+	}
+	res, err := h.k.ApplySession(ctx, kernel.ApplyOptions{SessionID: s.ID})
+	if err != nil || !slices.Equal(res.Applied, []string{"new.txt"}) || len(res.Conflicts) != 1 {
+		t.Fatalf("apply = %+v, %v", res, err)
+	}
+}

@@ -154,11 +154,23 @@ type change struct {
 // are committed on its branch first; rec's base is updated (and its
 // record file rewritten).
 func (i *Isolator) Apply(ctx context.Context, rec *Record, take []string) (Result, error) {
+	return i.apply(ctx, rec, take, false)
+}
+
+// Preview returns what Apply would do now, writing nothing in the folder
+// and moving nothing: the files it would apply, those the folder has as
+// the session already, and the conflicts with their diffs. (A worktree's
+// index is brought up to its files; nothing is committed.)
+func (i *Isolator) Preview(ctx context.Context, rec Record) (Result, error) {
+	return i.apply(ctx, &rec, nil, true)
+}
+
+func (i *Isolator) apply(ctx context.Context, rec *Record, take []string, preview bool) (Result, error) {
 	var changes []change
 	var err error
 	switch rec.Kind {
 	case Worktree:
-		changes, err = i.worktreeChanges(ctx, *rec)
+		changes, err = i.worktreeChanges(ctx, *rec, !preview)
 	case Copy:
 		changes, err = copyChanges(*rec)
 	default:
@@ -182,7 +194,9 @@ func (i *Isolator) Apply(ctx context.Context, rec *Record, take []string) (Resul
 		switch {
 		case f.equal(c.session):
 			res.Same = append(res.Same, c.path)
-		case f.equal(c.base) || slices.Contains(take, c.path):
+		case preview && f.equal(c.base):
+			res.Applied = append(res.Applied, c.path)
+		case f.equal(c.base) || slices.Contains(take, c.path) && !preview:
 			if err := writeEntry(folder, c.path, c.session); err != nil {
 				return res, fmt.Errorf("apply: write %s in the folder: %w (the files listed as applied before it are written)", c.path, err)
 			}
@@ -196,6 +210,9 @@ func (i *Isolator) Apply(ctx context.Context, rec *Record, take []string) (Resul
 			continue
 		}
 		done = append(done, c)
+	}
+	if preview {
+		return res, nil
 	}
 	if err := i.moveBase(ctx, rec, done); err != nil {
 		return res, fmt.Errorf("apply: the files are written; moving the base failed: %w", err)
@@ -255,9 +272,10 @@ func copyChanges(rec Record) ([]change, error) {
 	return out, nil
 }
 
-// worktreeChanges commits the worktree's changes on its branch and lists
-// what differs from the base (submodules left out).
-func (i *Isolator) worktreeChanges(ctx context.Context, rec Record) ([]change, error) {
+// worktreeChanges commits the worktree's changes on its branch (when
+// commit is set) and lists what differs from the base (submodules left
+// out).
+func (i *Isolator) worktreeChanges(ctx context.Context, rec Record, commit bool) ([]change, error) {
 	work := filepath.Join(rec.Dir, "work")
 	g := i.git(work)
 	if _, err := g.out(ctx, "add", "--all"); err != nil {
@@ -267,7 +285,7 @@ func (i *Isolator) worktreeChanges(ctx context.Context, rec Record) ([]change, e
 	if err != nil {
 		return nil, fmt.Errorf("apply: %w", err)
 	}
-	if _, err := g.out(ctx, "diff", "--cached", "--quiet", "HEAD"); err != nil {
+	if _, err := g.out(ctx, "diff", "--cached", "--quiet", "HEAD"); err != nil && commit {
 		g.env = g.identity(ctx)
 		msg := "Foya session " + rec.SessionID
 		if _, err := g.out(ctx, "-c", "core.hooksPath="+os.DevNull, "commit", "--quiet", "--no-verify", "-m", msg); err != nil {

@@ -73,6 +73,10 @@ type ApplyOptions struct {
 	// Take lists conflicting paths (from an earlier ApplyResult) where the
 	// session's version is to be written over the folder's all the same.
 	Take []string `json:"take,omitempty"`
+	// Preview asks what applying would do now, writing nothing: Applied
+	// lists what would be written, Conflicts what would be left (Take is
+	// ignored).
+	Preview bool `json:"preview,omitempty"`
 }
 
 // ApplyConflict is a file both the folder and the session changed since

@@ -270,7 +270,8 @@ func recordOf(sess llm.Session) isolate.Record {
 // base, the folder, the session): a file the folder left as it was at the
 // base gets the session's version; a file the folder changed too is a
 // conflict, returned with both diffs and left as the folder has it unless
-// its path is in o.Take. The base then moves to what was applied. A
+// its path is in o.Take. The base then moves to what was applied. With
+// o.Preview it only says what applying would do. A
 // worktree's changes are committed on its branch first. A session that
 // works in its folder, whose copy was discarded, or that is running is
 // refused.
@@ -287,13 +288,25 @@ func (k *Kernel) ApplySession(ctx context.Context, o ApplyOptions) (ApplyResult,
 	if _, err := os.Stat(filepath.Join(rec.Dir, "work")); err != nil {
 		return ApplyResult{}, kindf(ErrConflict, "session %s's copy %s is not there: %v", sess.ID, rec.Dir, err)
 	}
-	res, err := k.iso.Apply(ctx, &rec, o.Take)
+	// One apply at a time in this kernel: two sessions applied to one
+	// folder at once would each compare before the other writes.
+	k.applyMu.Lock()
+	defer k.applyMu.Unlock()
+	var res isolate.Result
+	if o.Preview {
+		res, err = k.iso.Preview(ctx, rec)
+	} else {
+		res, err = k.iso.Apply(ctx, &rec, o.Take)
+	}
 	out := ApplyResult{SessionID: sess.ID, Folder: rec.Folder, Applied: res.Applied, Same: res.Same,
 		Conflicts: mapSlice(res.Conflicts, func(c isolate.Conflict) ApplyConflict {
 			return ApplyConflict{Path: c.Path, Folder: c.Folder, Session: c.Session, FolderDiff: c.FolderDiff, SessionDiff: c.SessionDiff, Binary: c.Binary}
 		})}
 	if out.Applied == nil {
 		out.Applied, out.Same, out.Conflicts = []string{}, []string{}, []ApplyConflict{}
+	}
+	if o.Preview {
+		return out, err
 	}
 	iso := *sess.Isolation
 	iso.Base = rec.Base

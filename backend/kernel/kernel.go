@@ -121,6 +121,7 @@ type Kernel struct {
 	trust      *trust.Ledger     // what the user approved in workspaces
 	iso        *isolate.Isolator // isolated sessions' copies (isolate.go)
 	setups     *setups           // their setup commands running
+	applyMu    sync.Mutex        // one ApplySession at a time
 
 	notices notices // published, never stored: SubscribeNotices
 	elicits elicits // MCP servers' questions waiting (elicit.go)

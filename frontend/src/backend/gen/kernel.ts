@@ -1044,6 +1044,12 @@ export interface ApplyOptions {
    * session's version is to be written over the folder's all the same.
    */
   take?: string[];
+  /**
+   * Preview asks what applying would do now, writing nothing: Applied
+   * lists what would be written, Conflicts what would be left (Take is
+   * ignored).
+   */
+  preview?: boolean;
 }
 /**
  * ApplyConflict is a file both the folder and the session changed since
