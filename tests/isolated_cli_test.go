@@ -58,6 +58,10 @@ func TestCLIIsolatedExecApplyDiscard(t *testing.T) {
 	if res.code != 0 || !strings.Contains(res.stdout, "Applied 1 file(s)") || fileText(t, filepath.Join(dir, "a.txt")) != "first\n" {
 		t.Fatalf("apply the first: exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
+	res = runFoya(t, bin, nil, "apply", "--db", db, "--preview", second)
+	if res.code != 3 || !strings.Contains(res.stdout, "applying would leave them") {
+		t.Fatalf("apply --preview: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
 	res = runFoya(t, bin, nil, "apply", "--db", db, second)
 	if res.code != 3 || !strings.Contains(res.stdout, "1 conflict(s)") || !strings.Contains(res.stdout, "a.txt (folder: changed, session: changed)") ||
 		!strings.Contains(res.stdout, "+first") || !strings.Contains(res.stdout, "+second") {
@@ -129,6 +133,7 @@ func TestCLIIsolatedBadInput(t *testing.T) {
 		{[]string{"discard", "--db", db, plain}, 2, "works in its folder"},
 		{[]string{"apply", "--db", db, "ses_none"}, 2, "not found"},
 		{[]string{"apply", "--db", db}, 2, "give one SESSION"},
+		{[]string{"apply", "--db", db, "--preview", "--take", "a", copied}, 2, "give one of them"},
 		{append(common, "--isolation", "container", "x"), 2, "give worktree or copy"},
 		{append(common, "--branch", "b", "x"), 2, "add --isolated"},
 		{append(common, "--isolated", "--session", plain, "x"), 2, "starts a new session"},

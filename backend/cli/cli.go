@@ -187,7 +187,7 @@ func usage(w io.Writer) {
                             a session's net change as one patch that git apply applies
   foya revert CHANGE... | --run RUN | --to CHANGE [--hunk N] [--force] [--json]
                             undo changes; a revert is a change too, so it can be undone
-  foya apply [--take PATH]... [--json] SESSION
+  foya apply [--preview] [--take PATH]... [--json] SESSION
                             bring an isolated session's change into its folder; exit 3 with
                             conflicts (files the folder changed too, left as they are, listed)
   foya discard SESSION      remove an isolated session's copy (a worktree with its branch)

@@ -17,12 +17,13 @@ import (
 func applyCmd(ctx context.Context, args []string, env Env) int {
 	fs, db := newFlags("foya apply", env)
 	asJSON := fs.Bool("json", false, "print what was applied and the conflicts as JSON")
+	preview := fs.Bool("preview", false, "say what applying would do now, writing nothing (exit 3 if there would be conflicts)")
 	var take stringList
 	fs.Var(&take, "take", "a conflicting PATH (as listed) where the session's version is written over the folder's all the same (repeatable)")
 	fs.Usage = func() {
 		fmt.Fprintln(env.Stderr, "Usage: foya apply [flags] SESSION\n\nBrings an isolated session's net change (foya exec --isolated) into the folder it was made from.\n"+
 			"A file the folder changed too since the session's copy was made is a conflict: it is listed with both diffs\nand left as the folder has it, unless named with --take.\n"+
-			"Exit codes: 0 applied, 1 failed, 2 usage error, 3 conflicts (those files left as they are).\n\nFlags:")
+			"--preview says what it would do, writing nothing.\nExit codes: 0 applied, 1 failed, 2 usage error, 3 conflicts (those files left as they are).\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	pos, code, ok := parseFlags(fs, args)
@@ -38,14 +39,18 @@ func applyCmd(ctx context.Context, args []string, env Env) int {
 		return fail(env, err)
 	}
 	defer k.Close()
-	res, err := k.ApplySession(ctx, kernel.ApplyOptions{SessionID: pos[0], Take: take})
+	if *preview && len(take) > 0 {
+		fmt.Fprintln(env.Stderr, "foya apply: --take writes files; --preview writes none: give one of them")
+		return ExitUsage
+	}
+	res, err := k.ApplySession(ctx, kernel.ApplyOptions{SessionID: pos[0], Take: take, Preview: *preview})
 	if err != nil && res.SessionID == "" {
 		return isolateFail(env, "apply", err)
 	}
 	if *asJSON {
 		printJSON(env.Stdout, res)
 	} else {
-		printApply(env, res)
+		printApply(env, res, *preview)
 	}
 	switch {
 	case err != nil:
@@ -57,13 +62,17 @@ func applyCmd(ctx context.Context, args []string, env Env) int {
 	return ExitOK
 }
 
-func printApply(env Env, res kernel.ApplyResult) {
+func printApply(env Env, res kernel.ApplyResult, preview bool) {
 	w := env.Stdout
+	verb := "Applied"
+	if preview {
+		verb = "Would apply"
+	}
 	switch {
 	case len(res.Applied) == 0 && len(res.Conflicts) == 0:
 		fmt.Fprintf(w, "Nothing to apply: %s has the session's files already.\n", res.Folder)
 	case len(res.Applied) > 0:
-		fmt.Fprintf(w, "Applied %d file(s) to %s:\n", len(res.Applied), res.Folder)
+		fmt.Fprintf(w, "%s %d file(s) to %s:\n", verb, len(res.Applied), res.Folder)
 		for _, p := range res.Applied {
 			fmt.Fprintf(w, "  %s\n", p)
 		}
@@ -71,7 +80,11 @@ func printApply(env Env, res kernel.ApplyResult) {
 	if len(res.Conflicts) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "%d conflict(s): the folder changed these files too since the session's copy was made; they are left as the folder has them.\n", len(res.Conflicts))
+	left := "they are left as the folder has them"
+	if preview {
+		left = "applying would leave them as the folder has them"
+	}
+	fmt.Fprintf(w, "%d conflict(s): the folder changed these files too since the session's copy was made; %s.\n", len(res.Conflicts), left)
 	for _, c := range res.Conflicts {
 		fmt.Fprintf(w, "\n%s (folder: %s, session: %s)\n", c.Path, c.Folder, c.Session)
 		fmt.Fprintf(w, "--- the folder's change since the base:\n%s", orNone(c.FolderDiff))
