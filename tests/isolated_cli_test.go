@@ -116,6 +116,9 @@ func TestCLIIsolatedBadInput(t *testing.T) {
 		t.Fatalf("sessions --json = %s (%v)", res.stdout, err)
 	}
 	copied := list[0].ID
+	if res = runFoya(t, bin, nil, "sessions", "--db", db); !strings.Contains(res.stdout, dir+" [copy]") {
+		t.Fatalf("sessions does not say the session is a copy of %s:\n%s", dir, res.stdout)
+	}
 	if res = runFoya(t, bin, nil, "apply", "--db", db, copied); res.code != 0 || fileText(t, filepath.Join(dir, "new.txt")) != "made\n" {
 		t.Fatalf("apply the copy: exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
