@@ -230,6 +230,27 @@ func TestRecoveryRemovesACrashedSessionsWorktree(t *testing.T) {
 	if listed, err := h.k.SessionCopies(ctx); err != nil || len(listed) != 2 || !slices.ContainsFunc(listed, func(c kernel.SessionCopy) bool { return c.Orphan && c.SessionID == "ses_crashed" }) {
 		t.Fatalf("SessionCopies = %+v, %v; want the orphan listed", listed, err)
 	}
+	// Bad input of RemoveOrphanCopy, which removes one now: a copy whose
+	// session is recorded, no copy, not a session ID.
+	if err := h.k.RemoveOrphanCopy(ctx, live.ID); !errors.Is(err, kernel.ErrConflict) {
+		t.Fatalf("RemoveOrphanCopy of a live session's copy = %v", err)
+	}
+	if err := h.k.RemoveOrphanCopy(ctx, "ses_none"); !kernel.IsNotFound(err) {
+		t.Fatalf("RemoveOrphanCopy of no copy = %v", err)
+	}
+	if err := h.k.RemoveOrphanCopy(ctx, "../x"); !errors.Is(err, kernel.ErrInvalid) {
+		t.Fatalf("RemoveOrphanCopy of ../x = %v", err)
+	}
+	other, err := iso.Make(ctx, isolate.MakeOptions{SessionID: "ses_other", Folder: h.dir, Kind: isolate.Worktree, Owner: "own_0123abce"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.k.RemoveOrphanCopy(ctx, "ses_other"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(other.Dir); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("RemoveOrphanCopy left %s: %v", other.Dir, err)
+	}
 	if err := h.k.Close(); err != nil {
 		t.Fatal(err)
 	}

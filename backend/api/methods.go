@@ -128,6 +128,17 @@ func (s *Service) SessionCopies() ([]kernel.SessionCopy, error) {
 	return list(s, func(k *kernel.Kernel) ([]kernel.SessionCopy, error) { return k.SessionCopies(s.ctx) })
 }
 
+// RemoveOrphanCopy removes a copy whose session is not recorded (one
+// SessionCopies marks as an orphan) now, rather than at the next start.
+func (s *Service) RemoveOrphanCopy(id string) error {
+	return do(s, func(k *kernel.Kernel) error {
+		if err := need("id", id); err != nil {
+			return err
+		}
+		return k.RemoveOrphanCopy(s.ctx, id)
+	})
+}
+
 // Run starts a turn in a session with the user's message and returns the
 // run's ID as soon as the run is stored; the run goes on in the background
 // and its events come by subscription. It fails at once (and starts

@@ -361,6 +361,33 @@ func (k *Kernel) SessionCopies(ctx context.Context) ([]SessionCopy, error) {
 	return out, nil
 }
 
+// RemoveOrphanCopy removes a copy on disk whose session is not recorded
+// (SessionCopy.Orphan), now rather than at the next start. A copy whose
+// session is recorded is refused (discard it, or delete the session), as
+// is one a running Foya is making.
+func (k *Kernel) RemoveOrphanCopy(ctx context.Context, id string) error {
+	if strings.ContainsAny(id, `/\.`) || strings.TrimSpace(id) == "" {
+		return kindf(ErrInvalid, "%q is not a session ID", id)
+	}
+	if _, err := k.store.Session(ctx, id); err == nil {
+		return kindf(ErrConflict, "session %s has that copy: discard the session's copy or delete the session", id)
+	} else if !IsNotFound(err) {
+		return err
+	}
+	dir := filepath.Join(k.iso.Dir, id)
+	if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
+		return kindf(ErrNotFound, "no copy of session %s in %s", id, k.iso.Dir)
+	}
+	rec, err := k.iso.Load(id)
+	if err != nil {
+		rec = isolate.Record{SessionID: id, Dir: dir} // no record: a crash before it was written
+	}
+	if rec.Owner != "" && !k.owner.goneOrMissing(rec.Owner) {
+		return kindf(ErrBusy, "the copy of session %s is being made by a Foya that is running: it records the session in a moment", id)
+	}
+	return k.iso.Remove(ctx, rec)
+}
+
 // removeCopy removes a deleted session's copy, if it has one still.
 func (k *Kernel) removeCopy(ctx context.Context, sess llm.Session) error {
 	if sess.Isolation == nil || !sess.Isolation.DiscardedAt.IsZero() {

@@ -348,6 +348,12 @@ export function createApi(transport: Caller) {
     /** RemoveMCPServer removes one of the user's MCP servers and stops it. */
     RemoveMCPServer: (name: string): Promise<void> =>
       transport.call<void>('RemoveMCPServer', [name]),
+    /**
+     * RemoveOrphanCopy removes a copy whose session is not recorded (one
+     * SessionCopies marks as an orphan) now, rather than at the next start.
+     */
+    RemoveOrphanCopy: (id: string): Promise<void> =>
+      transport.call<void>('RemoveOrphanCopy', [id]),
     /** RemoveProvider removes a provider profile and its key. */
     RemoveProvider: (name: string): Promise<void> =>
       transport.call<void>('RemoveProvider', [name]),
