@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"foya/backend/tools/files"
 )
@@ -70,7 +71,7 @@ func state(base, e entry) string {
 // entry that does not exist.
 func readEntry(root *os.Root, path string) (entry, error) {
 	fi, err := root.Lstat(path)
-	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscallENOTDIR) || err == nil && fi.IsDir() {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || err == nil && fi.IsDir() {
 		return entry{}, nil
 	}
 	if err != nil {

@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 
-	"golang.org/x/sys/unix"
-
 	"foya/backend/fault"
 )
 
@@ -55,11 +53,7 @@ func (i *Isolator) freeSpace(path string) (uint64, error) {
 	if i.FreeSpace != nil {
 		return i.FreeSpace(path)
 	}
-	var st unix.Statfs_t
-	if err := unix.Statfs(path, &st); err != nil {
-		return 0, err
-	}
-	return st.Bavail * uint64(st.Bsize), nil
+	return freeSpace(path)
 }
 
 // treeSize returns the bytes and the count of the regular files beneath dir.
@@ -153,27 +147,6 @@ func skipEntry(d fs.DirEntry) error {
 		return fs.SkipDir
 	}
 	return nil
-}
-
-// cloneFile makes dst a copy-on-write clone of src (FICLONE).
-func cloneFile(src, dst string, perm fs.FileMode) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-	if err != nil {
-		return err
-	}
-	err = unix.IoctlFileClone(int(out.Fd()), int(in.Fd()))
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(dst)
-	}
-	return err
 }
 
 func plainCopy(src, dst string, perm fs.FileMode) error {

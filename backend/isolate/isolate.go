@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"foya/backend/fault"
@@ -313,13 +312,12 @@ func Usage(dir string) (int64, error) {
 		if err != nil {
 			return nil
 		}
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-			key := [2]uint64{uint64(st.Dev), uint64(st.Ino)}
+		if n, key, ok := allocated(fi); ok {
 			if seen[key] {
 				return nil
 			}
 			seen[key] = true
-			total += int64(st.Blocks) * 512
+			total += n
 			return nil
 		}
 		total += fi.Size()
@@ -376,5 +374,3 @@ func removeAll(dir string) error {
 
 // inside reports whether path is dir or beneath it (both absolute).
 func inside(path, dir string) bool { return fspath.Within(dir, path) }
-
-const syscallENOTDIR = syscall.ENOTDIR
