@@ -290,6 +290,7 @@ func TestIsolatedSessionBadInput(t *testing.T) {
 		{"copy does not fit", kernel.NewSession{Workdir: plain, Isolation: kernel.IsolationCopy}, kernel.ErrUnavailable, "free"},
 		{"unknown isolation", kernel.NewSession{Isolation: "container"}, kernel.ErrInvalid, "give none"},
 		{"branch without isolation", kernel.NewSession{Branch: "b"}, kernel.ErrInvalid, "choose isolation"},
+		{"branch of a copy", kernel.NewSession{Workdir: plain, Isolation: kernel.IsolationAuto, Branch: "b"}, kernel.ErrInvalid, "leave the branch out"},
 		{"worktree outside a repository", kernel.NewSession{Workdir: plain, Isolation: kernel.IsolationWorktree}, kernel.ErrInvalid, "not in a git repository"},
 	} {
 		ns := c.ns
@@ -352,7 +353,7 @@ func TestIsolatedSessionSetupCommand(t *testing.T) {
 	h := newHarness(t, nil, pt.Say("ready"), pt.Say("ready too"))
 	writeFiles(t, h.dir, map[string]string{"a.txt": "a\n"})
 	ctx := context.Background()
-	if err := h.k.SetSetting(ctx, "isolate.setup."+h.dir, "echo prepared > setup.txt; echo installing"); err != nil {
+	if err := h.k.SetSetting(ctx, "isolate.setup."+h.dir, "echo prepared > setup.txt; echo \"$FOYA_SOURCE_DIR\" > source.txt; echo installing"); err != nil {
 		t.Fatal(err)
 	}
 	s := h.isolatedSession(kernel.NewSession{Isolation: kernel.IsolationCopy})
@@ -392,6 +393,9 @@ func TestIsolatedSessionSetupCommand(t *testing.T) {
 	startAt := slices.IndexFunc(all, func(ev llm.Event) bool { return ev.SessionID == s.ID && ev.Type == event.TypeRunStart })
 	if startAt < endAt {
 		t.Fatalf("run.start at %d before the setup's end at %d", startAt, endAt)
+	}
+	if got := fileText(t, filepath.Join(s.Workdir, "source.txt")); got != h.dir+"\n" {
+		t.Fatalf("FOYA_SOURCE_DIR = %q; want the folder %s", got, h.dir)
 	}
 	if _, err := os.Stat(filepath.Join(h.dir, "setup.txt")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("the setup command wrote into the folder: %v", err)

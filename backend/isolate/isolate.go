@@ -138,6 +138,9 @@ func (i *Isolator) Make(ctx context.Context, opts MakeOptions) (Record, error) {
 	default:
 		return Record{}, fault.Errorf(fault.ErrInvalid, "isolation %q: give auto, worktree or copy", opts.Kind)
 	}
+	if kind == Copy && opts.Branch != "" {
+		return Record{}, fault.Errorf(fault.ErrInvalid, "a branch (%s) is for a worktree, and %s gets a copy (no git repository with a commit): leave the branch out", opts.Branch, folder)
+	}
 	if kind == Copy && inside(i.Dir, folder) {
 		return Record{}, fault.Errorf(fault.ErrInvalid, "folder %s holds Foya's copies (%s): a copy of it would copy them too; choose a folder below it", folder, i.Dir)
 	}

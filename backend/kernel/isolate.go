@@ -125,7 +125,7 @@ func (k *Kernel) setupCommand(ctx context.Context, dir string) (string, error) {
 // startSetup runs a new copy's setup command in the background, in the
 // sandbox of the copy with the network allowed, and records what it
 // prints as isolation.setup events; the session's runs wait for it.
-func (k *Kernel) startSetup(id, workdir, command string) {
+func (k *Kernel) startSetup(id, workdir, source, command string) {
 	s := k.setups
 	s.mu.Lock()
 	if s.closed {
@@ -144,11 +144,11 @@ func (k *Kernel) startSetup(id, workdir, command string) {
 			s.mu.Unlock()
 			close(done)
 		}()
-		k.runSetup(s.ctx, id, workdir, command)
+		k.runSetup(s.ctx, id, workdir, source, command)
 	}()
 }
 
-func (k *Kernel) runSetup(ctx context.Context, id, workdir, command string) {
+func (k *Kernel) runSetup(ctx context.Context, id, workdir, source, command string) {
 	record := func(d event.IsolationSetupData) {
 		d.Command = command
 		d.Output = k.mask(d.Output)
@@ -168,7 +168,10 @@ func (k *Kernel) runSetup(ctx context.Context, id, workdir, command string) {
 		cmd.Policy.Writable = append(cmd.Policy.Writable, tmp)
 		env = append(env, "TMPDIR="+tmp)
 	}
-	cmd.Env = append(env, "FOYA_SESSION_ID="+id, "FOYA_PROJECT_DIR="+workdir)
+	// FOYA_SOURCE_DIR is the folder the copy was made from, readable in
+	// the sandbox: a setup can copy what the copy lacks (an untracked
+	// .env) from there.
+	cmd.Env = append(env, "FOYA_SESSION_ID="+id, "FOYA_PROJECT_DIR="+workdir, "FOYA_SOURCE_DIR="+source)
 	more := make(chan struct{}, 1)
 	cmd.OnOutput = func([]byte) {
 		select {

@@ -426,7 +426,7 @@ func (k *Kernel) CreateSession(ctx context.Context, ns NewSession) (Session, err
 		return Session{}, err
 	}
 	if iso != nil && iso.Setup != "" {
-		k.startSetup(sess.ID, sess.Workdir, iso.Setup)
+		k.startSetup(sess.ID, sess.Workdir, sess.ProjectID, iso.Setup)
 	}
 	return sessionOf(sess), nil
 }
