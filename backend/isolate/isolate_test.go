@@ -353,36 +353,3 @@ func TestWorktreeOfASubfolder(t *testing.T) {
 		t.Fatalf("sub/link -> %q, %v", target, err)
 	}
 }
-
-// Issue 29, bad input: a copy that would not fit, on a real small disk: a
-// tmpfs of 100 MiB holds the copies, and a 20 MiB folder (40 MiB copied
-// twice, and the 64 MiB left free) is refused by the free space statfs
-// reports, before anything is copied. Needs root to mount the tmpfs.
-func TestCopyThatWouldNotFitOnASmallDisk(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("mounting a tmpfs needs root; TestCopyThatWouldNotFitIsRefused covers the check with a smaller free space")
-	}
-	disk := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=100m", "none", disk).CombinedOutput(); err != nil {
-		t.Skipf("mount a tmpfs: %v %s", err, out)
-	}
-	t.Cleanup(func() { exec.Command("umount", disk).Run() })
-	dir := t.TempDir()
-	write(t, dir, map[string]string{"big.bin": strings.Repeat("x", 20<<20)})
-	iso := &isolate.Isolator{Dir: filepath.Join(disk, "copies")}
-	_, err := iso.Make(context.Background(), isolate.MakeOptions{SessionID: "ses_f", Folder: dir, Kind: isolate.Copy})
-	if !errors.Is(err, fault.ErrUnavailable) || !strings.Contains(err.Error(), "free") {
-		t.Fatalf("Make = %v; want a refusal naming the free space", err)
-	}
-	if ents, _ := os.ReadDir(iso.Dir); len(ents) != 0 {
-		t.Fatalf("left on the disk: %v", ents)
-	}
-	// A folder that fits is copied there.
-	small := t.TempDir()
-	write(t, small, map[string]string{"a.txt": "a\n"})
-	iso.FreeSpace = nil
-	rec, err := iso.Make(context.Background(), isolate.MakeOptions{SessionID: "ses_s", Folder: small, Kind: isolate.Copy})
-	if err != nil || read(t, filepath.Join(rec.Workdir, "a.txt")) != "a\n" {
-		t.Fatalf("Make of a small folder = %+v, %v", rec, err)
-	}
-}
