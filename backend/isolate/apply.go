@@ -289,7 +289,7 @@ func (i *Isolator) worktreeChanges(ctx context.Context, rec Record, commit bool)
 	if _, err := g.out(ctx, "diff", "--cached", "--quiet", "HEAD"); err != nil && commit {
 		g.env = g.identity(ctx)
 		msg := "Foya session " + rec.SessionID
-		if _, err := g.out(ctx, "-c", "core.hooksPath="+os.DevNull, "commit", "--quiet", "--no-verify", "-m", msg); err != nil {
+		if _, err := g.out(ctx, "commit", "--quiet", "--no-verify", "-m", msg); err != nil {
 			return nil, fmt.Errorf("apply: commit the session's changes on %s: %w", rec.Branch, err)
 		}
 	}

@@ -14,8 +14,10 @@
 // documented in docs/isolated-sessions.md.
 //
 // git runs as a process with the user's configuration (it is the user's
-// repository), no pager, no terminal prompt and Foya's own GIT_*
-// variables dropped.
+// repository), no pager, no terminal prompt, no hook and no fsmonitor
+// program (a repository's config can point them at its own files, which a
+// session may have written), and Foya's own GIT_* variables dropped but
+// GIT_CONFIG_* (the user's way of passing configuration).
 //
 // It imports fault, fspath and tools/files (unified diffs), never the
 // kernel or the store: the kernel records Records in the database. An

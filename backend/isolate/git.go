@@ -59,7 +59,11 @@ func (g gitRun) out(ctx context.Context, args ...string) ([]byte, error) {
 func (g gitRun) outIn(ctx context.Context, timeout time.Duration, stdin []byte, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	full := append([]string{"--no-pager", "-C", g.dir, "-c", "core.quotePath=false"}, args...)
+	// No hook and no fsmonitor program runs: a repository's config can
+	// name them inside its files (core.hooksPath=.husky), which a session
+	// may have changed, and Foya's git runs outside the sandbox.
+	full := append([]string{"--no-pager", "-C", g.dir, "-c", "core.quotePath=false", "-c", "core.fsmonitor=false",
+		"-c", "core.hooksPath=" + os.DevNull}, args...)
 	cmd := exec.CommandContext(ctx, g.bin, full...)
 	cmd.Env = append(gitEnv(os.Environ()), g.env...)
 	cmd.WaitDelay = 2 * time.Second

@@ -353,3 +353,33 @@ func TestWorktreeOfASubfolder(t *testing.T) {
 		t.Fatalf("sub/link -> %q, %v", target, err)
 	}
 }
+
+// Issue 29: the repository's hooks do not run when Foya makes a worktree
+// or commits a session's work: core.hooksPath can point into the
+// repository's files, which a session may have written, and Foya's git
+// runs outside the sandbox.
+func TestWorktreeRunsNoHook(t *testing.T) {
+	ctx := context.Background()
+	dir := repo(t, map[string]string{"a.txt": "a\n"})
+	marker := filepath.Join(t.TempDir(), "ran")
+	hook := "#!/bin/sh\necho ran >> " + marker + "\n"
+	write(t, dir, map[string]string{"hooks/post-checkout": hook, "hooks/pre-commit": hook, "hooks/post-commit": hook})
+	for _, h := range []string{"post-checkout", "pre-commit", "post-commit"} {
+		if err := os.Chmod(filepath.Join(dir, "hooks", h), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git(t, dir, "config", "core.hooksPath", filepath.Join(dir, "hooks"))
+	iso := isolator(t)
+	rec, err := iso.Make(ctx, isolate.MakeOptions{SessionID: "ses_h", Folder: dir, Kind: isolate.Worktree})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, rec.Workdir, map[string]string{"a.txt": "b\n"})
+	if _, err := iso.Apply(ctx, &rec, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(marker); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a hook ran: %v", err)
+	}
+}
