@@ -444,3 +444,39 @@ func TestIsolatedApplyPreview(t *testing.T) {
 		t.Fatalf("apply = %+v, %v", res, err)
 	}
 }
+
+// Issue 29: an isolated copy shares its folder's approvals of project
+// files: the project's rules, approved in the folder, are approved in a
+// worktree of it with the same content; once the copy's file differs they
+// are not (an approval covers exact content), and the folder's approval
+// stays as it was.
+func TestIsolatedCopySharesTheFoldersApprovals(t *testing.T) {
+	h := newHarness(t, nil)
+	rules := `{"allow":[{"tool":"write"}]}`
+	isoRepo(t, h.dir, map[string]string{".foya/permissions.json": rules, "a.txt": "a\n"})
+	ctx := context.Background()
+	pr, err := h.k.ProjectRules(ctx, h.dir)
+	if err != nil || pr.Status != kernel.RulesUnapproved {
+		t.Fatalf("rules before: %+v, %v", pr, err)
+	}
+	if err := h.k.TrustProjectRules(ctx, h.dir, pr.Hash); err != nil {
+		t.Fatal(err)
+	}
+	s := h.isolatedSession(kernel.NewSession{Isolation: kernel.IsolationWorktree})
+	if got, err := h.k.ProjectRules(ctx, s.Workdir); err != nil || got.Status != kernel.RulesApproved {
+		t.Fatalf("rules in the worktree: %+v, %v; want approved as in the folder", got, err)
+	}
+	writeFiles(t, s.Workdir, map[string]string{".foya/permissions.json": `{"allow":[{"tool":"bash"}]}`})
+	if got, err := h.k.ProjectRules(ctx, s.Workdir); err != nil || got.Status != kernel.RulesChanged {
+		t.Fatalf("rules changed in the worktree: %+v, %v; want changed", got, err)
+	}
+	if got, err := h.k.ProjectRules(ctx, h.dir); err != nil || got.Status != kernel.RulesApproved {
+		t.Fatalf("rules in the folder: %+v, %v; want still approved", got, err)
+	}
+	// A folder of a session that works in its folder keeps its own.
+	other := t.TempDir()
+	writeFiles(t, other, map[string]string{".foya/permissions.json": rules})
+	if got, err := h.k.ProjectRules(ctx, other); err != nil || got.Status != kernel.RulesUnapproved {
+		t.Fatalf("rules of another folder: %+v, %v", got, err)
+	}
+}

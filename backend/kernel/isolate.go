@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"foya/backend/event"
+	"foya/backend/fspath"
 	"foya/backend/isolate"
 	"foya/backend/llm"
 	"foya/backend/sandbox"
@@ -389,6 +390,40 @@ func (k *Kernel) RemoveOrphanCopy(ctx context.Context, id string) error {
 		return kindf(ErrBusy, "the copy of session %s is being made by a Foya that is running: it records the session in a moment", id)
 	}
 	return k.iso.Remove(ctx, rec)
+}
+
+// approvalsDir maps a folder in an isolated session's copy to the same
+// folder of the folder the copy was made from, whose approvals of project
+// files (rules, hooks, MCP servers) it shares (trust.Ledger.MapDir): an
+// approval covers exact content, so a copy's unchanged file is approved
+// where the folder's is, and a changed one is not. Other folders map to
+// themselves. dir is resolved (trust.Dir); the session's record is read
+// from the database, which no session can write.
+func (k *Kernel) approvalsDir(dir string) string {
+	root := k.iso.Dir
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	rel, ok := fspath.Rel(root, dir)
+	if !ok || rel == "." {
+		return dir
+	}
+	parts := strings.SplitN(rel, string(filepath.Separator), 3)
+	if len(parts) < 2 || parts[1] != "work" {
+		return dir
+	}
+	sess, err := k.store.Session(context.Background(), parts[0])
+	if err != nil || sess.Isolation == nil || sess.Isolation.Folder == "" {
+		return dir
+	}
+	out := sess.Isolation.Folder
+	if len(parts) == 3 {
+		out = filepath.Join(out, parts[2])
+	}
+	if real, err := filepath.EvalSymlinks(out); err == nil {
+		return real
+	}
+	return out
 }
 
 // removeCopy removes a deleted session's copy, if it has one still.

@@ -244,6 +244,7 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 		copies = CopiesDir(dataDir)
 	}
 	k.iso = &isolate.Isolator{Dir: absPath(copies), FreeSpace: opts.FreeSpace}
+	k.trust.MapDir(k.approvalsDir) // a copy shares its folder's approvals
 	k.titleCtx, k.titleStop = context.WithCancel(context.Background())
 	if k.titleTimeout <= 0 {
 		k.titleTimeout = DefaultTitleTimeout
