@@ -339,6 +339,15 @@ func TestIsolatedWorktreeOfADirtyFolder(t *testing.T) {
 	if err != nil || len(res.Conflicts) != 1 || fileText(t, filepath.Join(h.dir, "a.txt")) != "uncommitted\n" {
 		t.Fatalf("apply = %+v, %v; want a.txt a conflict, the uncommitted change kept", res, err)
 	}
+	// Bad input: a path to take that the session did not change; nothing
+	// is written.
+	if _, err := h.k.ApplySession(ctx, kernel.ApplyOptions{SessionID: s.ID, Take: []string{"a.txt", "nope.txt"}}); !errors.Is(err, kernel.ErrInvalid) ||
+		!strings.Contains(err.Error(), "take nope.txt") || fileText(t, filepath.Join(h.dir, "a.txt")) != "uncommitted\n" {
+		t.Fatalf("apply taking nope.txt = %v", err)
+	}
+	if n := len(eventsOfType(h.eventList(), s.ID, event.TypeIsolationApplied)); n != 1 {
+		t.Fatalf("%d isolation.applied events; want the first apply's alone", n)
+	}
 	// Taken on purpose, the session's version goes in.
 	res, err = h.k.ApplySession(ctx, kernel.ApplyOptions{SessionID: s.ID, Take: []string{"a.txt"}})
 	if err != nil || !slices.Equal(res.Applied, []string{"a.txt"}) || fileText(t, filepath.Join(h.dir, "a.txt")) != "session\n" {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 
+	"foya/backend/fault"
 	"foya/backend/tools/files"
 )
 
@@ -179,6 +180,11 @@ func (i *Isolator) apply(ctx context.Context, rec *Record, take []string, previe
 	}
 	if err != nil {
 		return Result{}, err
+	}
+	for _, p := range take {
+		if !slices.ContainsFunc(changes, func(c change) bool { return c.path == p }) {
+			return Result{}, fault.Errorf(fault.ErrInvalid, "take %s: the session did not change it since the base, so there is nothing of it to take (give paths as apply lists them, relative to %s)", p, rec.Folder)
+		}
 	}
 	folder, err := os.OpenRoot(rec.Folder)
 	if err != nil {

@@ -309,8 +309,8 @@ func (k *Kernel) ApplySession(ctx context.Context, o ApplyOptions) (ApplyResult,
 	if out.Applied == nil {
 		out.Applied, out.Same, out.Conflicts = []string{}, []string{}, []ApplyConflict{}
 	}
-	if o.Preview {
-		return out, err
+	if o.Preview || err != nil && len(out.Applied) == 0 {
+		return out, err // nothing written, nothing to record
 	}
 	iso := *sess.Isolation
 	iso.Base = rec.Base
