@@ -106,9 +106,17 @@ func TestCLIIsolatedBadInput(t *testing.T) {
 	}
 	db := filepath.Join(t.TempDir(), "foya.db")
 	common := []string{"exec", "--base-url", srv.URL, "--api-key", "x", "--model", "m", "--db", db, "--workdir", dir, "--approval", "auto"}
+	// The folder's setup command runs in the copy first; exec prints it.
+	if res := runFoya(t, bin, nil, "settings", "--db", db, "set", "isolate.setup."+dir, "echo setting up"); res.code != 0 {
+		t.Fatalf("settings set: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
 	res := runFoya(t, bin, nil, append(common, "--isolated", "make a file")...)
-	if res.code != 0 || !strings.Contains(res.stderr, "works in a copy") || !strings.Contains(res.stderr, "foya apply ses_") {
+	if res.code != 0 || !strings.Contains(res.stderr, "works in a copy") || !strings.Contains(res.stderr, "foya apply ses_") ||
+		!strings.Contains(res.stderr, "setup: $ echo setting up") {
 		t.Fatalf("exec --isolated: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if !strings.Contains(res.stderr, "setup done") && !strings.Contains(res.stderr, "setup failed: it must run in the sandbox") {
+		t.Fatalf("exec --isolated did not print the setup's end:\n%s", res.stderr)
 	}
 	res = runFoya(t, bin, nil, "sessions", "--db", db, "--json")
 	var list []kernel.Session
