@@ -16,6 +16,8 @@ import (
 	"foya/backend/kernel"
 	"foya/backend/llm"
 	pt "foya/backend/provider/providertest"
+	"foya/backend/sandbox"
+	"foya/backend/testwait"
 )
 
 // Isolated sessions (issue 29): sessions that work in a git worktree or a
@@ -359,15 +361,41 @@ func TestIsolatedWorktreeOfADirtyFolder(t *testing.T) {
 // sandbox; its output comes as isolation.setup events, and the session's
 // first run waits for its end. A failing one is reported with its status.
 func TestIsolatedSessionSetupCommand(t *testing.T) {
+	if c := sandbox.Probe(); c.Mechanism == "" {
+		testwait.Missing(t, "every sandbox mechanism ("+c.Reason+")", "the setup command of an isolated copy")
+	}
 	h := newHarness(t, nil, pt.Say("ready"), pt.Say("ready too"))
 	writeFiles(t, h.dir, map[string]string{"a.txt": "a\n"})
 	ctx := context.Background()
-	if err := h.k.SetSetting(ctx, "isolate.setup."+h.dir, "echo prepared > setup.txt; echo \"$FOYA_SOURCE_DIR\" > source.txt; echo installing"); err != nil {
+	// It waits for a file the test makes, so the test sees it running.
+	setup := "echo prepared > setup.txt; echo \"$FOYA_SOURCE_DIR\" > source.txt; echo installing; while [ ! -e go ]; do sleep 0.01; done"
+	if err := h.k.SetSetting(ctx, "isolate.setup."+h.dir, setup); err != nil {
 		t.Fatal(err)
 	}
 	s := h.isolatedSession(kernel.NewSession{Isolation: kernel.IsolationCopy})
 	if s.Isolation.Setup == "" {
 		t.Fatalf("isolation %+v: want its setup command", s.Isolation)
+	}
+	// While it runs, the session is busy: no run, no apply, no delete.
+	if !h.k.SetupRunning(s.ID) {
+		t.Fatal("SetupRunning = false right after the session was made")
+	}
+	if _, err := h.k.Run(ctx, kernel.RunOptions{SessionID: s.ID, Prompt: "too soon", Model: h.model()}); !errors.Is(err, kernel.ErrBusy) ||
+		!strings.Contains(err.Error(), "setup command is still running") {
+		t.Fatalf("run during the setup = %v; want busy", err)
+	}
+	if _, err := h.k.ApplySession(ctx, kernel.ApplyOptions{SessionID: s.ID}); !errors.Is(err, kernel.ErrBusy) {
+		t.Fatalf("apply during the setup = %v; want busy", err)
+	}
+	if err := h.k.DeleteSession(ctx, s.ID); !errors.Is(err, kernel.ErrBusy) {
+		t.Fatalf("delete during the setup = %v; want busy", err)
+	}
+	writeFiles(t, s.Workdir, map[string]string{"go": ""})
+	if err := h.k.WaitSetup(ctx, s.ID); err != nil {
+		t.Fatal(err)
+	}
+	if h.k.SetupRunning(s.ID) {
+		t.Fatal("SetupRunning after WaitSetup")
 	}
 	h.runIn(ctx, s.ID, "go")
 	evs := eventsOfType(h.eventList(), s.ID, event.TypeIsolationSetup)
@@ -380,9 +408,6 @@ func TestIsolatedSessionSetupCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	if d.State != event.SetupSucceeded {
-		if strings.Contains(d.Error, "sandbox") {
-			t.Skipf("no sandbox here: %s", d.Error)
-		}
 		t.Fatalf("setup ended %+v", d)
 	}
 	var printed strings.Builder
@@ -414,7 +439,10 @@ func TestIsolatedSessionSetupCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	s2 := h.isolatedSession(kernel.NewSession{Isolation: kernel.IsolationCopy})
-	h.runIn(ctx, s2.ID, "go") // waits for the setup, then runs
+	if err := h.k.WaitSetup(ctx, s2.ID); err != nil {
+		t.Fatal(err)
+	}
+	h.runIn(ctx, s2.ID, "go") // a failed setup does not stop the session
 	evs = eventsOfType(h.eventList(), s2.ID, event.TypeIsolationSetup)
 	if err := json.Unmarshal(evs[len(evs)-1].Data, &d); err != nil || d.State != event.SetupFailed || d.ExitCode == nil || *d.ExitCode != 3 ||
 		!strings.Contains(d.Error, "status 3") || !strings.Contains(d.Output, "broken") {

@@ -122,6 +122,18 @@ func (s *Service) DiscardSession(id string) error {
 	return do(s, func(k *kernel.Kernel) error { return k.DiscardSession(s.ctx, id) })
 }
 
+// SetupRunning reports whether the setup command of an isolated session's
+// new copy is running: its runs are refused (busy) until it ends, and its
+// output comes as isolation.setup events.
+func (s *Service) SetupRunning(sessionID string) (bool, error) {
+	return call(s, func(k *kernel.Kernel) (bool, error) {
+		if _, err := k.Session(s.ctx, sessionID); err != nil {
+			return false, err
+		}
+		return k.SetupRunning(sessionID), nil
+	})
+}
+
 // SessionCopies lists the isolated sessions' copies on disk with the disk
 // each takes.
 func (s *Service) SessionCopies() ([]kernel.SessionCopy, error) {

@@ -298,6 +298,11 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 		}
 	}()
 
+	// An isolated session's setup command first (its events are printed).
+	if err := k.WaitSetup(ctx, sess.ID); err != nil {
+		out.finish()
+		return ExitCancelled
+	}
 	run, err := k.Run(ctx, kernel.RunOptions{SessionID: sess.ID, Prompt: prompt, Model: client, MaxSteps: steps, Window: window})
 	out.finish()
 	if err != nil {

@@ -65,7 +65,8 @@ func (s *setups) close() {
 	s.wg.Wait()
 }
 
-// wait waits until session id's setup (if one runs) has ended.
+// wait waits until session id's setup (if one runs) has ended, or ctx
+// ends.
 func (s *setups) wait(ctx context.Context, id string) error {
 	s.mu.Lock()
 	ch := s.running[id]
@@ -125,7 +126,8 @@ func (k *Kernel) setupCommand(ctx context.Context, dir string) (string, error) {
 
 // startSetup runs a new copy's setup command in the background, in the
 // sandbox of the copy with the network allowed, and records what it
-// prints as isolation.setup events; the session's runs wait for it.
+// prints as isolation.setup events; the session's runs wait for it
+// (WaitSetup).
 func (k *Kernel) startSetup(id, workdir, source, command string) {
 	s := k.setups
 	s.mu.Lock()
@@ -239,6 +241,18 @@ func (k *Kernel) runSetup(ctx context.Context, id, workdir, source, command stri
 	}
 	record(d)
 }
+
+// WaitSetup waits until the setup command of session id's new copy (if
+// one is running) has ended, or ctx ends: Run refuses a session whose
+// setup runs. foya exec waits so; the UI follows the isolation.setup
+// events.
+func (k *Kernel) WaitSetup(ctx context.Context, id string) error {
+	return k.setups.wait(ctx, id)
+}
+
+// SetupRunning reports whether the setup command of session id's copy is
+// running.
+func (k *Kernel) SetupRunning(id string) bool { return k.setups.busy(id) }
 
 // isolated returns session id with its isolation, refusing a session that
 // works in its folder, whose copy is gone, or that is busy.

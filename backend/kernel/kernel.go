@@ -377,7 +377,8 @@ func (k *Kernel) publish(ev llm.Event) {
 // With ns.Isolation, the session works in an isolated copy of it (a git
 // worktree or a copy, made first; see ApplySession and DiscardSession),
 // and the folder's setup command, if it has one, starts in the copy in
-// the background: the session's runs wait for it.
+// the background: the session's runs are refused (busy) until it ends
+// (WaitSetup).
 func (k *Kernel) CreateSession(ctx context.Context, ns NewSession) (Session, error) {
 	if ns.Workdir == "" || strings.ContainsRune(ns.Workdir, 0) {
 		return Session{}, kindf(ErrInvalid, "working directory %q: give the folder to work in", ns.Workdir)
@@ -496,9 +497,10 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 		return Run{}, kindf(ErrConflict, "session %s's isolated copy was discarded: it cannot run again; start a new session", sess.ID)
 	}
 	// A new copy's setup command first (isolate.go): the model works in
-	// a copy that is ready.
-	if err := k.setups.wait(ctx, sess.ID); err != nil {
-		return Run{}, err
+	// a copy that is ready. A front end waits for its end (WaitSetup, or
+	// its isolation.setup events) before it sends a message.
+	if k.setups.busy(sess.ID) {
+		return Run{}, kindf(ErrBusy, "session %s's setup command is still running in its copy (its output is in the session's isolation.setup events): send the message when it has ended", sess.ID)
 	}
 	ownModel := o.Model != nil
 	if o.Model == nil {

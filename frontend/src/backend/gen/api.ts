@@ -481,6 +481,13 @@ export function createApi(transport: Caller) {
     Settings: (): Promise<Record<string, string>> =>
       transport.call<Record<string, string>>('Settings', []),
     /**
+     * SetupRunning reports whether the setup command of an isolated session's
+     * new copy is running: its runs are refused (busy) until it ends, and its
+     * output comes as isolation.setup events.
+     */
+    SetupRunning: (sessionID: string): Promise<boolean> =>
+      transport.call<boolean>('SetupRunning', [sessionID]),
+    /**
      * SignInMCPServer signs in to an HTTP MCP server that asks for it (a
      * project's of workdir wins over the user's of the same name): the
      * authorization page opens in the system browser (or the command
