@@ -148,7 +148,7 @@ var Table = []Setting{
 	{Key: ImagesPrefix, Family: "MODEL", Label: "Image input", Kind: KindBool,
 		Doc: "Whether the model MODEL is sent images: true or false; unset, it is guessed from the model's name."},
 	{Key: SetupPrefix, Family: "FOLDER", Label: "Setup of isolated copies", Kind: KindCommand,
-		Doc: "A command run (bash -c, in the sandbox with the network allowed) in each isolated session's new copy of the folder FOLDER (an absolute path), such as npm ci: its output is shown, and the session's runs wait for it."},
+		Doc: "A command run (bash -c, in the sandbox with the network allowed) in each isolated session's new copy of the folder FOLDER (an absolute path), such as npm ci: its output is shown, and the session is busy until it ends."},
 }
 
 // Lookup finds the setting of key: a plain key, or a family's prefix
