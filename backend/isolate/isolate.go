@@ -246,6 +246,9 @@ func (i *Isolator) List() ([]Listed, error) {
 		dir := filepath.Join(i.Dir, e.Name())
 		rec, err := readRecord(dir)
 		if err != nil {
+			if !strings.HasPrefix(e.Name(), "ses_") {
+				continue // not Foya's
+			}
 			rec = Record{SessionID: e.Name(), Dir: dir}
 		}
 		n, _ := Usage(dir)
@@ -283,6 +286,9 @@ func (i *Isolator) Sweep(ctx context.Context, live func(id string) (bool, error)
 		dir := filepath.Join(i.Dir, e.Name())
 		rec, err := readRecord(dir)
 		if err != nil {
+			if !strings.HasPrefix(e.Name(), "ses_") {
+				continue // not Foya's: left alone
+			}
 			// No record: a crash between the folder and its record, the
 			// first thing written in it.
 			rec = Record{SessionID: e.Name(), Dir: dir}

@@ -307,10 +307,20 @@ func TestSweepRemovesOrphans(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A folder of someone else's in the copies' folder is left alone; a
+	// session's folder with no record (a crash before it) goes.
+	for _, name := range []string{"notes", "ses_norecord"} {
+		if err := os.MkdirAll(filepath.Join(iso.Dir, name), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
 	removed, err := iso.Sweep(ctx, func(id string) (bool, error) { return id == "ses_live", nil },
 		func(owner string) bool { return owner != "own_ses_making" })
-	if err != nil || !slices.Equal(removed, []string{"ses_orphan"}) {
+	if err != nil || !slices.Equal(removed, []string{"ses_norecord", "ses_orphan"}) {
 		t.Fatalf("Sweep = %q, %v", removed, err)
+	}
+	if _, err := os.Stat(filepath.Join(iso.Dir, "notes")); err != nil {
+		t.Fatalf("Sweep removed a folder not Foya's: %v", err)
 	}
 	if out := git(t, dir, "worktree", "list"); strings.Contains(out, "ses_orphan") || !strings.Contains(out, "ses_live") {
 		t.Fatalf("worktrees: %s", out)

@@ -398,6 +398,9 @@ func (k *Kernel) RemoveOrphanCopy(ctx context.Context, id string) error {
 	}
 	rec, err := k.iso.Load(id)
 	if err != nil {
+		if !strings.HasPrefix(id, "ses_") {
+			return kindf(ErrInvalid, "%s in %s is not a session's copy (no %s): Foya leaves it alone", id, k.iso.Dir, isolate.RecordFile)
+		}
 		rec = isolate.Record{SessionID: id, Dir: dir} // no record: a crash before it was written
 	}
 	if rec.Owner != "" && !k.owner.goneOrMissing(rec.Owner) {
