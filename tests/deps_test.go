@@ -13,7 +13,7 @@ import (
 // packages above it in the list (and libraries); nothing under backend/
 // imports the Wails runtime.
 func TestDependencyDirection(t *testing.T) {
-	order := []string{"testwait", "fspath", "jsonkeys", "fault", "event", "llm", "secret", "lockfile", "store", "trust", "provider", "profiles", "sandbox", "trash", "approval", "hooks", "tools", "workspace", "capture", "mcp", "engine", "settings", "kernel", "doctor", "api", "server", "cli"}
+	order := []string{"testwait", "fspath", "jsonkeys", "fault", "event", "llm", "secret", "lockfile", "store", "trust", "provider", "profiles", "sandbox", "trash", "approval", "hooks", "tools", "workspace", "isolate", "capture", "mcp", "engine", "settings", "kernel", "doctor", "api", "server", "cli"}
 	rank := map[string]int{}
 	for i, p := range order {
 		rank[p] = i

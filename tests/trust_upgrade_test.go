@@ -50,6 +50,7 @@ func TestUpgradeKeepsWhatWasTrusted(t *testing.T) {
 		args []any
 	}{
 		{"DROP TABLE trust", nil},
+		{"DROP TABLE session_isolation", nil},
 		{"DROP TABLE change_reviews", nil},
 		{"DROP TABLE review_comments", nil},
 		{"ALTER TABLE sessions DROP COLUMN title_by_user", nil},

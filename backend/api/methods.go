@@ -114,6 +114,56 @@ func (s *Service) ForkSession(sessionID string, atPrompt int) (kernel.Forked, er
 	})
 }
 
+// ApplySession brings an isolated session's net change into the folder it
+// was made from (docs/isolated-sessions.md): files the folder changed too
+// are returned as conflicts with both diffs and left as they are, unless
+// their paths are in o.Take. A session that works in its folder is
+// refused (invalid), as is one whose copy was discarded (conflict) or that
+// is running (busy).
+func (s *Service) ApplySession(o kernel.ApplyOptions) (kernel.ApplyResult, error) {
+	return call(s, func(k *kernel.Kernel) (kernel.ApplyResult, error) {
+		if err := need("sessionId", o.SessionID); err != nil {
+			return kernel.ApplyResult{}, err
+		}
+		return k.ApplySession(s.ctx, o)
+	})
+}
+
+// DiscardSession removes an isolated session's copy (a worktree with its
+// branch, or the copied folder); the session's history stays.
+func (s *Service) DiscardSession(id string) error {
+	return do(s, func(k *kernel.Kernel) error { return k.DiscardSession(s.ctx, id) })
+}
+
+// SetupRunning reports whether the setup command of an isolated session's
+// new copy is running: its runs are refused (busy) until it ends, and its
+// output comes as isolation.setup events.
+func (s *Service) SetupRunning(sessionID string) (bool, error) {
+	return call(s, func(k *kernel.Kernel) (bool, error) {
+		if _, err := k.Session(s.ctx, sessionID); err != nil {
+			return false, err
+		}
+		return k.SetupRunning(sessionID), nil
+	})
+}
+
+// SessionCopies lists the isolated sessions' copies on disk with the disk
+// each takes.
+func (s *Service) SessionCopies() ([]kernel.SessionCopy, error) {
+	return list(s, func(k *kernel.Kernel) ([]kernel.SessionCopy, error) { return k.SessionCopies(s.ctx) })
+}
+
+// RemoveOrphanCopy removes a copy whose session is not recorded (one
+// SessionCopies marks as an orphan) now, rather than at the next start.
+func (s *Service) RemoveOrphanCopy(id string) error {
+	return do(s, func(k *kernel.Kernel) error {
+		if err := need("id", id); err != nil {
+			return err
+		}
+		return k.RemoveOrphanCopy(s.ctx, id)
+	})
+}
+
 // Run starts a turn in a session with the user's message and returns the
 // run's ID as soon as the run is stored; the run goes on in the background
 // and its events come by subscription. It fails at once (and starts

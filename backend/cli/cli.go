@@ -138,6 +138,10 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return patchCmd(ctx, args[1:], env)
 	case "revert":
 		return revertCmd(ctx, args[1:], env)
+	case "apply":
+		return applyCmd(ctx, args[1:], env)
+	case "discard":
+		return discardCmd(ctx, args[1:], env)
 	case "version", "--version", "-version", "-v":
 		fmt.Fprintln(env.Stdout, versionLine(kernel.BuildInfo()))
 		return ExitOK
@@ -171,7 +175,8 @@ func versionLine(i kernel.Info) string {
 func usage(w io.Writer) {
 	fmt.Fprint(w, `Usage:
   foya                      start the desktop app
-  foya exec [flags] PROMPT  run the agent once, headless (PROMPT "-" reads standard input)
+  foya exec [flags] PROMPT  run the agent once, headless (PROMPT "-" reads standard input);
+                            --isolated runs a new session in a worktree or copy of the folder
   foya serve [--port N] [--open]
                             serve the UI and its API on 127.0.0.1; prints the URL to open first
   foya sessions [--json]    list stored sessions
@@ -184,6 +189,10 @@ func usage(w io.Writer) {
                             a session's net change as one patch that git apply applies
   foya revert CHANGE... | --run RUN | --to CHANGE [--hunk N] [--force] [--json]
                             undo changes; a revert is a change too, so it can be undone
+  foya apply [--preview] [--take PATH]... [--json] SESSION
+                            bring an isolated session's change into its folder; exit 3 with
+                            conflicts (files the folder changed too, left as they are, listed)
+  foya discard SESSION      remove an isolated session's copy (a worktree with its branch)
   foya settings [--json]    print the settings in force; foya settings set KEY VALUE changes one
   foya settings list [--json]
                             every key with its value, default and what it takes (foya settings help)

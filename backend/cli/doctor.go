@@ -10,6 +10,7 @@ import (
 	"foya/backend/doctor"
 	"foya/backend/kernel"
 	"foya/backend/profiles"
+	"foya/backend/tools/files"
 )
 
 // doctorCmd: foya doctor [--json] [--db PATH] [--timeout D]. It prints
@@ -80,6 +81,17 @@ func printDoctor(w io.Writer, r doctor.Report) {
 	section("MCP servers", append([]doctor.Finding{r.MCP.Finding}, r.MCP.Servers...)...)
 	if r.Workspace.Name != "" {
 		section("Workspace index", r.Workspace.Finding)
+	}
+	if r.Copies.Name != "" {
+		list := []doctor.Finding{r.Copies.Finding}
+		for _, c := range r.Copies.List {
+			f := doctor.Finding{Name: c.SessionID, Status: doctor.OK, Detail: fmt.Sprintf("%s, %s of %s: %s", c.Kind, files.Size(c.Bytes), c.Folder, c.Dir)}
+			if c.Orphan {
+				f.Status, f.Detail = doctor.Warning, f.Detail+" (no session: removed at the next start)"
+			}
+			list = append(list, f)
+		}
+		section("Isolated sessions", list...)
 	}
 	if n := len(r.Problems()); n > 0 {
 		fmt.Fprintf(w, "\n%d %s: see \"what to do\" above\n", n, plural(n, "problem", "problems"))

@@ -60,6 +60,9 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 	sessionID := fs.String("session", "", "continue this session instead of starting a new one")
 	maxSteps := fs.String("max-steps", "", fmt.Sprintf("most model steps in this run, 1 to %d (default: the run.max_steps setting, else %d)", engine.MaxStepsLimit, engine.DefaultMaxSteps))
 	asJSON := fs.Bool("json", false, "print every event as one JSON object per line")
+	isolated := fs.Bool("isolated", false, "run a new session in an isolated copy of the folder: a git worktree on a branch of its own for a repository, else a copy (foya apply SESSION brings its change back, foya discard SESSION removes it)")
+	isolation := fs.String("isolation", "", "like --isolated, choosing the copy: worktree or copy")
+	branch := fs.String("branch", "", "with --isolated, the worktree's new branch (default foya/SESSION)")
 	headers := headerFlags{}
 	fs.Var(headers, "header", "extra HTTP header NAME=VALUE for the model server (repeatable)")
 	fs.Usage = func() {
@@ -94,6 +97,24 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 			return ExitUsage
 		}
 		steps = n
+	}
+	iso := kernel.IsolationNone
+	switch {
+	case *isolation != "":
+		if *isolation != kernel.IsolationWorktree && *isolation != kernel.IsolationCopy && *isolation != kernel.IsolationAuto {
+			fmt.Fprintf(env.Stderr, "foya exec: --isolation %q: give worktree or copy (or --isolated to let Foya choose)\n", *isolation)
+			return ExitUsage
+		}
+		iso = *isolation
+	case *isolated:
+		iso = kernel.IsolationAuto
+	case *branch != "":
+		fmt.Fprintln(env.Stderr, "foya exec: --branch names an isolated session's worktree branch: add --isolated")
+		return ExitUsage
+	}
+	if iso != kernel.IsolationNone && *sessionID != "" {
+		fmt.Fprintln(env.Stderr, "foya exec: --isolated starts a new session; a session continued with --session works where it was made")
+		return ExitUsage
 	}
 	if *mode != "" {
 		if _, err := approval.ParseMode(*mode); err != nil {
@@ -189,6 +210,11 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 			return fail(env, err)
 		}
 	}
+	// Subscribed before the session is made: an isolated session's setup
+	// command starts with it, and its events are printed as the run's are.
+	tap := &eventTap{}
+	unsub := k.Subscribe(tap.add)
+	defer unsub()
 	if sess.ID == "" {
 		dir := *workdir
 		if dir == "" {
@@ -205,10 +231,13 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 			m = string(def)
 		}
 		sess, err = k.CreateSession(ctx, kernel.NewSession{
-			Workdir: dir, ApprovalMode: m, Provider: profileName, Model: modelName,
+			Workdir: dir, ApprovalMode: m, Provider: profileName, Model: modelName, Isolation: iso, Branch: *branch,
 		})
 		if err != nil {
 			return fail(env, err)
+		}
+		if sess.Isolation != nil && !*asJSON {
+			isolatedNotice(env, sess)
 		}
 	}
 
@@ -228,16 +257,12 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 	}
 	out := newPrinter(env, *asJSON)
 	ask := &asker{in: bufio.NewReader(env.Stdin), out: env.Stderr, answer: k.Answer}
-	unsub := k.Subscribe(func(ev llm.Event) {
-		if ev.SessionID != sess.ID {
-			return
-		}
+	tap.start(sess.ID, func(ev llm.Event) {
 		out.event(ev)
 		if interactive && ev.Type == event.TypeApprovalRequest {
 			go ask.ask(ev)
 		}
 	})
-	defer unsub()
 	// An MCP server's questions: the terminal asks approvals only, so they
 	// are declined at once, with a note, and the notice printed.
 	if interactive {
@@ -273,6 +298,11 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 		}
 	}()
 
+	// An isolated session's setup command first (its events are printed).
+	if err := k.WaitSetup(ctx, sess.ID); err != nil {
+		out.finish()
+		return ExitCancelled
+	}
 	run, err := k.Run(ctx, kernel.RunOptions{SessionID: sess.ID, Prompt: prompt, Model: client, MaxSteps: steps, Window: window})
 	out.finish()
 	if err != nil {
@@ -285,6 +315,61 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 		return ExitCancelled
 	}
 	return ExitFailed
+}
+
+// eventTap keeps the setup events (isolation.setup) published before the
+// session they are for is known, then hands that session's events to fn,
+// those kept first, in the order they came, none twice and none lost.
+// Other events of that time (a new session's session.mode) are not
+// printed, as before there were setup commands.
+type eventTap struct {
+	mu   sync.Mutex
+	id   string
+	fn   func(llm.Event)
+	kept []llm.Event
+}
+
+func (t *eventTap) add(ev llm.Event) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch {
+	case t.fn == nil:
+		if ev.Type == event.TypeIsolationSetup {
+			t.kept = append(t.kept, ev)
+		}
+	case ev.SessionID == t.id:
+		t.fn(ev)
+	}
+}
+
+func (t *eventTap) start(id string, fn func(llm.Event)) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.id, t.fn = id, fn
+	for _, ev := range t.kept {
+		if ev.SessionID == id {
+			fn(ev)
+		}
+	}
+	t.kept = nil
+}
+
+// isolatedNotice says where an isolated session works, and how its work
+// comes back.
+func isolatedNotice(env Env, sess kernel.Session) {
+	i := sess.Isolation
+	what := "a copy"
+	if i.Kind == kernel.IsolationWorktree {
+		what = "a git worktree on branch " + i.Branch
+	}
+	fmt.Fprintf(env.Stderr, "foya: session %s works in %s: %s\n", sess.ID, what, sess.Workdir)
+	if n := len(i.Uncommitted); n > 0 {
+		fmt.Fprintf(env.Stderr, "foya: notice: %d uncommitted change(s) of %s are not in the worktree, which starts at the last commit (first: %s)\n", n, i.Folder, i.Uncommitted[0])
+	}
+	if i.Note != "" {
+		fmt.Fprintln(env.Stderr, "foya: notice: "+i.Note)
+	}
+	fmt.Fprintf(env.Stderr, "foya: foya apply %s brings its change into %s; foya discard %s removes the copy\n", sess.ID, i.Folder, sess.ID)
 }
 
 func isTerminal(r io.Reader) bool {
@@ -390,6 +475,20 @@ func (p *printer) event(ev llm.Event) {
 		}
 	case *event.HookRunData:
 		p.hook(d, "  ")
+	case *event.IsolationSetupData:
+		p.endLine()
+		switch d.State {
+		case event.SetupRunning:
+			p.line("2", "setup: $ "+firstLine(d.Command, 200))
+		case event.SetupOutput:
+			for _, l := range strings.Split(strings.TrimSuffix(d.Output, "\n"), "\n") {
+				p.line("2", "  "+l)
+			}
+		case event.SetupSucceeded:
+			p.line("32", fmt.Sprintf("  ✓ setup done (%d ms)", d.DurationMs))
+		default:
+			p.line("31", "  ✗ setup failed: "+d.Error)
+		}
 	case *event.ToolsActivatedData:
 		p.line("2", "  tools activated: "+strings.Join(d.Names, ", "))
 	case *event.TodoUpdatedData:

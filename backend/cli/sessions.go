@@ -43,7 +43,7 @@ func sessionsCmd(ctx context.Context, args []string, env Env) int {
 	fmt.Fprintln(tw, "ID\tUPDATED\tRUNS\tMODE\tMODEL\tTITLE\tWORKDIR")
 	for _, s := range list {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\n", s.ID, s.UpdatedAt.Local().Format(time.DateTime), s.Runs,
-			s.ApprovalMode, s.Model, firstLine(s.Title, 50), s.Workdir)
+			s.ApprovalMode, s.Model, firstLine(s.Title, 50), whereLine(s))
 	}
 	tw.Flush()
 	return ExitOK
@@ -121,6 +121,9 @@ func showCmd(ctx context.Context, args []string, env Env) int {
 	case s.ForkedFrom != "":
 		fmt.Fprintf(w, "  forked from %s (its whole history)\n", s.ForkedFrom)
 	}
+	if s.Isolation != nil {
+		fmt.Fprintf(w, "  isolated copy of %s\n", whereLine(s))
+	}
 	runs := map[string]kernel.Run{}
 	for _, r := range t.Runs {
 		runs[r.ID] = r
@@ -177,4 +180,22 @@ func instructionsLine(in llm.Instructions) string {
 		return "none used: " + in.Skipped
 	}
 	return "none (the working directory has no AGENTS.md or CLAUDE.md)"
+}
+
+// whereLine is where a session works: its folder, or for an isolated
+// session the folder it was made from and its copy ("/p [worktree
+// foya/ses_1]", "[copy, discarded]").
+func whereLine(s kernel.Session) string {
+	i := s.Isolation
+	if i == nil {
+		return s.Workdir
+	}
+	what := i.Kind
+	if i.Branch != "" {
+		what += " " + i.Branch
+	}
+	if !i.DiscardedAt.IsZero() {
+		what += ", discarded"
+	}
+	return s.ProjectID + " [" + what + "]"
 }

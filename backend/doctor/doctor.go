@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"foya/backend/isolate"
 	"foya/backend/kernel"
 	"foya/backend/mcp/mcpconfig"
 	"foya/backend/profiles"
@@ -115,6 +116,15 @@ type Report struct {
 	Providers Providers `json:"providers"`
 	MCP       MCP       `json:"mcp"`
 	Workspace Workspace `json:"workspace"`
+	Copies    Copies    `json:"copies"`
+}
+
+// Copies is the isolated sessions' copies (docs/isolated-sessions.md):
+// one line for them all, then one per copy with its disk use.
+type Copies struct {
+	Finding
+	Dir  string               `json:"dir"`
+	List []kernel.SessionCopy `json:"list"`
 }
 
 // Workspace is the disk the workspace indexes take: the
@@ -134,7 +144,7 @@ type MCP struct {
 // Problems returns the findings whose status is Problem.
 func (r Report) Problems() []Finding {
 	all := append([]Finding{}, r.Folders...)
-	all = append(all, r.Database.Finding, r.Sandbox.Finding, r.Trash.Finding, r.Providers.Finding, r.MCP.Finding, r.Workspace.Finding)
+	all = append(all, r.Database.Finding, r.Sandbox.Finding, r.Trash.Finding, r.Providers.Finding, r.MCP.Finding, r.Workspace.Finding, r.Copies.Finding)
 	all = append(all, r.MCP.Servers...)
 	for _, p := range r.Providers.Profiles {
 		all = append(all, p.Finding)
@@ -171,6 +181,7 @@ func Run(ctx context.Context, opts Options) Report {
 		r.Folders = doctorFolders(dataDir, userRules)
 		r.Database = doctorDatabase(ctx, path)
 		r.Workspace = doctorWorkspace(ctx, dataDir, r.Database)
+		r.Copies = doctorCopies(ctx, kernel.CopiesDir(dataDir), r.Database)
 	}
 	probe := opts.Probe
 	if probe == nil {
@@ -213,6 +224,49 @@ func doctorWorkspace(ctx context.Context, dataDir string, db Database) Workspace
 		d.Status = Warning
 		d.Detail += ": contents past it are not kept, so shell commands' changes to them are not restorable"
 		d.Fix = "raise it (foya settings set workspace.maxKeptBytes 8GiB), or delete the sessions you no longer need"
+	}
+	return d
+}
+
+// doctorCopies lists the isolated sessions' copies on disk with their disk
+// use, read only; with a sound database, those whose session is gone
+// (orphans the next start of Foya removes) are told apart.
+func doctorCopies(ctx context.Context, dir string, db Database) Copies {
+	d := Copies{Dir: dir, List: []kernel.SessionCopy{}, Finding: Finding{Name: "isolated copies", Status: OK}}
+	list, err := (&isolate.Isolator{Dir: dir}).List()
+	if err != nil {
+		d.Status, d.Detail, d.Fix = Warning, err.Error(), "check the folder's permissions: "+dir
+		return d
+	}
+	var st *store.Store
+	if db.Exists && db.Status != Problem && db.Integrity != nil {
+		if s, err := store.Open(ctx, db.Path); err == nil {
+			st = s
+			defer st.Close()
+		}
+	}
+	var total int64
+	orphans := 0
+	for _, c := range list {
+		sc := kernel.SessionCopy{SessionID: c.SessionID, Kind: string(c.Kind), Dir: c.Dir, Folder: c.Folder, Branch: c.Branch, Bytes: c.Bytes}
+		if st != nil {
+			if _, err := st.Session(ctx, c.SessionID); errors.Is(err, store.ErrNotFound) {
+				sc.Orphan = true
+				orphans++
+			}
+		}
+		total += max(c.Bytes, 0)
+		d.List = append(d.List, sc)
+	}
+	if len(list) == 0 {
+		d.Detail = "none, in " + dir
+		return d
+	}
+	d.Detail = fmt.Sprintf("%d %s taking %s, in %s", len(list), plural(len(list), "copy", "copies"), files.Size(total), dir)
+	if orphans > 0 {
+		d.Status = Warning
+		d.Detail += fmt.Sprintf("; %d of them with no session (left by a crash)", orphans)
+		d.Fix = "start Foya (or any foya command that opens the database) to remove them"
 	}
 	return d
 }

@@ -53,6 +53,11 @@ const (
 	TypeContextCompacted     = "context.compacted"
 	TypeContextUncompacted   = "context.uncompacted"
 	TypeContextCompactFailed = "context.compact_failed"
+
+	// An isolated session's copy (issue 29, docs/isolated-sessions.md).
+	TypeIsolationSetup     = "isolation.setup"
+	TypeIsolationApplied   = "isolation.applied"
+	TypeIsolationDiscarded = "isolation.discarded"
 )
 
 // Types lists every type of the events a session's log stores, in the
@@ -64,6 +69,7 @@ var Types = []string{
 	TypeSessionMode, TypeSessionModel, TypeSessionTitle, TypeRunSteer, TypeTodoUpdated, TypeFileReverted, TypeFileCaptured, TypeFileChangedOutside, TypeFileWatchDegraded,
 	TypeChangeReviewed, TypeRunInterrupted, TypeRunEnd, TypeHookRun,
 	TypeContextCompacted, TypeContextUncompacted, TypeContextCompactFailed,
+	TypeIsolationSetup, TypeIsolationApplied, TypeIsolationDiscarded,
 }
 
 // Data marshals v as an event payload. It panics if v cannot be marshalled,
@@ -137,6 +143,12 @@ func Payload(typ string) any {
 		return new(ContextCompactedData)
 	case TypeContextUncompacted:
 		return new(ContextUncompactedData)
+	case TypeIsolationSetup:
+		return new(IsolationSetupData)
+	case TypeIsolationApplied:
+		return new(IsolationAppliedData)
+	case TypeIsolationDiscarded:
+		return new(IsolationDiscardedData)
 	case TypeContextCompactFailed:
 		return new(ContextCompactFailedData)
 	case TypeBackgroundChanged:

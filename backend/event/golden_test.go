@@ -23,7 +23,7 @@ func goldenEvents() []event.Event {
 	done, total := 2.0, 3.0
 	at := time.Date(2026, 11, 29, 21, 0, 0, 123456789, time.UTC)
 	ms, zero := int64(42), 0
-	three := 3
+	three, one := 3, 1
 	fc := event.FileChange{
 		ID: "chg_1", SessionID: "ses_1", RunID: "run_1", CallID: "call_1", Tool: "write", Path: "/w/a <b>.go",
 		Op: event.OpWrite, ExistedBefore: true, ExistsAfter: true, ModeBefore: 0o644, ModeAfter: 0o755,
@@ -120,6 +120,14 @@ func goldenEvents() []event.Event {
 			Files: 1, Tasks: 3, TokensBefore: 26000, TokensAfter: 9000, Window: 32768}),
 		event.ContextUncompacted(event.ContextUncompactedData{ID: "cmp_1"}),
 		event.ContextCompactFailed(event.ContextCompactFailedData{By: event.CompactAuto, Error: "the model's summary was empty", Stopped: true}),
+		// An isolated session's setup command, its apply and its discard
+		// (issue 29).
+		event.IsolationSetup(event.IsolationSetupData{Command: "npm ci && echo <done>", State: event.SetupRunning}),
+		event.IsolationSetup(event.IsolationSetupData{Command: "npm ci && echo <done>", State: event.SetupOutput, Output: "added 12 packages\n"}),
+		event.IsolationSetup(event.IsolationSetupData{Command: "npm ci && echo <done>", State: event.SetupFailed, ExitCode: &one,
+			Error: "it exited with status 1", Output: "npm ERR! <missing>", DurationMs: 1500, Sandbox: "bubblewrap"}),
+		event.IsolationApplied(event.IsolationAppliedData{Folder: "/w", Applied: []string{"a.go"}, Conflicts: []string{"b & c.go"}}),
+		event.IsolationDiscarded(event.IsolationDiscardedData{Kind: "worktree", Dir: "/data-sessions/ses_1", Branch: "foya/ses_1"}),
 	}
 	// A sub-agent's run under task call call_4: its events name the call
 	// on the envelope.

@@ -467,3 +467,54 @@ type ContextCompactFailedData struct {
 func ContextCompactFailed(d ContextCompactFailedData) Event {
 	return of(TypeContextCompactFailed, d)
 }
+
+// Setup states of isolation.setup.
+const (
+	SetupRunning   = "running"   // the command started
+	SetupOutput    = "output"    // more of what it printed
+	SetupSucceeded = "succeeded" // it exited with status 0
+	SetupFailed    = "failed"    // it could not start, failed, timed out or was stopped
+)
+
+// IsolationSetupData is the payload of isolation.setup: the project's
+// setup command running in an isolated session's new copy
+// (docs/isolated-sessions.md). A running event comes first, output events
+// carry what it prints as it prints it (Output, the new part only), and
+// one succeeded or failed event ends it with the end of its output.
+type IsolationSetupData struct {
+	Command string `json:"command"`
+	State   string `json:"state"`
+	Output  string `json:"output,omitempty"`
+	// ExitCode is the command's exit status once it ended by itself.
+	ExitCode   *int   `json:"exitCode,omitempty"`
+	Error      string `json:"error,omitempty"`
+	DurationMs int64  `json:"durationMs,omitempty"`
+	Sandbox    string `json:"sandbox,omitempty"`
+}
+
+// IsolationSetup is an isolation.setup event.
+func IsolationSetup(d IsolationSetupData) Event { return of(TypeIsolationSetup, d) }
+
+// IsolationAppliedData is the payload of isolation.applied: an isolated
+// session's net change was brought into its folder. Applied lists the
+// paths written (or removed) there, Conflicts those the folder had changed
+// too and that were left as the folder has them.
+type IsolationAppliedData struct {
+	Folder    string   `json:"folder"`
+	Applied   []string `json:"applied"`
+	Conflicts []string `json:"conflicts"`
+}
+
+// IsolationApplied is an isolation.applied event.
+func IsolationApplied(d IsolationAppliedData) Event { return of(TypeIsolationApplied, d) }
+
+// IsolationDiscardedData is the payload of isolation.discarded: an
+// isolated session's copy was removed (with a worktree, its branch).
+type IsolationDiscardedData struct {
+	Kind   string `json:"kind"`
+	Dir    string `json:"dir"`
+	Branch string `json:"branch,omitempty"`
+}
+
+// IsolationDiscarded is an isolation.discarded event.
+func IsolationDiscarded(d IsolationDiscardedData) Event { return of(TypeIsolationDiscarded, d) }

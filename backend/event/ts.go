@@ -39,6 +39,9 @@ export interface EventDataByType {
   "context.compacted": ContextCompactedData;
   "context.uncompacted": ContextUncompactedData;
   "context.compact_failed": ContextCompactFailedData;
+  "isolation.setup": IsolationSetupData;
+  "isolation.applied": IsolationAppliedData;
+  "isolation.discarded": IsolationDiscardedData;
 }
 /**
  * EventType is every event type.

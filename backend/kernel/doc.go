@@ -18,6 +18,14 @@
 // doctor (package doctor) says what works on this machine through the
 // kernel's public API.
 //
+// Isolated sessions (isolate.go, docs/isolated-sessions.md) work in a git
+// worktree or a copy of their folder that backend/isolate makes beside the
+// data folder; the kernel records the isolation with the session, runs
+// the folder's setup command in the copy (sandboxed, its output as
+// isolation.setup events), applies and discards copies, removes them with
+// their session and, at Open, removes those whose session is gone. A copy
+// shares its folder's approvals of project files (trust.Ledger.MapDir).
+//
 // What shell commands change in a workspace and the watcher of outside
 // changes are backend/capture's; the kernel wires it in Open and hands it
 // the store, the engine and the shell as the small interfaces it declares.

@@ -50,18 +50,24 @@ type Session struct {
 	// (1-based), 0 when the fork holds the parent's whole history.
 	ForkedFrom string `json:"forkedFrom,omitempty"`
 	ForkedAt   int    `json:"forkedAt,omitempty"`
+	// Isolation is the isolated copy the session works in (Workdir is in
+	// it, ProjectID is the folder it was made from); nil when the session
+	// works in its folder.
+	Isolation *Isolation `json:"isolation,omitempty"`
 }
 
 func sessionOf(s llm.Session) Session {
 	return Session{ID: s.ID, Title: s.Title, TitleByUser: s.TitleByUser, ProjectID: s.ProjectID, Workdir: s.Workdir, ApprovalMode: s.ApprovalMode,
 		Provider: s.Provider, Model: s.Model, Tools: s.Tools, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt,
-		Runs: s.Runs, LastSeq: s.LastSeq, ToReview: s.ToReview, ForkedFrom: s.ForkedFrom, ForkedAt: s.ForkedAt}
+		Runs: s.Runs, LastSeq: s.LastSeq, ToReview: s.ToReview, ForkedFrom: s.ForkedFrom, ForkedAt: s.ForkedAt,
+		Isolation: isolationOf(s.Isolation)}
 }
 
 func (s Session) record() llm.Session {
 	return llm.Session{ID: s.ID, Title: s.Title, TitleByUser: s.TitleByUser, ProjectID: s.ProjectID, Workdir: s.Workdir, ApprovalMode: s.ApprovalMode,
 		Provider: s.Provider, Model: s.Model, Tools: s.Tools, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt,
-		Runs: s.Runs, LastSeq: s.LastSeq, ToReview: s.ToReview, ForkedFrom: s.ForkedFrom, ForkedAt: s.ForkedAt}
+		Runs: s.Runs, LastSeq: s.LastSeq, ToReview: s.ToReview, ForkedFrom: s.ForkedFrom, ForkedAt: s.ForkedAt,
+		Isolation: s.Isolation.record()}
 }
 
 // RunStatus is the state of a run (the vocabulary of run.end).

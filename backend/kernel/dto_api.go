@@ -41,6 +41,13 @@ type NewSession struct {
 	Title string `json:"title,omitempty"`
 	// Tools is a tool allowlist; nil allows every tool.
 	Tools []string `json:"tools,omitempty"`
+	// Isolation is where the session works (docs/isolated-sessions.md):
+	// "" in the folder itself, "auto" in a git worktree when the folder is
+	// in a repository with a commit else in a copy, "worktree", or "copy".
+	Isolation string `json:"isolation,omitempty"`
+	// Branch is an isolated worktree's new branch; "foya/<session ID>"
+	// when empty. A branch that exists already is refused (conflict).
+	Branch string `json:"branch,omitempty"`
 }
 
 // ResourceRef names an MCP resource a user attaches to a message: a

@@ -18,6 +18,7 @@ import (
 	"foya/backend/engine"
 	"foya/backend/event"
 	"foya/backend/hooks"
+	"foya/backend/isolate"
 	"foya/backend/llm"
 	"foya/backend/mcp/mcpconfig"
 	"foya/backend/profiles"
@@ -83,6 +84,12 @@ type Options struct {
 	// the title stored, or "" and why none (nil when the setting is off or
 	// the model proposed the title the session has). Tests.
 	TitleDone func(sessionID, title string, err error)
+	// Copies is the folder isolated sessions' copies are kept in;
+	// CopiesDir of the data folder when empty.
+	Copies string
+	// FreeSpace, if set, replaces statfs when a plain copy checks that it
+	// fits on the disk (tests of a full disk).
+	FreeSpace func(path string) (uint64, error)
 	// Log receives what goes wrong in the background that no caller waits
 	// for (a title request); slog.Default() when nil.
 	Log *slog.Logger
@@ -111,7 +118,10 @@ type Kernel struct {
 	secrets    *secrets
 	profiles   *profiles.Service
 	mcp        *mcpconfig.Servers
-	trust      *trust.Ledger // what the user approved in workspaces
+	trust      *trust.Ledger     // what the user approved in workspaces
+	iso        *isolate.Isolator // isolated sessions' copies (isolate.go)
+	setups     *setups           // their setup commands running
+	applyMu    sync.Mutex        // one ApplySession at a time
 
 	notices notices // published, never stored: SubscribeNotices
 	elicits elicits // MCP servers' questions waiting (elicit.go)
@@ -227,7 +237,14 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 		titleTimeout: opts.TitleTimeout,
 		titleDone:    opts.TitleDone,
 		log:          opts.Log,
+		setups:       newSetups(),
 	}
+	copies := opts.Copies
+	if copies == "" {
+		copies = CopiesDir(dataDir)
+	}
+	k.iso = &isolate.Isolator{Dir: absPath(copies), FreeSpace: opts.FreeSpace}
+	k.trust.MapDir(k.approvalsDir) // a copy shares its folder's approvals
 	k.titleCtx, k.titleStop = context.WithCancel(context.Background())
 	if k.titleTimeout <= 0 {
 		k.titleTimeout = DefaultTitleTimeout
@@ -279,9 +296,13 @@ func Open(ctx context.Context, opts Options) (*Kernel, error) {
 		if err := k.capture.RecoverJobs(ctx); err != nil {
 			return nil, errors.Join(err, k.Close())
 		}
-		// Leftovers of owners that are gone. Neither a lock file nor a temp
-		// folder that cannot be removed now stops Foya from starting: the next
-		// start tries again.
+		// Leftovers of owners that are gone. Neither a lock file, a temp
+		// folder nor an isolated copy that cannot be removed now stops
+		// Foya from starting: the next start tries again. Copies first:
+		// their owners' lock files tell which are being made.
+		if _, err := k.sweepCopies(ctx); err != nil {
+			k.log.Warn("isolated copies of sessions that are gone not all removed", "err", err)
+		}
 		_ = own.sweep(ctx, st)
 	}
 	_ = k.shell.Sweep()
@@ -299,6 +320,7 @@ func (k *Kernel) Close() error {
 	k.titleStop()
 	k.titles.Wait()
 	k.follow.stop()
+	k.setups.close() // before the shell: a setup command records its end
 	if k.capture != nil {
 		k.capture.Close()
 	}
@@ -352,6 +374,11 @@ func (k *Kernel) publish(ev llm.Event) {
 }
 
 // CreateSession stores a new session for a working directory that exists.
+// With ns.Isolation, the session works in an isolated copy of it (a git
+// worktree or a copy, made first; see ApplySession and DiscardSession),
+// and the folder's setup command, if it has one, starts in the copy in
+// the background: the session's runs are refused (busy) until it ends
+// (WaitSetup).
 func (k *Kernel) CreateSession(ctx context.Context, ns NewSession) (Session, error) {
 	if ns.Workdir == "" || strings.ContainsRune(ns.Workdir, 0) {
 		return Session{}, kindf(ErrInvalid, "working directory %q: give the folder to work in", ns.Workdir)
@@ -377,14 +404,31 @@ func (k *Kernel) CreateSession(ctx context.Context, ns NewSession) (Session, err
 		ID: engine.NewID("ses"), Title: title, TitleByUser: byUser, ProjectID: dir, Workdir: dir,
 		ApprovalMode: string(mode), Provider: ns.Provider, Model: ns.Model, Tools: ns.Tools,
 	}
+	// An isolated session works in its copy (isolate.go); a crash before
+	// the commit below leaves a copy with no session, which the next
+	// start removes.
+	rec, iso, err := k.makeCopy(ctx, sess.ID, dir, ns)
+	if err != nil {
+		return Session{}, err
+	}
 	c := llm.Commit{Session: &sess, NewSession: true}
+	if iso != nil {
+		sess.Workdir, sess.Isolation = rec.Workdir, iso
+		c.Isolation, c.IsolationOf = iso, sess.ID
+	}
 	if mode == approval.FullAccess {
 		// Every session that runs with Full Access is on record, from the
 		// commit that creates it.
 		c.Events = []llm.Event{event.SessionMode(event.SessionModeData{To: string(mode)})}
 	}
 	if err := k.eng.RecordCommit(ctx, sess.ID, c); err != nil {
+		if iso != nil {
+			err = errors.Join(err, k.iso.Remove(context.WithoutCancel(ctx), rec))
+		}
 		return Session{}, err
+	}
+	if iso != nil && iso.Setup != "" {
+		k.startSetup(sess.ID, sess.Workdir, sess.ProjectID, iso.Setup)
 	}
 	return sessionOf(sess), nil
 }
@@ -448,6 +492,15 @@ func (k *Kernel) Run(ctx context.Context, o RunOptions) (Run, error) {
 	sess, err := k.store.Session(ctx, o.SessionID)
 	if err != nil {
 		return Run{}, err
+	}
+	if sess.Isolation != nil && !sess.Isolation.DiscardedAt.IsZero() {
+		return Run{}, kindf(ErrConflict, "session %s's isolated copy was discarded: it cannot run again; start a new session", sess.ID)
+	}
+	// A new copy's setup command first (isolate.go): the model works in
+	// a copy that is ready. A front end waits for its end (WaitSetup, or
+	// its isolation.setup events) before it sends a message.
+	if k.setups.busy(sess.ID) {
+		return Run{}, kindf(ErrBusy, "session %s's setup command is still running in its copy (its output is in the session's isolation.setup events): send the message when it has ended", sess.ID)
 	}
 	ownModel := o.Model != nil
 	if o.Model == nil {

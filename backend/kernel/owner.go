@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -190,4 +191,26 @@ func validOwnerName(name string) bool {
 		}
 	}
 	return true
+}
+
+// goneOrMissing reports whether the kernel that wrote id is gone: its
+// lock can be taken, or its lock file is not there any more (a later start
+// removed it: sweep). Used for what a kernel leaves on disk besides runs
+// (isolated copies), where a lock file removed by hand is no reason to
+// keep a copy for ever.
+func (o *owner) goneOrMissing(id string) bool {
+	if id == o.id {
+		return false
+	}
+	release, gone := o.claim(id)
+	release(false)
+	if gone {
+		return true
+	}
+	name, _, _ := strings.Cut(id, "~")
+	if !validOwnerName(name) {
+		return true
+	}
+	_, err := os.Stat(filepath.Join(o.dir, name+".lock"))
+	return errors.Is(err, fs.ErrNotExist)
 }

@@ -118,11 +118,16 @@ func (k *Kernel) KillBackground(sessionID, id string) (BackgroundCommand, error)
 
 // DeleteSession deletes a session for good: its background commands end
 // (whole trees, spec B3), its temp folder is removed, then the store drops
-// the session with everything it owns. A session with a run going is
-// refused: cancel the run first.
+// the session with everything it owns, and its isolated copy goes. A
+// session with a run (or a setup command) going is refused: cancel the
+// run first.
 func (k *Kernel) DeleteSession(ctx context.Context, id string) error {
-	if _, err := k.store.Session(ctx, id); err != nil {
+	sess, err := k.store.Session(ctx, id)
+	if err != nil {
 		return err
+	}
+	if k.setups.busy(id) {
+		return kindf(ErrBusy, "delete: session %s's setup command is running; wait for it to end, then delete the session", id)
 	}
 	release, err := k.eng.Hold(id, "it is being deleted")
 	if err != nil {
@@ -135,6 +140,8 @@ func (k *Kernel) DeleteSession(ctx context.Context, id string) error {
 	if err := k.store.DeleteSession(ctx, id); err != nil {
 		return errors.Join(shellErr, err)
 	}
-	// Its workspace index goes, and the contents no other index keeps.
-	return errors.Join(shellErr, k.ws.DeleteSession(id))
+	// Its workspace index goes, and the contents no other index keeps;
+	// its isolated copy too (one left by a failure here is an orphan the
+	// next start removes).
+	return errors.Join(shellErr, k.ws.DeleteSession(id), k.removeCopy(ctx, sess))
 }

@@ -36,6 +36,31 @@ type Session struct {
 	// created, never changed.
 	ForkedFrom string `json:"forkedFrom,omitempty"`
 	ForkedAt   int    `json:"forkedAt,omitempty"`
+	// Isolation is the session's isolated copy; nil for a session that
+	// works in its folder (ProjectID then equals Workdir).
+	Isolation *Isolation `json:"isolation,omitempty"`
+}
+
+// Isolation is a session's isolated copy as stored (issue 29,
+// backend/isolate): a git worktree or a copied folder in Foya's data
+// folder, where the session works (Session.Workdir) instead of its
+// folder (Session.ProjectID).
+type Isolation struct {
+	Kind string `json:"kind"` // "worktree" or "copy"
+	// Dir is the copy's own folder; Folder where applying writes (for a
+	// worktree, its repository's top: Repo).
+	Dir    string `json:"dir"`
+	Folder string `json:"folder"`
+	Repo   string `json:"repo,omitempty"`
+	Branch string `json:"branch,omitempty"`
+	// Base is a worktree's base commit, moved by each apply.
+	Base        string   `json:"base,omitempty"`
+	Uncommitted []string `json:"uncommitted,omitempty"`
+	Note        string   `json:"note,omitempty"`
+	// Setup is the setup command run in the copy when it was made.
+	Setup string `json:"setup,omitempty"`
+	// DiscardedAt is when the copy was discarded (zero while it is there).
+	DiscardedAt time.Time `json:"discardedAt,omitzero"`
 }
 
 // RunStatus is the state of a run (event.RunStatus).
@@ -164,6 +189,10 @@ type Commit struct {
 	// are filled in).
 	Session    *Session
 	NewSession bool
+	// Isolation, if set, is stored as the isolation of the session named
+	// by IsolationOf (replacing what it had), after Session is.
+	Isolation   *Isolation
+	IsolationOf string
 	// Title, if set, becomes the title of Run's session unless the user
 	// gave it one (Session.TitleByUser); the run.start that tells it comes
 	// in the same commit.

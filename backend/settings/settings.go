@@ -54,7 +54,13 @@ const (
 	// AutoTitle says whether the model is asked for a session's title
 	// after its first run.
 	AutoTitle = "sessions.autoTitle"
+	// SetupPrefix, followed by a folder's absolute path, is the command
+	// run in each isolated copy of that folder when it is made (issue 29).
+	SetupPrefix = "isolate.setup."
 )
+
+// MaxCommand bounds a command setting's length.
+const MaxCommand = 4096
 
 // Kind is the kind of value a setting takes; each kind has one parser.
 type Kind string
@@ -73,6 +79,7 @@ const (
 	KindBool     Kind = "bool"     // true or false
 	KindRepeats  Kind = "repeats"  // a whole number of repeated calls
 	KindCompact  Kind = "compact"  // a share of the context window, from engine.MinCompactAt to engine.MaxCompactAt
+	KindCommand  Kind = "command"  // a shell command (bash -c), one line or several
 )
 
 // Setting declares one setting.
@@ -140,6 +147,8 @@ var Table = []Setting{
 		Doc: "Whether, after a session's first run, its model is asked for a short title that replaces the one made from the first prompt (never a title you gave): true or false."},
 	{Key: ImagesPrefix, Family: "MODEL", Label: "Image input", Kind: KindBool,
 		Doc: "Whether the model MODEL is sent images: true or false; unset, it is guessed from the model's name."},
+	{Key: SetupPrefix, Family: "FOLDER", Label: "Setup of isolated copies", Kind: KindCommand,
+		Doc: "A command run (bash -c, in the sandbox with the network allowed) in each isolated session's new copy of the folder FOLDER (an absolute path), such as npm ci: its output is shown, and the session is busy until it ends."},
 }
 
 // Lookup finds the setting of key: a plain key, or a family's prefix
@@ -169,6 +178,11 @@ func Parse(key, value string) (Setting, string, error) {
 		}
 		return Setting{}, "", fmt.Errorf("unknown setting %q: known are %s and %s (foya settings list says what each takes)",
 			key, strings.Join(plain, ", "), strings.Join(families, ", "))
+	}
+	if s.Key == SetupPrefix {
+		if dir := strings.TrimPrefix(key, SetupPrefix); !filepath.IsAbs(dir) || filepath.Clean(dir) != dir {
+			return s, "", fmt.Errorf("%s: after %s give the folder's absolute path, as the session's folder is written (%s/home/me/project)", key, SetupPrefix, SetupPrefix)
+		}
 	}
 	v, err := s.Kind.parse(value)
 	if err != nil {
@@ -215,6 +229,17 @@ func (k Kind) parse(v string) (string, error) {
 			return "", errors.New("give a provider profile's name (see foya providers list)")
 		}
 		return strings.TrimSpace(v), nil
+	case KindCommand:
+		c := strings.TrimSpace(v)
+		switch {
+		case c == "":
+			return "", errors.New("give a command, such as npm ci")
+		case strings.ContainsRune(c, 0):
+			return "", errors.New("the command holds a NUL byte")
+		case len(c) > MaxCommand:
+			return "", fmt.Errorf("the command is %d bytes long: at most %d", len(c), MaxCommand)
+		}
+		return c, nil
 	case KindBool:
 		on, err := strconv.ParseBool(strings.TrimSpace(v))
 		if err != nil {

@@ -27,6 +27,11 @@ func (s *Store) Apply(ctx context.Context, c llm.Commit) ([]llm.Event, error) {
 				return err
 			}
 		}
+		if c.Isolation != nil {
+			if err := putIsolation(ctx, tx, c.IsolationOf, c.Isolation); err != nil {
+				return err
+			}
+		}
 		if c.Run != nil {
 			if err := putRun(ctx, tx.StmtContext(ctx, s.stmts.putRun), c.Run); err != nil {
 				return err

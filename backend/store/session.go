@@ -63,6 +63,36 @@ func putSession(ctx context.Context, tx *sql.Tx, sess *llm.Session, create bool,
 	return nil
 }
 
+// putIsolation stores iso as session id's isolation.
+func putIsolation(ctx context.Context, tx *sql.Tx, id string, iso *llm.Isolation) error {
+	if id == "" || iso.Kind == "" || iso.Dir == "" || iso.Folder == "" {
+		return errors.New("session isolation: session, kind, folder and copy are required")
+	}
+	unc := iso.Uncommitted
+	if unc == nil {
+		unc = []string{}
+	}
+	b, err := json.Marshal(unc)
+	if err != nil {
+		return err
+	}
+	var discarded int64
+	if !iso.DiscardedAt.IsZero() {
+		discarded = nanos(iso.DiscardedAt)
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO session_isolation
+		(session_id, kind, dir, folder, repo, branch, base, uncommitted, note, setup, discarded_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (session_id) DO UPDATE SET kind = excluded.kind, dir = excluded.dir, folder = excluded.folder,
+		repo = excluded.repo, branch = excluded.branch, base = excluded.base, uncommitted = excluded.uncommitted,
+		note = excluded.note, setup = excluded.setup, discarded_at = excluded.discarded_at`,
+		id, iso.Kind, iso.Dir, iso.Folder, iso.Repo, iso.Branch, iso.Base, string(b), iso.Note, iso.Setup, discarded)
+	if err != nil {
+		return fmt.Errorf("session %s: isolation: %w", id, err)
+	}
+	return nil
+}
+
 // putTitle makes title the session's title unless the user gave it one
 // (Commit.Title).
 func putTitle(ctx context.Context, tx *sql.Tx, sessionID, title string, now time.Time) error {
@@ -115,17 +145,35 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 
 const sessionCols = `s.id, s.title, s.title_by_user, s.project_id, s.workdir, s.approval_mode, s.provider, s.model, s.tools,
 	s.created_at, s.updated_at, s.last_seq, (SELECT count(*) FROM runs r WHERE r.session_id = s.id AND r.parent_call_id = ''),
-	(SELECT count(*) FROM file_changes f WHERE f.session_id = s.id AND ` + toReview + `), s.forked_from, s.forked_at`
+	(SELECT count(*) FROM file_changes f WHERE f.session_id = s.id AND ` + toReview + `), s.forked_from, s.forked_at,
+	i.kind, i.dir, i.folder, i.repo, i.branch, i.base, i.uncommitted, i.note, i.setup, i.discarded_at`
+
+// sessionFrom is the FROM clause sessionCols reads.
+const sessionFrom = ` FROM sessions s LEFT JOIN session_isolation i ON i.session_id = s.id`
 
 func scanSession(sc interface{ Scan(...any) error }) (llm.Session, error) {
 	var sess llm.Session
 	var tools sql.NullString
 	var created, updated int64
+	var kind, dir, folder, repo, branch, base, uncommitted, note, setup sql.NullString
+	var discarded sql.NullInt64
 	err := sc.Scan(&sess.ID, &sess.Title, &sess.TitleByUser, &sess.ProjectID, &sess.Workdir, &sess.ApprovalMode, &sess.Provider,
 		&sess.Model, &tools, &created, &updated, &sess.LastSeq, &sess.Runs, &sess.ToReview,
-		&sess.ForkedFrom, &sess.ForkedAt)
+		&sess.ForkedFrom, &sess.ForkedAt,
+		&kind, &dir, &folder, &repo, &branch, &base, &uncommitted, &note, &setup, &discarded)
 	if err != nil {
 		return sess, err
+	}
+	if kind.Valid {
+		iso := &llm.Isolation{Kind: kind.String, Dir: dir.String, Folder: folder.String, Repo: repo.String, Branch: branch.String,
+			Base: base.String, Note: note.String, Setup: setup.String}
+		if discarded.Int64 != 0 {
+			iso.DiscardedAt = fromNanos(discarded.Int64)
+		}
+		if err := json.Unmarshal([]byte(uncommitted.String), &iso.Uncommitted); err != nil {
+			return sess, fmt.Errorf("session %s: isolation: %w", sess.ID, err)
+		}
+		sess.Isolation = iso
 	}
 	sess.CreatedAt, sess.UpdatedAt = fromNanos(created), fromNanos(updated)
 	if tools.Valid {
@@ -138,7 +186,7 @@ func scanSession(sc interface{ Scan(...any) error }) (llm.Session, error) {
 
 // Session returns one session.
 func (s *Store) Session(ctx context.Context, id string) (llm.Session, error) {
-	sess, err := scanSession(s.r.QueryRowContext(ctx, `SELECT `+sessionCols+` FROM sessions s WHERE s.id = ?`, id))
+	sess, err := scanSession(s.r.QueryRowContext(ctx, `SELECT `+sessionCols+sessionFrom+` WHERE s.id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return sess, fmt.Errorf("session %s: %w", id, ErrNotFound)
 	}
@@ -176,7 +224,7 @@ func (s *Store) Workdirs(ctx context.Context) ([]string, error) {
 
 // Sessions lists every session, most recently updated first.
 func (s *Store) Sessions(ctx context.Context) ([]llm.Session, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+sessionCols+` FROM sessions s ORDER BY s.updated_at DESC, s.id`)
+	rows, err := s.r.QueryContext(ctx, `SELECT `+sessionCols+sessionFrom+` ORDER BY s.updated_at DESC, s.id`)
 	if err != nil {
 		return nil, s.wrap(err)
 	}

@@ -58,7 +58,25 @@ type Store interface {
 }
 
 // Ledger keeps the approvals of every workspace.
-type Ledger struct{ st Store }
+type Ledger struct {
+	st  Store
+	key func(dir string) string // MapDir's, or nil
+}
+
+// MapDir makes fn choose the folder whose approvals a workspace (its Dir)
+// shares: an isolated session's copy shares its project folder's, since an
+// approval covers exact content wherever it lies. Call it before the
+// ledger is used.
+func (l *Ledger) MapDir(fn func(dir string) string) { l.key = fn }
+
+// dir is the key of workdir's approvals.
+func (l *Ledger) dir(workdir string) (string, error) {
+	dir, err := Dir(workdir)
+	if err != nil || l.key == nil {
+		return dir, err
+	}
+	return l.key(dir), nil
+}
 
 // New returns the ledger of st.
 func New(st Store) *Ledger { return &Ledger{st: st} }
@@ -66,7 +84,7 @@ func New(st Store) *Ledger { return &Ledger{st: st} }
 // Approval returns the approval of subject in workdir; ok is false when
 // there is none. It does not compare fingerprints: Holds does.
 func (l *Ledger) Approval(ctx context.Context, workdir, subject string) (a Approval, ok bool, err error) {
-	dir, err := Dir(workdir)
+	dir, err := l.dir(workdir)
 	if err != nil {
 		return Approval{}, false, err
 	}
@@ -94,7 +112,7 @@ func (l *Ledger) Approve(ctx context.Context, workdir, subject string, a Approva
 	if a.Fingerprint == "" {
 		return fmt.Errorf("approve %s in %s: no fingerprint", subject, workdir)
 	}
-	dir, err := Dir(workdir)
+	dir, err := l.dir(workdir)
 	if err != nil {
 		return err
 	}
@@ -107,7 +125,7 @@ func (l *Ledger) Approve(ctx context.Context, workdir, subject string, a Approva
 
 // Revoke withdraws the approval of subject in workdir, if any.
 func (l *Ledger) Revoke(ctx context.Context, workdir, subject string) error {
-	dir, err := Dir(workdir)
+	dir, err := l.dir(workdir)
 	if err != nil {
 		return err
 	}

@@ -111,3 +111,42 @@ func TestExposed(t *testing.T) {
 func storeSession(workdir string) llm.Session {
 	return llm.Session{ID: "ses_1", Workdir: workdir, ProjectID: workdir, ApprovalMode: "manual"}
 }
+
+// Issue 29: with MapDir, a folder shares the approvals of the folder it
+// maps to (an isolated copy, its project folder): approved in either, it
+// holds in both for the same content; revoked in one, in both. Folders
+// that map to themselves keep their own.
+func TestMapDirSharesApprovals(t *testing.T) {
+	ctx := context.Background()
+	l, _ := ledger(t)
+	project, copied, other := t.TempDir(), t.TempDir(), t.TempDir()
+	real := func(p string) string {
+		r, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	l.MapDir(func(dir string) string {
+		if dir == real(copied) {
+			return real(project)
+		}
+		return dir
+	})
+	fp := trust.Fingerprint([]byte("rules"))
+	if err := l.Approve(ctx, copied, trust.Rules, trust.Approval{Fingerprint: fp}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := l.Holds(ctx, project, trust.Rules, fp); !ok {
+		t.Fatal("approved in the copy, not held in its project")
+	}
+	if _, ok := l.Holds(ctx, other, trust.Rules, fp); ok {
+		t.Fatal("held in a folder that maps to itself")
+	}
+	if err := l.Revoke(ctx, project, trust.Rules); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := l.Holds(ctx, copied, trust.Rules, fp); ok {
+		t.Fatal("revoked in the project, still held in the copy")
+	}
+}

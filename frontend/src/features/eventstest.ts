@@ -243,6 +243,12 @@ export function everything(): Log {
   });
   log.add("context.compact_failed", { by: "user", error: "the model's summary was empty" });
   log.add("context.uncompacted", { id: "cmp_1" });
+  // An isolated session's setup, apply and discard (issue 29).
+  log.add("isolation.setup", { command: "npm ci", state: "running" });
+  log.add("isolation.setup", { command: "npm ci", state: "output", output: "added 3 packages\n" });
+  log.add("isolation.setup", { command: "npm ci", state: "succeeded", exitCode: 0, durationMs: 900, sandbox: "bubblewrap" });
+  log.add("isolation.applied", { folder: WORKDIR, applied: ["notes.txt"], conflicts: [] });
+  log.add("isolation.discarded", { kind: "copy", dir: "/d-sessions/ses_01" });
   return log;
 }
 

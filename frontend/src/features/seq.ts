@@ -35,6 +35,9 @@ const typeSet: { [K in EventType]: true } = {
   [gen.TypeRunInterrupted]: true,
   [gen.TypeRunEnd]: true,
   [gen.TypeHookRun]: true,
+  [gen.TypeIsolationSetup]: true,
+  [gen.TypeIsolationApplied]: true,
+  [gen.TypeIsolationDiscarded]: true,
 };
 
 /** EventTypes lists every event type the reducers know. */

@@ -85,6 +85,16 @@ export function createApi(transport: Caller) {
      */
     AnswerElicitation: (elicitationID: string, a: kernel.ElicitAnswer): Promise<void> =>
       transport.call<void>('AnswerElicitation', [elicitationID, a]),
+    /**
+     * ApplySession brings an isolated session's net change into the folder it
+     * was made from (docs/isolated-sessions.md): files the folder changed too
+     * are returned as conflicts with both diffs and left as they are, unless
+     * their paths are in o.Take. A session that works in its folder is
+     * refused (invalid), as is one whose copy was discarded (conflict) or that
+     * is running (busy).
+     */
+    ApplySession: (o: kernel.ApplyOptions): Promise<kernel.ApplyResult> =>
+      transport.call<kernel.ApplyResult>('ApplySession', [o]),
     /** Approvals returns a session's approval history. */
     Approvals: (sessionID: string): Promise<kernel.ApprovalRecord[]> =>
       transport.call<kernel.ApprovalRecord[]>('Approvals', [sessionID]),
@@ -197,6 +207,12 @@ export function createApi(transport: Caller) {
      */
     Diff: (changeID: string): Promise<string> =>
       transport.call<string>('Diff', [changeID]),
+    /**
+     * DiscardSession removes an isolated session's copy (a worktree with its
+     * branch, or the copied folder); the session's history stays.
+     */
+    DiscardSession: (id: string): Promise<void> =>
+      transport.call<void>('DiscardSession', [id]),
     /** DiscoverModelServers probes every candidate of ModelServers at once. */
     DiscoverModelServers: (): Promise<profiles.ModelServer[]> =>
       transport.call<profiles.ModelServer[]>('DiscoverModelServers', []),
@@ -340,6 +356,12 @@ export function createApi(transport: Caller) {
     /** RemoveMCPServer removes one of the user's MCP servers and stops it. */
     RemoveMCPServer: (name: string): Promise<void> =>
       transport.call<void>('RemoveMCPServer', [name]),
+    /**
+     * RemoveOrphanCopy removes a copy whose session is not recorded (one
+     * SessionCopies marks as an orphan) now, rather than at the next start.
+     */
+    RemoveOrphanCopy: (id: string): Promise<void> =>
+      transport.call<void>('RemoveOrphanCopy', [id]),
     /** RemoveProvider removes a provider profile and its key. */
     RemoveProvider: (name: string): Promise<void> =>
       transport.call<void>('RemoveProvider', [name]),
@@ -412,6 +434,12 @@ export function createApi(transport: Caller) {
     Session: (id: string): Promise<kernel.Session> =>
       transport.call<kernel.Session>('Session', [id]),
     /**
+     * SessionCopies lists the isolated sessions' copies on disk with the disk
+     * each takes.
+     */
+    SessionCopies: (): Promise<kernel.SessionCopy[]> =>
+      transport.call<kernel.SessionCopy[]>('SessionCopies', []),
+    /**
      * SessionPatch returns a session's net change as one git-style patch
      * (kernel.SessionPatch), for saving as a file.
      */
@@ -460,6 +488,13 @@ export function createApi(transport: Caller) {
     /** Settings returns every setting by key. */
     Settings: (): Promise<Record<string, string>> =>
       transport.call<Record<string, string>>('Settings', []),
+    /**
+     * SetupRunning reports whether the setup command of an isolated session's
+     * new copy is running: its runs are refused (busy) until it ends, and its
+     * output comes as isolation.setup events.
+     */
+    SetupRunning: (sessionID: string): Promise<boolean> =>
+      transport.call<boolean>('SetupRunning', [sessionID]),
     /**
      * SignInMCPServer signs in to an HTTP MCP server that asks for it (a
      * project's of workdir wins over the user's of the same name): the

@@ -60,6 +60,12 @@ function summary(ev: TypedEvent): string {
       return ev.data.id;
     case "context.compact_failed":
       return `${ev.data.by} ${ev.data.error}`;
+    case "isolation.setup":
+      return `${ev.data.command} ${ev.data.state}`;
+    case "isolation.applied":
+      return `${ev.data.applied.join(",")} ${ev.data.conflicts.join(",")}`;
+    case "isolation.discarded":
+      return `${ev.data.kind} ${ev.data.dir}`;
     default: {
       const unhandled: never = ev;
       return unhandled;

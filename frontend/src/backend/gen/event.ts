@@ -260,6 +260,18 @@ export const TypeContextUncompacted = "context.uncompacted";
  * Event types, one per payload struct. Names are dotted.
  */
 export const TypeContextCompactFailed = "context.compact_failed";
+/**
+ * An isolated session's copy (issue 29, docs/isolated-sessions.md).
+ */
+export const TypeIsolationSetup = "isolation.setup";
+/**
+ * Event types, one per payload struct. Names are dotted.
+ */
+export const TypeIsolationApplied = "isolation.applied";
+/**
+ * Event types, one per payload struct. Names are dotted.
+ */
+export const TypeIsolationDiscarded = "isolation.discarded";
 
 //////////
 // source: notice.go
@@ -844,6 +856,61 @@ export interface ContextCompactFailedData {
   error: string;
   stopped?: boolean;
 }
+/**
+ * Setup states of isolation.setup.
+ */
+export const SetupRunning = "running"; // the command started
+/**
+ * Setup states of isolation.setup.
+ */
+export const SetupOutput = "output"; // more of what it printed
+/**
+ * Setup states of isolation.setup.
+ */
+export const SetupSucceeded = "succeeded"; // it exited with status 0
+/**
+ * Setup states of isolation.setup.
+ */
+export const SetupFailed = "failed"; // it could not start, failed, timed out or was stopped
+/**
+ * IsolationSetupData is the payload of isolation.setup: the project's
+ * setup command running in an isolated session's new copy
+ * (docs/isolated-sessions.md). A running event comes first, output events
+ * carry what it prints as it prints it (Output, the new part only), and
+ * one succeeded or failed event ends it with the end of its output.
+ */
+export interface IsolationSetupData {
+  command: string;
+  state: string;
+  output?: string;
+  /**
+   * ExitCode is the command's exit status once it ended by itself.
+   */
+  exitCode?: number /* int */;
+  error?: string;
+  durationMs?: number /* int64 */;
+  sandbox?: string;
+}
+/**
+ * IsolationAppliedData is the payload of isolation.applied: an isolated
+ * session's net change was brought into its folder. Applied lists the
+ * paths written (or removed) there, Conflicts those the folder had changed
+ * too and that were left as the folder has them.
+ */
+export interface IsolationAppliedData {
+  folder: string;
+  applied: string[];
+  conflicts: string[];
+}
+/**
+ * IsolationDiscardedData is the payload of isolation.discarded: an
+ * isolated session's copy was removed (with a worktree, its branch).
+ */
+export interface IsolationDiscardedData {
+  kind: string;
+  dir: string;
+  branch?: string;
+}
 
 //////////
 // source: ts.go
@@ -880,6 +947,9 @@ export interface EventDataByType {
   "context.compacted": ContextCompactedData;
   "context.uncompacted": ContextUncompactedData;
   "context.compact_failed": ContextCompactFailedData;
+  "isolation.setup": IsolationSetupData;
+  "isolation.applied": IsolationAppliedData;
+  "isolation.discarded": IsolationDiscardedData;
 }
 /**
  * EventType is every event type.

@@ -50,6 +50,12 @@ export interface Session {
    */
   forkedFrom?: string;
   forkedAt?: number /* int */;
+  /**
+   * Isolation is the isolated copy the session works in (Workdir is in
+   * it, ProjectID is the folder it was made from); nil when the session
+   * works in its folder.
+   */
+  isolation?: Isolation;
 }
 /**
  * RunStatus is the state of a run (the vocabulary of run.end).
@@ -503,6 +509,17 @@ export interface NewSession {
    * Tools is a tool allowlist; nil allows every tool.
    */
   tools?: string[];
+  /**
+   * Isolation is where the session works (docs/isolated-sessions.md):
+   * "" in the folder itself, "auto" in a git worktree when the folder is
+   * in a repository with a commit else in a copy, "worktree", or "copy".
+   */
+  isolation?: string;
+  /**
+   * Branch is an isolated worktree's new branch; "foya/<session ID>"
+   * when empty. A branch that exists already is refused (conflict).
+   */
+  branch?: string;
 }
 /**
  * ResourceRef names an MCP resource a user attaches to a message: a
@@ -983,6 +1000,159 @@ export interface PastedImage {
   size: number /* int64 */;
   width: number /* int */;
   height: number /* int */;
+}
+
+//////////
+// source: dto_isolate.go
+
+/**
+ * IsolationNone works in the folder itself.
+ */
+export const IsolationNone = "";
+/**
+ * IsolationAuto is a git worktree for a folder in a repository with a
+ * commit, else a copy.
+ */
+export const IsolationAuto = "auto";
+/**
+ * Isolation choices of NewSession.Isolation (issue 29,
+ * docs/isolated-sessions.md).
+ */
+export const IsolationWorktree = "worktree";
+/**
+ * Isolation choices of NewSession.Isolation (issue 29,
+ * docs/isolated-sessions.md).
+ */
+export const IsolationCopy = "copy";
+/**
+ * Isolation is the isolated copy an isolated session works in: a git
+ * worktree on a branch of its own, or a copy of the folder, in a folder
+ * of Foya's beside its data folder. Session.Workdir is the copy,
+ * Session.ProjectID the folder it was made from.
+ */
+export interface Isolation {
+  /**
+   * Kind is "worktree" or "copy".
+   */
+  kind: string;
+  /**
+   * Dir is the copy's own folder (the worktree or the copied folder is
+   * in it); Folder is where Apply writes: the session's folder, or for a
+   * worktree the top of its repository.
+   */
+  dir: string;
+  folder: string;
+  /**
+   * Repo, Branch and Base are a worktree's repository, branch and base
+   * commit (the commit it started at, moved by each apply).
+   */
+  repo?: string;
+  branch?: string;
+  base?: string;
+  /**
+   * Uncommitted lists (at most 200) the paths of the repository's
+   * uncommitted changes when the worktree was made: the worktree starts
+   * at the last commit without them, and they stay in the folder.
+   */
+  uncommitted?: string[];
+  /**
+   * Note says what the copy lacks (submodules not checked out).
+   */
+  note?: string;
+  /**
+   * Setup is the project's setup command, run in the copy when it was
+   * made; its output is in the session's isolation.setup events.
+   */
+  setup?: string;
+  /**
+   * DiscardedAt is when the copy was removed (DiscardSession), absent
+   * while it is there: the session's history stays, and it cannot run
+   * again.
+   */
+  discardedAt?: string /* RFC 3339 */;
+}
+/**
+ * ApplyOptions ask for an isolated session's net change to be brought
+ * into its folder.
+ */
+export interface ApplyOptions {
+  sessionId: string;
+  /**
+   * Take lists conflicting paths (from an earlier ApplyResult) where the
+   * session's version is to be written over the folder's all the same.
+   */
+  take?: string[];
+  /**
+   * Preview asks what applying would do now, writing nothing: Applied
+   * lists what would be written, Conflicts what would be left (Take is
+   * ignored).
+   */
+  preview?: boolean;
+}
+/**
+ * ApplyConflict is a file both the folder and the session changed since
+ * the base, each its own way: the folder's is left as it is.
+ */
+export interface ApplyConflict {
+  path: string;
+  /**
+   * Folder and Session say what each side did to the file since the
+   * base: "added", "changed" or "deleted".
+   */
+  folder: string;
+  session: string;
+  /**
+   * FolderDiff and SessionDiff are unified diffs from the base to the
+   * folder's file and to the session's.
+   */
+  folderDiff: string;
+  sessionDiff: string;
+  binary: boolean;
+}
+/**
+ * ApplyResult is what ApplySession did. Paths are relative to Folder,
+ * with forward slashes.
+ */
+export interface ApplyResult {
+  sessionId: string;
+  folder: string;
+  /**
+   * Applied lists the files written into the folder (or removed from
+   * it) as the session has them; Same those the folder had as the
+   * session has them already.
+   */
+  applied: string[];
+  same: string[];
+  /**
+   * Conflicts are left as the folder has them; ApplySession with their
+   * paths in Take writes the session's versions.
+   */
+  conflicts: ApplyConflict[];
+}
+/**
+ * SessionCopy is an isolated copy on disk (Settings and foya doctor list
+ * them with their disk use).
+ */
+export interface SessionCopy {
+  sessionId: string;
+  kind: string;
+  dir: string;
+  /**
+   * Folder is where the copy was made from; Branch a worktree's branch.
+   */
+  folder: string;
+  branch?: string;
+  /**
+   * Bytes is the disk the copy takes, as du counts it: a file cloned
+   * (copy-on-write) counts whole though it shares its blocks until
+   * changed, and a worktree's git objects are its repository's.
+   */
+  bytes: number /* int64 */;
+  /**
+   * Orphan says no session is recorded for it: the next start of Foya
+   * removes it, unless a running Foya is making it right now.
+   */
+  orphan: boolean;
 }
 
 //////////

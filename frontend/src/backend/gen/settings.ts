@@ -91,6 +91,15 @@ export const NotifyRunFailed = "notify.runFailed";
  */
 export const AutoTitle = "sessions.autoTitle";
 /**
+ * SetupPrefix, followed by a folder's absolute path, is the command
+ * run in each isolated copy of that folder when it is made (issue 29).
+ */
+export const SetupPrefix = "isolate.setup.";
+/**
+ * MaxCommand bounds a command setting's length.
+ */
+export const MaxCommand = 4096;
+/**
  * Kind is the kind of value a setting takes; each kind has one parser.
  */
 export type Kind = string;
@@ -142,6 +151,10 @@ export const KindRepeats: Kind = "repeats"; // a whole number of repeated calls
  * Kinds of setting values.
  */
 export const KindCompact: Kind = "compact"; // a share of the context window, from engine.MinCompactAt to engine.MaxCompactAt
+/**
+ * Kinds of setting values.
+ */
+export const KindCommand: Kind = "command"; // a shell command (bash -c), one line or several
 /**
  * Setting declares one setting.
  */

@@ -61,6 +61,9 @@ export function applyApprovals(s: ApprovalsState, raw: Event): ApprovalsState {
     case "run.steer":
     case "context.compacted":
     case "context.uncompacted":
+    case "isolation.setup":
+    case "isolation.applied":
+    case "isolation.discarded":
     case "context.compact_failed":
       return s;
     default:

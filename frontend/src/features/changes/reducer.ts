@@ -191,6 +191,9 @@ export function applyChanges(s: ChangesState, raw: Event): ChangesState {
     case "run.end":
     case "context.compacted":
     case "context.uncompacted":
+    case "isolation.setup":
+    case "isolation.applied":
+    case "isolation.discarded":
     case "context.compact_failed":
       return s;
     default:

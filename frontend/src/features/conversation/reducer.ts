@@ -519,6 +519,9 @@ function applyToTurn(s: ConversationState, turn: Turn, ev: TypedEvent): Conversa
     case "change.reviewed":
     case "context.compacted":
     case "context.uncompacted":
+    case "isolation.setup":
+    case "isolation.applied":
+    case "isolation.discarded":
     case "context.compact_failed":
       return s;
     default:

@@ -109,6 +109,9 @@ export function applySessions(s: SessionsState, raw: Event): SessionsState {
     case "run.steer":
     case "context.compacted":
     case "context.uncompacted":
+    case "isolation.setup":
+    case "isolation.applied":
+    case "isolation.discarded":
     case "context.compact_failed":
       return next;
     default:
