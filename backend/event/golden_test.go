@@ -55,7 +55,7 @@ func goldenEvents() []event.Event {
 			Text: "Started in the background with id bg1 (PID 42).", DurationMs: &ms, Background: "bg1"}),
 		// A shell command the sandbox refused things, said in words.
 		event.ToolEnd(event.ToolEndData{Step: 1, Index: 5, ID: "call_8", Name: "bash", Status: event.CallDone,
-			Text: "npm ERR! EROFS\n\nExit code 1 after 5ms. Sandbox: landlock+netns.\nThe sandbox refused: write to ~/.npm/_cacache refused: outside the workspace.",
+			Text:       "npm ERR! EROFS\n\nExit code 1 after 5ms. Sandbox: landlock+netns.\nThe sandbox refused: write to ~/.npm/_cacache refused: outside the workspace.",
 			DurationMs: &ms, ExitCode: &one, Denials: []event.Denial{
 				{Kind: event.DenialWrite, Path: "/home/u/.npm/_cacache", Text: "write to ~/.npm/_cacache refused: outside the workspace",
 					Allow: event.DenialWrite, Folder: "/home/u/.npm"},
