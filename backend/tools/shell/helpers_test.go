@@ -241,8 +241,8 @@ func (s *Shell) waitAny(sessionID, id string) {
 	}
 }
 
-// fixedGrants is a Granter that always gives the same grants.
-type fixedGrants struct{ g Grants }
+// grantsFunc is a Granter that gives what the function returns.
+type grantsFunc func() Grants
 
-func (f fixedGrants) Grants(context.Context, string) (Grants, error) { return f.g, nil }
-func (f fixedGrants) Spent(context.Context, string, []string) error  { return nil }
+func (f grantsFunc) Grants(context.Context, string) (Grants, error) { return f(), nil }
+func (f grantsFunc) Spent(context.Context, string, []string) error  { return nil }

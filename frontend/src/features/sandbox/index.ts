@@ -1,0 +1,3 @@
+export { DenialList } from "./DenialList";
+export { SandboxGrantsMenu } from "./SandboxGrantsMenu";
+export { useSandboxGrants, type SandboxGrants } from "./useSandboxGrants";
