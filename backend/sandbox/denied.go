@@ -54,6 +54,9 @@ type Denial struct {
 	// Protected marks a write into a path that stays read-only whatever
 	// the user allows (.git, .foya, .agents, Foya's own files).
 	Protected bool
+	// masked is the socket folder (/tmp, /run) the sandbox covers with an
+	// empty one, in which Path lies: the path looks missing there.
+	masked string
 	// Text says what was refused and why in one sentence, the home folder
 	// written "~": "write to ~/.npm/_cacache refused: outside the
 	// workspace".
@@ -135,6 +138,10 @@ func denials(out []byte, sp *spec, carved bool) []Denial {
 			add(Denial{Kind: DeniedHidden, Path: hidden})
 			continue
 		}
+		if masked, p, ok := refusedMasked(s, paths, sp); ok && !carved {
+			add(Denial{Kind: DeniedWrite, Path: p, masked: masked})
+			continue
+		}
 		if !sp.Policy.Network && containsAny(s, netDenials) {
 			add(Denial{Kind: DeniedNetwork, Host: hostIn(s)})
 			continue
@@ -174,6 +181,31 @@ func refusedHidden(s string, paths []string, sp *spec) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// refusedMasked returns the path a line reports missing that lies in a
+// socket folder the sandbox covers with an empty one (/tmp, /run), outside
+// Writable, where the user could write without the sandbox, with that
+// folder. (Reads and writes there look alike: the path is missing. So a
+// path is taken only when it, or its folder below the covered one, exists
+// on the host: "cat /tmp/nothing" is no refusal.) Only the mechanisms with
+// a mount namespace cover these folders.
+func refusedMasked(s string, paths []string, sp *spec) (string, string, bool) {
+	if len(sp.masks) == 0 || !strings.Contains(s, "No such file or directory") {
+		return "", "", false
+	}
+	for _, p := range paths {
+		p = resolveExisting(p)
+		if fspath.WithinAny(sp.writable, p) {
+			continue
+		}
+		for _, m := range sp.masks {
+			if fspath.WithinAny([]string{m}, p) && p != m && writableUnconfined(p) && (onHost(p) || filepath.Dir(p) != m && onHost(filepath.Dir(p))) {
+				return m, p, true
+			}
+		}
+	}
+	return "", "", false
 }
 
 // refusedSocket returns the socket a line reports a failed connection to,
@@ -271,6 +303,9 @@ func describe(d Denial) string {
 		if d.Protected {
 			return fmt.Sprintf("write to %s refused: it stays read-only in the sandbox (.git, .foya and .agents folders and Foya's own files: "+
 				"programs run what they hold outside the sandbox)", p)
+		}
+		if d.masked != "" {
+			return fmt.Sprintf("write to %s refused: outside the workspace (%s looks empty to commands; they get their own $TMPDIR)", p, d.masked)
 		}
 		return fmt.Sprintf("write to %s refused: outside the workspace", p)
 	case DeniedNetwork:
