@@ -196,8 +196,10 @@
 //
 // Result.Denials read the kept output, line by line: a refused write
 // (EACCES, EPERM, EROFS, EXDEV, EBUSY) naming a path outside Writable or
-// inside ReadOnly that the user could write without the sandbox; an error
-// naming a Hidden path that exists; a failed connection to a socket outside
+// inside ReadOnly that the user could write without the sandbox; "No such
+// file or directory" on a path in a socket folder the mechanism covers
+// with an empty one (/tmp, /run) that exists on the host (or whose folder
+// below the covered one does); an error naming a Hidden path that exists; a failed connection to a socket outside
 // Writable that exists on the host; a network failure while the network is
 // cut, with the host and port the message names (a URL, curl's "Failed to
 // connect to H port P", Go's "dial tcp H:P", bash's /dev/tcp/H/P, ...). Each

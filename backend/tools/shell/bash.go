@@ -108,9 +108,6 @@ func (s *Shell) plan(rc *tools.RunContext, a bashArgs) plan {
 		p.protect = protect(rc.Workdir)
 		if s.opts.Granter != nil {
 			p.grants, p.grantErr = s.opts.Granter.Grants(context.Background(), rc.SessionID)
-			if p.grants.Network {
-				p.why = strings.Replace(p.why, ", without network)", ", with the network you allowed)", 1)
-			}
 			// A granted folder's repositories are as dangerous as the
 			// workspace's.
 			for _, g := range p.grants.Folders {
@@ -133,6 +130,13 @@ func (s *Shell) plan(rc *tools.RunContext, a bashArgs) plan {
 			p.kind = approval.ShellWeakSandbox
 			p.why = "run a shell command in a weaker sandbox (it writes only in the workspace and the session's temp folder, without network, but " +
 				p.weaker + ")"
+		}
+		// The question says what the user allowed besides.
+		if len(p.grants.Folders) > 0 {
+			p.why = strings.Replace(p.why, " and the session's temp folder,", ", the session's temp folder and the folders you allowed,", 1)
+		}
+		if p.grants.Network {
+			p.why = strings.Replace(p.why, ", without network", ", with the network you allowed", 1)
 		}
 	}
 	return p
