@@ -149,3 +149,18 @@ func TestDenialSentences(t *testing.T) {
 		}
 	}
 }
+
+// TestDenialCrowdedFolder: under Landlock alone, a new entry next to a
+// read-only folder is refused (documented), and the denial says why and
+// what to do, not that the file itself is read-only.
+func TestDenialCrowdedFolder(t *testing.T) {
+	if Probe().Landlock == 0 {
+		testwait.Missing(t, "Landlock", "the folders on the way to a read-only one under Landlock alone")
+	}
+	llMode.use(t)
+	b := newBox(t)
+	res := b.run(t, llMode, `echo x > new-file`)
+	if len(res.Denials) != 1 || !res.Denials[0].Protected || !strings.Contains(res.Denials[0].Text, "write in a subfolder") {
+		t.Errorf("a new file next to .foya under Landlock alone: denials %+v\n%s", res.Denials, res.Output)
+	}
+}

@@ -54,6 +54,9 @@ type Denial struct {
 	// Protected marks a write into a path that stays read-only whatever
 	// the user allows (.git, .foya, .agents, Foya's own files).
 	Protected bool
+	// crowded marks a write refused because its folder holds a read-only
+	// path on the way (Landlock alone: those folders take no new entries).
+	crowded bool
 	// masked is the socket folder (/tmp, /run) the sandbox covers with an
 	// empty one, in which Path lies: the path looks missing there.
 	masked string
@@ -155,9 +158,10 @@ func denials(out []byte, sp *spec, carved bool) []Denial {
 		}
 		for _, p := range paths {
 			p = resolveExisting(p)
-			protected := fspath.WithinAny(sp.readOnly, p) || carved && onTheWay(p, sp.readOnly)
-			if (!fspath.WithinAny(sp.writable, p) || protected) && writableUnconfined(p) {
-				add(Denial{Kind: DeniedWrite, Path: p, Protected: protected})
+			readOnly := fspath.WithinAny(sp.readOnly, p)
+			crowded := !readOnly && carved && onTheWay(p, sp.readOnly)
+			if (!fspath.WithinAny(sp.writable, p) || readOnly || crowded) && writableUnconfined(p) {
+				add(Denial{Kind: DeniedWrite, Path: p, Protected: readOnly || crowded, crowded: crowded})
 				break
 			}
 		}
@@ -300,6 +304,10 @@ func describe(d Denial) string {
 	p := homeTilde(d.Path)
 	switch d.Kind {
 	case DeniedWrite:
+		if d.crowded {
+			return fmt.Sprintf("write to %s refused: this sandbox (Landlock alone) lets no new entry into a folder that holds a read-only one "+
+				"(.git, .foya, .agents) on the way; write in a subfolder", p)
+		}
 		if d.Protected {
 			return fmt.Sprintf("write to %s refused: it stays read-only in the sandbox (.git, .foya and .agents folders and Foya's own files: "+
 				"programs run what they hold outside the sandbox)", p)

@@ -42,11 +42,11 @@ export function whyNot(d: Denial): string {
     case "socket":
       return "Other programs' sockets stay out of reach in the sandbox; only a command run outside it (which asks you first) can use them.";
     case "write":
-      return d.folder === undefined && d.path !== undefined && /\/\.(git|foya|agents)(\/|$)/.test(d.path)
-        ? "This folder stays read-only in the sandbox: git and agents run what it holds outside any sandbox. A command run outside the sandbox (which asks you first) can write it."
-        : "This folder cannot be made writable from here (a system folder, or one that holds credentials or Foya's data).";
+      return d.path !== undefined && /\/\.(git|foya|agents)(\/|$)/.test(d.path)
+        ? "It stays read-only in the sandbox: git and agents run what it holds outside any sandbox. A command run outside the sandbox (which asks you first) can write it."
+        : "Foya does not make this folder writable for commands (a system folder, or one that holds credentials or Foya's data); a command run outside the sandbox (which asks you first) can write it.";
   }
-  return "";
+  return "A command run outside the sandbox (which asks you first) can do this.";
 }
 
 /** what names what allowing d allows, for its buttons. */
