@@ -618,7 +618,8 @@ func sandboxNote(mechanism string, p plan) string {
 }
 
 const quietNote = "It failed without a word. If it needed the network or a write outside the workspace, which the sandbox forbids, " +
-	"call bash again with sandbox: false and a reason: the user will be asked."
+	"the user can allow a folder or the network for the session without leaving the sandbox (Settings, Sandbox; say which); " +
+	"or call bash again with sandbox: false and a reason: the user will be asked."
 
 // spend drops the one-command grants a command started with.
 func (s *Shell) spend(sessionID string, p plan) {
