@@ -343,6 +343,11 @@ func otherSockets(masks, writable []string) []string {
 	return out
 }
 
+// ListeningSockets returns the pathname UNIX sockets other programs listen
+// on here now (see listeningSockets): callers that widen Policy.Writable
+// check that a folder holds none, as a socket below Writable is reachable.
+func ListeningSockets() []string { return listeningSockets() }
+
 // listeningSockets returns the pathname UNIX sockets bound in this network
 // namespace that exist here, as /proc/net/unix lists them: wherever a
 // program keeps its socket (a daemon's folder, a home folder), the sandbox

@@ -49,9 +49,12 @@ var systemFolders = []string{"/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", 
 // sandboxed commands and returns it absolute and with its links resolved
 // (of its existing part: a grant may name a folder that does not exist
 // yet). It refuses, with ErrGrant and the reason, the root, the home
-// folder and the folders above it, system folders, and a folder that
-// is or holds, or lies inside, a credential store, Foya's data folder,
-// its database or its own files, whatever the user allowed to read.
+// folder and the folders above it, system folders, the folders where
+// programs keep their sockets (/tmp, /run, $XDG_RUNTIME_DIR) and those
+// above them, a folder that holds a socket another program listens on,
+// and a folder that is or holds, or lies inside, a credential store,
+// Foya's data folder, its database or its own files, whatever the user
+// allowed to read.
 func (s *Shell) CheckFolder(folder string) (string, error) {
 	if strings.TrimSpace(folder) == "" {
 		return "", fmt.Errorf("%w an empty folder: name the folder to make writable", ErrGrant)
@@ -72,6 +75,18 @@ func (s *Shell) CheckFolder(folder string) (string, error) {
 	for _, sys := range systemFolders {
 		if fspath.WithinAny([]string{sys}, canon) {
 			return "", fmt.Errorf("%w %s: it is a system folder; run the command with sandbox: false if it must write there", ErrGrant, canon)
+		}
+	}
+	for _, sf := range socketFolders() {
+		if fspath.WithinAny([]string{canon}, sf) {
+			return "", fmt.Errorf("%w %s: other programs keep their sockets in %s (an SSH agent, the display, Docker), "+
+				"which would become reachable; pick a folder inside it", ErrGrant, canon, sf)
+		}
+	}
+	for _, sock := range sandbox.ListeningSockets() {
+		if fspath.WithinAny([]string{canon}, resolveExisting(sock)) {
+			return "", fmt.Errorf("%w %s: it holds %s, another program's socket, which would become reachable; pick a narrower folder",
+				ErrGrant, canon, sock)
 		}
 	}
 	if home, err := os.UserHomeDir(); err == nil && filepath.IsAbs(home) {
@@ -98,6 +113,19 @@ func (s *Shell) CheckFolder(folder string) (string, error) {
 		}
 	}
 	return canon, nil
+}
+
+// socketFolders are the folders where programs keep their UNIX sockets,
+// which the sandbox covers (see the sandbox package): a grant may name a
+// folder inside one, never one of them or a folder that holds one.
+func socketFolders() []string {
+	var out []string
+	for _, f := range []string{"/tmp", "/var/tmp", "/run", "/var/run", os.TempDir(), os.Getenv("XDG_RUNTIME_DIR")} {
+		if filepath.IsAbs(f) {
+			out = append(out, resolveExisting(filepath.Clean(f)))
+		}
+	}
+	return out
 }
 
 // resolveExisting resolves the links of the longest existing prefix of an

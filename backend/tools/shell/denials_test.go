@@ -5,6 +5,7 @@ package shell
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -118,6 +119,15 @@ func TestCheckFolder(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "foya.db")
 	s := New(Options{Private: []string{data}, Database: []string{db}})
 	defer s.Close()
+	sockDir := filepath.Join(t.TempDir(), "daemon")
+	if err := os.Mkdir(sockDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("unix", filepath.Join(sockDir, "d.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
 	bad := []struct{ folder, why string }{
 		{"", "empty"},
 		{"relative/dir", "not an absolute path"},
@@ -133,6 +143,10 @@ func TestCheckFolder(t *testing.T) {
 		{filepath.Dir(data), "holds"},
 		{filepath.Dir(db), "holds"},
 		{"/tmp/x\x00y", "NUL"},
+		{"/tmp", "sockets"},
+		{"/run", "sockets"},
+		{"/var", "sockets"},
+		{sockDir, "another program's socket"},
 	}
 	for _, c := range bad {
 		if got, err := s.CheckFolder(c.folder); err == nil || !containsOne(err.Error(), strings.Split(c.why, "|")) {

@@ -44,7 +44,7 @@ export function whyNot(d: Denial): string {
     case "write":
       return d.path !== undefined && /\/\.(git|foya|agents)(\/|$)/.test(d.path)
         ? "It stays read-only in the sandbox: git and agents run what it holds outside any sandbox. A command run outside the sandbox (which asks you first) can write it."
-        : "Foya does not make this folder writable for commands (a system folder, or one that holds credentials or Foya's data); a command run outside the sandbox (which asks you first) can write it.";
+        : "Foya does not make this folder writable for commands (a system folder, or one that holds credentials, Foya's data or other programs' sockets); a command run outside the sandbox (which asks you first) can write it.";
   }
   return "A command run outside the sandbox (which asks you first) can do this.";
 }
