@@ -78,7 +78,13 @@ func TestSandboxDenialsExplainedThenAllowed(t *testing.T) {
 	b := newEscBox(t, "")
 	fakeHome(t, b)
 	home := os.Getenv("HOME")
-	sock := filepath.Join(b.out, "daemon.sock")
+	// The socket is in a folder of its own: a folder holding one is never
+	// made writable (see bad input below).
+	sockets := filepath.Join(filepath.Dir(b.out), "sockets")
+	if err := os.Mkdir(sockets, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(sockets, "daemon.sock")
 	l, err := net.Listen("unix", sock)
 	if err != nil {
 		t.Fatal(err)
@@ -160,6 +166,8 @@ func TestSandboxDenialsExplainedThenAllowed(t *testing.T) {
 		{kernel.SandboxAllow{Kind: kernel.SandboxWrite, Folder: filepath.Dir(h.db)}, "Foya's own data"},
 		{kernel.SandboxAllow{Kind: kernel.SandboxWrite, Folder: h.k.Info().DataDir}, "Foya's own data"},
 		{kernel.SandboxAllow{Kind: kernel.SandboxWrite, Folder: "/etc"}, "system folder"},
+		{kernel.SandboxAllow{Kind: kernel.SandboxWrite, Folder: "/tmp"}, "keep their sockets"},
+		{kernel.SandboxAllow{Kind: kernel.SandboxWrite, Folder: sockets}, "another program's socket"},
 		{kernel.SandboxAllow{Kind: kernel.SandboxWrite, Folder: "relative"}, "not an absolute path"},
 		{kernel.SandboxAllow{Kind: kernel.SandboxWrite}, "empty folder"},
 		{kernel.SandboxAllow{Kind: "everything"}, "unknown sandbox grant kind"},
