@@ -35,7 +35,7 @@ func TestDenialsInWords(t *testing.T) {
 			path: func(b *box) string { return filepath.Join(b.tmpOut, "f") }, text: "looks empty to commands"},
 		{name: "write into .foya", script: `echo x > "$WS/.foya/new"`, kind: DeniedWrite,
 			path: func(b *box) string { return filepath.Join(b.foya, "new") }, text: "stays read-only in the sandbox"},
-		{name: "network", script: `exec 3<>/dev/tcp/127.0.0.1/9`, kind: DeniedNetwork, host: "*",
+		{name: "network", script: `exec 3<>/dev/tcp/127.0.0.1/9`, kind: DeniedNetwork, host: "127.0.0.1:9",
 			text: "refused: the network is off for commands"},
 		{name: "hidden path", script: `cat "$OUT/secret/key"`, kind: DeniedHidden,
 			path: func(b *box) string { return filepath.Join(b.out, "secret", "key") }, text: "refused: the sandbox hides it"},

@@ -145,7 +145,10 @@ func denials(out []byte, sp *spec, carved bool) []Denial {
 			add(Denial{Kind: DeniedWrite, Path: p, masked: masked})
 			continue
 		}
-		if !sp.Policy.Network && containsAny(s, netDenials) {
+		// Without namespaces, bash's /dev/tcp says "Permission denied" on
+		// the end point it could not reach.
+		devNet := (strings.Contains(s, "/dev/tcp/") || strings.Contains(s, "/dev/udp/")) && containsAny(s, fsDenials)
+		if !sp.Policy.Network && (containsAny(s, netDenials) || devNet) {
 			add(Denial{Kind: DeniedNetwork, Host: hostIn(s)})
 			continue
 		}
