@@ -183,3 +183,21 @@ func TestSuggestFolder(t *testing.T) {
 func containsOne(s string, subs []string) bool {
 	return slices.ContainsFunc(subs, func(sub string) bool { return strings.Contains(s, sub) })
 }
+
+// TestBackgroundDenials: a background command's refusals are told by
+// bash_output once it ended, in words, with what may be allowed.
+func TestBackgroundDenials(t *testing.T) {
+	needSandbox(t)
+	b := newBox(t, Options{Granter: &memGrants{once: map[string]Grants{}}})
+	rc := b.rc("ses_1", &gate{mode: approval.Auto})
+	res := b.bash(t, rc, map[string]any{"command": fmt.Sprintf("echo x > %q/f", b.out), "run_in_background": true})
+	if res.IsError || len(res.Denials) != 0 {
+		t.Fatalf("start: %+v", res)
+	}
+	b.waitOutput(t, "ses_1", "bg1", "Status: exited")
+	res = b.call(t, context.Background(), rc, OutputName, map[string]any{"id": "bg1"})
+	if len(res.Denials) != 1 || res.Denials[0].Allow != event.DenialWrite || res.Denials[0].Folder != b.out ||
+		!strings.Contains(res.Text, res.Denials[0].Text) {
+		t.Errorf("bash_output after the end: denials %+v\n%s", res.Denials, res.Text)
+	}
+}
