@@ -3,13 +3,14 @@ package sandbox
 import (
 	"bytes"
 	"fmt"
-	"net"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"foya/backend/fspath"
 )
@@ -222,7 +223,7 @@ func refusedSocket(s string, paths []string, sp *spec) (string, bool) {
 	if !containsAny(s, socketDenials) {
 		return "", false
 	}
-	for _, u := range unixURL.FindAllStringSubmatch(s, -1) {
+	for _, u := range unixURL().FindAllStringSubmatch(s, -1) {
 		paths = append(paths, filepath.Clean(u[1]))
 	}
 	// Node and others print "connect ENOENT /run/x.sock" as a last field.
@@ -246,28 +247,33 @@ func refusedSocket(s string, paths []string, sp *spec) (string, bool) {
 }
 
 // unixURL finds the socket of "unix:///run/docker.sock", "unix:/run/x" and
-// socat's "UNIX-CONNECT:/run/x".
-var unixURL = regexp.MustCompile(`(?i)unix(?:-connect)?:(?://)?(/[^\s'"),;]+)`)
+// socat's "UNIX-CONNECT:/run/x". Compiled on first use, as hostPatterns:
+// the helper, which links this package, starts for every command.
+var unixURL = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)unix(?:-connect)?:(?://)?(/[^\s'"),;]+)`)
+})
 
 // hostPatterns find the end point a network error names, most specific
 // first; each has the host as its first group and, when it names one, the
 // port as the second.
-var hostPatterns = []*regexp.Regexp{
-	regexp.MustCompile(`/dev/(?:tcp|udp)/([^/\s:]+)/(\d+)`),
-	regexp.MustCompile(`Failed to connect to (\S+?) port (\d+)`),
-	regexp.MustCompile(`connect to host (\S+?) port (\d+)`),
-	regexp.MustCompile(`host='([^']+)', port=(\d+)`),
-	regexp.MustCompile(`dial (?:tcp|udp)[46]? (\[[0-9a-fA-F:.]+\]|[^\s:\[]+):(\d+)`),
-	regexp.MustCompile(`(?:connect|Connecting) to (\[[0-9a-fA-F:.]+\]|[^\s:\[|()]+):(\d+)`),
-	regexp.MustCompile(`(?:ECONNREFUSED|ENETUNREACH|EHOSTUNREACH) (\[[0-9a-fA-F:.]+\]|[^\s:\[]+):(\d+)`),
-	regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://(?:[^/\s@'"]*@)?(\[[0-9a-fA-F:.]+\]|[^/\s:'"?#]+)(?::(\d+))?`),
-	regexp.MustCompile(`Could not resolve host(?:name)?:? '?([^\s:']+)`),
-	regexp.MustCompile(`unable to resolve host address ['‘]([^'’]+)`),
-	regexp.MustCompile(`(?:EAI_AGAIN|ENOTFOUND) ([^\s:]+)`),
-	regexp.MustCompile(`lookup ([^\s:]+?)(?: on |: |$)`),
-	regexp.MustCompile(`Resolving ([^\s(]+)`),
-	regexp.MustCompile(`Temporary failure in name resolution.*?'([^'\s]+)'`),
-}
+var hostPatterns = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`/dev/(?:tcp|udp)/([^/\s:]+)/(\d+)`),
+		regexp.MustCompile(`Failed to connect to (\S+?) port (\d+)`),
+		regexp.MustCompile(`connect to host (\S+?) port (\d+)`),
+		regexp.MustCompile(`host='([^']+)', port=(\d+)`),
+		regexp.MustCompile(`dial (?:tcp|udp)[46]? (\[[0-9a-fA-F:.]+\]|[^\s:\[]+):(\d+)`),
+		regexp.MustCompile(`(?:connect|Connecting) to (\[[0-9a-fA-F:.]+\]|[^\s:\[|()]+):(\d+)`),
+		regexp.MustCompile(`(?:ECONNREFUSED|ENETUNREACH|EHOSTUNREACH) (\[[0-9a-fA-F:.]+\]|[^\s:\[]+):(\d+)`),
+		regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://(?:[^/\s@'"]*@)?(\[[0-9a-fA-F:.]+\]|[^/\s:'"?#]+)(?::(\d+))?`),
+		regexp.MustCompile(`Could not resolve host(?:name)?:? '?([^\s:']+)`),
+		regexp.MustCompile(`unable to resolve host address ['‘]([^'’]+)`),
+		regexp.MustCompile(`(?:EAI_AGAIN|ENOTFOUND) ([^\s:]+)`),
+		regexp.MustCompile(`lookup ([^\s:]+?)(?: on |: |$)`),
+		regexp.MustCompile(`Resolving ([^\s(]+)`),
+		regexp.MustCompile(`Temporary failure in name resolution.*?'([^'\s]+)'`),
+	}
+})
 
 // schemePorts are the ports of the URL schemes a message names without one.
 var schemePorts = map[string]string{"https": "443", "http": "80", "ssh": "22", "git": "9418", "ftp": "21", "wss": "443", "ws": "80"}
@@ -275,7 +281,7 @@ var schemePorts = map[string]string{"https": "443", "http": "80", "ssh": "22", "
 // hostIn returns the end point a network error names, "host:port" or
 // "host", or "" when it names none.
 func hostIn(s string) string {
-	for _, re := range hostPatterns {
+	for _, re := range hostPatterns() {
 		m := re.FindStringSubmatch(s)
 		if m == nil {
 			continue
@@ -297,7 +303,10 @@ func hostIn(s string) string {
 		if _, err := strconv.Atoi(port); err != nil {
 			return host
 		}
-		return net.JoinHostPort(host, port)
+		if strings.Contains(host, ":") {
+			return "[" + host + "]:" + port
+		}
+		return host + ":" + port
 	}
 	return ""
 }
@@ -341,16 +350,21 @@ func onHost(p string) bool {
 	return err == nil
 }
 
+// isLoopback reports whether a "host", "host:port" or "[v6]:port" end
+// point is the loopback.
 func isLoopback(hostport string) bool {
 	host := hostport
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
+	if ap, err := netip.ParseAddrPort(hostport); err == nil {
+		return ap.Addr().IsLoopback()
+	}
+	if h, _, ok := strings.Cut(hostport, ":"); ok && strings.Count(hostport, ":") == 1 {
 		host = h
 	}
 	if host == "localhost" {
 		return true
 	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	a, err := netip.ParseAddr(strings.Trim(host, "[]"))
+	return err == nil && a.IsLoopback()
 }
 
 // homeTilde writes the user's home folder as "~" at the start of p.
