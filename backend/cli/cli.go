@@ -1,7 +1,8 @@
 // Package cli implements foya's command line: exec (one headless run),
 // serve (the UI over HTTP on the loopback interface),
 // sessions and show (stored history), settings, providers (named model
-// servers), doctor (what works on this machine), and --version. Flags and
+// servers), sandbox (a session's sandbox grants), doctor (what works on
+// this machine), and --version. Flags and
 // exit codes are a contract that docs, tests and benchmarks rely on.
 //
 // It imports kernel, provider and the vocabulary packages; never the Wails
@@ -120,6 +121,8 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return providersCmd(ctx, args[1:], env)
 	case "mode":
 		return modeCmd(ctx, args[1:], env)
+	case "sandbox":
+		return sandboxCmd(ctx, args[1:], env)
 	case "compact":
 		return compactCmd(ctx, args[1:], env)
 	case "fork":
@@ -200,6 +203,9 @@ func usage(w io.Writer) {
   foya providers edit|list [--json]|remove|test|default ...
                             named model servers; keys go to the system keyring (foya providers help)
   foya mode SESSION MODE    switch a session's approval mode (recorded in its history)
+  foya sandbox [allow|revoke] SESSION ...
+                            what a session's sandboxed commands may write or reach beyond the
+                            workspace (foya sandbox help)
   foya compact [--json] [--undo ID] SESSION
                             have the model summarise a session's older messages now, or undo that
   foya fork [--at N] [--json] SESSION

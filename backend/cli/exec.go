@@ -28,6 +28,34 @@ import (
 
 type headerFlags map[string]string
 
+// folderFlags are the folders of a repeated flag.
+type folderFlags []string
+
+func (f *folderFlags) String() string { return strings.Join(*f, ",") }
+func (f *folderFlags) Set(v string) error {
+	if strings.TrimSpace(v) == "" {
+		return errors.New("empty folder")
+	}
+	*f = append(*f, v)
+	return nil
+}
+
+// allowSandbox stores exec's --allow-write and --allow-network as the
+// session's sandbox grants.
+func allowSandbox(ctx context.Context, k *kernel.Kernel, sessionID string, folders []string, network bool) error {
+	for _, f := range folders {
+		if _, err := k.AllowSandbox(ctx, sessionID, kernel.SandboxAllow{Kind: kernel.SandboxWrite, Folder: absFolder(f)}); err != nil {
+			return fmt.Errorf("--allow-write: %w", err)
+		}
+	}
+	if network {
+		if _, err := k.AllowSandbox(ctx, sessionID, kernel.SandboxAllow{Kind: kernel.SandboxNetwork}); err != nil {
+			return fmt.Errorf("--allow-network: %w", err)
+		}
+	}
+	return nil
+}
+
 func (h headerFlags) String() string { return "" }
 func (h headerFlags) Set(v string) error {
 	// NAME=VALUE, or NAME: VALUE as HTTP writes it: whichever comes
@@ -65,6 +93,9 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 	branch := fs.String("branch", "", "with --isolated, the worktree's new branch (default foya/SESSION)")
 	headers := headerFlags{}
 	fs.Var(headers, "header", "extra HTTP header NAME=VALUE for the model server (repeatable)")
+	var allowWrite folderFlags
+	fs.Var(&allowWrite, "allow-write", "let the session's sandboxed commands write this folder too, for the session (repeatable; see foya sandbox)")
+	allowNetwork := fs.Bool("allow-network", false, "turn the network on for the session's sandboxed commands; their files stay confined (see foya sandbox)")
 	fs.Usage = func() {
 		fmt.Fprintln(env.Stderr, "Usage: foya exec [flags] PROMPT\n\nRuns the agent once on PROMPT (\"-\" reads it from standard input) and prints its events.\nExit codes: 0 completed, 1 failed, 2 usage error, 130 cancelled.\n\nFlags:")
 		fs.PrintDefaults()
@@ -133,6 +164,12 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 	}
 	defer k.Close()
 	noteReadOnly(k, env)
+	for _, f := range allowWrite {
+		if _, err := k.CheckSandboxFolder(absFolder(f)); err != nil {
+			fmt.Fprintf(env.Stderr, "foya exec: --allow-write: %v\n", err)
+			return ExitUsage
+		}
+	}
 
 	var sess kernel.Session
 	if *sessionID != "" {
@@ -239,6 +276,10 @@ func execCmd(ctx context.Context, args []string, env Env) int {
 		if sess.Isolation != nil && !*asJSON {
 			isolatedNotice(env, sess)
 		}
+	}
+
+	if err := allowSandbox(ctx, k, sess.ID, allowWrite, *allowNetwork); err != nil {
+		return fail(env, err)
 	}
 
 	probe := env.Probe

@@ -417,6 +417,10 @@ func (r *runner) keep(call llm.CallRecord, res tools.Result) (*llm.ToolResult, l
 		ExitCode:    res.ExitCode,
 		Background:  res.Background,
 	}
+	for _, d := range res.Denials {
+		d.Text, d.Path, d.Host, d.Folder = mask(d.Text), mask(d.Path), mask(d.Host), mask(d.Folder)
+		out.Denials = append(out.Denials, d)
+	}
 	var c llm.Commit
 	// spec F1: file changes and their contents are stored in the same
 	// transaction as the result.

@@ -781,7 +781,7 @@ func endEvent(rec llm.CallRecord, dur time.Duration) llm.Event {
 	if res := rec.Result; res != nil {
 		d.IsError, d.Text = res.IsError, res.Text
 		d.Artifacts, d.FileChanges, d.DisplayDiff = res.Artifacts, res.FileChanges, res.DisplayDiff
-		d.ExitCode, d.Background = res.ExitCode, res.Background
+		d.ExitCode, d.Background, d.Denials = res.ExitCode, res.Background, res.Denials
 	}
 	if dur > 0 {
 		ms := dur.Milliseconds()

@@ -53,6 +53,16 @@ func goldenEvents() []event.Event {
 			Text: "one\ntwo\n\nExit code 3 after 5ms.", DurationMs: &ms, ExitCode: &three}),
 		event.ToolEnd(event.ToolEndData{Step: 1, Index: 4, ID: "call_7", Name: "bash", Status: event.CallDone,
 			Text: "Started in the background with id bg1 (PID 42).", DurationMs: &ms, Background: "bg1"}),
+		// A shell command the sandbox refused things, said in words.
+		event.ToolEnd(event.ToolEndData{Step: 1, Index: 5, ID: "call_8", Name: "bash", Status: event.CallDone,
+			Text:       "npm ERR! EROFS\n\nExit code 1 after 5ms. Sandbox: landlock+netns.\nThe sandbox refused: write to ~/.npm/_cacache refused: outside the workspace.",
+			DurationMs: &ms, ExitCode: &one, Denials: []event.Denial{
+				{Kind: event.DenialWrite, Path: "/home/u/.npm/_cacache", Text: "write to ~/.npm/_cacache refused: outside the workspace",
+					Allow: event.DenialWrite, Folder: "/home/u/.npm"},
+				{Kind: event.DenialNetwork, Host: "registry.example:443", Text: "connection to registry.example:443 refused: the network is off for commands",
+					Allow: event.DenialNetwork},
+				{Kind: event.DenialHidden, Path: "/home/u/.ssh/id_ed25519", Text: "read of ~/.ssh/id_ed25519 refused: the sandbox hides it"},
+			}}),
 		event.ToolsActivated(event.ToolsActivatedData{Names: []string{"web_fetch"}}),
 		event.StepEnd(event.StepEndData{Step: 1, FinishReason: "tool_calls", ToolCalls: &three,
 			Usage: event.Usage{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15}}),

@@ -133,10 +133,12 @@ func ToolUpdate(d ToolUpdateData) Event { return of(TypeToolUpdate, d) }
 // exited by itself (not timed out, cancelled or killed by a signal), so a
 // front end shows the outcome without reading Text. Background is the ID
 // of the background command a call started (bg1, ...), whose status the
-// background.changed notices tell from then on.
+// background.changed notices tell from then on. Denials say what the
+// sandbox refused a shell command, in words, with what the user may allow.
 type ToolEndData struct {
 	Artifacts   []string     `json:"artifacts,omitempty"`
 	Background  string       `json:"background,omitempty"`
+	Denials     []Denial     `json:"denials,omitempty"`
 	DisplayDiff string       `json:"displayDiff,omitempty"`
 	DurationMs  *int64       `json:"durationMs,omitempty"`
 	ExitCode    *int         `json:"exitCode,omitempty"`

@@ -63,6 +63,33 @@ const (
 	OpChmod  = "chmod"
 )
 
+// Denial kinds (Denial.Kind), as sandbox.DenialKind.
+const (
+	DenialWrite   = "write"
+	DenialNetwork = "network"
+	DenialHidden  = "hidden"
+	DenialSocket  = "socket"
+	DenialOther   = "other"
+)
+
+// Denial is one thing the sandbox refused a shell command, in words
+// (sandbox.Denial): read from the command's output, so a hint, not a
+// record. Kind is one of the Denial constants; Path the refused path
+// (write, hidden, socket), Host the refused end point, "host:port" or
+// "host" (network, when the message names one); Text one sentence for
+// people and the model. Allow is what the user may allow for it, for the
+// session or for the next command: "write" (Folder made writable) or
+// "network" (the network on, the files still confined); empty when nothing
+// may be (a hidden path, a socket, a protected folder such as .git).
+type Denial struct {
+	Allow  string `json:"allow,omitempty"`
+	Folder string `json:"folder,omitempty"`
+	Host   string `json:"host,omitempty"`
+	Kind   string `json:"kind"`
+	Path   string `json:"path,omitempty"`
+	Text   string `json:"text"`
+}
+
 // FileChange records one change to one path (spec F1): what was there
 // before and after, as content-addressed blobs, and a unified diff for the
 // user. The model never sees the diff (spec F2).

@@ -167,11 +167,15 @@ type ToolResult struct {
 	ExitCode *int `json:"exitCode,omitempty"`
 	// Background is the ID of the background command the call started.
 	Background string `json:"background,omitempty"`
+	// Denials say what the sandbox refused a shell command, in words,
+	// with what the user may allow (AllowSandbox).
+	Denials []event.Denial `json:"denials,omitempty"`
 }
 
 func toolResultOf(r llm.ToolResult) ToolResult {
 	return ToolResult{Text: r.Text, IsError: r.IsError, Parts: mapSlice(r.Parts, partOf), Artifacts: r.Artifacts,
-		StopBatch: r.StopBatch, FileChanges: r.FileChanges, DisplayDiff: r.DisplayDiff, ExitCode: r.ExitCode, Background: r.Background}
+		StopBatch: r.StopBatch, FileChanges: r.FileChanges, DisplayDiff: r.DisplayDiff, ExitCode: r.ExitCode, Background: r.Background,
+		Denials: r.Denials}
 }
 
 // Part is a non-text piece of a message: an image, by artifact ID.

@@ -36,6 +36,7 @@ func shellTools(k *Kernel, probe func() sandbox.Capability) []tools.Tool {
 		Capture:  k.capture,
 		Jobs:     k.capture.Jobs(),
 		Changed:  k.backgroundChanged,
+		Granter:  sandboxGranter{k},
 		Readable: func() []string {
 			paths, _ := k.SandboxReadable(context.Background())
 			return paths

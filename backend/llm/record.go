@@ -141,9 +141,10 @@ type ToolResult struct {
 	StopBatch   bool         `json:"stopBatch,omitempty"`
 	FileChanges []FileChange `json:"fileChanges,omitempty"`
 	DisplayDiff string       `json:"displayDiff,omitempty"`
-	// ExitCode and Background: see tools.Result.
-	ExitCode   *int   `json:"exitCode,omitempty"`
-	Background string `json:"background,omitempty"`
+	// ExitCode, Background and Denials: see tools.Result.
+	ExitCode   *int           `json:"exitCode,omitempty"`
+	Background string         `json:"background,omitempty"`
+	Denials    []event.Denial `json:"denials,omitempty"`
 }
 
 // FileChange records one change to one path (event.FileChange, spec F1).

@@ -194,11 +194,20 @@
 // every byte and line, so memory stays flat whatever a command prints (spec
 // O2, O3, O4, B2).
 //
-// Result.Denied reads the kept output: a refused write (EACCES, EPERM,
-// EROFS, EXDEV, EBUSY) naming a path outside Writable or inside ReadOnly that
-// the user could write without the sandbox, or a network failure while the
-// network is cut. It is a hint; it misses failures that print nothing (a DNS
-// lookup that just fails, UDP).
+// Result.Denials read the kept output, line by line: a refused write
+// (EACCES, EPERM, EROFS, EXDEV, EBUSY) naming a path outside Writable or
+// inside ReadOnly that the user could write without the sandbox; "No such
+// file or directory" on a path in a socket folder the mechanism covers
+// with an empty one (/tmp, /run) that exists on the host (or whose folder
+// below the covered one does); an error naming a Hidden path that exists; a failed connection to a socket outside
+// Writable that exists on the host; a network failure while the network is
+// cut, with the host and port the message names (a URL, curl's "Failed to
+// connect to H port P", Go's "dial tcp H:P", bash's /dev/tcp/H/P, ...). Each
+// is said in one sentence ([Denial.Text]). They are hints, not facts the
+// kernel recorded: they miss failures that print nothing (a DNS lookup that
+// just fails, UDP) or word them their own way. (Recording refusals as they
+// happen would take a seccomp notifier or Landlock's audit records, both
+// beyond what this package can rely on across kernels.)
 //
 // This package imports no other foya package. All exported functions and the
 // methods of [Process] are safe for concurrent use.

@@ -85,6 +85,7 @@ func (m mode) use(t testing.TB) {
 type box struct {
 	root, ws, sess, out, foya string
 	shm                       string // a file name in /dev/shm for this run
+	tmpOut                    string // a folder outside both in /tmp, when a test makes one
 }
 
 func newBox(t testing.TB) *box {

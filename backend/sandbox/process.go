@@ -157,10 +157,11 @@ wait:
 	res.TotalBytes, res.TotalLines = tl.totalBytes, tl.totalLines
 	res.DroppedBytes, res.DroppedLines = tl.droppedBytes, tl.droppedLines
 	if sp.Policy.Restricted {
-		res.Denied = looksDenied(res.Output, sp, p.sandbox == "landlock" || p.sandbox == "landlock+seccomp")
+		res.Denials = denials(res.Output, sp, p.sandbox == "landlock" || p.sandbox == "landlock+seccomp")
+		res.Denied = len(res.Denials) > 0
 	}
 	// Every process of the command is gone: the read-only folders it
-	// needed may go too (after looksDenied, which reads whether they
+	// needed may go too (after denials, which reads whether they
 	// exist), before Done says it ended.
 	sp.release()
 	p.mu.Lock()

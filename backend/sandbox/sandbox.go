@@ -118,9 +118,13 @@ type Result struct {
 	// Denied is a best-effort hint that the sandbox blocked something: the
 	// output reports a write refused on a path outside Writable (or inside
 	// ReadOnly) that the user could otherwise write, a read-only file system,
-	// or a network failure while the network was cut. The model can then ask
-	// to leave the sandbox.
+	// a read of a Hidden path, a connection to another program's socket,
+	// or a network failure while the network was cut. It is
+	// len(Denials) > 0.
 	Denied bool
+	// Denials say what was refused, each in words (see Denial), at most
+	// eight, in the order the output reports them.
+	Denials []Denial
 }
 
 // Capability says what can confine commands on this machine.
@@ -338,6 +342,11 @@ func otherSockets(masks, writable []string) []string {
 	}
 	return out
 }
+
+// ListeningSockets returns the pathname UNIX sockets other programs listen
+// on here now (see listeningSockets): callers that widen Policy.Writable
+// check that a folder holds none, as a socket below Writable is reachable.
+func ListeningSockets() []string { return listeningSockets() }
 
 // listeningSockets returns the pathname UNIX sockets bound in this network
 // namespace that exist here, as /proc/net/unix lists them: wherever a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"foya/backend/event"
 	"foya/backend/llm"
 )
 
@@ -100,6 +101,10 @@ type Result struct {
 	ExitCode *int
 	// Background is the ID of the background command the call started.
 	Background string
+	// Denials say what the sandbox refused a shell command, in words,
+	// with what the user may allow (shown on the call's card; the model
+	// reads the same sentences in Text).
+	Denials []event.Denial
 }
 
 // FileChange is a change a tool made to one file: the record, and the

@@ -219,6 +219,7 @@ func (s *Shell) startBackground(rc *tools.RunContext, callID, command string, cm
 		}
 		return tools.Errorf("bash: could not start the command: %v", err), nil
 	}
+	s.spend(sessionID, p)
 	sess.seq++
 	capture := s.opts.Capture != nil && capErr == nil
 	j := &job{id: fmt.Sprintf("bg%d", sess.seq), sessionID: sessionID, command: command, proc: proc, started: time.Now(),
@@ -373,8 +374,8 @@ func (s *Shell) Kill(sessionID, id string) (Background, error) {
 }
 
 // read returns the job's output since the last read, capped for the model,
-// and its status.
-func (j *job) read() string {
+// and its status, with what the sandbox refused it once it ended.
+func (j *job) read(s *Shell) (string, []event.Denial) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	data, next, lost := j.proc.Read(j.next)
@@ -390,7 +391,7 @@ func (j *job) read() string {
 	if !done {
 		fmt.Fprintf(&b, "Status: running (PID %d) for %s; %s printed so far.", j.proc.PID(), duration(time.Since(j.started)),
 			bytesText(next))
-		return b.String()
+		return b.String(), nil
 	}
 	b.WriteString("Status: ")
 	switch {
@@ -404,11 +405,12 @@ func (j *job) read() string {
 		fmt.Fprintf(&b, "exited with code %d after %s.", res.ExitCode, duration(res.Duration))
 	}
 	fmt.Fprintf(&b, " It printed %s in %s in all.", plural(res.TotalLines, "line", "lines"), bytesText(res.TotalBytes))
-	if res.Denied {
-		b.WriteString("\n" + deniedNote)
+	denials := s.explain(res.Denials)
+	if len(denials) > 0 {
+		b.WriteString("\n" + deniedText(denials))
 	}
 	for _, note := range j.notes {
 		b.WriteString("\n" + note + ".")
 	}
-	return b.String()
+	return b.String(), denials
 }

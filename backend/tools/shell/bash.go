@@ -73,6 +73,11 @@ type plan struct {
 	// allowedBy is what allowed the command to run (a mode, a rule, a
 	// grant, the user's answer), from the approval's outcome.
 	allowedBy string
+	// grants are the user's sandbox grants the command runs with.
+	grants Grants
+	// grantErr is why the grants could not be read (the command then
+	// runs without them).
+	grantErr error
 }
 
 func (s *Shell) plan(rc *tools.RunContext, a bashArgs) plan {
@@ -101,10 +106,11 @@ func (s *Shell) plan(rc *tools.RunContext, a bashArgs) plan {
 			break
 		}
 		p.protect = protect(rc.Workdir)
-		if s.opts.Granted != nil {
+		if s.opts.Granter != nil {
+			p.grants, p.grantErr = s.opts.Granter.Grants(context.Background(), rc.SessionID)
 			// A granted folder's repositories are as dangerous as the
 			// workspace's.
-			for _, g := range s.opts.Granted(rc.SessionID) {
+			for _, g := range p.grants.Folders {
 				more := protect(g)
 				p.protect.paths = append(p.protect.paths, more.paths...)
 				p.protect.gits = append(p.protect.gits, more.gits...)
@@ -124,6 +130,13 @@ func (s *Shell) plan(rc *tools.RunContext, a bashArgs) plan {
 			p.kind = approval.ShellWeakSandbox
 			p.why = "run a shell command in a weaker sandbox (it writes only in the workspace and the session's temp folder, without network, but " +
 				p.weaker + ")"
+		}
+		// The question says what the user allowed besides.
+		if len(p.grants.Folders) > 0 {
+			p.why = strings.Replace(p.why, " and the session's temp folder,", ", the session's temp folder and the folders you allowed,", 1)
+		}
+		if p.grants.Network {
+			p.why = strings.Replace(p.why, ", without network", ", with the network you allowed", 1)
 		}
 	}
 	return p
@@ -198,6 +211,9 @@ func (t bashTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 	cmd.OnOutput = rep.onOutput
 	res, err := sandbox.Run(ctx, cmd)
 	rep.stop()
+	if err == nil {
+		t.s.spend(rc.SessionID, p)
+	}
 	if err != nil && capErr == nil {
 		// It did not start; whatever changed meanwhile is not its doing,
 		// and the next command's Before finds it.
@@ -212,7 +228,7 @@ func (t bashTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 		}
 		return tools.Errorf("bash: could not start the command: %v", err), nil
 	}
-	out := foreground(res, p)
+	out := t.s.foreground(res, p)
 	if p.restricted {
 		for _, note := range quarantine(rc.Workdir, p.protect) {
 			out.Text += "\n" + note + "."
@@ -390,12 +406,20 @@ func (s *Shell) command(rc *tools.RunContext, a bashArgs, p plan) (sandbox.Comma
 			return cmd, fmt.Errorf("session temp folder: %w", err)
 		}
 		env["TMPDIR"], env["XDG_CACHE_HOME"] = tmp, cache
+		env["npm_config_cache"] = filepath.Join(cache, "npm")
+		env["YARN_CACHE_FOLDER"] = filepath.Join(cache, "yarn")
 		writable := []string{rc.Workdir, tmp}
-		if s.opts.Granted != nil {
-			writable = append(writable, s.opts.Granted(rc.SessionID)...)
+		for _, g := range p.grants.Folders {
+			// A granted folder that does not exist yet is made, as the
+			// user picked it (CheckFolder took it).
+			if err := os.MkdirAll(g, 0o755); err != nil {
+				return cmd, fmt.Errorf("folder you allowed: %w", err)
+			}
+			writable = append(writable, g)
 		}
 		cmd.Policy = sandbox.Policy{
 			Restricted: true,
+			Network:    p.grants.Network,
 			Writable:   writable,
 			// Made empty while the command runs when missing, so that
 			// the command cannot make them with its own content, and
@@ -527,7 +551,7 @@ func (r *reporter) stop() {
 }
 
 // foreground turns a finished command into the model's result.
-func foreground(res sandbox.Result, p plan) tools.Result {
+func (s *Shell) foreground(res sandbox.Result, p plan) tools.Result {
 	sh := showResult(res.Output, res.DroppedBytes, res.DroppedLines, res.TotalBytes, res.TotalLines)
 	var b strings.Builder
 	b.WriteString(sh.body())
@@ -538,9 +562,10 @@ func foreground(res sandbox.Result, p plan) tools.Result {
 	b.WriteString(ending(res))
 	b.WriteByte(' ')
 	b.WriteString(sandboxNote(res.Sandbox, p))
+	denials := s.explain(res.Denials)
 	switch {
-	case res.Denied:
-		b.WriteString("\n" + deniedNote)
+	case len(denials) > 0:
+		b.WriteString("\n" + deniedText(denials))
 	case p.restricted && res.TotalBytes == 0 && res.ExitCode != 0 && !res.TimedOut && !res.Cancelled:
 		// Some refusals print nothing (a DNS lookup, UDP).
 		b.WriteString("\n" + quietNote)
@@ -548,7 +573,10 @@ func foreground(res sandbox.Result, p plan) tools.Result {
 	if sh.terminalWanted && (res.ExitCode != 0 || res.Signal != "") {
 		b.WriteString("\n" + terminalNote)
 	}
-	out := tools.Result{Text: b.String(), IsError: res.TimedOut || res.Cancelled}
+	if p.grantErr != nil {
+		b.WriteString("\nThe folders and network the user allowed could not be read (" + p.grantErr.Error() + "): the command ran without them.")
+	}
+	out := tools.Result{Text: b.String(), IsError: res.TimedOut || res.Cancelled, Denials: denials}
 	if !res.TimedOut && !res.Cancelled && res.Signal == "" {
 		code := res.ExitCode
 		out.ExitCode = &code
@@ -589,11 +617,17 @@ func sandboxNote(mechanism string, p plan) string {
 	return "No sandbox (Full Access)" + by + "."
 }
 
-const deniedNote = "The sandbox seems to have blocked part of this command (a write outside the workspace and the session's temp folder, " +
-	"a write into .foya, or the network). If the task really needs that, call bash again with sandbox: false and a reason: the user will be asked."
-
 const quietNote = "It failed without a word. If it needed the network or a write outside the workspace, which the sandbox forbids, " +
-	"call bash again with sandbox: false and a reason: the user will be asked."
+	"the user can allow a folder or the network for the session without leaving the sandbox (Settings, Sandbox; say which); " +
+	"or call bash again with sandbox: false and a reason: the user will be asked."
+
+// spend drops the one-command grants a command started with.
+func (s *Shell) spend(sessionID string, p plan) {
+	if s.opts.Granter != nil && len(p.grants.Once) > 0 {
+		// A failure leaves them for one more command: nothing wider.
+		_ = s.opts.Granter.Spent(context.Background(), sessionID, p.grants.Once)
+	}
+}
 
 var _ tools.Tool = bashTool{}
 

@@ -32,14 +32,21 @@ func (t killTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Call
 		return res, nil
 	}
 	if _, done := j.proc.Result(); done {
-		return tools.Text("It had already ended; nothing to kill.\n" + j.read()), nil
+		text, denials := j.read(t.s)
+		res = tools.Text("It had already ended; nothing to kill.\n" + text)
+		res.Denials = denials
+		return res, nil
 	}
-	if err := j.kill(); err != nil {
+	err := j.kill()
+	text, denials := j.read(t.s)
+	if err != nil {
 		// Kill waited for the tree to end all the same; say what went
 		// wrong on the way.
-		return tools.Text(fmt.Sprintf("%s\n(signalling the process tree reported: %v)", j.read(), err)), nil
+		text = fmt.Sprintf("%s\n(signalling the process tree reported: %v)", text, err)
 	}
-	return tools.Text(j.read()), nil
+	res = tools.Text(text)
+	res.Denials = denials
+	return res, nil
 }
 
 var _ tools.Tool = killTool{}

@@ -36,7 +36,10 @@ func (t outputTool) Run(ctx context.Context, rc *tools.RunContext, call tools.Ca
 	if j == nil {
 		return res, nil
 	}
-	return tools.Text(j.read()), nil
+	text, denials := j.read(t.s)
+	res = tools.Text(text)
+	res.Denials = denials
+	return res, nil
 }
 
 // lookup finds the call's background command in the call's session, or

@@ -58,13 +58,26 @@
 // existing repository (commit, fetch, config) fail with "Read-only file
 // system" and are run with sandbox false, which the user approves, with the
 // command's prefix (git commit) as a session scope. TMPDIR and
-// XDG_CACHE_HOME point into the session's temp folder, which is created on
+// XDG_CACHE_HOME (with npm_config_cache and YARN_CACHE_FOLDER below it)
+// point into the session's temp folder, which is created on
 // first use as foya-<session ID> under Options.TempRoot and removed by
 // DeleteSession and Close. Every Shell that uses a temp folder (in any
 // process) holds a shared lock on foya-<session ID>.lock beside it, which
 // the operating system drops when the process dies; Close removes a folder
 // only when no other Shell holds it, and Sweep (the kernel calls it at
 // start) removes every folder that nobody holds: what a crash left.
+//
+// Denials and grants. What the sandbox refused a command (sandbox.Denial,
+// read from its output) is told to the model in the result's text and to
+// the user as tools.Result.Denials (event.Denial): each with what the user
+// may allow for it, a folder made writable (suggestFolder, if CheckFolder
+// takes it) or the network. What the user allowed comes from
+// Options.Granter for each command: granted folders are writable (made
+// when missing), the network is on with the files still confined, and the
+// grants for one command are spent once a command started with them.
+// CheckFolder refuses the root, the home folder and above, system folders,
+// and any folder that is, holds or lies inside a credential store or
+// Foya's data, database or own files.
 //
 // Environment. In every mode, Full Access included, a command starts from
 // Options.Environ: the kernel's environment without credentials (package

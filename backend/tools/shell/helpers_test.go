@@ -240,3 +240,9 @@ func (s *Shell) waitAny(sessionID, id string) {
 	case <-time.After(5 * time.Millisecond):
 	}
 }
+
+// grantsFunc is a Granter that gives what the function returns.
+type grantsFunc func() Grants
+
+func (f grantsFunc) Grants(context.Context, string) (Grants, error) { return f(), nil }
+func (f grantsFunc) Spent(context.Context, string, []string) error  { return nil }

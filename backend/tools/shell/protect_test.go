@@ -117,7 +117,7 @@ func TestGrantedFolderGitReadOnly(t *testing.T) {
 		testwait.Missing(t, "git (Debian package git)", "protecting git folders")
 	}
 	var b *box
-	b = newBox(t, Options{Granted: func(string) []string { return []string{b.out} }})
+	b = newBox(t, Options{Granter: grantsFunc(func() Grants { return Grants{Folders: []string{b.out}} })})
 	gitIn(t, b.out, "init", "-q")
 	g := &gate{mode: approval.Auto}
 	res := b.bash(t, b.rc("s1", g), map[string]any{"command": "echo x > " + b.out + "/granted-ok && git -C " + b.out + " config core.fsmonitor 'touch pwned'"})

@@ -31,10 +31,12 @@ type Options struct {
 	TempRoot string
 	// Probe reports what can confine commands here; nil means sandbox.Probe.
 	Probe func() sandbox.Capability
-	// Granted returns the folders the user allowed a session's sandboxed
-	// commands to write besides the working directory and the session's
-	// temp folder; nil means none.
-	Granted func(sessionID string) []string
+	// Granter keeps what the user allowed a session's sandboxed commands
+	// besides the working directory and the session's temp folder: folders
+	// to write, the network, for the session or the next command (see
+	// Grants); nil allows nothing more. A grant never uncovers a Hidden
+	// path nor a read-only one (.git, .foya, Own) inside a granted folder.
+	Granter Granter
 	// Database lists paths sandboxed commands may neither read nor write,
 	// whatever the user allows: Foya's database with its -wal, -shm and
 	// -journal files: a command that wrote it could switch its own

@@ -75,6 +75,13 @@ export function createApi(transport: Caller) {
      */
     AddProviderFromEnv: (profile: profiles.ProviderInput): Promise<profiles.Provider> =>
       transport.call<profiles.Provider>('AddProviderFromEnv', [profile]),
+    /**
+     * AllowSandbox allows a session's sandboxed commands a folder to write or
+     * the network, for the session or (Once) its next command. A folder the
+     * sandbox keeps from commands is refused with the reason (invalid).
+     */
+    AllowSandbox: (sessionID: string, allow: kernel.SandboxAllow): Promise<kernel.SandboxGrant> =>
+      transport.call<kernel.SandboxGrant>('AllowSandbox', [sessionID, allow]),
     /** Answer answers a pending approval request; the first answer wins. */
     Answer: (approvalID: string, a: kernel.Answer): Promise<void> =>
       transport.call<void>('Answer', [approvalID, a]),
@@ -385,6 +392,9 @@ export function createApi(transport: Caller) {
     /** RevokeProjectRules withdraws the approval of a project's rules file. */
     RevokeProjectRules: (workdir: string): Promise<void> =>
       transport.call<void>('RevokeProjectRules', [workdir]),
+    /** RevokeSandbox removes one of a session's sandbox grants. */
+    RevokeSandbox: (sessionID: string, id: number): Promise<void> =>
+      transport.call<void>('RevokeSandbox', [sessionID, id]),
     /**
      * Run starts a turn in a session with the user's message and returns the
      * run's ID as soon as the run is stored; the run goes on in the background
@@ -422,6 +432,9 @@ export function createApi(transport: Caller) {
     /** Runs returns a session's runs, oldest first. */
     Runs: (sessionID: string): Promise<kernel.Run[]> =>
       transport.call<kernel.Run[]>('Runs', [sessionID]),
+    /** SandboxGrants lists a session's sandbox grants, oldest first. */
+    SandboxGrants: (sessionID: string): Promise<kernel.SandboxGrant[]> =>
+      transport.call<kernel.SandboxGrant[]>('SandboxGrants', [sessionID]),
     /**
      * SendComments starts the session's next turn with its unsent comments as
      * the user's message, and returns the run's ID once the run is stored;

@@ -532,11 +532,13 @@ export interface Progress {
  * exited by itself (not timed out, cancelled or killed by a signal), so a
  * front end shows the outcome without reading Text. Background is the ID
  * of the background command a call started (bg1, ...), whose status the
- * background.changed notices tell from then on.
+ * background.changed notices tell from then on. Denials say what the
+ * sandbox refused a shell command, in words, with what the user may allow.
  */
 export interface ToolEndData {
   artifacts?: string[];
   background?: string;
+  denials?: Denial[];
   displayDiff?: string;
   durationMs?: number /* int64 */;
   exitCode?: number /* int */;
@@ -1044,6 +1046,45 @@ export const OpRename = "rename";
  * File change operations (FileChange.Op).
  */
 export const OpChmod = "chmod";
+/**
+ * Denial kinds (Denial.Kind), as sandbox.DenialKind.
+ */
+export const DenialWrite = "write";
+/**
+ * Denial kinds (Denial.Kind), as sandbox.DenialKind.
+ */
+export const DenialNetwork = "network";
+/**
+ * Denial kinds (Denial.Kind), as sandbox.DenialKind.
+ */
+export const DenialHidden = "hidden";
+/**
+ * Denial kinds (Denial.Kind), as sandbox.DenialKind.
+ */
+export const DenialSocket = "socket";
+/**
+ * Denial kinds (Denial.Kind), as sandbox.DenialKind.
+ */
+export const DenialOther = "other";
+/**
+ * Denial is one thing the sandbox refused a shell command, in words
+ * (sandbox.Denial): read from the command's output, so a hint, not a
+ * record. Kind is one of the Denial constants; Path the refused path
+ * (write, hidden, socket), Host the refused end point, "host:port" or
+ * "host" (network, when the message names one); Text one sentence for
+ * people and the model. Allow is what the user may allow for it, for the
+ * session or for the next command: "write" (Folder made writable) or
+ * "network" (the network on, the files still confined); empty when nothing
+ * may be (a hidden path, a socket, a protected folder such as .git).
+ */
+export interface Denial {
+  allow?: string;
+  folder?: string;
+  host?: string;
+  kind: string;
+  path?: string;
+  text: string;
+}
 /**
  * FileChange records one change to one path (spec F1): what was there
  * before and after, as content-addressed blobs, and a unified diff for the

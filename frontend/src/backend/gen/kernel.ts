@@ -184,6 +184,11 @@ export interface ToolResult {
    * Background is the ID of the background command the call started.
    */
   background?: string;
+  /**
+   * Denials say what the sandbox refused a shell command, in words,
+   * with what the user may allow (AllowSandbox).
+   */
+  denials?: import("./event").Denial[];
 }
 /**
  * Part is a non-text piece of a message: an image, by artifact ID.
@@ -1340,4 +1345,42 @@ export interface ReviewResult {
   changeIds: string[];
   reviewed: boolean;
   toReview: number /* int */;
+}
+
+//////////
+// source: dto_sandbox.go
+
+/**
+ * SandboxWrite makes a folder writable for the session's sandboxed
+ * commands.
+ */
+export const SandboxWrite = "write";
+/**
+ * SandboxNetwork turns the network on for them; their files stay
+ * confined.
+ */
+export const SandboxNetwork = "network";
+/**
+ * SandboxAllow is what the user allows a session's sandboxed commands:
+ * Kind SandboxWrite with Folder (absolute), or SandboxNetwork; for the
+ * session, or with Once for its next sandboxed command only.
+ */
+export interface SandboxAllow {
+  kind: string;
+  folder?: string;
+  once: boolean;
+}
+/**
+ * SandboxGrant is a stored sandbox grant of a session. Folder is the
+ * folder as the sandbox uses it (absolute, links resolved); Text says
+ * what it allows, for people.
+ */
+export interface SandboxGrant {
+  id: number /* int64 */;
+  sessionId: string;
+  kind: string;
+  folder?: string;
+  once: boolean;
+  createdAt: string /* RFC 3339 */;
+  text: string;
 }

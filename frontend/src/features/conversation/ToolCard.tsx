@@ -19,6 +19,7 @@ import { exitWord, outputOf } from "./output";
 import { bytes, duration, relative, statusWord, target } from "./format";
 import { ModelText } from "./Markdown";
 import { CompactRow } from "./CompactRow";
+import { DenialList } from "../sandbox";
 import { lastAnswer, type ToolCard, type Turn } from "./reducer";
 
 const DiffView = lazy(() => import("../../ui/diff").then((m) => ({ default: m.DiffView })));
@@ -53,6 +54,8 @@ function Card({ card, workdir, approvals }: { card: ToolCard; workdir: string; a
   const background = card.status === "done" ? (card.result?.background ?? "") : "";
   const exit = card.status === "done" && background === "" ? (card.result?.exitCode ?? null) : null;
   const look = exit !== null && exit !== 0 ? "convo-card-failed" : `convo-card-${card.status}`;
+  const sessionId = useSession((s) => s.sessionId);
+  const denials = card.result?.denials ?? [];
   return (
     <article className={`convo-card ${look}`} aria-label={name}>
       <header className="convo-card-head">
@@ -111,6 +114,7 @@ function Card({ card, workdir, approvals }: { card: ToolCard; workdir: string; a
           )}
           {card.result !== null && !shownByChild && background !== "" && <BackgroundStarted card={card} name={name} id={background} />}
           {card.result !== null && !shownByChild && background === "" && <ResultView card={card} name={name} />}
+          {denials.length > 0 && <DenialList sessionId={sessionId} denials={denials} />}
         </>
       )}
     </article>

@@ -14,7 +14,7 @@
 // events name the task call on their envelope (parentCallId): it is a Turn
 // like any other, folded by the same code, but not an entry of the
 // conversation; the task call's card points at it (childRunId) and shows it.
-import type { Event, FileChange, ImageRef, Instructions, ResourceRef, Usage } from "../../backend/gen/event";
+import type { Denial, Event, FileChange, ImageRef, Instructions, ResourceRef, Usage } from "../../backend/gen/event";
 import { typed, type TypedEvent } from "../seq";
 import { withItem, withKey } from "../draft";
 import { truncationNotices } from "./truncation";
@@ -47,6 +47,8 @@ export interface Result {
   exitCode: number | null;
   /** The background command a bash call started (bg1, ...); "" for none. */
   background: string;
+  /** What the sandbox refused a shell command, in words, with what the user may allow. */
+  denials: Denial[];
 }
 
 /**
@@ -414,6 +416,7 @@ function applyToTurn(s: ConversationState, turn: Turn, ev: TypedEvent): Conversa
         truncation: truncationNotices(text),
         exitCode: typeof d.exitCode === "number" ? d.exitCode : null,
         background: d.background ?? "",
+        denials: d.denials ?? [],
       };
       let base = s;
       let card = cardOf(s, turn.id, d.id);

@@ -108,7 +108,7 @@ describe("words", () => {
     const changed = (name: string, args: string): ToolCard => ({
       ...card(name, args),
       status: "done",
-      result: { text: "", isError: false, artifacts: [], fileChanges: [{ path: "/w/out.txt" } as FileChange], displayDiff: "", truncation: [], exitCode: 0, background: "" },
+      result: { text: "", isError: false, artifacts: [], fileChanges: [{ path: "/w/out.txt" } as FileChange], displayDiff: "", truncation: [], exitCode: 0, background: "", denials: [] },
     });
     expect(target(changed("bash", '{"command":"echo hi > out.txt"}'), "/w")).toBe("echo hi > out.txt");
     expect(target(changed("write", '{"path":"/w/other.txt"}'), "/w")).toBe("out.txt");

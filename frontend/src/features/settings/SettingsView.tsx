@@ -7,13 +7,14 @@ import { ModelSettings } from "./ModelSettings";
 import { NotificationSettings } from "./NotificationSettings";
 import { ProviderSettings } from "./ProviderSettings";
 import { ThemeSettings } from "./ThemeSettings";
+import { SandboxSettings } from "../sandbox";
 import { useReturnFocus } from "../../ui/returnFocus";
 import "./settings.css";
 
 /**
  * SettingsView is the settings dialog: approval modes (of the open session,
  * if any, and of new sessions), provider profiles, models and limits, MCP
- * servers, notifications, and the theme. Escape or the close button calls onClose.
+ * servers, hooks, the open session's sandbox grants, notifications, and the theme. Escape or the close button calls onClose.
  */
 export function SettingsView(props: { sessionId: string | null; onClose: () => void }) {
   // Mounted only while open: focus goes back to what opened it (the sidebar's button, the shortcut's place).
@@ -41,6 +42,7 @@ export function SettingsView(props: { sessionId: string | null; onClose: () => v
               <Tabs.Trigger value="models">Models and limits</Tabs.Trigger>
               <Tabs.Trigger value="mcp">MCP servers</Tabs.Trigger>
               <Tabs.Trigger value="hooks">Hooks</Tabs.Trigger>
+              <Tabs.Trigger value="sandbox">Sandbox</Tabs.Trigger>
               <Tabs.Trigger value="notifications">Notifications</Tabs.Trigger>
               <Tabs.Trigger value="theme">Theme</Tabs.Trigger>
             </Tabs.List>
@@ -58,6 +60,9 @@ export function SettingsView(props: { sessionId: string | null; onClose: () => v
             </Tabs.Content>
             <Tabs.Content value="hooks" className="settings-panel">
               <HookSettings sessionId={props.sessionId} />
+            </Tabs.Content>
+            <Tabs.Content value="sandbox" className="settings-panel">
+              <SandboxSettings sessionId={props.sessionId} />
             </Tabs.Content>
             <Tabs.Content value="notifications" className="settings-panel">
               <NotificationSettings />

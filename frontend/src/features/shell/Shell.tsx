@@ -26,6 +26,7 @@ import { About } from "./About";
 import { KeyboardHelp } from "./KeyboardHelp";
 import { useShortcuts } from "./keyboard";
 import { ModeMenu } from "./ModeMenu";
+import { SandboxGrantsMenu } from "../sandbox";
 import { ApprovalsSlot, BackgroundSlot, ConversationSlot, ReviewSlot, SettingsSlot } from "./slots";
 import { SidePanel } from "../../ui/panel/SidePanel";
 import { ReviewToggle } from "../changes/Scopes";
@@ -280,6 +281,7 @@ function OpenSession(props: {
             </p>
           )}
         </div>
+        <SandboxGrantsMenu sessionId={s.id} />
         <ModeMenu sessionId={s.id} listed={s.approvalMode} />
         <div className="session-tools" role="toolbar" aria-label="Session views">
           <ReviewToggle pressed={panel === "review"} onClick={() => toggle("review")} />

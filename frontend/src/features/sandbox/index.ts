@@ -1,0 +1,4 @@
+export { DenialList } from "./DenialList";
+export { SandboxGrantsMenu } from "./SandboxGrantsMenu";
+export { useSandboxGrants, type SandboxGrants } from "./useSandboxGrants";
+export { SandboxSettings } from "./SandboxSettings";
