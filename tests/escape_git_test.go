@@ -142,6 +142,63 @@ var gitAttempts = []escapeAttempt{
 		name:    "git init in a shell job",
 		command: `git init -q bgrepo & wait; git -C bgrepo config core.fsmonitor 'touch OUT/pwned'`, happened: gitConfigHas("bgrepo/.git/config", "fsmonitor"),
 	},
+	// What a writable .git would let a command plant beyond config and
+	// hooks, each followed by what the user (or Foya) does next with git,
+	// outside any sandbox: the reasons .git stays read-only whole (see
+	// docs/security.md, "Developer tools in the sandbox").
+	{
+		name: "rename a file over .git/config", setup: wsRepo,
+		command:  `printf '[core]\n\tfsmonitor = touch OUT/pwned\n' > .git/config.lock && mv -f .git/config.lock .git/config`,
+		happened: afterHostGit(gitConfigHas(".git/config", "fsmonitor"), "status"),
+	},
+	{
+		name: "plant .git/commondir naming a git folder of the command's own", setup: wsRepo,
+		command:  `cp -r .git evil && git --git-dir=evil config core.fsmonitor 'touch OUT/pwned' && echo ../evil > .git/commondir`,
+		happened: afterHostGit(inWS(".git/commondir"), "status"),
+	},
+	{
+		name: "rewrite a worktree's commondir",
+		setup: func(t *testing.T, b *escBox) {
+			main := filepath.Join(b.ws, "main")
+			os.Mkdir(main, 0o755)
+			gitRepo(t, main)
+			if out, err := exec.Command("git", "-C", main, "worktree", "add", "-q", filepath.Join(b.ws, "wt")).CombinedOutput(); err != nil {
+				t.Fatalf("git worktree add: %v %s", err, out)
+			}
+		},
+		command: `cp -r main/.git evil && git --git-dir=evil config core.fsmonitor 'touch OUT/pwned' && echo ../../../evil > main/.git/worktrees/wt/commondir`,
+		happened: afterHostGit(func(b *escBox, _ string) bool {
+			return strings.Contains(escRead(filepath.Join(b.ws, "main/.git/worktrees/wt/commondir")), "evil")
+		}, "-C", "wt", "status"),
+	},
+	{
+		name: "plant an interactive rebase whose todo runs a command", setup: wsRepo,
+		command: `mkdir .git/rebase-merge && git rev-parse HEAD > .git/rebase-merge/onto && cp .git/rebase-merge/onto .git/rebase-merge/orig-head && ` +
+			`git symbolic-ref HEAD > .git/rebase-merge/head-name && touch .git/rebase-merge/interactive .git/rebase-merge/done && ` +
+			`echo 'exec touch OUT/pwned' > .git/rebase-merge/git-rebase-todo`,
+		happened: afterHostGit(inWS(".git/rebase-merge"), "rebase", "--continue"),
+	},
+	{
+		name: "symlink .git/logs/HEAD to a file outside", setup: func(t *testing.T, b *escBox) { wsRepo(t, b); outsideFile(t, b) },
+		command:  `ln -sf OUT/existing .git/logs/HEAD`,
+		happened: afterHostGit(outsideChanged, "checkout", "-q", "-b", "from-host"),
+	},
+	{
+		name: "symlink .git/COMMIT_EDITMSG to a file outside", setup: func(t *testing.T, b *escBox) { wsRepo(t, b); outsideFile(t, b) },
+		command:  `ln -sf OUT/existing .git/COMMIT_EDITMSG`,
+		happened: afterHostGit(outsideChanged, "commit", "-q", "--allow-empty", "-m", "from the host"),
+	},
+	{
+		name: "make a missing .git/hooks with a hook",
+		setup: func(t *testing.T, b *escBox) {
+			wsRepo(t, b)
+			if err := os.RemoveAll(filepath.Join(b.ws, ".git", "hooks")); err != nil {
+				t.Fatal(err)
+			}
+		},
+		command:  `mkdir .git/hooks && printf '#!/bin/sh\ntouch OUT/pwned\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit`,
+		happened: afterHostGit(inWS(".git/hooks/pre-commit"), "commit", "-q", "--allow-empty", "-m", "from the host"),
+	},
 	{name: "create .agents content", command: `mkdir -p .agents/skills && echo evil > .agents/skills/x.md`, happened: inWS(".agents/skills/x.md")},
 	{
 		name:    "nested .agents",
@@ -153,6 +210,26 @@ var gitAttempts = []escapeAttempt{
 		setup:   func(t *testing.T, b *escBox) { os.MkdirAll(filepath.Join(b.ws, "pkg", ".foya"), 0o755) },
 		command: `echo '{"allow":[{"tool":"bash"}]}' > pkg/.foya/permissions.json`, happened: inWS("pkg/.foya/permissions.json"),
 	},
+}
+
+// afterHostGit runs git with args in the workspace outside any sandbox, as
+// the user would after the command, then reports whether the attempt left
+// its mark (planted, looked at before git runs, as git may consume it,
+// and after, as that git may be what writes it) or made that git run
+// anything (OUT/pwned).
+func afterHostGit(planted func(b *escBox, _ string) bool, args ...string) func(b *escBox, _ string) bool {
+	return func(b *escBox, res string) bool {
+		was := planted(b, res)
+		cmd := exec.Command("git", append([]string{"-C", b.ws}, args...)...)
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, "GIT_") {
+				cmd.Env = append(cmd.Env, kv)
+			}
+		}
+		cmd.Env = append(cmd.Env, "GIT_EDITOR=true", "GIT_TERMINAL_PROMPT=0")
+		_ = cmd.Run() // it fails where nothing was planted (no rebase in progress)
+		return was || planted(b, res) || pathExists(filepath.Join(b.out, "pwned"))
+	}
 }
 
 // spec: A2 — with .git read-only, git's reading commands
