@@ -131,8 +131,9 @@ func TestForkIsolatedWorktreeSession(t *testing.T) {
 
 // A fork from the middle of a session in a copy (a folder without git)
 // gets a copy of the session's copy, base included, taken back to the
-// prompt; the session's copy keeps its files; applying the fork brings
-// its own change.
+// prompt; the session's copy keeps its files; a fork of the fork and a
+// fork of the whole session get theirs; applying the fork brings its own
+// change.
 // spec: F1
 func TestForkIsolatedCopySession(t *testing.T) {
 	ctx := context.Background()
@@ -155,6 +156,20 @@ func TestForkIsolatedCopySession(t *testing.T) {
 	wantFiles(t, "the fork", fork.Workdir, map[string]string{"a.txt": "one\n", "keep.txt": "k\n", "build/out.txt": "built\n", "src/b.txt": "", "c.txt": ""})
 	wantFiles(t, "the fork's base", filepath.Join(fork.Isolation.Dir, "base"), map[string]string{"a.txt": "base\n", "c.txt": ""})
 	wantFiles(t, "the session", ses.Workdir, map[string]string{"a.txt": "two\n", "src/b.txt": "b\n", "c.txt": "c\n"})
+	// A fork of the fork, from its first prompt, takes the fork's own
+	// copy back through the changes it holds (which name its copy); a
+	// fork of the whole session has its files as they are.
+	ff, err := h.k.ForkSession(ctx, fork.ID, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFiles(t, "the fork's fork", ff.Session.Workdir, map[string]string{"a.txt": "base\n", "keep.txt": "k\n", "build/out.txt": "", "c.txt": ""})
+	wantFiles(t, "the fork", fork.Workdir, map[string]string{"a.txt": "one\n", "build/out.txt": "built\n"})
+	whole, err := h.k.ForkSession(ctx, ses.ID, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFiles(t, "the whole session's fork", whole.Session.Workdir, map[string]string{"a.txt": "two\n", "src/b.txt": "b\n", "c.txt": "c\n"})
 	res, err := h.k.ApplySession(ctx, kernel.ApplyOptions{SessionID: fork.ID})
 	if err != nil || strings.Join(res.Applied, ",") != "a.txt,build/out.txt" || len(res.Conflicts) != 0 {
 		t.Fatalf("apply the fork = %+v, %v", res, err)
