@@ -11,6 +11,7 @@ import (
 	"foya/backend/isolate"
 	"foya/backend/kernel"
 	pt "foya/backend/provider/providertest"
+	"foya/backend/testwait"
 )
 
 // Issue 29, item 2, for isolated sessions: a fork of a session that works
@@ -324,5 +325,40 @@ func TestCLIForkIsolatedSession(t *testing.T) {
 	}
 	if got := fileText(t, filepath.Join(copies, id, "work", "a.txt")); got != "by hand\n" {
 		t.Errorf("the fork --files-now's a.txt = %q; want it as it is now", got)
+	}
+}
+
+// An isolated session is held while it is forked: with a run going (its
+// files changing) a fork from any prompt is refused (busy) and nothing is
+// made; once the run has ended the fork is made.
+func TestForkIsolatedSessionWithARunGoing(t *testing.T) {
+	ctx := context.Background()
+	hold := make(chan struct{})
+	h := newHarness(t, nil, pt.Say("first"), pt.Turn{Text: "working", Hold: hold})
+	writeFiles(t, h.dir, map[string]string{"a.txt": "a\n"})
+	ses := h.isolatedSession(kernel.NewSession{Isolation: kernel.IsolationCopy})
+	if r := h.runIn(ctx, ses.ID, "one"); r.Status != kernel.RunCompleted {
+		t.Fatalf("run: %s %s", r.Status, r.Error)
+	}
+	reqs := len(h.srv.Requests())
+	ended := make(chan error, 1)
+	go func() {
+		_, err := h.k.Run(ctx, kernel.RunOptions{SessionID: ses.ID, Prompt: "two", Model: h.model()})
+		ended <- err
+	}()
+	testwait.Until(t, "the held run's request", func() bool { return len(h.srv.Requests()) == reqs+1 })
+	_, err := h.k.ForkSession(ctx, ses.ID, 1)
+	if !errors.Is(err, kernel.ErrBusy) || !strings.Contains(err.Error(), "fork it once its run has ended") {
+		t.Errorf("fork during a run = %v; want busy", err)
+	}
+	if copies, _ := h.k.SessionCopies(ctx); len(copies) != 1 {
+		t.Errorf("a refused fork left a copy: %+v", copies)
+	}
+	close(hold)
+	if err := testwait.Receive(t, ended, "the held run to end"); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := h.k.ForkSession(ctx, ses.ID, 1); err != nil || f.Session.Isolation == nil {
+		t.Fatalf("fork after the run = %+v, %v", f, err)
 	}
 }
