@@ -2,6 +2,7 @@ package tests
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"os"
 	"path/filepath"
@@ -360,5 +361,48 @@ func TestForkIsolatedSessionWithARunGoing(t *testing.T) {
 	}
 	if f, err := h.k.ForkSession(ctx, ses.ID, 1); err != nil || f.Session.Isolation == nil {
 		t.Fatalf("fork after the run = %+v, %v", f, err)
+	}
+}
+
+// Issue 29, bad input: a file whose content before the fork point is no
+// longer stored cannot be taken back: the fork is refused naming it, and
+// nothing is made.
+// spec: F1
+func TestForkIsolatedSessionContentNoLongerStored(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, nil, isoForkScript()...)
+	writeFiles(t, h.dir, map[string]string{"a.txt": "base\n"})
+	ses := h.isolatedSession(kernel.NewSession{Isolation: kernel.IsolationCopy})
+	runPrompts(t, h, ses.ID)
+	changes, err := h.k.Changes(ctx, ses.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := ""
+	for _, c := range changes {
+		if filepath.Base(c.Path) == "a.txt" && c.Tool == "edit" {
+			sum = c.SHABefore
+		}
+	}
+	if sum == "" {
+		t.Fatalf("no edit of a.txt with its content before in %+v", changes)
+	}
+	db, err := sql.Open("sqlite", "file:"+h.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`DELETE FROM blobs WHERE sha256 = ?`, sum); err != nil {
+		t.Fatal(err)
+	}
+	_, err = h.k.ForkSession(ctx, ses.ID, 2)
+	if !errors.Is(err, kernel.ErrConflict) || !strings.Contains(err.Error(), "a.txt (its content from before is no longer stored)") {
+		t.Fatalf("fork with a.txt's content gone = %v; want a conflict naming a.txt", err)
+	}
+	if copies, _ := h.k.SessionCopies(ctx); len(copies) != 1 {
+		t.Errorf("a refused fork left a copy: %+v", copies)
+	}
+	if sessions, _ := h.k.Sessions(ctx); len(sessions) != 1 {
+		t.Errorf("a refused fork stored a session: %d sessions", len(sessions))
 	}
 }
