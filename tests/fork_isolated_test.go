@@ -366,7 +366,8 @@ func TestForkIsolatedSessionWithARunGoing(t *testing.T) {
 
 // Issue 29, bad input: a file whose content before the fork point is no
 // longer stored cannot be taken back: the fork is refused naming it, and
-// nothing is made.
+// nothing is made; nor is a fork of a session whose copy was removed
+// behind Foya's back.
 // spec: F1
 func TestForkIsolatedSessionContentNoLongerStored(t *testing.T) {
 	ctx := context.Background()
@@ -401,6 +402,16 @@ func TestForkIsolatedSessionContentNoLongerStored(t *testing.T) {
 	}
 	if copies, _ := h.k.SessionCopies(ctx); len(copies) != 1 {
 		t.Errorf("a refused fork left a copy: %+v", copies)
+	}
+	if sessions, _ := h.k.Sessions(ctx); len(sessions) != 1 {
+		t.Errorf("a refused fork stored a session: %d sessions", len(sessions))
+	}
+	// A copy removed behind Foya's back: said, nothing made.
+	if err := os.RemoveAll(ses.Isolation.Dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.k.ForkSession(ctx, ses.ID, 3); !errors.Is(err, kernel.ErrConflict) || !strings.Contains(err.Error(), "is not there") {
+		t.Fatalf("fork of a session whose copy is gone = %v; want a conflict saying so", err)
 	}
 	if sessions, _ := h.k.Sessions(ctx); len(sessions) != 1 {
 		t.Errorf("a refused fork stored a session: %d sessions", len(sessions))

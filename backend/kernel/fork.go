@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -130,6 +131,10 @@ func (k *Kernel) forkCopy(ctx context.Context, parent llm.Session, id string, at
 		return isolate.Record{}, kindf(ErrBusy, "session %s is busy: its setup command is running in its copy; fork it once the setup has ended", parent.ID)
 	case k.info.ReadOnly != "":
 		return isolate.Record{}, kindf(ErrUnavailable, "the database is read-only (%s): no fork is made", k.info.ReadOnly)
+	}
+	if _, err := os.Stat(parent.Workdir); err != nil {
+		return isolate.Record{}, kindf(ErrConflict, "session %s's copy %s is not there (%v): there are no files to fork; discard the session's copy to clear its record",
+			parent.ID, parent.Workdir, err)
 	}
 	if !filesNow {
 		bad, err := k.CheckForkFiles(ctx, parent.ID, atPrompt, parent.Workdir)
