@@ -103,14 +103,29 @@ func (s *Service) DeleteSession(id string) error {
 
 // ForkSession starts a new session from a session's history before its
 // prompt atPrompt (1-based; 0 forks the whole session) and returns it with
-// that prompt's text (the draft the fork is to send in its place). The
-// fork works in the same folder; the parent is not changed.
+// that prompt's text (the draft the fork is to send in its place). A fork
+// of a session that works in its folder works in the same folder; a fork
+// of an isolated session gets its own copy with the files as they were at
+// that prompt, and is refused (conflict) naming the files that cannot be
+// (see ForkSessionWith). The parent is not changed.
 func (s *Service) ForkSession(sessionID string, atPrompt int) (kernel.Forked, error) {
 	return call(s, func(k *kernel.Kernel) (kernel.Forked, error) {
 		if err := need("sessionId", sessionID); err != nil {
 			return kernel.Forked{}, err
 		}
 		return k.ForkSession(s.ctx, sessionID, atPrompt)
+	})
+}
+
+// ForkSessionWith is ForkSession with options: o.FilesNow forks an
+// isolated session with its files as they are now, none taken back to the
+// prompt (what to offer when ForkSession said some cannot be).
+func (s *Service) ForkSessionWith(o kernel.ForkOptions) (kernel.Forked, error) {
+	return call(s, func(k *kernel.Kernel) (kernel.Forked, error) {
+		if err := need("sessionId", o.SessionID); err != nil {
+			return kernel.Forked{}, err
+		}
+		return k.ForkSessionWith(s.ctx, o)
 	})
 }
 

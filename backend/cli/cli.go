@@ -208,7 +208,7 @@ func usage(w io.Writer) {
                             workspace (foya sandbox help)
   foya compact [--json] [--undo ID] SESSION
                             have the model summarise a session's older messages now, or undo that
-  foya fork [--at N] [--json] SESSION
+  foya fork [--at N] [--files-now] [--json] SESSION
                             a new session with the history before prompt N (0: all); prints its ID
   foya mcp add|list|remove|import|approve|tools|call ...
                             MCP servers: yours, and a project's once approved (foya mcp help)

@@ -97,8 +97,8 @@ func canClone(folder, dir string) bool {
 	return cloneFile(src, probe, 0o600) == nil
 }
 
-// copyTree copies src's files, folders and symbolic links into dst (which
-// must not exist): each file cloned where possible, else copied. Other
+// copyTree copies src's files, folders and symbolic links into dst (whose
+// folders beneath it must not exist): each file cloned where possible, else copied. Other
 // kinds of file (sockets, pipes, devices) and the paths in skip are left
 // out.
 func copyTree(src, dst string, skip []string) error {
@@ -120,7 +120,11 @@ func copyTree(src, dst string, skip []string) error {
 		}
 		switch {
 		case d.IsDir():
-			if err := os.Mkdir(to, fi.Mode().Perm()|0o700); err != nil {
+			mkdir := os.Mkdir
+			if path == src {
+				mkdir = os.MkdirAll // a worktree's folder git made (Fork)
+			}
+			if err := mkdir(to, fi.Mode().Perm()|0o700); err != nil {
 				return fmt.Errorf("copy %s: %w", path, err)
 			}
 		case d.Type()&fs.ModeSymlink != 0:

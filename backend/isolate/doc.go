@@ -3,8 +3,9 @@
 // a git repository, else a copy of the folder (copy-on-write with FICLONE
 // where the file system has it, else a plain copy bounded by the free
 // space). It brings a copy's net change back into its folder with a
-// three-way comparison per file (Apply) and finds copies whose session is
-// gone (Sweep).
+// three-way comparison per file (Apply), makes a forked session's copy
+// from its parent's (Fork: same kind, same base, the parent's files as
+// they are now) and finds copies whose session is gone (Sweep).
 //
 // Every copy lives in one folder of its own beneath the Isolator's Dir,
 // named after its session: isolation.json (the Record, written before

@@ -19,3 +19,19 @@ type Unrestorable struct {
 	Path     string `json:"path"`
 	Reason   string `json:"reason"`
 }
+
+// ForkOptions say what ForkSessionWith forks.
+type ForkOptions struct {
+	SessionID string `json:"sessionId"`
+	// AtPrompt is the prompt (1-based, the person's prompts) the fork is
+	// made before; 0 forks the whole session.
+	AtPrompt int `json:"atPrompt"`
+	// FilesNow forks an isolated session with its files as they are now:
+	// the fork's own copy gets the session's current files, none taken
+	// back to the prompt. Without it, the copy's files are taken back to
+	// how they were at the prompt, and a fork where some file cannot be
+	// is refused (ErrConflict) naming those files, nothing made. A
+	// session that works in its folder ignores it: its fork shares the
+	// folder.
+	FilesNow bool `json:"filesNow,omitempty"`
+}

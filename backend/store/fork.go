@@ -27,6 +27,10 @@ type Fork struct {
 	// NewID makes the copies' IDs (runs, file changes, artifacts), as
 	// the engine makes IDs: a prefix, "_" and 32 hex digits.
 	NewID func(prefix string) string
+	// Isolation, if set, is the new session's own isolated copy (a fork
+	// of an isolated session), recorded in the same transaction as the
+	// session, as a new isolated session's is.
+	Isolation *llm.Isolation
 	// Then are events of the new session stored after the copied ones,
 	// in the same transaction (their seq follows): what the fork records
 	// of itself, such as its approval mode when the copied history does
@@ -142,6 +146,11 @@ func (s *Store) ForkSession(ctx context.Context, f Fork) (llm.Session, error) {
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET last_seq = ?, last_msg = ? WHERE id = ?`, seqCut-1, msgCut-1, sess.ID); err != nil {
 			return err
+		}
+		if f.Isolation != nil {
+			if err := putIsolation(ctx, tx, sess.ID, f.Isolation); err != nil {
+				return err
+			}
 		}
 		// Parents before children: runs before their calls and histories,
 		// changes before their review marks.

@@ -235,11 +235,21 @@ export function createApi(transport: Caller) {
     /**
      * ForkSession starts a new session from a session's history before its
      * prompt atPrompt (1-based; 0 forks the whole session) and returns it with
-     * that prompt's text (the draft the fork is to send in its place). The
-     * fork works in the same folder; the parent is not changed.
+     * that prompt's text (the draft the fork is to send in its place). A fork
+     * of a session that works in its folder works in the same folder; a fork
+     * of an isolated session gets its own copy with the files as they were at
+     * that prompt, and is refused (conflict) naming the files that cannot be
+     * (see ForkSessionWith). The parent is not changed.
      */
     ForkSession: (sessionID: string, atPrompt: number): Promise<kernel.Forked> =>
       transport.call<kernel.Forked>('ForkSession', [sessionID, atPrompt]),
+    /**
+     * ForkSessionWith is ForkSession with options: o.FilesNow forks an
+     * isolated session with its files as they are now, none taken back to the
+     * prompt (what to offer when ForkSession said some cannot be).
+     */
+    ForkSessionWith: (o: kernel.ForkOptions): Promise<kernel.Forked> =>
+      transport.call<kernel.Forked>('ForkSessionWith', [o]),
     /** GetMCPPrompt fills a prompt with its arguments. */
     GetMCPPrompt: (workdir: string, server: string, name: string, args: Record<string, string>): Promise<mcpconfig.Message[]> =>
       transport.call<mcpconfig.Message[]>('GetMCPPrompt', [workdir, server, name, args]),

@@ -876,6 +876,27 @@ export interface Unrestorable {
   path: string;
   reason: string;
 }
+/**
+ * ForkOptions say what ForkSessionWith forks.
+ */
+export interface ForkOptions {
+  sessionId: string;
+  /**
+   * AtPrompt is the prompt (1-based, the person's prompts) the fork is
+   * made before; 0 forks the whole session.
+   */
+  atPrompt: number /* int */;
+  /**
+   * FilesNow forks an isolated session with its files as they are now:
+   * the fork's own copy gets the session's current files, none taken
+   * back to the prompt. Without it, the copy's files are taken back to
+   * how they were at the prompt, and a fork where some file cannot be
+   * is refused (ErrConflict) naming those files, nothing made. A
+   * session that works in its folder ignores it: its fork shares the
+   * folder.
+   */
+  filesNow?: boolean;
+}
 
 //////////
 // source: dto_hooks.go

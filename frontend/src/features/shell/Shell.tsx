@@ -277,7 +277,7 @@ function OpenSession(props: {
               className="session-forked muted"
               title="A fork works in the same folder as the session it came from: either session’s changes to the files are the other’s too."
             >
-              <GitFork size={13} aria-hidden="true" /> {forked[0]!.toUpperCase() + forked.slice(1)} · shares its folder
+              <GitFork size={13} aria-hidden="true" /> {forked[0]!.toUpperCase() + forked.slice(1)} · {s.isolation ? "in its own copy" : "shares its folder"}
             </p>
           )}
         </div>
