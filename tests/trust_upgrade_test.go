@@ -50,7 +50,11 @@ func TestUpgradeKeepsWhatWasTrusted(t *testing.T) {
 		args []any
 	}{
 		{"DROP TABLE trust", nil},
+		{"DROP TABLE sandbox_grants", nil},
 		{"DROP TABLE session_isolation", nil},
+		{"DROP INDEX sessions_forked_from", nil},
+		{"ALTER TABLE sessions DROP COLUMN forked_at", nil},
+		{"ALTER TABLE sessions DROP COLUMN forked_from", nil},
 		{"DROP TABLE change_reviews", nil},
 		{"DROP TABLE review_comments", nil},
 		{"ALTER TABLE sessions DROP COLUMN title_by_user", nil},

@@ -99,7 +99,7 @@ func TestMigrationFillsTheTool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{"DROP TABLE session_isolation", "DROP INDEX sessions_forked_from", "ALTER TABLE sessions DROP COLUMN forked_at", "ALTER TABLE sessions DROP COLUMN forked_from",
+	for _, q := range []string{"DROP TABLE sandbox_grants", "DROP TABLE session_isolation", "DROP INDEX sessions_forked_from", "ALTER TABLE sessions DROP COLUMN forked_at", "ALTER TABLE sessions DROP COLUMN forked_from",
 		"DROP INDEX file_changes_path", "DROP INDEX file_changes_own",
 		"ALTER TABLE file_changes DROP COLUMN tool", "PRAGMA user_version = 11"} {
 		if _, err := db.Exec(q); err != nil {

@@ -83,16 +83,16 @@ func (s *Shell) CheckFolder(folder string) (string, error) {
 				"which would become reachable; pick a folder inside it", ErrGrant, canon, sf)
 		}
 	}
-	for _, sock := range sandbox.ListeningSockets() {
-		if fspath.WithinAny([]string{canon}, resolveExisting(sock)) {
-			return "", fmt.Errorf("%w %s: it holds %s, another program's socket, which would become reachable; pick a narrower folder",
-				ErrGrant, canon, sock)
-		}
-	}
 	if home, err := os.UserHomeDir(); err == nil && filepath.IsAbs(home) {
 		home = resolveExisting(home)
 		if fspath.WithinAny([]string{canon}, home) {
 			return "", fmt.Errorf("%w %s: it holds your home folder with its credentials; pick a folder inside it", ErrGrant, canon)
+		}
+	}
+	for _, sock := range sandbox.ListeningSockets() {
+		if fspath.WithinAny([]string{canon}, resolveExisting(sock)) {
+			return "", fmt.Errorf("%w %s: it holds %s, another program's socket, which would become reachable; pick a narrower folder",
+				ErrGrant, canon, sock)
 		}
 	}
 	var guarded []string
