@@ -24,8 +24,12 @@ var watchConns struct {
 type watchConn struct {
 	fsw *fsnotify.Watcher
 
-	mu   sync.Mutex
+	mu   sync.Mutex // subs; dispatch takes it, and never waits on fsnotify under it
 	subs map[*Watcher]bool
+
+	// rmu guards refs and the calls to fsw.Add and Remove, which may wait
+	// for fsnotify's goroutine, and it for dispatch: so not under mu.
+	rmu  sync.Mutex
 	refs map[string]int // folder → how many Watchers watch it
 
 	done chan struct{} // the dispatching goroutine ended
@@ -79,8 +83,8 @@ func (c *watchConn) leave(w *Watcher, dirs []string) error {
 // acquire watches dir for one more Watcher. fsnotify is asked every time:
 // dir may be a new folder at a path watched before.
 func (c *watchConn) acquire(dir string) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.rmu.Lock()
+	defer c.rmu.Unlock()
 	if err := c.fsw.Add(dir); err != nil {
 		return err
 	}
@@ -91,8 +95,8 @@ func (c *watchConn) acquire(dir string) error {
 // release drops one Watcher's watch of dir, and the system's once no
 // Watcher watches it.
 func (c *watchConn) release(dir string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.rmu.Lock()
+	defer c.rmu.Unlock()
 	n, ok := c.refs[dir]
 	switch {
 	case !ok:
