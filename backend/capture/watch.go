@@ -63,6 +63,12 @@ func (c *Capture) Watch(ctx context.Context, sessionID, workdir string) (stop fu
 		for {
 			select {
 			case <-ctx.Done():
+				// stop was called or the caller's ctx ended: either way
+				// the watcher goes, or its inotify watches would stay.
+				if w != nil {
+					c.d.Workspace.Detach(sessionID, w)
+					w.Close()
+				}
 				return
 			case <-t.C:
 				if w != nil && w.Degraded() == "" {
@@ -81,13 +87,7 @@ func (c *Capture) Watch(ctx context.Context, sessionID, workdir string) (stop fu
 	var once sync.Once
 	return func() {
 		once.Do(func() {
-			if w != nil {
-				c.d.Workspace.Detach(sessionID, w)
-			}
 			cancel()
-			if w != nil {
-				w.Close()
-			}
 			wg.Wait()
 		})
 	}, nil

@@ -59,10 +59,13 @@ func TestKeepWatchesOnceUntilStopOrClose(t *testing.T) {
 	ws := workspace.New(workspace.Options{Dir: t.TempDir()})
 	defer ws.Close()
 	started := 0
+	var watchErr error // the last watcher's, to tell a machine out of inotify instances from a bug
 	c := New(Deps{Workspace: ws, Records: st, Reads: st, Timeline: st,
 		Watch: func(root string, o files.WatchOptions) (*files.Watcher, error) {
 			started++
-			return files.Watch(root, o)
+			w, err := files.Watch(root, o)
+			watchErr = err
+			return w, err
 		}})
 	ws.Warm("s", dir) // as a run does before it keeps watching
 	c.Keep("s", dir)
@@ -71,7 +74,7 @@ func TestKeepWatchesOnceUntilStopOrClose(t *testing.T) {
 		t.Fatalf("two Keeps started %d watchers; want 1", started)
 	}
 	if err := ws.WaitWatcher(context.Background(), "s"); err != nil {
-		t.Fatalf("the kept watch is not attached to the index: %v", err)
+		t.Fatalf("the kept watch is not attached to the index: %v (the watcher: %v)", err, watchErr)
 	}
 	c.Stop("s")
 	if err := ws.WaitWatcher(context.Background(), "s"); !errors.Is(err, workspace.ErrNoWatcher) {
@@ -86,4 +89,43 @@ func TestKeepWatchesOnceUntilStopOrClose(t *testing.T) {
 	if err := ws.WaitWatcher(context.Background(), "s"); !errors.Is(err, workspace.ErrNoWatcher) {
 		t.Fatalf("after Close: %v; want %v", err, workspace.ErrNoWatcher)
 	}
+}
+
+// A watch whose context ends without its stop being called detaches and
+// closes its watcher all the same: a caller that only cancels must not
+// leave the watcher's system watches behind.
+func TestWatchEndsWithItsContext(t *testing.T) {
+	dir := t.TempDir()
+	st := newStore()
+	ws := workspace.New(workspace.Options{Dir: t.TempDir()})
+	defer ws.Close()
+	var w *files.Watcher
+	c := New(Deps{Workspace: ws, Records: st, Reads: st, Timeline: st,
+		Watch: func(root string, o files.WatchOptions) (*files.Watcher, error) {
+			var err error
+			w, err = files.Watch(root, o)
+			if err != nil {
+				t.Errorf("watch %s: %v", root, err)
+			}
+			return w, err
+		}})
+	defer c.Close()
+	ws.Warm("s", dir)
+	ctx, cancel := context.WithCancel(context.Background())
+	stop, err := c.Watch(ctx, "s", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	if err := ws.WaitWatcher(context.Background(), "s"); err != nil {
+		t.Fatalf("the watch is not attached: %v", err)
+	}
+	cancel()
+	testwait.Until(t, "the watch to detach once its context ended", func() bool {
+		return errors.Is(ws.WaitWatcher(context.Background(), "s"), workspace.ErrNoWatcher)
+	})
+	// Closed: its Barrier can no longer confirm anything.
+	testwait.Until(t, "the watcher to close once its context ended", func() bool {
+		return errors.Is(w.Barrier(context.Background()), files.ErrNoBarrier)
+	})
 }

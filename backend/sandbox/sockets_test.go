@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"errors"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -17,10 +18,15 @@ import (
 )
 
 // unixListener listens on a pathname socket at path and counts the
-// connections it accepts (with their first bytes), until the test ends.
+// connections it accepts, until the test ends.
 type unixListener struct {
-	reached atomic.Int32
+	path    string
+	count   atomic.Int32
+	settled chan struct{} // a probe of reached was accepted
 }
+
+// probeMark is what reached sends to mark the end of the connections to count.
+const probeMark = "probe"
 
 func listenUnix(t *testing.T, path string) *unixListener {
 	t.Helper()
@@ -28,20 +34,45 @@ func listenUnix(t *testing.T, path string) *unixListener {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := &unixListener{}
+	u := &unixListener{path: path, settled: make(chan struct{}, 1)}
 	go func() {
 		for {
 			c, err := l.Accept()
 			if err != nil {
 				return
 			}
-			u.reached.Add(1)
-			c.Read(make([]byte, 5))
+			b := make([]byte, len(probeMark))
+			n, _ := io.ReadFull(c, b)
 			c.Close()
+			if string(b[:n]) == probeMark {
+				u.settled <- struct{}{}
+				continue
+			}
+			u.count.Add(1)
 		}
 	}()
 	t.Cleanup(func() { l.Close() })
 	return u
+}
+
+// reached reports whether a command connected to the socket. A command's
+// connect returns once the connection is queued, before the listener
+// accepts it, so reached connects itself and waits until its own
+// connection is accepted: the queue is first in, first out, so every
+// connection made before it has been counted by then.
+func (u *unixListener) reached(t *testing.T) bool {
+	t.Helper()
+	c, err := net.Dial("unix", u.path)
+	if err != nil {
+		t.Fatalf("probe the listener on %s: %v", u.path, err)
+	}
+	_, err = c.Write([]byte(probeMark))
+	c.Close()
+	if err != nil {
+		t.Fatalf("probe the listener on %s: %v", u.path, err)
+	}
+	testwait.Receive(t, u.settled, "the listener to accept its probe on "+u.path)
+	return u.count.Load() > 0
 }
 
 // connectScript connects to the pathname socket $1 and says what happened.
@@ -87,7 +118,7 @@ func TestUnixSocketsOutsideUnreachable(t *testing.T) {
 					u := listenUnix(t, path)
 					b := newBox(t)
 					res := b.run(t, m, connectScript+path, "XDG_RUNTIME_DIR="+runtimeDir)
-					reached := u.reached.Load() > 0
+					reached := u.reached(t)
 					switch {
 					case m.restricted && reached:
 						t.Errorf("%s under %s: a socket in %s was reached; want it out of reach\n%s", where, m.name, where, res.Output)
@@ -134,7 +165,7 @@ except OSError as e:
 			if out != want {
 				t.Errorf("workspace sockets under %s: %q; want %q", m.name, out, want)
 			}
-			if reached := u.reached.Load() > 0; reached == noUnix {
+			if reached := u.reached(t); reached == noUnix {
 				t.Errorf("workspace listener under %s: reached %v; want %v", m.name, reached, !noUnix)
 			}
 			if strings.Contains(out, "own socket ok") && !exists(filepath.Join(b.ws, "own.sock")) {
@@ -199,7 +230,7 @@ func TestBwrapSocketVanished(t *testing.T) {
 			if res.ExitCode != 0 || !strings.HasPrefix(string(res.Output), "refused:") {
 				t.Errorf("command under %s: exit %d, output %q; want exit 0 and the staying socket refused", m.name, res.ExitCode, res.Output)
 			}
-			if u.reached.Load() > 0 {
+			if u.reached(t) {
 				t.Errorf("under %s the staying socket was reached; want it out of reach", m.name)
 			}
 			if launches != 2 {

@@ -6,7 +6,7 @@
 //   FOYA_SHOTS     the folder to save screenshots in
 //   FOYA_CHROMIUM  the browser binary (never downloaded)
 // Exits 0 when every check holds, 1 with the reason otherwise.
-import { check, env, launch, openSession, screenshots } from './lib.mjs';
+import { check, env, launch, openSession, screenshots, transcriptSettled } from './lib.mjs';
 
 const url = env('FOYA_URL');
 const parent = env('FOYA_PARENT');
@@ -67,6 +67,7 @@ try {
   check((await page.evaluate(() => document.documentElement.dataset.theme)) === 'dark', 'the dark theme did not take');
   await list.getByRole('button', { name: 'Parser (fork)', exact: true }).click();
   await main.getByRole('heading', { level: 2, name: 'Parser (fork)' }).waitFor();
+  await transcriptSettled(main.getByRole('log', { name: 'Conversation' })); // until then a row's text is in the page twice
   await main.getByRole('log', { name: 'Conversation' }).getByText('Wrote table tests in the fork.').waitFor();
   await shot(page, 'fork-3-dark.png');
 

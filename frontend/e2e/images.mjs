@@ -8,7 +8,7 @@
 // The Go test then checks that the scripted model's request held the
 // pasted image as an image_url part.
 // Exits 0 when every check holds, 1 with the reason otherwise.
-import { check, env, launch, openSession, screenshots } from './lib.mjs';
+import { check, env, launch, openSession, screenshots, transcriptSettled } from './lib.mjs';
 
 const url = env('FOYA_URL');
 const title = env('FOYA_TITLE');
@@ -97,6 +97,7 @@ try {
   step = 'after a reload the transcript still shows it, read from the store';
   await page.reload();
   await page.getByRole('complementary', { name: 'Sessions sidebar' }).getByRole('button', { name: title, exact: true }).click();
+  await transcriptSettled(log); // until then a row's text is in the page twice
   await log.getByText('A red rectangle.').waitFor();
   const again = log.getByRole('region', { name: 'Your message' }).getByRole('img', { name: 'Image red.png' });
   await again.waitFor();

@@ -14,7 +14,7 @@
 //   FOYA_CHROMIUM  the browser binary (never downloaded)
 // Each step is checked on screen and on disk (or in the store).
 // Exits 0 when every check holds, 1 with the reason otherwise.
-import { api, check, env, launch, pageErrors, screenshots, timeout } from './lib.mjs';
+import { api, check, env, launch, pageErrors, screenshots, timeout, transcriptSettled } from './lib.mjs';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -139,6 +139,7 @@ try {
   // A reload while it waits: the same request is asked again.
   await page.reload();
   await bash.waitFor();
+  await transcriptSettled(log);
   check((await bash.getByLabel('Command', { exact: true }).textContent()).includes('go test ./...'), 'after the reload the request does not show the command');
   await armed(bash);
   await bash.getByRole('textbox', { name: 'Message to the model if you deny (optional)' }).fill(denial);
@@ -199,6 +200,7 @@ try {
   await long().getByLabel(/^Live output of bash/).getByText('long-start').waitFor();
   await page.reload();
   await main.getByRole('heading', { level: 2, name: 'Conversation journey' }).waitFor();
+  await transcriptSettled(log); // before the text queries below: until then each row is in the page twice
   await long().getByLabel(/^Live output of bash/).getByText('long-start').waitFor();
   await log.getByText('Approval mode switched from Manual to Auto.').waitFor();
   await composer.getByRole('button', { name: 'Stop' }).waitFor();

@@ -99,6 +99,16 @@ export async function openSession(browser, url, title) {
 }
 
 /**
+ * transcriptSettled waits until the transcript (log) shows its list alone.
+ * In the first frames after a page (re)load, the latest rows show over the
+ * list, hidden until it has measured itself ("Latest", ConversationView),
+ * and a text query meanwhile finds each of those rows twice. For a session
+ * with rows only (an empty one has no list).
+ */
+export const transcriptSettled = (log) =>
+  log.locator('.convo-scroller:not(.convo-unsettled)').waitFor({ state: 'attached' });
+
+/**
  * reveal scrolls the transcript from its start down, half a screen at a
  * time, until loc is drawn (the list is virtualized: rows far from the
  * view are not in the page).

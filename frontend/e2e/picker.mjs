@@ -8,7 +8,7 @@
 //   FOYA_SHOTS     the folder to save screenshots in
 //   FOYA_CHROMIUM  the browser binary (never downloaded)
 // Exits 0 when every check holds, 1 with the reason otherwise.
-import { check, env, launch, openSession, screenshots } from './lib.mjs';
+import { check, env, launch, openSession, screenshots, transcriptSettled } from './lib.mjs';
 
 const url = env('FOYA_URL');
 const title = env('FOYA_TITLE');
@@ -82,6 +82,7 @@ try {
   step = 'after a reload, the model choice and the message are still shown';
   await page.reload();
   await open();
+  await transcriptSettled(log); // until then a row's text is in the page twice
   await log.getByText('Model: big-model (second), from the next run on.').waitFor();
   await log.getByText('use tabs', { exact: true }).waitFor();
   await form.getByRole('button', { name: 'Model: big-model (second)' }).waitFor();

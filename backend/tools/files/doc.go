@@ -58,5 +58,9 @@
 // use; read, ls, glob and grep are parallel-safe (spec P1), write, edit and
 // delete are not (spec P5). A Watcher's callback runs on its own goroutine;
 // Watcher.Barrier may be called from any goroutine and returns once the
-// callback has been told of every change made before the call.
+// callback has been told of every change made before the call. The
+// Watchers of a process share one fsnotify watcher (one inotify instance
+// on Linux, where a user has 128 by default for all their programs): its
+// goroutine hands each event, in order, to the queues of the Watchers
+// watching its folder, and the last Watcher to close closes it.
 package files

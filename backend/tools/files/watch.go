@@ -44,24 +44,36 @@ type WatchOptions struct {
 }
 
 // Watcher watches a workspace recursively with fsnotify, skipping .git
-// folders and folders .gitignore ignores. Close stops it and waits for its
+// folders and folders .gitignore ignores. The Watchers of a process share
+// one fsnotify watcher (see watchConn). Close stops it and waits for its
 // goroutine.
 type Watcher struct {
 	root string
 	opts WatchOptions
-	fsw  *fsnotify.Watcher
+	conn *watchConn
 
 	mu       sync.Mutex
 	watched  map[string]bool
 	degraded string
 	waiting  map[string]chan struct{} // Barrier's markers, by path
+	queue    []fsnotify.Event         // delivered by conn, not yet handled
+	dropped  bool                     // events were lost since the loop last looked
 
-	barrierDir string // watched too; "" when it could not be made
+	wake       chan struct{} // the queue has something
+	barrierDir string        // watched too; "" when it could not be made
 	seq        atomic.Uint64
 
-	done chan struct{}
-	wg   sync.WaitGroup
+	done      chan struct{}
+	closeOnce sync.Once
+	closeErr  error
+	wg        sync.WaitGroup
 }
+
+// maxQueued bounds the events a Watcher holds for its goroutine (a slow
+// OnChange must not hold up the other Watchers, nor grow without bound):
+// past it, events are dropped and the Watcher is degraded, as when the
+// system's own queue overflows. Barrier's markers are always kept.
+const maxQueued = 1 << 16
 
 // Watch starts watching root and every folder below it.
 func Watch(root string, opts WatchOptions) (*Watcher, error) {
@@ -75,16 +87,17 @@ func Watch(root string, opts WatchOptions) (*Watcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("watch: %w", err)
 	}
-	fsw, err := fsnotify.NewWatcher()
-	if err != nil {
+	w := &Watcher{root: real, opts: opts, watched: map[string]bool{}, waiting: map[string]chan struct{}{},
+		wake: make(chan struct{}, 1), done: make(chan struct{})}
+	if w.conn, err = joinWatchConn(w); err != nil {
 		return nil, fmt.Errorf("watch %s: %w", real, err)
 	}
-	w := &Watcher{root: real, opts: opts, fsw: fsw, watched: map[string]bool{}, waiting: map[string]chan struct{}{},
-		done: make(chan struct{})}
 	w.addTree(real, nil)
 	if d, err := os.MkdirTemp(opts.BarrierDir, "foya-watch-"); err == nil {
-		if fsw.Add(d) == nil {
+		if w.conn.acquire(d) == nil {
+			w.mu.Lock()
 			w.barrierDir = d
+			w.mu.Unlock()
 		} else {
 			os.Remove(d)
 		}
@@ -111,20 +124,62 @@ func (w *Watcher) Degraded() string {
 	return w.degraded
 }
 
-// Close stops the watcher and waits for its goroutine.
+// Close stops the watcher, waits for its goroutine and gives up its
+// watches.
 func (w *Watcher) Close() error {
+	w.closeOnce.Do(func() {
+		close(w.done)
+		w.wg.Wait()
+		w.mu.Lock()
+		dirs := make([]string, 0, len(w.watched)+1)
+		for d := range w.watched {
+			dirs = append(dirs, d)
+		}
+		if w.barrierDir != "" {
+			dirs = append(dirs, w.barrierDir)
+		}
+		w.mu.Unlock()
+		w.closeErr = w.conn.leave(w, dirs)
+		if w.barrierDir != "" {
+			os.RemoveAll(w.barrierDir)
+		}
+	})
+	return w.closeErr
+}
+
+// deliver queues ev for the watcher's goroutine when it happened in a
+// folder the watcher watches (dir is the folder ev.Name is in). It runs
+// on conn's goroutine and never blocks.
+func (w *Watcher) deliver(ev fsnotify.Event, dir string) {
+	w.mu.Lock()
+	marker := w.barrierDir != "" && dir == w.barrierDir
+	mine := marker || w.watched[dir] || w.watched[ev.Name]
+	if mine {
+		if len(w.queue) < maxQueued || marker {
+			w.queue = append(w.queue, ev)
+		} else {
+			w.dropped = true
+		}
+	}
+	w.mu.Unlock()
+	if mine {
+		w.poke()
+	}
+}
+
+// overflowed notes that the system dropped events.
+func (w *Watcher) overflowed() {
+	w.mu.Lock()
+	w.dropped = true
+	w.mu.Unlock()
+	w.poke()
+}
+
+func (w *Watcher) poke() {
 	select {
-	case <-w.done:
-		return nil
+	case w.wake <- struct{}{}:
 	default:
 	}
-	close(w.done)
-	err := w.fsw.Close()
-	w.wg.Wait()
-	if w.barrierDir != "" {
-		os.RemoveAll(w.barrierDir)
-	}
-	return err
 }
 
 // ErrNoBarrier is returned by Barrier when the watcher cannot tell that
@@ -202,6 +257,9 @@ func (w *Watcher) addTree(dir string, found func(path string)) {
 func (w *Watcher) add(dir string) bool {
 	w.mu.Lock()
 	already, full := w.watched[dir], len(w.watched) >= w.opts.MaxWatches
+	if !already && !full {
+		w.watched[dir] = true // before the system watches it: conn delivers only the watched folders' events
+	}
 	w.mu.Unlock()
 	switch {
 	case already:
@@ -210,7 +268,10 @@ func (w *Watcher) add(dir string) bool {
 		w.degrade(fmt.Sprintf("watching only %d folders (the limit): changes in the others are not seen live", w.opts.MaxWatches))
 		return false
 	}
-	if err := w.fsw.Add(dir); err != nil {
+	if err := w.conn.acquire(dir); err != nil {
+		w.mu.Lock()
+		delete(w.watched, dir)
+		w.mu.Unlock()
 		switch {
 		case errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EMFILE):
 			w.degrade(fmt.Sprintf("the system refused to watch more than %d folders (%v; on Linux raise fs.inotify.max_user_watches): changes in the others are not seen live", w.Watched(), err))
@@ -220,9 +281,6 @@ func (w *Watcher) add(dir string) bool {
 		}
 		return false
 	}
-	w.mu.Lock()
-	w.watched[dir] = true
-	w.mu.Unlock()
 	return true
 }
 
@@ -262,50 +320,60 @@ func (w *Watcher) loop() {
 		select {
 		case <-w.done:
 			return
-		case ev, ok := <-w.fsw.Events:
-			if !ok {
-				return
-			}
-			if w.barrierDir != "" && filepath.Dir(ev.Name) == w.barrierDir {
-				w.mu.Lock()
-				ch := w.waiting[ev.Name]
-				delete(w.waiting, ev.Name)
-				w.mu.Unlock()
-				if ch != nil {
-					// Everything before the marker is in: report it now.
-					w.report(pending, time.Time{})
-					close(ch)
-				}
-				continue
-			}
-			if w.skip(ev.Name) {
-				continue
-			}
-			pending[ev.Name] = time.Now()
-			if ev.Has(fsnotify.Create) {
-				if fi, err := os.Lstat(ev.Name); err == nil && fi.IsDir() {
-					// A new folder: watch it, and report what is already in it.
-					w.addTree(ev.Name, func(p string) { pending[p] = time.Now() })
-				}
-			}
-			if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
-				w.mu.Lock()
-				for d := range w.watched {
-					if d == ev.Name || strings.HasPrefix(d, ev.Name+string(filepath.Separator)) {
-						delete(w.watched, d)
-					}
-				}
-				w.mu.Unlock()
-			}
-		case err, ok := <-w.fsw.Errors:
-			if !ok {
-				return
-			}
-			if errors.Is(err, fsnotify.ErrEventOverflow) {
+		case <-w.wake:
+			w.mu.Lock()
+			batch, dropped := w.queue, w.dropped
+			w.queue, w.dropped = nil, false
+			w.mu.Unlock()
+			if dropped {
 				w.degrade("the system dropped change events (too many at once): some changes were not seen live")
+			}
+			for _, ev := range batch {
+				w.handle(ev, pending)
 			}
 		case now := <-tick.C:
 			w.report(pending, now)
+		}
+	}
+}
+
+// handle takes in one event on the watcher's goroutine: a Barrier's
+// marker, or a change to report once quiet.
+func (w *Watcher) handle(ev fsnotify.Event, pending map[string]time.Time) {
+	if w.barrierDir != "" && filepath.Dir(ev.Name) == w.barrierDir {
+		w.mu.Lock()
+		ch := w.waiting[ev.Name]
+		delete(w.waiting, ev.Name)
+		w.mu.Unlock()
+		if ch != nil {
+			// Everything before the marker is in: report it now.
+			w.report(pending, time.Time{})
+			close(ch)
+		}
+		return
+	}
+	if w.skip(ev.Name) {
+		return
+	}
+	pending[ev.Name] = time.Now()
+	if ev.Has(fsnotify.Create) {
+		if fi, err := os.Lstat(ev.Name); err == nil && fi.IsDir() {
+			// A new folder: watch it, and report what is already in it.
+			w.addTree(ev.Name, func(p string) { pending[p] = time.Now() })
+		}
+	}
+	if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+		var gone []string
+		w.mu.Lock()
+		for d := range w.watched {
+			if d == ev.Name || strings.HasPrefix(d, ev.Name+string(filepath.Separator)) {
+				delete(w.watched, d)
+				gone = append(gone, d)
+			}
+		}
+		w.mu.Unlock()
+		for _, d := range gone {
+			w.conn.release(d)
 		}
 	}
 }
