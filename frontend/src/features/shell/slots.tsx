@@ -32,6 +32,6 @@ export function BackgroundSlot(props: { sessionId: string; onClose: () => void }
 }
 
 /** SettingsSlot is the settings view; sessionId is the open session, null when none is. */
-export function SettingsSlot(props: { sessionId: string | null; onClose: () => void }) {
-  return <SettingsView sessionId={props.sessionId} onClose={props.onClose} />;
+export function SettingsSlot(props: { sessionId: string | null; onClose: () => void; onOpenSession?: (id: string) => void }) {
+  return <SettingsView sessionId={props.sessionId} onClose={props.onClose} {...(props.onOpenSession ? { onOpenSession: props.onOpenSession } : {})} />;
 }

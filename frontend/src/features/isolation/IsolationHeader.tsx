@@ -1,0 +1,75 @@
+// An isolated session in the session header: where it works (a branch, or
+// a copy of its folder) and its two actions, Apply to the folder and
+// Discard. Once the copy is discarded the header says so and the actions
+// are disabled.
+import { Copy, GitBranch, Trash2, Undo2 } from "lucide-react";
+import { useState } from "react";
+import type { Session } from "../../backend";
+import { Button } from "../../ui/Button";
+import { formatTime } from "../sessions/format";
+import { useSession } from "../session/hooks";
+import { ApplyDialog } from "./ApplyDialog";
+import { DiscardDialog } from "./DiscardDialog";
+import "./isolation.css";
+
+/** discardedOf is when session's copy was discarded ("" while it is there), from the list or the session's events. */
+function useDiscarded(s: Session): string {
+  const fromEvents = useSession((st) => st.isolation.discarded);
+  const listed = s.isolation?.discardedAt ?? "";
+  return listed !== "" ? listed : fromEvents;
+}
+
+/** whereWords says where an isolated session works, in words. */
+export function whereWords(s: Session): string {
+  const i = s.isolation;
+  if (i === undefined) return "";
+  return i.kind === "worktree" ? `Worktree on branch ${i.branch ?? ""}` : "Isolated copy of the folder";
+}
+
+/** IsolationWhere is the header's line for an isolated session: its branch or copy, from its folder, or that its copy is gone. */
+export function IsolationWhere(props: { session: Session }) {
+  const s = props.session;
+  const discarded = useDiscarded(s);
+  if (s.isolation === undefined) return null;
+  const worktree = s.isolation.kind === "worktree";
+  return (
+    <p className={`session-isolated${discarded !== "" ? " is-discarded" : ""}`} title={`Works in ${s.workdir}`}>
+      {worktree ? <GitBranch size={13} aria-hidden="true" /> : <Copy size={13} aria-hidden="true" />}{" "}
+      {discarded !== "" ? (
+        <span>
+          {worktree ? `Its worktree (branch ${s.isolation.branch ?? ""})` : "Its isolated copy"} was discarded{" "}
+          <time dateTime={discarded}>{formatTime(discarded)}</time>: the session cannot run again.
+        </span>
+      ) : (
+        <span>
+          <span className="session-isolated-kind">{whereWords(s)}</span>
+          <span className="muted"> · from </span>
+          <span className="mono">{s.projectId}</span>
+        </span>
+      )}
+    </p>
+  );
+}
+
+/** IsolationActions are the header's Apply to the folder and Discard buttons with their dialogs. */
+export function IsolationActions(props: { session: Session }) {
+  const s = props.session;
+  const discarded = useDiscarded(s);
+  const setup = useSession((st) => st.isolation.setup.state === "running");
+  const [dialog, setDialog] = useState<"apply" | "discard" | null>(null);
+  if (s.isolation === undefined) return null;
+  const gone = discarded !== "";
+  const why = gone ? "The copy was discarded" : setup ? "Wait for the setup command to end" : undefined;
+  return (
+    <div className="isolation-actions" role="group" aria-label="Isolated copy">
+      <Button onClick={() => setDialog("apply")} disabled={gone || setup} title={why ?? "Bring the session’s changes back into the folder: a preview first"}>
+        <Undo2 size={15} aria-hidden="true" /> Apply to the folder…
+      </Button>
+      <Button onClick={() => setDialog("discard")} disabled={gone || setup} title={why ?? "Remove the isolated copy"}>
+        <Trash2 size={15} aria-hidden="true" /> Discard…
+      </Button>
+      <ApplyDialog sessionId={s.id} folder={s.isolation.folder || s.projectId} open={dialog === "apply"} onClose={() => setDialog(null)} />
+      <DiscardDialog session={s} open={dialog === "discard"} onClose={() => setDialog(null)} />
+    </div>
+  );
+}
