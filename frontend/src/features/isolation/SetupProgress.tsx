@@ -10,8 +10,9 @@ import { useSession } from "../session/hooks";
 import type { SetupState } from "./reducer";
 import "./isolation.css";
 
-/** seconds says a duration in ms as people read it: "0.4 s", "12 s", "2 min 5 s". */
+/** seconds says a duration in ms as people read it: "under a second", "1.4 s", "12 s", "2 min 5 s". */
 export function seconds(ms: number): string {
+  if (ms < 1000) return "under a second";
   if (ms < 10_000) return `${Math.round(ms / 100) / 10} s`;
   const s = Math.round(ms / 1000);
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
@@ -94,8 +95,12 @@ function SetupBox(props: { setup: SetupState }) {
       <div className="setup-head">
         <button type="button" className="setup-toggle" aria-expanded={open} onClick={() => setChosen(!open)}>
           {open ? <ChevronDown size={14} aria-hidden="true" /> : <ChevronRight size={14} aria-hidden="true" />}
-          {running ? <Spinner label={title} visible /> : <span className="setup-title" role="status">{title}</span>}
+          {running ? <Spinner label={title} visible /> : <span className="setup-title">{title}</span>}
         </button>
+        {/* The outcome is announced once, when it comes (the spinner says it runs). */}
+        <span className="visually-hidden" role="status">
+          {running ? "" : title}
+        </span>
         <code className="setup-command" title={st.command}>
           {st.command}
         </code>

@@ -261,9 +261,8 @@ function SessionItem(props: {
           </span>
         )}
         <span className="session-detail" id={detailId}>
-          <span className="session-folder" title={s.workdir}>
-            {folderName(s.projectId !== "" ? s.projectId : s.workdir)}
-          </span>
+          {/* The project's heading above shows the folder; screen readers hear it with the session. */}
+          <span className="visually-hidden">in {folderName(s.projectId !== "" ? s.projectId : s.workdir)}</span>
           <StatusText status={props.status} updatedAt={s.updatedAt} />
           {(s.toReview ?? 0) > 0 && <span className="session-status session-review">{s.toReview} to review</span>}
         </span>
