@@ -77,7 +77,7 @@ try {
   await box.fill('Edit the notes');
   await box.press('Enter');
   const log = main.getByRole('log', { name: 'Conversation' });
-  await log.getByText('Edited notes.txt and added added.txt.').waitFor();
+  await log.getByText('Edited notes.txt and added added.txt.').first().waitFor();
   check(readFileSync(join(project, 'notes.txt'), 'utf8') === 'one\ntwo\nthree\n', 'the folder changed before applying');
   await shot(page, 'isolated-2-session.png');
 

@@ -33,7 +33,7 @@ export function IsolationWhere(props: { session: Session }) {
   if (s.isolation === undefined) return null;
   const worktree = s.isolation.kind === "worktree";
   return (
-    <p className={`session-isolated${discarded !== "" ? " is-discarded" : ""}`} title={`Works in ${s.workdir}`}>
+    <p className={`session-isolated${discarded !== "" ? " is-discarded" : ""}`} title={`Works in ${s.workdir}, made from ${s.projectId}`}>
       {worktree ? <GitBranch size={13} aria-hidden="true" /> : <Copy size={13} aria-hidden="true" />}{" "}
       {discarded !== "" ? (
         <span>
@@ -41,11 +41,7 @@ export function IsolationWhere(props: { session: Session }) {
           <time dateTime={discarded}>{formatTime(discarded)}</time>: the session cannot run again.
         </span>
       ) : (
-        <span>
-          <span className="session-isolated-kind">{whereWords(s)}</span>
-          <span className="muted"> · from </span>
-          <span className="mono">{s.projectId}</span>
-        </span>
+        <span className="session-isolated-kind">{whereWords(s)}</span>
       )}
     </p>
   );
@@ -62,10 +58,10 @@ export function IsolationActions(props: { session: Session }) {
   const why = gone ? "The copy was discarded" : setup ? "Wait for the setup command to end" : undefined;
   return (
     <div className="isolation-actions" role="group" aria-label="Isolated copy">
-      <Button onClick={() => setDialog("apply")} disabled={gone || setup} title={why ?? "Bring the session’s changes back into the folder: a preview first"}>
+      <Button variant="ghost" onClick={() => setDialog("apply")} disabled={gone || setup} title={why ?? "Bring the session’s changes back into the folder: a preview first"}>
         <Undo2 size={15} aria-hidden="true" /> Apply to the folder…
       </Button>
-      <Button onClick={() => setDialog("discard")} disabled={gone || setup} title={why ?? "Remove the isolated copy"}>
+      <Button variant="ghost" onClick={() => setDialog("discard")} disabled={gone || setup} title={why ?? "Remove the isolated copy"}>
         <Trash2 size={15} aria-hidden="true" /> Discard…
       </Button>
       <ApplyDialog sessionId={s.id} folder={s.isolation.folder || s.projectId} open={dialog === "apply"} onClose={() => setDialog(null)} />

@@ -309,7 +309,7 @@ function CreateForm(props: { onClose: () => void; onCreated: (s: Session) => voi
             <input type="radio" name="isolation" value="" checked={!isolated} onChange={() => setIsolated(false)} />
             <span>
               <span className="mode-choice-name">Work in the folder</span>
-              <span className="mode-choice-hint">Its edits are made in the folder itself, as you see it.</span>
+              <span className="mode-choice-hint">Edits the folder itself, as you see it.</span>
             </span>
           </label>
           <label className="mode-choice">
@@ -317,8 +317,7 @@ function CreateForm(props: { onClose: () => void; onCreated: (s: Session) => voi
             <span>
               <span className="mode-choice-name">Isolated copy</span>
               <span className="mode-choice-hint">
-                A git worktree on a new branch when the folder is in a repository with a commit, else a copy of the folder. Its
-                work comes back when you apply it.
+                A git worktree on a new branch (in a repository), else a copy. Its work comes back when you apply it.
               </span>
             </span>
           </label>

@@ -111,6 +111,9 @@ export function applySessions(s: SessionsState, raw: Event): SessionsState {
     case "run.steer":
     case "context.compacted":
     case "context.uncompacted":
+    case "isolation.applied":
+    case "context.compact_failed":
+      return next;
     case "isolation.discarded":
       // The copy is gone: the session stays listed, marked so, and cannot run again.
       return withIsolation(next, id, ev.time);
@@ -119,9 +122,6 @@ export function applySessions(s: SessionsState, raw: Event): SessionsState {
       if (ev.data.state === "running") return withStatus(next, id, { ...st, setup: true });
       if (st.setup === undefined) return next;
       return withStatus(next, id, { running: st.running, runId: st.runId, lastEnd: st.lastEnd, waiting: st.waiting });
-    case "isolation.applied":
-    case "context.compact_failed":
-      return next;
     default:
       return unreachable(ev);
   }
