@@ -36,9 +36,10 @@ export function setupTitle(st: SetupState): string {
 export function IsolationNotes(props: { session: Session }) {
   const iso = props.session.isolation;
   const setup = useSession((s) => s.isolation.setup);
+  const gone = useSession((s) => s.isolation.discarded !== "");
   if (iso === undefined) return null;
   const uncommitted = iso.uncommitted ?? [];
-  const discarded = (iso.discardedAt ?? "") !== "";
+  const discarded = gone || (iso.discardedAt ?? "") !== "";
   if (setup.state === "" && uncommitted.length === 0 && (iso.note ?? "") === "") return null;
   return (
     <div className="isolation-notes">
