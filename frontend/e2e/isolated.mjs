@@ -10,7 +10,7 @@
 // check holds, 1 with the reason otherwise.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { check, env, launch, newPage, screenshots } from './lib.mjs';
+import { api, check, env, launch, newPage, screenshots } from './lib.mjs';
 
 const url = env('FOYA_URL');
 const project = env('FOYA_PROJECT');
@@ -49,9 +49,24 @@ try {
   await dialog.waitFor({ state: 'detached' });
   await main.getByRole('heading', { level: 2, name: title }).waitFor();
 
-  step = 'the header says where it works; the setup ran';
+  step = 'the header says where it works; the setup runs, its output streamed';
   await main.getByText('Worktree on branch feature/notes').waitFor();
   const setup = main.getByRole('region', { name: 'Setup command' });
+  await setup.getByText('Setting up the isolated copy…').waitFor();
+  await setup.getByRole('log', { name: 'Setup output' }).getByText('preparing the copy').waitFor();
+  check(await main.getByRole('button', { name: 'Apply to the folder…' }).isDisabled(), 'Apply is not disabled while setup runs');
+
+  step = 'a message sent while setup runs waits for it';
+  await main.getByText(/The isolated copy’s setup command is running: runs wait for it/).waitFor();
+  const box = main.getByRole('textbox', { name: 'Message' });
+  await box.fill('Edit the notes');
+  await box.press('Enter');
+  await main.getByRole('list', { name: 'Queued messages' }).getByText('Edit the notes').waitFor();
+  await shot(page, 'isolated-2-setup-running.png');
+  const [made] = (await api(page, 'Sessions')).filter((x) => x.title === title);
+  check(made && made.isolation && made.isolation.kind === 'worktree', `the session is not a worktree: ${JSON.stringify(made)}`);
+  step = 'setup ends when told to';
+  writeFileSync(join(made.workdir, '.setup-go'), '');
   const finished = setup.getByRole('button', { name: /^Setup finished/ });
   await finished.waitFor();
   check((await finished.getAttribute('aria-expanded')) === 'false', 'the output of a setup that succeeded is not folded');
@@ -72,14 +87,11 @@ try {
   const row = list.getByRole('listitem').filter({ has: page.getByRole('button', { name: title, exact: true }) });
   await row.getByText('feature/notes').waitFor();
 
-  step = 'the model edits notes.txt in the worktree';
-  const box = main.getByRole('textbox', { name: 'Message' });
-  await box.fill('Edit the notes');
-  await box.press('Enter');
+  step = 'the queued message goes once setup ended: the model edits notes.txt in the worktree';
   const log = main.getByRole('log', { name: 'Conversation' });
   await log.getByText('Edited notes.txt and added added.txt.').first().waitFor();
   check(readFileSync(join(project, 'notes.txt'), 'utf8') === 'one\ntwo\nthree\n', 'the folder changed before applying');
-  await shot(page, 'isolated-2-session.png');
+  await shot(page, 'isolated-2b-session.png');
 
   step = 'the folder changes notes.txt meanwhile';
   writeFileSync(join(project, 'notes.txt'), 'one\ntwo from the folder\nthree\n');

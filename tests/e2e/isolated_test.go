@@ -62,7 +62,10 @@ func TestBrowserIsolatedSession(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(project, "draft.txt"), []byte("not committed\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	srv.call(t, nil, "SetSetting", "isolate.setup."+project, "echo preparing the copy; echo setup ready")
+	// The setup command prints, then waits for the script to say go (a file
+	// it makes in the copy), so the page is seen while it runs.
+	srv.call(t, nil, "SetSetting", "isolate.setup."+project,
+		"echo preparing the copy; until [ -e .setup-go ]; do sleep 0.05; done; rm .setup-go; echo setup ready")
 
 	runScript(t, "isolated.mjs", map[string]string{
 		"FOYA_URL":     srv.url,

@@ -51,7 +51,8 @@ export function ConversationView(props: { sessionId: string }) {
   const modelProblem = useNoModel(props.sessionId, running);
   // An isolated session: runs wait while its setup command runs (the kernel
   // refuses them busy), and none can start once its copy is discarded.
-  const setup = useSession((s) => s.isolation.setup.state === "running");
+  const setupState = useSession((s) => s.isolation.setup.state);
+  const setup = setupState === "running";
   const discarded = useSession((s) => s.isolation.discarded !== "");
   const noModel = discarded ? discardedReason : modelProblem;
   const busy = running !== "" || sending || (sent !== "" && !started) || setup;
@@ -115,7 +116,9 @@ export function ConversationView(props: { sessionId: string }) {
           sending={sending}
           running={running !== ""}
           setup={setup}
-          lastStatus={lastStatus}
+          // Messages queued while the setup ran go once it ended, as after a
+          // completed turn (a failed setup does not stop the session).
+          lastStatus={lastStatus === "" && (setupState === "succeeded" || setupState === "failed") ? "completed" : lastStatus}
           noModel={noModel}
           error={error}
           onSend={send}
