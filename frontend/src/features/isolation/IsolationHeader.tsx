@@ -59,10 +59,10 @@ export function IsolationActions(props: { session: Session }) {
   return (
     <div className="isolation-actions" role="group" aria-label="Isolated copy">
       <Button variant="ghost" onClick={() => setDialog("apply")} disabled={gone || setup} title={why ?? "Bring the session’s changes back into the folder: a preview first"}>
-        <Undo2 size={15} aria-hidden="true" /> Apply to the folder…
+        <Undo2 size={15} aria-hidden="true" /> <span className="isolation-action-text">Apply to the folder…</span>
       </Button>
       <Button variant="ghost" onClick={() => setDialog("discard")} disabled={gone || setup} title={why ?? "Remove the isolated copy"}>
-        <Trash2 size={15} aria-hidden="true" /> Discard…
+        <Trash2 size={15} aria-hidden="true" /> <span className="isolation-action-text">Discard…</span>
       </Button>
       <ApplyDialog sessionId={s.id} folder={s.isolation.folder || s.projectId} open={dialog === "apply"} onClose={() => setDialog(null)} />
       <DiscardDialog session={s} open={dialog === "discard"} onClose={() => setDialog(null)} />
