@@ -109,8 +109,8 @@ try {
   await settings.waitFor({ state: 'detached' });
 
   const apply = main.getByRole('button', { name: 'Apply to the folder…' });
-  const preview = async () => {
-    await apply.click();
+  const preview = async (button = apply) => {
+    await button.click();
     const d = page.getByRole('dialog', { name: 'Apply to the folder' });
     await d.getByText('1 file comes back').waitFor();
     await d.getByRole('list', { name: 'Files it brings back' }).getByText('added.txt').waitFor();
@@ -137,8 +137,11 @@ try {
   await page.reload();
   await main.getByRole('heading', { level: 2, name: title }).waitFor();
 
-  step = 'Apply to the folder: preview, take the session’s version, apply';
-  const { d, conflict } = await preview();
+  step = 'Apply to the folder from the review panel: preview, take the session’s version, apply';
+  await main.getByRole('button', { name: /^Review/ }).first().click();
+  const review = main.getByRole('complementary', { name: 'Review changes' });
+  await review.getByText('These changes are in the worktree on branch feature/notes, not in the folder, until you apply them.').waitFor();
+  const { d, conflict } = await preview(review.getByRole('button', { name: 'Apply to the folder…' }));
   const applyButton = d.getByRole('button', { name: 'Apply 1 file' });
   await applyButton.waitFor();
   await shot(page, 'isolated-6-apply-preview.png');
@@ -152,6 +155,7 @@ try {
   await shot(page, 'isolated-7-applied.png');
   await d.getByRole('button', { name: 'Close' }).click();
   await d.waitFor({ state: 'detached' });
+  await main.getByRole('button', { name: /^Review/ }).first().click();
   check(readFileSync(join(project, 'notes.txt'), 'utf8') === 'one\ntwo from the session\nthree\n', 'notes.txt in the folder is not the session’s version');
 
   step = 'Discard, confirmed';

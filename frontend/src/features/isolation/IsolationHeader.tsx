@@ -69,3 +69,32 @@ export function IsolationActions(props: { session: Session }) {
     </div>
   );
 }
+
+/**
+ * IsolationReviewNote heads the review panel of an isolated session: the
+ * changes listed are in its worktree or copy, not in the folder, until
+ * applied; Apply to the folder is at hand.
+ */
+export function IsolationReviewNote(props: { session: Session }) {
+  const s = props.session;
+  const discarded = useDiscarded(s);
+  const setup = useSession((st) => st.isolation.setup.state === "running");
+  const [open, setOpen] = useState(false);
+  if (s.isolation === undefined) return null;
+  const where = s.isolation.kind === "worktree" ? `the worktree on branch ${s.isolation.branch ?? ""}` : "the session’s copy";
+  return (
+    <div className="isolation-review-note">
+      <p>
+        {discarded !== ""
+          ? `These changes were made in ${where}, which was discarded: what was not applied is gone from disk.`
+          : `These changes are in ${where}, not in the folder, until you apply them.`}
+      </p>
+      {discarded === "" && (
+        <Button variant="primary" disabled={setup} onClick={() => setOpen(true)}>
+          <Undo2 size={15} aria-hidden="true" /> Apply to the folder…
+        </Button>
+      )}
+      <ApplyDialog sessionId={s.id} folder={s.isolation.folder || s.projectId} open={open} onClose={() => setOpen(false)} />
+    </div>
+  );
+}

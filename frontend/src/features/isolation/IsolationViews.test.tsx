@@ -93,3 +93,21 @@ describe("an isolated session's header and notes", () => {
     expect(container.textContent).toBe("");
   });
 });
+
+describe("IsolationReviewNote", () => {
+  it("says the review panel's changes are in the worktree until applied, and opens Apply", async () => {
+    const { IsolationReviewNote } = await import("./IsolationHeader");
+    const t = new FakeTransport({ ApplySession: { sessionId: SESSION, folder: "/home/me/app", applied: ["a.txt"], same: [], conflicts: [] } });
+    render(
+      <TransportProvider transport={t}>
+        <SessionStoreProvider store={createSessionStore(SESSION)}>
+          <IsolationReviewNote session={isolated} />
+        </SessionStoreProvider>
+      </TransportProvider>,
+    );
+    expect(screen.getByText("These changes are in the worktree on branch feature/parse, not in the folder, until you apply them.")).toBeTruthy();
+    await userEvent.setup().click(screen.getByRole("button", { name: "Apply to the folder…" }));
+    expect(await screen.findByRole("dialog", { name: "Apply to the folder" })).toBeTruthy();
+    expect(t.calls[0]).toEqual({ method: "ApplySession", args: [{ sessionId: SESSION, preview: true }] });
+  });
+});

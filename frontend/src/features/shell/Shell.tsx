@@ -30,7 +30,7 @@ import { SandboxGrantsMenu } from "../sandbox";
 import { ApprovalsSlot, BackgroundSlot, ConversationSlot, ReviewSlot, SettingsSlot } from "./slots";
 import { SidePanel } from "../../ui/panel/SidePanel";
 import { ReviewToggle } from "../changes/Scopes";
-import { IsolationActions, IsolationNotes, IsolationWhere } from "../isolation";
+import { IsolationActions, IsolationNotes, IsolationReviewNote, IsolationWhere } from "../isolation";
 
 /** Panel is what the right-hand side shows beside the conversation. */
 export type Panel = "review" | "background" | null;
@@ -308,7 +308,11 @@ function OpenSession(props: {
         </div>
         {panel === "review" && (
           <SidePanel name="review" storageKey="foya.panel.review.width">
-            <ReviewSlot sessionId={s.id} onClose={() => setPanel(null)} />
+            <ReviewSlot
+              sessionId={s.id}
+              onClose={() => setPanel(null)}
+              above={s.isolation !== undefined ? <IsolationReviewNote session={s} /> : undefined}
+            />
           </SidePanel>
         )}
         {panel === "background" && (
