@@ -168,7 +168,7 @@ try {
   );
   await confirm.getByRole('button', { name: 'Discard the copy' }).click();
   await confirm.waitFor({ state: 'detached' });
-  await main.getByText(/^Its worktree \(branch feature\/notes\) was discarded/).waitFor();
+  await main.getByText(/^Worktree discarded .*: it cannot run again$/).waitFor();
   check(await apply.isDisabled(), 'Apply to the folder is not disabled after Discard');
   check(await main.getByRole('button', { name: 'Discard…' }).isDisabled(), 'Discard is not disabled after Discard');
   await main.getByText('This session’s isolated copy was discarded: it cannot run again.', { exact: false }).first().waitFor();

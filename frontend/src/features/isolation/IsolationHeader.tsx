@@ -36,9 +36,8 @@ export function IsolationWhere(props: { session: Session }) {
     <p className={`session-isolated${discarded !== "" ? " is-discarded" : ""}`} title={`Works in ${s.workdir}, made from ${s.projectId}`}>
       {worktree ? <GitBranch size={13} aria-hidden="true" /> : <Copy size={13} aria-hidden="true" />}{" "}
       {discarded !== "" ? (
-        <span>
-          {worktree ? `Its worktree (branch ${s.isolation.branch ?? ""})` : "Its isolated copy"} was discarded{" "}
-          <time dateTime={discarded}>{formatTime(discarded)}</time>: the session cannot run again.
+        <span title={`${worktree ? `Its worktree (branch ${s.isolation.branch ?? ""})` : "Its isolated copy"} was discarded: the session cannot run again.`}>
+          {worktree ? "Worktree" : "Copy"} discarded <time dateTime={discarded}>{formatTime(discarded)}</time>: it cannot run again
         </span>
       ) : (
         <span className="session-isolated-kind">{whereWords(s)}</span>

@@ -74,7 +74,9 @@ describe("an isolated session's header and notes", () => {
   it("after a discard says the copy is gone and disables Apply and Discard", () => {
     const { add } = renderViews();
     add("isolation.discarded", { kind: "worktree", dir: "/data/foya-sessions/ses_01", branch: "feature/parse" });
-    expect(screen.getByText(/^Its worktree \(branch feature\/parse\) was discarded/)).toBeTruthy();
+    expect(screen.getByText(/^Worktree discarded .*: it cannot run again$/).getAttribute("title")).toBe(
+      "Its worktree (branch feature/parse) was discarded: the session cannot run again.",
+    );
     expect((screen.getByRole("button", { name: /Apply to the folder/ }) as HTMLButtonElement).disabled).toBe(true);
     expect((screen.getByRole("button", { name: /Discard/ }) as HTMLButtonElement).disabled).toBe(true);
     expect(screen.queryByText(/uncommitted change/)).toBeNull();
