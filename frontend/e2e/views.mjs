@@ -161,7 +161,7 @@ try {
       step = `${tag}: settings`;
       await sidebar.getByRole('button', { name: 'Settings' }).click();
       dialog = page.getByRole('dialog', { name: 'Settings' });
-      const tabs = ['Approval mode', 'Providers', 'Models and limits', 'MCP servers', 'Hooks', 'Notifications', 'Theme'];
+      const tabs = ['Approval mode', 'Providers', 'Models and limits', 'MCP servers', 'Hooks', 'Notifications', 'Theme', 'Isolated copies'];
       for (const [i, name] of tabs.entries()) {
         step = `${tag}: settings, ${name}`;
         const tab = dialog.getByRole('tab', { name });

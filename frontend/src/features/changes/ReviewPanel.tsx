@@ -65,7 +65,7 @@ interface Ctx {
 const rowId = (id: string) => `review-change-${id}`;
 const hunkPrefix = (id: string) => `review-hunk-${id}`;
 
-export function ReviewPanel(props: { sessionId: string; onClose: () => void }) {
+export function ReviewPanel(props: { sessionId: string; onClose: () => void; above?: ReactNode }) {
   return (
     <ReviewedProvider sessionId={props.sessionId}>
       <CommentsProvider sessionId={props.sessionId}>
@@ -75,7 +75,7 @@ export function ReviewPanel(props: { sessionId: string; onClose: () => void }) {
   );
 }
 
-function Panel(props: { sessionId: string; onClose: () => void }) {
+function Panel(props: { sessionId: string; onClose: () => void; above?: ReactNode }) {
   const beyond = useBeyond(props.sessionId);
   const [scope, setScope] = useScope();
   const groups = useScopedGroups(scope);
@@ -250,6 +250,7 @@ function Panel(props: { sessionId: string; onClose: () => void }) {
           <X size={16} aria-hidden />
         </button>
       </header>
+      {props.above}
       {beyond.view}
       <ScopeBar scope={scope} onScope={setScope} shown={groups.slice(0, shownGroups)} />
       {error !== "" && (

@@ -33,6 +33,8 @@ export function Composer(props: {
   /** A message is on its way (the Run call has not answered): the box waits, read-only. */
   sending: boolean;
   running: boolean;
+  /** An isolated session's setup command runs: messages wait (queued) for its end. */
+  setup?: boolean;
   /** The status of the session's latest turn ("" when none): queued messages go when it is completed. */
   lastStatus: TurnStatus | "";
   noModel: string;
@@ -69,7 +71,9 @@ export function Composer(props: {
   const readOnly = disabled || props.sending;
   const reason = props.running
     ? "A run is going: Enter queues your message, sent when the run completes. Escape stops the run."
-    : props.busy
+    : props.setup === true && !disabled
+      ? "The isolated copy’s setup command is running: runs wait for it. Enter queues your message, sent when setup ends."
+      : props.busy
       ? "Sending…"
       : props.noModel;
 

@@ -28,6 +28,9 @@ import { refsOf } from "./AttachResources";
 import { Composer, type Outgoing } from "./Composer";
 import "./conversation.css";
 
+/** discardedReason is what the composer says once an isolated session's copy is discarded. */
+export const discardedReason = "This session’s isolated copy was discarded: it cannot run again. Its conversation stays to read.";
+
 /** continueMessage is what "Continue" sends after the step-limit stop. */
 export const continueMessage = "Continue where you stopped.";
 
@@ -45,8 +48,14 @@ export function ConversationView(props: { sessionId: string }) {
   const started = useSession((s) => sent !== "" && s.conversation.turns[sent] !== undefined);
   const [sending, setSending] = useState(false);
   const [error, setError] = useState("");
-  const noModel = useNoModel(props.sessionId, running);
-  const busy = running !== "" || sending || (sent !== "" && !started);
+  const modelProblem = useNoModel(props.sessionId, running);
+  // An isolated session: runs wait while its setup command runs (the kernel
+  // refuses them busy), and none can start once its copy is discarded.
+  const setupState = useSession((s) => s.isolation.setup.state);
+  const setup = setupState === "running";
+  const discarded = useSession((s) => s.isolation.discarded !== "");
+  const noModel = discarded ? discardedReason : modelProblem;
+  const busy = running !== "" || sending || (sent !== "" && !started) || setup;
 
   const send = useCallback(
     async ({ text: message, attached, files, images = [] }: Outgoing): Promise<boolean> => {
@@ -106,7 +115,10 @@ export function ConversationView(props: { sessionId: string }) {
           busy={busy}
           sending={sending}
           running={running !== ""}
-          lastStatus={lastStatus}
+          setup={setup}
+          // Messages queued while the setup ran go once it ended, as after a
+          // completed turn (a failed setup does not stop the session).
+          lastStatus={lastStatus === "" && (setupState === "succeeded" || setupState === "failed") ? "completed" : lastStatus}
           noModel={noModel}
           error={error}
           onSend={send}

@@ -8,6 +8,7 @@ import { applyApprovals, initialApprovals, type ApprovalsState } from "../approv
 import { applyChanges, initialChanges, type ChangesState } from "../changes/reducer";
 import { applyConversation, initialConversation, type ConversationState } from "../conversation/reducer";
 import { applyTasks, initialTasks, type TasksState } from "../tasks/reducer";
+import { applyIsolation, initialIsolation, type IsolationState } from "../isolation/reducer";
 import type { Event } from "../../backend/gen/event";
 import { guarded, inSeqOrder, initialOrder, type SeqOrder } from "../seq";
 import { inBatch, type Draft } from "../draft";
@@ -18,6 +19,8 @@ export interface SessionState {
   approvals: ApprovalsState;
   changes: ChangesState;
   tasks: TasksState;
+  /** isolation is an isolated session's copy: its setup, last apply, discard. */
+  isolation: IsolationState;
   /** order is where the events are put in seq order: order.seq is the last applied. */
   order: SeqOrder;
   /** apply takes events of this session (others are ignored), in any order, duplicates too. */
@@ -32,14 +35,14 @@ export interface SessionStoreOptions {
 }
 
 /** Areas are the parts of a session's state the events fold into, with their order. */
-type Areas = Pick<SessionState, "conversation" | "approvals" | "changes" | "tasks" | "order">;
+type Areas = Pick<SessionState, "conversation" | "approvals" | "changes" | "tasks" | "isolation" | "order">;
 
 function areasOf(s: SessionState): Areas {
-  return { conversation: s.conversation, approvals: s.approvals, changes: s.changes, tasks: s.tasks, order: s.order };
+  return { conversation: s.conversation, approvals: s.approvals, changes: s.changes, tasks: s.tasks, isolation: s.isolation, order: s.order };
 }
 
 function sameAreas(a: Areas, b: Areas): boolean {
-  return a.order === b.order && a.conversation === b.conversation && a.approvals === b.approvals && a.changes === b.changes && a.tasks === b.tasks;
+  return a.order === b.order && a.conversation === b.conversation && a.approvals === b.approvals && a.changes === b.changes && a.tasks === b.tasks && a.isolation === b.isolation;
 }
 
 // fold applies events[from:to] of session sessionId to a, in the batch
@@ -47,19 +50,20 @@ function sameAreas(a: Areas, b: Areas): boolean {
 // through once, in seq order, and each area's reducer applies it (one that
 // throws on a malformed payload skips it).
 function fold(a: Areas, sessionId: string, events: readonly Event[], from = 0, to = events.length): Areas {
-  let { conversation, approvals, changes, tasks, order } = a;
+  let { conversation, approvals, changes, tasks, isolation, order } = a;
   const next = (ev: Event) => {
     conversation = guarded(applyConversation, conversation, ev);
     approvals = guarded(applyApprovals, approvals, ev);
     changes = guarded(applyChanges, changes, ev);
     tasks = guarded(applyTasks, tasks, ev);
+    isolation = guarded(applyIsolation, isolation, ev);
   };
   for (let i = from; i < to; i++) {
     const ev = events[i]!;
     if (ev.sessionId !== sessionId) continue;
     order = inSeqOrder(order, ev, next);
   }
-  return { conversation, approvals, changes, tasks, order };
+  return { conversation, approvals, changes, tasks, isolation, order };
 }
 
 /** createSessionStore makes the store of one session, empty: feed it the session's events from seq 1. */
@@ -70,6 +74,7 @@ export function createSessionStore(sessionId: string, opts: SessionStoreOptions 
     approvals: initialApprovals(opts.mode ?? ""),
     changes: initialChanges,
     tasks: initialTasks,
+    isolation: initialIsolation,
     order: initialOrder,
     apply(events) {
       const before = areasOf(get());

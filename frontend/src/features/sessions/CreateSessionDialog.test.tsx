@@ -38,7 +38,7 @@ describe("validate", () => {
   });
 
   it.each(["/home/ada/p", "~", "~/p", "C:\\work", "D:/x", "\\\\server\\share"])("takes %j", (folder) => {
-    expect(validate({ folder, title: "", model: "" })).toEqual({ folder: "", title: "", model: "" });
+    expect(validate({ folder, title: "", model: "" })).toEqual({ folder: "", title: "", model: "", branch: "" });
   });
 });
 

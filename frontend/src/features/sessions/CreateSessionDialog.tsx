@@ -22,9 +22,15 @@ interface Choices {
  * validate checks the form before it is sent and returns what is wrong, by
  * field ("" when nothing). The kernel checks again (the folder must exist).
  */
-export function validate(f: { folder: string; title: string; model: string }): { folder: string; title: string; model: string } {
+export function validate(f: { folder: string; title: string; model: string; branch?: string }): {
+  folder: string;
+  title: string;
+  model: string;
+  branch: string;
+} {
   const folder = f.folder.trim();
   return {
+    branch: branchProblem(f.branch ?? ""),
     folder:
       folder === ""
         ? "Choose the folder the session works in."
@@ -48,6 +54,22 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
       reject(signal.reason);
     });
   });
+}
+
+/**
+ * branchProblem says what is wrong with a branch name for an isolated
+ * worktree ("" when nothing, or when it is empty: Foya names it). Git checks
+ * again (git check-ref-format); this catches what a person types by mistake.
+ */
+export function branchProblem(b: string): string {
+  const name = b.trim();
+  if (name === "") return "";
+  if (/\s/.test(name)) return "A branch name has no spaces.";
+  if (name.startsWith("-") || name.startsWith("/") || name.endsWith("/") || name.endsWith(".") || name.endsWith(".lock"))
+    return "A branch name cannot start with - or /, nor end with /, . or .lock.";
+  if (name.includes("..") || name.includes("//") || name.includes("@{") || /[~^:?*[\\\x00-\x1f\x7f]/.test(name))
+    return "A branch name cannot hold .., //, @{, nor any of ~ ^ : ? * [ \\.";
+  return "";
 }
 
 function isAbsolute(p: string): boolean {
@@ -80,13 +102,16 @@ export function CreateSessionDialog(props: { open: boolean; onClose: () => void;
 function CreateForm(props: { onClose: () => void; onCreated: (s: Session) => void; provider?: string | undefined }) {
   const api = useApi();
   const transport = useTransport();
-  const ids = { folder: useId(), title: useId(), provider: useId(), model: useId(), list: useId(), err: useId() };
+  const ids = { folder: useId(), title: useId(), provider: useId(), model: useId(), list: useId(), err: useId(), branch: useId() };
   const [folder, setFolder] = useState("");
   const [title, setTitle] = useState("");
   // What the person picked; null until they do, and the defaults show.
   const [providerPick, setProvider] = useState<string | null>(null);
   const [modelPick, setModel] = useState<string | null>(null);
   const [modePick, setMode] = useState<Mode | null>(null);
+  const [isolated, setIsolated] = useState(false);
+  const [branch, setBranch] = useState("");
+  const branchInput = useRef<HTMLInputElement>(null);
   const [touched, setTouched] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
@@ -128,8 +153,8 @@ function CreateForm(props: { onClose: () => void; onCreated: (s: Session) => voi
   );
   const completions = completion.state.status === "error" ? [] : (completion.state.value ?? []);
 
-  const problems = validate({ folder, title, model });
-  const invalid = problems.folder !== "" || problems.title !== "" || problems.model !== "";
+  const problems = validate({ folder, title, model, branch: isolated ? branch : "" });
+  const invalid = problems.folder !== "" || problems.title !== "" || problems.model !== "" || problems.branch !== "";
 
   const pick = async () => {
     if (transport.pickFolder === null) return;
@@ -146,6 +171,7 @@ function CreateForm(props: { onClose: () => void; onCreated: (s: Session) => voi
     setTouched(true);
     if (invalid || busy) {
       if (problems.folder !== "") folderInput.current?.focus();
+      else if (problems.branch !== "") branchInput.current?.focus();
       return;
     }
     setBusy(true);
@@ -157,17 +183,23 @@ function CreateForm(props: { onClose: () => void; onCreated: (s: Session) => voi
         ...(provider !== "" ? { provider } : {}),
         ...(model.trim() !== "" ? { model: model.trim() } : {}),
         ...(title.trim() !== "" ? { title: title.trim() } : {}),
+        ...(isolated ? { isolation: "auto", ...(branch.trim() !== "" ? { branch: branch.trim() } : {}) } : {}),
       })
       .then(
         (s) => props.onCreated(s),
         (err: unknown) => {
           setBusy(false);
           const ae = toApiError(err);
+          // The kernel's words say what to do (a branch that exists, a copy
+          // that would not fit, a folder with no repository for a branch).
           setError(
-            ae.code === "invalid"
-              ? `${ae.message}. Check the folder exists and is a folder, then try again.`
-              : `Could not create the session: ${ae.message}`,
+            isolated
+              ? `Could not make the isolated copy: ${ae.message}.`
+              : ae.code === "invalid"
+                ? `${ae.message}. Check the folder exists and is a folder, then try again.`
+                : `Could not create the session: ${ae.message}`,
           );
+          if (isolated && ae.code === "conflict" && branch.trim() !== "") branchInput.current?.focus();
         },
       );
   };
@@ -269,6 +301,54 @@ function CreateForm(props: { onClose: () => void; onCreated: (s: Session) => voi
           {problems.model !== "" && <p className="field-error">{problems.model}</p>}
         </div>
       </div>
+
+      <fieldset className="field isolation-choice">
+        <legend>Where it works</legend>
+        <div className="isolation-options">
+          <label className="mode-choice">
+            <input type="radio" name="isolation" value="" checked={!isolated} onChange={() => setIsolated(false)} />
+            <span>
+              <span className="mode-choice-name">Work in the folder</span>
+              <span className="mode-choice-hint">Edits the folder itself, as you see it.</span>
+            </span>
+          </label>
+          <label className="mode-choice">
+            <input type="radio" name="isolation" value="auto" checked={isolated} onChange={() => setIsolated(true)} />
+            <span>
+              <span className="mode-choice-name">Isolated copy</span>
+              <span className="mode-choice-hint">
+                A git worktree on a new branch (in a repository), else a copy. Its work comes back when you apply it.
+              </span>
+            </span>
+          </label>
+        </div>
+        {isolated && (
+          <div className="field isolation-branch">
+            <label htmlFor={ids.branch}>Branch (optional, for a repository)</label>
+            <input
+              ref={branchInput}
+              id={ids.branch}
+              className="input mono"
+              spellCheck={false}
+              autoComplete="off"
+              placeholder="foya/<session ID>"
+              value={branch}
+              aria-invalid={problems.branch !== "" ? true : undefined}
+              aria-describedby={problems.branch !== "" ? `${ids.branch}-err` : `${ids.branch}-hint`}
+              onChange={(e) => setBranch(e.target.value)}
+            />
+            {problems.branch !== "" ? (
+              <p className="field-error" id={`${ids.branch}-err`}>
+                {problems.branch}
+              </p>
+            ) : (
+              <p className="field-hint muted" id={`${ids.branch}-hint`}>
+                The worktree starts at the last commit: uncommitted changes stay in the folder. Leave empty for a copy.
+              </p>
+            )}
+          </div>
+        )}
+      </fieldset>
 
       <fieldset className="field modes">
         <legend>Approval mode</legend>

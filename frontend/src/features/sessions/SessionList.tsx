@@ -1,4 +1,4 @@
-import { GitFork, Pencil, Trash2 } from "lucide-react";
+import { Copy, Folder, GitBranch, GitFork, Pencil, Trash2 } from "lucide-react";
 import { useEffect, useId, useImperativeHandle, useRef, useState, type CSSProperties, type KeyboardEvent, type Ref } from "react";
 import { toApiError, useApi, type Session } from "../../backend";
 import { IconButton } from "../../ui/IconButton";
@@ -7,7 +7,7 @@ import { Spinner } from "../../ui/Spinner";
 import { formatShort, formatTime } from "./format";
 import { statusOf, type Status } from "./reducer";
 import { folderName, matchSessions, titleOf } from "./search";
-import { branches, forkLabel } from "./forks";
+import { byProject, forkLabel, isolationLabel } from "./forks";
 import type { ListState } from "./useSessionList";
 import "./sessions.css";
 
@@ -49,8 +49,9 @@ export function SessionList(props: SessionListProps) {
   const items = useRef(new Map<string, HTMLButtonElement>());
   // The neighbours of the session last asked to be deleted, nearest below first.
   const leaving = useRef<string[]>([]);
-  // Forks are listed as branches, below the session they came from.
-  const tree = branches(matchSessions(state.live.sessions, query));
+  // Sessions are grouped by their project folder; forks are listed as
+  // branches, below the session they came from.
+  const tree = byProject(matchSessions(state.live.sessions, query));
   const shown = tree.map((b) => b.session);
   const byId = new Map(state.live.sessions.map((s) => [s.id, s]));
   const currentId = shown.some((s) => s.id === current) ? current : (shown.find((s) => s.id === props.openId)?.id ?? shown[0]?.id ?? null);
@@ -163,7 +164,13 @@ export function SessionList(props: SessionListProps) {
       )}
       {shown.length > 0 && (
         <ul className="sessions" aria-label="Sessions">
-          {shown.map((s, i) => (
+          {shown.map((s, i) => [
+            tree[i]!.first && (
+              // The project's heading: not a list item (the list's items are its sessions).
+              <li key={`project:${tree[i]!.project}`} role="presentation" className="session-group" title={tree[i]!.project}>
+                <Folder size={13} aria-hidden="true" /> <span className="session-group-name">{folderName(tree[i]!.project)}</span>
+              </li>
+            ),
             <li
               key={s.id}
               className={`session-row${s.id === props.openId ? " is-open" : ""}${tree[i]!.depth > 0 ? " is-fork" : ""}`}
@@ -192,8 +199,8 @@ export function SessionList(props: SessionListProps) {
                   onDelete={() => askDelete(s, i)}
                 />
               )}
-            </li>
-          ))}
+            </li>,
+          ])}
         </ul>
       )}
     </div>
@@ -217,7 +224,10 @@ function SessionItem(props: {
   const { session: s } = props;
   const detailId = useId();
   const forkId = useId();
+  const isoId = useId();
   const title = titleOf(s);
+  const isolated = isolationLabel(s);
+  const described = [props.forked !== "" ? forkId : "", isolated !== "" ? isoId : "", detailId].filter((x) => x !== "").join(" ");
   const tab = props.tabbable ? 0 : -1;
   return (
     <>
@@ -227,7 +237,7 @@ function SessionItem(props: {
         className="session-item"
         aria-label={title}
         title={title}
-        aria-describedby={props.forked !== "" ? `${forkId} ${detailId}` : detailId}
+        aria-describedby={described}
         aria-current={props.open ? "page" : undefined}
         tabIndex={tab}
         onClick={props.onOpen}
@@ -240,10 +250,19 @@ function SessionItem(props: {
             <GitFork size={12} aria-hidden="true" /> {props.forked}
           </span>
         )}
-        <span className="session-detail" id={detailId}>
-          <span className="session-folder" title={s.workdir}>
-            {folderName(s.workdir)}
+        {isolated !== "" && (
+          <span
+            className={`session-isolation${(s.isolation?.discardedAt ?? "") !== "" ? " is-discarded" : ""}`}
+            id={isoId}
+            title={`Isolated: works in ${s.isolation?.kind === "worktree" ? `a git worktree on branch ${s.isolation.branch ?? ""}` : "a copy of the folder"}, ${s.workdir}`}
+          >
+            {s.isolation?.kind === "worktree" ? <GitBranch size={12} aria-hidden="true" /> : <Copy size={12} aria-hidden="true" />}{" "}
+            <span className="session-isolation-name">{isolated}</span>
           </span>
+        )}
+        <span className="session-detail" id={detailId}>
+          {/* The project's heading above shows the folder; screen readers hear it with the session. */}
+          <span className="visually-hidden">in {folderName(s.projectId !== "" ? s.projectId : s.workdir)}</span>
           <StatusText status={props.status} updatedAt={s.updatedAt} />
           {(s.toReview ?? 0) > 0 && <span className="session-status session-review">{s.toReview} to review</span>}
         </span>
@@ -264,6 +283,7 @@ function StatusText(props: { status: Status; updatedAt: string }) {
     return <span className="session-status status-waiting">{n === 1 ? "Waiting for approval" : `${n} approvals waiting`}</span>;
   }
   if (status.running) return <span className="session-status status-running">Running</span>;
+  if (status.setup === true) return <span className="session-status status-running">Setting up</span>;
   switch (status.lastEnd) {
     case "failed":
       return <span className="session-status status-failed">Last run failed</span>;

@@ -53,3 +53,46 @@ export function forkLabel(s: Session, parent: Session | null | undefined): strin
   const name = parent != null ? `“${titleOf(parent)}”` : "a deleted session";
   return (s.forkedAt ?? 0) > 0 ? `forked from ${name} at prompt ${s.forkedAt}` : `forked from ${name} (its whole conversation)`;
 }
+
+/** Grouped is a branch of the list with the project folder it is listed under. */
+export interface Grouped extends Branch {
+  /** project is the folder the session was made for (Session.projectId; its workdir when that is empty). */
+  project: string;
+  /** first says the session is the first listed of its project: the project's heading goes above it. */
+  first: boolean;
+}
+
+/** projectOf is the folder a session belongs to: its projectId (an isolated session's folder), else its workdir. */
+export function projectOf(s: Session): string {
+  return s.projectId !== "" ? s.projectId : s.workdir;
+}
+
+/**
+ * byProject groups sessions by their project folder, the project with the
+ * most recently updated session first (list is newest first), and orders
+ * each group as a tree of forks (branches).
+ */
+export function byProject(list: readonly Session[]): Grouped[] {
+  const groups = new Map<string, Session[]>();
+  for (const s of list) {
+    const p = projectOf(s);
+    groups.set(p, [...(groups.get(p) ?? []), s]);
+  }
+  const out: Grouped[] = [];
+  for (const [project, sessions] of groups) {
+    branches(sessions).forEach((b, i) => out.push({ ...b, project, first: i === 0 }));
+  }
+  return out;
+}
+
+/**
+ * isolationLabel says where an isolated session works, short, for the
+ * list: its branch, "copy", or with "(discarded)" once its copy is gone;
+ * "" for a session that works in its folder.
+ */
+export function isolationLabel(s: Session): string {
+  const i = s.isolation;
+  if (i === undefined || i === null) return "";
+  const what = i.kind === "worktree" && (i.branch ?? "") !== "" ? i.branch! : "isolated copy";
+  return (i.discardedAt ?? "") !== "" ? `${what} (discarded)` : what;
+}

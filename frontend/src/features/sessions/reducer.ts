@@ -21,6 +21,8 @@ export interface Status {
   lastEnd: string;
   /** Approval requests waiting, by ID. */
   waiting: string[];
+  /** An isolated session's setup command runs (isolation.setup): runs wait for its end. */
+  setup?: boolean;
 }
 
 export interface SessionsState {
@@ -109,11 +111,17 @@ export function applySessions(s: SessionsState, raw: Event): SessionsState {
     case "run.steer":
     case "context.compacted":
     case "context.uncompacted":
-    case "isolation.setup":
     case "isolation.applied":
-    case "isolation.discarded":
     case "context.compact_failed":
       return next;
+    case "isolation.discarded":
+      // The copy is gone: the session stays listed, marked so, and cannot run again.
+      return withIsolation(next, id, ev.time);
+    case "isolation.setup":
+      if (ev.data.state === "output") return next;
+      if (ev.data.state === "running") return withStatus(next, id, { ...st, setup: true });
+      if (st.setup === undefined) return next;
+      return withStatus(next, id, { running: st.running, runId: st.runId, lastEnd: st.lastEnd, waiting: st.waiting });
     default:
       return unreachable(ev);
   }
@@ -132,6 +140,15 @@ function withToReview(s: SessionsState, id: string, f: (n: number) => number): S
   const n = f(row.toReview ?? 0);
   if (n === row.toReview || !Number.isSafeInteger(n) || n < 0) return s;
   return { ...s, sessions: s.sessions.map((x, j) => (j === i ? { ...row, toReview: n } : x)) };
+}
+
+// withIsolation marks the listed session id's copy as discarded at time, in place.
+function withIsolation(s: SessionsState, id: string, time: string): SessionsState {
+  const i = s.sessions.findIndex((x) => x.id === id);
+  const row = s.sessions[i];
+  if (row === undefined || row.isolation === undefined || (row.isolation.discardedAt ?? "") !== "") return s;
+  const isolation = { ...row.isolation, discardedAt: time };
+  return { ...s, sessions: s.sessions.map((x, j) => (j === i ? { ...row, isolation } : x)) };
 }
 
 // touch applies f to the listed session id and marks it updated at time, moving

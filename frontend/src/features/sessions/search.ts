@@ -1,14 +1,15 @@
 import type { Session } from "../../backend";
 
 /**
- * matchSessions keeps the sessions whose title or folder holds every word of
+ * matchSessions keeps the sessions whose title, folder (its own or its
+ * project's) or isolated branch holds every word of
  * query, ignoring case; an empty query keeps all. The order is kept.
  */
 export function matchSessions(sessions: readonly Session[], query: string): Session[] {
   const words = query.toLocaleLowerCase().split(/\s+/).filter((w) => w !== "");
   if (words.length === 0) return [...sessions];
   return sessions.filter((s) => {
-    const hay = `${s.title}\n${s.workdir}`.toLocaleLowerCase();
+    const hay = `${s.title}\n${s.workdir}\n${s.projectId}\n${s.isolation?.branch ?? ""}`.toLocaleLowerCase();
     return words.every((w) => hay.includes(w));
   });
 }

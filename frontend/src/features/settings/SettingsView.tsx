@@ -8,15 +8,17 @@ import { NotificationSettings } from "./NotificationSettings";
 import { ProviderSettings } from "./ProviderSettings";
 import { ThemeSettings } from "./ThemeSettings";
 import { SandboxSettings } from "../sandbox";
+import { CopiesSettings } from "../isolation/CopiesSettings";
 import { useReturnFocus } from "../../ui/returnFocus";
 import "./settings.css";
 
 /**
  * SettingsView is the settings dialog: approval modes (of the open session,
  * if any, and of new sessions), provider profiles, models and limits, MCP
- * servers, hooks, the open session's sandbox grants, notifications, and the theme. Escape or the close button calls onClose.
+ * servers, hooks, the open session's sandbox grants, the isolated sessions'
+ * copies on disk, notifications, and the theme. Escape or the close button calls onClose.
  */
-export function SettingsView(props: { sessionId: string | null; onClose: () => void }) {
+export function SettingsView(props: { sessionId: string | null; onClose: () => void; onOpenSession?: (id: string) => void }) {
   // Mounted only while open: focus goes back to what opened it (the sidebar's button, the shortcut's place).
   const returnFocus = useReturnFocus(true);
   return (
@@ -43,6 +45,7 @@ export function SettingsView(props: { sessionId: string | null; onClose: () => v
               <Tabs.Trigger value="mcp">MCP servers</Tabs.Trigger>
               <Tabs.Trigger value="hooks">Hooks</Tabs.Trigger>
               <Tabs.Trigger value="sandbox">Sandbox</Tabs.Trigger>
+              <Tabs.Trigger value="copies">Isolated copies</Tabs.Trigger>
               <Tabs.Trigger value="notifications">Notifications</Tabs.Trigger>
               <Tabs.Trigger value="theme">Theme</Tabs.Trigger>
             </Tabs.List>
@@ -63,6 +66,9 @@ export function SettingsView(props: { sessionId: string | null; onClose: () => v
             </Tabs.Content>
             <Tabs.Content value="sandbox" className="settings-panel">
               <SandboxSettings sessionId={props.sessionId} />
+            </Tabs.Content>
+            <Tabs.Content value="copies" className="settings-panel">
+              <CopiesSettings {...(props.onOpenSession ? { onOpenSession: props.onOpenSession } : {})} />
             </Tabs.Content>
             <Tabs.Content value="notifications" className="settings-panel">
               <NotificationSettings />

@@ -30,6 +30,7 @@ import { SandboxGrantsMenu } from "../sandbox";
 import { ApprovalsSlot, BackgroundSlot, ConversationSlot, ReviewSlot, SettingsSlot } from "./slots";
 import { SidePanel } from "../../ui/panel/SidePanel";
 import { ReviewToggle } from "../changes/Scopes";
+import { IsolationActions, IsolationNotes, IsolationReviewNote, IsolationWhere } from "../isolation";
 
 /** Panel is what the right-hand side shows beside the conversation. */
 export type Panel = "review" | "background" | null;
@@ -158,7 +159,7 @@ export function Shell(props: { onReady?: (r: UIReport) => void }) {
           </Notice>
         ) : null}
         {settings ? (
-          <SettingsSlot sessionId={open?.id ?? null} onClose={() => setSettings(false)} />
+          <SettingsSlot sessionId={open?.id ?? null} onClose={() => setSettings(false)} onOpenSession={openSession} />
         ) : setup ? (
           <FirstRunView
             onSkip={() => setSetup(false)}
@@ -268,10 +269,12 @@ function OpenSession(props: {
           <h2 className="session-name" title={titleOf(s)}>
             {titleOf(s)}
           </h2>
-          <p className="session-where mono" title={s.workdir}>
-            <FolderGit2 size={13} aria-hidden="true" /> <span className="session-path">{s.workdir}</span>
+          <p className="session-where mono" title={s.isolation !== undefined ? s.projectId : s.workdir}>
+            <FolderGit2 size={13} aria-hidden="true" />{" "}
+            <span className="session-path">{s.isolation !== undefined ? s.projectId : s.workdir}</span>
             {s.model !== "" && <span className="session-model muted"> · {s.model}</span>}
           </p>
+          <IsolationWhere session={s} />
           {forked !== "" && (
             <p
               className="session-forked muted"
@@ -281,6 +284,7 @@ function OpenSession(props: {
             </p>
           )}
         </div>
+        <IsolationActions session={s} />
         <SandboxGrantsMenu sessionId={s.id} />
         <ModeMenu sessionId={s.id} listed={s.approvalMode} />
         <div className="session-tools" role="toolbar" aria-label="Session views">
@@ -297,13 +301,18 @@ function OpenSession(props: {
       </header>
       <div className={`session-body${panel !== null ? " has-panel" : ""}`}>
         <div className="session-centre">
+          <IsolationNotes session={s} />
           <ForkProvider value={fork}>
             <ConversationSlot sessionId={s.id} />
           </ForkProvider>
         </div>
         {panel === "review" && (
           <SidePanel name="review" storageKey="foya.panel.review.width">
-            <ReviewSlot sessionId={s.id} onClose={() => setPanel(null)} />
+            <ReviewSlot
+              sessionId={s.id}
+              onClose={() => setPanel(null)}
+              above={s.isolation !== undefined ? <IsolationReviewNote session={s} /> : undefined}
+            />
           </SidePanel>
         )}
         {panel === "background" && (

@@ -5,6 +5,7 @@
 //   ReviewSlot       → features/changes ReviewPanel
 //   BackgroundSlot   → features/settings BackgroundPanel
 //   SettingsSlot     → features/settings SettingsView
+import type { ReactNode } from "react";
 import { ApprovalQueue } from "../approvals";
 import { ConversationView } from "../conversation";
 import { BackgroundPanel } from "../background";
@@ -22,8 +23,8 @@ export function ApprovalsSlot(props: { sessionId: string }) {
 }
 
 /** ReviewSlot is the review panel: the session's file changes by turn. */
-export function ReviewSlot(props: { sessionId: string; onClose: () => void }) {
-  return <ReviewPanel sessionId={props.sessionId} onClose={props.onClose} />;
+export function ReviewSlot(props: { sessionId: string; onClose: () => void; above?: ReactNode }) {
+  return <ReviewPanel sessionId={props.sessionId} onClose={props.onClose} above={props.above} />;
 }
 
 /** BackgroundSlot is the background commands panel. */
@@ -32,6 +33,6 @@ export function BackgroundSlot(props: { sessionId: string; onClose: () => void }
 }
 
 /** SettingsSlot is the settings view; sessionId is the open session, null when none is. */
-export function SettingsSlot(props: { sessionId: string | null; onClose: () => void }) {
-  return <SettingsView sessionId={props.sessionId} onClose={props.onClose} />;
+export function SettingsSlot(props: { sessionId: string | null; onClose: () => void; onOpenSession?: (id: string) => void }) {
+  return <SettingsView sessionId={props.sessionId} onClose={props.onClose} {...(props.onOpenSession ? { onOpenSession: props.onOpenSession } : {})} />;
 }
