@@ -94,3 +94,20 @@ func hasDotDot(p string) bool {
 	}
 	return false
 }
+
+// ResolveExisting resolves the symbolic links of the longest existing
+// prefix of an absolute path; the rest is joined on unchanged.
+func ResolveExisting(p string) string {
+	rest := ""
+	for cur := p; ; {
+		if r, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(r, rest)
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
+}

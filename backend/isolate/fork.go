@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,18 +79,8 @@ func (i *Isolator) Fork(ctx context.Context, opts ForkOptions) (Record, error) {
 			skip = append(skip, filepath.Join(fromWork, filepath.FromSlash(s)))
 		}
 	}
-	if err := os.MkdirAll(i.Dir, 0o700); err != nil {
-		return Record{}, fmt.Errorf("make the copies' folder: %w", err)
-	}
-	if err := os.Mkdir(rec.Dir, 0o700); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return Record{}, fault.Errorf(fault.ErrConflict, "session %s has a copy already (%s)", opts.SessionID, rec.Dir)
-		}
-		return Record{}, fmt.Errorf("make the copy's folder: %w", err)
-	}
-	// The record comes first: whatever else a crash leaves, Sweep finds it.
-	if err := writeRecord(rec); err != nil {
-		return Record{}, errors.Join(err, os.RemoveAll(rec.Dir))
+	if err := i.start(rec); err != nil {
+		return Record{}, err
 	}
 	err := i.forkFiles(ctx, g, &rec, from, skip)
 	if err == nil {

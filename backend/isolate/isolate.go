@@ -158,18 +158,8 @@ func (i *Isolator) Make(ctx context.Context, opts MakeOptions) (Record, error) {
 			return Record{}, err
 		}
 	}
-	if err := os.MkdirAll(i.Dir, 0o700); err != nil {
-		return Record{}, fmt.Errorf("make the copies' folder: %w", err)
-	}
-	if err := os.Mkdir(rec.Dir, 0o700); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return Record{}, fault.Errorf(fault.ErrConflict, "session %s has a copy already (%s)", opts.SessionID, rec.Dir)
-		}
-		return Record{}, fmt.Errorf("make the copy's folder: %w", err)
-	}
-	// The record comes first: whatever else a crash leaves, Sweep finds it.
-	if err := writeRecord(rec); err != nil {
-		return Record{}, errors.Join(err, os.RemoveAll(rec.Dir))
+	if err := i.start(rec); err != nil {
+		return Record{}, err
 	}
 	if kind == Worktree {
 		err = i.makeWorktree(ctx, g, &rec, folder)
@@ -383,3 +373,22 @@ func removeAll(dir string) error {
 
 // inside reports whether path is dir or beneath it (both absolute).
 func inside(path, dir string) bool { return fspath.Within(dir, path) }
+
+// start makes rec's folder and writes its record there, first of all:
+// whatever else a crash leaves, Sweep finds it. A session with a copy
+// already is a conflict.
+func (i *Isolator) start(rec Record) error {
+	if err := os.MkdirAll(i.Dir, 0o700); err != nil {
+		return fmt.Errorf("make the copies' folder: %w", err)
+	}
+	if err := os.Mkdir(rec.Dir, 0o700); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return fault.Errorf(fault.ErrConflict, "session %s has a copy already (%s)", rec.SessionID, rec.Dir)
+		}
+		return fmt.Errorf("make the copy's folder: %w", err)
+	}
+	if err := writeRecord(rec); err != nil {
+		return errors.Join(err, os.RemoveAll(rec.Dir))
+	}
+	return nil
+}

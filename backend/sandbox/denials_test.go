@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"foya/backend/fspath"
 	"foya/backend/testwait"
 )
 
@@ -89,7 +90,7 @@ func TestDenialsInWords(t *testing.T) {
 					if d.Kind != c.kind {
 						t.Errorf("%s under %s: kind %q; want %q\n%s", c.name, m.name, d.Kind, c.kind, res.Output)
 					}
-					if c.path != nil && d.Path != resolveExisting(c.path(b)) {
+					if c.path != nil && d.Path != fspath.ResolveExisting(c.path(b)) {
 						t.Errorf("%s under %s: path %q; want %q", c.name, m.name, d.Path, c.path(b))
 					}
 					if c.host == "" && d.Host != "" || c.host != "" && c.host != "*" && d.Host != c.host {

@@ -161,7 +161,7 @@ func denials(out []byte, sp *spec, carved bool) []Denial {
 			continue
 		}
 		for _, p := range paths {
-			p = resolveExisting(p)
+			p = fspath.ResolveExisting(p)
 			readOnly := fspath.WithinAny(sp.readOnly, p)
 			crowded := !readOnly && carved && onTheWay(p, sp.readOnly)
 			if (!fspath.WithinAny(sp.writable, p) || readOnly || crowded) && writableUnconfined(p) {
@@ -181,7 +181,7 @@ func refusedHidden(s string, paths []string, sp *spec) (string, bool) {
 		return "", false
 	}
 	for _, p := range paths {
-		p = resolveExisting(p)
+		p = fspath.ResolveExisting(p)
 		for _, h := range sp.hidden {
 			if (p == h.Path || h.Dir && fspath.WithinAny([]string{h.Path}, p)) && onHost(p) {
 				return p, true
@@ -203,7 +203,7 @@ func refusedMasked(s string, paths []string, sp *spec) (string, string, bool) {
 		return "", "", false
 	}
 	for _, p := range paths {
-		p = resolveExisting(p)
+		p = fspath.ResolveExisting(p)
 		if fspath.WithinAny(sp.writable, p) {
 			continue
 		}
@@ -233,7 +233,7 @@ func refusedSocket(s string, paths []string, sp *spec) (string, bool) {
 		}
 	}
 	for _, p := range paths {
-		p = resolveExisting(p)
+		p = fspath.ResolveExisting(p)
 		if fspath.WithinAny(sp.writable, p) {
 			continue
 		}

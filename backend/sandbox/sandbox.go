@@ -276,7 +276,7 @@ func prepare(cmd Command) (*spec, error) {
 		dir = filepath.Clean(dir)
 		// Only a directory inside a writable one matters: elsewhere the
 		// command can neither create nor change it.
-		if !fspath.WithinAny(sp.writable, resolveExisting(dir)) {
+		if !fspath.WithinAny(sp.writable, fspath.ResolveExisting(dir)) {
 			continue
 		}
 		canon, release, err := holdReadOnly(dir)
@@ -440,19 +440,3 @@ func canonicalDir(dir string) (string, error) {
 	return canon, nil
 }
 
-// resolveExisting resolves the symbolic links of the longest existing prefix
-// of an absolute path.
-func resolveExisting(p string) string {
-	rest := ""
-	for cur := p; ; {
-		if r, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(r, rest)
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return p
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
-		cur = parent
-	}
-}

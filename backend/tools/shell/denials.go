@@ -65,7 +65,7 @@ func (s *Shell) CheckFolder(folder string) (string, error) {
 	if !filepath.IsAbs(folder) {
 		return "", fmt.Errorf("%w %q: not an absolute path", ErrGrant, folder)
 	}
-	canon := resolveExisting(filepath.Clean(folder))
+	canon := fspath.ResolveExisting(filepath.Clean(folder))
 	if fi, err := os.Stat(canon); err == nil && !fi.IsDir() {
 		return "", fmt.Errorf("%w %s: not a folder", ErrGrant, canon)
 	}
@@ -84,13 +84,13 @@ func (s *Shell) CheckFolder(folder string) (string, error) {
 		}
 	}
 	if home, err := os.UserHomeDir(); err == nil && filepath.IsAbs(home) {
-		home = resolveExisting(home)
+		home = fspath.ResolveExisting(home)
 		if fspath.WithinAny([]string{canon}, home) {
 			return "", fmt.Errorf("%w %s: it holds your home folder with its credentials; pick a folder inside it", ErrGrant, canon)
 		}
 	}
 	for _, sock := range sandbox.ListeningSockets() {
-		if fspath.WithinAny([]string{canon}, resolveExisting(sock)) {
+		if fspath.WithinAny([]string{canon}, fspath.ResolveExisting(sock)) {
 			return "", fmt.Errorf("%w %s: it holds %s, another program's socket, which would become reachable; pick a narrower folder",
 				ErrGrant, canon, sock)
 		}
@@ -103,7 +103,7 @@ func (s *Shell) CheckFolder(folder string) (string, error) {
 	guarded = append(guarded, s.opts.Database...)
 	guarded = append(guarded, s.opts.Own...)
 	for _, g := range guarded {
-		g = resolveExisting(filepath.Clean(g))
+		g = fspath.ResolveExisting(filepath.Clean(g))
 		switch {
 		case fspath.WithinAny([]string{g}, canon):
 			return "", fmt.Errorf("%w %s: it is inside %s, which the sandbox keeps from commands (credentials or Foya's own data)", ErrGrant, canon, g)
@@ -122,28 +122,12 @@ func socketFolders() []string {
 	var out []string
 	for _, f := range []string{"/tmp", "/var/tmp", "/run", "/var/run", os.TempDir(), os.Getenv("XDG_RUNTIME_DIR")} {
 		if filepath.IsAbs(f) {
-			out = append(out, resolveExisting(filepath.Clean(f)))
+			out = append(out, fspath.ResolveExisting(filepath.Clean(f)))
 		}
 	}
 	return out
 }
 
-// resolveExisting resolves the links of the longest existing prefix of an
-// absolute path.
-func resolveExisting(p string) string {
-	rest := ""
-	for cur := p; ; {
-		if r, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(r, rest)
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return p
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
-		cur = parent
-	}
-}
 
 // explain turns the sandbox's denials into the card's: each with what the
 // user may allow for it, a folder to make writable (suggestFolder, when
@@ -172,7 +156,7 @@ func (s *Shell) explain(ds []sandbox.Denial) []event.Denial {
 // (p itself when it is a folder).
 func suggestFolder(p string) string {
 	if home, err := os.UserHomeDir(); err == nil && filepath.IsAbs(home) {
-		home = resolveExisting(home)
+		home = fspath.ResolveExisting(home)
 		if rel, ok := strings.CutPrefix(p, home+string(filepath.Separator)); ok {
 			parts := strings.Split(rel, string(filepath.Separator))
 			n := 1

@@ -15,6 +15,7 @@ import (
 
 	"foya/backend/approval"
 	"foya/backend/event"
+	"foya/backend/fspath"
 	"foya/backend/sandbox/sandboxtest"
 )
 
@@ -154,7 +155,7 @@ func TestCheckFolder(t *testing.T) {
 		}
 	}
 	ok := filepath.Join(t.TempDir(), "cache", "new")
-	if got, err := s.CheckFolder(ok); err != nil || got != resolveExisting(ok) {
+	if got, err := s.CheckFolder(ok); err != nil || got != fspath.ResolveExisting(ok) {
 		t.Errorf("CheckFolder(%q) = %q, %v; want it taken", ok, got, err)
 	}
 }
@@ -165,7 +166,7 @@ func TestSuggestFolder(t *testing.T) {
 	if err != nil {
 		t.Skip("no home folder")
 	}
-	home = resolveExisting(home)
+	home = fspath.ResolveExisting(home)
 	cases := []struct{ p, want string }{
 		{filepath.Join(home, ".npm", "_cacache", "index-v5", "x"), filepath.Join(home, ".npm")},
 		{filepath.Join(home, ".cache", "pip", "http", "x"), filepath.Join(home, ".cache", "pip")},
