@@ -1,0 +1,62 @@
+package sandbox
+
+import (
+	"errors"
+	"os"
+	"sync"
+)
+
+// Loopback is a network namespace with only its own loopback, shared by the
+// commands whose Policy names it (one per session): a server one of them
+// starts on 127.0.0.1 is reachable by the others, never by other sessions'
+// commands or the host's programs. It is made on first use and lives until
+// Close, when its last command has ended (see "landlock+netns" in the
+// package documentation); where it cannot be made or joined, each command
+// gets a network namespace of its own, as without it. No process holds it:
+// the runner keeps descriptors of its user and network namespaces, which
+// the kernel frees when the runner exits.
+//
+// A Loopback is safe for concurrent use; the zero value is ready.
+type Loopback struct {
+	mu     sync.Mutex
+	closed bool
+	// user and net are the namespaces' descriptors, nil before first use.
+	user, net *os.File
+	err       error // why the namespaces could not be made, for good
+}
+
+// errLoopbackClosed is files' error after Close.
+var errLoopbackClosed = errors.New("the shared loopback is closed")
+
+// files returns the descriptors of the user and network namespaces, made
+// on first use, or why there are none.
+func (l *Loopback) files() (user, net *os.File, err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case l.closed:
+		return nil, nil, errLoopbackClosed
+	case l.user != nil:
+		return l.user, l.net, nil
+	case l.err != nil:
+		return nil, nil, l.err
+	}
+	l.user, l.net, l.err = makeLoopback()
+	return l.user, l.net, l.err
+}
+
+// Close lets the namespaces go: commands that use them keep them until they
+// end; later commands naming l get namespaces of their own.
+func (l *Loopback) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.closed = true
+	var err error
+	for _, f := range []*os.File{l.user, l.net} {
+		if f != nil {
+			err = errors.Join(err, f.Close())
+		}
+	}
+	l.user, l.net = nil, nil
+	return err
+}
