@@ -28,21 +28,31 @@ type Loopback struct {
 // errLoopbackClosed is files' error after Close.
 var errLoopbackClosed = errors.New("the shared loopback is closed")
 
-// files returns the descriptors of the user and network namespaces, made
-// on first use, or why there are none.
+// files returns copies of the descriptors of the user and network
+// namespaces (made on first use), which the caller closes, or why there
+// are none. They are copied under the lock, so that Close cannot close them
+// meanwhile.
 func (l *Loopback) files() (user, net *os.File, err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	switch {
 	case l.closed:
 		return nil, nil, errLoopbackClosed
-	case l.user != nil:
-		return l.user, l.net, nil
 	case l.err != nil:
 		return nil, nil, l.err
+	case l.user == nil:
+		if l.user, l.net, l.err = makeLoopback(); l.err != nil {
+			return nil, nil, l.err
+		}
 	}
-	l.user, l.net, l.err = makeLoopback()
-	return l.user, l.net, l.err
+	if user, err = dupFile(l.user); err != nil {
+		return nil, nil, err
+	}
+	if net, err = dupFile(l.net); err != nil {
+		user.Close()
+		return nil, nil, err
+	}
+	return user, net, nil
 }
 
 // Close lets the namespaces go: commands that use them keep them until they

@@ -116,32 +116,29 @@ func joinArgs(tools [2]string, exe string, args ...string) []string {
 		exe}, args...)
 }
 
+// dupFile is a close-on-exec copy of f.
+func dupFile(f *os.File) (*os.File, error) {
+	fd, err := unix.FcntlInt(f.Fd(), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("shared loopback: %w", err)
+	}
+	return os.NewFile(uintptr(fd), f.Name()), nil
+}
+
 // joinLoopback rewrites a helper's command of mode modeNS to start in l's
 // namespaces; false (cmd untouched) when l cannot be used.
 func joinLoopback(l *Loopback, cmd *exec.Cmd) bool {
-	user, net, err := l.files()
+	user, net, err := l.files() // copies: the launch closes its extra files
 	if err != nil {
 		return false
 	}
 	tools, _ := joinTools()
-	// The launch closes its extra files: it gets copies.
-	var dups [2]*os.File
-	for i, f := range []*os.File{user, net} {
-		fd, err := unix.FcntlInt(f.Fd(), unix.F_DUPFD_CLOEXEC, 0)
-		if err != nil {
-			if i == 1 {
-				dups[0].Close()
-			}
-			return false
-		}
-		dups[i] = os.NewFile(uintptr(fd), f.Name())
-	}
 	args := joinArgs(tools, cmd.Path, cmd.Args[1:]...)
 	cmd.Path, cmd.Args = args[0], args
 	for len(cmd.ExtraFiles) < joinUserFD-3 {
 		cmd.ExtraFiles = append(cmd.ExtraFiles, nil)
 	}
-	cmd.ExtraFiles = append(cmd.ExtraFiles[:joinUserFD-3], dups[0], dups[1])
+	cmd.ExtraFiles = append(cmd.ExtraFiles[:joinUserFD-3], user, net)
 	attr := cmd.SysProcAttr
 	attr.Cloneflags = 0
 	attr.UidMappings, attr.GidMappings = nil, nil

@@ -10,3 +10,7 @@ import (
 func makeLoopback() (user, net *os.File, err error) {
 	return nil, nil, errors.New("a shared loopback needs Linux namespaces")
 }
+
+func dupFile(f *os.File) (*os.File, error) {
+	return nil, errors.New("a shared loopback needs Linux namespaces")
+}
