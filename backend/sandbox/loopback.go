@@ -10,11 +10,11 @@ import (
 // commands whose Policy names it (one per session): a server one of them
 // starts on 127.0.0.1 is reachable by the others, never by other sessions'
 // commands or the host's programs. It is made on first use and lives until
-// Close, when its last command has ended (see "landlock+netns" in the
+// Close and the end of the last command in it (see "landlock+netns" in the
 // package documentation); where it cannot be made or joined, each command
 // gets a network namespace of its own, as without it. No process holds it:
 // the runner keeps descriptors of its user and network namespaces, which
-// the kernel frees when the runner exits.
+// the kernel drops when the runner exits.
 //
 // A Loopback is safe for concurrent use; the zero value is ready.
 type Loopback struct {
