@@ -143,11 +143,11 @@ func TestDenialSentences(t *testing.T) {
 		{Denial{Kind: DeniedNetwork, Host: "registry.example:443"}, "connection to registry.example:443 refused: the network is off for commands"},
 		{Denial{Kind: DeniedNetwork}, "network connection refused: the network is off for commands"},
 		{Denial{Kind: DeniedNetwork, Host: "[::1]:8080"}, "connection to [::1]:8080 refused: the network is off for commands " +
-			"(the loopback reaches only servers the same command started; allowing the network reaches the others)"},
+			"(the loopback reaches only servers this command or the session's background commands started; allowing the network reaches the others)"},
 		{Denial{Kind: DeniedNetwork, Host: "localhost:3000"}, "connection to localhost:3000 refused: the network is off for commands " +
-			"(the loopback reaches only servers the same command started; allowing the network reaches the others)"},
+			"(the loopback reaches only servers this command or the session's background commands started; allowing the network reaches the others)"},
 		{Denial{Kind: DeniedNetwork, Host: "127.0.0.1"}, "connection to 127.0.0.1 refused: the network is off for commands " +
-			"(the loopback reaches only servers the same command started; allowing the network reaches the others)"},
+			"(the loopback reaches only servers this command or the session's background commands started; allowing the network reaches the others)"},
 		{Denial{Kind: DeniedOther}, "a write refused: the file system is read-only outside the workspace"},
 	}
 	for _, c := range cases {

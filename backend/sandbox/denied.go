@@ -334,7 +334,7 @@ func describe(d Denial) string {
 		}
 		if isLoopback(d.Host) {
 			return fmt.Sprintf("connection to %s refused: the network is off for commands "+
-				"(the loopback reaches only servers the same command started; allowing the network reaches the others)", d.Host)
+				"(the loopback reaches only servers this command or the session's background commands started; allowing the network reaches the others)", d.Host)
 		}
 		return fmt.Sprintf("connection to %s refused: the network is off for commands", d.Host)
 	case DeniedHidden:

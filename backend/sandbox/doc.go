@@ -51,7 +51,11 @@
 //     and forbids any later mount change; all capabilities are dropped before
 //     the shell starts. The network namespace has only its own loopback (up, so
 //     that tests may start local servers): the host's network and its loopback
-//     are unreachable. The helper stays as PID 1 of the PID namespace, so
+//     are unreachable. A command whose Policy names a [Loopback] shares
+//     that namespace (and its user namespace) with the other commands
+//     naming it: nsenter joins them, then unshare makes the command's own
+//     mount, PID and IPC namespaces and forks the helper as their PID 1,
+//     killing it if unshare dies. The helper stays as PID 1 of the PID namespace, so
 //     when it ends, or Foya dies (PR_SET_PDEATHSIG), every process of the
 //     command dies with it, even those that left the process group. The
 //     command gets a private /dev/shm and a procfs of its own PID namespace.

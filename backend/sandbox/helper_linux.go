@@ -33,6 +33,10 @@ const (
 	modeNS       = "ns"       // in new user, mount, PID (and network) namespaces
 	modeLandlock = "landlock" // no namespaces: Landlock and seccomp only
 	modePlain    = "plain"    // no confinement: the helper only reaps (see runReaper)
+	// modeLoopback: in new user and network namespaces, the helper brings
+	// the loopback up, says so, and waits for the end of its stdin (see
+	// makeLoopback).
+	modeLoopback = "loopback"
 )
 
 // helperSpec is what the parent asks of the helper.
@@ -117,6 +121,8 @@ func HelperMain(args []string) int {
 		confine = confineLandlock
 	case modePlain:
 		confine = func(*helperSpec) error { return nil }
+	case modeLoopback:
+		confine = func(*helperSpec) error { return loopbackUp() }
 	default:
 		return fail(fmt.Errorf("unknown sandbox mode %q", hs.Mode))
 	}
@@ -125,6 +131,10 @@ func HelperMain(args []string) int {
 	}
 	report(helperMsg{Ready: true})
 	if hs.DryRun {
+		return 0
+	}
+	if hs.Mode == modeLoopback {
+		_, _ = io.Copy(io.Discard, os.Stdin)
 		return 0
 	}
 	argv := []string{hs.Shell, "-c", hs.Script}

@@ -28,6 +28,8 @@ type mode struct {
 	restricted bool
 	force      string // forceMode while it runs
 	sandbox    string // the Result.Sandbox it must report
+	// loopback makes TestParentDeathJoined's parent name a Loopback.
+	loopback bool
 }
 
 var (

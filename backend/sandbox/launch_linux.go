@@ -285,6 +285,9 @@ func startHelper(ctx context.Context, sp *spec, mode string) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
+	if mode == modeNS && !sp.Policy.Network && sp.Policy.Loopback != nil {
+		sp.joined = joinLoopback(sp.Policy.Loopback, cmd)
+	}
 	name := map[string]string{modeNS: "landlock+netns", modeLandlock: "landlock+seccomp", modePlain: "none"}[mode]
 	if sp.Policy.Network && mode != modePlain {
 		name = map[string]string{modeNS: "landlock+userns", modeLandlock: "landlock"}[mode]
@@ -379,7 +382,9 @@ func launch(ctx context.Context, sp *spec, cmd *exec.Cmd, name string, status *o
 		return nil, fmt.Errorf("start %s: %w", cmd.Path, err)
 	}
 	p.pid = cmd.Process.Pid
-	t := &groupTree{pid: p.pid, pidNS: cmd.SysProcAttr.Cloneflags&syscall.CLONE_NEWPID != 0,
+	// A joined helper is PID 1 below unshare, which waits for it: once
+	// unshare has exited, so has every process of the namespace.
+	t := &groupTree{pid: p.pid, pidNS: cmd.SysProcAttr.Cloneflags&syscall.CLONE_NEWPID != 0 || sp.joined,
 		reaper: cmd.SysProcAttr.Pdeathsig == killTreeSignal}
 	if status != nil {
 		msgs := readStatus(status)

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"foya/backend/testwait"
 )
 
 // parentMain plays Foya in TestParentDeath: it starts script restricted in
@@ -24,7 +26,11 @@ func parentMain(script string) int {
 	dir, _ := os.Getwd()
 	// No mechanism forced means a command without restriction (Full Access).
 	restricted := forceMode != ""
-	p, err := Start(context.Background(), Command{Script: script, Dir: dir, Policy: Policy{Restricted: restricted, Writable: []string{dir}}})
+	policy := Policy{Restricted: restricted, Writable: []string{dir}}
+	if os.Getenv("FOYA_SANDBOX_TEST_LOOPBACK") != "" {
+		policy.Loopback = &Loopback{}
+	}
+	p, err := Start(context.Background(), Command{Script: script, Dir: dir, Policy: policy})
 	if err != nil {
 		fmt.Println("error:", err)
 		return 1
@@ -57,6 +63,9 @@ func startParent(t *testing.T, m mode, script string, early bool) (*exec.Cmd, in
 	parent.Env = append(os.Environ(), "FOYA_SANDBOX_TEST_PARENT="+script, "FOYA_SANDBOX_TEST_FORCE="+m.force)
 	if early {
 		parent.Env = append(parent.Env, "FOYA_SANDBOX_TEST_EARLY=1")
+	}
+	if m.loopback {
+		parent.Env = append(parent.Env, "FOYA_SANDBOX_TEST_LOOPBACK=1")
 	}
 	out, err := parent.StdoutPipe()
 	if err != nil {
@@ -133,6 +142,47 @@ func TestParentDeathAtStart(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestParentDeathJoined is TestParentDeath and TestParentDeathAtStart for
+// a command that joined a shared Loopback (started below nsenter and
+// unshare): its whole tree dies with the runner too.
+//
+// spec: X1
+func TestParentDeathJoined(t *testing.T) {
+	if !Probe().NetNS {
+		testwait.Missing(t, lackUserNS(), "the parent's death for a command in a shared loopback")
+	}
+	if _, err := joinTools(); err != nil {
+		testwait.Missing(t, "nsenter and unshare (Debian package util-linux)", "the parent's death for a command in a shared loopback")
+	}
+	m := nsMode
+	m.loopback = true
+	sl := sleeper(9)
+	parent, pgid := startParent(t, m, escapingTree(sl)+sl+" & echo ready; wait", false)
+	if !strings.Contains(cmdline(pgid), "nsenter") && !strings.Contains(cmdline(pgid), "unshare") {
+		t.Errorf("the command's leader is %q; want unshare (the command joined no loopback)", cmdline(pgid))
+	}
+	tree := append(waitTasks(t, sl, escapingTreeSize+1), groupTasks(pgid)...)
+	parent.Process.Kill()
+	parent.Wait()
+	for _, tk := range awaitGone(tree, time.Now().Add(settle)) {
+		t.Errorf("process %d outlived its parent", tk.pid)
+	}
+	for _, pause := range []time.Duration{0, 0, time.Millisecond, 3 * time.Millisecond, 8 * time.Millisecond} {
+		parent, pgid := startParent(t, m, sl+" & "+sl+" & echo ready; wait", true)
+		time.Sleep(pause)
+		parent.Process.Kill()
+		parent.Wait()
+		for _, tk := range awaitGroupGone(pgid) {
+			t.Errorf("killed %v after Start: process %d (%s) outlived its parent", pause, tk.pid, cmdline(tk.pid))
+		}
+	}
+	for _, tk := range cmdlineTasks(sl) {
+		if tk.alive() {
+			t.Errorf("process %d outlived its parent", tk.pid)
+		}
 	}
 }
 

@@ -67,6 +67,11 @@ type Policy struct {
 	Hidden []string
 	// Network allows the network even when Restricted.
 	Network bool
+	// Loopback, when set and Network is not, is the network namespace the
+	// command shares with the other commands naming it (a session's), so
+	// that they reach each other's local servers; nil gives the command a
+	// loopback of its own. Only the "landlock+netns" mechanism shares.
+	Loopback *Loopback
 }
 
 // Command is one shell command to run.
@@ -209,6 +214,9 @@ type spec struct {
 	// outside masks and writable (see listeningSockets), each covered by an
 	// empty file where there is a mount namespace.
 	sockets []string
+	// joined is set when the command's helper was started in its
+	// Policy.Loopback's namespaces, below nsenter and unshare.
+	joined bool
 }
 
 // hiddenPath is a canonical Policy.Hidden entry that exists.

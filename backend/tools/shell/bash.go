@@ -433,6 +433,9 @@ func (s *Shell) command(rc *tools.RunContext, a bashArgs, p plan) (sandbox.Comma
 			ReadOnlyIfExists: slices.Concat(p.protect.paths, s.opts.Own),
 			Hidden:           s.hidden(),
 		}
+		if !p.grants.Network {
+			cmd.Policy.Loopback = s.loopback(rc.SessionID, a.RunInBackground)
+		}
 	}
 	cmd.Env = environ(s.opts.Environ(), env)
 	return cmd, nil

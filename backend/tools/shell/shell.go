@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -147,10 +148,42 @@ type temp struct {
 	lock *lockfile.File
 }
 
-// session holds one session's background commands.
+// session holds one session's background commands, and the network
+// namespace its sandboxed commands share (see Shell.loopback).
 type session struct {
 	seq  int
 	jobs []*job // oldest first
+	loop *sandbox.Loopback
+}
+
+// running reports whether one of the session's background commands runs.
+func (sess *session) running() bool {
+	return slices.ContainsFunc(sess.jobs, func(j *job) bool { _, done := j.proc.Result(); return !done })
+}
+
+// loopback returns the loopback-only network namespace the session's
+// sandboxed commands share, so that a server a background command started
+// on 127.0.0.1 is reachable by the session's later commands and by no
+// one else's: always for a background command, and for another one while
+// a background command of the session runs. Without one running, nothing
+// of the session's outlives a call, and a command's own namespace costs
+// it less (joining one starts nsenter and unshare). Nil when the Shell is
+// closed.
+func (s *Shell) loopback(sessionID string, background bool) *sandbox.Loopback {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess := s.sessions[sessionID]
+	if s.closed || !background && (sess == nil || !sess.running()) {
+		return nil
+	}
+	if sess == nil {
+		sess = &session{}
+		s.sessions[sessionID] = sess
+	}
+	if sess.loop == nil {
+		sess.loop = &sandbox.Loopback{}
+	}
+	return sess.loop
 }
 
 // New returns a Shell.
@@ -252,6 +285,9 @@ func (s *Shell) DeleteSession(sessionID string) error {
 			j.mu.Unlock()
 		}
 		errs = append(errs, killAll(sess.jobs))
+		if sess.loop != nil {
+			errs = append(errs, sess.loop.Close())
+		}
 	}
 	if t != nil {
 		t.lock.Close()
@@ -270,8 +306,12 @@ func (s *Shell) Close() error {
 	s.mu.Lock()
 	s.closed = true
 	var jobs []*job
+	var loops []*sandbox.Loopback
 	for _, sess := range s.sessions {
 		jobs = append(jobs, sess.jobs...)
+		if sess.loop != nil {
+			loops = append(loops, sess.loop)
+		}
 	}
 	s.sessions = map[string]*session{}
 	temps := s.temps
@@ -279,6 +319,9 @@ func (s *Shell) Close() error {
 	s.mu.Unlock()
 	s.cancel()
 	errs := []error{killAll(jobs)}
+	for _, l := range loops {
+		errs = append(errs, l.Close())
+	}
 	s.wg.Wait()
 	for id, t := range temps {
 		t.lock.Close()
