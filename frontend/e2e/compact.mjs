@@ -9,7 +9,7 @@
 //   FOYA_SHOTS    the folder to save screenshots in
 //   FOYA_CHROMIUM the browser binary (never downloaded)
 // Exits 0 when every check holds, 1 with the reason otherwise.
-import { api, check, env, launch, openSession, reveal, screenshots, timeout } from './lib.mjs';
+import { api, check, env, launch, openSession, reveal, screenshots, timeout, transcriptSettled } from './lib.mjs';
 
 const url = env('FOYA_URL');
 const id = env('FOYA_SESSION');
@@ -38,6 +38,7 @@ try {
   await page.setViewportSize({ width: 1280, height: 800 });
   const log = main.getByRole('log', { name: 'Conversation' });
   await log.getByText('I read all 40 notes').waitFor();
+  await transcriptSettled(log);
 
   step = 'the compaction row: where, what it kept';
   const [made] = await eventsOf(page, 'context.compacted', 1);

@@ -119,8 +119,13 @@ export async function reveal(log, loc) {
   let still = 0;
   for (let i = 0; i < 400 && still < 5; i++) {
     if ((await loc.count()) > 0) {
-      await loc.first().scrollIntoViewIfNeeded();
-      return loc.first();
+      try {
+        await loc.first().scrollIntoViewIfNeeded({ timeout: 5000 });
+        return loc.first();
+      } catch {
+        // The list drew its rows anew meanwhile and the row went with
+        // them: look again from here.
+      }
     }
     const moved = await scroller.evaluate((el) => {
       const before = el.scrollTop;
