@@ -447,4 +447,3 @@ func canonicalDir(dir string) (string, error) {
 	}
 	return canon, nil
 }
-

@@ -128,7 +128,6 @@ func socketFolders() []string {
 	return out
 }
 
-
 // explain turns the sandbox's denials into the card's: each with what the
 // user may allow for it, a folder to make writable (suggestFolder, when
 // CheckFolder takes it) or the network.
